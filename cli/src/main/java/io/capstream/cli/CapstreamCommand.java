@@ -1,0 +1,52 @@
+package io.capstream.cli;
+
+import io.capstream.cli.commands.AggregateCommand;
+import io.capstream.cli.commands.GenerateCommand;
+import io.capstream.cli.commands.ImportCommand;
+import io.capstream.cli.commands.ReplayCommand;
+import io.capstream.cli.commands.RunCommand;
+import io.capstream.cli.commands.SimCommand;
+import io.capstream.cli.commands.TailCommand;
+import io.capstream.cli.commands.UpCommand;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The top-level {@code capstream} command: lists the subcommands. */
+@Command(name = "capstream",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Measures the serving capacity of OpenAI-compatible LLM endpoints and streams the measurements through Kafka.",
+            "",
+            "Every option can also be set with an environment variable CAPSTREAM_<OPTION> (e.g. --bootstrap-servers ->"
+                    + " CAPSTREAM_BOOTSTRAP_SERVERS) or in a properties file given with --config (key = option name without"
+                    + " dashes, e.g. bootstrap-servers=127.0.0.1:9092). Precedence: command-line flag, then environment,"
+                    + " then config file, then the built-in default."
+        },
+        subcommands = {
+            RunCommand.class,
+            GenerateCommand.class,
+            AggregateCommand.class,
+            ImportCommand.class,
+            ReplayCommand.class,
+            TailCommand.class,
+            SimCommand.class,
+            UpCommand.class,
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:success",
+            "1:the run or some inputs failed (see the message)",
+            "2:usage error (nothing was sent)"
+        })
+public final class CapstreamCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "a command is required (see capstream --help)");
+    }
+}

@@ -1,0 +1,47 @@
+package io.capstream.cli;
+
+import io.capstream.cli.config.ConfigDefaultProvider;
+import picocli.CommandLine;
+
+/**
+ * Entry point of the {@code capstream} command. Builds the picocli command tree
+ * ({@link CapstreamCommand}) and exits with the command's exit code.
+ */
+public final class CapstreamMain {
+    private CapstreamMain() {
+    }
+
+    /**
+     * Runs the command line and exits the JVM with its exit code (0 ok, 1 some requests or files
+     * failed, 2 usage error).
+     *
+     * @param args command-line arguments
+     */
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /**
+     * Runs the command line without exiting (used by tests).
+     *
+     * @param args command-line arguments
+     * @return the exit code
+     */
+    public static int execute(String... args) {
+        return newCommandLine(ConfigDefaultProvider.fromArgs(args, System.getenv())).execute(args);
+    }
+
+    /**
+     * Builds the command tree.
+     *
+     * @param defaults where option defaults come from (environment, config file)
+     * @return a configured command line
+     */
+    public static CommandLine newCommandLine(CommandLine.IDefaultValueProvider defaults) {
+        CommandLine cmd = new CommandLine(new CapstreamCommand());
+        cmd.setDefaultValueProvider(defaults);
+        cmd.setCaseInsensitiveEnumValuesAllowed(true);
+        cmd.setUsageHelpAutoWidth(true);
+        return cmd;
+    }
+}

@@ -1,0 +1,124 @@
+package io.capstream.schemas.serde;
+
+import io.capstream.schemas.registry.RegistryClientConfig;
+import io.capstream.schemas.registry.SchemaRegistryClient;
+import io.capstream.schemas.registry.SchemaRegistryClients;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Kafka serde for Avro specific records in the Confluent wire format. Configuration keys are
+ * Confluent's: {@value #SCHEMA_REGISTRY_URL} (required; {@code mock://scope} for the in-memory
+ * registry) and {@value #AUTO_REGISTER} (default true). The subject is {@code <topic>-value} or
+ * {@code <topic>-key} (TopicNameStrategy).
+ *
+ * @param <T> the generated Avro class
+ */
+public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<T> {
+    /** Registry URL setting. */
+    public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+    /** Whether the serializer registers its schema. */
+    public static final String AUTO_REGISTER = "auto.register.schemas";
+
+    private final Class<T> type;
+    private final Schema readerSchema;
+    private SchemaRegistryClient registry;
+    private boolean isKey;
+    private boolean autoRegister = true;
+    private final Map<String, Integer> idBySubject = new ConcurrentHashMap<>();
+    private final Map<Integer, Schema> writerById = new ConcurrentHashMap<>();
+
+    /**
+     * @param type the generated class to (de)serialize
+     */
+    public SpecificAvroSerde(Class<T> type) {
+        this.type = type;
+        this.readerSchema = SpecificData.get().getSchema(type);
+    }
+
+    /**
+     * Creates a configured value serde.
+     *
+     * @param type        generated class
+     * @param registryUrl registry URL
+     * @param <T>         generated class
+     * @return the serde
+     */
+    public static <T extends SpecificRecord> SpecificAvroSerde<T> forValue(Class<T> type, String registryUrl) {
+        SpecificAvroSerde<T> serde = new SpecificAvroSerde<>(type);
+        serde.configure(Map.of(SCHEMA_REGISTRY_URL, registryUrl), false);
+        return serde;
+    }
+
+    /**
+     * Uses an existing registry client instead of creating one from the URL setting.
+     *
+     * @param client the client
+     * @param key    whether this serde is for keys
+     * @return this
+     */
+    public SpecificAvroSerde<T> withClient(SchemaRegistryClient client, boolean key) {
+        this.registry = client;
+        this.isKey = key;
+        return this;
+    }
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean key) {
+        this.isKey = key;
+        Object url = configs.get(SCHEMA_REGISTRY_URL);
+        if (registry == null) {
+            if (url == null) {
+                throw new IllegalArgumentException("missing " + SCHEMA_REGISTRY_URL);
+            }
+            registry = SchemaRegistryClients.forUrl(url.toString(), RegistryClientConfig.defaults());
+        }
+        Object auto = configs.get(AUTO_REGISTER);
+        if (auto != null) {
+            autoRegister = Boolean.parseBoolean(auto.toString());
+        }
+    }
+
+    /** @return the generated class this serde handles */
+    public Class<T> type() {
+        return type;
+    }
+
+    @Override
+    public Serializer<T> serializer() {
+        return (topic, data) -> {
+            if (data == null) {
+                return null;
+            }
+            String subject = topic + (isKey ? "-key" : "-value");
+            int id = idBySubject.computeIfAbsent(subject, s -> autoRegister
+                    ? registry.register(s, data.getSchema())
+                    : registry.register(s, data.getSchema()));
+            return AvroWireFormat.encode(id, data);
+        };
+    }
+
+    @Override
+    public Deserializer<T> deserializer() {
+        return (topic, bytes) -> {
+            if (bytes == null) {
+                return null;
+            }
+            try {
+                int id = AvroWireFormat.schemaId(bytes);
+                Schema writer = writerById.computeIfAbsent(id, registry::getById);
+                return AvroWireFormat.decode(bytes, writer, readerSchema);
+            } catch (RuntimeException e) {
+                throw new SerializationException("cannot decode " + type.getSimpleName() + " from topic " + topic + ": "
+                        + e.getMessage(), e);
+            }
+        };
+    }
+}
