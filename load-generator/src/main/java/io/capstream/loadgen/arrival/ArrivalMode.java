@@ -1,0 +1,37 @@
+package io.capstream.loadgen.arrival;
+
+import java.util.Locale;
+
+/**
+ * How request start times are chosen. {@link #CLOSED} is the reference's closed loop (a fixed
+ * number of slots, each starting the next request index when its previous request ends, spec §5);
+ * {@link #CONSTANT} and {@link #POISSON} are open loops at {@code --rate} requests per second,
+ * capped by {@code --max-in-flight}.
+ */
+public enum ArrivalMode {
+    /** Closed loop with {@code --concurrency} slots (reference behaviour). */
+    CLOSED,
+    /** Open loop, evenly spaced arrivals: request k is scheduled at k / rate seconds. */
+    CONSTANT,
+    /** Open loop, exponential inter-arrival times with mean 1 / rate (seeded by {@code --seed}). */
+    POISSON;
+
+    /** @return the recorded name: closed, constant or poisson */
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * @param s closed, constant or poisson (case-insensitive)
+     * @return the mode
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public static ArrivalMode parse(String s) {
+        for (ArrivalMode m : values()) {
+            if (m.wireName().equalsIgnoreCase(s.trim())) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("arrival must be one of closed, constant, poisson; got '" + s + "'");
+    }
+}

@@ -1,0 +1,71 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.emit.EventSink;
+import io.vertx.core.Vertx;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Runs the capacity protocol against one endpoint (spec §1–§6): resolves the plan (probe, cap,
+ * context plan), emits {@code RunStarted}, drives the requests with the configured arrival process
+ * on the Vert.x event loops, emits one {@code RequestCompleted} or {@code RequestFailed} per request
+ * and finally {@code RunFinished}. One request's failure never aborts the run. Thread-safe; one
+ * instance can run several runs concurrently.
+ */
+public final class LoadGenerator {
+    private final Vertx vertx;
+    private final Function<String, String> env;
+
+    /**
+     * @param vertx the Vert.x instance whose event loops carry the requests (not closed by this class)
+     */
+    public LoadGenerator(Vertx vertx) {
+        this(vertx, System::getenv);
+    }
+
+    /**
+     * @param vertx the Vert.x instance (not closed by this class)
+     * @param env   environment lookup for {@code --api-key-env} (tests inject their own)
+     */
+    public LoadGenerator(Vertx vertx, Function<String, String> env) {
+        this.vertx = vertx;
+        this.env = env;
+    }
+
+    /**
+     * Validates the config and resolves the plan: probes {@code /models} when
+     * {@code maxModelLen == 0}, computes the cap and the context plan. Sends no chat request.
+     *
+     * @param config run parameters
+     * @return the plan; fails with {@link UsageException} for invalid parameters
+     */
+    public CompletableFuture<RunPlan> prepare(RunConfig config) {
+        return RunPlanner.plan(vertx, config, env);
+    }
+
+    /**
+     * {@link #prepare} then {@link #run(RunPlan, EventSink, RunListener, RunControl)}.
+     *
+     * @param config   run parameters
+     * @param sink     where events go (not closed by this method)
+     * @param listener progress callbacks (event-loop threads; must not block)
+     * @return the outcome; fails with {@link UsageException} before any request when the parameters are invalid
+     */
+    public CompletableFuture<RunOutcome> run(RunConfig config, EventSink sink, RunListener listener) {
+        return prepare(config).thenCompose(plan -> run(plan, sink, listener, new RunControl()));
+    }
+
+    /**
+     * Runs a prepared plan. The future completes after RunFinished has been handed to the sink and
+     * the sink has flushed (so {@link RunOutcome#eventsUndelivered()} is final for the request events).
+     *
+     * @param plan     the resolved plan
+     * @param sink     where events go (not closed by this method)
+     * @param listener progress callbacks (event-loop threads; must not block)
+     * @param control  early stop
+     * @return the outcome
+     */
+    public CompletableFuture<RunOutcome> run(RunPlan plan, EventSink sink, RunListener listener, RunControl control) {
+        return new RunExecution(vertx, plan, sink, listener, control).start();
+    }
+}

@@ -1,0 +1,47 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.schemas.avro.RunEvent;
+
+/**
+ * Callbacks from a running {@link LoadGenerator}. They are called on Vert.x event-loop threads
+ * (possibly several concurrently): implementations must be thread-safe, fast and must never block.
+ * Every method has an empty default.
+ */
+public interface RunListener {
+    /** A listener that ignores everything. */
+    RunListener NONE = new RunListener() {
+    };
+
+    /**
+     * The run is about to start its first request (RunStarted has been handed to the sink).
+     *
+     * @param runId the run id
+     * @param plan  the resolved plan
+     */
+    default void onStarted(String runId, RunPlan plan) {
+    }
+
+    /**
+     * A request ended (completed or failed).
+     *
+     * @param progress snapshot after that request
+     */
+    default void onProgress(RunProgress progress) {
+    }
+
+    /**
+     * Every event handed to the sink, in the order it was handed (RunStarted, request events, RunFinished).
+     *
+     * @param event the event
+     */
+    default void onEvent(RunEvent event) {
+    }
+
+    /**
+     * The run ended; called before the run's future completes.
+     *
+     * @param outcome the outcome
+     */
+    default void onFinished(RunOutcome outcome) {
+    }
+}

@@ -1,0 +1,29 @@
+package io.capstream.loadgen.run;
+
+import java.time.Instant;
+
+/**
+ * What a run did.
+ *
+ * @param runId             run id (the Kafka key of its events)
+ * @param workerId          worker id in the events
+ * @param requestsPlanned   n from the plan
+ * @param requestsSent      request events emitted (completed + failed)
+ * @param completed         requests that completed (spec §4.3 validity)
+ * @param failed            requests that failed (spec §6)
+ * @param eventsUndelivered events the sink could not deliver (Kafka unreachable, timeouts); must be 0 for exit 0
+ * @param interrupted       true when the run was stopped before every planned request ran
+ *                          (a stop request, or the duration bound of a closed loop)
+ * @param startedAt         UTC start (just before T0)
+ * @param finishedAt        UTC end (after the slowest request)
+ * @param wallClockNs       monotonic T0 to the end of the slowest request, ns (spec §5)
+ */
+public record RunOutcome(String runId, String workerId, int requestsPlanned, int requestsSent, int completed,
+                         int failed, long eventsUndelivered, boolean interrupted, Instant startedAt,
+                         Instant finishedAt, long wallClockNs) {
+
+    /** @return 0 when every request completed and every event was delivered, else 1 (spec §5) */
+    public int exitCode() {
+        return failed == 0 && eventsUndelivered == 0 && completed == requestsSent ? 0 : 1;
+    }
+}

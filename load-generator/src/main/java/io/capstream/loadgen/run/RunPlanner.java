@@ -1,0 +1,100 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.arrival.ArrivalSchedule;
+import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.ContextPlan;
+import io.capstream.loadgen.workload.ModelsProbe;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Resolves a {@link RunConfig} into a {@link RunPlan} (spec §1, §2.1, §3.1): validation, API key,
+ * {@code /models} probe when {@code --max-model-len} is 0, prompt cap, the aggregate prompt guard
+ * and the context plan. Any violation is a {@link UsageException}; no chat request is sent.
+ *
+ * <p>Number of planned requests n: {@code burst} or {@code requests}; for an open loop with
+ * {@code --duration}, the number of scheduled arrivals before the duration (at most
+ * {@link RunConfig#MAX_REQUESTS}); for a closed loop with {@code --duration}, {@code requests} is
+ * the upper bound.
+ */
+public final class RunPlanner {
+    private RunPlanner() {
+    }
+
+    /**
+     * @param vertx  Vert.x (for the probe)
+     * @param config parameters
+     * @param env    environment lookup
+     * @return the plan, or a future failed with {@link UsageException}
+     */
+    public static CompletableFuture<RunPlan> plan(Vertx vertx, RunConfig config, Function<String, String> env) {
+        List<String> errors = config.validate(env);
+        if (!errors.isEmpty()) {
+            return CompletableFuture.failedFuture(new UsageException(errors));
+        }
+        ApiKey key = ApiKey.fromEnv(config.apiKeyEnv(), env);
+        if (config.maxModelLen() != 0) {
+            return complete(config, config.maxModelLen(), key);
+        }
+        CompletableFuture<RunPlan> out = new CompletableFuture<>();
+        ModelsProbe.probe(vertx, config.baseUrl(), config.model(), key).onComplete(ar -> {
+            Integer mml = ar.succeeded() ? ar.result() : null;
+            complete(config, mml, key).whenComplete((p, e) -> {
+                if (e != null) {
+                    out.completeExceptionally(e);
+                } else {
+                    out.complete(p);
+                }
+            });
+        });
+        return out;
+    }
+
+    /**
+     * The part after the probe (spec §2.1 cap, §1 aggregate guard, §3.1 plan).
+     *
+     * @param config      parameters (already validated)
+     * @param maxModelLen explicit or probed window in tokens, or null
+     * @param key         API key
+     * @return the plan, or a future failed with {@link UsageException}
+     */
+    public static CompletableFuture<RunPlan> complete(RunConfig config, Integer maxModelLen, ApiKey key) {
+        Integer cap = null;
+        if (maxModelLen != null) {
+            long c = (long) maxModelLen - config.maxTokens() - config.margin();
+            if (c <= 0) {
+                return CompletableFuture.failedFuture(new UsageException("max model length " + maxModelLen
+                        + " must exceed --max-tokens + --margin (" + (config.maxTokens() + config.margin()) + ")"));
+            }
+            cap = (int) c;
+        }
+        int n = plannedRequests(config);
+        List<String> errors = new ArrayList<>();
+        long perRequest = config.ctxTokens() != 0 ? config.ctxTokens()
+                : Math.min(cap == null ? RunConfig.SAMPLED_CONTEXT_CEILING : cap, RunConfig.SAMPLED_CONTEXT_CEILING);
+        RunConfig.aggregateGuard(errors, n, perRequest);
+        if (n == 0) {
+            errors.add("--duration " + config.durationS() + " s at --rate " + config.rateRps() + " schedules no request");
+        }
+        if (!errors.isEmpty()) {
+            return CompletableFuture.failedFuture(new UsageException(errors));
+        }
+        return CompletableFuture.completedFuture(
+                new RunPlan(config, maxModelLen, ContextPlan.build(n, config.ctxTokens(), config.seed(), cap), key));
+    }
+
+    /**
+     * @param config parameters
+     * @return n (see the class comment)
+     */
+    public static int plannedRequests(RunConfig config) {
+        if (config.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED && config.durationS() != null) {
+            return ArrivalSchedule.countWithin(config.arrival(), config.rateRps(), config.seed(),
+                    (long) (config.durationS() * 1e9), RunConfig.MAX_REQUESTS);
+        }
+        return config.effectiveRequests();
+    }
+}
