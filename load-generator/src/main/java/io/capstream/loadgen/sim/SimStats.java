@@ -1,0 +1,49 @@
+package io.capstream.loadgen.sim;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Live counters of a {@link SimEngine} (readable from any thread).
+ */
+public final class SimStats {
+    final AtomicLong requests = new AtomicLong();
+    final AtomicLong completed = new AtomicLong();
+    final AtomicLong active = new AtomicLong();
+    final AtomicLong queued = new AtomicLong();
+    final AtomicLong tokens = new AtomicLong();
+    final AtomicLong writes = new AtomicLong();
+    final AtomicLong errors500 = new AtomicLong();
+    final AtomicLong rateLimited = new AtomicLong();
+    final AtomicLong stalls = new AtomicLong();
+    final AtomicLong cuts = new AtomicLong();
+    final AtomicLong malformed = new AtomicLong();
+    final AtomicLong disconnected = new AtomicLong();
+    final AtomicLong badRequests = new AtomicLong();
+
+    /** @return chat requests received */
+    public long requests() { return requests.get(); }
+    /** @return requests answered in full (streams ended with [DONE] or a JSON body) */
+    public long completed() { return completed.get(); }
+    /** @return requests holding a batch slot now */
+    public long active() { return active.get(); }
+    /** @return requests waiting for a slot now */
+    public long queued() { return queued.get(); }
+    /** @return output tokens produced (reasoning and content) */
+    public long tokens() { return tokens.get(); }
+    /** @return socket writes of stream data (one per stream per tick at most) */
+    public long writes() { return writes.get(); }
+    /** @return injected HTTP 500 answers */
+    public long errors500() { return errors500.get(); }
+    /** @return injected HTTP 429 answers */
+    public long rateLimited() { return rateLimited.get(); }
+    /** @return injected stalls */
+    public long stalls() { return stalls.get(); }
+    /** @return injected mid-stream cuts */
+    public long cuts() { return cuts.get(); }
+    /** @return injected malformed data lines */
+    public long malformed() { return malformed.get(); }
+    /** @return requests whose client closed the connection before the end */
+    public long disconnected() { return disconnected.get(); }
+    /** @return requests answered with HTTP 400 */
+    public long badRequests() { return badRequests.get(); }
+}

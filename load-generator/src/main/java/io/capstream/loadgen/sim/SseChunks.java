@@ -1,0 +1,77 @@
+package io.capstream.loadgen.sim;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.Json;
+
+/**
+ * Writes the JSON text of OpenAI/vLLM {@code chat.completion.chunk} events as SSE {@code data:}
+ * lines. Hand-built strings (no JSON library per token): every token text is plain ASCII without
+ * characters that need escaping.
+ */
+final class SseChunks {
+    private static final String[] CONTENT_VOCAB = {
+        " The", " simulated", " engine", " streams", " one", " token", " per", " delta", " to", " measure",
+        " the", " client", ",", " and", " it", " keeps", " going", " until", " max", "_tokens", "."
+    };
+    private static final String[] REASONING_VOCAB = {
+        " Let", " me", " think", " about", " this", " step", " by", " step", "."
+    };
+
+    private final String head;
+
+    /** @param id completion id @param created epoch seconds @param model echoed model id */
+    SseChunks(String id, long created, String model) {
+        this.head = "data: {\"id\":" + Json.encode(id) + ",\"object\":\"chat.completion.chunk\",\"created\":"
+                + created + ",\"model\":" + Json.encode(model) + ",\"choices\":";
+    }
+
+    /** @param i 0-based token index @return the content text of that token */
+    static String contentToken(int i) {
+        return CONTENT_VOCAB[i % CONTENT_VOCAB.length];
+    }
+
+    /** @param i 0-based token index @return the reasoning text of that token */
+    static String reasoningToken(int i) {
+        return REASONING_VOCAB[i % REASONING_VOCAB.length];
+    }
+
+    /** Appends the role-only first delta ({@code "content":""}, as OpenAI and vLLM send). */
+    void role(Buffer out) {
+        out.appendString(head).appendString(
+                "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    }
+
+    /** Appends one content delta. @param text token text (no escaping needed) */
+    void content(Buffer out, String text) {
+        out.appendString(head).appendString("[{\"index\":0,\"delta\":{\"content\":\"").appendString(text)
+                .appendString("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    }
+
+    /** Appends one reasoning delta ({@code reasoning_content}, as vLLM and llama.cpp send). */
+    void reasoning(Buffer out, String text) {
+        out.appendString(head).appendString("[{\"index\":0,\"delta\":{\"reasoning_content\":\"").appendString(text)
+                .appendString("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    }
+
+    /** Appends the finish chunk with an empty delta. @param reason stop or length */
+    void finish(Buffer out, String reason) {
+        out.appendString(head).appendString("[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"")
+                .appendString(reason).appendString("\"}]}\n\n");
+    }
+
+    /** Appends the usage chunk ({@code "choices":[]}) with the engine's own timings, ms. */
+    void usage(Buffer out, String usageJson, String timingsJson) {
+        out.appendString(head).appendString("[],\"usage\":").appendString(usageJson)
+                .appendString(",\"timings\":").appendString(timingsJson).appendString("}\n\n");
+    }
+
+    /** Appends a malformed data line (truncated JSON), which a client must skip. */
+    static void malformed(Buffer out) {
+        out.appendString("data: {\"id\":\"malformed\",\"choices\":[{\"delta\":{\"content\n\n");
+    }
+
+    /** Appends the terminating {@code data: [DONE]}. */
+    static void done(Buffer out) {
+        out.appendString("data: [DONE]\n\n");
+    }
+}

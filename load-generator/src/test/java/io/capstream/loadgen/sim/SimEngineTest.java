@@ -1,0 +1,296 @@
+package io.capstream.loadgen.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class SimEngineTest {
+    private Vertx vertx;
+    private HttpClient http;
+
+    @BeforeEach
+    void setUp() {
+        vertx = Vertx.vertx();
+        http = SseProbe.client(vertx);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        vertx.close().await(10, TimeUnit.SECONDS);
+    }
+
+    private SimEngine start(SimConfig cfg) throws Exception {
+        return SimEngine.start(vertx, cfg).await(10, TimeUnit.SECONDS);
+    }
+
+    private static <T> T await(Future<T> f) throws Exception {
+        return f.await(30, TimeUnit.SECONDS);
+    }
+
+    private static String prompt(int chars) {
+        return "x".repeat(chars);
+    }
+
+    @Test
+    void modelsListsIdAndMaxModelLen() throws Exception {
+        SimEngine sim = start(SimConfig.builder().modelId("m1").maxModelLen(4096).build());
+        JsonObject body = await(WebClient.create(vertx).get(sim.port(), "127.0.0.1", "/v1/models").send()).bodyAsJsonObject();
+        JsonObject m = body.getJsonArray("data").getJsonObject(0);
+        assertEquals("m1", m.getString("id"));
+        assertEquals(4096, m.getInteger("max_model_len"));
+        assertTrue(sim.baseUrl().endsWith(":" + sim.port() + "/v1"));
+    }
+
+    @Test
+    void streamHasOpenAiShape() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(5).streamDecodeTokPerS(1000).build());
+        SseProbe.Result r = await(SseProbe.post(http, sim.port(), SseProbe.body(prompt(340), 8, true)));
+        assertEquals(200, r.status());
+        List<JsonObject> chunks = r.json();
+        // role, 8 content deltas, finish, usage
+        assertEquals(11, chunks.size());
+        JsonObject role = chunks.get(0).getJsonArray("choices").getJsonObject(0).getJsonObject("delta");
+        assertEquals("assistant", role.getString("role"));
+        assertEquals("", role.getString("content"));
+        for (int i = 1; i <= 8; i++) {
+            JsonObject c = chunks.get(i);
+            assertEquals("chat.completion.chunk", c.getString("object"));
+            assertFalse(c.getJsonArray("choices").getJsonObject(0).getJsonObject("delta").getString("content").isEmpty());
+        }
+        JsonObject fin = chunks.get(9).getJsonArray("choices").getJsonObject(0);
+        assertEquals("length", fin.getString("finish_reason"));
+        assertTrue(fin.getJsonObject("delta").isEmpty());
+        JsonObject usageChunk = chunks.get(10);
+        assertTrue(usageChunk.getJsonArray("choices").isEmpty());
+        JsonObject usage = usageChunk.getJsonObject("usage");
+        assertEquals(100, usage.getInteger("prompt_tokens")); // 340 chars / 3.4
+        assertEquals(8, usage.getInteger("completion_tokens"));
+        assertEquals(108, usage.getInteger("total_tokens"));
+        assertEquals(0, usage.getJsonObject("prompt_tokens_details").getInteger("cached_tokens"));
+        assertNotNull(usageChunk.getJsonObject("timings").getDouble("prompt_ms"));
+        assertEquals("[DONE]", r.lines().get(r.lines().size() - 1).data());
+        assertNull(r.error());
+    }
+
+    @Test
+    void noUsageChunkWithoutIncludeUsage() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).build());
+        JsonObject body = SseProbe.body("hello", 3, true);
+        body.remove("stream_options");
+        SseProbe.Result r = await(SseProbe.post(http, sim.port(), body));
+        assertEquals(5, r.json().size()); // role + 3 content + finish
+        assertTrue(r.json().stream().noneMatch(c -> c.containsKey("usage")));
+    }
+
+    @Test
+    void reasoningDeltasComeFirstWhenThinkingIsOn() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).reasoningTokens(3).build());
+        JsonObject body = SseProbe.body("think", 6, true)
+                .put("chat_template_kwargs", new JsonObject().put("enable_thinking", true));
+        List<JsonObject> chunks = await(SseProbe.post(http, sim.port(), body)).json();
+        List<String> kinds = new ArrayList<>();
+        for (JsonObject c : chunks) {
+            JsonArray ch = c.getJsonArray("choices");
+            if (!ch.isEmpty()) {
+                JsonObject d = ch.getJsonObject(0).getJsonObject("delta");
+                if (d.getString("reasoning_content") != null) {
+                    kinds.add("r");
+                } else if (d.getString("content") != null && !d.getString("content").isEmpty()) {
+                    kinds.add("c");
+                }
+            }
+        }
+        assertEquals(List.of("r", "r", "r", "c", "c", "c"), kinds);
+        assertEquals(6, chunks.get(chunks.size() - 1).getJsonObject("usage").getInteger("completion_tokens"));
+        // thinking off explicitly: no reasoning
+        body.put("chat_template_kwargs", new JsonObject().put("enable_thinking", false));
+        assertTrue(await(SseProbe.post(http, sim.port(), body)).lines().stream()
+                .noneMatch(l -> l.data().contains("reasoning_content")));
+    }
+
+    @Test
+    void ttftGrowsWithPromptLength() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(50).prefillTokPerS(10_000).prefixCache(false)
+                .streamDecodeTokPerS(1000).build());
+        SseProbe.Result small = await(SseProbe.post(http, sim.port(), SseProbe.body(prompt(34), 2, true)));
+        SseProbe.Result big = await(SseProbe.post(http, sim.port(), SseProbe.body(prompt(6_800), 2, true)));
+        double smallMs = small.firstContentNs() / 1e6;
+        double bigMs = big.firstContentNs() / 1e6;
+        assertTrue(smallMs >= 50 && smallMs < 90, "small TTFT " + smallMs);
+        // 2000 tokens at 10,000 tok/s = +200 ms
+        assertTrue(bigMs >= 250 && bigMs < 300, "big TTFT " + bigMs);
+    }
+
+    @Test
+    void requestsBeyondTheSlotsQueue() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(20).batchSlots(1).streamDecodeTokPerS(100)
+                .prefillTokPerS(0).build());
+        Future<SseProbe.Result> a = SseProbe.post(http, sim.port(), SseProbe.body("a", 10, true));
+        Future<SseProbe.Result> b = SseProbe.post(http, sim.port(), SseProbe.body("b", 10, true));
+        SseProbe.Result ra = await(a);
+        SseProbe.Result rb = await(b);
+        SseProbe.Result first = ra.firstContentNs() < rb.firstContentNs() ? ra : rb;
+        SseProbe.Result second = first == ra ? rb : ra;
+        // the second waits for the first to finish (~20 + 90 ms) before its own 20 ms TTFT
+        assertTrue(second.firstContentNs() >= first.endNs() - 5_000_000L,
+                "second TTFT " + second.firstContentNs() / 1e6 + " ms, first end " + first.endNs() / 1e6 + " ms");
+        JsonObject usage = second.json().get(second.json().size() - 1);
+        assertTrue(usage.getJsonObject("timings").getDouble("queue_ms") >= 80, usage.encode());
+    }
+
+    @Test
+    void decodeRateIsSharedAcrossStreams() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).prefillTokPerS(0).decodeTokPerS(400)
+                .streamDecodeTokPerS(400).batchSlots(8).build());
+        // one stream alone: 41 tokens at 400 tok/s -> ~100 ms after the first token
+        SseProbe.Result alone = await(SseProbe.post(http, sim.port(), SseProbe.body("x", 41, true)));
+        double aloneMs = (alone.endNs() - alone.firstContentNs()) / 1e6;
+        assertTrue(aloneMs >= 85 && aloneMs < 160, "alone decode " + aloneMs);
+        // four together share 400 tok/s: 100 tok/s each -> ~400 ms
+        List<Future<SseProbe.Result>> four = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            four.add(SseProbe.post(http, sim.port(), SseProbe.body("y" + i, 41, true)));
+        }
+        for (Future<SseProbe.Result> f : four) {
+            SseProbe.Result r = await(f);
+            double ms = (r.endNs() - r.firstContentNs()) / 1e6;
+            assertTrue(ms >= 340 && ms < 520, "shared decode " + ms);
+        }
+    }
+
+    @Test
+    void repeatedPrefixIsCached() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).build());
+        String shared = "s".repeat(2560);
+        JsonObject first = last(await(SseProbe.post(http, sim.port(), SseProbe.body(shared + "one", 2, true))));
+        JsonObject second = last(await(SseProbe.post(http, sim.port(), SseProbe.body(shared + "two", 2, true))));
+        assertEquals(0, first.getJsonObject("usage").getJsonObject("prompt_tokens_details").getInteger("cached_tokens"));
+        // 2560 cached chars = 10 blocks -> floor(2560 / 3.4) = 752 tokens
+        assertEquals(752, second.getJsonObject("usage").getJsonObject("prompt_tokens_details").getInteger("cached_tokens"));
+    }
+
+    private static JsonObject last(SseProbe.Result r) {
+        List<JsonObject> j = r.json();
+        return j.get(j.size() - 1);
+    }
+
+    @Test
+    void nonStreamingReturnsOneCompletion() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).build());
+        JsonObject body = await(WebClient.create(vertx).post(sim.port(), "127.0.0.1", "/v1/chat/completions")
+                .sendJsonObject(SseProbe.body("hello world", 5, false))).bodyAsJsonObject();
+        assertEquals("chat.completion", body.getString("object"));
+        JsonObject choice = body.getJsonArray("choices").getJsonObject(0);
+        assertEquals("assistant", choice.getJsonObject("message").getString("role"));
+        assertFalse(choice.getJsonObject("message").getString("content").isEmpty());
+        assertEquals("length", choice.getString("finish_reason"));
+        assertEquals(5, body.getJsonObject("usage").getInteger("completion_tokens"));
+    }
+
+    @Test
+    void badRequestsAnswer400() throws Exception {
+        SimEngine sim = start(SimConfig.builder().maxModelLen(100).build());
+        var resp = await(WebClient.create(vertx).post(sim.port(), "127.0.0.1", "/v1/chat/completions")
+                .sendJsonObject(new JsonObject().put("model", "x")));
+        assertEquals(400, resp.statusCode());
+        resp = await(WebClient.create(vertx).post(sim.port(), "127.0.0.1", "/v1/chat/completions")
+                .sendJsonObject(SseProbe.body(prompt(1000), 10, true)));
+        assertEquals(400, resp.statusCode());
+        assertTrue(resp.bodyAsJsonObject().getJsonObject("error").getString("message").contains("maximum context length"));
+    }
+
+    @Test
+    void injectedErrorsAndRateLimits() throws Exception {
+        SimEngine err = start(SimConfig.builder().errorRate(1).build());
+        assertEquals(500, await(SseProbe.post(http, err.port(), SseProbe.body("a", 4, true))).status());
+        SimEngine limited = start(SimConfig.builder().rateLimitRate(1).retryAfterS(7).build());
+        SseProbe.Result r = await(SseProbe.post(http, limited.port(), SseProbe.body("a", 4, true)));
+        assertEquals(429, r.status());
+        assertEquals("7", r.retryAfter());
+        assertEquals(1, limited.stats().rateLimited());
+    }
+
+    @Test
+    void injectedCutEndsTheStreamWithoutDone() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).cutRate(1).build());
+        SseProbe.Result r = await(SseProbe.post(http, sim.port(), SseProbe.body("a", 20, true)));
+        assertNotNull(r.error(), "a cut connection must surface as an error");
+        assertTrue(r.lines().stream().noneMatch(l -> l.data().equals("[DONE]")));
+        assertEquals(1, sim.stats().cuts());
+    }
+
+    @Test
+    void injectedStallAndMalformedChunk() throws Exception {
+        SimEngine stall = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).stallRate(1)
+                .stallMs(300).build());
+        SseProbe.Result r = await(SseProbe.post(http, stall.port(), SseProbe.body("a", 10, true)));
+        assertTrue(r.maxGapNs() >= 280_000_000L, "max gap " + r.maxGapNs() / 1e6);
+        assertEquals("[DONE]", r.lines().get(r.lines().size() - 1).data());
+        SimEngine bad = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).malformedRate(1).build());
+        SseProbe.Result m = await(SseProbe.post(http, bad.port(), SseProbe.body("a", 10, true)));
+        assertEquals(1, m.lines().stream().filter(l -> l.data().startsWith("{") && !isJson(l.data())).count());
+        assertEquals("[DONE]", m.lines().get(m.lines().size() - 1).data());
+    }
+
+    private static boolean isJson(String s) {
+        try {
+            new JsonObject(s);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void faultsAreReproducibleForASeed() throws Exception {
+        List<Integer> a = statuses(7);
+        List<Integer> b = statuses(7);
+        assertEquals(a, b);
+        assertTrue(a.contains(500) && a.contains(200), a.toString());
+    }
+
+    private List<Integer> statuses(long seed) throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).errorRate(0.5).seed(seed).build());
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            out.add(await(SseProbe.post(http, sim.port(), SseProbe.body("q", 2, true))).status());
+        }
+        sim.close();
+        return out;
+    }
+
+    @Test
+    void manyConcurrentStreamsAllComplete() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(50).prefillTokPerS(0).batchSlots(2000)
+                .decodeTokPerS(200_000).streamDecodeTokPerS(100).build());
+        List<Future<SseProbe.Result>> all = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            all.add(SseProbe.post(http, sim.port(), SseProbe.body("p" + i, 16, true)));
+        }
+        int done = 0;
+        for (Future<SseProbe.Result> f : all) {
+            SseProbe.Result r = await(f);
+            if (r.status() == 200 && r.error() == null && "[DONE]".equals(r.lines().get(r.lines().size() - 1).data())) {
+                done++;
+            }
+        }
+        assertEquals(1000, done);
+        assertEquals(1000, sim.stats().completed());
+        assertTrue(sim.stats().writes() < sim.stats().tokens() + 1000, "writes are batched per tick");
+    }
+}
