@@ -40,6 +40,7 @@ public final class CapstreamMain {
     public static CommandLine newCommandLine(CommandLine.IDefaultValueProvider defaults) {
         CommandLine cmd = new CommandLine(new CapstreamCommand());
         cmd.setDefaultValueProvider(defaults);
+        io.capstream.cli.config.ConfigErrors.install(cmd);
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         cmd.setUsageHelpAutoWidth(true);
         return cmd;

@@ -1,45 +1,240 @@
 package io.capstream.cli.options;
 
+import io.capstream.cli.config.ConfigDefaultProvider;
+import io.capstream.cli.config.Secrets;
+import io.capstream.schemas.registry.RegistryClientConfig;
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * Kafka and schema registry connection options shared by every command that talks to Kafka.
- * With no {@code --bootstrap-servers}, commands that can start the embedded broker do so.
+ * Kafka and schema registry connection options shared by every command that talks to Kafka
+ * (picocli mixin: {@code @Mixin KafkaOptions kafka;}). With no {@code --bootstrap-servers},
+ * commands that can start the embedded broker do so.
+ *
+ * <p>Each option also reads {@code CAPSTREAM_<OPTION>} and the {@code --config} file (see
+ * {@link ConfigDefaultProvider}). Values are checked when the command line is parsed; a bad one is
+ * a usage error (exit code 2) naming the option and where the value came from. Secrets (registry
+ * credentials, secret Kafka settings) are never shown in help or messages.
  */
 public final class KafkaOptions {
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
-            description = "Kafka bootstrap servers. Default: none (commands that can start an embedded broker do so;"
-                    + " env CAPSTREAM_BOOTSTRAP_SERVERS).")
-    String bootstrapServers;
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
 
-    @Option(names = "--schema-registry-url", paramLabel = "URL",
-            description = "Confluent-compatible schema registry URL (Confluent, Apicurio /apis/ccompat/v7, Karapace,"
-                    + " Redpanda), or mock://SCOPE for the in-memory registry. Default: mock://capstream when Kafka is"
-                    + " embedded (env CAPSTREAM_SCHEMA_REGISTRY_URL).")
-    String schemaRegistryUrl;
-
-    @Option(names = "--kafka-property", paramLabel = "KEY=VALUE", mapFallbackValue = "",
-            description = "Extra Kafka client setting, repeatable (e.g. security.protocol=SASL_SSL). Values are never printed.")
-    Map<String, String> kafkaProperties = new LinkedHashMap<>();
+    private String bootstrapServers;
+    private String schemaRegistryUrl;
+    private String basicAuth;
+    private String bearerToken;
+    private final Map<String, String> flagKafkaProperties = new LinkedHashMap<>();
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "Properties file with option defaults (key = option name without dashes).")
+            description = "Properties file with option defaults: key = option name without dashes (bootstrap-servers=...),"
+                    + " Kafka client settings as kafka.<key>=<value>. Env CAPSTREAM_CONFIG.")
     String configFile;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
+            description = "Kafka bootstrap servers. Default: none (commands that can start an embedded broker do so)."
+                    + " Env CAPSTREAM_BOOTSTRAP_SERVERS.")
+    void setBootstrapServers(String value) {
+        String v = value == null ? null : value.strip();
+        if (v != null && !v.isEmpty()) {
+            for (String server : v.split(",")) {
+                String s = server.strip();
+                int colon = s.lastIndexOf(':');
+                if (colon <= 0 || !isPort(s.substring(colon + 1))) {
+                    throw usage("--bootstrap-servers", v, "expected HOST:PORT[,HOST:PORT...], got '" + Secrets.redactUrls(v) + "'");
+                }
+            }
+        }
+        bootstrapServers = v == null || v.isEmpty() ? null : v;
+    }
+
+    @Option(names = "--schema-registry-url", paramLabel = "URL",
+            description = "Confluent-compatible schema registry URL (Confluent, Apicurio .../apis/ccompat/v7, Karapace,"
+                    + " Redpanda), or mock://SCOPE for the in-memory registry. Default: mock://capstream when Kafka is"
+                    + " embedded. Env CAPSTREAM_SCHEMA_REGISTRY_URL.")
+    void setSchemaRegistryUrl(String value) {
+        String v = value == null ? null : value.strip();
+        if (v != null && !v.isEmpty()) {
+            boolean ok;
+            if (v.startsWith("mock://")) {
+                ok = v.length() > "mock://".length();
+            } else {
+                try {
+                    URI u = URI.create(v);
+                    ok = ("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null;
+                } catch (IllegalArgumentException e) {
+                    ok = false;
+                }
+            }
+            if (!ok) {
+                throw usage("--schema-registry-url", v, "expected http(s)://HOST[:PORT][/PATH] or mock://SCOPE, got '"
+                        + Secrets.redactUrls(v) + "'");
+            }
+        }
+        schemaRegistryUrl = v == null || v.isEmpty() ? null : v;
+    }
+
+    @Option(names = "--schema-registry-basic-auth", paramLabel = "USER:PASSWORD",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "HTTP basic credentials for the schema registry (never printed). Env CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH.")
+    void setBasicAuth(String value) {
+        String v = value == null || value.isEmpty() ? null : value;
+        if (v != null && v.indexOf(':') <= 0) {
+            throw usage("--schema-registry-basic-auth", v, "expected USER:PASSWORD (value hidden)");
+        }
+        basicAuth = v;
+    }
+
+    @Option(names = "--schema-registry-bearer-token", paramLabel = "TOKEN",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Bearer token for the schema registry (never printed). Env CAPSTREAM_SCHEMA_REGISTRY_BEARER_TOKEN.")
+    void setBearerToken(String value) {
+        bearerToken = value == null || value.isBlank() ? null : value.strip();
+    }
+
+    @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Kafka client setting for every producer, consumer, admin and Streams client, repeatable"
+                    + " (e.g. security.protocol=SASL_SSL). Merged per key over env CAPSTREAM_KAFKA_PROPERTY (one"
+                    + " KEY=VALUE per line) and kafka.KEY=VALUE lines of the config file. Secret values are never printed.")
+    void putKafkaProperty(Map<String, String> values) {
+        values.forEach((k, v) -> {
+            if (k == null || k.isBlank()) {
+                throw usage("--kafka-property", null, "expected KEY=VALUE with a non-empty key");
+            }
+            flagKafkaProperties.put(k.strip(), v == null ? "" : v.strip());
+        });
+    }
 
     /** @return the bootstrap servers, or null when none was given */
     public String bootstrapServers() {
-        return bootstrapServers == null || bootstrapServers.isBlank() ? null : bootstrapServers.trim();
+        return bootstrapServers;
     }
 
     /** @return the registry URL, or null when none was given */
     public String schemaRegistryUrl() {
-        return schemaRegistryUrl == null || schemaRegistryUrl.isBlank() ? null : schemaRegistryUrl.trim();
+        return schemaRegistryUrl;
     }
 
-    /** @return extra Kafka client properties (never null, possibly empty) */
+    /**
+     * @return the registry URL, or {@code fallback} when none was given
+     * @param fallback e.g. {@code mock://capstream}
+     */
+    public String schemaRegistryUrlOr(String fallback) {
+        return schemaRegistryUrl == null ? fallback : schemaRegistryUrl;
+    }
+
+    /**
+     * Extra Kafka client settings, merged per key: flag over {@code CAPSTREAM_KAFKA_PROPERTY} over
+     * the config file.
+     *
+     * @return an insertion-ordered copy; never null, possibly empty
+     * @throws ParameterException when a setting is malformed or sets a key capstream owns
+     */
     public Map<String, String> kafkaProperties() {
-        return kafkaProperties == null ? Map.of() : kafkaProperties;
+        Map<String, String> merged = new LinkedHashMap<>();
+        CommandLine cl = mixee == null ? null : mixee.commandLine();
+        if (cl != null && cl.getDefaultValueProvider() instanceof ConfigDefaultProvider provider) {
+            try {
+                merged.putAll(provider.kafkaProperties());
+            } catch (IllegalArgumentException e) {
+                throw usage("--kafka-property", null, e.getMessage());
+            }
+        }
+        merged.putAll(flagKafkaProperties);
+        for (String key : merged.keySet()) {
+            if (KafkaClientProperties.RESERVED.contains(key)) {
+                throw usage("--kafka-property", null, "'" + key + "' is set by capstream"
+                        + ("bootstrap.servers".equals(key) ? "; use --bootstrap-servers" : "") + ", not by --kafka-property");
+            }
+        }
+        return merged;
+    }
+
+    /**
+     * @return the client settings to build every Kafka client from (bootstrap servers may be null
+     *         when the command runs an embedded broker)
+     * @throws ParameterException when a Kafka setting is malformed
+     */
+    public KafkaClientProperties clientProperties() {
+        return new KafkaClientProperties(bootstrapServers, kafkaProperties());
+    }
+
+    /**
+     * @return registry client settings (default timeouts and retries) carrying the credentials
+     * @throws ParameterException when both basic auth and a bearer token are given
+     */
+    public RegistryClientConfig registryClientConfig() {
+        if (basicAuth != null && bearerToken != null) {
+            throw usage("--schema-registry-basic-auth", null, "give either --schema-registry-basic-auth or"
+                    + " --schema-registry-bearer-token, not both");
+        }
+        RegistryClientConfig d = RegistryClientConfig.defaults();
+        return new RegistryClientConfig(d.requestTimeout(), d.maxRetries(), d.retryBackoff(), basicAuth, bearerToken);
+    }
+
+    /**
+     * @return a one-line description of the connection for logs, secrets masked
+     */
+    public String describe() {
+        return "bootstrap-servers=" + (bootstrapServers == null ? "(embedded)" : bootstrapServers)
+                + " schema-registry-url=" + (schemaRegistryUrl == null ? "(default)" : Secrets.redactUrls(schemaRegistryUrl))
+                + (basicAuth != null ? " schema-registry-basic-auth=" + Secrets.MASK : "")
+                + (bearerToken != null ? " schema-registry-bearer-token=" + Secrets.MASK : "")
+                + " kafka-properties=" + Secrets.redact(flagKafkaProperties.isEmpty() && mixee == null
+                        ? Map.of() : safeKafkaProperties());
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaOptions[" + describe() + "]";
+    }
+
+    private Map<String, String> safeKafkaProperties() {
+        try {
+            return kafkaProperties();
+        } catch (ParameterException e) {
+            return flagKafkaProperties;
+        }
+    }
+
+    private static boolean isPort(String s) {
+        try {
+            int p = Integer.parseInt(s);
+            return p > 0 && p < 65536;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @param option the option's long name
+     * @param value  the rejected value (to tell whether it came from the environment or the config
+     *               file), or null
+     * @param message what is wrong, without secrets
+     */
+    private ParameterException usage(String option, String value, String message) {
+        String source = null;
+        CommandLine cl = mixee == null ? null : mixee.commandLine();
+        if (value != null && cl != null && cl.getDefaultValueProvider() instanceof ConfigDefaultProvider provider
+                && mixee.findOption(option) != null) {
+            try {
+                String fromConfig = provider.defaultValue(mixee.findOption(option));
+                if (fromConfig != null && value.equals(fromConfig.strip())) {
+                    source = provider.sourceOf(mixee.findOption(option));
+                }
+            } catch (IllegalArgumentException e) {
+                source = null;
+            }
+        }
+        String text = "Invalid value for option '" + option + "'" + (source == null ? "" : " (from " + source + ")")
+                + ": " + message;
+        return cl == null ? new ParameterException(new CommandLine(new Object()), text) : new ParameterException(cl, text);
     }
 }

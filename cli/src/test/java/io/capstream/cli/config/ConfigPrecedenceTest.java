@@ -1,0 +1,278 @@
+package io.capstream.cli.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.cli.options.KafkaOptions;
+import io.capstream.schemas.registry.RegistryClientConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Precedence flag > environment > config file > default, per source, through picocli itself. */
+class ConfigPrecedenceTest {
+    @TempDir
+    Path dir;
+
+    @Command(name = "root", subcommands = {Probe.class, Other.class})
+    static final class Root implements Runnable {
+        @Override
+        public void run() {
+        }
+    }
+
+    @Command(name = "probe", mixinStandardHelpOptions = true)
+    static final class Probe implements Callable<Integer> {
+        @Mixin
+        KafkaOptions kafka;
+
+        @Option(names = "--requests", defaultValue = "100", description = "Requests.")
+        int requests;
+
+        @Option(names = "--http-port", description = "Port.")
+        int httpPort = 8080;
+
+        @Option(names = "--continuous", description = "Flag.")
+        boolean continuous;
+
+        @Option(names = "--api-key", description = "Secret.")
+        String apiKey;
+
+        RegistryClientConfig registry;
+        Map<String, String> kafkaProps;
+
+        @Override
+        public Integer call() {
+            registry = kafka.registryClientConfig();
+            kafkaProps = kafka.kafkaProperties();
+            return 0;
+        }
+    }
+
+    @Command(name = "other")
+    static final class Other implements Callable<Integer> {
+        @Option(names = "--only-here")
+        String onlyHere;
+
+        @Override
+        public Integer call() {
+            return 0;
+        }
+    }
+
+    /** Result of one execution. */
+    record Outcome(int exitCode, Probe probe, String err, String out) {
+    }
+
+    private Outcome run(Map<String, String> env, String... args) {
+        CommandLine cmd = new CommandLine(new Root());
+        cmd.setDefaultValueProvider(ConfigDefaultProvider.fromArgs(args, env));
+        ConfigErrors.install(cmd);
+        StringWriter err = new StringWriter();
+        StringWriter out = new StringWriter();
+        cmd.setErr(new PrintWriter(err, true));
+        cmd.setOut(new PrintWriter(out, true));
+        int code = cmd.execute(args);
+        Probe probe = cmd.getSubcommands().get("probe").getCommand();
+        return new Outcome(code, probe, err.toString(), out.toString());
+    }
+
+    private Path file(String text) throws IOException {
+        Path f = dir.resolve("capstream.properties");
+        Files.writeString(f, text);
+        return f;
+    }
+
+    @Test
+    void builtInDefaultsWhenNothingIsSet() {
+        Outcome o = run(Map.of(), "probe");
+        assertEquals(0, o.exitCode(), o.err());
+        assertEquals(100, o.probe().requests);
+        assertEquals(8080, o.probe().httpPort);
+        assertFalse(o.probe().continuous);
+        assertNull(o.probe().kafka.bootstrapServers());
+        assertEquals("mock://capstream", o.probe().kafka.schemaRegistryUrlOr("mock://capstream"));
+    }
+
+    @Test
+    void configFileOverridesDefaults() throws IOException {
+        Path f = file("requests=7\nhttp-port=9000\ncontinuous=true\nbootstrap-servers=kafka:9092\n"
+                + "schema-registry-url=http://schema-registry:8081\nonly-here=x\n");
+        Outcome o = run(Map.of(), "probe", "--config", f.toString());
+        assertEquals(0, o.exitCode(), o.err());
+        assertEquals(7, o.probe().requests);
+        assertEquals(9000, o.probe().httpPort);
+        assertTrue(o.probe().continuous);
+        assertEquals("kafka:9092", o.probe().kafka.bootstrapServers());
+        assertEquals("http://schema-registry:8081", o.probe().kafka.schemaRegistryUrl());
+    }
+
+    @Test
+    void configFileNamedByEnvironment() throws IOException {
+        Path f = file("requests=8\n");
+        Outcome o = run(Map.of("CAPSTREAM_CONFIG", f.toString()), "probe");
+        assertEquals(0, o.exitCode(), o.err());
+        assertEquals(8, o.probe().requests);
+    }
+
+    @Test
+    void environmentOverridesConfigFile() throws IOException {
+        Path f = file("requests=7\nhttp-port=9000\nbootstrap-servers=file:9092\n");
+        Outcome o = run(Map.of("CAPSTREAM_REQUESTS", "11", "CAPSTREAM_BOOTSTRAP_SERVERS", "env:9092",
+                "CAPSTREAM_HTTP_PORT", ""), "probe", "--config=" + f);
+        assertEquals(0, o.exitCode(), o.err());
+        assertEquals(11, o.probe().requests);
+        assertEquals(9000, o.probe().httpPort, "an empty variable counts as unset");
+        assertEquals("env:9092", o.probe().kafka.bootstrapServers());
+    }
+
+    @Test
+    void flagOverridesEnvironmentAndFile() throws IOException {
+        Path f = file("requests=7\n");
+        Outcome o = run(Map.of("CAPSTREAM_REQUESTS", "11", "CAPSTREAM_BOOTSTRAP_SERVERS", "env:9092"),
+                "probe", "--config", f.toString(), "--requests", "3", "--bootstrap-servers", "flag:9092");
+        assertEquals(0, o.exitCode(), o.err());
+        assertEquals(3, o.probe().requests);
+        assertEquals("flag:9092", o.probe().kafka.bootstrapServers());
+    }
+
+    @Test
+    void kafkaPropertiesMergePerKey() throws IOException {
+        Path f = file("kafka.security.protocol=SASL_PLAINTEXT\nkafka.sasl.mechanism=PLAIN\nkafka.client.id=file\n");
+        Map<String, String> env = Map.of("CAPSTREAM_KAFKA_PROPERTY", "sasl.mechanism=SCRAM-SHA-512\n# comment\n\nclient.id=env\n");
+        Outcome o = run(env, "probe", "--config", f.toString(), "--kafka-property", "client.id=flag",
+                "--kafka-property", "linger.ms=5");
+        assertEquals(0, o.exitCode(), o.err());
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("client.id", "flag");
+        expected.put("sasl.mechanism", "SCRAM-SHA-512");
+        expected.put("security.protocol", "SASL_PLAINTEXT");
+        expected.put("linger.ms", "5");
+        assertEquals(new HashMap<>(expected), new HashMap<>(o.probe().kafkaProps));
+        Map<String, Object> producer = o.probe().kafka.clientProperties()
+                .withBootstrapServers("127.0.0.1:9092").producer(Map.of("acks", "all", "client.id", "own"));
+        assertEquals("127.0.0.1:9092", producer.get("bootstrap.servers"));
+        assertEquals("all", producer.get("acks"));
+        assertEquals("flag", producer.get("client.id"), "user settings override capstream's own non-reserved ones");
+        assertEquals("SASL_PLAINTEXT", o.probe().kafka.clientProperties().admin().get("security.protocol"));
+        assertEquals("SCRAM-SHA-512", o.probe().kafka.clientProperties().streamsProperties(Map.of()).get("sasl.mechanism"));
+    }
+
+    @Test
+    void kafkaPropertyMayNotSetBootstrapServers() {
+        Outcome o = run(Map.of(), "probe", "--kafka-property", "bootstrap.servers=x:1");
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().contains("use --bootstrap-servers"), o.err());
+    }
+
+    @Test
+    void registryCredentialsFromEachSource() throws IOException {
+        Outcome env = run(Map.of("CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH", "u:p"), "probe");
+        assertEquals(0, env.exitCode(), env.err());
+        assertEquals("u:p", env.probe().registry.basicAuthUserInfo());
+        assertNull(env.probe().registry.bearerToken());
+
+        Path f = file("schema-registry-bearer-token=tok-file\n");
+        Outcome file = run(Map.of(), "probe", "--config", f.toString());
+        assertEquals("tok-file", file.probe().registry.bearerToken());
+
+        Outcome flag = run(Map.of("CAPSTREAM_SCHEMA_REGISTRY_BEARER_TOKEN", "tok-env"), "probe",
+                "--config", f.toString(), "--schema-registry-bearer-token", "tok-flag");
+        assertEquals("tok-flag", flag.probe().registry.bearerToken());
+    }
+
+    @Test
+    void bothRegistryCredentialsIsAUsageError() {
+        Outcome o = run(Map.of("CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH", "user:hunter2"), "probe",
+                "--schema-registry-bearer-token", "t0ken-value");
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().contains("not both"), o.err());
+        assertFalse(o.err().contains("hunter2") || o.err().contains("t0ken-value"), o.err());
+    }
+
+    @Test
+    void unreadableConfigFileIsAUsageError() {
+        Outcome o = run(Map.of(), "probe", "--config", dir.resolve("missing.properties").toString());
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().contains("cannot read config file") && o.err().contains("missing.properties"), o.err());
+    }
+
+    @Test
+    void unknownConfigKeyIsAUsageError() throws IOException {
+        Path f = file("bootstrap-server=typo:9092\n");
+        Outcome o = run(Map.of(), "probe", "--config", f.toString());
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().contains("unknown key bootstrap-server"), o.err());
+    }
+
+    @Test
+    void badEnvironmentValueNamesTheVariable() {
+        Outcome o = run(Map.of("CAPSTREAM_REQUESTS", "abc"), "probe");
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().contains("--requests") && o.err().contains("CAPSTREAM_REQUESTS"), o.err());
+    }
+
+    @Test
+    void badFileValueNamesTheFileKey() throws IOException {
+        Path f = file("http-port=eighty\n");
+        Outcome o = run(Map.of(), "probe", "--config", f.toString());
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().contains("key http-port"), o.err());
+    }
+
+    @Test
+    void badBootstrapServersIsAUsageErrorNamingTheSource() {
+        Outcome o = run(Map.of("CAPSTREAM_BOOTSTRAP_SERVERS", "no-port-here"), "probe");
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().contains("CAPSTREAM_BOOTSTRAP_SERVERS") && o.err().contains("HOST:PORT"), o.err());
+
+        Outcome flag = run(Map.of(), "probe", "--schema-registry-url", "ftp://x");
+        assertEquals(2, flag.exitCode());
+        assertTrue(flag.err().contains("--schema-registry-url"), flag.err());
+        assertFalse(flag.err().contains("(from "), flag.err());
+    }
+
+    @Test
+    void malformedKafkaPropertyLineIsAUsageError() {
+        Outcome o = run(Map.of("CAPSTREAM_KAFKA_PROPERTY", "sasl.jaas.config"), "probe");
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().contains("CAPSTREAM_KAFKA_PROPERTY") && o.err().contains("key=value"), o.err());
+    }
+
+    @Test
+    void helpNeverShowsSecretsFromTheEnvironment() {
+        Outcome o = run(Map.of("CAPSTREAM_SCHEMA_REGISTRY_BEARER_TOKEN", "s3cr3t-token",
+                "CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH", "me:s3cr3t-pass",
+                "CAPSTREAM_KAFKA_PROPERTY", "sasl.jaas.config=s3cr3t-jaas"), "probe", "--help");
+        assertEquals(0, o.exitCode());
+        assertTrue(o.out().contains("--schema-registry-bearer-token"), o.out());
+        assertFalse(o.out().contains("s3cr3t"), o.out());
+    }
+
+    @Test
+    void describeMasksSecrets() {
+        Outcome o = run(Map.of("CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH", "me:s3cr3t-pass"), "probe",
+                "--schema-registry-url", "https://me:urlpass@registry.example:8081",
+                "--kafka-property", "sasl.jaas.config=org.Foo required password=\"s3cr3t\";",
+                "--kafka-property", "security.protocol=SASL_SSL");
+        assertEquals(0, o.exitCode(), o.err());
+        String text = o.probe().kafka.describe();
+        assertFalse(text.contains("s3cr3t") || text.contains("urlpass"), text);
+        assertTrue(text.contains("security.protocol=SASL_SSL") && text.contains("sasl.jaas.config=[hidden]"), text);
+        assertFalse(o.probe().kafka.clientProperties().toString().contains("s3cr3t"));
+    }
+}
