@@ -1,0 +1,25 @@
+package io.capstream.aggregator.window;
+
+import io.capstream.schemas.avro.Heartbeat;
+import io.capstream.schemas.avro.RunEvent;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.streams.processor.StreamPartitioner;
+
+/**
+ * Partitioner of the re-keyed events topic (key {@code target|model|bucket}): requests go to the
+ * default partition of their key; heartbeats go to every partition (multicast, KIP-837), so that
+ * stream time advances in every window task and windows close when traffic stops even though the
+ * heartbeat's own key would hash to only one partition.
+ */
+public final class HeartbeatBroadcastPartitioner implements StreamPartitioner<String, RunEvent> {
+    @Override
+    public Optional<Set<Integer>> partitions(String topic, String key, RunEvent value, int numPartitions) {
+        if (value != null && value.getPayload() instanceof Heartbeat) {
+            return Optional.of(IntStream.range(0, numPartitions).boxed().collect(Collectors.toUnmodifiableSet()));
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,32 @@
+package io.capstream.aggregator.window;
+
+import com.datadoghq.sketch.ddsketch.DDSketch;
+
+/**
+ * Reads a percentile from a DDSketch with the nearest-rank definition of spec §8.1 (the index
+ * from {@link io.capstream.aggregator.report.calc.NearestRank#index(int, int)}), so windowed
+ * percentiles mean the same as the report's. DDSketch's own {@code getValueAtQuantile(q)} picks
+ * the element of rank {@code q * (n - 1)}; this class asks for the quantile whose rank is the
+ * nearest-rank index plus one half, so that floating-point rounding cannot select the element
+ * below. The result is within the sketch's relative accuracy of the exact nearest-rank value.
+ */
+public final class NearestRank {
+    private NearestRank() {
+    }
+
+    /**
+     * @param sketch     the sketch; not null
+     * @param percentile percentile in (0, 100], e.g. 95
+     * @return the estimated nearest-rank percentile, or null when the sketch is empty
+     */
+    public static Double percentile(DDSketch sketch, int percentile) {
+        long n = Math.round(sketch.getCount());
+        if (n == 0) {
+            return null;
+        }
+        int rank = io.capstream.aggregator.report.calc.NearestRank.index((int) Math.min(n, Integer.MAX_VALUE),
+                percentile);
+        double q = n == 1 ? 0.0 : Math.min(1.0, (rank + 0.5) / (n - 1));
+        return sketch.getValueAtQuantile(q);
+    }
+}

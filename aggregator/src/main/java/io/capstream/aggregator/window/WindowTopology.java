@@ -1,0 +1,74 @@
+package io.capstream.aggregator.window;
+
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.WindowSummary;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The windowed-summaries topology: tumbling event-time windows (size and grace from the config,
+ * default 1 min / 10 s) over request completion time ({@code completed_at_epoch_ms}), keyed by
+ * target, model and context bucket ({@link ContextBuckets}), emitting one {@link WindowSummary}
+ * per window to {@code capstream.summaries} when the window closes.
+ *
+ * <p>Shape: run-id-keyed events → {@link RekeyProcessor} (key {@code target|model|bucket},
+ * timestamp = event time; heartbeats keep a marker key) → repartition topic
+ * {@code <app>-capstream-window-events-repartition} with {@link HeartbeatBroadcastPartitioner}
+ * (heartbeats to every partition) → {@link TumblingWindowProcessor} (store
+ * {@value #AGGREGATES_STORE}) → {@link SummaryMaterializer} (window store {@value #SUMMARIES_STORE})
+ * → the summaries topic, key {@code target|model|bucket|windowStartMs}.
+ *
+ * <p>Percentiles are nearest-rank estimates from DDSketch with the config's relative accuracy
+ * (default 1%), stated in each summary's {@code relative_accuracy}.
+ */
+public final class WindowTopology {
+    /** Key-value store of open window aggregates and the observed stream time. */
+    public static final String AGGREGATES_STORE = "capstream-window-aggregates";
+    /** Window store of closed summaries (key target|model|bucket, time = window start), for queries. */
+    public static final String SUMMARIES_STORE = "capstream-summaries-store";
+    /** Name of the repartition step (topic {@code <app>-capstream-window-events-repartition}). */
+    public static final String REPARTITION_NAME = "capstream-window-events";
+
+    private WindowTopology() {
+    }
+
+    /**
+     * Adds the windowed summaries to {@code builder}.
+     *
+     * @param events  decoded events keyed by run id (from {@code EventsSource}); not null
+     * @param builder the builder the events stream belongs to; not null
+     * @param config  window settings; not null
+     * @return the closed windows' summaries (key {@code target|model|bucket|windowStartMs}), already
+     *         written to the summaries topic; downstream steps (SLO alerts, metrics) attach here
+     */
+    public static KStream<String, WindowSummary> addTo(KStream<String, RunEvent> events, StreamsBuilder builder,
+                                                       WindowTopologyConfig config) {
+        SpecificAvroSerde<RunEvent> eventSerde = SpecificAvroSerde.forValue(RunEvent.class, config.schemaRegistryUrl());
+        SpecificAvroSerde<WindowSummary> summarySerde =
+                SpecificAvroSerde.forValue(WindowSummary.class, config.schemaRegistryUrl());
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AGGREGATES_STORE),
+                Serdes.String(), Serdes.ByteArray()));
+        builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(SUMMARIES_STORE,
+                config.retention(), config.windowSize(), false), Serdes.String(), summarySerde));
+
+        KStream<String, RunEvent> rekeyed = events
+                .process(() -> new RekeyProcessor(config.buckets()), Named.as("capstream-window-rekey"))
+                .repartition(Repartitioned.<String, RunEvent>as(REPARTITION_NAME)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(eventSerde)
+                        .withStreamPartitioner(new HeartbeatBroadcastPartitioner()));
+        KStream<String, WindowSummary> summaries = rekeyed
+                .process(() -> new TumblingWindowProcessor(config), Named.as("capstream-window-aggregate"),
+                        AGGREGATES_STORE)
+                .process(SummaryMaterializer::new, Named.as("capstream-window-materialize"), SUMMARIES_STORE);
+        summaries.to(config.summariesTopic(), Produced.with(Serdes.String(), summarySerde)
+                .withName("capstream-summaries-sink"));
+        return summaries;
+    }
+}

@@ -1,0 +1,81 @@
+package io.capstream.aggregator.window;
+
+import io.capstream.aggregator.slo.Slo;
+import io.capstream.schemas.Topics;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Settings of {@link WindowTopology}.
+ *
+ * @param windowSize        tumbling window length (&gt; 0); default 1 minute
+ * @param grace             how long after a window's end late events are still accepted (&ge; 0); default 10 s
+ * @param relativeAccuracy  DDSketch relative accuracy in (0, 1); default 0.01 (1%)
+ * @param buckets           context buckets; not null
+ * @param slos              SLOs (goodput counts requests meeting every per-request SLO); empty = no goodput
+ * @param summariesTopic    output topic of {@code WindowSummary} records; not null
+ * @param schemaRegistryUrl registry URL for the Avro serdes ({@code mock://scope} in tests); not null
+ * @param retention         how long closed summaries stay queryable in the summaries store (&ge; window size)
+ */
+public record WindowTopologyConfig(Duration windowSize, Duration grace, double relativeAccuracy,
+                                   ContextBuckets buckets, List<Slo> slos, String summariesTopic,
+                                   String schemaRegistryUrl, Duration retention) {
+    /** Default window size: 1 minute. */
+    public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
+    /** Default grace: 10 s. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
+    /** Default retention of the queryable summaries: 24 h. */
+    public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
+
+    /** Validates and copies. */
+    public WindowTopologyConfig {
+        Objects.requireNonNull(windowSize, "windowSize");
+        Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(buckets, "buckets");
+        Objects.requireNonNull(summariesTopic, "summariesTopic");
+        Objects.requireNonNull(schemaRegistryUrl, "schemaRegistryUrl");
+        Objects.requireNonNull(retention, "retention");
+        if (windowSize.toMillis() <= 0) {
+            throw new IllegalArgumentException("window size must be > 0 ms: " + windowSize);
+        }
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace must be >= 0: " + grace);
+        }
+        if (!(relativeAccuracy > 0 && relativeAccuracy < 1)) {
+            throw new IllegalArgumentException("relative accuracy must be in (0, 1): " + relativeAccuracy);
+        }
+        if (retention.compareTo(windowSize) < 0) {
+            throw new IllegalArgumentException("retention must be >= the window size");
+        }
+        slos = slos == null ? List.of() : List.copyOf(slos);
+    }
+
+    /**
+     * @param schemaRegistryUrl registry URL
+     * @return 1 min windows, 10 s grace, 1% accuracy, default buckets, no SLOs, {@link Topics#SUMMARIES}, 24 h retention
+     */
+    public static WindowTopologyConfig defaults(String schemaRegistryUrl) {
+        return new WindowTopologyConfig(DEFAULT_WINDOW, DEFAULT_GRACE, Sketches.DEFAULT_RELATIVE_ACCURACY,
+                ContextBuckets.DEFAULT, List.of(), Topics.SUMMARIES, schemaRegistryUrl, DEFAULT_RETENTION);
+    }
+
+    /**
+     * @param size  window size
+     * @param grace grace period
+     * @return a copy with these window bounds
+     */
+    public WindowTopologyConfig withWindow(Duration size, Duration grace) {
+        return new WindowTopologyConfig(size, grace, relativeAccuracy, buckets, slos, summariesTopic,
+                schemaRegistryUrl, retention.compareTo(size) < 0 ? size : retention);
+    }
+
+    /**
+     * @param newSlos SLOs
+     * @return a copy with these SLOs
+     */
+    public WindowTopologyConfig withSlos(List<Slo> newSlos) {
+        return new WindowTopologyConfig(windowSize, grace, relativeAccuracy, buckets, newSlos, summariesTopic,
+                schemaRegistryUrl, retention);
+    }
+}
