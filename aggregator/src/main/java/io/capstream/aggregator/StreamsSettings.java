@@ -1,0 +1,98 @@
+package io.capstream.aggregator;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Typed settings of a capstream Kafka Streams application, turned into {@link Properties} by
+ * {@link #toProperties()}. Processing guarantee is always {@code exactly_once_v2}
+ * (ARCHITECTURE.md, "Data flow"); the commit interval bounds how long a finished run's report
+ * waits before read_committed consumers see it.
+ *
+ * @param applicationId     Streams {@code application.id} (consumer group and changelog prefix); not null
+ * @param bootstrapServers  Kafka bootstrap servers; not null
+ * @param stateDir          local state directory; null = Streams' default (java.io.tmpdir/kafka-streams)
+ * @param commitIntervalMs  commit interval, ms (&gt; 0); 100 keeps the report latency low
+ * @param streamThreads     number of stream threads (&gt;= 1)
+ * @param replicationFactor replication factor of internal topics (changelogs); -1 = broker default
+ * @param cacheMaxBytes     record cache size in bytes, shared by all threads (&gt;= 0)
+ * @param extra             extra client/Streams properties applied last (e.g. security settings); never null
+ */
+public record StreamsSettings(String applicationId, String bootstrapServers, Path stateDir, long commitIntervalMs,
+                              int streamThreads, int replicationFactor, long cacheMaxBytes, Map<String, String> extra) {
+    /** Default commit interval, ms: reports become visible at most this long after the run completes. */
+    public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
+
+    /** Validates and copies. */
+    public StreamsSettings {
+        Objects.requireNonNull(applicationId, "applicationId");
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        if (commitIntervalMs <= 0) {
+            throw new IllegalArgumentException("commitIntervalMs must be > 0: " + commitIntervalMs);
+        }
+        if (streamThreads < 1) {
+            throw new IllegalArgumentException("streamThreads must be >= 1: " + streamThreads);
+        }
+        if (cacheMaxBytes < 0) {
+            throw new IllegalArgumentException("cacheMaxBytes must be >= 0: " + cacheMaxBytes);
+        }
+        extra = extra == null ? Map.of() : Map.copyOf(extra);
+    }
+
+    /**
+     * Settings with the defaults: 100 ms commit interval, one thread, broker-default replication,
+     * 10 MiB cache, no extra properties.
+     *
+     * @param applicationId    application id
+     * @param bootstrapServers bootstrap servers
+     * @param stateDir         state directory, or null for the default
+     * @return the settings
+     */
+    public static StreamsSettings defaults(String applicationId, String bootstrapServers, Path stateDir) {
+        return new StreamsSettings(applicationId, bootstrapServers, stateDir, DEFAULT_COMMIT_INTERVAL_MS, 1, -1,
+                10L * 1024 * 1024, Map.of());
+    }
+
+    /**
+     * @param props extra properties applied last
+     * @return a copy with these extra properties
+     */
+    public StreamsSettings withExtra(Map<String, String> props) {
+        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, streamThreads,
+                replicationFactor, cacheMaxBytes, props);
+    }
+
+    /**
+     * @param ms commit interval, ms
+     * @return a copy with this commit interval
+     */
+    public StreamsSettings withCommitIntervalMs(long ms) {
+        return new StreamsSettings(applicationId, bootstrapServers, stateDir, ms, streamThreads, replicationFactor,
+                cacheMaxBytes, extra);
+    }
+
+    /** @return the Streams properties (exactly_once_v2, serdes are set per topic, not by default) */
+    public Properties toProperties() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitIntervalMs));
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(streamThreads));
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, Integer.toString(replicationFactor));
+        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(cacheMaxBytes));
+        if (stateDir != null) {
+            p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        }
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // Reports should leave as soon as they are computed: no batching delay on the producer.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
+        p.putAll(extra);
+        return p;
+    }
+}

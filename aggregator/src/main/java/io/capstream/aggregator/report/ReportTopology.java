@@ -1,0 +1,68 @@
+package io.capstream.aggregator.report;
+
+import io.capstream.aggregator.events.EventsSource;
+import io.capstream.aggregator.report.state.RunEventBinarySerde;
+import io.capstream.aggregator.report.state.RunProgressSerde;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The per-run report topology: {@code capstream.events} (decoded by {@link EventsSource}) to
+ * {@code capstream.reports} (one {@link BenchmarkReport} per run, key run id), computed by
+ * {@code ReportCalculator} (spec §7–§9) when the run is complete, or after the incomplete-run
+ * deadline. See {@link RunCollector} for the completion, duplicate and deadline rules.
+ *
+ * <p>State: {@value #PROGRESS_STORE} (one small progress value per open run) and
+ * {@value #EVENTS_STORE} (each event of an open run stored once, request events keyed
+ * {@code runId|R|<10-digit index>}); both persistent, changelogged and cached, so the changelog
+ * grows with the number of events, not with its square (ARCHITECTURE.md, "Measured ceilings").
+ * Run with {@code exactly_once_v2} ({@code io.capstream.aggregator.StreamsSettings}).
+ */
+public final class ReportTopology {
+    /** Name of the per-run progress store. */
+    public static final String PROGRESS_STORE = "capstream-report-progress";
+    /** Name of the per-run events store. */
+    public static final String EVENTS_STORE = "capstream-report-events";
+
+    private ReportTopology() {
+    }
+
+    /**
+     * Adds the report processor and the reports sink to a builder that already has the events stream.
+     *
+     * @param events  decoded events keyed by run id (from {@link EventsSource#stream}); not null
+     * @param builder the builder {@code events} belongs to; not null
+     * @param config  settings; not null
+     */
+    public static void addTo(KStream<String, RunEvent> events, StreamsBuilder builder, ReportTopologyConfig config) {
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PROGRESS_STORE),
+                Serdes.String(), new RunProgressSerde()).withCachingEnabled());
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(EVENTS_STORE),
+                Serdes.String(), new RunEventBinarySerde()).withCachingEnabled());
+        events.process(() -> new RunCollector(config), Named.as("capstream-report-collector"),
+                        PROGRESS_STORE, EVENTS_STORE)
+                .to(config.reportsTopic(), Produced.with(Serdes.String(),
+                        SpecificAvroSerde.forValue(BenchmarkReport.class, config.schemaRegistryUrl()))
+                        .withName("capstream-reports-sink"));
+    }
+
+    /**
+     * Builds a topology with only the report path (events source, dead-letter sink, reports sink).
+     *
+     * @param config settings; not null
+     * @return the topology
+     */
+    public static Topology build(ReportTopologyConfig config) {
+        StreamsBuilder builder = new StreamsBuilder();
+        addTo(EventsSource.stream(builder, config.eventsSource()), builder, config);
+        return builder.build();
+    }
+}

@@ -1,0 +1,73 @@
+package io.capstream.aggregator.report;
+
+import io.capstream.aggregator.events.EventsSourceConfig;
+import io.capstream.schemas.Topics;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of {@link ReportTopology}.
+ *
+ * @param schemaRegistryUrl   registry URL for decoding events and encoding reports ({@code mock://scope} works); not null
+ * @param eventsTopic         input topic of {@code RunEvent}s; not null
+ * @param dlqTopic            dead-letter topic for undecodable events; not null
+ * @param reportsTopic        output topic of {@code BenchmarkReport}s (key run id); not null
+ * @param incompleteDeadline  a run with no event for this long (wall clock) is published as an
+ *                            incomplete report; positive
+ * @param punctuationInterval how often (wall clock) runs are checked against the deadline; positive
+ * @param doneRetention       how long a published run is remembered so that late duplicates of its
+ *                            events are counted and dropped instead of starting a new run; &gt;= 0
+ */
+public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic, String dlqTopic, String reportsTopic,
+                                   Duration incompleteDeadline, Duration punctuationInterval, Duration doneRetention) {
+    /** Default deadline after the last event of a run: 5 minutes. */
+    public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
+    /** Default punctuation interval: 1 second. */
+    public static final Duration DEFAULT_PUNCTUATION = Duration.ofSeconds(1);
+    /** Default memory of published runs: 60 seconds. */
+    public static final Duration DEFAULT_DONE_RETENTION = Duration.ofSeconds(60);
+
+    /** Validates. */
+    public ReportTopologyConfig {
+        Objects.requireNonNull(schemaRegistryUrl, "schemaRegistryUrl");
+        Objects.requireNonNull(eventsTopic, "eventsTopic");
+        Objects.requireNonNull(dlqTopic, "dlqTopic");
+        Objects.requireNonNull(reportsTopic, "reportsTopic");
+        requirePositive(incompleteDeadline, "incompleteDeadline");
+        requirePositive(punctuationInterval, "punctuationInterval");
+        Objects.requireNonNull(doneRetention, "doneRetention");
+        if (doneRetention.isNegative()) {
+            throw new IllegalArgumentException("doneRetention must be >= 0: " + doneRetention);
+        }
+    }
+
+    /**
+     * @param schemaRegistryUrl registry URL
+     * @return standard topic names, 5 min deadline, 1 s punctuation, 60 s retention of published runs
+     */
+    public static ReportTopologyConfig defaults(String schemaRegistryUrl) {
+        return new ReportTopologyConfig(schemaRegistryUrl, Topics.EVENTS, Topics.EVENTS_DLQ, Topics.REPORTS,
+                DEFAULT_DEADLINE, DEFAULT_PUNCTUATION, DEFAULT_DONE_RETENTION);
+    }
+
+    /**
+     * @param deadline incomplete-run deadline
+     * @return a copy with this deadline
+     */
+    public ReportTopologyConfig withIncompleteDeadline(Duration deadline) {
+        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, deadline,
+                punctuationInterval, doneRetention);
+    }
+
+    /** @return the settings of the shared events source */
+    public EventsSourceConfig eventsSource() {
+        return new EventsSourceConfig(eventsTopic, dlqTopic, schemaRegistryUrl);
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + d);
+        }
+    }
+}

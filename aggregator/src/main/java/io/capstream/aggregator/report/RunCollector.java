@@ -1,0 +1,204 @@
+package io.capstream.aggregator.report;
+
+import io.capstream.aggregator.report.calc.ReportCalculator;
+import io.capstream.aggregator.report.calc.RunData;
+import io.capstream.aggregator.report.state.RunProgress;
+import io.capstream.aggregator.report.state.StateKeys;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Heartbeat;
+import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Collects the events of each run and publishes its {@link BenchmarkReport} (key run id) once
+ * RunStarted, every expected RunFinished and every request index 0..n-1 are in (any arrival
+ * order). Each event is stored once; a second event for the same request index, a second
+ * RunStarted or a second RunFinished of the same worker is a duplicate: ignored and counted in
+ * {@code provenance.duplicate_events}. A wall-clock punctuator publishes runs that have had no
+ * event for {@link ReportTopologyConfig#incompleteDeadline()} as incomplete reports listing the
+ * missing request indices. After publishing, the run's events are deleted and a small marker is
+ * kept for {@link ReportTopologyConfig#doneRetention()} so late duplicates are dropped; a RunStarted
+ * with a new event id starts the run id afresh (e.g. a second import of the same artifact). A run
+ * whose RunStarted never arrives is still published at the deadline (incomplete, header fields
+ * empty, missing indices = the gaps below the highest index seen).
+ */
+final class RunCollector implements Processor<String, RunEvent, String, BenchmarkReport> {
+    private static final Logger LOG = LoggerFactory.getLogger(RunCollector.class);
+
+    private final ReportTopologyConfig config;
+    private ProcessorContext<String, BenchmarkReport> context;
+    private RunStore store;
+    private Cancellable punctuation;
+
+    RunCollector(ReportTopologyConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, BenchmarkReport> context) {
+        this.context = context;
+        this.store = new RunStore(context.getStateStore(ReportTopology.PROGRESS_STORE),
+                context.getStateStore(ReportTopology.EVENTS_STORE));
+        this.punctuation = context.schedule(config.punctuationInterval(), PunctuationType.WALL_CLOCK_TIME,
+                this::onWallClock);
+    }
+
+    @Override
+    public void process(Record<String, RunEvent> record) {
+        RunEvent event = record.value();
+        Object payload = event.getPayload();
+        if (payload instanceof Heartbeat) {
+            return;
+        }
+        long now = context.currentSystemTimeMs();
+        String runId = event.getRunId();
+        RunProgress p = store.progress(runId);
+        if (p.published()) {
+            if (payload instanceof RunStarted && !event.getEventId().equals(p.startedEventId())) {
+                store.deleteRun(runId);
+                p = RunProgress.empty();
+            } else {
+                store.putProgress(runId, p.withDuplicate());
+                return;
+            }
+        }
+        p = apply(runId, event, p).withLastEvent(now);
+        if (p.ready()) {
+            publish(runId, p, now);
+        } else {
+            store.putProgress(runId, p);
+        }
+    }
+
+    private RunProgress apply(String runId, RunEvent event, RunProgress p) {
+        Object payload = event.getPayload();
+        if (payload instanceof RunStarted s) {
+            if (p.started()) {
+                return p.withDuplicate();
+            }
+            store.putIfAbsent(StateKeys.started(runId), event);
+            return p.withStarted(event.getEventId(), s.getRequests(), s.getExpectedWorkers(), s.getDurationS() != null);
+        }
+        if (payload instanceof RequestCompleted c) {
+            return store.putIfAbsent(StateKeys.request(runId, c.getRequestIndex()), event) ? p.withRequest()
+                    : p.withDuplicate();
+        }
+        if (payload instanceof RequestFailed f) {
+            return store.putIfAbsent(StateKeys.request(runId, f.getRequestIndex()), event) ? p.withRequest()
+                    : p.withDuplicate();
+        }
+        if (payload instanceof RunFinished f) {
+            return store.putIfAbsent(StateKeys.finished(runId, event.getWorkerId()), event)
+                    ? p.withFinished(f.getRequestsSent(), f.getInterrupted()) : p.withDuplicate();
+        }
+        LOG.warn("run {}: ignoring event {} with unknown payload {}", runId, event.getEventId(),
+                payload == null ? "null" : payload.getClass().getName());
+        return p;
+    }
+
+    /** Publishes every run past the deadline and forgets published runs past their retention. */
+    private void onWallClock(long now) {
+        long deadline = config.incompleteDeadline().toMillis();
+        long retention = config.doneRetention().toMillis();
+        for (Map.Entry<String, RunProgress> e : store.allProgress()) {
+            RunProgress p = e.getValue();
+            if (p.published()) {
+                if (now - p.publishedAtMs() >= retention) {
+                    store.deleteRun(e.getKey());
+                }
+            } else if (now - p.lastEventMs() >= deadline) {
+                publish(e.getKey(), p, now);
+            }
+        }
+    }
+
+    /**
+     * Builds the run's data from the store, computes and forwards the report, deletes the run's
+     * events and keeps a published marker. A run without RunStarted cannot be reported (no run
+     * configuration): its events are dropped with a warning.
+     */
+    private void publish(String runId, RunProgress p, long now) {
+        RunEvent startedEvent = store.get(StateKeys.started(runId));
+        RunStarted started = startedEvent == null ? null : (RunStarted) startedEvent.getPayload();
+        if (started == null) {
+            LOG.warn("run {}: no RunStarted after {}; publishing an incomplete report from {} request event(s)",
+                    runId, config.incompleteDeadline(), p.received());
+        }
+        List<RequestCompleted> completed = new ArrayList<>();
+        List<RequestFailed> failed = new ArrayList<>();
+        BitSet present = new BitSet();
+        int limit = started == null ? Integer.MAX_VALUE : Math.max(0, started.getRequests());
+        for (RunEvent e : store.scan(StateKeys.requestPrefix(runId))) {
+            Object payload = e.getPayload();
+            int index = payload instanceof RequestCompleted c ? c.getRequestIndex()
+                    : ((RequestFailed) payload).getRequestIndex();
+            if (index < 0 || index >= limit) {
+                LOG.warn("run {}: ignoring request index {} outside the plan 0..{}", runId, index, limit - 1);
+                continue;
+            }
+            present.set(index);
+            if (payload instanceof RequestCompleted c) {
+                completed.add(c);
+            } else {
+                failed.add((RequestFailed) payload);
+            }
+        }
+        // Without RunStarted the plan size is unknown: indices up to the highest one seen are expected.
+        int n = started == null ? present.length() : limit;
+        List<Integer> missing = new ArrayList<>();
+        for (int i = present.nextClearBit(0); i < n; i = present.nextClearBit(i + 1)) {
+            missing.add(i);
+        }
+        RunFinished finished = store.scan(StateKeys.finishedPrefix(runId)).stream()
+                .map(e -> (RunFinished) e.getPayload())
+                .max(Comparator.comparingLong(RunFinished::getFinishedAtEpochMs)
+                        .thenComparingLong(RunFinished::getWallClockNs))
+                .orElse(null);
+        boolean allFinished = p.allFinished();
+        Provenance provenance = Provenance.newBuilder()
+                .setKind(Origins.kind(started == null ? null : started.getOrigin()))
+                .setReplayOf(Origins.replayedRunId(started == null ? null : started.getOrigin()))
+                .setSourceFile(started == null ? null : started.getSourceFile())
+                .setComplete(started != null && missing.isEmpty() && allFinished)
+                .setMissingRequestIndices(missing)
+                .setRunFinishedSeen(allFinished)
+                .setGeneratedAtMs(now)
+                .setDuplicateEvents(p.duplicates())
+                .build();
+        BenchmarkReport report;
+        try {
+            report = ReportCalculator.compute(new RunData(runId, started, completed, failed, finished, provenance));
+        } catch (RuntimeException e) {
+            // A run whose data the calculator rejects must not stop the application for every other run.
+            LOG.error("run {}: cannot compute the report; dropping the run", runId, e);
+            store.deleteRun(runId);
+            return;
+        }
+        context.forward(new Record<>(runId, report, now));
+        store.deleteEvents(runId);
+        store.putProgress(runId, p.withPublished(now));
+    }
+
+    @Override
+    public void close() {
+        if (punctuation != null) {
+            punctuation.cancel();
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.capstream.aggregator.report;
+
+import io.capstream.aggregator.report.state.RunProgress;
+import io.capstream.aggregator.report.state.StateKeys;
+import io.capstream.schemas.avro.RunEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The report topology's state for open runs, over two key-value stores: one small
+ * {@link RunProgress} per run, and every event of a run stored once under {@link StateKeys}
+ * (request events keyed {@code runId|R|<zero-padded index>}, scanned by prefix when the run is
+ * published). Not thread-safe: one instance per stream task.
+ */
+final class RunStore {
+    private static final StringSerializer KEYS = new StringSerializer();
+
+    private final KeyValueStore<String, RunProgress> progress;
+    private final KeyValueStore<String, RunEvent> events;
+
+    RunStore(KeyValueStore<String, RunProgress> progress, KeyValueStore<String, RunEvent> events) {
+        this.progress = progress;
+        this.events = events;
+    }
+
+    /** @return the run's progress, or {@link RunProgress#empty()} when the run is unknown */
+    RunProgress progress(String runId) {
+        RunProgress p = progress.get(runId);
+        return p == null ? RunProgress.empty() : p;
+    }
+
+    void putProgress(String runId, RunProgress p) {
+        progress.put(runId, p);
+    }
+
+    /**
+     * Stores an event under a key unless the key is taken.
+     *
+     * @return true when stored, false when an event was already stored there (a duplicate)
+     */
+    boolean putIfAbsent(String key, RunEvent event) {
+        return events.putIfAbsent(key, event) == null;
+    }
+
+    /** @return the event stored under the key, or null */
+    RunEvent get(String key) {
+        return events.get(key);
+    }
+
+    /** @return the events whose keys start with the prefix, in key order */
+    List<RunEvent> scan(String prefix) {
+        List<RunEvent> out = new ArrayList<>();
+        try (KeyValueIterator<String, RunEvent> it = events.prefixScan(prefix, KEYS)) {
+            while (it.hasNext()) {
+                out.add(it.next().value);
+            }
+        }
+        return out;
+    }
+
+    /** Deletes every event of the run and its progress. */
+    void deleteRun(String runId) {
+        deleteEvents(runId);
+        progress.delete(runId);
+    }
+
+    /** Deletes every event of the run (keeps its progress). */
+    void deleteEvents(String runId) {
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, RunEvent> it = events.prefixScan(StateKeys.runPrefix(runId), KEYS)) {
+            while (it.hasNext()) {
+                keys.add(it.next().key);
+            }
+        }
+        for (String k : keys) {
+            events.delete(k);
+        }
+    }
+
+    /** @return a snapshot of every run's progress (the iterator is closed before returning) */
+    List<Map.Entry<String, RunProgress>> allProgress() {
+        List<Map.Entry<String, RunProgress>> out = new ArrayList<>();
+        try (KeyValueIterator<String, RunProgress> it = progress.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, RunProgress> kv = it.next();
+                out.add(Map.entry(kv.key, kv.value));
+            }
+        }
+        return out;
+    }
+}

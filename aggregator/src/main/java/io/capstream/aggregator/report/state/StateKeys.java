@@ -1,0 +1,61 @@
+package io.capstream.aggregator.report.state;
+
+/**
+ * Key layout of the run-events store: every event of a run under the prefix {@code runId|}, the
+ * request events as {@code runId|R|<index, 10 digits zero-padded>} so that a prefix scan returns
+ * them ordered by request index (ARCHITECTURE.md, "Measured ceilings": one small write per event).
+ */
+public final class StateKeys {
+    private StateKeys() {
+    }
+
+    /**
+     * @param runId run id
+     * @return prefix of every key of the run
+     */
+    public static String runPrefix(String runId) {
+        return runId + "|";
+    }
+
+    /**
+     * @param runId run id
+     * @return key of the run's RunStarted event
+     */
+    public static String started(String runId) {
+        return runId + "|S";
+    }
+
+    /**
+     * @param runId run id
+     * @return prefix of the run's RunFinished events
+     */
+    public static String finishedPrefix(String runId) {
+        return runId + "|F|";
+    }
+
+    /**
+     * @param runId    run id
+     * @param workerId worker id
+     * @return key of one worker's RunFinished event
+     */
+    public static String finished(String runId, String workerId) {
+        return finishedPrefix(runId) + workerId;
+    }
+
+    /**
+     * @param runId run id
+     * @return prefix of the run's request events
+     */
+    public static String requestPrefix(String runId) {
+        return runId + "|R|";
+    }
+
+    /**
+     * @param runId run id
+     * @param index request index (may be negative for malformed events; still a distinct key)
+     * @return key of the request event
+     */
+    public static String request(String runId, int index) {
+        return index >= 0 ? requestPrefix(runId) + String.format("%010d", index) : requestPrefix(runId) + "-" + index;
+    }
+}

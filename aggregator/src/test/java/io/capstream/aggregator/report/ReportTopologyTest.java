@@ -1,0 +1,361 @@
+package io.capstream.aggregator.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.events.EventsSource;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Metrics;
+import io.capstream.schemas.avro.ReportKind;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report topology on {@link TopologyTestDriver}: completion, order, duplicates, deadline, DLQ. */
+class ReportTopologyTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final double EPS = 1e-9;
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, byte[]> events;
+    private TestOutputTopic<String, BenchmarkReport> reports;
+    private TestOutputTopic<String, byte[]> dlq;
+    private Serializer<RunEvent> eventSerializer;
+
+    @BeforeEach
+    void setUp() {
+        String registry = "mock://report-topology-" + UUID.randomUUID();
+        ReportTopologyConfig config = ReportTopologyConfig.defaults(registry).withIncompleteDeadline(DEADLINE);
+        StreamsSettings settings = StreamsSettings.defaults("report-test", "127.0.0.1:9", stateDir);
+        driver = new TopologyTestDriver(ReportTopology.build(config), settings.toProperties());
+        events = driver.createInputTopic(Topics.EVENTS, new StringSerializer(), new ByteArraySerializer());
+        reports = driver.createOutputTopic(Topics.REPORTS, new StringDeserializer(),
+                SpecificAvroSerde.forValue(BenchmarkReport.class, registry).deserializer());
+        dlq = driver.createOutputTopic(Topics.EVENTS_DLQ, new StringDeserializer(), new ByteArrayDeserializer());
+        eventSerializer = SpecificAvroSerde.forValue(RunEvent.class, registry).serializer();
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+    }
+
+    private void send(RunEvent e) {
+        events.pipeInput(e.getRunId(), eventSerializer.serialize(Topics.EVENTS, e));
+    }
+
+    private void sendAll(List<RunEvent> list) {
+        list.forEach(this::send);
+    }
+
+    private static void assertSyntheticMetrics(BenchmarkReport r, int n) {
+        Metrics m = r.getMetrics();
+        assertEquals(n, r.getCompleted());
+        assertEquals(0, r.getFailed());
+        assertEquals(n, r.getRequests());
+        assertEquals(n, r.getRequestTimings().size());
+        assertEquals(n, m.getTtftSamples());
+        // nearest rank: p50 = value at ceil(0.5 n), p95 = value at ceil(0.95 n) (spec §8.1)
+        int p50 = (int) Math.ceil(0.50 * n);
+        int p95 = (int) Math.ceil(0.95 * n);
+        assertEquals(p50 * 10.0, m.getTtftP50Ms(), EPS);
+        assertEquals(p95 * 10.0, m.getTtftP95Ms(), EPS);
+        assertEquals(1000.0 + p50 * 10.0, m.getE2eP50Ms(), EPS);
+        assertEquals(1000.0 + p95 * 10.0, m.getE2eP95Ms(), EPS);
+        assertEquals(1000.0, m.getGenerationP50Ms(), EPS);
+        assertEquals(50.0, m.getDecodeTokSP50(), EPS);
+        assertEquals(100L * n + (long) n * (n - 1) / 2, (long) m.getPromptTokens());
+        assertEquals(51L * n, m.getOutputTokens());
+        assertEquals(51.0 * n / 2.0, m.getThroughputTokS(), EPS);
+        assertEquals(Map.of("usage", n), m.getOutputTokenSources());
+        assertEquals("capacity-v3", r.getMeasurementProtocol());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, r.getRequestTimings().get(i).getRequestIndex());
+        }
+    }
+
+    private List<KeyValue<String, BenchmarkReport>> readReports() {
+        return reports.readKeyValuesToList();
+    }
+
+    private BenchmarkReport single() {
+        List<KeyValue<String, BenchmarkReport>> all = readReports();
+        assertEquals(1, all.size(), "reports: " + all.stream().map(kv -> kv.key).toList());
+        assertEquals(all.get(0).key, all.get(0).value.getRunId());
+        return all.get(0).value;
+    }
+
+    private int storedEvents() {
+        KeyValueStore<String, Object> store = driver.getKeyValueStore(ReportTopology.EVENTS_STORE);
+        int count = 0;
+        try (KeyValueIterator<String, Object> it = store.all()) {
+            while (it.hasNext()) {
+                it.next();
+                count++;
+            }
+        }
+        return count;
+    }
+
+    @Test
+    void completeRunInOrderIsPublishedOnceWithExactMetricsAndStateIsDeleted() {
+        List<RunEvent> run = TestRuns.run("run-a", 10);
+        sendAll(run.subList(0, run.size() - 1));
+        assertTrue(reports.isEmpty(), "no report before RunFinished");
+        send(run.get(run.size() - 1));
+
+        BenchmarkReport r = single();
+        assertEquals("run-a", r.getRunId());
+        assertSyntheticMetrics(r, 10);
+        assertEquals(50.0, r.getMetrics().getTtftP50Ms(), EPS);
+        assertEquals(100.0, r.getMetrics().getTtftP95Ms(), EPS);
+        assertEquals(1050.0, r.getMetrics().getE2eP50Ms(), EPS);
+        assertEquals(1100.0, r.getMetrics().getE2eP95Ms(), EPS);
+        assertEquals(2000.0, r.getWallClockMs(), EPS);
+        assertEquals(ReportKind.LIVE, r.getProvenance().getKind());
+        assertTrue(r.getProvenance().getComplete());
+        assertTrue(r.getProvenance().getRunFinishedSeen());
+        assertEquals(0, r.getProvenance().getDuplicateEvents());
+        assertEquals(List.of(), r.getProvenance().getMissingRequestIndices());
+        assertTrue(r.getArtifactJson().contains("\"run_id\": \"run-a\""), r.getArtifactJson());
+        assertEquals(0, storedEvents(), "the run's events are deleted after publishing");
+        assertEquals(0, dlq.getQueueSize());
+    }
+
+    @Test
+    void shuffledOrderGivesTheSameReport() {
+        List<RunEvent> run = new ArrayList<>(TestRuns.run("run-shuffled", 40));
+        Collections.shuffle(run, new Random(42));
+        sendAll(run);
+        BenchmarkReport r = single();
+        assertSyntheticMetrics(r, 40);
+        assertEquals(200.0, r.getMetrics().getTtftP50Ms(), EPS);
+        assertEquals(380.0, r.getMetrics().getTtftP95Ms(), EPS);
+    }
+
+    @Test
+    void duplicatesAreCountedOnce() {
+        List<RunEvent> run = TestRuns.run("run-dup", 10);
+        List<RunEvent> withDuplicates = new ArrayList<>();
+        withDuplicates.add(run.get(0));
+        withDuplicates.add(run.get(0)); // same event id (RunStarted)
+        for (int i = 1; i <= 10; i++) {
+            withDuplicates.add(run.get(i));
+            if (i % 3 == 0) {
+                withDuplicates.add(run.get(i)); // same event id
+            }
+        }
+        // same request index, different event id and different values: the first one counts
+        RunEvent sameIndex = TestRuns.completed("run-dup", 4);
+        sameIndex.setEventId("another-id");
+        ((io.capstream.schemas.avro.RequestCompleted) sameIndex.getPayload()).setTtftNs(999_000 * TestRuns.MS);
+        withDuplicates.add(sameIndex);
+        withDuplicates.add(run.get(11));
+        sendAll(withDuplicates);
+
+        BenchmarkReport r = single();
+        assertSyntheticMetrics(r, 10);
+        assertEquals(1 + 3 + 1, r.getProvenance().getDuplicateEvents());
+    }
+
+    @Test
+    void runFinishedFirstWaitsForAllRequests() {
+        List<RunEvent> run = TestRuns.run("run-finished-first", 10);
+        send(run.get(11)); // RunFinished
+        send(run.get(0)); // RunStarted
+        for (int i = 10; i >= 2; i--) {
+            send(run.get(i));
+        }
+        assertTrue(reports.isEmpty(), "request 0 is still missing");
+        send(run.get(1));
+        assertSyntheticMetrics(single(), 10);
+    }
+
+    @Test
+    void requestsBeforeRunStarted() {
+        List<RunEvent> run = TestRuns.run("run-late-start", 10);
+        sendAll(run.subList(1, run.size()));
+        assertTrue(reports.isEmpty());
+        send(run.get(0));
+        assertSyntheticMetrics(single(), 10);
+    }
+
+    @Test
+    void missingRequestsArePublishedAsIncompleteAfterTheDeadline() {
+        List<RunEvent> run = TestRuns.run("run-missing", 10);
+        for (RunEvent e : run) {
+            Object p = e.getPayload();
+            if (p instanceof io.capstream.schemas.avro.RequestCompleted c
+                    && (c.getRequestIndex() == 3 || c.getRequestIndex() == 7)) {
+                continue;
+            }
+            send(e);
+        }
+        assertTrue(reports.isEmpty());
+        driver.advanceWallClockTime(DEADLINE.minusSeconds(5));
+        assertTrue(reports.isEmpty(), "not before the deadline");
+        driver.advanceWallClockTime(Duration.ofSeconds(6));
+
+        BenchmarkReport r = single();
+        assertFalse(r.getProvenance().getComplete());
+        assertEquals(List.of(3, 7), r.getProvenance().getMissingRequestIndices());
+        assertTrue(r.getProvenance().getRunFinishedSeen());
+        assertEquals(8, r.getCompleted());
+        assertEquals(8, r.getMetrics().getTtftSamples());
+        // rows 0,1,2,4,5,6,8,9 -> ttft 10,20,30,50,60,70,90,100 ms; p50 = 4th = 50, p95 = 8th = 100
+        assertEquals(50.0, r.getMetrics().getTtftP50Ms(), EPS);
+        assertEquals(100.0, r.getMetrics().getTtftP95Ms(), EPS);
+        assertEquals(0, storedEvents());
+
+        // a later event of the same run is a duplicate, not a new run
+        send(run.get(4));
+        driver.advanceWallClockTime(DEADLINE.plusSeconds(120));
+        assertTrue(reports.isEmpty(), "no second report for a published run");
+    }
+
+    @Test
+    void missingRunFinishedIsPublishedAsIncompleteAfterTheDeadline() {
+        List<RunEvent> run = TestRuns.run("run-no-finish", 5);
+        sendAll(run.subList(0, run.size() - 1));
+        driver.advanceWallClockTime(DEADLINE.plusSeconds(1));
+        BenchmarkReport r = single();
+        assertFalse(r.getProvenance().getComplete());
+        assertFalse(r.getProvenance().getRunFinishedSeen());
+        assertEquals(List.of(), r.getProvenance().getMissingRequestIndices());
+        assertEquals(5, r.getCompleted());
+        assertEquals(30.0, r.getMetrics().getTtftP50Ms(), EPS);
+    }
+
+    @Test
+    void poisonRecordGoesToTheDlqAndProcessingContinues() {
+        byte[] poison = "not avro at all".getBytes(StandardCharsets.UTF_8);
+        events.pipeInput("run-poison", poison);
+        sendAll(TestRuns.run("run-after-poison", 10));
+
+        TestRecord<String, byte[]> dead = dlq.readRecord();
+        assertEquals("run-poison", dead.key());
+        assertEquals("not avro at all", new String(dead.value(), StandardCharsets.UTF_8));
+        Map<String, String> headers = new java.util.HashMap<>();
+        for (Header h : dead.headers()) {
+            headers.put(h.key(), new String(h.value(), StandardCharsets.UTF_8));
+        }
+        assertEquals(Topics.EVENTS, headers.get(EventsSource.H_SOURCE_TOPIC));
+        assertEquals("0", headers.get(EventsSource.H_SOURCE_PARTITION));
+        assertEquals("0", headers.get(EventsSource.H_SOURCE_OFFSET));
+        assertEquals("org.apache.kafka.common.errors.SerializationException", headers.get(EventsSource.H_ERROR_CLASS));
+        assertNotNull(headers.get(EventsSource.H_ERROR_MESSAGE));
+        assertTrue(dlq.isEmpty());
+
+        assertSyntheticMetrics(single(), 10);
+    }
+
+    @Test
+    void interleavedRunsAreSeparated() {
+        List<List<RunEvent>> runs = List.of(TestRuns.run("run-x", 10), TestRuns.run("run-y", 20),
+                TestRuns.run("run-z", 7));
+        int max = runs.stream().mapToInt(List::size).max().orElseThrow();
+        for (int i = 0; i < max; i++) {
+            for (List<RunEvent> run : runs) {
+                if (i < run.size()) {
+                    send(run.get(i));
+                }
+            }
+        }
+        Map<String, BenchmarkReport> byId = readReports().stream()
+                .collect(Collectors.toMap(kv -> kv.key, kv -> kv.value));
+        assertEquals(3, byId.size());
+        assertSyntheticMetrics(byId.get("run-x"), 10);
+        assertSyntheticMetrics(byId.get("run-y"), 20);
+        assertSyntheticMetrics(byId.get("run-z"), 7);
+        assertEquals(100.0, byId.get("run-y").getMetrics().getTtftP50Ms(), EPS);
+        assertEquals(0, storedEvents());
+    }
+
+    @Test
+    void failedRequestsCountButDoNotFeedStatistics() {
+        List<RunEvent> run = new ArrayList<>(TestRuns.run("run-fail", 10));
+        run.set(1 + 2, TestRuns.failed("run-fail", 2));
+        run.set(1 + 9, TestRuns.failed("run-fail", 9));
+        sendAll(run);
+        BenchmarkReport r = single();
+        assertEquals(8, r.getCompleted());
+        assertEquals(2, r.getFailed());
+        assertEquals(List.of(2, 9), r.getFailures().stream().map(f -> f.getRequestIndex()).toList());
+        assertEquals("ValueError", r.getFailures().get(0).getErrorType());
+        // rows 0,1,3..8 -> ttft 10,20,40,...,90; p50 = 4th = 50, p95 = 8th = 90
+        assertEquals(50.0, r.getMetrics().getTtftP50Ms(), EPS);
+        assertEquals(90.0, r.getMetrics().getTtftP95Ms(), EPS);
+        assertTrue(r.getProvenance().getComplete());
+    }
+
+    @Test
+    void replayedRunIsMarkedAsReplayWithTheSameMetrics() {
+        List<RunEvent> run = new ArrayList<>(TestRuns.run("replay-1", 10));
+        run.set(0, TestRuns.started("replay-1", 10, Origins.replayOf("run-original")));
+        sendAll(run);
+        BenchmarkReport r = single();
+        assertSyntheticMetrics(r, 10);
+        assertEquals(ReportKind.REPLAY, r.getProvenance().getKind());
+        assertEquals("run-original", r.getProvenance().getReplayOf());
+    }
+
+    @Test
+    void interruptedRunIsPublishedWhenEverySentRequestIsIn() {
+        List<RunEvent> run = new ArrayList<>(TestRuns.run("run-int", 10));
+        RunEvent fin = TestRuns.finished("run-int", 6);
+        ((io.capstream.schemas.avro.RunFinished) fin.getPayload()).setInterrupted(true);
+        sendAll(run.subList(0, 1 + 6));
+        send(fin);
+        BenchmarkReport r = single();
+        assertFalse(r.getProvenance().getComplete());
+        assertEquals(List.of(6, 7, 8, 9), r.getProvenance().getMissingRequestIndices());
+        assertEquals(6, r.getCompleted());
+    }
+
+    @Test
+    void sameRunIdWithANewRunStartedIsANewRun() {
+        sendAll(TestRuns.run("run-again", 10));
+        assertSyntheticMetrics(single(), 10);
+        List<RunEvent> again = new ArrayList<>(TestRuns.run("run-again", 10));
+        again.get(0).setEventId("second-start");
+        sendAll(again);
+        BenchmarkReport r = single();
+        assertSyntheticMetrics(r, 10);
+        assertEquals(0, r.getProvenance().getDuplicateEvents());
+        assertNull(r.getProvenance().getReplayOf());
+    }
+}

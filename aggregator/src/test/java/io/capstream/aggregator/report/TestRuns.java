@@ -1,0 +1,81 @@
+package io.capstream.aggregator.report;
+
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Synthetic runs with predictable metrics. Request i (0-based): TTFO = TTFT = (i+1) x 10 ms,
+ * E2E = TTFT + 1 s, prompt_tokens = 100 + i, completion_tokens = 51 (usage), 51 content chunks.
+ * Wall clock 2 s. Hence for n = 10 with no failures: ttft p50 = 50 ms, p95 = 100 ms, e2e p50 =
+ * 1050 ms, p95 = 1100 ms, prompt_tokens = 1045, output_tokens = 510, throughput = 255 tok/s.
+ */
+final class TestRuns {
+    static final long MS = 1_000_000L;
+
+    private TestRuns() {
+    }
+
+    static RunEvent envelope(String runId, String eventId, Object payload) {
+        return RunEvent.newBuilder().setRunId(runId).setEventId(eventId).setWorkerId("w0")
+                .setEmittedAtMs(1_780_000_000_000L).setPayload(payload).build();
+    }
+
+    static RunEvent started(String runId, int n, String origin) {
+        List<Integer> plan = new ArrayList<>(Collections.nCopies(n, 4096));
+        RunStarted s = RunStarted.newBuilder()
+                .setBaseUrl("http://127.0.0.1:8000/v1").setModel("test-model").setEngine("vllm")
+                .setRequests(n).setConcurrency(2).setMaxTokens(64).setContextTokens(4096)
+                .setMaxContextTokens(32768).setThinkingMode("disabled")
+                .setPlannedContextTokens(plan)
+                .setStartedAt("2026-08-01T12:00:00Z").setStartedAtEpochMs(1_785_585_600_000L)
+                .setOrigin(origin)
+                .build();
+        return envelope(runId, runId + "-start", s);
+    }
+
+    static RunEvent completed(String runId, int i) {
+        long ttft = (i + 1) * 10 * MS;
+        RequestCompleted c = RequestCompleted.newBuilder()
+                .setRequestIndex(i).setPlannedContextTokens(4096)
+                .setTtfoNs(ttft).setTtftNs(ttft).setE2eNs(ttft + 1000 * MS)
+                .setPromptTokens(100L + i).setCompletionTokens(51L).setOutputTokenSource("usage")
+                .setContentChunks(51).setReasoningChunks(0)
+                .build();
+        return envelope(runId, runId + "-req-" + i, c);
+    }
+
+    static RunEvent failed(String runId, int i) {
+        RequestFailed f = RequestFailed.newBuilder()
+                .setRequestIndex(i).setPlannedContextTokens(4096)
+                .setErrorType("ValueError").setErrorMessage("stream completed without visible content")
+                .setErrorMessageTruncated(false)
+                .build();
+        return envelope(runId, runId + "-req-" + i, f);
+    }
+
+    static RunEvent finished(String runId, int sent) {
+        RunFinished f = RunFinished.newBuilder()
+                .setWallClockNs(2000 * MS).setStartedAt("2026-08-01T12:00:00Z").setFinishedAt("2026-08-01T12:00:02Z")
+                .setStartedAtEpochMs(1_785_585_600_000L).setFinishedAtEpochMs(1_785_585_602_000L)
+                .setRequestsSent(sent)
+                .build();
+        return envelope(runId, runId + "-finish", f);
+    }
+
+    /** @return RunStarted, n completed requests in index order, RunFinished */
+    static List<RunEvent> run(String runId, int n) {
+        List<RunEvent> out = new ArrayList<>();
+        out.add(started(runId, n, Origins.LIVE));
+        for (int i = 0; i < n; i++) {
+            out.add(completed(runId, i));
+        }
+        out.add(finished(runId, n));
+        return out;
+    }
+}
