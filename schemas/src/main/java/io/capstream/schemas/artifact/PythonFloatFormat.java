@@ -51,14 +51,14 @@ public final class PythonFloatFormat {
             double a = Math.abs(v);
             int first = d.digits.charAt(0) - '0';
             Decimal best = null;
-            double bestDist = Double.MAX_VALUE;
+            java.math.BigDecimal bestDist = null;
             for (int cand = first; cand <= first + 1; cand++) {
                 Decimal c = cand == 10 ? new Decimal("1", d.decpt + 1) : new Decimal(Integer.toString(cand), d.decpt);
                 double parsed = Double.parseDouble("0." + c.digits + "E" + c.decpt);
                 if (parsed == a) {
-                    double dist = new java.math.BigDecimal("0." + c.digits + "E" + c.decpt)
-                            .subtract(new java.math.BigDecimal(a)).abs().doubleValue();
-                    if (best == null || dist < bestDist) {
+                    java.math.BigDecimal dist = new java.math.BigDecimal("0." + c.digits + "E" + c.decpt)
+                            .subtract(new java.math.BigDecimal(a)).abs();
+                    if (best == null || dist.compareTo(bestDist) < 0) {
                         best = c;
                         bestDist = dist;
                     }
