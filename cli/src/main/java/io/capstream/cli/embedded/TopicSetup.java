@@ -1,0 +1,97 @@
+package io.capstream.cli.embedded;
+
+import io.capstream.schemas.Topics;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * Creates capstream's topics ({@link Topics}) when they do not exist yet; existing topics are left
+ * as they are. {@code capstream.reports} is compacted (latest report per run id); the others use
+ * the broker's default delete policy. Replication factor: the broker default
+ * ({@code default.replication.factor}).
+ */
+public final class TopicSetup {
+    /** Partitions of {@code capstream.events} when the caller has no preference. */
+    public static final int DEFAULT_EVENT_PARTITIONS = 3;
+    private static final long TIMEOUT_MS = 30_000;
+
+    private TopicSetup() {
+    }
+
+    /**
+     * Creates every capstream topic that is missing.
+     *
+     * @param bootstrap       Kafka bootstrap servers; never null
+     * @param clientProps     extra admin client settings (security etc.); may be empty, never null
+     * @param eventPartitions partitions of {@code capstream.events} (and its DLQ); at least 1
+     * @return the names of the topics this call created (empty when all existed)
+     * @throws IllegalStateException when a topic cannot be created within 30 s
+     */
+    public static Set<String> ensureTopics(String bootstrap, Map<String, String> clientProps, int eventPartitions) {
+        if (eventPartitions < 1) {
+            throw new IllegalArgumentException("eventPartitions must be >= 1, got " + eventPartitions);
+        }
+        Map<String, Object> props = new HashMap<>(clientProps);
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(props)) {
+            Set<String> existing = admin.listTopics().names().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            List<NewTopic> wanted = new ArrayList<>();
+            for (NewTopic t : topics(eventPartitions)) {
+                if (!existing.contains(t.name())) {
+                    wanted.add(t);
+                }
+            }
+            if (wanted.isEmpty()) {
+                return Set.of();
+            }
+            CreateTopicsResult result = admin.createTopics(wanted);
+            Set<String> created = new TreeSet<>();
+            for (Map.Entry<String, KafkaFuture<Void>> e : result.values().entrySet()) {
+                try {
+                    e.getValue().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                    created.add(e.getKey());
+                } catch (ExecutionException ex) {
+                    if (!(ex.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + e.getKey() + ": " + ex.getCause(), ex);
+                    }
+                }
+            }
+            return created;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list topics on " + bootstrap + ": " + e, e);
+        }
+    }
+
+    /**
+     * The topic definitions (no broker call).
+     *
+     * @param eventPartitions partitions of {@code capstream.events} and its DLQ
+     * @return one {@link NewTopic} per capstream topic
+     */
+    public static List<NewTopic> topics(int eventPartitions) {
+        return List.of(
+                new NewTopic(Topics.EVENTS, Optional.of(eventPartitions), Optional.empty()),
+                new NewTopic(Topics.REPORTS, Optional.of(1), Optional.empty())
+                        .configs(Map.of("cleanup.policy", "compact")),
+                new NewTopic(Topics.SUMMARIES, Optional.of(1), Optional.empty()),
+                new NewTopic(Topics.ALERTS, Optional.of(1), Optional.empty()),
+                new NewTopic(Topics.EVENTS_DLQ, Optional.of(eventPartitions), Optional.empty()));
+    }
+}
