@@ -1,0 +1,63 @@
+package io.capstream.aggregator;
+
+import io.capstream.aggregator.events.EventsSource;
+import io.capstream.aggregator.report.ReportTopology;
+import io.capstream.aggregator.slo.SloTopology;
+import io.capstream.aggregator.window.WindowTopology;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.WindowSummary;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.util.function.Consumer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The aggregator's one topology: the shared events source ({@link EventsSource}, with its
+ * dead-letter topic) feeds both the per-run report path ({@link ReportTopology}) and the windowed
+ * summaries ({@link WindowTopology}) with SLO alerts ({@link SloTopology}). The reports topic is
+ * also read back into the queryable store {@value #REPORTS_STORE} (key run id) for the HTTP API.
+ *
+ * <p>Queryable stores: {@value #REPORTS_STORE}, {@link WindowTopology#SUMMARIES_STORE},
+ * {@link SloTopology#STATE_STORE}, {@link SloTopology#HISTORY_STORE}.
+ */
+public final class AggregatorTopology {
+    /** Key-value store of the latest report per run id (from capstream.reports). */
+    public static final String REPORTS_STORE = "capstream-reports-store";
+
+    private AggregatorTopology() {
+    }
+
+    /**
+     * @param config   settings; not null
+     * @param onSummary called with every closed window's summary (e.g. Prometheus gauges); null for none.
+     *                  Called on a stream thread; may be called again for the same window after a
+     *                  failure (exactly-once covers topics and stores, not this callback).
+     * @return the topology
+     */
+    public static Topology build(AggregatorConfig config, Consumer<WindowSummary> onSummary) {
+        StreamsBuilder builder = new StreamsBuilder();
+        KStream<String, RunEvent> events = EventsSource.stream(builder, config.report().eventsSource());
+        ReportTopology.addTo(events, builder, config.report());
+        KStream<String, WindowSummary> summaries = WindowTopology.addTo(events, builder, config.window());
+        SloTopology.addTo(summaries, builder, config.slo());
+        if (onSummary != null) {
+            summaries.foreach((k, v) -> onSummary.accept(v), Named.as("capstream-summaries-listener"));
+        }
+        builder.table(config.report().reportsTopic(),
+                Consumed.with(Serdes.String(), SpecificAvroSerde.forValue(BenchmarkReport.class,
+                        config.report().schemaRegistryUrl())).withName("capstream-reports-table-source"),
+                Materialized.<String, BenchmarkReport, KeyValueStore<Bytes, byte[]>>as(REPORTS_STORE)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(SpecificAvroSerde.forValue(BenchmarkReport.class,
+                                config.report().schemaRegistryUrl())));
+        return builder.build();
+    }
+}

@@ -1,0 +1,227 @@
+package io.capstream.aggregator.api;
+
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The aggregator's HTTP API (Vert.x Web), answering from Kafka Streams interactive queries:
+ * <ul>
+ *   <li>{@code GET /api/runs}: JSON array of run headers (run_id, model, base_url, started_at,
+ *       finished_at, requests, completed, failed, kind, complete), newest first;</li>
+ *   <li>{@code GET /api/runs/{id}}: the run's report artifact JSON ({@code artifact_json}), 404 if unknown;</li>
+ *   <li>{@code GET /api/summaries?target=&model=&from=&to=}: JSON array of {@code WindowSummary}
+ *       (Avro field names); from/to are window starts as epoch ms or ISO-8601 instants, default
+ *       the last 24 h;</li>
+ *   <li>{@code GET /api/alerts?from=&to=&active=true}: JSON array of {@code SloBreach}; with
+ *       {@code active=true} only the SLOs currently in breach;</li>
+ *   <li>{@code GET /metrics}: Prometheus text format ({@link MonitoringMetrics});</li>
+ *   <li>{@code GET /health}: 200 while the process is up; {@code GET /ready}: 200 when Streams is
+ *       RUNNING, else 503.</li>
+ * </ul>
+ * Query errors while Streams is not RUNNING answer 503 with a JSON {@code error}; bad parameters 400.
+ */
+public final class ApiServer implements AutoCloseable {
+    private static final Duration DEFAULT_SPAN = Duration.ofHours(24);
+    private static final String JSON = "application/json";
+
+    private final Vertx vertx;
+    private final boolean ownsVertx;
+    private final QueryService queries;
+    private final MonitoringMetrics metrics;
+    private final Clock clock;
+    private HttpServer server;
+
+    private ApiServer(Vertx vertx, boolean ownsVertx, QueryService queries, MonitoringMetrics metrics, Clock clock) {
+        this.vertx = vertx;
+        this.ownsVertx = ownsVertx;
+        this.queries = queries;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /**
+     * Starts the server and waits until it listens.
+     *
+     * @param config  bind address and port; not null
+     * @param queries store queries; not null
+     * @param metrics metrics to expose on /metrics; not null
+     * @return the running server
+     * @throws IllegalStateException when the port cannot be bound (the message names host and port)
+     */
+    public static ApiServer start(ApiConfig config, QueryService queries, MonitoringMetrics metrics) {
+        ApiServer api = new ApiServer(Vertx.vertx(), true, Objects.requireNonNull(queries),
+                Objects.requireNonNull(metrics), Clock.systemUTC());
+        try {
+            api.server = api.vertx.createHttpServer().requestHandler(api.router())
+                    .listen(config.port(), config.host()).await();
+        } catch (Exception e) {
+            api.close();
+            throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": "
+                    + e.getMessage(), e);
+        }
+        return api;
+    }
+
+    /** @return the port the server listens on */
+    public int port() {
+        return server.actualPort();
+    }
+
+    private Router router() {
+        Router router = Router.router(vertx);
+        router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", JSON).end("{\"status\":\"UP\"}"));
+        router.get("/ready").handler(ctx -> {
+            boolean ready = queries.ready();
+            ctx.response().setStatusCode(ready ? 200 : 503).putHeader("content-type", JSON)
+                    .end(new JsonObject().put("ready", ready).encode());
+        });
+        router.get("/metrics").handler(ctx -> blocking(ctx, metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
+        router.get("/api/runs").handler(ctx -> blocking(ctx, () -> new JsonArray(queries.runs().stream()
+                .map(ApiServer::runHeader).collect(Collectors.toList())).encode(), JSON));
+        router.get("/api/runs/:id").handler(ctx -> {
+            String id = ctx.pathParam("id");
+            vertx.executeBlocking(() -> queries.run(id)).onComplete(ar -> {
+                if (ar.failed()) {
+                    fail(ctx, ar.cause());
+                } else if (ar.result().isEmpty()) {
+                    error(ctx, 404, "no report for run " + id);
+                } else {
+                    ctx.response().putHeader("content-type", JSON).end(ar.result().get().getArtifactJson());
+                }
+            });
+        });
+        router.get("/api/summaries").handler(ctx -> {
+            long[] range = range(ctx);
+            if (range == null) {
+                return;
+            }
+            String target = blankToNull(ctx.queryParams().get("target"));
+            String model = blankToNull(ctx.queryParams().get("model"));
+            blocking(ctx, () -> toJsonArray(queries.summaries(target, model, range[0], range[1])), JSON);
+        });
+        router.get("/api/alerts").handler(ctx -> {
+            long[] range = range(ctx);
+            if (range == null) {
+                return;
+            }
+            boolean active = "true".equalsIgnoreCase(ctx.queryParams().get("active"));
+            blocking(ctx, () -> toJsonArray(active ? queries.activeBreaches() : queries.alerts(range[0], range[1])),
+                    JSON);
+        });
+        return router;
+    }
+
+    private long[] range(RoutingContext ctx) {
+        long now = clock.millis();
+        try {
+            long to = parseTime(ctx.queryParams().get("to"), now);
+            long from = parseTime(ctx.queryParams().get("from"), to - DEFAULT_SPAN.toMillis());
+            return new long[] {from, to};
+        } catch (IllegalArgumentException e) {
+            error(ctx, 400, e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * @param value epoch ms or ISO-8601 instant, or null/blank
+     * @param dflt  value when absent
+     * @return epoch ms
+     */
+    static long parseTime(String value, long dflt) {
+        if (value == null || value.isBlank()) {
+            return dflt;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            try {
+                return Instant.parse(value.trim()).toEpochMilli();
+            } catch (DateTimeParseException e2) {
+                throw new IllegalArgumentException("bad time '" + value
+                        + "': expected epoch milliseconds or an ISO-8601 instant like 2026-08-01T12:00:00Z");
+            }
+        }
+    }
+
+    private void blocking(RoutingContext ctx, Callable<String> body, String contentType) {
+        vertx.executeBlocking(body).onComplete(ar -> {
+            if (ar.failed()) {
+                fail(ctx, ar.cause());
+            } else {
+                ctx.response().putHeader("content-type", contentType).end(ar.result());
+            }
+        });
+    }
+
+    private static void fail(RoutingContext ctx, Throwable cause) {
+        if (cause instanceof QueryService.NotReadyException) {
+            error(ctx, 503, cause.getMessage());
+        } else {
+            error(ctx, 500, String.valueOf(cause));
+        }
+    }
+
+    private static void error(RoutingContext ctx, int status, String message) {
+        ctx.response().setStatusCode(status).putHeader("content-type", JSON)
+                .end(new JsonObject().put("error", message).encode());
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    /**
+     * @param records Avro records
+     * @return a JSON array of their JSON forms (Avro field names)
+     */
+    static String toJsonArray(List<? extends SpecificRecord> records) {
+        return records.stream().map(Object::toString).collect(Collectors.joining(",", "[", "]"));
+    }
+
+    static JsonObject runHeader(BenchmarkReport r) {
+        return new JsonObject()
+                .put("run_id", r.getRunId())
+                .put("model", r.getModel())
+                .put("base_url", r.getBaseUrl())
+                .put("started_at", r.getStartedAt())
+                .put("finished_at", r.getFinishedAt())
+                .put("requests", r.getRequests())
+                .put("completed", r.getCompleted())
+                .put("failed", r.getFailed())
+                .put("kind", r.getProvenance() == null ? null : r.getProvenance().getKind().name())
+                .put("complete", r.getProvenance() == null ? null : r.getProvenance().getComplete());
+    }
+
+    @Override
+    public void close() {
+        Future<Void> closing = server == null ? Future.succeededFuture() : server.close();
+        try {
+            closing.await();
+        } catch (Exception ignored) {
+            // closing anyway
+        }
+        if (ownsVertx) {
+            try {
+                vertx.close().await();
+            } catch (Exception ignored) {
+                // closing anyway
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.capstream.aggregator.api;
+
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.WindowSummary;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the HTTP API reads. Implementations throw {@link NotReadyException} while the stores
+ * cannot be queried (e.g. Streams rebalancing or not yet RUNNING).
+ */
+public interface QueryService {
+    /** @return every known run's report, newest first by start time */
+    List<BenchmarkReport> runs();
+
+    /**
+     * @param runId run id; not null
+     * @return that run's report, or empty
+     */
+    Optional<BenchmarkReport> run(String runId);
+
+    /**
+     * @param target exact target filter, or null for all
+     * @param model  exact model filter, or null for all
+     * @param fromMs earliest window start, epoch ms (inclusive)
+     * @param toMs   latest window start, epoch ms (inclusive)
+     * @return the closed windows' summaries, by window start then key
+     */
+    List<WindowSummary> summaries(String target, String model, long fromMs, long toMs);
+
+    /**
+     * @param fromMs earliest window start, epoch ms (inclusive)
+     * @param toMs   latest window start, epoch ms (inclusive)
+     * @return SLO alerts (breaches and recoveries), by window start
+     */
+    List<SloBreach> alerts(long fromMs, long toMs);
+
+    /** @return the latest alert per target|model|bucket|slo whose state is BREACH */
+    List<SloBreach> activeBreaches();
+
+    /** @return whether the stores can be queried (Streams RUNNING) */
+    boolean ready();
+
+    /** The stores cannot be queried right now; retry later (HTTP 503). */
+    final class NotReadyException extends RuntimeException {
+        /**
+         * @param message why
+         * @param cause   the underlying error, or null
+         */
+        public NotReadyException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.capstream.aggregator.api;
+
+import io.capstream.aggregator.AggregatorTopology;
+import io.capstream.aggregator.slo.SloTopology;
+import io.capstream.aggregator.window.WindowTopology;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.SloState;
+import io.capstream.schemas.avro.WindowSummary;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreType;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+
+/**
+ * {@link QueryService} over Kafka Streams interactive queries of this instance's local stores
+ * (one aggregator instance holds every partition; with several instances each answers for its
+ * own partitions).
+ */
+public final class StreamsQueryService implements QueryService {
+    private final KafkaStreams streams;
+
+    /**
+     * @param streams the running aggregator; not null
+     */
+    public StreamsQueryService(KafkaStreams streams) {
+        this.streams = Objects.requireNonNull(streams, "streams");
+    }
+
+    @Override
+    public boolean ready() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    private <T> T store(String name, QueryableStoreType<T> type) {
+        if (!ready()) {
+            throw new NotReadyException("Kafka Streams is " + streams.state() + ", not RUNNING", null);
+        }
+        try {
+            return streams.store(StoreQueryParameters.fromNameAndType(name, type));
+        } catch (InvalidStateStoreException e) {
+            throw new NotReadyException("store " + name + " is not queryable now: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<BenchmarkReport> runs() {
+        var store = store(AggregatorTopology.REPORTS_STORE, QueryableStoreTypes.<String, BenchmarkReport>keyValueStore());
+        List<BenchmarkReport> out = new ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> {
+                if (kv.value != null) {
+                    out.add(kv.value);
+                }
+            });
+        }
+        out.sort(Comparator.comparing((BenchmarkReport r) -> r.getStartedAt() == null ? "" : r.getStartedAt())
+                .thenComparing(BenchmarkReport::getRunId).reversed());
+        return out;
+    }
+
+    @Override
+    public Optional<BenchmarkReport> run(String runId) {
+        var store = store(AggregatorTopology.REPORTS_STORE, QueryableStoreTypes.<String, BenchmarkReport>keyValueStore());
+        return Optional.ofNullable(store.get(runId));
+    }
+
+    @Override
+    public List<WindowSummary> summaries(String target, String model, long fromMs, long toMs) {
+        var store = store(WindowTopology.SUMMARIES_STORE, QueryableStoreTypes.<String, WindowSummary>windowStore());
+        List<WindowSummary> out = new ArrayList<>();
+        try (var it = store.fetchAll(Instant.ofEpochMilli(fromMs), Instant.ofEpochMilli(toMs))) {
+            it.forEachRemaining(kv -> {
+                WindowSummary s = kv.value;
+                if ((target == null || target.equals(s.getTarget())) && (model == null || model.equals(s.getModel()))) {
+                    out.add(s);
+                }
+            });
+        }
+        out.sort(Comparator.comparingLong(WindowSummary::getWindowStartMs).thenComparing(WindowSummary::getTarget)
+                .thenComparing(WindowSummary::getModel).thenComparing(WindowSummary::getContextBucket));
+        return out;
+    }
+
+    @Override
+    public List<SloBreach> alerts(long fromMs, long toMs) {
+        var store = store(SloTopology.HISTORY_STORE, QueryableStoreTypes.<String, SloBreach>windowStore());
+        List<SloBreach> out = new ArrayList<>();
+        try (var it = store.fetchAll(Instant.ofEpochMilli(fromMs), Instant.ofEpochMilli(toMs))) {
+            it.forEachRemaining(kv -> out.add(kv.value));
+        }
+        out.sort(Comparator.comparingLong(SloBreach::getWindowStartMs).thenComparingLong(SloBreach::getDetectedAtMs));
+        return out;
+    }
+
+    @Override
+    public List<SloBreach> activeBreaches() {
+        var store = store(SloTopology.STATE_STORE, QueryableStoreTypes.<String, SloBreach>keyValueStore());
+        List<SloBreach> out = new ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> {
+                if (kv.value != null && kv.value.getState() == SloState.BREACH) {
+                    out.add(kv.value);
+                }
+            });
+        }
+        return out;
+    }
+}

@@ -1,0 +1,195 @@
+package io.capstream.aggregator.window;
+
+import static io.capstream.aggregator.window.WindowTestEvents.MODEL;
+import static io.capstream.aggregator.window.WindowTestEvents.TARGET;
+import static io.capstream.aggregator.window.WindowTestEvents.completed;
+import static io.capstream.aggregator.window.WindowTestEvents.failed;
+import static io.capstream.aggregator.window.WindowTestEvents.heartbeat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.aggregator.slo.SloParser;
+import io.capstream.aggregator.slo.SloTopology;
+import io.capstream.aggregator.slo.SloTopologyConfig;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.SloState;
+import io.capstream.schemas.avro.WindowSummary;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.state.WindowStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The window and SLO topologies on TopologyTestDriver. */
+class WindowTopologyTest {
+    private static final String REGISTRY = "mock://window-topology-test";
+    /** A window-aligned epoch ms: windows of 10 s start at T0, T0 + 10 s, ... */
+    private static final long T0 = 1_767_225_600_000L;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, RunEvent> events;
+    private TestOutputTopic<String, WindowSummary> summaries;
+    private TestOutputTopic<String, SloBreach> alerts;
+
+    private void start(List<String> slos) {
+        var parsed = SloParser.parseAll(slos);
+        WindowTopologyConfig config = WindowTopologyConfig.defaults(REGISTRY)
+                .withWindow(Duration.ofSeconds(10), Duration.ofSeconds(2)).withSlos(parsed);
+        StreamsBuilder builder = new StreamsBuilder();
+        SpecificAvroSerde<RunEvent> eventSerde = SpecificAvroSerde.forValue(RunEvent.class, REGISTRY);
+        KStream<String, RunEvent> in = builder.stream(Topics.EVENTS, Consumed.with(Serdes.String(), eventSerde));
+        KStream<String, WindowSummary> out = WindowTopology.addTo(in, builder, config);
+        SloTopology.addTo(out, builder, new SloTopologyConfig(parsed, Topics.ALERTS, REGISTRY, Duration.ofDays(1),
+                Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)));
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "window-topology-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(builder.build(), props);
+        events = driver.createInputTopic(Topics.EVENTS, Serdes.String().serializer(), eventSerde.serializer());
+        summaries = driver.createOutputTopic(Topics.SUMMARIES, Serdes.String().deserializer(),
+                SpecificAvroSerde.forValue(WindowSummary.class, REGISTRY).deserializer());
+        alerts = driver.createOutputTopic(Topics.ALERTS, Serdes.String().deserializer(),
+                SpecificAvroSerde.forValue(SloBreach.class, REGISTRY).deserializer());
+    }
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    private void send(RunEvent e) {
+        events.pipeInput(e.getRunId(), e, e.getEmittedAtMs());
+    }
+
+    @Test
+    void twoWindowsWithCountsAndFailuresClosingOnHeartbeatOnly() {
+        start(List.of());
+        // window 1 [T0, T0+10s): 10 completed (TTFT 100..1000 ms), 3 failed
+        for (int i = 0; i < 10; i++) {
+            send(completed("run-a", i, T0 + 500 + i * 900L, 100.0 * (i + 1), 1000.0 + 100 * i, 51));
+        }
+        send(failed("run-a", 10, T0 + 9000, "URLError"));
+        send(failed("run-a", 11, T0 + 9100, "URLError"));
+        send(failed("run-a", 12, T0 + 9200, "HTTPError"));
+        // window 2 [T0+10s, T0+20s): 4 completed, 1 failed
+        for (int i = 0; i < 4; i++) {
+            send(completed("run-b", i, T0 + 10_500 + i * 1000L, 50.0, 500.0, 11));
+        }
+        assertTrue(summaries.isEmpty(), "no window is closed before stream time passes end + grace");
+        send(failed("run-b", 4, T0 + 13_000, "TimeoutError")); // stream time T0+13s >= T0+10s+2s: window 1 closes
+
+        List<KeyValue<String, WindowSummary>> first = summaries.readKeyValuesToList();
+        assertEquals(1, first.size());
+        WindowSummary w1 = first.get(0).value;
+        assertEquals(TARGET + "|" + MODEL + "|le4096|" + T0, first.get(0).key);
+        assertEquals(T0, w1.getWindowStartMs());
+        assertEquals(T0 + 10_000, w1.getWindowEndMs());
+        assertEquals("le4096", w1.getContextBucket());
+        assertEquals(13, w1.getRequests());
+        assertEquals(10, w1.getCompleted());
+        assertEquals(3, w1.getFailed());
+        assertEquals(Map.of("URLError", 2L, "HTTPError", 1L), w1.getFailuresByType());
+        assertEquals(3.0 / 13, w1.getErrorRate(), 1e-12);
+        assertEquals(30_000, w1.getPromptTokens());
+        assertEquals(510, w1.getOutputTokens());
+        assertEquals(51.0, w1.getOutputThroughputTokS(), 1e-9);
+        assertEquals(0.01, w1.getRelativeAccuracy());
+        assertEquals(10, w1.getTtftMs().getCount());
+        assertEquals(500.0, w1.getTtftMs().getP50(), 5.0);   // nearest rank: 5th of 10
+        assertEquals(1000.0, w1.getTtftMs().getP95(), 10.0); // the maximum
+        assertEquals(1000.0, w1.getTtftMs().getP99(), 10.0);
+        assertEquals(10, w1.getItlMs().getCount());
+        assertNull(w1.getGoodput(), "no SLOs: no goodput");
+
+        // traffic stops; only heartbeats arrive
+        send(heartbeat(T0 + 21_000));
+        assertTrue(summaries.isEmpty(), "stream time T0+21s < T0+20s+2s");
+        send(heartbeat(T0 + 22_000));
+        List<WindowSummary> second = summaries.readValuesToList();
+        assertEquals(1, second.size(), "the heartbeat closes window 2 and creates no window of its own");
+        WindowSummary w2 = second.get(0);
+        assertEquals(T0 + 10_000, w2.getWindowStartMs());
+        assertEquals(5, w2.getRequests());
+        assertEquals(4, w2.getCompleted());
+        assertEquals(Map.of("TimeoutError", 1L), w2.getFailuresByType());
+        send(heartbeat(T0 + 60_000));
+        assertTrue(summaries.isEmpty(), "heartbeats alone never produce summaries");
+
+        WindowStore<String, WindowSummary> store = driver.getWindowStore(WindowTopology.SUMMARIES_STORE);
+        try (var it = store.fetch(TARGET + "|" + MODEL + "|le4096", T0, T0 + 60_000)) {
+            assertEquals(T0, it.next().key);
+            assertEquals(T0 + 10_000, it.next().key);
+        }
+    }
+
+    @Test
+    void lateRequestsForClosedWindowsAreDropped() {
+        start(List.of());
+        send(completed("run-a", 0, T0 + 1000, 100, 200, 5));
+        send(heartbeat(T0 + 12_000));
+        assertEquals(1, summaries.readValuesToList().get(0).getRequests());
+        send(completed("run-a", 1, T0 + 2000, 100, 200, 5)); // window 1 already closed
+        send(heartbeat(T0 + 40_000));
+        assertTrue(summaries.isEmpty());
+    }
+
+    @Test
+    void sloBreachAndRecoveryWithGoodput() {
+        start(List.of("ttft_p95_ms<=500", "error_rate<=0.5"));
+        // window 1: fast
+        for (int i = 0; i < 5; i++) {
+            send(completed("run", i, T0 + 1000 + i, 100, 400, 21));
+        }
+        // window 2: slow (p95 over the SLO), one of four requests still fast
+        send(completed("run", 5, T0 + 11_000, 100, 400, 21));
+        for (int i = 6; i < 9; i++) {
+            send(completed("run", i, T0 + 11_000 + i, 900, 1400, 21));
+        }
+        // window 3: fast again
+        send(completed("run", 9, T0 + 21_000, 100, 400, 21));
+        send(heartbeat(T0 + 40_000));
+
+        List<WindowSummary> s = summaries.readValuesToList();
+        assertEquals(3, s.size());
+        assertEquals(1.0, s.get(0).getGoodput());
+        assertEquals(5L, s.get(0).getGoodputRequests());
+        assertEquals(0.25, s.get(1).getGoodput());
+        assertTrue(s.get(1).getTtftMs().getP95() > 500);
+
+        List<KeyValue<String, SloBreach>> a = alerts.readKeyValuesToList();
+        assertEquals(2, a.size());
+        assertEquals(TARGET + "|" + MODEL, a.get(0).key);
+        SloBreach breach = a.get(0).value;
+        assertEquals(SloState.BREACH, breach.getState());
+        assertEquals("ttft_p95_ms<=500", breach.getSlo());
+        assertEquals("ttft_p95_ms", breach.getMetric());
+        assertEquals("<=", breach.getComparison());
+        assertEquals(500.0, breach.getThreshold());
+        assertEquals(900.0, breach.getObserved(), 9.0);
+        assertEquals(T0 + 10_000, breach.getWindowStartMs());
+        assertEquals(T0, breach.getDetectedAtMs());
+        SloBreach recovered = a.get(1).value;
+        assertEquals(SloState.RECOVERED, recovered.getState());
+        assertEquals(T0 + 20_000, recovered.getWindowStartMs());
+    }
+}
