@@ -1,14 +1,298 @@
 package io.capstream.cli.commands;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.aggregator.importer.ArtifactImporter;
+import io.capstream.aggregator.importer.ArtifactValidationException;
+import io.capstream.aggregator.importer.ImportPlan;
+import io.capstream.aggregator.importer.MetricComparison;
+import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.reports.ReportFiles;
+import io.capstream.cli.reports.ReportPipeline;
+import io.capstream.cli.reports.ReportPipelineConfig;
+import io.capstream.schemas.avro.BenchmarkReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code capstream import}: not implemented yet. */
-@Command(name = "import", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code capstream import FILE|DIR...}: turns each {@code anvil-serving.benchmark/v1} artifact with
+ * rows into the events that would have produced it, runs them through the report topology, writes
+ * the recomputed report to {@code --output-dir} under the input's file name (same run id), and
+ * prints whether every metric matched the file's own (1e-9 relative). Rowless artifacts (legacy,
+ * capacity-v2) are published to {@code capstream.reports} unchanged as IMPORTED_SUMMARY. Invalid
+ * files get one line {@code <file>: <field>: <problem>} and nothing of them is published.
+ *
+ * <p>Exit codes: 0 every file imported and matched; 1 some file was invalid, mismatched or got no
+ * report; 2 usage error.
+ */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        description = {
+            "Recompute reports from past benchmark artifacts (anvil-serving.benchmark/v1) through the report topology.",
+            "Each artifact with request_timings becomes the events that would have produced it; the recomputed report"
+                    + " is written to --output-dir under the input's file name and compared with the file's own metrics"
+                    + " (MATCHED / MISMATCH). Artifacts without rows (legacy, capacity-v2) are published to"
+                    + " capstream.reports unchanged (IMPORTED_SUMMARY). Without --bootstrap-servers an embedded broker,"
+                    + " an in-memory schema registry and the report topology run inside this process."
+        })
 public final class ImportCommand implements Callable<Integer> {
+    /** Files whose report requests are in flight together (distinct run ids). */
+    private static final int WINDOW = 16;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    KafkaOptions kafkaOptions;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE|DIR",
+            description = "Artifact files, or directories whose *.json files are imported (sorted by name).")
+    List<Path> inputs = new ArrayList<>();
+
+    @Option(names = "--output-dir", paramLabel = "DIR", defaultValue = "out",
+            description = "Where recomputed reports are written, one file per input with the input's name."
+                    + " Default: ${DEFAULT-VALUE}.")
+    Path outputDir;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "How long to wait for each file's report, seconds. Default: ${DEFAULT-VALUE}.")
+    long timeoutSeconds;
+
+    @Option(names = "--external-aggregator", defaultValue = "false",
+            description = "Do not run the report topology in this process; wait for reports from a running"
+                    + " 'capstream aggregate' (needs --bootstrap-servers).")
+    boolean externalAggregator;
+
     @Override
     public Integer call() {
-        System.err.println("capstream import: not implemented yet");
-        return 2;
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (kafkaOptions.bootstrapServers() != null && kafkaOptions.schemaRegistryUrl() == null) {
+            err.println("capstream import: --bootstrap-servers needs --schema-registry-url (events on a shared"
+                    + " cluster must be readable by other processes)");
+            return 2;
+        }
+        if (externalAggregator && kafkaOptions.bootstrapServers() == null) {
+            err.println("capstream import: --external-aggregator needs --bootstrap-servers");
+            return 2;
+        }
+
+        List<Path> files = new ArrayList<>();
+        int invalid = 0;
+        for (Path input : inputs) {
+            if (Files.isDirectory(input)) {
+                try (Stream<Path> s = Files.list(input)) {
+                    s.filter(p -> p.getFileName().toString().endsWith(".json") && Files.isRegularFile(p))
+                            .sorted().forEach(files::add);
+                } catch (IOException e) {
+                    out.println(input + ": <file>: cannot list directory: " + e.getMessage());
+                    invalid++;
+                }
+            } else {
+                files.add(input);
+            }
+        }
+
+        Map<Path, ImportPlan> plans = new LinkedHashMap<>();
+        for (Path file : files) {
+            try {
+                plans.put(file, ArtifactImporter.plan(file));
+            } catch (ArtifactValidationException e) {
+                out.println(e.getMessage());
+                invalid++;
+            } catch (RuntimeException e) {
+                out.println(file.getFileName() + ": <file>: cannot import: " + e);
+                invalid++;
+            }
+        }
+        int recomputable = (int) plans.values().stream().filter(p -> !p.summaryOnly()).count();
+        int summaries = plans.size() - recomputable;
+        Tally tally = new Tally();
+        if (!plans.isEmpty()) {
+            ReportPipelineConfig config = new ReportPipelineConfig(kafkaOptions.clientProperties(),
+                    kafkaOptions.schemaRegistryUrl(), kafkaOptions.registryClientConfig(), !externalAggregator,
+                    ReportPipelineConfig.DEFAULT_APPLICATION_ID, null, ReportTopologyConfig.DEFAULT_DEADLINE);
+            try (ReportPipeline pipeline = ReportPipeline.start(config);
+                 Progress progress = new Progress(err, plans.size())) {
+                importAll(pipeline, plans, out, progress, tally);
+            } catch (RuntimeException e) {
+                err.println("capstream import: " + e.getMessage());
+                return 1;
+            }
+        }
+        int total = recomputable + invalid;
+        out.printf("%d of %d matched", tally.matched, total);
+        List<String> extra = new ArrayList<>();
+        if (tally.mismatched > 0) {
+            extra.add(tally.mismatched + " mismatched");
+        }
+        if (invalid > 0) {
+            extra.add(invalid + " invalid");
+        }
+        if (tally.failed > 0) {
+            extra.add(tally.failed + " without report");
+        }
+        if (summaries > 0) {
+            extra.add(tally.summaries + " of " + summaries + " summary-only published unchanged");
+        }
+        out.println(extra.isEmpty() ? "" : " (" + String.join(", ", extra) + ")");
+        out.flush();
+        boolean ok = invalid == 0 && tally.failed == 0 && tally.mismatched == 0 && tally.summaries == summaries;
+        return ok ? 0 : 1;
     }
+
+    private void importAll(ReportPipeline pipeline, Map<Path, ImportPlan> plans, PrintWriter out, Progress progress,
+                           Tally tally) {
+        List<Map.Entry<Path, ImportPlan>> window = new ArrayList<>();
+        Set<String> runIds = new HashSet<>();
+        for (Map.Entry<Path, ImportPlan> e : plans.entrySet()) {
+            if (window.size() == WINDOW || runIds.contains(e.getValue().runId())) {
+                runWindow(pipeline, window, out, progress, tally);
+                window.clear();
+                runIds.clear();
+            }
+            window.add(e);
+            runIds.add(e.getValue().runId());
+        }
+        runWindow(pipeline, window, out, progress, tally);
+    }
+
+    /** Produces the events of up to {@link #WINDOW} files, then collects their reports in input order. */
+    private void runWindow(ReportPipeline pipeline, List<Map.Entry<Path, ImportPlan>> window, PrintWriter out,
+                           Progress progress, Tally tally) {
+        List<CompletableFuture<BenchmarkReport>> futures = new ArrayList<>();
+        for (Map.Entry<Path, ImportPlan> e : window) {
+            ImportPlan plan = e.getValue();
+            if (plan.summaryOnly()) {
+                futures.add(null);
+                continue;
+            }
+            CompletableFuture<BenchmarkReport> f = pipeline.expectReport(plan.runId());
+            pipeline.sendEvents(plan.events());
+            futures.add(f);
+        }
+        for (int i = 0; i < window.size(); i++) {
+            Path file = window.get(i).getKey();
+            ImportPlan plan = window.get(i).getValue();
+            String name = file.getFileName().toString();
+            progress.clear();
+            if (plan.summaryOnly()) {
+                pipeline.publishReport(plan.summaryReport());
+                writeReport(name, plan.summaryReport(), out, tally);
+                out.println(name + ": IMPORTED_SUMMARY (no request rows; published unchanged)");
+                tally.summaries++;
+            } else {
+                BenchmarkReport report = await(pipeline, plan.runId(), futures.get(i), name, out);
+                if (report == null) {
+                    tally.failed++;
+                } else if (writeReport(name, report, out, tally)) {
+                    List<MetricComparison.Mismatch> diffs = MetricComparison.compare(plan.artifact(), report);
+                    if (diffs.isEmpty()) {
+                        out.println(name + ": MATCHED");
+                        tally.matched++;
+                    } else {
+                        MetricComparison.Mismatch m = diffs.get(0);
+                        out.println(name + ": MISMATCH " + m.key() + " file=" + text(m.expected()) + " ours="
+                                + text(m.actual()) + (diffs.size() > 1 ? " (+" + (diffs.size() - 1) + " more)" : ""));
+                        tally.mismatched++;
+                    }
+                }
+            }
+            out.flush();
+            progress.step(name);
+        }
+    }
+
+    private BenchmarkReport await(ReportPipeline pipeline, String runId, CompletableFuture<BenchmarkReport> f,
+                                  String name, PrintWriter out) {
+        try {
+            return f.get(timeoutSeconds, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            pipeline.forget(runId);
+            out.println(name + ": <report>: no report for run " + runId + " within " + timeoutSeconds + " s");
+        } catch (ExecutionException e) {
+            out.println(name + ": <report>: " + e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.println(name + ": <report>: interrupted");
+        }
+        return null;
+    }
+
+    private boolean writeReport(String name, BenchmarkReport report, PrintWriter out, Tally tally) {
+        try {
+            ReportFiles.write(outputDir, name, report);
+            return true;
+        } catch (IOException e) {
+            out.println(name + ": <output>: cannot write " + outputDir.resolve(name) + ": " + e.getMessage());
+            tally.failed++;
+            return false;
+        }
+    }
+
+    private static String text(JsonNode n) {
+        return n == null ? "<missing>" : n.toString();
+    }
+
+    /** Counters of one import. */
+    private static final class Tally {
+        int matched;
+        int mismatched;
+        int failed;
+        int summaries;
+    }
+
+    /** Progress on stderr ({@code [k/M] file}) when stderr is a terminal and there is more than one file. */
+    private static final class Progress implements AutoCloseable {
+        private final PrintWriter err;
+        private final int total;
+        private final boolean enabled;
+        private int done;
+
+        Progress(PrintWriter err, int total) {
+            this.err = err;
+            this.total = total;
+            this.enabled = total > 1 && System.console() != null;
+        }
+
+        void clear() {
+            if (enabled) {
+                err.print("\r\u001b[2K");
+                err.flush();
+            }
+        }
+
+        void step(String name) {
+            done++;
+            if (enabled) {
+                err.print("\r\u001b[2K[" + done + "/" + total + "] " + name);
+                err.flush();
+            }
+        }
+
+        @Override
+        public void close() {
+            clear();
+        }
+    }
+
 }

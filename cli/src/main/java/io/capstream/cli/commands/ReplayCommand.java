@@ -1,14 +1,270 @@
 package io.capstream.cli.commands;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.aggregator.importer.MetricComparison;
+import io.capstream.aggregator.report.Origins;
+import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.reports.ReportFiles;
+import io.capstream.cli.reports.ReportPipeline;
+import io.capstream.cli.reports.ReportPipelineConfig;
+import io.capstream.cli.reports.Replays;
+import io.capstream.cli.reports.TopicHistory;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.serialization.Deserializer;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code capstream replay}: not implemented yet. */
-@Command(name = "replay", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code capstream replay --run-id ID... | --all}: re-reads past runs' events from
+ * {@code capstream.events}, republishes them under a new run id
+ * ({@code <id>-replay-<UTC timestamp>}, RunStarted origin {@code replay:<id>}), waits for the fresh
+ * report (provenance REPLAY, replay_of = the original id), writes it to {@code --output-dir} as
+ * {@code <replay run id>.json} and compares its metrics with the original report on
+ * {@code capstream.reports} when that is still there.
+ *
+ * <p>Needs {@code --bootstrap-servers}: an embedded broker starts empty and has no past events.
+ * Exit codes: 0 every run replayed (and matched its original report when found); 1 a run was not
+ * found, got no report or differs; 2 usage error.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+        description = {
+            "Recompute the report of past runs from their events on capstream.events.",
+            "The events are republished under a new run id (<id>-replay-<UTC time>) and the fresh report, marked"
+                    + " as a replay of the original (provenance REPLAY, replay_of), is printed, written to --output-dir"
+                    + " and compared with the original report. Needs --bootstrap-servers (an embedded broker has no"
+                    + " history) and the --schema-registry-url the events were written with."
+        })
 public final class ReplayCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    KafkaOptions kafkaOptions;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Selection selection;
+
+    /** Which runs to replay. */
+    static final class Selection {
+        @Option(names = "--run-id", paramLabel = "ID", required = true,
+                description = "Run id to replay (repeatable).")
+        List<String> runIds;
+
+        @Option(names = "--all", required = true,
+                description = "Replay every run that has a RunStarted on capstream.events (replays excluded).")
+        boolean all;
+    }
+
+    @Option(names = "--output-dir", paramLabel = "DIR", defaultValue = "out",
+            description = "Where replay reports are written (<replay run id>.json). Default: ${DEFAULT-VALUE}.")
+    Path outputDir;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "How long to wait for each replay's report, seconds. Default: ${DEFAULT-VALUE}.")
+    long timeoutSeconds;
+
+    @Option(names = "--external-aggregator", defaultValue = "false",
+            description = "Do not run the report topology in this process; wait for reports from a running"
+                    + " 'capstream aggregate'.")
+    boolean externalAggregator;
+
     @Override
     public Integer call() {
-        System.err.println("capstream replay: not implemented yet");
-        return 2;
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (kafkaOptions.bootstrapServers() == null) {
+            err.println("capstream replay: needs --bootstrap-servers: an embedded broker starts empty, so it has no"
+                    + " past events to replay. Point it at the Kafka cluster that holds capstream.events"
+                    + " (e.g. the one 'capstream up' or docker compose started).");
+            return 2;
+        }
+        if (kafkaOptions.schemaRegistryUrl() == null) {
+            err.println("capstream replay: needs --schema-registry-url: the registry the events were written with");
+            return 2;
+        }
+        ReportPipelineConfig config = new ReportPipelineConfig(kafkaOptions.clientProperties(),
+                kafkaOptions.schemaRegistryUrl(), kafkaOptions.registryClientConfig(), !externalAggregator,
+                ReportPipelineConfig.DEFAULT_APPLICATION_ID, null, ReportTopologyConfig.DEFAULT_DEADLINE);
+        try (ReportPipeline pipeline = ReportPipeline.start(config)) {
+            return replay(pipeline, out, err);
+        } catch (RuntimeException e) {
+            err.println("capstream replay: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int replay(ReportPipeline pipeline, PrintWriter out, PrintWriter err) {
+        Map<String, List<RunEvent>> runs = readEvents(pipeline, err);
+        List<String> wanted = new ArrayList<>();
+        int failures = 0;
+        if (selection.all) {
+            runs.forEach((id, events) -> {
+                RunStarted s = started(events);
+                if (s != null && Origins.replayedRunId(s.getOrigin()) == null) {
+                    wanted.add(id);
+                }
+            });
+            if (wanted.isEmpty()) {
+                out.println("no runs on " + Topics.EVENTS + " to replay");
+            }
+        } else {
+            for (String id : selection.runIds) {
+                if (!runs.containsKey(id)) {
+                    out.println(id + ": not found on " + Topics.EVENTS + " (never sent, or past the topic's retention)");
+                    failures++;
+                } else if (started(runs.get(id)) == null) {
+                    out.println(id + ": its RunStarted is no longer on " + Topics.EVENTS
+                            + " (past the topic's retention); cannot replay");
+                    failures++;
+                } else {
+                    wanted.add(id);
+                }
+            }
+        }
+        Map<String, BenchmarkReport> originals = readReports(pipeline, wanted);
+        for (String id : wanted) {
+            if (!replayOne(pipeline, id, runs.get(id), originals.get(id), out)) {
+                failures++;
+            }
+            out.flush();
+        }
+        out.printf("%d of %d runs replayed%n", wanted.size() - Math.min(failures, wanted.size()),
+                wanted.size() + (selection.all ? 0 : selection.runIds.size() - wanted.size()));
+        return failures == 0 ? 0 : 1;
+    }
+
+    private boolean replayOne(ReportPipeline pipeline, String id, List<RunEvent> events, BenchmarkReport original,
+                              PrintWriter out) {
+        String replayId = Replays.replayRunId(id, Instant.now());
+        CompletableFuture<BenchmarkReport> f = pipeline.expectReport(replayId);
+        pipeline.sendEvents(Replays.rekey(events, replayId));
+        BenchmarkReport report;
+        try {
+            report = f.get(timeoutSeconds, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            pipeline.forget(replayId);
+            out.println(id + ": no report for replay " + replayId + " within " + timeoutSeconds + " s");
+            return false;
+        } catch (ExecutionException e) {
+            out.println(id + ": " + e.getCause().getMessage());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        Path file;
+        try {
+            file = ReportFiles.write(outputDir, replayId + ".json", report);
+        } catch (IOException e) {
+            out.println(id + ": cannot write the replay report: " + e.getMessage());
+            return false;
+        }
+        var p = report.getProvenance();
+        String head = id + ": REPLAYED as " + replayId + " (" + p.getKind() + " of " + p.getReplayOf() + ", "
+                + report.getCompleted() + " completed, " + report.getFailed() + " failed"
+                + (p.getComplete() ? "" : ", INCOMPLETE missing " + p.getMissingRequestIndices()) + ") -> " + file;
+        if (original == null) {
+            out.println(head + "; original report not on " + Topics.REPORTS + ", not compared");
+            return true;
+        }
+        JsonNode expected;
+        try {
+            expected = ArtifactJson.parse(original.getArtifactJson());
+        } catch (IOException e) {
+            out.println(head + "; original report unreadable: " + e.getMessage());
+            return false;
+        }
+        List<MetricComparison.Mismatch> diffs = MetricComparison.compare(expected, report);
+        if (diffs.isEmpty()) {
+            out.println(head + "; metrics MATCHED the original report");
+            return true;
+        }
+        MetricComparison.Mismatch m = diffs.get(0);
+        out.println(head + "; MISMATCH " + m.key() + " original=" + m.expected() + " replay=" + m.actual()
+                + (diffs.size() > 1 ? " (+" + (diffs.size() - 1) + " more)" : ""));
+        return false;
+    }
+
+    private static RunStarted started(List<RunEvent> events) {
+        for (RunEvent e : events) {
+            if (e.getPayload() instanceof RunStarted s) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private Map<String, List<RunEvent>> readEvents(ReportPipeline pipeline, PrintWriter err) {
+        Deserializer<RunEvent> decoder = SpecificAvroSerde.forValue(RunEvent.class, pipeline.schemaRegistryUrl())
+                .deserializer();
+        Map<String, List<RunEvent>> runs = new LinkedHashMap<>();
+        int[] undecodable = {0};
+        TopicHistory.read(pipeline.kafka().consumer(Map.of()), Topics.EVENTS, (key, bytes) -> {
+            if (bytes == null) {
+                return;
+            }
+            RunEvent e;
+            try {
+                e = decoder.deserialize(Topics.EVENTS, bytes);
+            } catch (RuntimeException ex) {
+                undecodable[0]++;
+                return;
+            }
+            if (selection.all || selection.runIds.contains(e.getRunId())) {
+                runs.computeIfAbsent(e.getRunId(), k -> new ArrayList<>()).add(e);
+            }
+        });
+        if (undecodable[0] > 0) {
+            err.println("capstream replay: skipped " + undecodable[0] + " undecodable record(s) on " + Topics.EVENTS);
+        }
+        return runs;
+    }
+
+    private static Map<String, BenchmarkReport> readReports(ReportPipeline pipeline, List<String> ids) {
+        Deserializer<BenchmarkReport> decoder = SpecificAvroSerde.forValue(BenchmarkReport.class,
+                pipeline.schemaRegistryUrl()).deserializer();
+        Map<String, BenchmarkReport> latest = new HashMap<>();
+        if (ids.isEmpty()) {
+            return latest;
+        }
+        TopicHistory.read(pipeline.kafka().consumer(Map.of()), Topics.REPORTS, (key, bytes) -> {
+            if (key == null || !ids.contains(key)) {
+                return;
+            }
+            if (bytes == null) {
+                latest.remove(key);
+                return;
+            }
+            try {
+                latest.put(key, decoder.deserialize(Topics.REPORTS, bytes));
+            } catch (RuntimeException ex) {
+                // an unreadable old report is treated as absent
+            }
+        });
+        return latest;
     }
 }

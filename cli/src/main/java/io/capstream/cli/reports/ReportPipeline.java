@@ -1,0 +1,251 @@
+package io.capstream.cli.reports;
+
+import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.report.ReportTopology;
+import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.cli.embedded.EmbeddedKafka;
+import io.capstream.cli.embedded.EmbeddedKafkaConfig;
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.registry.SchemaRegistryClient;
+import io.capstream.schemas.registry.SchemaRegistryClients;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What {@code import} and {@code replay} need to turn events into reports: a Kafka cluster (an
+ * embedded broker when no bootstrap servers are given, with the in-memory registry), capstream's
+ * topics, the report topology running in this JVM (unless disabled), an idempotent
+ * {@code acks=all} producer for events, and a {@link ReportWaiter} on {@code capstream.reports}.
+ * Close it to stop everything it started (broker, Streams, clients, temp state directory).
+ */
+public final class ReportPipeline implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReportPipeline.class);
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+
+    private final ReportPipelineConfig config;
+    private EmbeddedKafka broker;
+    private String bootstrap;
+    private String registryUrl;
+    private KafkaStreams streams;
+    private Path tempStateDir;
+    private KafkaProducer<String, RunEvent> eventProducer;
+    private KafkaProducer<String, BenchmarkReport> reportProducer;
+    private ReportWaiter waiter;
+
+    private ReportPipeline(ReportPipelineConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * Starts everything and returns once the report topology is running.
+     *
+     * @param config settings; not null
+     * @return the running pipeline
+     * @throws IllegalStateException when the broker or the Streams application cannot start
+     */
+    public static ReportPipeline start(ReportPipelineConfig config) {
+        ReportPipeline p = new ReportPipeline(config);
+        try {
+            p.doStart();
+            return p;
+        } catch (RuntimeException e) {
+            p.close();
+            throw e;
+        }
+    }
+
+    private void doStart() {
+        if (config.embedded()) {
+            broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
+            bootstrap = broker.bootstrapServers();
+            registryUrl = config.schemaRegistryUrl() != null ? config.schemaRegistryUrl()
+                    : "mock://capstream-" + UUID.randomUUID();
+        } else {
+            bootstrap = config.kafka().bootstrapServers();
+            registryUrl = config.schemaRegistryUrl() != null ? config.schemaRegistryUrl() : "mock://capstream";
+        }
+        var kafka = config.kafka().withBootstrapServers(bootstrap);
+        TopicSetup.ensureTopics(bootstrap, config.kafka().userProperties(), TopicSetup.DEFAULT_EVENT_PARTITIONS);
+        SchemaRegistryClient registry = SchemaRegistryClients.forUrl(registryUrl, config.registryClient());
+
+        waiter = new ReportWaiter(kafka.consumer(Map.of()), Topics.REPORTS,
+                valueSerde(BenchmarkReport.class, registry).deserializer());
+        Map<String, Object> producerProps = kafka.producer(Map.of(
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+                ProducerConfig.LINGER_MS_CONFIG, "5"));
+        eventProducer = new KafkaProducer<>(producerProps, new StringSerializer(),
+                valueSerde(RunEvent.class, registry).serializer());
+        reportProducer = new KafkaProducer<>(producerProps, new StringSerializer(),
+                valueSerde(BenchmarkReport.class, registry).serializer());
+
+        if (config.inProcessAggregator()) {
+            Path stateDir = config.stateDir();
+            if (stateDir == null) {
+                try {
+                    tempStateDir = Files.createTempDirectory("capstream-streams-");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                stateDir = tempStateDir;
+            }
+            ReportTopologyConfig topologyConfig = ReportTopologyConfig.defaults(registryUrl)
+                    .withIncompleteDeadline(config.incompleteDeadline());
+            StreamsSettings settings = StreamsSettings.defaults(config.applicationId(), bootstrap, stateDir)
+                    .withExtra(config.kafka().userProperties());
+            streams = new KafkaStreams(ReportTopology.build(topologyConfig), settings.toProperties());
+            streams.start();
+            awaitRunning();
+        }
+    }
+
+    private static <T extends org.apache.avro.specific.SpecificRecord> SpecificAvroSerde<T> valueSerde(Class<T> type,
+            SchemaRegistryClient registry) {
+        SpecificAvroSerde<T> serde = new SpecificAvroSerde<>(type).withClient(registry, false);
+        serde.configure(Map.of(), false);
+        return serde;
+    }
+
+    private void awaitRunning() {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (streams.state() != KafkaStreams.State.RUNNING) {
+            if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
+                    || streams.state() == KafkaStreams.State.PENDING_ERROR) {
+                throw new IllegalStateException("the report topology stopped while starting: " + streams.state());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the report topology did not start within " + STARTUP_TIMEOUT);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while starting the report topology", e);
+            }
+        }
+    }
+
+    /** @return the bootstrap servers in use (the embedded broker's when embedded) */
+    public String bootstrapServers() {
+        return bootstrap;
+    }
+
+    /** @return the registry URL in use */
+    public String schemaRegistryUrl() {
+        return registryUrl;
+    }
+
+    /** @return the client settings with the bootstrap servers in use */
+    public io.capstream.cli.options.KafkaClientProperties kafka() {
+        return config.kafka().withBootstrapServers(bootstrap);
+    }
+
+    /**
+     * Registers interest in a run's report; call before {@link #sendEvents}.
+     *
+     * @param runId run id
+     * @return completes with the run's next report
+     */
+    public CompletableFuture<BenchmarkReport> expectReport(String runId) {
+        return waiter.expect(runId);
+    }
+
+    /** @param runId run id no longer waited for (e.g. after a timeout) */
+    public void forget(String runId) {
+        waiter.forget(runId);
+    }
+
+    /**
+     * Produces events (key = run id) in order and waits until the broker acknowledged all of them.
+     *
+     * @param events events; not null
+     * @throws IllegalStateException when an event cannot be delivered
+     */
+    public void sendEvents(List<RunEvent> events) {
+        List<java.util.concurrent.Future<?>> acks = new java.util.ArrayList<>(events.size());
+        for (RunEvent e : events) {
+            acks.add(eventProducer.send(new ProducerRecord<>(Topics.EVENTS, e.getRunId(), e)));
+        }
+        eventProducer.flush();
+        awaitAll(acks);
+    }
+
+    /**
+     * Publishes a report as is (key = run id) to {@code capstream.reports}.
+     *
+     * @param report the report
+     */
+    public void publishReport(BenchmarkReport report) {
+        awaitAll(List.of(reportProducer.send(new ProducerRecord<>(Topics.REPORTS, report.getRunId(), report))));
+    }
+
+    private static void awaitAll(List<? extends java.util.concurrent.Future<?>> acks) {
+        for (var f : acks) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("Kafka did not accept a record: " + e.getCause().getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while producing", e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(waiter);
+        closeQuietly(eventProducer);
+        closeQuietly(reportProducer);
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(30));
+            if (tempStateDir != null) {
+                streams.cleanUp();
+            }
+        }
+        if (tempStateDir != null) {
+            deleteRecursively(tempStateDir);
+        }
+        closeQuietly(broker);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("error while closing {}", c.getClass().getSimpleName(), e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("cannot delete {}", dir, e);
+        }
+    }
+}
