@@ -1,12 +1,62 @@
 package io.capstream.aggregator.report.calc;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.FailureEntry;
+import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RequestTiming;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.avro.ServeFlags;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Computes one run's {@code anvil-serving.benchmark/v1} report from its events with the reference's
- * exact formulas (spec §6-§9). Pure function: no clock, no I/O, no state.
+ * exact formulas (spec §6-§9). Pure function: no clock, no I/O, no state; thread-safe.
+ *
+ * <ul>
+ *   <li>Rows: {@link RowCalculator} (§7), sorted by request index; results failing the validity
+ *       filter get no row (they still count as completed requests and in the sums).</li>
+ *   <li>Metrics: {@link MetricsCalculator} (§8.2) with {@link NearestRank} percentiles (§8.1);
+ *       the wall clock is {@code RunFinished.wall_clock_s} when present, else
+ *       {@code wall_clock_ns / 1e9}; no RunFinished means null wall clock, throughput and
+ *       content_chunks_s.</li>
+ *   <li>Label (§8.3): {@code capacity-v4-reasoning} when the successful requests streamed any
+ *       reasoning chunk, else {@code capacity-v3}.</li>
+ *   <li>Failures (§6): sorted by request index; entries without a message have only
+ *       {@code request_index} and {@code error_type}.</li>
+ *   <li>Header (§9.2) from RunStarted: {@code context_distribution} from the plan,
+ *       {@code serve_flags} (omitted when {@code serve_flags_present} is false, without
+ *       {@code reasoning_effort} when {@code serve_flags_has_reasoning_effort} is false),
+ *       {@code timing_methodology} (the seed's wording when RunStarted has none).</li>
+ *   <li>{@code artifact_json}: the exact artifact text ({@link ArtifactJson#write}); everything
+ *       capstream adds is under the single top-level key {@value #CAPSTREAM_KEY}.</li>
+ * </ul>
+ *
+ * <p>Completeness: the report says {@code complete = false} when RunFinished is missing, when a
+ * planned request index has no event, or when the caller's provenance says so; missing indices are
+ * the union of the caller's and those computed from the plan.
  */
 public final class ReportCalculator {
+    /** The one top-level artifact key holding capstream's additions. */
+    public static final String CAPSTREAM_KEY = "capstream";
+    /** The artifact schema. */
+    public static final String SCHEMA = "anvil-serving.benchmark/v1";
+    /** Label of runs without reasoning chunks. */
+    public static final String PROTOCOL_V3 = "capacity-v3";
+    /** Label of runs whose successful requests streamed reasoning. */
+    public static final String PROTOCOL_V4_REASONING = "capacity-v4-reasoning";
+
     private ReportCalculator() {
     }
 
@@ -15,8 +65,243 @@ public final class ReportCalculator {
      *
      * @param data the run's events (duplicates removed by the caller, any order), not null
      * @return the typed report with {@code artifact_json} set to the exact artifact text (§9.1)
+     * @throws IllegalArgumentException when a computed number is NaN or infinite (cannot be written)
      */
     public static BenchmarkReport compute(RunData data) {
-        throw new UnsupportedOperationException("work in progress (H2a)");
+        RunStarted st = data.started();
+        RunFinished fin = data.finished();
+
+        List<RequestCompleted> successes = new ArrayList<>(data.completed());
+        successes.sort(Comparator.comparingInt(RequestCompleted::getRequestIndex));
+        List<RequestFailed> failures = new ArrayList<>(data.failed());
+        failures.sort(Comparator.comparingInt(RequestFailed::getRequestIndex));
+
+        List<Row> rows = new ArrayList<>(successes.size());
+        List<Integer> invalid = new ArrayList<>();
+        for (RequestCompleted c : successes) {
+            Row r = RowCalculator.row(c);
+            if (r == null) {
+                invalid.add(c.getRequestIndex());
+            } else {
+                rows.add(r);
+            }
+        }
+        Double wallS = fin == null ? null : (fin.getWallClockS() != null ? fin.getWallClockS() : fin.getWallClockNs() / 1e9);
+        MetricsCalculator.Values m = MetricsCalculator.compute(rows, successes, wallS);
+        String protocol = m.reasoningChunks() > 0 ? PROTOCOL_V4_REASONING : PROTOCOL_V3;
+
+        int requests = st != null ? st.getRequests() : highestIndex(successes, failures) + 1;
+        Provenance prov = provenance(data, requests, successes, failures, invalid);
+
+        ObjectNode root = ArtifactJson.nodes().objectNode();
+        BenchmarkReport.Builder b = BenchmarkReport.newBuilder();
+
+        String schema = st != null && st.getSchema$() != null ? st.getSchema$() : SCHEMA;
+        root.put("schema", schema);
+        b.setSchema$(schema);
+        root.put("measurement_protocol", protocol);
+        b.setMeasurementProtocol(protocol);
+        root.put("run_id", data.runId());
+        b.setRunId(data.runId());
+        String startedAt = fin != null ? fin.getStartedAt() : (st != null ? st.getStartedAt() : null);
+        String finishedAt = fin != null ? fin.getFinishedAt() : null;
+        root.put("started_at", startedAt);
+        b.setStartedAt(startedAt);
+        root.put("finished_at", finishedAt);
+        b.setFinishedAt(finishedAt);
+        Double wallMs = wallS == null ? null : wallS * 1000.0;
+        root.put("wall_clock_ms", wallMs);
+        b.setWallClockMs(wallMs);
+
+        String baseUrl = st != null ? st.getBaseUrl() : "";
+        String model = st != null ? st.getModel() : "";
+        root.put("base_url", baseUrl);
+        b.setBaseUrl(baseUrl);
+        root.put("model", model);
+        b.setModel(model);
+        putString(root, "engine", st == null ? null : st.getEngine());
+        b.setEngine(st == null ? null : st.getEngine());
+        putString(root, "gpu", st == null ? null : st.getGpu());
+        b.setGpu(st == null ? null : st.getGpu());
+        putString(root, "tier", st == null ? null : st.getTier());
+        b.setTier(st == null ? null : st.getTier());
+        putString(root, "manifest", st == null ? null : st.getManifest());
+        b.setManifest(st == null ? null : st.getManifest());
+        putString(root, "source_recipe", st == null ? null : st.getSourceRecipe());
+        b.setSourceRecipe(st == null ? null : st.getSourceRecipe());
+
+        root.put("requests", requests);
+        b.setRequests(requests);
+        root.put("completed", successes.size());
+        b.setCompleted(successes.size());
+        root.put("failed", failures.size());
+        b.setFailed(failures.size());
+        ArrayNode failuresJson = root.putArray("failures");
+        List<FailureEntry> failureEntries = new ArrayList<>(failures.size());
+        for (RequestFailed f : failures) {
+            ObjectNode e = failuresJson.addObject();
+            e.put("request_index", f.getRequestIndex());
+            e.put("error_type", f.getErrorType());
+            Boolean truncated = null;
+            if (f.getErrorMessage() != null) {
+                truncated = Boolean.TRUE.equals(f.getErrorMessageTruncated());
+                e.put("error_message", f.getErrorMessage());
+                e.put("error_message_truncated", truncated);
+            }
+            failureEntries.add(FailureEntry.newBuilder().setRequestIndex(f.getRequestIndex())
+                    .setErrorType(f.getErrorType()).setErrorMessage(f.getErrorMessage())
+                    .setErrorMessageTruncated(truncated).build());
+        }
+        b.setFailures(failureEntries);
+
+        int concurrency = st != null ? st.getConcurrency() : 0;
+        root.put("concurrency", concurrency);
+        b.setConcurrency(concurrency);
+        Integer contextTokens = st == null ? null : st.getContextTokens();
+        root.put("context_tokens", contextTokens);
+        b.setContextTokens(contextTokens);
+        Long seed = st == null ? null : st.getContextSeed();
+        root.put("context_seed", seed);
+        b.setContextSeed(seed);
+        Map<String, Integer> distribution = contextDistribution(st, successes, failures);
+        ObjectNode dist = root.putObject("context_distribution");
+        distribution.forEach(dist::put);
+        b.setContextDistribution(distribution);
+        Integer maxContext = st == null ? null : st.getMaxContextTokens();
+        root.put("max_context_tokens", maxContext);
+        b.setMaxContextTokens(maxContext);
+        int maxTokens = st != null ? st.getMaxTokens() : 0;
+        root.put("max_tokens", maxTokens);
+        b.setMaxTokens(maxTokens);
+
+        if (st != null && st.getServeFlagsPresent()) {
+            ObjectNode sf = root.putObject("serve_flags");
+            sf.put("shared_prefix_burst", st.getSharedPrefixBurst());
+            sf.put("no_thinking", st.getNoThinking());
+            sf.put("thinking_mode", st.getThinkingMode());
+            if (st.getServeFlagsHasReasoningEffort()) {
+                sf.put("reasoning_effort", st.getReasoningEffort());
+            }
+            b.setServeFlags(ServeFlags.newBuilder().setSharedPrefixBurst(st.getSharedPrefixBurst())
+                    .setNoThinking(st.getNoThinking()).setThinkingMode(st.getThinkingMode())
+                    .setReasoningEffort(st.getReasoningEffort()).build());
+        } else {
+            b.setServeFlags(null);
+        }
+
+        Map<String, String> methodology = st != null && st.getTimingMethodology() != null
+                ? new TreeMap<>(st.getTimingMethodology()) : new TreeMap<>(TimingMethodology.CURRENT);
+        ObjectNode tm = root.putObject("timing_methodology");
+        methodology.forEach(tm::put);
+        b.setTimingMethodology(methodology);
+
+        ArrayNode rowsJson = root.putArray("request_timings");
+        List<RequestTiming> timings = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            rowsJson.add(r.toJson());
+            timings.add(r.toAvro());
+        }
+        b.setRequestTimings(timings);
+        root.set("metrics", m.toJson());
+        b.setMetrics(m.toAvro());
+
+        root.set(CAPSTREAM_KEY, capstreamJson(prov, st, fin, invalid));
+        b.setProvenance(prov);
+        b.setArtifactJson(ArtifactJson.write(root));
+        return b.build();
+    }
+
+    private static void putString(ObjectNode o, String key, String value) {
+        o.put(key, value);
+    }
+
+    private static int highestIndex(List<RequestCompleted> ok, List<RequestFailed> failed) {
+        int max = -1;
+        for (RequestCompleted c : ok) {
+            max = Math.max(max, c.getRequestIndex());
+        }
+        for (RequestFailed f : failed) {
+            max = Math.max(max, f.getRequestIndex());
+        }
+        return max;
+    }
+
+    /**
+     * {@code context_distribution} (§3.1): the plan's clamped values counted by decimal string; when
+     * RunStarted (or its plan) is missing, the planned contexts of the events that arrived.
+     */
+    static Map<String, Integer> contextDistribution(RunStarted st, List<RequestCompleted> ok, List<RequestFailed> failed) {
+        Map<String, Integer> dist = new TreeMap<>();
+        if (st != null && st.getPlannedContextTokens() != null && !st.getPlannedContextTokens().isEmpty()) {
+            for (Integer p : st.getPlannedContextTokens()) {
+                dist.merge(Integer.toString(p), 1, Integer::sum);
+            }
+            return dist;
+        }
+        for (RequestCompleted c : ok) {
+            dist.merge(Integer.toString(c.getPlannedContextTokens()), 1, Integer::sum);
+        }
+        for (RequestFailed f : failed) {
+            dist.merge(Integer.toString(f.getPlannedContextTokens()), 1, Integer::sum);
+        }
+        return dist;
+    }
+
+    private static Provenance provenance(RunData data, int requests, List<RequestCompleted> ok,
+                                         List<RequestFailed> failed, List<Integer> invalid) {
+        Provenance in = data.provenance() != null ? data.provenance() : Provenance.newBuilder().build();
+        BitSet present = new BitSet(Math.max(requests, 0));
+        for (RequestCompleted c : ok) {
+            present.set(c.getRequestIndex());
+        }
+        for (RequestFailed f : failed) {
+            present.set(f.getRequestIndex());
+        }
+        TreeSet<Integer> missing = new TreeSet<>(in.getMissingRequestIndices());
+        for (int i = present.nextClearBit(0); i < requests; i = present.nextClearBit(i + 1)) {
+            missing.add(i);
+        }
+        boolean finishedSeen = data.finished() != null && in.getRunFinishedSeen();
+        boolean complete = in.getComplete() && missing.isEmpty() && finishedSeen && data.started() != null;
+        return Provenance.newBuilder(in)
+                .setComplete(complete)
+                .setMissingRequestIndices(new ArrayList<>(missing))
+                .setRunFinishedSeen(finishedSeen)
+                .build();
+    }
+
+    private static ObjectNode capstreamJson(Provenance p, RunStarted st, RunFinished fin, List<Integer> invalid) {
+        ObjectNode c = ArtifactJson.nodes().objectNode();
+        c.put("kind", p.getKind().name());
+        c.put("replay_of", p.getReplayOf());
+        c.put("source_file", p.getSourceFile());
+        c.put("complete", p.getComplete());
+        ArrayNode missing = c.putArray("missing_request_indices");
+        p.getMissingRequestIndices().forEach(missing::add);
+        c.put("run_finished_seen", p.getRunFinishedSeen());
+        c.put("generated_at_ms", p.getGeneratedAtMs());
+        c.put("duplicate_events", p.getDuplicateEvents());
+        ArrayNode inv = c.putArray("invalid_timing_request_indices");
+        invalid.forEach(inv::add);
+        if (fin != null) {
+            c.put("interrupted", fin.getInterrupted());
+            c.put("events_undelivered", fin.getEventsUndelivered());
+        }
+        if (st != null) {
+            c.put("origin", st.getOrigin());
+            c.put("capstream_version", st.getCapstreamVersion());
+            ObjectNode run = c.putObject("run");
+            run.put("arrival", st.getArrival());
+            run.put("rate_rps", st.getRateRps());
+            run.put("max_in_flight", st.getMaxInFlight());
+            run.put("duration_s", st.getDurationS());
+            run.put("keep_alive", st.getKeepAlive());
+            run.put("burst", st.getBurst());
+            run.put("shared_prefix_tokens", st.getSharedPrefixTokens());
+            run.put("margin_tokens", st.getMarginTokens());
+            run.put("timeout_s", st.getTimeoutS());
+            run.put("expected_workers", st.getExpectedWorkers());
+        }
+        return c;
     }
 }

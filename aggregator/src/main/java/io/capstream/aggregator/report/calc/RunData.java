@@ -17,8 +17,10 @@ import java.util.List;
  * @param failed failed requests, duplicates already removed, any order; null = empty
  * @param finished the run's {@code RunFinished}, or null when it has not arrived (incomplete report)
  * @param provenance how the report was produced (kind, replay_of, source_file, generated_at_ms,
- *     duplicate_events are copied; complete, missing_request_indices and run_finished_seen are
- *     recomputed by the calculator); null = LIVE with defaults
+ *     duplicate_events are copied; missing_request_indices becomes the union of the given indices
+ *     and the plan indices without an event; complete becomes the given value AND no missing index
+ *     AND finished != null AND started != null; run_finished_seen the given value AND
+ *     finished != null); null = LIVE, complete, generated_at_ms 0
  */
 public record RunData(String runId, RunStarted started, List<RequestCompleted> completed,
                       List<RequestFailed> failed, RunFinished finished, Provenance provenance) {
