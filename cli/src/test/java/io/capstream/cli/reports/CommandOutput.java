@@ -1,0 +1,31 @@
+package io.capstream.cli.reports;
+
+import io.capstream.cli.CapstreamMain;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs {@link CapstreamMain#execute} in this JVM and captures what it prints on stdout and stderr. */
+record CommandOutput(int exitCode, String out, String err) {
+    static synchronized CommandOutput run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = CapstreamMain.execute(args);
+        } finally {
+            System.out.flush();
+            System.err.flush();
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+        CommandOutput result = new CommandOutput(code, out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8));
+        oldOut.println("capstream " + String.join(" ", args) + " -> exit " + code + "\n" + result.out);
+        return result;
+    }
+}

@@ -1,0 +1,67 @@
+package io.capstream.cli.reports;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.aggregator.importer.MetricComparison;
+import io.capstream.cli.embedded.EmbeddedKafka;
+import io.capstream.cli.embedded.EmbeddedKafkaConfig;
+import io.capstream.schemas.artifact.ArtifactJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code capstream replay} against a broker that holds an imported run's events. */
+class ReplayIT {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void replayOfAnImportedRunHasTheSameMetricsAndIsMarkedAsReplay() throws Exception {
+        JsonNode seed = ArtifactJson.read(SharedDir.seed());
+        String runId = seed.get("run_id").asText();
+        String registry = "mock://replay-it-" + UUID.randomUUID();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults())) {
+            String bootstrap = kafka.bootstrapServers();
+            CommandOutput imported = CommandOutput.run("import", SharedDir.seed().toString(), "--output-dir",
+                    tmp.resolve("import").toString(), "--bootstrap-servers", bootstrap, "--schema-registry-url",
+                    registry);
+            assertEquals(0, imported.exitCode(), imported.out() + imported.err());
+
+            Path outDir = tmp.resolve("replay");
+            CommandOutput replay = CommandOutput.run("replay", "--run-id", runId, "--output-dir", outDir.toString(),
+                    "--bootstrap-servers", bootstrap, "--schema-registry-url", registry);
+            assertEquals(0, replay.exitCode(), replay.out() + replay.err());
+            assertTrue(replay.out().contains(runId + ": REPLAYED as " + runId + "-replay-"), replay.out());
+            assertTrue(replay.out().contains("REPLAY of " + runId), replay.out());
+            assertTrue(replay.out().contains("metrics MATCHED the original report"), replay.out());
+
+            List<Path> written;
+            try (Stream<Path> s = Files.list(outDir)) {
+                written = s.toList();
+            }
+            assertEquals(1, written.size());
+            JsonNode ours = ArtifactJson.read(written.get(0));
+            assertEquals(List.of(), MetricComparison.compare(seed, ours));
+            assertTrue(ours.get("run_id").asText().startsWith(runId + "-replay-"));
+            assertEquals(seed.get("request_timings"), ours.get("request_timings"));
+
+            CommandOutput missing = CommandOutput.run("replay", "--run-id", "no-such-run", "--output-dir",
+                    outDir.toString(), "--bootstrap-servers", bootstrap, "--schema-registry-url", registry);
+            assertEquals(1, missing.exitCode());
+            assertTrue(missing.out().contains("no-such-run: not found"), missing.out());
+        }
+    }
+
+    @Test
+    void replayWithoutBrokerIsAUsageErrorThatSaysWhy() {
+        CommandOutput r = CommandOutput.run("replay", "--all");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("embedded broker starts empty"), r.err());
+    }
+}

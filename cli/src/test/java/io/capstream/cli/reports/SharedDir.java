@@ -1,0 +1,27 @@
+package io.capstream.cli.reports;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Finds ../shared (system property {@code capstream.shared.dir}, set by the parent pom). */
+final class SharedDir {
+    private SharedDir() {
+    }
+
+    static Path get() {
+        String prop = System.getProperty("capstream.shared.dir");
+        Path p = prop != null ? Path.of(prop) : Path.of("..", "shared");
+        if (!Files.isDirectory(p)) {
+            p = Path.of("..", "..", "shared");
+        }
+        return p.toAbsolutePath().normalize();
+    }
+
+    static Path seed() {
+        return get().resolve("corpus/seed-example.json");
+    }
+
+    static Path withTimings() {
+        return get().resolve("corpus/anvil/with-timings");
+    }
+}
