@@ -1,14 +1,103 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.up.UpBanner;
+import io.capstream.cli.up.UpConfig;
+import io.capstream.cli.up.UpStack;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** {@code capstream up}: not implemented yet. */
-@Command(name = "up", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code capstream up}: a local stack without Docker that several capstream processes share — the
+ * embedded KRaft broker on a fixed loopback port, a real Apicurio Registry 2.6.13 child process
+ * (Confluent-compatible API), every capstream topic, and with {@code --with-sim} the simulated engine.
+ * Prints the flags and {@code export} lines the other commands take, then runs until Ctrl-C or
+ * SIGTERM, when a shutdown hook stops the engine, the registry child process and the broker.
+ *
+ * <p>Exit codes: 0 after a clean stop, 1 when a service cannot start, 2 for a usage error such as a
+ * port already in use.
+ */
+@Command(name = "up", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Starts a local stack for other capstream processes, without Docker: an embedded Kafka broker and an",
+            "Apicurio Registry 2.6.13 (Confluent-compatible API) as a child process, on 127.0.0.1. Prints the",
+            "--bootstrap-servers / --schema-registry-url flags and export lines for the other commands, then runs",
+            "until Ctrl-C or SIGTERM and stops both (no process is left behind)."
+        })
 public final class UpCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--kafka-port", paramLabel = "PORT", defaultValue = "" + UpConfig.DEFAULT_KAFKA_PORT,
+            description = "Port of the embedded Kafka broker on 127.0.0.1. Default: ${DEFAULT-VALUE}. Env CAPSTREAM_KAFKA_PORT.")
+    int kafkaPort;
+
+    @Option(names = "--registry-port", paramLabel = "PORT", defaultValue = "" + UpConfig.DEFAULT_REGISTRY_PORT,
+            description = "Port of the Apicurio Registry on 127.0.0.1. Default: ${DEFAULT-VALUE}. Env CAPSTREAM_REGISTRY_PORT.")
+    int registryPort;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Keep the broker's data in DIR between runs (default: a temp directory deleted on stop)."
+                    + " The registry keeps its schemas in memory.")
+    Path dataDir;
+
+    @Option(names = "--event-partitions", paramLabel = "N", defaultValue = "" + TopicSetup.DEFAULT_EVENT_PARTITIONS,
+            description = "Partitions of capstream.events. Default: ${DEFAULT-VALUE}.")
+    int eventPartitions;
+
+    @Option(names = "--registry-timeout", paramLabel = "SECONDS", defaultValue = "120",
+            description = "How long the registry may take to start, s. Default: ${DEFAULT-VALUE}.")
+    int registryTimeoutS;
+
+    @Option(names = "--with-sim", description = "Also serve the simulated OpenAI-compatible engine (see --sim-port).")
+    boolean withSim;
+
+    @Option(names = "--sim-port", paramLabel = "PORT", defaultValue = "" + UpConfig.DEFAULT_SIM_PORT,
+            description = "Port of the simulated engine with --with-sim. Default: ${DEFAULT-VALUE}.")
+    int simPort;
+
+    @Mixin
+    SimOptions sim;
+
     @Override
-    public Integer call() {
-        System.err.println("capstream up: not implemented yet");
-        return 2;
+    public Integer call() throws Exception {
+        UpConfig cfg;
+        try {
+            cfg = new UpConfig(kafkaPort, registryPort, dataDir, eventPartitions, Duration.ofSeconds(registryTimeoutS),
+                    withSim ? sim.toConfig("127.0.0.1", simPort) : null);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "capstream up: " + e.getMessage());
+        }
+        PrintStream err = System.err;
+        UpStack stack;
+        try {
+            stack = UpStack.start(cfg, err);
+        } catch (IllegalStateException e) {
+            if (String.valueOf(e.getMessage()).contains("already in use")) {
+                throw new ParameterException(spec.commandLine(), "capstream up: " + e.getMessage());
+            }
+            err.println("capstream up: failed: " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            err.println("capstream up: failed: " + e);
+            return 1;
+        }
+        Thread hook = new Thread(stack::close, "capstream-up-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        PrintStream out = System.out;
+        UpBanner.lines(stack.bootstrapServers(), stack.schemaRegistryUrl(), stack.simBaseUrl()).forEach(out::println);
+        out.flush();
+        err.println("capstream up: running; press Ctrl-C (or send SIGTERM) to stop");
+        stack.awaitClosed();
+        return 0;
     }
 }

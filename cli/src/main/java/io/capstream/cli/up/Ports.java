@@ -1,0 +1,38 @@
+package io.capstream.cli.up;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+
+/** Checks that a loopback port can be bound before a service is started on it. Stateless. */
+public final class Ports {
+    private Ports() {
+    }
+
+    /**
+     * @param port a TCP port, 1..65535
+     * @return true when nothing listens on 127.0.0.1:port (a bind succeeds)
+     */
+    public static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(false);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @return a port that was free a moment ago (for tests and defaults of 0)
+     * @throws IllegalStateException when no port can be bound
+     */
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+}
