@@ -1,14 +1,62 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.RunOptions;
+import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.runner.RunDriver;
+import io.capstream.cli.runner.RunRequest;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code capstream run}: not implemented yet. */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code capstream run}: one capacity run end to end. With no {@code --bootstrap-servers} it starts
+ * the embedded broker and the {@code mock://capstream} registry; it runs the report aggregator
+ * in-process (unless {@code --no-aggregator}); with no {@code --base-url} it targets the built-in
+ * simulated engine. Writes the report and prints a summary. See {@link RunDriver}.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a capacity benchmark (capacity-v3 protocol) and writes the anvil-serving.benchmark/v1 report.",
+            "With no --bootstrap-servers an embedded Kafka broker, the in-memory registry and the report aggregator run in"
+                + " this process; with no --base-url the built-in simulated engine is the target (engine capstream-sim)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every request completed and the report was written",
+            "1:some requests failed, events were undelivered, or no report arrived (the report is still written when it arrives)",
+            "2:usage error (nothing was sent)"})
 public final class RunCommand implements Callable<Integer> {
+    @Mixin
+    RunOptions run = new RunOptions();
+
+    @Option(names = "--output", paramLabel = "FILE",
+            description = "Report file. Default: capstream-report-<run_id>.json in the current directory.")
+    String output;
+
+    @Option(names = "--no-aggregator",
+            description = "Do not run the report aggregator in-process and do not wait for a report (another"
+                    + " 'capstream aggregate' consumes the events). Needs --bootstrap-servers.")
+    boolean noAggregator;
+
+    @Option(names = "--report-timeout", paramLabel = "SECONDS",
+            description = "How long to wait for the report after the last request. Default: ${DEFAULT-VALUE}.")
+    long reportTimeoutS = 120;
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Mixin
+    SimOptions sim = new SimOptions();
+
     @Override
     public Integer call() {
-        System.err.println("capstream run: not implemented yet");
-        return 2;
+        if (noAggregator && kafka.bootstrapServers() == null) {
+            System.err.println("capstream run: --no-aggregator needs --bootstrap-servers (an embedded broker stops"
+                    + " with this process)");
+            return 2;
+        }
+        RunRequest req = new RunRequest("run", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(), false,
+                !noAggregator, !noAggregator, output, Duration.ofSeconds(reportTimeoutS));
+        return new RunDriver(req, System.out, System.err, System::getenv).execute();
     }
 }

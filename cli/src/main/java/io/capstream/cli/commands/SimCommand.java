@@ -1,14 +1,94 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.SimOptions;
+import io.capstream.loadgen.sim.SimConfig;
+import io.capstream.loadgen.sim.SimEngine;
+import io.vertx.core.Vertx;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code capstream sim}: not implemented yet. */
-@Command(name = "sim", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code capstream sim}: runs the simulated OpenAI-compatible engine ({@link SimEngine}) until
+ * Ctrl-C (SIGINT/SIGTERM). Exit 0 after a clean stop, 1 when the port cannot be bound, 2 on
+ * usage errors.
+ */
+@Command(name = "sim", mixinStandardHelpOptions = true,
+        description = {"Runs the simulated OpenAI-compatible engine (GET /v1/models, POST /v1/chat/completions,"
+                + " GET /sim/stats) until Ctrl-C. Reports of runs against it carry engine capstream-sim.",
+            "Timing: a request waits for one of --sim-slots slots, its uncached prompt tokens are prefilled at"
+                + " --sim-prefill-tok-s on one shared lane, the first token follows --sim-ttft-ms later, then tokens stream"
+                + " at min(--sim-stream-tok-s, --sim-decode-tok-s / decoding streams)."})
 public final class SimCommand implements Callable<Integer> {
+    @Option(names = "--port", paramLabel = "PORT", description = "Port to listen on (0 = a free port). Default: ${DEFAULT-VALUE}.")
+    int port = 8000;
+
+    @Option(names = "--host", paramLabel = "ADDR", description = "Address to bind. Default: ${DEFAULT-VALUE}.")
+    String host = "127.0.0.1";
+
+    @Mixin
+    SimOptions sim = new SimOptions();
+
+    /** Stops a running {@link #call()} (tests); null until started. */
+    private volatile CountDownLatch stopLatch;
+
     @Override
-    public Integer call() {
-        System.err.println("capstream sim: not implemented yet");
-        return 2;
+    public Integer call() throws Exception {
+        SimConfig cfg;
+        try {
+            cfg = sim.toConfig(host, port);
+        } catch (IllegalArgumentException e) {
+            System.err.println("capstream sim: " + e.getMessage());
+            return 2;
+        }
+        Vertx vertx = Vertx.vertx();
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        stopLatch = stop;
+        Thread hook = new Thread(() -> {
+            stop.countDown();
+            try {
+                stopped.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "capstream-sim-shutdown");
+        try {
+            SimEngine engine;
+            try {
+                engine = SimEngine.start(vertx, cfg).await(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                System.err.println("capstream sim: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+                return 1;
+            }
+            Runtime.getRuntime().addShutdownHook(hook);
+            System.out.println("capstream sim: serving model " + cfg.modelId() + " at " + engine.baseUrl()
+                    + " (engine label " + SimConfig.ENGINE_LABEL + "); Ctrl-C to stop");
+            System.out.flush();
+            stop.await();
+            engine.close();
+            System.out.println("capstream sim: stopped after " + engine.stats().requests() + " requests ("
+                    + engine.stats().completed() + " completed)");
+            return 0;
+        } finally {
+            vertx.close().await(10, TimeUnit.SECONDS);
+            stopped.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                // shutting down or never added
+            }
+        }
+    }
+
+    /** Stops a running engine started by {@link #call()} (for tests). */
+    void stop() {
+        CountDownLatch l = stopLatch;
+        if (l != null) {
+            l.countDown();
+        }
     }
 }

@@ -1,0 +1,128 @@
+package io.capstream.cli.options;
+
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.workload.ThinkingMode;
+import picocli.CommandLine.Option;
+
+/**
+ * The run parameters of {@code capstream run} and {@code capstream generate}: the reference's
+ * names and defaults (spec §1; {@code anvil-serving eval benchmark capacity}), plus capstream's
+ * arrival, keep-alive, duration and run-id options. Turned into a {@link RunConfig} by
+ * {@link #toConfig(String, String, String)}; validation is {@link RunConfig#validate}'s.
+ */
+public final class RunOptions {
+    @Option(names = "--base-url", paramLabel = "URL",
+            description = "Endpoint base URL, usually ending in /v1 (e.g. http://127.0.0.1:8000/v1). Default: none ="
+                    + " the built-in simulated engine (engine label capstream-sim).")
+    String baseUrl;
+
+    @Option(names = "--model", paramLabel = "ID", description = "Model id sent in each request. Required with --base-url.")
+    String model;
+
+    @Option(names = "--engine", paramLabel = "LABEL", description = "Engine label recorded in the report (vllm, sglang, ...).")
+    String engine;
+
+    @Option(names = "--gpu", paramLabel = "LABEL", description = "GPU label recorded in the report.")
+    String gpu;
+
+    @Option(names = "--requests", paramLabel = "N", description = "Planned requests. Default: ${DEFAULT-VALUE}.")
+    int requests = RunConfig.DEFAULT_REQUESTS;
+
+    @Option(names = "--concurrency", paramLabel = "N",
+            description = "Closed-loop concurrency (the reference allows up to 256; capstream up to 100000). Default: ${DEFAULT-VALUE}.")
+    int concurrency = RunConfig.DEFAULT_CONCURRENCY;
+
+    @Option(names = "--burst", paramLabel = "N", description = "When non-zero replaces both --requests and --concurrency. Default: 0.")
+    int burst;
+
+    @Option(names = "--shared-prefix-tokens", paramLabel = "TOKENS",
+            description = "Shared prompt prefix, tokens. Default: ${DEFAULT-VALUE}.")
+    int sharedPrefixTokens = RunConfig.DEFAULT_SHARED_PREFIX_TOKENS;
+
+    @Option(names = "--ctx-tokens", paramLabel = "TOKENS",
+            description = "Fixed context per request, tokens; 0 samples the reference distribution. Default: 0.")
+    int ctxTokens;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed of the context plan (and Poisson arrivals). Default: 0.")
+    long seed;
+
+    @Option(names = "--max-tokens", paramLabel = "TOKENS", description = "Completion cap sent. Default: ${DEFAULT-VALUE}.")
+    int maxTokens = RunConfig.DEFAULT_MAX_TOKENS;
+
+    @Option(names = "--max-model-len", paramLabel = "TOKENS",
+            description = "Context window, tokens; 0 probes GET /models. Default: 0.")
+    int maxModelLen;
+
+    @Option(names = "--margin", paramLabel = "TOKENS",
+            description = "Tokens kept free below the context window. Default: ${DEFAULT-VALUE}.")
+    int margin = RunConfig.DEFAULT_MARGIN;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "Socket timeout for connect, headers and each read, s (not a total deadline). Default: ${DEFAULT-VALUE}.")
+    double timeoutS = RunConfig.DEFAULT_TIMEOUT_S;
+
+    @Option(names = "--thinking-mode", paramLabel = "MODE",
+            description = "default, enabled, disabled or unsupported. Default: default.")
+    String thinkingMode = "default";
+
+    @Option(names = "--no-thinking", description = "Alias that forces --thinking-mode disabled.")
+    boolean noThinking;
+
+    @Option(names = "--reasoning-effort", paramLabel = "EFFORT",
+            description = "none, minimal, low, medium, high, max or xhigh (sent as top-level reasoning_effort).")
+    String reasoningEffort;
+
+    @Option(names = "--api-key-env", paramLabel = "VAR",
+            description = "Environment variable holding the API key (sent as Bearer; never logged or recorded).")
+    String apiKeyEnv;
+
+    @Option(names = "--arrival", paramLabel = "MODE",
+            description = "closed (reference closed loop), constant or poisson (open loop at --rate). Default: closed.")
+    String arrival = "closed";
+
+    @Option(names = "--rate", paramLabel = "RPS", description = "Open-loop arrival rate, requests/s.")
+    Double rate;
+
+    @Option(names = "--max-in-flight", paramLabel = "N", description = "Open-loop cap on requests in flight. Default: --concurrency.")
+    Integer maxInFlight;
+
+    @Option(names = "--duration", paramLabel = "SECONDS",
+            description = "Time bound: no new request starts after it (with --requests as the upper bound).")
+    Double duration;
+
+    @Option(names = "--keep-alive",
+            description = "Reuse connections (a deviation from the reference, which opens one per request; lowers TTFT).")
+    boolean keepAlive;
+
+    @Option(names = "--run-id", paramLabel = "ID", description = "Run id to use instead of benchmark-YYYYMMDDTHHMMSSZ.")
+    String runId;
+
+    @Option(names = "--run-id-suffix", paramLabel = "S", description = "Suffix appended to the derived run id as -S.")
+    String runIdSuffix;
+
+    /** @return the given base URL, or null when the simulated engine is the target */
+    public String baseUrl() {
+        return baseUrl == null || baseUrl.isBlank() ? null : baseUrl.trim();
+    }
+
+    /**
+     * Builds the run configuration.
+     *
+     * @param resolvedBaseUrl base URL to target (the given one, or the in-process engine's)
+     * @param defaultModel    model when none was given (the engine's), or null
+     * @param defaultEngine   engine label when none was given ({@code capstream-sim}), or null
+     * @return the config (not validated)
+     * @throws IllegalArgumentException for an unknown --thinking-mode or --arrival (usage error)
+     */
+    public RunConfig toConfig(String resolvedBaseUrl, String defaultModel, String defaultEngine) {
+        return RunConfig.builder(resolvedBaseUrl, model != null ? model : defaultModel)
+                .engine(engine != null ? engine : defaultEngine).gpu(gpu)
+                .requests(requests).concurrency(concurrency).burst(burst).sharedPrefixTokens(sharedPrefixTokens)
+                .ctxTokens(ctxTokens).seed(seed).maxTokens(maxTokens).maxModelLen(maxModelLen).margin(margin)
+                .timeoutS(timeoutS).thinkingMode(ThinkingMode.parse(thinkingMode)).noThinking(noThinking)
+                .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv).arrival(ArrivalMode.parse(arrival))
+                .rateRps(rate).maxInFlight(maxInFlight).durationS(duration).keepAlive(keepAlive).runId(runId)
+                .runIdSuffix(runIdSuffix).build();
+    }
+}

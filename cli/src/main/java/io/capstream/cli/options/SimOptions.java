@@ -1,0 +1,106 @@
+package io.capstream.cli.options;
+
+import io.capstream.loadgen.sim.SimConfig;
+import picocli.CommandLine.Option;
+
+/**
+ * Options of the simulated engine ({@code capstream sim}, and the in-process engine that
+ * {@code capstream run} starts when no {@code --base-url} is given). Every name starts with
+ * {@code --sim-} so the options never clash with run parameters. Defaults are
+ * {@link SimConfig#defaults()}.
+ */
+public final class SimOptions {
+    private static final SimConfig D = SimConfig.defaults();
+
+    @Option(names = "--sim-model", paramLabel = "ID", description = "Model id the engine serves. Default: ${DEFAULT-VALUE}.")
+    String model = D.modelId();
+
+    @Option(names = "--sim-max-model-len", paramLabel = "TOKENS",
+            description = "max_model_len advertised by /v1/models, tokens. Default: ${DEFAULT-VALUE}.")
+    int maxModelLen = D.maxModelLen();
+
+    @Option(names = "--sim-ttft-ms", paramLabel = "MS",
+            description = "Base latency from admission to the first token, excluding prefill, ms. Default: ${DEFAULT-VALUE}.")
+    double ttftMs = D.ttftBaseMs();
+
+    @Option(names = "--sim-prefill-tok-s", paramLabel = "TOK_S",
+            description = "Prefill rate of uncached prompt tokens (one shared prefill lane), tokens/s; 0 = instantaneous."
+                    + " Default: ${DEFAULT-VALUE}.")
+    double prefillTokS = D.prefillTokPerS();
+
+    @Option(names = "--sim-decode-tok-s", paramLabel = "TOK_S",
+            description = "Aggregate decode rate shared by all decoding streams, tokens/s. Default: ${DEFAULT-VALUE}.")
+    double decodeTokS = D.decodeTokPerS();
+
+    @Option(names = "--sim-stream-tok-s", paramLabel = "TOK_S",
+            description = "Per-stream decode cap, tokens/s. Default: ${DEFAULT-VALUE}.")
+    double streamTokS = D.streamDecodeTokPerS();
+
+    @Option(names = "--sim-slots", paramLabel = "N",
+            description = "Batch slots (requests served at once); further requests queue. Default: ${DEFAULT-VALUE}.")
+    int slots = D.batchSlots();
+
+    @Option(names = "--sim-output-tokens", paramLabel = "TOKENS",
+            description = "Completion tokens per request; 0 = the request's max_tokens. Default: ${DEFAULT-VALUE}.")
+    int outputTokens = D.outputTokens();
+
+    @Option(names = "--sim-reasoning-tokens", paramLabel = "TOKENS",
+            description = "reasoning_content tokens streamed first when thinking is on. Default: ${DEFAULT-VALUE}.")
+    int reasoningTokens = D.reasoningTokens();
+
+    @Option(names = "--sim-thinking-default", description = "Think when the request sends no thinking control.")
+    boolean thinkingDefault;
+
+    @Option(names = "--sim-no-prefix-cache", description = "Disable the prefix cache (cached_tokens always 0).")
+    boolean noPrefixCache;
+
+    @Option(names = "--sim-tick-ms", paramLabel = "MS", description = "Decode tick, ms. Default: ${DEFAULT-VALUE}.")
+    long tickMs = D.tickMs();
+
+    @Option(names = "--sim-error-rate", paramLabel = "P", description = "Fraction of requests answered with HTTP 500. Default: 0.")
+    double errorRate;
+
+    @Option(names = "--sim-429-rate", paramLabel = "P",
+            description = "Fraction of requests answered with HTTP 429 and Retry-After. Default: 0.")
+    double rateLimitRate;
+
+    @Option(names = "--sim-retry-after-s", paramLabel = "S", description = "Retry-After of the 429 answers, s. Default: ${DEFAULT-VALUE}.")
+    int retryAfterS = D.retryAfterS();
+
+    @Option(names = "--sim-stall-rate", paramLabel = "P", description = "Fraction of streams that pause once. Default: 0.")
+    double stallRate;
+
+    @Option(names = "--sim-stall-ms", paramLabel = "MS", description = "Length of an injected pause, ms. Default: ${DEFAULT-VALUE}.")
+    long stallMs = D.stallMs();
+
+    @Option(names = "--sim-cut-rate", paramLabel = "P",
+            description = "Fraction of streams whose connection is closed mid-stream. Default: 0.")
+    double cutRate;
+
+    @Option(names = "--sim-malformed-rate", paramLabel = "P",
+            description = "Fraction of streams with one malformed (non-JSON) data line. Default: 0.")
+    double malformedRate;
+
+    @Option(names = "--sim-seed", paramLabel = "N", description = "Seed of the fault RNG. Default: 0.")
+    long seed;
+
+    /**
+     * @param host bind address
+     * @param port port, 0 = free
+     * @return the engine configuration
+     * @throws IllegalArgumentException when a value is out of range (a usage error)
+     */
+    public SimConfig toConfig(String host, int port) {
+        return SimConfig.builder().host(host).port(port).modelId(model).maxModelLen(maxModelLen).ttftBaseMs(ttftMs)
+                .prefillTokPerS(prefillTokS).decodeTokPerS(decodeTokS).streamDecodeTokPerS(streamTokS)
+                .batchSlots(slots).outputTokens(outputTokens).reasoningTokens(reasoningTokens)
+                .thinkingByDefault(thinkingDefault).prefixCache(!noPrefixCache).tickMs(tickMs).errorRate(errorRate)
+                .rateLimitRate(rateLimitRate).retryAfterS(retryAfterS).stallRate(stallRate).stallMs(stallMs)
+                .cutRate(cutRate).malformedRate(malformedRate).seed(seed).build();
+    }
+
+    /** @return the model id the engine serves */
+    public String model() {
+        return model;
+    }
+}

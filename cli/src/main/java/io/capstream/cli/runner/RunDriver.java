@@ -1,0 +1,231 @@
+package io.capstream.cli.runner;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.options.RunOptions;
+import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.progress.ProgressView;
+import io.capstream.cli.report.OutputPath;
+import io.capstream.cli.report.ReportAwaiter;
+import io.capstream.cli.report.SummaryTable;
+import io.capstream.cli.stack.LocalStack;
+import io.capstream.cli.stack.StackConfig;
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.loadgen.emit.KafkaEventSink;
+import io.capstream.loadgen.emit.KafkaSinkConfig;
+import io.capstream.loadgen.run.LoadGenerator;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunControl;
+import io.capstream.loadgen.run.RunOutcome;
+import io.capstream.loadgen.run.RunPlan;
+import io.capstream.loadgen.run.UsageException;
+import io.capstream.loadgen.sim.SimConfig;
+import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.avro.BenchmarkReport;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * One capacity run from the command line ({@code capstream run} and {@code capstream generate}):
+ * checks the parameters (usage errors, exit 2, before anything is sent), starts the in-process
+ * parts ({@link LocalStack}), runs the load through {@link LoadGenerator} into a
+ * {@link KafkaEventSink}, waits for the report ({@link ReportAwaiter}) and writes it, prints the
+ * {@link SummaryTable}, and stops everything. Exit codes: 0 every request completed and every event
+ * was delivered; 1 some requests failed, events were undelivered, or no report arrived; 2 usage error.
+ */
+public final class RunDriver {
+    /** Registry used when none is given and the aggregator runs in-process. */
+    public static final String MOCK_REGISTRY = "mock://capstream";
+    /** Loopback placeholder used to validate parameters before the simulated engine has a port. */
+    private static final String PLACEHOLDER_URL = "http://127.0.0.1:1/v1";
+
+    private final RunRequest req;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Function<String, String> env;
+
+    /**
+     * @param req what to run
+     * @param out summary table and result lines
+     * @param err progress, notices and errors
+     * @param env environment lookup (for {@code --api-key-env})
+     */
+    public RunDriver(RunRequest req, PrintStream out, PrintStream err, Function<String, String> env) {
+        this.req = req;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+    }
+
+    /**
+     * Runs to the end.
+     *
+     * @return the exit code (0, 1 or 2)
+     */
+    public int execute() {
+        String cmd = "capstream " + req.commandName();
+        List<String> problems = new ArrayList<>();
+        KafkaClientProperties kafka = req.kafka();
+        String registry = req.schemaRegistryUrl();
+        if (req.requireExternalKafka()) {
+            if (kafka.bootstrapServers() == null) {
+                problems.add("--bootstrap-servers is required (use 'capstream run' for an embedded broker)");
+            }
+            if (registry == null) {
+                problems.add("--schema-registry-url is required with an external Kafka");
+            }
+        }
+        if (registry == null) {
+            registry = MOCK_REGISTRY;
+        }
+        RunOptions ro = req.run();
+        SimConfig simCfg = null;
+        if (ro.baseUrl() == null) {
+            try {
+                simCfg = req.sim().toConfig("127.0.0.1", 0);
+            } catch (IllegalArgumentException e) {
+                problems.add("simulated engine: " + e.getMessage());
+            }
+        }
+        try {
+            RunConfig draft = toConfig(ro, ro.baseUrl() != null ? ro.baseUrl() : PLACEHOLDER_URL, req.sim());
+            problems.addAll(draft.validate(env));
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        if (req.awaitReport()) {
+            String outputProblem = OutputPath.check(req.output());
+            if (outputProblem != null) {
+                problems.add(outputProblem);
+            }
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> err.println(cmd + ": " + p));
+            return 2;
+        }
+        if (kafka.bootstrapServers() != null && registry.startsWith("mock://") && !req.awaitReport()) {
+            err.println(cmd + ": note: events are encoded with the in-process mock registry; only this process can"
+                    + " decode them (give --schema-registry-url for other consumers)");
+        }
+
+        RunControl control = new RunControl();
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            control.requestStop();
+            try {
+                finished.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "capstream-run-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        StackConfig stackCfg = new StackConfig(kafka, registry, req.aggregator(), simCfg,
+                TopicSetup.DEFAULT_EVENT_PARTITIONS);
+        try (LocalStack stack = LocalStack.start(stackCfg, err)) {
+            return runOn(stack, control, cmd);
+        } catch (Exception e) {
+            err.println(cmd + ": " + describe(e));
+            return 1;
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down
+            }
+        }
+    }
+
+    private int runOn(LocalStack stack, RunControl control, String cmd) throws Exception {
+        RunOptions ro = req.run();
+        String baseUrl = stack.sim() != null ? stack.sim().baseUrl() : ro.baseUrl();
+        RunConfig config = toConfig(ro, baseUrl, req.sim());
+        LoadGenerator generator = new LoadGenerator(stack.vertx(), env);
+        RunPlan plan;
+        try {
+            plan = generator.prepare(config).get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UsageException u) {
+                u.problems().forEach(p -> err.println(cmd + ": " + p));
+                return 2;
+            }
+            throw e;
+        }
+        ReportAwaiter awaiter = req.awaitReport() ? new ReportAwaiter(stack.kafka(), stack.schemaRegistryUrl()) : null;
+        RunOutcome outcome;
+        long undelivered;
+        String sinkError;
+        try {
+            KafkaEventSink sink = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
+                    stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0));
+            try (ProgressView progress = ProgressView.forConsole()) {
+                outcome = generator.run(plan, sink, progress, control).join();
+            } finally {
+                undelivered = sink.close(Duration.ofSeconds(30));
+                sinkError = sink.lastError();
+            }
+            undelivered = Math.max(undelivered, outcome.eventsUndelivered());
+            int code = outcome.exitCode();
+            if (awaiter != null && undelivered == 0) {
+                code = Math.max(code, writeReport(awaiter, outcome, cmd));
+            } else if (awaiter == null) {
+                out.printf("run %s: %d completed, %d failed of %d; events sent to Kafka (%s)%n", outcome.runId(),
+                        outcome.completed(), outcome.failed(), outcome.requestsPlanned(), stack.kafka().bootstrapServers());
+            }
+            if (outcome.failed() > 0) {
+                err.println(cmd + ": " + outcome.failed() + " of " + outcome.requestsSent() + " requests failed");
+            }
+            if (outcome.interrupted()) {
+                err.println(cmd + ": the run was interrupted before every planned request ran");
+            }
+            if (undelivered > 0) {
+                err.println(cmd + ": " + undelivered + " events could not be delivered to Kafka"
+                        + (sinkError == null ? "" : " (" + sinkError + ")") + "; the report would be incomplete");
+                code = 1;
+            }
+            return code;
+        } finally {
+            if (awaiter != null) {
+                awaiter.close();
+            }
+        }
+    }
+
+    private int writeReport(ReportAwaiter awaiter, RunOutcome outcome, String cmd) throws Exception {
+        Optional<BenchmarkReport> report = awaiter.await(outcome.runId(), req.reportTimeout());
+        if (report.isEmpty()) {
+            err.println(cmd + ": no report for run " + outcome.runId() + " arrived on capstream.reports within "
+                    + req.reportTimeout().toSeconds() + " s");
+            return 1;
+        }
+        String text = report.get().getArtifactJson();
+        Path file = OutputPath.resolve(req.output(), outcome.runId());
+        ArtifactJson.writeAtomically(file, text);
+        JsonNode artifact = ArtifactJson.parse(text);
+        out.print(SummaryTable.render(artifact));
+        out.println("report written to " + file);
+        return report.get().getProvenance().getComplete() ? 0 : 1;
+    }
+
+    private static RunConfig toConfig(RunOptions ro, String baseUrl, SimOptions sim) {
+        boolean simTarget = ro.baseUrl() == null;
+        return ro.toConfig(baseUrl, simTarget ? sim.model() : null, simTarget ? SimConfig.ENGINE_LABEL : null);
+    }
+
+    private static String describe(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+}

@@ -1,0 +1,193 @@
+package io.capstream.cli.stack;
+
+import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.report.ReportTopology;
+import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.cli.embedded.EmbeddedKafka;
+import io.capstream.cli.embedded.EmbeddedKafkaConfig;
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.loadgen.sim.SimEngine;
+import io.capstream.schemas.Topics;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The in-process parts of {@code capstream run}: a Vert.x instance, optionally the simulated
+ * engine, optionally the embedded Kafka broker (with every capstream topic), and optionally the
+ * report topology as a Kafka Streams application. {@link #close()} stops everything in reverse
+ * order and leaves no threads or temp directories behind.
+ */
+public final class LocalStack implements AutoCloseable {
+    /** How long the Streams application may take to reach RUNNING. */
+    private static final Duration STREAMS_START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Vertx vertx;
+    private final List<AutoCloseable> closers = new ArrayList<>();
+    private SimEngine sim;
+    private EmbeddedKafka broker;
+    private KafkaClientProperties kafka;
+    private String schemaRegistryUrl;
+
+    private LocalStack(Vertx vertx) {
+        this.vertx = vertx;
+    }
+
+    /**
+     * Starts the configured parts. On failure everything already started is stopped.
+     *
+     * @param cfg what to start
+     * @param log where to print one line per started part (stderr)
+     * @return the running stack
+     * @throws Exception when a part cannot start (port in use, broker failure, Streams timeout)
+     */
+    public static LocalStack start(StackConfig cfg, PrintStream log) throws Exception {
+        Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000));
+        LocalStack stack = new LocalStack(vertx);
+        try {
+            stack.startParts(cfg, log);
+            return stack;
+        } catch (Exception | Error e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void startParts(StackConfig cfg, PrintStream log) throws Exception {
+        if (cfg.sim() != null) {
+            sim = SimEngine.start(vertx, cfg.sim()).await(30, TimeUnit.SECONDS);
+            closers.add(sim);
+            log.println("capstream: simulated engine (capstream-sim) at " + sim.baseUrl());
+        }
+        kafka = cfg.kafka();
+        if (kafka.bootstrapServers() == null) {
+            broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
+            closers.add(broker);
+            kafka = kafka.withBootstrapServers(broker.bootstrapServers());
+            TopicSetup.ensureTopics(broker.bootstrapServers(), kafka.userProperties(), cfg.eventPartitions());
+            log.println("capstream: embedded Kafka at " + broker.bootstrapServers());
+        }
+        schemaRegistryUrl = cfg.schemaRegistryUrl();
+        if (cfg.aggregator()) {
+            startAggregator(log);
+        }
+    }
+
+    private void startAggregator(PrintStream log) throws Exception {
+        String appId = "capstream-run-" + UUID.randomUUID();
+        Path stateDir = Files.createTempDirectory("capstream-streams-");
+        closers.add(() -> deleteTree(stateDir));
+        startAtEnd(appId);
+        StreamsSettings settings = StreamsSettings.defaults(appId, kafka.bootstrapServers(), stateDir)
+                .withExtra(kafka.userProperties());
+        KafkaStreams streams = new KafkaStreams(
+                ReportTopology.build(ReportTopologyConfig.defaults(schemaRegistryUrl)), settings.toProperties());
+        closers.add(() -> {
+            streams.close(Duration.ofSeconds(30));
+            streams.cleanUp();
+        });
+        CountDownLatch settled = new CountDownLatch(1);
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING || now == KafkaStreams.State.ERROR
+                    || now == KafkaStreams.State.PENDING_SHUTDOWN || now == KafkaStreams.State.NOT_RUNNING) {
+                settled.countDown();
+            }
+        });
+        streams.start();
+        if (!settled.await(STREAMS_START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                || streams.state() != KafkaStreams.State.RUNNING) {
+            throw new IllegalStateException("the report aggregator did not start (state " + streams.state() + ")");
+        }
+        log.println("capstream: report aggregator running (Kafka Streams " + appId + ")");
+    }
+
+    /**
+     * Commits the Streams group's offsets at the current end of {@code capstream.events}, so that a
+     * fresh in-process aggregator on a shared Kafka reads only this run's events, not the topic's history.
+     */
+    private void startAtEnd(String groupId) throws Exception {
+        try (Admin admin = Admin.create(kafka.admin())) {
+            var desc = admin.describeTopics(List.of(Topics.EVENTS)).allTopicNames().get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+            desc.get(Topics.EVENTS).partitions()
+                    .forEach(p -> specs.put(new TopicPartition(Topics.EVENTS, p.partition()), OffsetSpec.latest()));
+            var ends = admin.listOffsets(specs).all().get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+            ends.forEach((tp, info) -> offsets.put(tp, new OffsetAndMetadata(info.offset())));
+            admin.alterConsumerGroupOffsets(groupId, offsets).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** @return the Vert.x instance (closed by {@link #close()}) */
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    /** @return the in-process simulated engine, or null */
+    public SimEngine sim() {
+        return sim;
+    }
+
+    /** @return client settings with the bootstrap servers actually used (embedded or given) */
+    public KafkaClientProperties kafka() {
+        return kafka;
+    }
+
+    /** @return the registry URL */
+    public String schemaRegistryUrl() {
+        return schemaRegistryUrl;
+    }
+
+    /** @return true when the embedded broker runs */
+    public boolean embeddedKafka() {
+        return broker != null;
+    }
+
+    /** Stops Streams, the broker, the engine and Vert.x, in reverse start order. Idempotent. */
+    @Override
+    public void close() {
+        for (int i = closers.size() - 1; i >= 0; i--) {
+            try {
+                closers.get(i).close();
+            } catch (Exception e) {
+                System.err.println("capstream: while stopping: " + e);
+            }
+        }
+        closers.clear();
+        try {
+            vertx.close().await(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println("capstream: while stopping Vert.x: " + e);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.capstream.cli.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.cli.CapstreamMain;
+import io.capstream.schemas.artifact.ArtifactJson;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code capstream run} end to end: embedded Kafka, mock registry, in-process aggregator and simulated engine. */
+class RunCommandIT {
+    @TempDir
+    Path tmp;
+
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+    private PrintStream oldErr;
+
+    @BeforeEach
+    void captureOutput() {
+        oldOut = System.out;
+        oldErr = System.err;
+        System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restoreOutput() {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+        oldOut.print(outBytes.toString(StandardCharsets.UTF_8));
+        oldErr.print(errBytes.toString(StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    @Timeout(120)
+    void runAgainstTheSimulatedEngineWritesACapacityV3Report() throws Exception {
+        Path report = tmp.resolve("report.json");
+        int code = CapstreamMain.execute("run", "--requests", "20", "--concurrency", "4", "--ctx-tokens", "1024",
+                "--max-tokens", "32", "--output", report.toString());
+        assertEquals(0, code, err());
+        JsonNode a = ArtifactJson.read(report);
+        assertEquals(20, a.path("completed").asInt());
+        assertEquals(0, a.path("failed").asInt());
+        assertEquals("capacity-v3", a.path("measurement_protocol").asText());
+        assertEquals("capstream-sim", a.path("engine").asText());
+        assertEquals("capstream-sim", a.path("model").asText());
+        assertEquals(20, a.path("request_timings").size());
+        JsonNode m = a.path("metrics");
+        assertTrue(m.path("ttft_p50_ms").asDouble() > 0);
+        assertTrue(m.path("decode_tok_s_p50").asDouble() > 0);
+        assertEquals(20 * 32, m.path("output_tokens").asInt());
+        assertTrue(m.path("throughput_tok_s").asDouble() > 0);
+        assertTrue(out().contains("TTFT (ms)") && out().contains("report written to"), out());
+    }
+
+    @Test
+    @Timeout(120)
+    void injectedFaultsFailRequestsAndExitOne() throws Exception {
+        Path report = tmp.resolve("faults.json");
+        int code = CapstreamMain.execute("run", "--requests", "20", "--concurrency", "4", "--ctx-tokens", "256",
+                "--max-tokens", "16", "--sim-error-rate", "0.3", "--sim-cut-rate", "0.2", "--sim-seed", "3",
+                "--output", report.toString());
+        assertEquals(1, code, err());
+        JsonNode a = ArtifactJson.read(report);
+        int failed = a.path("failed").asInt();
+        assertTrue(failed > 0, "some requests fail");
+        assertEquals(20, a.path("completed").asInt() + failed);
+        assertEquals(failed, a.path("failures").size());
+        boolean http500 = false;
+        for (JsonNode f : a.path("failures")) {
+            http500 |= f.path("error_type").asText().equals("HTTPError")
+                    && f.path("error_message").asText().contains("500");
+        }
+        assertTrue(http500, a.path("failures").toString());
+        assertTrue(out().contains("failures:"), out());
+        assertTrue(err().contains("requests failed"), err());
+    }
+
+    @Test
+    void usageErrorsExitTwoBeforeAnythingIsSent() {
+        Path report = tmp.resolve("never.json");
+        assertEquals(2, CapstreamMain.execute("run", "--requests", "0", "--output", report.toString()));
+        assertEquals(2, CapstreamMain.execute("run", "--ctx-tokens", "16", "--output", report.toString()));
+        assertEquals(2, CapstreamMain.execute("run", "--reasoning-effort", "high", "--no-thinking",
+                "--output", report.toString()));
+        assertEquals(2, CapstreamMain.execute("run", "--base-url", "http://127.0.0.1:9/v1", "--output",
+                report.toString())); // --model missing
+        assertEquals(2, CapstreamMain.execute("run", "--thinking-mode", "sometimes", "--output", report.toString()));
+        assertEquals(2, CapstreamMain.execute("run", "--output", tmp.resolve("missing-dir/r.json").toString()));
+        assertEquals(2, CapstreamMain.execute("run", "--output", tmp.toString()));
+        assertEquals(2, CapstreamMain.execute("run", "--api-key-env", "CAPSTREAM_SURELY_UNSET_VARIABLE",
+                "--output", report.toString()));
+        assertEquals(2, CapstreamMain.execute("generate", "--requests", "1"));
+        assertFalse(Files.exists(report));
+        assertFalse(err().contains("embedded Kafka at"), "no broker was started: " + err());
+    }
+}
