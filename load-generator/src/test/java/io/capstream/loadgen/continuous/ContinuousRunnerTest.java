@@ -1,0 +1,175 @@
+package io.capstream.loadgen.continuous;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.loadgen.emit.InMemoryEventSink;
+import io.capstream.loadgen.run.LoadGenerator;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunListener;
+import io.capstream.loadgen.run.RunOutcome;
+import io.capstream.loadgen.sim.SimConfig;
+import io.capstream.loadgen.sim.SimEngine;
+import io.capstream.schemas.avro.Heartbeat;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunEvent;
+import io.vertx.core.Vertx;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ContinuousRunnerTest {
+    private Vertx vertx;
+
+    @BeforeEach
+    void setUp() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterEach
+    void tearDown() {
+        vertx.close().await();
+    }
+
+    /** Counts beats instead of sending them. */
+    static final class CountingHeartbeats implements HeartbeatSender {
+        final AtomicInteger beats = new AtomicInteger();
+        volatile Heartbeat last;
+
+        @Override
+        public int beat(Heartbeat heartbeat) {
+            last = heartbeat;
+            beats.incrementAndGet();
+            return 3;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Records finished runs. */
+    static final class Recorder implements ContinuousListener {
+        final List<RunOutcome> outcomes = new CopyOnWriteArrayList<>();
+        final List<Throwable> errors = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onRunFinished(int iteration, RunOutcome outcome) {
+            outcomes.add(outcome);
+        }
+
+        @Override
+        public void onRunError(int iteration, Throwable error) {
+            errors.add(error);
+        }
+    }
+
+    private static RunConfig probe(String baseUrl, int requests) {
+        return RunConfig.builder(baseUrl, "sim-model").requests(requests).concurrency(2).maxTokens(8)
+                .ctxTokens(64).sharedPrefixTokens(0).maxModelLen(4096).timeoutS(5).build();
+    }
+
+    @Test
+    void repeatsProbeRunsWithOwnRunIdsAndHeartbeatsUntilStopped() throws Exception {
+        SimEngine sim = SimEngine.start(vertx, SimConfig.builder().ttftBaseMs(5).decodeTokPerS(5000)
+                .streamDecodeTokPerS(2000).build()).await();
+        InMemoryEventSink sink = new InMemoryEventSink();
+        CountingHeartbeats hb = new CountingHeartbeats();
+        Recorder rec = new Recorder();
+        ContinuousConfig cfg = new ContinuousConfig(probe(sim.baseUrl(), 4), ContinuousConfig.Mode.PROBE,
+                Duration.ofMillis(400), Duration.ofMillis(100));
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), sink, hb, cfg, rec, RunListener.NONE);
+        CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> rec.outcomes.size() >= 3);
+        runner.stop();
+        ContinuousSummary summary = session.get();
+        assertTrue(runner.awaitFinished(1000));
+
+        assertTrue(summary.runs() >= 3);
+        assertEquals(summary.runs(), rec.outcomes.size());
+        assertEquals(0, summary.runErrors());
+        assertEquals(rec.outcomes.stream().map(RunOutcome::runId).distinct().count(), rec.outcomes.size(),
+                "each run has its own run id");
+        assertTrue(rec.outcomes.get(0).runId().endsWith("-c0"), rec.outcomes.get(0).runId());
+        assertEquals(12, rec.outcomes.stream().limit(3).mapToInt(RunOutcome::completed).sum());
+        long finished = sink.events().stream().filter(e -> e.getPayload() instanceof RunFinished).count();
+        assertEquals(summary.runs(), finished, "every run sends RunFinished");
+        assertTrue(hb.beats.get() >= 3, "heartbeats every 100 ms: " + hb.beats.get());
+        assertEquals(sim.baseUrl(), hb.last.getTarget());
+        assertEquals(3L * hb.beats.get(), summary.heartbeats());
+        sim.close();
+    }
+
+    @Test
+    void survivesTheEndpointBeingDown() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        InMemoryEventSink sink = new InMemoryEventSink();
+        Recorder rec = new Recorder();
+        ContinuousConfig cfg = new ContinuousConfig(probe("http://127.0.0.1:" + port + "/v1", 2),
+                ContinuousConfig.Mode.PROBE, Duration.ofMillis(200), Duration.ofMillis(100));
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), sink, new CountingHeartbeats(), cfg,
+                rec, RunListener.NONE);
+        CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> rec.outcomes.size() + rec.errors.size() >= 2);
+        runner.stop();
+        ContinuousSummary summary = session.get();
+        assertTrue(summary.runs() >= 2, "the loop goes on: " + summary);
+        assertTrue(summary.failed() >= 4);
+        assertEquals(0, summary.completed());
+        List<RunEvent> failures = sink.events().stream().filter(e -> e.getPayload() instanceof RequestFailed).toList();
+        assertEquals("URLError", ((RequestFailed) failures.get(0).getPayload()).getErrorType());
+    }
+
+    @Test
+    void stopInterruptsTheCurrentRunWhichStillSendsRunFinished() throws Exception {
+        SimEngine sim = SimEngine.start(vertx, SimConfig.builder().ttftBaseMs(200).decodeTokPerS(50)
+                .streamDecodeTokPerS(50).build()).await();
+        InMemoryEventSink sink = new InMemoryEventSink();
+        Recorder rec = new Recorder();
+        ContinuousConfig cfg = new ContinuousConfig(probe(sim.baseUrl(), 40), ContinuousConfig.Mode.PROBE,
+                Duration.ofSeconds(60), Duration.ofMillis(100));
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), sink, new CountingHeartbeats(), cfg,
+                rec, RunListener.NONE);
+        CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> sink.events().size() >= 3);
+        runner.stop();
+        ContinuousSummary summary = session.get();
+        assertEquals(1, summary.runs());
+        RunFinished fin = sink.events().stream().filter(e -> e.getPayload() instanceof RunFinished)
+                .map(e -> (RunFinished) e.getPayload()).findFirst().orElseThrow();
+        assertTrue(fin.getInterrupted());
+        assertTrue(fin.getRequestsSent() < 40);
+        assertFalse(rec.outcomes.isEmpty());
+        sim.close();
+    }
+}
