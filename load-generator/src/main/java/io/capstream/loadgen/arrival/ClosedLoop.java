@@ -1,0 +1,73 @@
+package io.capstream.loadgen.arrival;
+
+import io.vertx.core.Context;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The reference's closed loop (spec §5): {@code slots} workers; each takes the next request index
+ * (in index order) when its previous request has ended. No think time, no ramp. The scheduled start
+ * of a request is the moment its slot took it, so its client queue time is only the prompt/body
+ * preparation. Thread-safe.
+ */
+public final class ClosedLoop {
+    private final DriverConfig config;
+    private final RequestLauncher launcher;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger activeSlots = new AtomicInteger();
+    private final CompletableFuture<Integer> drained = new CompletableFuture<>();
+
+    /**
+     * @param config   driver settings ({@code slots} = concurrency)
+     * @param launcher starts requests
+     */
+    public ClosedLoop(DriverConfig config, RequestLauncher launcher) {
+        this.config = config;
+        this.launcher = launcher;
+    }
+
+    /**
+     * Starts the slots.
+     *
+     * @return a future completed, with the number of requests started, when no request is in
+     *         flight and none will start any more
+     */
+    public CompletableFuture<Integer> start() {
+        int slots = Math.max(1, Math.min(config.slots(), config.requests()));
+        activeSlots.set(slots);
+        for (int s = 0; s < slots; s++) {
+            Context ctx = config.contexts().get(s % config.contexts().size());
+            ctx.runOnContext(v -> takeNext(ctx));
+        }
+        return drained;
+    }
+
+    private void takeNext(Context ctx) {
+        while (true) {
+            if (config.stop().getAsBoolean() || System.nanoTime() >= config.deadlineNs()) {
+                slotDone();
+                return;
+            }
+            int idx = next.getAndIncrement();
+            if (idx >= config.requests()) {
+                slotDone();
+                return;
+            }
+            long scheduled = System.nanoTime() - config.t0Ns();
+            launcher.launch(idx, scheduled, ctx, () -> {
+                if (Context.isOnEventLoopThread() && ctx == io.vertx.core.Vertx.currentContext()) {
+                    takeNext(ctx);
+                } else {
+                    ctx.runOnContext(v -> takeNext(ctx));
+                }
+            });
+            return;
+        }
+    }
+
+    private void slotDone() {
+        if (activeSlots.decrementAndGet() == 0) {
+            drained.complete(Math.min(next.get(), config.requests()));
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.capstream.loadgen.arrival;
+
+import io.vertx.core.Context;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What an arrival driver needs.
+ *
+ * @param requests    n: requests to start at most
+ * @param slots       closed loop: concurrency; open loop: max in flight
+ * @param t0Ns        the run's T0, absolute {@code System.nanoTime()}
+ * @param deadlineNs  no request starts at or after this absolute {@code System.nanoTime()}; {@link Long#MAX_VALUE} for none
+ * @param contexts    event-loop contexts to spread requests over (request i uses {@code contexts[i % size]})
+ * @param stop        returns true when the run should stop starting requests
+ */
+public record DriverConfig(int requests, int slots, long t0Ns, long deadlineNs, List<Context> contexts,
+                           BooleanSupplier stop) {
+}

@@ -1,0 +1,47 @@
+package io.capstream.loadgen.client;
+
+/**
+ * The raw measurements of one request (spec §4.3, §12.2). Times are ns after the request's t0
+ * ({@code System.nanoTime()} read just before connecting); -1 means "not reached".
+ *
+ * @param t0Ns             the request's t0, absolute {@code System.nanoTime()}
+ * @param ttfoNs           first non-empty reasoning or content delta, ns after t0, or -1
+ * @param ttftNs           first non-empty content delta, ns after t0, or -1
+ * @param e2eNs            stream consumed (end, {@code [DONE]}) or failure, ns after t0
+ * @param httpStatus       HTTP status, or -1 when no response head arrived
+ * @param promptTokens     usage.prompt_tokens when an integer ≥ 0, else -1
+ * @param completionTokens usage.completion_tokens when an integer ≥ 0, else -1
+ * @param cachedTokens     usage.prompt_tokens_details.cached_tokens when an integer ≥ 0, else -1
+ * @param contentChunks    non-empty content deltas
+ * @param reasoningChunks  non-empty reasoning deltas
+ * @param maxChunkGapNs    largest gap between consecutive {@code data:} lines, ns, or -1
+ * @param finishReason     last finish_reason, or null
+ * @param bodyBytes        response body bytes read
+ * @param error            the failure, or null for a completed request
+ */
+public record RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
+                            long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,
+                            long maxChunkGapNs, String finishReason, long bodyBytes, RequestError error) {
+
+    /** @return whether the request completed (no error) */
+    public boolean ok() {
+        return error == null;
+    }
+
+    /** @return {@code usage} when completion_tokens is known, else {@code content_chunks} (spec §4.3) */
+    public String outputTokenSource() {
+        return completionTokens >= 0 ? "usage" : "content_chunks";
+    }
+
+    /**
+     * A failure before any response data.
+     *
+     * @param t0Ns  t0
+     * @param e2eNs elapsed ns
+     * @param error the failure
+     * @return the result
+     */
+    public static RequestResult failed(long t0Ns, long e2eNs, RequestError error) {
+        return new RequestResult(t0Ns, -1, -1, e2eNs, -1, -1, -1, -1, 0, 0, -1, null, 0, error);
+    }
+}

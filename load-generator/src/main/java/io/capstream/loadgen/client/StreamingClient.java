@@ -1,0 +1,198 @@
+package io.capstream.loadgen.client;
+
+import io.capstream.loadgen.workload.ModelsProbe;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * Non-blocking streaming chat-completion client on the Vert.x {@link HttpClient} (spec §2.2, §2.4,
+ * §4). For each request: the body is already serialised; {@code t0 = System.nanoTime()} is read just
+ * before the connection is requested; every body chunk gets one {@code System.nanoTime()} when it
+ * arrives, which stamps the lines it completes ({@link ChunkAccumulator}); e2e is read at the end of
+ * the body or at {@code [DONE]}. The {@code --timeout} is the connect timeout and an idle timeout
+ * for the response head and for each read, not a total deadline. Every failure is returned as a
+ * {@link RequestResult} with an {@link RequestError}: the future never fails.
+ *
+ * <p>Headers: {@code Content-Type: application/json}, {@code Accept-Encoding: identity},
+ * {@code Authorization: Bearer <key>} when a key is configured, and {@code Connection: close}
+ * unless keep-alive is on. Callbacks run on the event loop of the context the request was started
+ * from; call {@link #execute} from the event-loop context that should own the connection.
+ */
+public final class StreamingClient implements AutoCloseable {
+    private final HttpClient client;
+    private final String url;
+    private final long timeoutMs;
+    private final boolean keepAlive;
+    private final String authorization;
+    private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
+
+    /**
+     * @param vertx  Vert.x
+     * @param config settings
+     */
+    public StreamingClient(Vertx vertx, ClientConfig config) {
+        this.url = ModelsProbe.stripSlash(config.baseUrl()) + "/chat/completions";
+        this.timeoutMs = Math.max(1, Math.round(config.timeoutS() * 1000));
+        this.keepAlive = config.keepAlive();
+        this.authorization = config.apiKey().authorizationHeader().orElse(null);
+        HttpClientOptions options = new HttpClientOptions()
+                .setKeepAlive(keepAlive)
+                .setPipelining(false)
+                .setTcpNoDelay(true)
+                .setDecompressionSupported(false)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
+        PoolOptions pool = new PoolOptions().setHttp1MaxSize(Math.max(1, config.maxConnections()))
+                .setMaxWaitQueueSize(-1);
+        this.client = vertx.createHttpClient(options, pool);
+    }
+
+    /**
+     * Sends one streaming request. Must be called on a Vert.x event-loop context (the response is
+     * processed there).
+     *
+     * @param body serialised request body (built before t0, so serialisation is not measured)
+     * @return the result; the future always succeeds
+     */
+    public Future<RequestResult> execute(Buffer body) {
+        RequestOptions ro = new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setAbsoluteURI(url)
+                .setConnectTimeout(timeoutMs)
+                .setIdleTimeout(timeoutMs)
+                .putHeader("Content-Type", "application/json")
+                .putHeader("Accept-Encoding", "identity")
+                .putHeader("User-Agent", "capstream");
+        if (!keepAlive) {
+            ro.putHeader("Connection", "close");
+        }
+        if (authorization != null) {
+            ro.putHeader("Authorization", authorization);
+        }
+        Exchange ex = new Exchange(System.nanoTime());
+        client.request(ro).onComplete(ar -> {
+            if (ar.failed()) {
+                ex.fail(FailureMapper.map(ar.cause(), FailureMapper.Phase.CONNECT, 0));
+                return;
+            }
+            HttpClientRequest req = ar.result();
+            ex.request = req;
+            req.send(body).onComplete(ar2 -> {
+                if (ar2.failed()) {
+                    ex.fail(FailureMapper.map(ar2.cause(), FailureMapper.Phase.HEADERS, 0));
+                } else {
+                    ex.onResponse(ar2.result());
+                }
+            });
+        });
+        return ex.promise.future();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    /** One request/response in flight. Used only on its event loop. */
+    private final class Exchange implements Handler<Buffer> {
+        final long t0;
+        final io.vertx.core.Promise<RequestResult> promise = io.vertx.core.Promise.promise();
+        final ChunkAccumulator acc;
+        final SseLineSplitter splitter;
+        HttpClientRequest request;
+        HttpClientResponse response;
+        int status = -1;
+        boolean finished;
+
+        Exchange(long t0) {
+            this.t0 = t0;
+            this.acc = new ChunkAccumulator(t0);
+            this.splitter = new SseLineSplitter(acc);
+        }
+
+        void onResponse(HttpClientResponse resp) {
+            response = resp;
+            status = resp.statusCode();
+            if (status < 200 || status >= 300) {
+                String reason = resp.statusMessage();
+                finish(System.nanoTime(), RequestError.of(ErrorTypes.HTTP_ERROR,
+                        "HTTP Error " + status + ": " + (reason == null ? "" : reason)));
+                if (keepAlive) {
+                    resp.handler(b -> { });
+                    resp.exceptionHandler(t -> { });
+                } else {
+                    closeConnection();
+                }
+                return;
+            }
+            resp.handler(this);
+            resp.exceptionHandler(t -> {
+                if (!finished) {
+                    finish(System.nanoTime(), FailureMapper.map(t, FailureMapper.Phase.BODY, splitter.bytes()));
+                }
+            });
+            resp.endHandler(v -> {
+                if (!finished) {
+                    long now = System.nanoTime();
+                    acc.at(now);
+                    splitter.finish();
+                    finish(now, acc.failure());
+                }
+            });
+        }
+
+        @Override
+        public void handle(Buffer buf) {
+            if (finished) {
+                return;
+            }
+            long now = System.nanoTime();
+            acc.at(now);
+            int len = buf.length();
+            byte[] s = scratch.get();
+            if (s.length < len) {
+                s = new byte[Math.max(len, s.length * 2)];
+                scratch.set(s);
+            }
+            buf.getBytes(0, len, s, 0);
+            if (!splitter.feed(s, 0, len)) {
+                finish(now, acc.failure());
+                if (!keepAlive || acc.failure() != null) {
+                    closeConnection();
+                }
+            }
+        }
+
+        void closeConnection() {
+            if (request != null && request.connection() != null) {
+                request.connection().close();
+            }
+        }
+
+        void fail(RequestError error) {
+            finish(System.nanoTime(), error);
+        }
+
+        void finish(long now, RequestError error) {
+            if (finished) {
+                return;
+            }
+            finished = true;
+            RequestError e = error;
+            if (e == null && acc.ttftNs() < 0) {
+                e = RequestError.of(ErrorTypes.VALUE_ERROR, ErrorTypes.NO_VISIBLE_CONTENT);
+            }
+            promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
+                    acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
+                    acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(), splitter.bytes(), e));
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.client.RequestError;
+import io.capstream.loadgen.client.RequestResult;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Builds the {@link RunEvent}s of one run (spec §12.2): raw times in ns, raw usage fields, counts;
+ * nothing derived. Never puts the API key in any event. Immutable, thread-safe.
+ */
+public final class EventFactory {
+    private final String runId;
+    private final String workerId;
+    private final RunPlan plan;
+    private final String version;
+
+    /**
+     * @param runId    run id (the key)
+     * @param workerId worker id
+     * @param plan     the plan
+     */
+    public EventFactory(String runId, String workerId, RunPlan plan) {
+        this.runId = runId;
+        this.workerId = workerId;
+        this.plan = plan;
+        this.version = EventFactory.class.getPackage().getImplementationVersion();
+    }
+
+    private RunEvent wrap(Object payload) {
+        return RunEvent.newBuilder()
+                .setRunId(runId)
+                .setEventId(UUID.randomUUID().toString())
+                .setWorkerId(workerId)
+                .setEmittedAtMs(System.currentTimeMillis())
+                .setPayload(payload)
+                .build();
+    }
+
+    /**
+     * @param startedAt UTC start (just before T0)
+     * @return RunStarted with the full configuration and plan (spec §1, §3.1)
+     */
+    public RunEvent runStarted(Instant startedAt) {
+        RunConfig c = plan.config();
+        int[] p = plan.contextPlan().toArray();
+        List<Integer> planned = new ArrayList<>(p.length);
+        for (int v : p) {
+            planned.add(v);
+        }
+        boolean open = c.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED;
+        RunStarted rs = RunStarted.newBuilder()
+                .setBaseUrl(c.baseUrl())
+                .setModel(c.model())
+                .setEngine(c.engine())
+                .setGpu(c.gpu())
+                .setRequests(plan.requests())
+                .setConcurrency(open ? c.effectiveMaxInFlight() : c.effectiveConcurrency())
+                .setBurst(c.burst())
+                .setSharedPrefixBurst(c.burst() != 0)
+                .setContextTokens(c.ctxTokens() == 0 ? null : c.ctxTokens())
+                .setContextSeed(c.seed())
+                .setMaxContextTokens(plan.maxModelLen())
+                .setMaxTokens(c.maxTokens())
+                .setSharedPrefixTokens(c.sharedPrefixTokens())
+                .setMarginTokens(c.margin())
+                .setTimeoutS(c.timeoutS())
+                .setThinkingMode(c.resolvedThinkingMode().wireName())
+                .setNoThinking(c.noThinking())
+                .setReasoningEffort(c.reasoningEffort())
+                .setPlannedContextTokens(planned)
+                .setArrival(c.arrival().wireName())
+                .setRateRps(open ? c.rateRps() : null)
+                .setMaxInFlight(open ? c.effectiveMaxInFlight() : null)
+                .setDurationS(c.durationS())
+                .setKeepAlive(c.keepAlive())
+                .setExpectedWorkers(c.expectedWorkers())
+                .setTimingMethodology(null)
+                .setStartedAt(RunIds.utcSeconds(startedAt))
+                .setStartedAtEpochMs(startedAt.toEpochMilli())
+                .setOrigin("live")
+                .setCapstreamVersion(version)
+                .build();
+        return wrap(rs);
+    }
+
+    /**
+     * @param index       request index
+     * @param scheduledNs scheduled start, ns after T0
+     * @param startNs     actual start (t0), ns after T0
+     * @param r           the measurements (ok)
+     * @return RequestCompleted
+     */
+    public RunEvent completed(int index, long scheduledNs, long startNs, RequestResult r) {
+        RunConfig c = plan.config();
+        RequestCompleted rc = RequestCompleted.newBuilder()
+                .setRequestIndex(index)
+                .setPlannedContextTokens(plan.contextPlan().planned(index))
+                .setTarget(c.baseUrl())
+                .setModel(c.model())
+                .setScheduledStartNs(scheduledNs)
+                .setStartNs(startNs)
+                .setClientQueueNs(Math.max(0, startNs - scheduledNs))
+                .setTtfoNs(r.ttfoNs())
+                .setTtftNs(r.ttftNs())
+                .setE2eNs(r.e2eNs())
+                .setExactSeconds(null)
+                .setPromptTokens(r.promptTokens() >= 0 ? r.promptTokens() : null)
+                .setCompletionTokens(r.completionTokens() >= 0 ? r.completionTokens() : null)
+                .setCachedTokens(r.cachedTokens() >= 0 ? r.cachedTokens() : null)
+                .setOutputTokenSource(r.outputTokenSource())
+                .setContentChunks(r.contentChunks())
+                .setReasoningChunks(r.reasoningChunks())
+                .setMaxChunkGapNs(r.maxChunkGapNs() >= 0 ? r.maxChunkGapNs() : null)
+                .setFinishReason(r.finishReason())
+                .setHttpStatus(r.httpStatus() >= 0 ? r.httpStatus() : null)
+                .setCompletedAtEpochMs(System.currentTimeMillis())
+                .build();
+        return wrap(rc);
+    }
+
+    /**
+     * @param index       request index
+     * @param scheduledNs scheduled start, ns after T0
+     * @param startNs     actual start, ns after T0
+     * @param elapsedNs   t0 to the failure, ns, or -1 when unknown
+     * @param httpStatus  HTTP status or -1
+     * @param content     content deltas before the failure
+     * @param reasoning   reasoning deltas before the failure
+     * @param error       the failure
+     * @return RequestFailed
+     */
+    public RunEvent failed(int index, long scheduledNs, long startNs, long elapsedNs, int httpStatus, int content,
+                           int reasoning, RequestError error) {
+        RunConfig c = plan.config();
+        RequestFailed rf = RequestFailed.newBuilder()
+                .setRequestIndex(index)
+                .setPlannedContextTokens(plan.contextPlan().planned(index))
+                .setTarget(c.baseUrl())
+                .setModel(c.model())
+                .setErrorType(error.type())
+                .setErrorMessage(error.message())
+                .setErrorMessageTruncated(error.truncated())
+                .setScheduledStartNs(scheduledNs)
+                .setStartNs(startNs)
+                .setClientQueueNs(Math.max(0, startNs - scheduledNs))
+                .setElapsedNs(elapsedNs >= 0 ? elapsedNs : null)
+                .setHttpStatus(httpStatus >= 0 ? httpStatus : null)
+                .setContentChunks(content)
+                .setReasoningChunks(reasoning)
+                .setCompletedAtEpochMs(System.currentTimeMillis())
+                .build();
+        return wrap(rf);
+    }
+
+    /**
+     * @param wallNs      T0 to the end of the slowest request, ns
+     * @param startedAt   UTC start
+     * @param finishedAt  UTC end
+     * @param sent        request events emitted
+     * @param interrupted stopped before every planned request ran
+     * @param undelivered events not delivered so far
+     * @return RunFinished
+     */
+    public RunEvent runFinished(long wallNs, Instant startedAt, Instant finishedAt, int sent, boolean interrupted,
+                                long undelivered) {
+        RunFinished rf = RunFinished.newBuilder()
+                .setWallClockNs(wallNs)
+                .setWallClockS(null)
+                .setStartedAt(RunIds.utcSeconds(startedAt))
+                .setFinishedAt(RunIds.utcSeconds(finishedAt))
+                .setStartedAtEpochMs(startedAt.toEpochMilli())
+                .setFinishedAtEpochMs(finishedAt.toEpochMilli())
+                .setRequestsSent(sent)
+                .setInterrupted(interrupted)
+                .setEventsUndelivered((int) Math.min(Integer.MAX_VALUE, undelivered))
+                .build();
+        return wrap(rf);
+    }
+}

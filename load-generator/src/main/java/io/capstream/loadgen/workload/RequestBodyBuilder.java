@@ -1,0 +1,72 @@
+package io.capstream.loadgen.workload;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Serialises the chat request body (spec §2.2), members in the reference's order: {@code model},
+ * {@code messages} (one user message), {@code max_tokens}, {@code temperature} 0.0, {@code stream}
+ * true, {@code stream_options.include_usage} true, then {@code chat_template_kwargs.enable_thinking}
+ * only for thinking-mode enabled/disabled, or top-level {@code reasoning_effort} when set (then the
+ * thinking control is never sent). Nothing else is sent. Immutable, thread-safe.
+ */
+public final class RequestBodyBuilder {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private final String model;
+    private final int maxTokens;
+    private final ThinkingMode thinking;
+    private final String reasoningEffort;
+
+    /**
+     * @param model           model id
+     * @param maxTokens       {@code max_tokens}
+     * @param thinking        resolved thinking mode
+     * @param reasoningEffort reasoning effort, or null
+     */
+    public RequestBodyBuilder(String model, int maxTokens, ThinkingMode thinking, String reasoningEffort) {
+        this.model = model;
+        this.maxTokens = maxTokens;
+        this.thinking = thinking;
+        this.reasoningEffort = reasoningEffort;
+    }
+
+    /**
+     * @param prompt the user message content
+     * @return the UTF-8 JSON body
+     */
+    public byte[] body(String prompt) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(prompt.length() + prompt.length() / 20 + 256);
+        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+            g.writeStartObject();
+            g.writeStringField("model", model);
+            g.writeArrayFieldStart("messages");
+            g.writeStartObject();
+            g.writeStringField("role", "user");
+            g.writeStringField("content", prompt);
+            g.writeEndObject();
+            g.writeEndArray();
+            g.writeNumberField("max_tokens", maxTokens);
+            g.writeNumberField("temperature", 0.0);
+            g.writeBooleanField("stream", true);
+            g.writeObjectFieldStart("stream_options");
+            g.writeBooleanField("include_usage", true);
+            g.writeEndObject();
+            if (reasoningEffort != null) {
+                g.writeStringField("reasoning_effort", reasoningEffort);
+            } else if (thinking == ThinkingMode.ENABLED || thinking == ThinkingMode.DISABLED) {
+                g.writeObjectFieldStart("chat_template_kwargs");
+                g.writeBooleanField("enable_thinking", thinking == ThinkingMode.ENABLED);
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+}

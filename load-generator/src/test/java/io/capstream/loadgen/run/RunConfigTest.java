@@ -1,0 +1,123 @@
+package io.capstream.loadgen.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.workload.ThinkingMode;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class RunConfigTest {
+    private static final Function<String, String> NO_ENV = k -> null;
+
+    private static RunConfig.Builder b() {
+        return RunConfig.builder("http://127.0.0.1:1/v1", "some-model");
+    }
+
+    private static List<String> errors(RunConfig.Builder b) {
+        return b.build().validate(NO_ENV);
+    }
+
+    private static void assertError(RunConfig.Builder b, String fragment) {
+        List<String> e = errors(b);
+        assertTrue(e.stream().anyMatch(s -> s.contains(fragment)), () -> "expected '" + fragment + "' in " + e);
+    }
+
+    @Test
+    void referenceDefaults() {
+        RunConfig c = b().build();
+        assertEquals(60, c.requests());
+        assertEquals(20, c.concurrency());
+        assertEquals(0, c.burst());
+        assertEquals(8000, c.sharedPrefixTokens());
+        assertEquals(0, c.ctxTokens());
+        assertEquals(0, c.seed());
+        assertEquals(64, c.maxTokens());
+        assertEquals(0, c.maxModelLen());
+        assertEquals(1024, c.margin());
+        assertEquals(900.0, c.timeoutS());
+        assertEquals(ThinkingMode.DEFAULT, c.thinkingMode());
+        assertEquals(ArrivalMode.CLOSED, c.arrival());
+        assertFalse(c.keepAlive());
+        assertEquals(List.of(), c.validate(NO_ENV));
+    }
+
+    @Test
+    void bounds() {
+        assertError(b().requests(0), "--requests");
+        assertError(b().concurrency(0), "--concurrency");
+        assertTrue(errors(b().concurrency(5000).requests(5000).ctxTokens(1024)).isEmpty(), "concurrency above 256 is allowed");
+        assertError(b().ctxTokens(31), "--ctx-tokens");
+        assertError(b().maxTokens(0), "--max-tokens");
+        assertError(b().maxModelLen(1000), "must exceed");
+        assertError(b().timeoutS(0), "--timeout");
+        assertError(b().timeoutS(Double.POSITIVE_INFINITY), "--timeout");
+        assertError(b().timeoutS(3601), "--timeout");
+        assertError(b().baseUrl(null), "--base-url");
+        assertError(b().model(""), "--model");
+    }
+
+    @Test
+    void burstReplacesRequestsAndConcurrency() {
+        RunConfig c = b().burst(7).requests(100).concurrency(3).build();
+        assertEquals(7, c.effectiveRequests());
+        assertEquals(7, c.effectiveConcurrency());
+    }
+
+    @Test
+    void aggregatePromptGuard() {
+        assertError(b().requests(10000).ctxTokens(8192), "aggregate prompt guard");
+        assertTrue(errors(b().requests(8192).ctxTokens(8192)).isEmpty());
+        // the guard uses the unclamped fixed context even with a small window
+        assertError(b().requests(10000).ctxTokens(8192).maxModelLen(4096), "aggregate prompt guard");
+        // sampled mode with an explicit window: min(cap, 262144)
+        assertError(b().requests(600).maxModelLen(131072), "aggregate prompt guard");
+        assertTrue(errors(b().requests(500).maxModelLen(131072)).isEmpty());
+    }
+
+    @Test
+    void reasoningEffortRules() {
+        assertError(b().reasoningEffort("huge"), "--reasoning-effort must be one of");
+        assertError(b().reasoningEffort("low").noThinking(true), "cannot be combined");
+        assertError(b().reasoningEffort("low").thinkingMode(ThinkingMode.UNSUPPORTED), "cannot be combined");
+        assertTrue(errors(b().reasoningEffort("none")).isEmpty());
+        assertEquals(ThinkingMode.DISABLED, b().noThinking(true).build().resolvedThinkingMode());
+    }
+
+    @Test
+    void modelFamilyGuard() {
+        assertError(b().model("openai/GPT-OSS-20b").thinkingMode(ThinkingMode.ENABLED), "gpt-oss");
+        assertError(b().model("gpt-oss-120b").noThinking(true), "gpt-oss");
+        assertError(b().model("gpt-oss-120b").reasoningEffort("max"), "low, medium or high");
+        assertTrue(errors(b().model("gpt-oss-120b").reasoningEffort("medium")).isEmpty());
+        assertError(b().model("DeepSeek-V4-Flash").reasoningEffort("medium"), "low, high or max");
+        assertTrue(errors(b().model("deepseek_v4").reasoningEffort("max")).isEmpty());
+        assertError(b().model("Qwen3.8-32B").reasoningEffort("high"), "low, medium or xhigh");
+        assertTrue(errors(b().model("qwen38-a3b").reasoningEffort("xhigh")).isEmpty());
+        assertError(b().model("Qwen3-8B").reasoningEffort("low"), "Qwen models do not accept");
+        assertTrue(errors(b().model("Qwen3-8B").thinkingMode(ThinkingMode.DISABLED)).isEmpty());
+    }
+
+    @Test
+    void arrivalOptions() {
+        assertError(b().arrival(ArrivalMode.POISSON), "needs --rate");
+        assertError(b().rateRps(5.0), "--rate needs --arrival");
+        assertError(b().arrival(ArrivalMode.CONSTANT).rateRps(2.0).maxInFlight(0), "--max-in-flight");
+        assertError(b().durationS(-1.0), "--duration");
+        assertTrue(errors(b().arrival(ArrivalMode.CONSTANT).rateRps(2.0).maxInFlight(10).durationS(3.0)).isEmpty());
+    }
+
+    @Test
+    void apiKeyEnv() {
+        assertError(b().apiKeyEnv("CAPSTREAM_TEST_KEY"), "CAPSTREAM_TEST_KEY");
+        assertError(b().apiKeyEnv("K"), "missing or empty");
+        RunConfig c = b().apiKeyEnv("K").build();
+        assertTrue(c.validate(Map.of("K", " secret ")::get).isEmpty());
+        assertFalse(c.toString().contains("secret"));
+        assertTrue(c.validate(Map.of("K", "   ")::get).get(0).contains("missing or empty"));
+    }
+}
