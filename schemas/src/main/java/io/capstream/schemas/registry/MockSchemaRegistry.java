@@ -54,7 +54,7 @@ public final class MockSchemaRegistry implements SchemaRegistryClient {
         }
         if (!list.isEmpty() && !compatible(subject, schema)) {
             throw new SchemaRegistryException("Schema being registered is incompatible with an earlier schema for subject \""
-                    + subject + "\" (compatibility " + levelOf(subject) + ")", 409, null);
+                    + subject + "\" (compatibility " + levelOf(subject) + ")", 409, 409, null);
         }
         int id = existing != null ? existing : nextId++;
         byId.put(id, schema);
@@ -64,10 +64,22 @@ public final class MockSchemaRegistry implements SchemaRegistryClient {
     }
 
     @Override
+    public synchronized int getId(String subject, Schema schema) {
+        List<Schema> list = versions.get(subject);
+        if (list == null || list.isEmpty()) {
+            throw new SchemaRegistryException("Subject '" + subject + "' not found", 404, 40401, null);
+        }
+        if (!list.contains(schema)) {
+            throw new SchemaRegistryException("Schema not found under subject '" + subject + "'", 404, 40403, null);
+        }
+        return idBySchema.get(schema);
+    }
+
+    @Override
     public synchronized Schema getById(int id) {
         Schema s = byId.get(id);
         if (s == null) {
-            throw new SchemaRegistryException("Schema " + id + " not found", 404, null);
+            throw new SchemaRegistryException("Schema " + id + " not found", 404, 40403, null);
         }
         return s;
     }

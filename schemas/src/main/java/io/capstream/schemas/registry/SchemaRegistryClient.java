@@ -22,6 +22,18 @@ public interface SchemaRegistryClient extends AutoCloseable {
     int register(String subject, Schema schema);
 
     /**
+     * Looks up the id of {@code schema} already registered under {@code subject}, without
+     * registering it (Confluent {@code POST /subjects/{subject}}); used when
+     * {@code auto.register.schemas=false}.
+     *
+     * @param subject subject name; never null
+     * @param schema  the Avro schema; never null
+     * @return the registry-wide schema id
+     * @throws SchemaRegistryException 404 when the subject or the schema under it is unknown
+     */
+    int getId(String subject, Schema schema);
+
+    /**
      * Looks up a schema by its registry-wide id.
      *
      * @param id schema id as read from the wire format

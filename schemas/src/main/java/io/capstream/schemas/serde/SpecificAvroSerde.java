@@ -16,8 +16,13 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * Kafka serde for Avro specific records in the Confluent wire format. Configuration keys are
  * Confluent's: {@value #SCHEMA_REGISTRY_URL} (required; {@code mock://scope} for the in-memory
- * registry) and {@value #AUTO_REGISTER} (default true). The subject is {@code <topic>-value} or
- * {@code <topic>-key} (TopicNameStrategy).
+ * registry) and {@value #AUTO_REGISTER} (default true: register the schema; false: only look up
+ * the id of an already registered schema with {@code POST /subjects/{subject}}). Registry client
+ * settings (credentials, timeouts) are read with {@link RegistryClientConfig#fromProperties}. The
+ * subject is {@code <topic>-value} or {@code <topic>-key} (TopicNameStrategy).
+ *
+ * <p>Errors: the serializer and deserializer throw Kafka's {@link SerializationException} naming
+ * the type, topic/subject and the registry's message.
  *
  * @param <T> the generated Avro class
  */
@@ -78,7 +83,7 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
             if (url == null) {
                 throw new IllegalArgumentException("missing " + SCHEMA_REGISTRY_URL);
             }
-            registry = SchemaRegistryClients.forUrl(url.toString(), RegistryClientConfig.defaults());
+            registry = SchemaRegistryClients.forUrl(url.toString(), RegistryClientConfig.fromProperties(configs));
         }
         Object auto = configs.get(AUTO_REGISTER);
         if (auto != null) {
@@ -98,10 +103,16 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
                 return null;
             }
             String subject = topic + (isKey ? "-key" : "-value");
-            int id = idBySubject.computeIfAbsent(subject, s -> autoRegister
-                    ? registry.register(s, data.getSchema())
-                    : registry.register(s, data.getSchema()));
-            return AvroWireFormat.encode(id, data);
+            try {
+                int id = idBySubject.computeIfAbsent(subject, s -> autoRegister
+                        ? registry.register(s, data.getSchema())
+                        : registry.getId(s, data.getSchema()));
+                return AvroWireFormat.encode(id, data);
+            } catch (RuntimeException e) {
+                throw new SerializationException("cannot serialize " + type.getSimpleName() + " for subject " + subject
+                        + (autoRegister ? "" : " (auto.register.schemas=false: the schema must already be registered)")
+                        + ": " + e.getMessage(), e);
+            }
         };
     }
 

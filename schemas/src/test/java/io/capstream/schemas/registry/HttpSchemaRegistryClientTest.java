@@ -1,0 +1,273 @@
+package io.capstream.schemas.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.serde.AvroWireFormat;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP client against a scripted in-JVM server: endpoints, caching, retries, auth and errors. */
+class HttpSchemaRegistryClientTest {
+    private static final Schema THING = SchemaBuilder.record("Thing").namespace("t").fields().requiredString("id").endRecord();
+    private static final RegistryClientConfig FAST = new RegistryClientConfig(Duration.ofSeconds(2), 3, Duration.ofMillis(10), null, null);
+    private final ObjectMapper json = new ObjectMapper();
+    private StubRegistryServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new StubRegistryServer();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void registerPostsTheSchemaAndCachesTheId() throws Exception {
+        server.respond(200, "{\"id\":21}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url() + "/apis/ccompat/v7/", FAST);
+        assertEquals(21, c.register("capstream.events-value", THING));
+        assertEquals(21, c.register("capstream.events-value", THING), "second call served from cache");
+        assertEquals(THING, c.getById(21), "registered schema cached by id");
+        assertEquals(1, server.requests().size());
+        StubRegistryServer.Request r = server.requests().get(0);
+        assertEquals("POST", r.method());
+        assertEquals("/apis/ccompat/v7/subjects/capstream.events-value/versions", r.uri());
+        assertEquals("application/vnd.schemaregistry.v1+json", r.header("Content-Type"));
+        assertTrue(r.header("Accept").startsWith("application/vnd.schemaregistry.v1+json"));
+        assertEquals(THING, new Schema.Parser().parse(json.readTree(r.body()).get("schema").asText()));
+        assertNull(r.header("Authorization"));
+    }
+
+    @Test
+    void getByIdParsesAndCaches() {
+        server.respond(200, json.createObjectNode().put("schema", THING.toString()).toString());
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        assertEquals(THING, c.getById(5));
+        assertEquals(THING, c.getById(5));
+        assertEquals(1, server.requests().size());
+        assertEquals("/schemas/ids/5", server.requests().get(0).uri());
+    }
+
+    @Test
+    void getIdLooksUpWithoutRegistering() throws Exception {
+        server.respond(200, "{\"subject\":\"s\",\"id\":3,\"version\":1,\"schema\":\"\\\"string\\\"\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        assertEquals(3, c.getId("my subject/x", THING));
+        assertEquals("POST", server.requests().get(0).method());
+        assertEquals("/subjects/my%20subject%2Fx", server.requests().get(0).uri());
+    }
+
+    @Test
+    void retriesOn5xxWithBackoffThenSucceeds() {
+        server.respond(503, "{\"error_code\":50003,\"message\":\"busy\"}")
+              .respond(500, "oops")
+              .respond(200, "{\"id\":7}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        assertEquals(7, c.register("s", THING));
+        assertEquals(3, server.requests().size());
+    }
+
+    @Test
+    void givesUpAfterMaxRetriesWithTheLastError() {
+        server.respond(502, "{\"error_code\":50002,\"message\":\"bad gateway\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.register("s", THING));
+        assertEquals(4, server.requests().size(), "1 try + 3 retries");
+        assertEquals(502, e.status());
+        assertEquals(50002, e.errorCode());
+        assertTrue(e.getMessage().contains("bad gateway") && e.getMessage().contains("after 4 attempts"), e.getMessage());
+    }
+
+    @Test
+    void doesNotRetry4xxAndNamesSubjectStatusAndRegistryMessage() {
+        server.respond(409, "{\"error_code\":409,\"message\":\"Schema being registered is incompatible with an earlier schema\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.register("capstream.events-value", THING));
+        assertEquals(1, server.requests().size());
+        assertEquals(409, e.status());
+        assertEquals(409, e.errorCode());
+        assertTrue(e.getMessage().contains("'capstream.events-value'"), e.getMessage());
+        assertTrue(e.getMessage().contains("HTTP 409"), e.getMessage());
+        assertTrue(e.getMessage().contains("incompatible with an earlier schema"), e.getMessage());
+    }
+
+    @Test
+    void unknownIdIs404WithoutRetry() {
+        server.respond(404, "{\"error_code\":40403,\"message\":\"Schema 99 not found\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.getById(99));
+        assertEquals(1, server.requests().size());
+        assertEquals(40403, e.errorCode());
+        assertTrue(e.getMessage().contains("Schema 99 not found"), e.getMessage());
+    }
+
+    @Test
+    void retriesConnectionErrorsAndReportsThem() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create("http://127.0.0.1:" + closedPort,
+                new RegistryClientConfig(Duration.ofSeconds(2), 2, Duration.ofMillis(5), null, null));
+        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.getById(1));
+        assertEquals(-1, e.status());
+        assertTrue(e.getMessage().contains("ConnectException") && e.getMessage().contains("after 3 attempts"), e.getMessage());
+    }
+
+    @Test
+    void timesOutAndRetries() {
+        server.hang().respond(200, "{\"id\":4}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(),
+                new RegistryClientConfig(Duration.ofMillis(300), 1, Duration.ofMillis(5), null, null));
+        assertEquals(4, c.register("s", THING));
+        assertEquals(2, server.requests().size());
+    }
+
+    @Test
+    void fallsOverToTheNextUrlOnConnectionErrors() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        server.respond(200, "{\"id\":8}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create("http://127.0.0.1:" + closedPort + "," + server.url(), FAST);
+        assertEquals(8, c.register("s", THING));
+    }
+
+    @Test
+    void basicAuthFromConfig() {
+        server.respond(200, "{\"id\":1}");
+        HttpSchemaRegistryClient.create(server.url(),
+                new RegistryClientConfig(Duration.ofSeconds(2), 0, Duration.ofMillis(5), "alice:s3cr:et", null)).register("s", THING);
+        assertEquals("Basic " + Base64.getEncoder().encodeToString("alice:s3cr:et".getBytes()),
+                server.requests().get(0).header("Authorization"));
+    }
+
+    @Test
+    void basicAuthFromUrlUserInfoIsNotSentInTheUrl() {
+        server.respond(200, "{\"id\":1}");
+        String url = server.url().replace("http://", "http://bob:p%40ss@");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(url, FAST);
+        c.register("s", THING);
+        assertEquals("Basic " + Base64.getEncoder().encodeToString("bob:p@ss".getBytes()),
+                server.requests().get(0).header("Authorization"));
+        assertFalse(c.toString().contains("p%40ss") || c.toString().contains("bob"), c.toString());
+    }
+
+    @Test
+    void bearerToken() {
+        server.respond(200, "{\"id\":1}");
+        HttpSchemaRegistryClient.create(server.url(),
+                new RegistryClientConfig(Duration.ofSeconds(2), 0, Duration.ofMillis(5), null, "tok-123")).register("s", THING);
+        assertEquals("Bearer tok-123", server.requests().get(0).header("Authorization"));
+    }
+
+    @Test
+    void unauthorizedIsAClearErrorWithoutRetry() {
+        server.respond(401, "{\"error_code\":401,\"message\":\"Unauthorized\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.register("s", THING));
+        assertEquals(401, e.status());
+        assertEquals(1, server.requests().size());
+        assertTrue(e.getMessage().contains("Unauthorized"), e.getMessage());
+    }
+
+    @Test
+    void compatibilityCheck() throws Exception {
+        server.respond(200, "{\"is_compatible\":false}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        assertFalse(c.testCompatibility("s", THING));
+        StubRegistryServer.Request r = server.requests().get(0);
+        assertEquals("POST", r.method());
+        assertEquals("/compatibility/subjects/s/versions/latest", r.uri());
+        assertEquals(THING.toString(), json.readTree(r.body()).get("schema").asText());
+    }
+
+    @Test
+    void compatibilityOfANewSubjectIsTrue() {
+        server.respond(404, "{\"error_code\":40401,\"message\":\"Subject 's' not found.\"}");
+        assertTrue(HttpSchemaRegistryClient.create(server.url(), FAST).testCompatibility("s", THING));
+    }
+
+    @Test
+    void readsSubjectAndGlobalCompatibility() {
+        server.respond(200, "{\"compatibilityLevel\":\"FULL\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        assertEquals("FULL", c.getCompatibility("s"));
+        assertEquals("GET", server.requests().get(0).method());
+        assertEquals("/config/s?defaultToGlobal=true", server.requests().get(0).uri());
+        assertEquals("FULL", c.getCompatibility(null));
+        assertEquals("/config", server.requests().get(1).uri());
+    }
+
+    @Test
+    void subjectWithoutOwnLevelFallsBackToGlobal() {
+        server.respond(404, "{\"error_code\":40408,\"message\":\"Subject 's' does not have subject-level compatibility configured\"}")
+              .respond(200, "{\"compatibilityLevel\":\"BACKWARD\"}");
+        assertEquals("BACKWARD", HttpSchemaRegistryClient.create(server.url(), FAST).getCompatibility("s"));
+        assertEquals("/config", server.requests().get(1).uri());
+    }
+
+    @Test
+    void setsSubjectAndGlobalCompatibility() throws Exception {
+        server.respond(200, "{\"compatibility\":\"NONE\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        c.setCompatibility("s", "NONE");
+        c.setCompatibility(null, "BACKWARD_TRANSITIVE");
+        assertEquals("PUT", server.requests().get(0).method());
+        assertEquals("/config/s", server.requests().get(0).uri());
+        assertEquals("NONE", json.readTree(server.requests().get(0).body()).get("compatibility").asText());
+        assertEquals("/config", server.requests().get(1).uri());
+        assertEquals("BACKWARD_TRANSITIVE", json.readTree(server.requests().get(1).body()).get("compatibility").asText());
+    }
+
+    @Test
+    void serdeWithoutAutoRegisterLooksUpTheId() throws Exception {
+        server.respond(200, "{\"subject\":\"capstream.alerts-value\",\"id\":12,\"version\":1}");
+        SpecificAvroSerde<SloBreach> serde = new SpecificAvroSerde<>(SloBreach.class);
+        serde.configure(Map.of(SpecificAvroSerde.SCHEMA_REGISTRY_URL, server.url(),
+                SpecificAvroSerde.AUTO_REGISTER, "false",
+                RegistryClientConfig.BEARER_AUTH_TOKEN, "t0k"), false);
+        SloBreach b = io.capstream.schemas.serde.SerdeTestRecords.sloBreach();
+        byte[] bytes = serde.serializer().serialize("capstream.alerts", b);
+        assertEquals(12, AvroWireFormat.schemaId(bytes));
+        StubRegistryServer.Request r = server.requests().get(0);
+        assertEquals("POST", r.method());
+        assertEquals("/subjects/capstream.alerts-value", r.uri());
+        assertEquals("Bearer t0k", r.header("Authorization"));
+        assertEquals(SloBreach.getClassSchema(), new Schema.Parser().parse(json.readTree(r.body()).get("schema").asText()));
+    }
+
+    @Test
+    void rejectsNonHttpUrls() {
+        assertThrows(IllegalArgumentException.class, () -> HttpSchemaRegistryClient.create("ftp://x", FAST));
+        assertThrows(IllegalArgumentException.class, () -> SchemaRegistryClients.forUrl("localhost:8081", FAST));
+    }
+
+    @Test
+    void configFromProperties() {
+        RegistryClientConfig c = RegistryClientConfig.fromProperties(Map.of(
+                RegistryClientConfig.BASIC_AUTH_USER_INFO, "u:p", RegistryClientConfig.REQUEST_TIMEOUT_MS, 1500,
+                RegistryClientConfig.MAX_RETRIES, "5", RegistryClientConfig.RETRY_BACKOFF_MS, "50"));
+        assertEquals(new RegistryClientConfig(Duration.ofMillis(1500), 5, Duration.ofMillis(50), "u:p", null), c);
+        assertFalse(c.toString().contains("u:p"));
+        assertEquals(RegistryClientConfig.defaults(), RegistryClientConfig.fromProperties(Map.of()));
+    }
+}
