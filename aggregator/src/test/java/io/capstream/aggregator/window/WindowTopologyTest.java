@@ -93,7 +93,7 @@ class WindowTopologyTest {
         send(failed("run-a", 12, T0 + 9200, "HTTPError"));
         // window 2 [T0+10s, T0+20s): 4 completed, 1 failed
         for (int i = 0; i < 4; i++) {
-            send(completed("run-b", i, T0 + 10_500 + i * 1000L, 50.0, 500.0, 11));
+            send(completed("run-b", i, T0 + 10_100 + i * 300L, 50.0, 500.0, 11));
         }
         assertTrue(summaries.isEmpty(), "no window is closed before stream time passes end + grace");
         send(failed("run-b", 4, T0 + 13_000, "TimeoutError")); // stream time T0+13s >= T0+10s+2s: window 1 closes
