@@ -27,6 +27,8 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
                               int streamThreads, int replicationFactor, long cacheMaxBytes, Map<String, String> extra) {
     /** Default commit interval, ms: reports become visible at most this long after the run completes. */
     public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
+    /** Largest record the application's producer sends (uncompressed), bytes: 16 MiB. */
+    public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
     /** Validates and copies. */
     public StreamsSettings {
@@ -92,6 +94,10 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // Reports should leave as soon as they are computed: no batching delay on the producer.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
+        // A report carries every row twice (typed and in artifact_json): ~0.6 MB per 1000 requests before
+        // compression. Allow large records and compress them (JSON shrinks several-fold).
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(MAX_RECORD_BYTES));
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.putAll(extra);
         return p;
     }

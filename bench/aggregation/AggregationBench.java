@@ -1,0 +1,220 @@
+import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.report.ReportTopology;
+import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.cli.embedded.EmbeddedKafka;
+import io.capstream.cli.embedded.EmbeddedKafkaConfig;
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Sustained aggregation throughput of the report topology (exactly_once_v2, embedded broker, this
+ * machine) and the delay from RunFinished to the report. Run by hand: bench/aggregation/run.sh.
+ *
+ * <p>Phase 1 (throughput): RUNS runs x REQUESTS request events are produced up front; the Streams
+ * application starts and the time from RUNNING to the last report gives request events per second.
+ * Phase 2 (latency): with the application idle, LATENCY_RUNS runs are produced one after the other
+ * (RunStarted, requests, RunFinished); the delay from the broker's ack of RunFinished to the report's
+ * arrival at a read_committed consumer is measured per run.
+ *
+ * <p>Arguments (all optional): runs requests latencyRuns streamThreads partitions.
+ */
+public final class AggregationBench {
+    public static void main(String[] args) throws Exception {
+        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        int requests = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        int latencyRuns = args.length > 2 ? Integer.parseInt(args[2]) : 30;
+        int threads = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+        int partitions = args.length > 4 ? Integer.parseInt(args[4]) : 3;
+        String registry = "mock://bench";
+        Path stateDir = Files.createTempDirectory("capstream-bench-state-");
+        System.out.printf("runs=%d requests/run=%d latencyRuns=%d streamThreads=%d partitions=%d cores=%d%n",
+                runs, requests, latencyRuns, threads, partitions, Runtime.getRuntime().availableProcessors());
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults())) {
+            String bootstrap = kafka.bootstrapServers();
+            TopicSetup.ensureTopics(bootstrap, Map.of(), partitions);
+            Map<String, Object> producerProps = Map.of("bootstrap.servers", bootstrap, "acks", "all",
+                    "enable.idempotence", "true", "linger.ms", "10", "batch.size", "262144", "compression.type", "lz4");
+            ReportCollector reports = new ReportCollector(bootstrap, registry);
+            reports.start();
+
+            // Phase 1: produce everything up front.
+            long t0 = System.nanoTime();
+            try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(producerProps, new StringSerializer(),
+                    SpecificAvroSerde.forValue(RunEvent.class, registry).serializer())) {
+                for (int r = 0; r < runs; r++) {
+                    for (RunEvent e : run("bench-" + r, requests)) {
+                        producer.send(new ProducerRecord<>(Topics.EVENTS, e.getRunId(), e));
+                    }
+                }
+                producer.flush();
+            }
+            double produceS = (System.nanoTime() - t0) / 1e9;
+            long requestEvents = (long) runs * requests;
+            System.out.printf("produced %d request events (+%d run events) in %.2f s (%.0f events/s)%n",
+                    requestEvents, 2L * runs, produceS, (requestEvents + 2.0 * runs) / produceS);
+
+            StreamsSettings settings = new StreamsSettings("capstream-bench", bootstrap, stateDir,
+                    StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS, threads, -1, 10L * 1024 * 1024, Map.of());
+            KafkaStreams streams = new KafkaStreams(ReportTopology.build(ReportTopologyConfig.defaults(registry)),
+                    settings.toProperties());
+            long startCall = System.nanoTime();
+            streams.start();
+            while (streams.state() != KafkaStreams.State.RUNNING) {
+                Thread.sleep(5);
+            }
+            long running = System.nanoTime();
+            while (reports.count() < runs) {
+                Thread.sleep(5);
+            }
+            long done = System.nanoTime();
+            double s = (done - running) / 1e9;
+            System.out.printf("THROUGHPUT: %d reports (%d request events) in %.2f s after RUNNING (%.2f s after start)"
+                    + " = %.0f request events/s%n", runs, requestEvents, s, (done - startCall) / 1e9, requestEvents / s);
+            reports.checkAll(runs, requests);
+
+            // Phase 2: latency from RunFinished ack to report.
+            List<Double> delays = new ArrayList<>();
+            try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(producerProps, new StringSerializer(),
+                    SpecificAvroSerde.forValue(RunEvent.class, registry).serializer())) {
+                for (int r = 0; r < latencyRuns; r++) {
+                    String id = "latency-" + r;
+                    List<RunEvent> events = run(id, requests);
+                    for (RunEvent e : events.subList(0, events.size() - 1)) {
+                        producer.send(new ProducerRecord<>(Topics.EVENTS, id, e));
+                    }
+                    producer.flush();
+                    producer.send(new ProducerRecord<>(Topics.EVENTS, id, events.get(events.size() - 1))).get();
+                    long acked = System.nanoTime();
+                    Long arrived;
+                    while ((arrived = reports.arrivalNs(id)) == null) {
+                        Thread.sleep(1);
+                    }
+                    delays.add((arrived - acked) / 1e6);
+                }
+            }
+            List<Double> sorted = new ArrayList<>(delays);
+            Collections.sort(sorted);
+            if (!sorted.isEmpty()) {
+                System.out.printf("LATENCY RunFinished->report over %d runs of %d requests: p50 %.1f ms, p95 %.1f ms,"
+                        + " max %.1f ms%n", sorted.size(), requests, sorted.get((int) Math.ceil(0.5 * sorted.size()) - 1),
+                        sorted.get((int) Math.ceil(0.95 * sorted.size()) - 1), sorted.get(sorted.size() - 1));
+            }
+            streams.close(Duration.ofSeconds(30));
+            streams.cleanUp();
+            reports.stop();
+        }
+    }
+
+    static List<RunEvent> run(String runId, int n) {
+        List<RunEvent> out = new ArrayList<>(n + 2);
+        RunStarted s = RunStarted.newBuilder()
+                .setBaseUrl("http://127.0.0.1:8000/v1").setModel("bench-model").setEngine("capstream-sim")
+                .setRequests(n).setConcurrency(16).setMaxTokens(64).setContextTokens(4096)
+                .setPlannedContextTokens(new ArrayList<>(Collections.nCopies(n, 4096)))
+                .setStartedAt("2026-08-01T12:00:00Z").setStartedAtEpochMs(1_785_585_600_000L).build();
+        out.add(event(runId, "s", s));
+        for (int i = 0; i < n; i++) {
+            long ttft = 20_000_000L + (i * 7919L % 1000) * 100_000L;
+            RequestCompleted c = RequestCompleted.newBuilder()
+                    .setRequestIndex(i).setPlannedContextTokens(4096).setTarget("http://127.0.0.1:8000/v1")
+                    .setModel("bench-model").setTtfoNs(ttft).setTtftNs(ttft).setE2eNs(ttft + 500_000_000L)
+                    .setPromptTokens(4000L).setCompletionTokens(64L).setOutputTokenSource("usage")
+                    .setContentChunks(64).setCompletedAtEpochMs(1_785_585_600_000L + i).build();
+            out.add(event(runId, "r" + i, c));
+        }
+        RunFinished f = RunFinished.newBuilder().setWallClockNs(60_000_000_000L).setStartedAt("2026-08-01T12:00:00Z")
+                .setFinishedAt("2026-08-01T12:01:00Z").setStartedAtEpochMs(1_785_585_600_000L)
+                .setFinishedAtEpochMs(1_785_585_660_000L).setRequestsSent(n).build();
+        out.add(event(runId, "f", f));
+        return out;
+    }
+
+    static RunEvent event(String runId, String id, Object payload) {
+        return RunEvent.newBuilder().setRunId(runId).setEventId(runId + "-" + id).setWorkerId("w0")
+                .setEmittedAtMs(System.currentTimeMillis()).setPayload(payload).build();
+    }
+
+    /** Follows capstream.reports from the beginning (read_committed) and records when each report arrived. */
+    static final class ReportCollector {
+        private final KafkaConsumer<String, BenchmarkReport> consumer;
+        private final Map<String, Long> arrival = new ConcurrentHashMap<>();
+        private final Map<String, BenchmarkReport> byId = new ConcurrentHashMap<>();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private Thread thread;
+
+        ReportCollector(String bootstrap, String registry) {
+            Map<String, Object> props = new HashMap<>();
+            props.put("bootstrap.servers", bootstrap);
+            props.put("isolation.level", "read_committed");
+            consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                    SpecificAvroSerde.forValue(BenchmarkReport.class, registry).deserializer());
+            List<TopicPartition> parts = consumer.partitionsFor(Topics.REPORTS).stream()
+                    .map(p -> new TopicPartition(Topics.REPORTS, p.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+        }
+
+        void start() {
+            thread = new Thread(() -> {
+                while (running.get()) {
+                    for (ConsumerRecord<String, BenchmarkReport> r : consumer.poll(Duration.ofMillis(20))) {
+                        arrival.putIfAbsent(r.key(), System.nanoTime());
+                        byId.put(r.key(), r.value());
+                    }
+                }
+                consumer.close();
+            }, "bench-reports");
+            thread.start();
+        }
+
+        int count() {
+            return arrival.size();
+        }
+
+        Long arrivalNs(String runId) {
+            return arrival.get(runId);
+        }
+
+        void checkAll(int runs, int requests) {
+            for (int r = 0; r < runs; r++) {
+                BenchmarkReport rep = byId.get("bench-" + r);
+                if (rep == null || rep.getCompleted() != requests || !rep.getProvenance().getComplete()
+                        || rep.getMetrics().getTtftSamples() != requests) {
+                    throw new IllegalStateException("bad report for bench-" + r + ": " + (rep == null ? null
+                            : rep.getCompleted() + " completed"));
+                }
+            }
+            System.out.println("all " + runs + " reports complete with " + requests + " rows each");
+        }
+
+        void stop() throws InterruptedException {
+            running.set(false);
+            thread.join();
+        }
+    }
+}
