@@ -1,9 +1,17 @@
 package io.capstream.aggregator.importer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.aggregator.report.calc.RunData;
 import io.capstream.schemas.artifact.ArtifactGeneration;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.ReportKind;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,5 +36,37 @@ public record ImportPlan(String runId, String sourceFile, ArtifactGeneration gen
     /** @return true when the artifact has no rows and {@link #summaryReport()} is to be published */
     public boolean summaryOnly() {
         return summaryReport != null;
+    }
+
+    /**
+     * The plan's events as calculator input, without Kafka (for tests and direct recomputation).
+     *
+     * @param generatedAtMs provenance generated_at_ms, epoch ms
+     * @return run data with provenance IMPORTED and this plan's source file
+     * @throws IllegalStateException for a summary-only plan
+     */
+    public RunData toRunData(long generatedAtMs) {
+        if (summaryOnly()) {
+            throw new IllegalStateException("summary-only artifact " + sourceFile + " has no events");
+        }
+        RunStarted started = null;
+        RunFinished finished = null;
+        List<RequestCompleted> completed = new ArrayList<>();
+        List<RequestFailed> failed = new ArrayList<>();
+        for (RunEvent e : events) {
+            Object p = e.getPayload();
+            if (p instanceof RunStarted s) {
+                started = s;
+            } else if (p instanceof RunFinished f) {
+                finished = f;
+            } else if (p instanceof RequestCompleted c) {
+                completed.add(c);
+            } else if (p instanceof RequestFailed f) {
+                failed.add(f);
+            }
+        }
+        Provenance prov = Provenance.newBuilder().setKind(ReportKind.IMPORTED).setSourceFile(sourceFile)
+                .setGeneratedAtMs(generatedAtMs).build();
+        return new RunData(runId, started, completed, failed, finished, prov);
     }
 }

@@ -1,0 +1,146 @@
+package io.capstream.aggregator.importer;
+
+import static io.capstream.aggregator.importer.ArtifactImporter.doubleOrNull;
+import static io.capstream.aggregator.importer.ArtifactImporter.intOrNull;
+import static io.capstream.aggregator.importer.ArtifactImporter.longOrNull;
+import static io.capstream.aggregator.importer.ArtifactImporter.textOrNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.schemas.artifact.ArtifactGeneration;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.FailureEntry;
+import io.capstream.schemas.avro.Metrics;
+import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.ReportKind;
+import io.capstream.schemas.avro.ServeFlags;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Summary-only reports for rowless artifacts (legacy and capacity-v2, spec §10.1): the typed
+ * fields are copied from the file (null where that generation lacks them), provenance is
+ * {@code IMPORTED_SUMMARY}, and {@code artifact_json} is the file's own text, unchanged.
+ */
+final class SummaryReports {
+    private SummaryReports() {
+    }
+
+    static BenchmarkReport fromArtifact(JsonNode a, ArtifactGeneration gen, String fileName, String text) {
+        List<FailureEntry> failures = new ArrayList<>();
+        JsonNode fs = a.get("failures");
+        if (fs != null && fs.isArray()) {
+            for (JsonNode f : fs) {
+                failures.add(FailureEntry.newBuilder().setRequestIndex(f.get("request_index").intValue())
+                        .setErrorType(f.get("error_type").textValue())
+                        .setErrorMessage(textOrNull(f.get("error_message")))
+                        .setErrorMessageTruncated(f.has("error_message_truncated") && !f.get("error_message_truncated").isNull()
+                                ? f.get("error_message_truncated").asBoolean() : null)
+                        .build());
+            }
+            failures.sort((x, y) -> Integer.compare(x.getRequestIndex(), y.getRequestIndex()));
+        }
+        Map<String, Integer> dist = null;
+        JsonNode d = a.get("context_distribution");
+        if (d != null && d.isObject()) {
+            dist = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = d.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                dist.put(e.getKey(), e.getValue().intValue());
+            }
+        }
+        ServeFlags flags = null;
+        JsonNode sf = a.get("serve_flags");
+        if (sf != null && sf.isObject()) {
+            flags = ServeFlags.newBuilder()
+                    .setSharedPrefixBurst(sf.path("shared_prefix_burst").asBoolean(false))
+                    .setNoThinking(sf.path("no_thinking").asBoolean(false))
+                    .setThinkingMode(sf.path("thinking_mode").asText("default"))
+                    .setReasoningEffort(textOrNull(sf.get("reasoning_effort")))
+                    .build();
+        }
+        Map<String, String> tm = null;
+        JsonNode t = a.get("timing_methodology");
+        if (t != null && t.isObject()) {
+            tm = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = t.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                tm.put(e.getKey(), e.getValue().asText());
+            }
+        }
+        return BenchmarkReport.newBuilder()
+                .setSchema$(a.get("schema").textValue())
+                .setMeasurementProtocol(textOrNull(a.get("measurement_protocol")))
+                .setRunId(a.get("run_id").textValue())
+                .setStartedAt(textOrNull(a.get("started_at")))
+                .setFinishedAt(textOrNull(a.get("finished_at")))
+                .setWallClockMs(doubleOrNull(a.get("wall_clock_ms")))
+                .setBaseUrl(a.get("base_url").textValue())
+                .setModel(a.get("model").textValue())
+                .setEngine(textOrNull(a.get("engine")))
+                .setGpu(textOrNull(a.get("gpu")))
+                .setTier(textOrNull(a.get("tier")))
+                .setManifest(textOrNull(a.get("manifest")))
+                .setSourceRecipe(textOrNull(a.get("source_recipe")))
+                .setRequests(a.get("requests").intValue())
+                .setCompleted(a.get("completed").intValue())
+                .setFailed(intOrNull(a.get("failed")))
+                .setFailures(failures)
+                .setConcurrency(a.get("concurrency").intValue())
+                .setContextTokens(intOrNull(a.get("context_tokens")))
+                .setContextSeed(longOrNull(a.get("context_seed")))
+                .setContextDistribution(dist)
+                .setMaxContextTokens(intOrNull(a.get("max_context_tokens")))
+                .setMaxTokens(a.get("max_tokens").intValue())
+                .setServeFlags(flags)
+                .setTimingMethodology(tm)
+                .setRequestTimings(List.of())
+                .setMetrics(metrics(a.get("metrics")))
+                .setProvenance(Provenance.newBuilder().setKind(ReportKind.IMPORTED_SUMMARY).setSourceFile(fileName)
+                        .setComplete(true).setRunFinishedSeen(true).build())
+                .setArtifactJson(text)
+                .build();
+    }
+
+    private static Metrics metrics(JsonNode m) {
+        Map<String, Integer> sources = null;
+        JsonNode s = m.get("output_token_sources");
+        if (s != null && s.isObject()) {
+            sources = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                sources.put(e.getKey(), e.getValue().intValue());
+            }
+        }
+        return Metrics.newBuilder()
+                .setTimeToFirstOutputP50Ms(doubleOrNull(m.get("time_to_first_output_p50_ms")))
+                .setTimeToFirstOutputP95Ms(doubleOrNull(m.get("time_to_first_output_p95_ms")))
+                .setTtftP50Ms(doubleOrNull(m.get("ttft_p50_ms")))
+                .setTtftP95Ms(doubleOrNull(m.get("ttft_p95_ms")))
+                .setGenerationP50Ms(doubleOrNull(m.get("generation_p50_ms")))
+                .setGenerationP95Ms(doubleOrNull(m.get("generation_p95_ms")))
+                .setE2eP50Ms(doubleOrNull(m.get("e2e_p50_ms")))
+                .setE2eP95Ms(doubleOrNull(m.get("e2e_p95_ms")))
+                .setEffectivePrefillTokSP50(doubleOrNull(m.get("effective_prefill_tok_s_p50")))
+                .setEffectivePrefillTokSP95(doubleOrNull(m.get("effective_prefill_tok_s_p95")))
+                .setDecodeTokSP50(doubleOrNull(m.get("decode_tok_s_p50")))
+                .setDecodeTokSP95(doubleOrNull(m.get("decode_tok_s_p95")))
+                .setMeanInterTokenLatencyMsP50(doubleOrNull(m.get("mean_inter_token_latency_ms_p50")))
+                .setMeanInterTokenLatencyMsP95(doubleOrNull(m.get("mean_inter_token_latency_ms_p95")))
+                .setPromptTokensP50(doubleOrNull(m.get("prompt_tokens_p50")))
+                .setPromptTokensP95(doubleOrNull(m.get("prompt_tokens_p95")))
+                .setTtftSamples(intOrNull(m.get("ttft_samples")))
+                .setPromptTokens(longOrNull(m.get("prompt_tokens")))
+                .setPromptTokenSamples(intOrNull(m.get("prompt_token_samples")))
+                .setOutputTokens(longOrNull(m.get("output_tokens")))
+                .setContentChunks(longOrNull(m.get("content_chunks")))
+                .setReasoningChunks(longOrNull(m.get("reasoning_chunks")))
+                .setThroughputTokS(doubleOrNull(m.get("throughput_tok_s")))
+                .setContentChunksS(doubleOrNull(m.get("content_chunks_s")))
+                .setOutputTokenSources(sources)
+                .setPrefixCacheHitAvg(doubleOrNull(m.get("prefix_cache_hit_avg")))
+                .build();
+    }
+}
