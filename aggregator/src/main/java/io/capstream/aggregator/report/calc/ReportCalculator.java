@@ -6,6 +6,7 @@ import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.FailureEntry;
 import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.ReportKind;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RequestTiming;
@@ -249,7 +250,7 @@ public final class ReportCalculator {
 
     private static Provenance provenance(RunData data, int requests, List<RequestCompleted> ok,
                                          List<RequestFailed> failed, List<Integer> invalid) {
-        Provenance in = data.provenance() != null ? data.provenance() : Provenance.newBuilder().build();
+        Provenance in = data.provenance() != null ? data.provenance() : defaultProvenance(data.started());
         BitSet present = new BitSet(Math.max(requests, 0));
         for (RequestCompleted c : ok) {
             present.set(c.getRequestIndex());
@@ -268,6 +269,21 @@ public final class ReportCalculator {
                 .setMissingRequestIndices(new ArrayList<>(missing))
                 .setRunFinishedSeen(finishedSeen)
                 .build();
+    }
+
+    /** Provenance when the caller gives none: the kind follows RunStarted.origin (import, replay:ID, live). */
+    private static Provenance defaultProvenance(RunStarted st) {
+        String origin = st == null ? null : st.getOrigin();
+        ReportKind kind = ReportKind.LIVE;
+        String replayOf = null;
+        if (origin != null && origin.startsWith("replay:")) {
+            kind = ReportKind.REPLAY;
+            replayOf = origin.substring("replay:".length());
+        } else if ("import".equals(origin)) {
+            kind = ReportKind.IMPORTED;
+        }
+        return Provenance.newBuilder().setKind(kind).setReplayOf(replayOf)
+                .setSourceFile(st == null ? null : st.getSourceFile()).build();
     }
 
     private static ObjectNode capstreamJson(Provenance p, RunStarted st, RunFinished fin, List<Integer> invalid) {
