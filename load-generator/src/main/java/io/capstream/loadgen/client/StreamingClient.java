@@ -28,6 +28,7 @@ import io.vertx.core.http.RequestOptions;
  * from; call {@link #execute} from the event-loop context that should own the connection.
  */
 public final class StreamingClient implements AutoCloseable {
+    private final Vertx vertx;
     private final HttpClient client;
     private final String url;
     private final long timeoutMs;
@@ -40,6 +41,7 @@ public final class StreamingClient implements AutoCloseable {
      * @param config settings
      */
     public StreamingClient(Vertx vertx, ClientConfig config) {
+        this.vertx = vertx;
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + "/chat/completions";
         this.timeoutMs = Math.max(1, Math.round(config.timeoutS() * 1000));
         this.keepAlive = config.keepAlive();
@@ -78,6 +80,7 @@ public final class StreamingClient implements AutoCloseable {
             ro.putHeader("Authorization", authorization);
         }
         Exchange ex = new Exchange(System.nanoTime());
+        ex.armIdleTimer();
         client.request(ro).onComplete(ar -> {
             if (ar.failed()) {
                 ex.fail(FailureMapper.map(ar.cause(), FailureMapper.Phase.CONNECT, 0));
@@ -85,6 +88,11 @@ public final class StreamingClient implements AutoCloseable {
             }
             HttpClientRequest req = ar.result();
             ex.request = req;
+            ex.connected = true;
+            if (ex.finished) { // timed out meanwhile
+                ex.closeConnection();
+                return;
+            }
             req.send(body).onComplete(ar2 -> {
                 if (ar2.failed()) {
                     ex.fail(FailureMapper.map(ar2.cause(), FailureMapper.Phase.HEADERS, 0));
@@ -111,6 +119,10 @@ public final class StreamingClient implements AutoCloseable {
         HttpClientResponse response;
         int status = -1;
         boolean finished;
+        boolean connected;
+        long lastActivity;
+        long timerId = -1;
+        long doneAt = -1;
 
         Exchange(long t0) {
             this.t0 = t0;
@@ -118,7 +130,37 @@ public final class StreamingClient implements AutoCloseable {
             this.splitter = new SseLineSplitter(acc);
         }
 
+        /**
+         * Per-read timeout (spec §2.4): one timer per timeout period, re-armed for the remaining
+         * time when data arrived meanwhile, instead of a timer reset per chunk.
+         */
+        void armIdleTimer() {
+            lastActivity = t0;
+            timerId = vertx.setTimer(timeoutMs, this::onIdleTimer);
+        }
+
+        void onIdleTimer(long id) {
+            timerId = -1;
+            if (finished) {
+                return;
+            }
+            long idleMs = (System.nanoTime() - lastActivity) / 1_000_000;
+            if (idleMs >= timeoutMs) {
+                if (doneAt >= 0) {
+                    finishAt(doneAt, acc.failure());
+                } else {
+                    finish(System.nanoTime(), connected || request != null
+                            ? RequestError.of(ErrorTypes.TIMEOUT_ERROR, "timed out")
+                            : RequestError.of(ErrorTypes.URL_ERROR, "<urlopen error timed out>"));
+                }
+                closeConnection();
+            } else {
+                timerId = vertx.setTimer(Math.max(1, timeoutMs - idleMs), this::onIdleTimer);
+            }
+        }
+
         void onResponse(HttpClientResponse resp) {
+            lastActivity = System.nanoTime();
             response = resp;
             status = resp.statusCode();
             if (status < 200 || status >= 300) {
@@ -135,12 +177,16 @@ public final class StreamingClient implements AutoCloseable {
             }
             resp.handler(this);
             resp.exceptionHandler(t -> {
-                if (!finished) {
+                if (doneAt >= 0) {
+                    finishAt(doneAt, null);
+                } else if (!finished) {
                     finish(System.nanoTime(), FailureMapper.map(t, FailureMapper.Phase.BODY, splitter.bytes()));
                 }
             });
             resp.endHandler(v -> {
-                if (!finished) {
+                if (doneAt >= 0) {
+                    finishAt(doneAt, null);
+                } else if (!finished) {
                     long now = System.nanoTime();
                     acc.at(now);
                     splitter.finish();
@@ -151,10 +197,11 @@ public final class StreamingClient implements AutoCloseable {
 
         @Override
         public void handle(Buffer buf) {
-            if (finished) {
+            if (finished || doneAt >= 0) {
                 return;
             }
             long now = System.nanoTime();
+            lastActivity = now;
             acc.at(now);
             int len = buf.length();
             byte[] s = scratch.get();
@@ -164,8 +211,19 @@ public final class StreamingClient implements AutoCloseable {
             }
             buf.getBytes(0, len, s, 0);
             if (!splitter.feed(s, 0, len)) {
-                finish(now, acc.failure());
-                if (!keepAlive || acc.failure() != null) {
+                if (keepAlive && acc.failure() == null) {
+                    // [DONE]: e2e is now; complete at the end of the body so the connection can be
+                    // reused, or when the server keeps it open past a short grace period
+                    doneAt = now;
+                    vertx.cancelTimer(timerId);
+                    timerId = vertx.setTimer(Math.min(timeoutMs, 1000), id -> {
+                        if (!finished) {
+                            finishAt(doneAt, null);
+                            closeConnection();
+                        }
+                    });
+                } else {
+                    finish(now, acc.failure());
                     closeConnection();
                 }
             }
@@ -181,11 +239,19 @@ public final class StreamingClient implements AutoCloseable {
             finish(System.nanoTime(), error);
         }
 
+        void finishAt(long at, RequestError error) {
+            finish(at, error);
+        }
+
         void finish(long now, RequestError error) {
             if (finished) {
                 return;
             }
             finished = true;
+            if (timerId >= 0) {
+                vertx.cancelTimer(timerId);
+                timerId = -1;
+            }
             RequestError e = error;
             if (e == null && acc.ttftNs() < 0) {
                 e = RequestError.of(ErrorTypes.VALUE_ERROR, ErrorTypes.NO_VISIBLE_CONTENT);

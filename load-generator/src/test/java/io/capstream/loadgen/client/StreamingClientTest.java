@@ -1,0 +1,375 @@
+package io.capstream.loadgen.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.loadgen.workload.ApiKey;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The streaming client against an in-JVM server serving each stream shape real servers produce. */
+class StreamingClientTest {
+    private static final long MS = 1_000_000L;
+    static Vertx vertx;
+    static HttpServer http;
+    static NetServer raw;
+    static int httpPort;
+    static int rawPort;
+    static final List<Map<String, String>> seenHeaders = new CopyOnWriteArrayList<>();
+    static final AtomicInteger connections = new AtomicInteger();
+    static final Map<String, Consumer<NetSocket>> rawScripts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    static String chunk(String deltaJson) {
+        return "data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":" + deltaJson + "}]}\n\n";
+    }
+
+    static final String USAGE = "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":3,"
+            + "\"prompt_tokens_details\":{\"cached_tokens\":64}}}\n\n";
+
+    @BeforeAll
+    static void start() throws Exception {
+        vertx = Vertx.vertx();
+        http = vertx.createHttpServer().connectionHandler(c -> connections.incrementAndGet()).requestHandler(req -> {
+            Map<String, String> h = new java.util.HashMap<>();
+            req.headers().forEach(e -> h.put(e.getKey().toLowerCase(), e.getValue()));
+            String shape = req.path().split("/")[1];
+            req.body().onSuccess(body -> {
+                h.put("_body", body.toString());
+                seenHeaders.add(h);
+                serve(shape, req.response());
+            });
+        });
+        httpPort = http.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+        raw = vertx.createNetServer().connectHandler(StreamingClientTest::rawConnection);
+        rawPort = raw.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    /** Writes parts with a delay between them so that they arrive as separate reads. */
+    static void paced(HttpServerResponse r, long delayMs, String... parts) {
+        r.setChunked(true).putHeader("Content-Type", "text/event-stream");
+        step(r, delayMs, parts, 0, true);
+    }
+
+    /** Like {@link #paced} but never ends the response. */
+    static void pacedOpen(HttpServerResponse r, long delayMs, String... parts) {
+        r.setChunked(true).putHeader("Content-Type", "text/event-stream");
+        step(r, delayMs, parts, 0, false);
+    }
+
+    static void step(HttpServerResponse r, long delayMs, String[] parts, int i, boolean end) {
+        if (i == parts.length) {
+            if (end) {
+                r.end();
+            }
+            return;
+        }
+        r.write(parts[i]);
+        vertx.setTimer(delayMs, t -> step(r, delayMs, parts, i + 1, end));
+    }
+
+    static void serve(String shape, HttpServerResponse r) {
+        switch (shape) {
+            case "normal" -> paced(r, 30,
+                    chunk("{\"role\":\"assistant\",\"content\":null}"),
+                    chunk("{\"content\":\"Hel\"}"),
+                    chunk("{\"content\":\"lo\"}") + chunk("{\"content\":\"!\"}"),
+                    "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+                    USAGE, "data: [DONE]\n\n");
+            case "crlf" -> {
+                r.putHeader("Content-Type", "text/plain; charset=utf-8").setChunked(true);
+                r.write(": comment\r\n\r\nevent: x\r\ndata:" + chunk("{\"content\":\"a\"}").substring(5).replace("\n", "\r\n"));
+                r.end("data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\r\n"); // no [DONE]
+            }
+            case "reasoning" -> paced(r, 20,
+                    chunk("{\"reasoning_content\":\"hmm\"}"), chunk("{\"reasoning\":\"so\"}"),
+                    chunk("{\"content\":\"answer\"}"), "data: [DONE]\n\n");
+            case "reasoningonly" -> paced(r, 5, chunk("{\"reasoning_content\":\"hmm\"}"), USAGE, "data: [DONE]\n\n");
+            case "status500" -> r.setStatusCode(500).end("{\"error\":\"boom\"}");
+            case "status429" -> r.setStatusCode(429).putHeader("Retry-After", "1").end();
+            case "stall" -> pacedOpen(r, 10, chunk("{\"content\":\"a\"}")); // never ends
+            case "trickle" -> paced(r, 150, chunk("{\"content\":\"a\"}"), chunk("{\"content\":\"b\"}"),
+                    chunk("{\"content\":\"c\"}"), chunk("{\"content\":\"d\"}"), chunk("{\"content\":\"e\"}"), "data: [DONE]\n\n");
+            case "headerstall" -> {
+                // never answer
+            }
+            case "error200" -> paced(r, 5, chunk("{\"content\":\"a\"}"),
+                    "data: {\"error\":{\"message\":\"CUDA out of memory\",\"type\":\"InternalServerError\",\"code\":500}}\n\n");
+            case "choicesnull" -> paced(r, 5, "data: {\"choices\":null}\n\n");
+            case "nocontent" -> paced(r, 5, chunk("{\"role\":\"assistant\",\"content\":\"\"}"), "data: [DONE]\n\n");
+            case "donehang" -> pacedOpen(r, 5, chunk("{\"content\":\"a\"}"), "data: [DONE]\n\n"); // no end
+            default -> r.setStatusCode(404).end();
+        }
+        if (shape.equals("stall") || shape.equals("donehang")) {
+            return;
+        }
+    }
+
+    static void rawConnection(NetSocket so) {
+        Buffer acc = Buffer.buffer();
+        boolean[] started = {false};
+        so.handler(b -> {
+            acc.appendBuffer(b);
+            String s = acc.toString(StandardCharsets.ISO_8859_1);
+            int he = s.indexOf("\r\n\r\n");
+            if (started[0] || he < 0) {
+                return;
+            }
+            int cl = 0;
+            for (String line : s.substring(0, he).split("\r\n")) {
+                if (line.toLowerCase().startsWith("content-length:")) {
+                    cl = Integer.parseInt(line.substring(15).trim());
+                }
+            }
+            if (acc.length() < he + 4 + cl) {
+                return;
+            }
+            started[0] = true;
+            String path = s.substring(s.indexOf(' ') + 1, s.indexOf(' ', s.indexOf(' ') + 1));
+            rawScripts.get(path.split("/")[1]).accept(so);
+        });
+    }
+
+    static {
+        rawScripts.put("closedelimited", so -> {
+            so.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n");
+            so.write(chunk("{\"content\":\"a\"}"));
+            vertx.setTimer(20, t -> so.end(Buffer.buffer(chunk("{\"content\":\"b\"}"))));
+        });
+        rawScripts.put("cut", so -> {
+            so.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
+            String c = chunk("{\"content\":\"a\"}");
+            so.write(Integer.toHexString(c.length()) + "\r\n" + c + "\r\n");
+            // announce 100 bytes, send 10, close
+            vertx.setTimer(20, t -> so.end(Buffer.buffer("64\r\ndata: {\"ch")));
+        });
+        rawScripts.put("closebeforehead", NetSocket::close);
+        rawScripts.put("utf8split", so -> {
+            so.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n");
+            byte[] b = chunk("{\"content\":\"h\u00e9\u20ac\ud83d\ude00\"}").getBytes(StandardCharsets.UTF_8);
+            int cut1 = new String(b, StandardCharsets.ISO_8859_1).indexOf("h") + 2; // inside é
+            int cut2 = cut1 + 3; // inside the euro sign / emoji
+            so.write(Buffer.buffer(java.util.Arrays.copyOfRange(b, 0, cut1)));
+            vertx.setTimer(15, t -> so.write(Buffer.buffer(java.util.Arrays.copyOfRange(b, cut1, cut2))));
+            vertx.setTimer(30, t -> so.end(Buffer.buffer(java.util.Arrays.copyOfRange(b, cut2, b.length))));
+        });
+    }
+
+    private static RequestResult call(String base, double timeoutS, boolean keepAlive, ApiKey key) throws Exception {
+        StreamingClient client = new StreamingClient(vertx, new ClientConfig(base, timeoutS, keepAlive, 8, key));
+        try {
+            return vertx.getOrCreateContext().<RequestResult>executeBlocking(() -> null).compose(x -> {
+                io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
+                vertx.runOnContext(v -> client.execute(Buffer.buffer("{\"model\":\"m\"}")).onComplete(p));
+                return p.future();
+            }).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } finally {
+            client.close();
+        }
+    }
+
+    private static RequestResult http(String shape) throws Exception {
+        return call("http://127.0.0.1:" + httpPort + "/" + shape + "/v1/", 5, false, ApiKey.none());
+    }
+
+    private static RequestResult raw(String shape) throws Exception {
+        return call("http://127.0.0.1:" + rawPort + "/" + shape + "/v1", 5, false, ApiKey.none());
+    }
+
+    @Test
+    void normalStream() throws Exception {
+        RequestResult r = http("normal");
+        assertNull(r.error());
+        assertEquals(200, r.httpStatus());
+        assertTrue(r.ttftNs() >= 25 * MS, "first content comes after one 30 ms pause: " + r.ttftNs());
+        assertEquals(r.ttfoNs(), r.ttftNs());
+        assertTrue(r.e2eNs() >= r.ttftNs() + 100 * MS, "e2e after four more pauses: " + r.e2eNs());
+        assertEquals(3, r.contentChunks(), "two deltas in one TCP chunk count separately");
+        assertEquals(0, r.reasoningChunks());
+        assertEquals(100, r.promptTokens());
+        assertEquals(3, r.completionTokens());
+        assertEquals(64, r.cachedTokens());
+        assertEquals("usage", r.outputTokenSource());
+        assertEquals("stop", r.finishReason());
+        assertTrue(r.maxChunkGapNs() >= 25 * MS && r.maxChunkGapNs() < r.e2eNs(), "gap " + r.maxChunkGapNs());
+        Map<String, String> h = seenHeaders.get(seenHeaders.size() - 1);
+        assertEquals("close", h.get("connection"));
+        assertEquals("application/json", h.get("content-type"));
+        assertEquals("identity", h.get("accept-encoding"));
+        assertNull(h.get("authorization"));
+        assertNull(h.get("accept"));
+    }
+
+    @Test
+    void crlfCommentsTextPlainAndNoDone() throws Exception {
+        RequestResult r = http("crlf");
+        assertNull(r.error());
+        assertEquals(2, r.contentChunks());
+        assertEquals("content_chunks", r.outputTokenSource());
+        assertEquals(-1, r.completionTokens());
+    }
+
+    @Test
+    void reasoningThenContent() throws Exception {
+        RequestResult r = http("reasoning");
+        assertNull(r.error());
+        assertEquals(2, r.reasoningChunks());
+        assertEquals(1, r.contentChunks());
+        assertTrue(r.ttfoNs() < r.ttftNs(), r.ttfoNs() + " < " + r.ttftNs());
+        assertTrue(r.ttftNs() - r.ttfoNs() >= 30 * MS);
+    }
+
+    @Test
+    void reasoningOnlyIsNoVisibleContent() throws Exception {
+        RequestResult r = http("reasoningonly");
+        assertEquals(ErrorTypes.VALUE_ERROR, r.error().type());
+        assertEquals("stream completed without visible content", r.error().message());
+        assertEquals(1, r.reasoningChunks());
+        RequestResult n = http("nocontent");
+        assertEquals("stream completed without visible content", n.error().message());
+    }
+
+    @Test
+    void httpErrors() throws Exception {
+        RequestResult r = http("status500");
+        assertEquals(ErrorTypes.HTTP_ERROR, r.error().type());
+        assertEquals("HTTP Error 500: Internal Server Error", r.error().message());
+        assertEquals(500, r.httpStatus());
+        assertEquals("HTTP Error 429: Too Many Requests", http("status429").error().message());
+    }
+
+    @Test
+    void connectionRefused() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        RequestResult r = call("http://127.0.0.1:" + port + "/v1", 5, false, ApiKey.none());
+        assertEquals(ErrorTypes.URL_ERROR, r.error().type());
+        assertEquals("<urlopen error [Errno 111] Connection refused>", r.error().message());
+        assertEquals(-1, r.httpStatus());
+    }
+
+    @Test
+    void stallMidStreamTimesOutPerRead() throws Exception {
+        RequestResult r = call("http://127.0.0.1:" + httpPort + "/stall/v1", 0.4, false, ApiKey.none());
+        assertEquals(ErrorTypes.TIMEOUT_ERROR, r.error().type());
+        assertEquals("timed out", r.error().message());
+        assertEquals(1, r.contentChunks());
+        assertTrue(r.e2eNs() >= 350 * MS && r.e2eNs() < 3_000 * MS, "elapsed " + r.e2eNs());
+    }
+
+    @Test
+    void stallBeforeHeadersTimesOut() throws Exception {
+        RequestResult r = call("http://127.0.0.1:" + httpPort + "/headerstall/v1", 0.3, false, ApiKey.none());
+        assertEquals(ErrorTypes.TIMEOUT_ERROR, r.error().type());
+        assertEquals("timed out", r.error().message());
+    }
+
+    @Test
+    void trickleLongerThanTimeoutIsNotATimeout() throws Exception {
+        // 6 reads 150 ms apart (~750 ms in total) under a 400 ms per-read timeout
+        RequestResult r = call("http://127.0.0.1:" + httpPort + "/trickle/v1", 0.4, false, ApiKey.none());
+        assertNull(r.error(), () -> String.valueOf(r.error()));
+        assertEquals(5, r.contentChunks());
+        assertTrue(r.e2eNs() > 600 * MS);
+    }
+
+    @Test
+    void errorObjectInside200() throws Exception {
+        RequestResult r = http("error200");
+        assertEquals(ErrorTypes.VALUE_ERROR, r.error().type());
+        assertTrue(r.error().message().contains("CUDA out of memory"), r.error().message());
+        assertEquals(200, r.httpStatus());
+    }
+
+    @Test
+    void choicesNullIsTypeError() throws Exception {
+        RequestResult r = http("choicesnull");
+        assertEquals(ErrorTypes.TYPE_ERROR, r.error().type());
+    }
+
+    @Test
+    void doneEndsTheRequestEvenIfTheServerKeepsTheStreamOpen() throws Exception {
+        RequestResult r = call("http://127.0.0.1:" + httpPort + "/donehang/v1", 8, false, ApiKey.none());
+        assertNull(r.error());
+        assertTrue(r.e2eNs() < 5_000 * MS, "ended at [DONE], not at the timeout: " + r.e2eNs());
+        RequestResult k = call("http://127.0.0.1:" + httpPort + "/donehang/v1", 8, true, ApiKey.none());
+        assertNull(k.error());
+        assertTrue(k.e2eNs() < 5_000 * MS, "keep-alive: e2e at [DONE], completed after a grace period: " + k.e2eNs());
+    }
+
+    @Test
+    void closeDelimitedBodyWithoutDoneIsSuccess() throws Exception {
+        RequestResult r = raw("closedelimited");
+        assertNull(r.error(), () -> String.valueOf(r.error()));
+        assertEquals(2, r.contentChunks());
+    }
+
+    @Test
+    void cutMidChunkIsIncompleteRead() throws Exception {
+        RequestResult r = raw("cut");
+        assertEquals(ErrorTypes.INCOMPLETE_READ, r.error().type(), () -> r.error().toString());
+        assertTrue(r.error().message().startsWith("IncompleteRead("), r.error().message());
+        assertEquals(1, r.contentChunks());
+    }
+
+    @Test
+    void closeBeforeResponseHead() throws Exception {
+        RequestResult r = raw("closebeforehead");
+        assertEquals(ErrorTypes.REMOTE_DISCONNECTED, r.error().type(), () -> r.error().toString());
+    }
+
+    @Test
+    void multiByteUtf8SplitAcrossReads() throws Exception {
+        RequestResult r = raw("utf8split");
+        assertNull(r.error(), () -> String.valueOf(r.error()));
+        assertEquals(1, r.contentChunks());
+    }
+
+    @Test
+    void authorizationHeaderAndKeepAlive() throws Exception {
+        ApiKey key = ApiKey.fromEnv("K", Map.of("K", " sk-test ")::get);
+        int before = connections.get();
+        StreamingClient client = new StreamingClient(vertx, new ClientConfig(
+                "http://127.0.0.1:" + httpPort + "/normal/v1", 5, true, 4, key));
+        io.vertx.core.Context ctx = ((io.vertx.core.internal.VertxInternal) vertx).createEventLoopContext();
+        try {
+            for (int i = 0; i < 3; i++) {
+                io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
+                ctx.runOnContext(v -> client.execute(Buffer.buffer("{}")).onComplete(p));
+                RequestResult r = p.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertNull(r.error());
+            }
+        } finally {
+            client.close();
+        }
+        assertEquals(1, connections.get() - before, "keep-alive reuses one connection");
+        Map<String, String> h = seenHeaders.get(seenHeaders.size() - 1);
+        assertEquals("Bearer sk-test", h.get("authorization"));
+        assertTrue(h.get("connection") == null || h.get("connection").equalsIgnoreCase("keep-alive"));
+        int b2 = connections.get();
+        http("normal");
+        http("normal");
+        assertEquals(2, connections.get() - b2, "default: one connection per request");
+    }
+}
