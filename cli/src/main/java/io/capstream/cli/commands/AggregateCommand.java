@@ -1,14 +1,154 @@
 package io.capstream.cli.commands;
 
+import io.capstream.aggregator.AggregatorConfig;
+import io.capstream.aggregator.AggregatorService;
+import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.api.ApiConfig;
+import io.capstream.aggregator.slo.Slo;
+import io.capstream.aggregator.slo.SloParseException;
+import io.capstream.aggregator.slo.SloParser;
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.options.KafkaOptions;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code capstream aggregate}: not implemented yet. */
-@Command(name = "aggregate", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code capstream aggregate}: the long-running aggregator service. One Kafka Streams application
+ * turns {@code capstream.events} into run reports ({@code capstream.reports}), windowed summaries
+ * ({@code capstream.summaries}) and SLO alerts ({@code capstream.alerts}), and serves the HTTP API
+ * and Prometheus metrics. Runs until Ctrl-C / SIGTERM, then closes Streams cleanly.
+ * Exit codes: 0 stopped by a signal; 1 the application failed; 2 usage error.
+ */
+@Command(name = "aggregate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the aggregator service until stopped: run reports, windowed p50/p95/p99 summaries,"
+                + " SLO alerts, and an HTTP API (/api/runs, /api/runs/{id}, /api/summaries, /api/alerts, /metrics,"
+                + " /health, /ready). Requires --bootstrap-servers and --schema-registry-url."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:stopped by Ctrl-C or SIGTERM", "1:the aggregator failed", "2:usage error"})
 public final class AggregateCommand implements Callable<Integer> {
+    @Option(names = "--http-port", paramLabel = "PORT", description = "HTTP API port (0 = any free port). Default: ${DEFAULT-VALUE}.")
+    int httpPort = ApiConfig.DEFAULT_PORT;
+
+    @Option(names = "--http-host", paramLabel = "ADDRESS",
+            description = "Address the HTTP API binds to. Default: ${DEFAULT-VALUE} (this machine only).")
+    String httpHost = ApiConfig.DEFAULT_HOST;
+
+    @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Tumbling window size of the summaries, e.g. 1m, 30s. Default: 1m.")
+    Duration window = Duration.ofMinutes(1);
+
+    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long after a window's end late requests are still counted; the window's summary is"
+                    + " emitted after it. Default: 10s.")
+    Duration grace = Duration.ofSeconds(10);
+
+    @Option(names = "--slo", paramLabel = "SLO",
+            description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=500', 'error_rate<=0.01'. Metrics: "
+                    + SloParser.METRICS_HELP + ". Breaches and recoveries go to capstream.alerts; goodput is added to"
+                    + " each summary.")
+    List<String> slos = new ArrayList<>();
+
+    @Option(names = "--application-id", paramLabel = "ID",
+            description = "Kafka Streams application id (consumer group, state). Default: ${DEFAULT-VALUE}.")
+    String applicationId = "capstream-aggregator";
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory. Default: Streams' default.")
+    Path stateDir;
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /** Prints to the standard streams. */
+    public AggregateCommand() {
+        this(System.out, System.err);
+    }
+
+    /**
+     * @param out where the banner goes
+     * @param err where errors go
+     */
+    public AggregateCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
     @Override
-    public Integer call() {
-        System.err.println("capstream aggregate: not implemented yet");
-        return 2;
+    public Integer call() throws InterruptedException {
+        List<String> problems = new ArrayList<>();
+        if (kafka.bootstrapServers() == null) {
+            problems.add("--bootstrap-servers is required (start a broker with 'capstream up')");
+        }
+        if (kafka.schemaRegistryUrl() == null) {
+            problems.add("--schema-registry-url is required (the registry the generators write with)");
+        }
+        if (window.isZero() || window.isNegative()) {
+            problems.add("--window must be > 0");
+        }
+        if (grace.isNegative()) {
+            problems.add("--grace must be >= 0");
+        }
+        List<Slo> parsed = List.of();
+        try {
+            parsed = SloParser.parseAll(slos);
+        } catch (SloParseException e) {
+            problems.add("--slo: " + e.getMessage());
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> err.println("capstream aggregate: " + p));
+            return 2;
+        }
+        KafkaClientProperties props = kafka.clientProperties();
+        try {
+            TopicSetup.ensureTopics(props.bootstrapServers(), props.userProperties(), TopicSetup.DEFAULT_EVENT_PARTITIONS);
+        } catch (RuntimeException e) {
+            err.println("capstream aggregate: cannot reach Kafka at " + props.bootstrapServers() + ": " + e.getMessage());
+            return 1;
+        }
+        AggregatorConfig config = AggregatorConfig.of(kafka.schemaRegistryUrl(), window, grace, parsed);
+        StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateDir)
+                .withExtra(props.userProperties());
+        AggregatorService service;
+        try {
+            service = AggregatorService.start(config, settings, new ApiConfig(httpHost, httpPort));
+        } catch (RuntimeException e) {
+            err.println("capstream aggregate: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            service.close();
+            closed.countDown();
+        }, "capstream-aggregate-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.printf("capstream aggregate: running (window %s, grace %s, %d SLO%s); HTTP API on http://%s:%d"
+                        + " (/api/runs, /api/summaries, /api/alerts, /metrics). Ctrl-C to stop.%n",
+                window, grace, parsed.size(), parsed.size() == 1 ? "" : "s", httpHost, service.httpPort());
+        out.flush();
+        boolean failedByItself = service.awaitStopped(Duration.ofDays(365 * 100L));
+        if (closed.getCount() > 0) {
+            // stopped by itself (error), not by the shutdown hook
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                closed.await();
+                return 0;
+            }
+            service.close();
+            err.println("capstream aggregate: Kafka Streams stopped (state " + service.state() + "); see the log");
+            return failedByItself ? 1 : 0;
+        }
+        return 0;
     }
 }

@@ -61,8 +61,7 @@ public final class GenerateCommand implements Callable<Integer> {
      * until SIGINT/SIGTERM.
      */
     private int runContinuous(RunRequest req) {
-        System.err.println("capstream generate: --continuous is not available in this build yet"
-                + " (ContinuousRunner is not wired); run without --continuous");
-        return 2;
+        return new io.capstream.cli.continuous.ContinuousDriver(req, Duration.ofMillis(Math.round(intervalS * 1000)),
+                System.out, System.err, System::getenv).execute();
     }
 }

@@ -1,14 +1,163 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.tail.TailFormat;
+import io.capstream.cli.tail.TailKind;
+import io.capstream.cli.tail.TailPrinter;
+import io.capstream.cli.tail.TopicTailer;
+import io.capstream.schemas.registry.SchemaRegistryClients;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code capstream tail}: not implemented yet. */
-@Command(name = "tail", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code capstream tail reports|summaries|alerts}: prints the records of a capstream output topic
+ * as a table or JSON, with a plain Kafka consumer (no consumer group, read_committed) and the
+ * Confluent-format Avro deserializer; exits once caught up unless {@code --follow}.
+ * Exit codes: 0 ok; 1 Kafka or registry error; 2 usage error.
+ */
+@Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Prints the records of capstream.reports, capstream.summaries or capstream.alerts as a table"
+                + " or JSON. Starts at the beginning (or, with --follow, at the end) unless --from-beginning or"
+                + " --since is given; exits when caught up unless --follow."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:ok", "1:Kafka or schema registry error", "2:usage error"})
 public final class TailCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "reports|summaries|alerts", description = "Which topic to read.")
+    String what;
+
+    @Option(names = "--format", paramLabel = "table|json|jsonl",
+            description = "Output format: a readable table, pretty JSON, or one JSON object per line. Default: table.")
+    String format = "table";
+
+    @Option(names = {"-f", "--follow"}, description = "Keep reading new records until Ctrl-C.")
+    boolean follow;
+
+    @Option(names = "--from-beginning", description = "Start at the earliest record.")
+    boolean fromBeginning;
+
+    @Option(names = "--since", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Start at records written in the last DURATION, e.g. 15m, 1h, 2d.")
+    Duration since;
+
+    @Option(names = "--target", paramLabel = "URL", description = "Only records of this target (base URL), exact match.")
+    String target;
+
+    @Option(names = "--model", paramLabel = "MODEL", description = "Only records of this model, exact match.")
+    String model;
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /** Prints to the standard streams. */
+    public TailCommand() {
+        this(System.out, System.err);
+    }
+
+    /**
+     * @param out records
+     * @param err errors
+     */
+    public TailCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
     @Override
     public Integer call() {
-        System.err.println("capstream tail: not implemented yet");
-        return 2;
+        List<String> problems = new ArrayList<>();
+        TailKind kind = null;
+        try {
+            kind = TailKind.valueOf(what.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problems.add("unknown topic '" + what + "': expected reports, summaries or alerts");
+        }
+        TailFormat fmt = null;
+        try {
+            fmt = TailFormat.valueOf(format.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problems.add("unknown --format '" + format + "': expected table, json or jsonl");
+        }
+        if (fromBeginning && since != null) {
+            problems.add("give either --from-beginning or --since, not both");
+        }
+        if (kafka.bootstrapServers() == null) {
+            problems.add("--bootstrap-servers is required");
+        }
+        if (kafka.schemaRegistryUrl() == null) {
+            problems.add("--schema-registry-url is required");
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> err.println("capstream tail: " + p));
+            return 2;
+        }
+        TopicTailer.Start start = fromBeginning ? TopicTailer.Start.BEGINNING
+                : since != null ? TopicTailer.Start.TIME
+                : follow ? TopicTailer.Start.END : TopicTailer.Start.BEGINNING;
+        long sinceMs = since == null ? 0 : System.currentTimeMillis() - since.toMillis();
+        TailKind k = kind;
+        Predicate<SpecificRecord> filter = r -> (target == null || target.equals(k.target(r)))
+                && (model == null || model.equals(k.model(r)));
+        TailPrinter printer = new TailPrinter(kind, fmt, out);
+        KafkaClientProperties props = kafka.clientProperties();
+        CountDownLatch done = new CountDownLatch(1);
+        try (TopicTailer tailer = new TopicTailer(consumer(props, kind), kind.topic())) {
+            Thread hook = new Thread(() -> {
+                tailer.stop();
+                try {
+                    done.await(5, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "capstream-tail-shutdown");
+            if (follow) {
+                Runtime.getRuntime().addShutdownHook(hook);
+            }
+            tailer.run(start, sinceMs, follow, filter, printer::print);
+            if (follow) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // shutting down
+                }
+            }
+            return 0;
+        } catch (RuntimeException e) {
+            err.println("capstream tail: " + e.getMessage());
+            return 1;
+        } finally {
+            done.countDown();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private KafkaConsumer<String, SpecificRecord> consumer(KafkaClientProperties props, TailKind kind) {
+        SpecificAvroSerde<SpecificRecord> serde = new SpecificAvroSerde<>((Class<SpecificRecord>) kind.type());
+        serde.withClient(SchemaRegistryClients.forUrl(kafka.schemaRegistryUrl(), kafka.registryClientConfig()), false);
+        Deserializer<SpecificRecord> value = serde.deserializer();
+        Map<String, Object> config = props.consumer(Map.of(
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.CLIENT_ID_CONFIG, "capstream-tail"));
+        return new KafkaConsumer<>(config, new StringDeserializer(), value);
     }
 }

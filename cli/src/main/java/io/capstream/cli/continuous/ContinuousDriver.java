@@ -1,0 +1,173 @@
+package io.capstream.cli.continuous;
+
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.options.RunOptions;
+import io.capstream.cli.runner.RunRequest;
+import io.capstream.cli.stack.LocalStack;
+import io.capstream.cli.stack.StackConfig;
+import io.capstream.loadgen.continuous.ContinuousConfig;
+import io.capstream.loadgen.continuous.ContinuousListener;
+import io.capstream.loadgen.continuous.ContinuousRunner;
+import io.capstream.loadgen.continuous.ContinuousSummary;
+import io.capstream.loadgen.continuous.KafkaHeartbeatSender;
+import io.capstream.loadgen.emit.KafkaEventSink;
+import io.capstream.loadgen.emit.KafkaSinkConfig;
+import io.capstream.loadgen.run.LoadGenerator;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunListener;
+import io.capstream.loadgen.run.RunOutcome;
+import io.capstream.loadgen.run.UsageException;
+import io.capstream.loadgen.sim.SimConfig;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * {@code capstream generate --continuous}: starts what is needed (the simulated engine when no
+ * {@code --base-url} is given), then runs {@link ContinuousRunner} against the external Kafka
+ * until SIGINT/SIGTERM (a shutdown hook calls {@link ContinuousRunner#stop()} and waits up to
+ * 60 s for the current run's RunFinished). Prints one line per finished run.
+ * Exit codes: 0 stopped cleanly with every event delivered; 1 undelivered events or a failure;
+ * 2 usage error.
+ */
+public final class ContinuousDriver {
+    private final RunRequest req;
+    private final Duration interval;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Function<String, String> env;
+
+    /**
+     * @param req      the run (as for a single {@code generate})
+     * @param interval {@code --interval}
+     * @param out      one line per run
+     * @param err      notices and errors
+     * @param env      environment lookup (for {@code --api-key-env})
+     */
+    public ContinuousDriver(RunRequest req, Duration interval, PrintStream out, PrintStream err,
+                            Function<String, String> env) {
+        this.req = req;
+        this.interval = interval;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+    }
+
+    /** @return the exit code */
+    public int execute() {
+        String cmd = "capstream " + req.commandName() + " --continuous";
+        KafkaClientProperties kafka = req.kafka();
+        List<String> problems = new ArrayList<>();
+        if (kafka.bootstrapServers() == null) {
+            problems.add("--bootstrap-servers is required");
+        }
+        if (req.schemaRegistryUrl() == null) {
+            problems.add("--schema-registry-url is required");
+        }
+        RunOptions ro = req.run();
+        SimConfig simCfg = null;
+        if (ro.baseUrl() == null) {
+            try {
+                simCfg = req.sim().toConfig("127.0.0.1", 0);
+            } catch (IllegalArgumentException e) {
+                problems.add("simulated engine: " + e.getMessage());
+            }
+        }
+        try {
+            problems.addAll(toConfig(ro, ro.baseUrl() != null ? ro.baseUrl() : "http://127.0.0.1:1/v1").validate(env));
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> err.println(cmd + ": " + p));
+            return 2;
+        }
+        StackConfig stackCfg = new StackConfig(kafka, req.schemaRegistryUrl(), false, simCfg,
+                TopicSetup.DEFAULT_EVENT_PARTITIONS);
+        try (LocalStack stack = LocalStack.start(stackCfg, err)) {
+            return runOn(stack, cmd);
+        } catch (Exception e) {
+            err.println(cmd + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int runOn(LocalStack stack, String cmd) throws InterruptedException {
+        RunOptions ro = req.run();
+        String baseUrl = stack.sim() != null ? stack.sim().baseUrl() : ro.baseUrl();
+        RunConfig base = toConfig(ro, baseUrl);
+        if (base.workerId() == null) {
+            base = base.toBuilder().workerId("capstream-" + UUID.randomUUID().toString().substring(0, 8)).build();
+        }
+        ContinuousConfig config;
+        try {
+            config = ContinuousConfig.of(base, interval);
+        } catch (IllegalArgumentException e) {
+            err.println(cmd + ": " + e.getMessage());
+            return 2;
+        }
+        KafkaEventSink sink = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
+                stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0));
+        KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(stack.kafka().bootstrapServers(),
+                stack.schemaRegistryUrl(), stack.kafka().userProperties(), base.workerId());
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(stack.vertx(), env), sink, heartbeats, config,
+                new Printer(out, err), RunListener.NONE);
+        Thread hook = new Thread(() -> {
+            runner.stop();
+            try {
+                runner.awaitFinished(TimeUnit.SECONDS.toMillis(60));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "capstream-continuous-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        err.printf("%s: %s mode against %s, every %s, heartbeats every %s; Ctrl-C to stop%n", cmd,
+                config.mode().name().toLowerCase(java.util.Locale.ROOT), baseUrl, interval, config.heartbeatInterval());
+        ContinuousSummary summary;
+        try {
+            summary = runner.run();
+        } catch (UsageException e) {
+            e.problems().forEach(p -> err.println(cmd + ": " + p));
+            return 2;
+        } finally {
+            long undelivered = sink.close(Duration.ofSeconds(30));
+            heartbeats.close();
+            if (undelivered > 0) {
+                err.println(cmd + ": " + undelivered + " events could not be delivered to Kafka");
+            }
+        }
+        err.printf("%s: stopped after %d runs (%d completed, %d failed requests, %d heartbeats)%n", cmd,
+                summary.runs(), summary.completed(), summary.failed(), summary.heartbeats());
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook is running
+        }
+        return summary.exitCode();
+    }
+
+    private RunConfig toConfig(RunOptions ro, String baseUrl) {
+        boolean simTarget = ro.baseUrl() == null;
+        return ro.toConfig(baseUrl, simTarget ? req.sim().model() : null, simTarget ? SimConfig.ENGINE_LABEL : null);
+    }
+
+    /** One line per run. */
+    private record Printer(PrintStream out, PrintStream err) implements ContinuousListener {
+        @Override
+        public void onRunFinished(int iteration, RunOutcome o) {
+            out.printf("run %s: %d completed, %d failed of %d%s%n", o.runId(), o.completed(), o.failed(),
+                    o.requestsPlanned(), o.interrupted() ? " (interrupted)" : "");
+            out.flush();
+        }
+
+        @Override
+        public void onRunError(int iteration, Throwable error) {
+            err.println("capstream generate --continuous: run " + iteration + " could not run: " + error);
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.capstream.cli.tail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Metrics;
+import io.capstream.schemas.avro.Quantiles;
+import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.WindowSummary;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Renders tailed records: a fixed-width table (times in UTC, latencies in ms, rates in tokens/s,
+ * {@code -} for missing values), or JSON (Avro field names; reports print their artifact JSON).
+ */
+public final class TailPrinter {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
+            .withZone(ZoneOffset.UTC);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final TailKind kind;
+    private final TailFormat format;
+    private final PrintStream out;
+    private boolean headerPrinted;
+
+    /**
+     * @param kind   what is printed
+     * @param format how
+     * @param out    where
+     */
+    public TailPrinter(TailKind kind, TailFormat format, PrintStream out) {
+        this.kind = kind;
+        this.format = format;
+        this.out = out;
+    }
+
+    /**
+     * Prints one record (the table header before the first).
+     *
+     * @param record a value of the printer's kind; not null
+     */
+    public void print(SpecificRecord record) {
+        switch (format) {
+            case TABLE -> {
+                if (!headerPrinted) {
+                    out.println(header());
+                    headerPrinted = true;
+                }
+                out.println(row(record));
+            }
+            case JSON -> out.println(json(record, true));
+            case JSONL -> out.println(json(record, false));
+            default -> throw new IllegalStateException();
+        }
+        out.flush();
+    }
+
+    String header() {
+        return switch (kind) {
+            case SUMMARIES -> String.format(Locale.ROOT, "%-20s %-32s %-20s %-9s %6s %5s %6s %9s %9s %9s %9s %8s %9s %7s",
+                    "window_start", "target", "model", "bucket", "req", "fail", "err%", "ttft_p50", "ttft_p95",
+                    "ttft_p99", "e2e_p95", "itl_p50", "out_tok/s", "goodput");
+            case REPORTS -> String.format(Locale.ROOT, "%-40s %-20s %-32s %9s %6s %9s %9s %9s %10s %-8s",
+                    "run_id", "model", "base_url", "completed", "failed", "ttft_p50", "ttft_p95", "e2e_p95",
+                    "tok/s", "kind");
+            case ALERTS -> String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s",
+                    "window_start", "state", "target", "model", "bucket", "slo", "observed");
+        };
+    }
+
+    String row(SpecificRecord record) {
+        if (record instanceof WindowSummary s) {
+            Quantiles t = s.getTtftMs();
+            return String.format(Locale.ROOT, "%-20s %-32s %-20s %-9s %6d %5d %6.2f %9s %9s %9s %9s %8s %9.1f %7s",
+                    time(s.getWindowStartMs()), cut(s.getTarget(), 32), cut(s.getModel(), 20), s.getContextBucket(),
+                    s.getRequests(), s.getFailed(), s.getErrorRate() * 100, num(t == null ? null : t.getP50()),
+                    num(t == null ? null : t.getP95()), num(t == null ? null : t.getP99()),
+                    num(s.getE2eMs() == null ? null : s.getE2eMs().getP95()),
+                    num(s.getItlMs() == null ? null : s.getItlMs().getP50()), s.getOutputThroughputTokS(),
+                    s.getGoodput() == null ? "-" : String.format(Locale.ROOT, "%.3f", s.getGoodput()));
+        }
+        if (record instanceof BenchmarkReport r) {
+            Metrics m = r.getMetrics();
+            return String.format(Locale.ROOT, "%-40s %-20s %-32s %9s %6s %9s %9s %9s %10s %-8s",
+                    cut(r.getRunId(), 40), cut(r.getModel(), 20), cut(r.getBaseUrl(), 32),
+                    r.getCompleted() + "/" + r.getRequests(), r.getFailed() == null ? "-" : r.getFailed().toString(),
+                    num(m.getTtftP50Ms()), num(m.getTtftP95Ms()), num(m.getE2eP95Ms()), num(m.getThroughputTokS()),
+                    r.getProvenance() == null ? "-" : r.getProvenance().getKind().name().toLowerCase(Locale.ROOT));
+        }
+        SloBreach a = (SloBreach) record;
+        return String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s", time(a.getWindowStartMs()),
+                a.getState(), cut(a.getTarget(), 32), cut(a.getModel(), 20), a.getContextBucket(), cut(a.getSlo(), 22),
+                num(a.getObserved()));
+    }
+
+    String json(SpecificRecord record, boolean pretty) {
+        String text = record instanceof BenchmarkReport r ? r.getArtifactJson() : record.toString();
+        try {
+            JsonNode node = MAPPER.readTree(text);
+            return pretty ? MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node)
+                    : MAPPER.writeValueAsString(node);
+        } catch (java.io.IOException e) {
+            return text;
+        }
+    }
+
+    private static String time(long epochMs) {
+        return TIME.format(Instant.ofEpochMilli(epochMs));
+    }
+
+    private static String num(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String cut(String s, int width) {
+        return s == null ? "-" : s.length() <= width ? s : s.substring(0, width - 1) + "~";
+    }
+}

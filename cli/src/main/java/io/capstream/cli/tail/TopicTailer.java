@@ -1,0 +1,116 @@
+package io.capstream.cli.tail;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+
+/**
+ * Reads one topic with a plain consumer (assigned partitions, no consumer group, read_committed):
+ * from the beginning, from a point in time (record timestamps), or from the end; prints every
+ * record that passes the filter; without {@code follow} returns once it has read up to the end
+ * offsets seen at the start, with {@code follow} until {@link #stop()}.
+ */
+public final class TopicTailer implements AutoCloseable {
+    /** Where reading starts. */
+    public enum Start {
+        /** The earliest offset. */
+        BEGINNING,
+        /** The first record at or after a timestamp. */
+        TIME,
+        /** Only records written from now on. */
+        END
+    }
+
+    private final KafkaConsumer<String, SpecificRecord> consumer;
+    private final String topic;
+
+    /**
+     * @param consumer a consumer with String keys and the topic's Avro value deserializer (closed by {@link #close()})
+     * @param topic    the topic
+     */
+    public TopicTailer(KafkaConsumer<String, SpecificRecord> consumer, String topic) {
+        this.consumer = Objects.requireNonNull(consumer, "consumer");
+        this.topic = Objects.requireNonNull(topic, "topic");
+    }
+
+    /**
+     * Reads and prints.
+     *
+     * @param start   where to start
+     * @param sinceMs for {@link Start#TIME}: epoch ms
+     * @param follow  keep reading until {@link #stop()}
+     * @param filter  records to print
+     * @param sink    printer
+     * @return records printed
+     */
+    public long run(Start start, long sinceMs, boolean follow, Predicate<SpecificRecord> filter,
+                    Consumer<SpecificRecord> sink) {
+        List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        consumer.assign(parts);
+        switch (start) {
+            case BEGINNING -> consumer.seekToBeginning(parts);
+            case END -> consumer.seekToEnd(parts);
+            case TIME -> {
+                Map<TopicPartition, Long> query = new HashMap<>();
+                parts.forEach(p -> query.put(p, sinceMs));
+                Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(query);
+                for (TopicPartition p : parts) {
+                    OffsetAndTimestamp o = found.get(p);
+                    if (o == null) {
+                        consumer.seekToEnd(List.of(p));
+                    } else {
+                        consumer.seek(p, o.offset());
+                    }
+                }
+            }
+            default -> throw new IllegalStateException();
+        }
+        Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+        long printed = 0;
+        try {
+            while (true) {
+                if (!follow && caughtUp(parts, end)) {
+                    return printed;
+                }
+                for (ConsumerRecord<String, SpecificRecord> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (r.value() != null && filter.test(r.value())) {
+                        sink.accept(r.value());
+                        printed++;
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            return printed;
+        }
+    }
+
+    private boolean caughtUp(List<TopicPartition> parts, Map<TopicPartition, Long> end) {
+        for (TopicPartition p : parts) {
+            if (consumer.position(p) < end.getOrDefault(p, 0L)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Makes {@link #run} return (from another thread, e.g. a shutdown hook). */
+    public void stop() {
+        consumer.wakeup();
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}
