@@ -1,0 +1,298 @@
+package io.capstream.loadgen.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.emit.InMemoryEventSink;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** End-to-end runs against an in-JVM fake endpoint, events collected in memory. */
+class LoadGeneratorTest {
+    static Vertx vertx;
+    static HttpServer server;
+    static String base;
+    static final AtomicInteger active = new AtomicInteger();
+    static final AtomicInteger maxActive = new AtomicInteger();
+    static final AtomicInteger chatRequests = new AtomicInteger();
+    static final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @BeforeAll
+    static void start() throws Exception {
+        vertx = Vertx.vertx();
+        server = vertx.createHttpServer().requestHandler(req -> {
+            if (req.path().endsWith("/models")) {
+                req.response().putHeader("Content-Type", "application/json")
+                        .end("{\"data\":[{\"id\":\"other\",\"max_model_len\":999},{\"id\":\"fake\",\"max_model_len\":4096}]}");
+                return;
+            }
+            req.body().onSuccess(b -> {
+                chatRequests.incrementAndGet();
+                JsonNode body;
+                try {
+                    body = JSON.readTree(b.getBytes());
+                } catch (Exception e) {
+                    req.response().setStatusCode(400).end();
+                    return;
+                }
+                bodies.add(body);
+                String prompt = body.get("messages").get(0).get("content").asText();
+                int idx = Integer.parseInt(prompt.substring(prompt.lastIndexOf("# request ") + 10, prompt.lastIndexOf(':')));
+                int a = active.incrementAndGet();
+                maxActive.accumulateAndGet(a, Math::max);
+                var r = req.response().setChunked(true);
+                if (idx % 5 == 4 && body.get("model").asText().equals("fake-failing")) {
+                    active.decrementAndGet();
+                    r.setStatusCode(503).end();
+                    return;
+                }
+                vertx.setTimer(40, t -> {
+                    r.write("data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n");
+                    vertx.setTimer(10, t2 -> {
+                        r.write("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":" + prompt.length() / 3
+                                + ",\"completion_tokens\":2}}\n\ndata: [DONE]\n\n");
+                        active.decrementAndGet();
+                        r.end();
+                    });
+                });
+            });
+        });
+        int port = server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+        base = "http://127.0.0.1:" + port + "/v1";
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @BeforeEach
+    void reset() {
+        maxActive.set(0);
+        chatRequests.set(0);
+        bodies.clear();
+    }
+
+    private static RunOutcome run(RunConfig c, InMemoryEventSink sink, RunListener l) throws Exception {
+        return new LoadGenerator(vertx, Map.of("KEY", "sk-secret")::get).run(c, sink, l).get(60, TimeUnit.SECONDS);
+    }
+
+    private static <T> List<T> payloads(InMemoryEventSink sink, Class<T> type) {
+        List<T> out = new ArrayList<>();
+        for (RunEvent e : sink.events()) {
+            if (type.isInstance(e.getPayload())) {
+                out.add(type.cast(e.getPayload()));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void closedLoopRunEmitsEveryEventAndRespectsConcurrency() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        List<RunProgress> progress = new CopyOnWriteArrayList<>();
+        RunConfig c = RunConfig.builder(base, "fake").requests(12).concurrency(3).ctxTokens(512)
+                .sharedPrefixTokens(100).maxTokens(16).runIdSuffix("t1").apiKeyEnv("KEY").build();
+        RunOutcome o = run(c, sink, new RunListener() {
+            @Override
+            public void onProgress(RunProgress p) {
+                progress.add(p);
+            }
+        });
+        assertEquals(12, o.completed());
+        assertEquals(0, o.failed());
+        assertEquals(0, o.exitCode());
+        assertFalse(o.interrupted());
+        assertTrue(o.runId().matches("benchmark-\\d{8}T\\d{6}Z-t1"), o.runId());
+        assertEquals(3, maxActive.get(), "at most `concurrency` requests in flight, and all slots used");
+        List<RunEvent> ev = sink.events();
+        assertEquals(14, ev.size());
+        assertInstanceOf(RunStarted.class, ev.get(0).getPayload());
+        assertInstanceOf(RunFinished.class, ev.get(13).getPayload());
+        RunStarted rs = (RunStarted) ev.get(0).getPayload();
+        assertEquals(12, rs.getRequests());
+        assertEquals(3, rs.getConcurrency());
+        assertEquals(4096, rs.getMaxContextTokens(), "probed from /models, matching id");
+        assertEquals(512, rs.getContextTokens());
+        assertEquals(12, rs.getPlannedContextTokens().size());
+        assertEquals("closed", rs.getArrival());
+        assertEquals(100, rs.getSharedPrefixTokens());
+        assertFalse(ev.toString().contains("sk-secret"), "the API key never appears in events");
+        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        done.sort(Comparator.comparingInt(RequestCompleted::getRequestIndex));
+        for (int i = 0; i < 12; i++) {
+            RequestCompleted r = done.get(i);
+            assertEquals(i, r.getRequestIndex());
+            assertEquals(512, r.getPlannedContextTokens());
+            assertEquals(base, r.getTarget());
+            assertEquals("fake", r.getModel());
+            assertTrue(r.getTtftNs() >= 35_000_000L, "server waits 40 ms: " + r.getTtftNs());
+            assertTrue(r.getE2eNs() >= r.getTtftNs() + 5_000_000L);
+            assertEquals(r.getTtfoNs(), r.getTtftNs());
+            assertEquals(2L, r.getCompletionTokens());
+            assertEquals(512L, r.getPromptTokens());
+            assertEquals("usage", r.getOutputTokenSource());
+            assertEquals(1, r.getContentChunks());
+            assertEquals(200, r.getHttpStatus());
+            assertTrue(r.getClientQueueNs() >= 0 && r.getStartNs() >= r.getScheduledStartNs());
+            assertTrue(r.getCompletedAtEpochMs() > 0);
+        }
+        // requests start in index order: slot takes of index i+3 happen after index i ended
+        assertTrue(done.get(3).getStartNs() >= done.get(0).getStartNs() + done.get(0).getE2eNs() - 1_000_000L);
+        RunFinished rf = (RunFinished) ev.get(13).getPayload();
+        assertEquals(12, rf.getRequestsSent());
+        assertEquals(0, rf.getEventsUndelivered());
+        assertEquals(o.wallClockNs(), rf.getWallClockNs());
+        assertTrue(rf.getWallClockNs() >= 4 * 50_000_000L, "4 waves of ~50 ms");
+        assertEquals(12, progress.size());
+        assertEquals(12, progress.stream().mapToInt(RunProgress::done).max().getAsInt());
+        assertTrue(progress.get(11).ttftP50Ms() > 30, "running TTFT p50 " + progress.get(11).ttftP50Ms());
+        JsonNode body = bodies.get(0);
+        assertEquals(16, body.get("max_tokens").asInt());
+        assertEquals(1536, body.get("messages").get(0).get("content").asText().length(), "3 chars per planned token");
+    }
+
+    @Test
+    void failuresAreEventsAndNeverAbortTheRun() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunConfig c = RunConfig.builder(base, "fake-failing").requests(10).concurrency(4).ctxTokens(64)
+                .sharedPrefixTokens(0).maxModelLen(8192).build();
+        RunOutcome o = run(c, sink, RunListener.NONE);
+        assertEquals(8, o.completed());
+        assertEquals(2, o.failed());
+        assertEquals(1, o.exitCode());
+        List<RequestFailed> failed = payloads(sink, RequestFailed.class);
+        failed.sort(Comparator.comparingInt(RequestFailed::getRequestIndex));
+        assertEquals(List.of(4, 9), failed.stream().map(RequestFailed::getRequestIndex).toList());
+        assertEquals("HTTPError", failed.get(0).getErrorType());
+        assertEquals("HTTP Error 503: Service Unavailable", failed.get(0).getErrorMessage());
+        assertEquals(503, failed.get(0).getHttpStatus());
+        assertEquals(8192, ((RunStarted) sink.events().get(0).getPayload()).getMaxContextTokens());
+    }
+
+    @Test
+    void usageErrorsFailBeforeAnyRequest() {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunConfig c = RunConfig.builder(base, "fake").requests(0).apiKeyEnv("MISSING").build();
+        ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> new LoadGenerator(vertx, k -> null).run(c, sink, RunListener.NONE).get(10, TimeUnit.SECONDS));
+        UsageException u = assertInstanceOf(UsageException.class, e.getCause());
+        assertEquals(2, u.problems().size(), u.getMessage());
+        assertEquals(0, chatRequests.get());
+        assertTrue(sink.events().isEmpty());
+    }
+
+    @Test
+    void probedWindowTooSmallIsUsageError() {
+        RunConfig c = RunConfig.builder(base, "fake").maxTokens(3000).margin(1100).build();
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> new LoadGenerator(vertx).prepare(c).join());
+        assertInstanceOf(UsageException.class, e instanceof CompletionException ? e.getCause() : e);
+        assertTrue(e.getCause().getMessage().contains("must exceed"));
+    }
+
+    @Test
+    void sampledPlanIsClampedToProbedCap() throws Exception {
+        RunPlan p = new LoadGenerator(vertx).prepare(RunConfig.builder(base, "fake").requests(12).build())
+                .get(10, TimeUnit.SECONDS);
+        assertEquals(4096, p.maxModelLen());
+        assertEquals(4096 - 64 - 1024, p.cap());
+        assertEquals(Map.of("3008", 12), p.contextPlan().distribution());
+    }
+
+    @Test
+    void openLoopConstantRateWithMaxInFlightRecordsQueueTime() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        // 100 req/s but at most 2 in flight, each ~50 ms: requests queue in the client
+        RunConfig c = RunConfig.builder(base, "fake").requests(10).ctxTokens(64).sharedPrefixTokens(0)
+                .maxModelLen(8192).arrival(ArrivalMode.CONSTANT).rateRps(100.0).maxInFlight(2).build();
+        RunOutcome o = run(c, sink, RunListener.NONE);
+        assertEquals(10, o.completed());
+        assertEquals(2, maxActive.get());
+        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        done.sort(Comparator.comparingInt(RequestCompleted::getRequestIndex));
+        for (int i = 0; i < 10; i++) {
+            assertEquals(i * 10_000_000L, done.get(i).getScheduledStartNs(), "k / rate");
+        }
+        assertTrue(done.get(9).getClientQueueNs() > 100_000_000L, "late requests waited: " + done.get(9).getClientQueueNs());
+        assertEquals(done.get(9).getStartNs() - done.get(9).getScheduledStartNs(), done.get(9).getClientQueueNs());
+        RunStarted rs = (RunStarted) sink.events().get(0).getPayload();
+        assertEquals("constant", rs.getArrival());
+        assertEquals(100.0, rs.getRateRps());
+        assertEquals(2, rs.getMaxInFlight());
+    }
+
+    @Test
+    void openLoopPoissonWithDurationPlansArrivalsWithinIt() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunConfig c = RunConfig.builder(base, "fake").ctxTokens(64).sharedPrefixTokens(0).maxModelLen(8192)
+                .arrival(ArrivalMode.POISSON).rateRps(40.0).maxInFlight(50).durationS(0.5).seed(3).build();
+        int expected = io.capstream.loadgen.arrival.ArrivalSchedule.countWithin(ArrivalMode.POISSON, 40.0, 3, 500_000_000L, 100_000);
+        RunOutcome o = run(c, sink, RunListener.NONE);
+        assertEquals(expected, o.requestsPlanned());
+        assertEquals(expected, o.completed());
+        assertTrue(expected > 5 && expected < 50, "about 20 arrivals: " + expected);
+        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        assertTrue(done.stream().allMatch(r -> r.getScheduledStartNs() < 500_000_000L));
+    }
+
+    @Test
+    void closedLoopDurationStopsStartingRequests() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunConfig c = RunConfig.builder(base, "fake").requests(1000).concurrency(2).ctxTokens(64)
+                .sharedPrefixTokens(0).maxModelLen(8192).durationS(0.3).build();
+        RunOutcome o = run(c, sink, RunListener.NONE);
+        assertTrue(o.requestsSent() >= 4 && o.requestsSent() < 30, "sent " + o.requestsSent());
+        assertTrue(o.interrupted());
+        RunFinished rf = payloads(sink, RunFinished.class).get(0);
+        assertEquals(o.requestsSent(), rf.getRequestsSent());
+        assertTrue(rf.getInterrupted());
+        assertEquals(1000, o.requestsPlanned());
+    }
+
+    @Test
+    void stopRequestInterrupts() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        LoadGenerator g = new LoadGenerator(vertx);
+        RunControl control = new RunControl();
+        RunConfig c = RunConfig.builder(base, "fake").requests(200).concurrency(2).ctxTokens(64)
+                .sharedPrefixTokens(0).maxModelLen(8192).build();
+        RunPlan plan = g.prepare(c).get(10, TimeUnit.SECONDS);
+        RunOutcome o = g.run(plan, sink, new RunListener() {
+            @Override
+            public void onProgress(RunProgress p) {
+                if (p.done() >= 4) {
+                    control.requestStop();
+                }
+            }
+        }, control).get(30, TimeUnit.SECONDS);
+        assertTrue(o.interrupted());
+        assertTrue(o.requestsSent() >= 4 && o.requestsSent() <= 8, "sent " + o.requestsSent());
+        assertNull(null);
+    }
+}
