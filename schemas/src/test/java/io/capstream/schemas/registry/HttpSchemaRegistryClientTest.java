@@ -245,7 +245,7 @@ class HttpSchemaRegistryClientTest {
         serde.configure(Map.of(SpecificAvroSerde.SCHEMA_REGISTRY_URL, server.url(),
                 SpecificAvroSerde.AUTO_REGISTER, "false",
                 RegistryClientConfig.BEARER_AUTH_TOKEN, "t0k"), false);
-        SloBreach b = io.capstream.schemas.serde.SerdeTestRecords.sloBreach();
+        SloBreach b = io.capstream.schemas.serde.RandomRecords.one(SloBreach.class, 11);
         byte[] bytes = serde.serializer().serialize("capstream.alerts", b);
         assertEquals(12, AvroWireFormat.schemaId(bytes));
         StubRegistryServer.Request r = server.requests().get(0);

@@ -11,22 +11,12 @@ import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.WindowSummary;
 import io.capstream.schemas.registry.MockSchemaRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericDatumWriter;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificData;
-import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.avro.util.RandomData;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +33,7 @@ class SpecificAvroSerdeRoundTripTest {
     @Test
     void runEventsOfEveryPayloadTypeRoundTrip() {
         Set<String> payloadTypes = new TreeSet<>();
-        for (RunEvent e : randomRecords(RunEvent.class, 60, 42)) {
+        for (RunEvent e : RandomRecords.of(RunEvent.class, 60, 42)) {
             assertEquals(e, roundTrip(RunEvent.class, Topics.EVENTS, e));
             payloadTypes.add(((SpecificRecord) e.getPayload()).getSchema().getName());
         }
@@ -53,20 +43,20 @@ class SpecificAvroSerdeRoundTripTest {
 
     @Test
     void reportsSummariesAndAlertsRoundTrip() {
-        for (BenchmarkReport r : randomRecords(BenchmarkReport.class, 10, 7)) {
+        for (BenchmarkReport r : RandomRecords.of(BenchmarkReport.class, 10, 7)) {
             assertEquals(r, roundTrip(BenchmarkReport.class, Topics.REPORTS, r));
         }
-        for (WindowSummary w : randomRecords(WindowSummary.class, 10, 8)) {
+        for (WindowSummary w : RandomRecords.of(WindowSummary.class, 10, 8)) {
             assertEquals(w, roundTrip(WindowSummary.class, Topics.SUMMARIES, w));
         }
-        for (SloBreach b : randomRecords(SloBreach.class, 10, 9)) {
+        for (SloBreach b : RandomRecords.of(SloBreach.class, 10, 9)) {
             assertEquals(b, roundTrip(SloBreach.class, Topics.ALERTS, b));
         }
     }
 
     @Test
     void wireFormatIsMagicByteThenSchemaIdThenAvro() {
-        SloBreach b = randomRecords(SloBreach.class, 1, 1).get(0);
+        SloBreach b = RandomRecords.of(SloBreach.class, 1, 1).get(0);
         SpecificAvroSerde<SloBreach> serde = SpecificAvroSerde.forValue(SloBreach.class, "mock://" + SCOPE);
         byte[] bytes = serde.serializer().serialize(Topics.ALERTS, b);
         assertEquals(0, bytes[0]);
@@ -82,7 +72,7 @@ class SpecificAvroSerdeRoundTripTest {
         SpecificAvroSerde<SloBreach> serde = new SpecificAvroSerde<>(SloBreach.class);
         serde.configure(Map.of(SpecificAvroSerde.SCHEMA_REGISTRY_URL, "mock://" + SCOPE,
                 SpecificAvroSerde.AUTO_REGISTER, "false"), false);
-        SloBreach b = randomRecords(SloBreach.class, 1, 3).get(0);
+        SloBreach b = RandomRecords.of(SloBreach.class, 1, 3).get(0);
         SerializationException e = assertThrows(SerializationException.class,
                 () -> serde.serializer().serialize(Topics.ALERTS, b));
         assertTrue(e.getMessage().contains("capstream.alerts-value"), e.getMessage());
@@ -107,28 +97,5 @@ class SpecificAvroSerdeRoundTripTest {
         SpecificAvroSerde<T> reader = SpecificAvroSerde.forValue(type, "mock://" + SCOPE); // separate client, same scope
         byte[] bytes = writer.serializer().serialize(topic, record);
         return reader.deserializer().deserialize(topic, bytes);
-    }
-
-    /**
-     * Random but schema-valid instances of a generated class: Avro's {@link RandomData} makes generic
-     * records, which are re-read as the specific class.
-     */
-    static <T extends SpecificRecord> List<T> randomRecords(Class<T> type, int count, long seed) {
-        Schema schema = SpecificData.get().getSchema(type);
-        List<T> out = new ArrayList<>();
-        for (Object generic : new RandomData(schema, count, seed)) {
-            try {
-                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-                BinaryEncoder enc = EncoderFactory.get().binaryEncoder(bytes, null);
-                new GenericDatumWriter<Object>(schema).write(generic, enc);
-                enc.flush();
-                T specific = new SpecificDatumReader<T>(schema)
-                        .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
-                out.add(specific);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return out;
     }
 }
