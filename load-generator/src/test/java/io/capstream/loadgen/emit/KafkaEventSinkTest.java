@@ -1,0 +1,141 @@
+package io.capstream.loadgen.emit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.Heartbeat;
+import io.capstream.schemas.avro.RunEvent;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+class KafkaEventSinkTest {
+    static RunEvent event(String runId, int i) {
+        return RunEvent.newBuilder().setRunId(runId).setEventId("e" + i).setWorkerId("w").setEmittedAtMs(i)
+                .setPayload(Heartbeat.newBuilder().build()).build();
+    }
+
+    static MockProducer<String, RunEvent> mock(boolean autoComplete) {
+        return new MockProducer<>(autoComplete, null, new StringSerializer(), (t, v) -> new byte[] {1});
+    }
+
+    @Test
+    void deliversEveryEventKeyedByRunId() throws Exception {
+        MockProducer<String, RunEvent> p = mock(true);
+        KafkaEventSink sink = new KafkaEventSink(p, Topics.EVENTS, 100);
+        for (int i = 0; i < 50; i++) {
+            sink.send(event("run-" + (i % 3), i));
+        }
+        assertEquals(0L, sink.flush().get(10, TimeUnit.SECONDS));
+        assertEquals(50, p.history().size());
+        for (int i = 0; i < 50; i++) {
+            ProducerRecord<String, RunEvent> r = p.history().get(i);
+            assertEquals("run-" + (i % 3), r.key());
+            assertEquals(Topics.EVENTS, r.topic());
+            assertEquals("e" + i, r.value().getEventId(), "order is kept");
+        }
+        assertEquals(0, sink.close(Duration.ofSeconds(5)));
+        assertTrue(p.closed());
+    }
+
+    @Test
+    void failedDeliveriesAreCounted() throws Exception {
+        MockProducer<String, RunEvent> p = mock(false);
+        KafkaEventSink sink = new KafkaEventSink(p, Topics.EVENTS, 100);
+        sink.send(event("r", 0));
+        sink.send(event("r", 1));
+        sink.send(event("r", 2));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> p.history().size() == 3);
+        assertTrue(p.errorNext(new org.apache.kafka.common.errors.TimeoutException("expired")));
+        assertEquals(1L, sink.flush().get(10, TimeUnit.SECONDS));
+        assertEquals(1, sink.undelivered());
+        assertTrue(sink.lastError().contains("expired"));
+        assertEquals(1, sink.close(Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void sendNeverBlocksAndOverflowIsCountedNotLost() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
+        MockProducer<String, RunEvent> p = new MockProducer<>(true, null, new StringSerializer(), (t, v) -> new byte[] {1}) {
+            @Override
+            public synchronized Future<RecordMetadata> send(ProducerRecord<String, RunEvent> record, Callback callback) {
+                entered.countDown();
+                try {
+                    release.await(); // a producer stuck on metadata, like an unreachable broker
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.send(record, callback);
+            }
+        };
+        KafkaEventSink sink = new KafkaEventSink(p, Topics.EVENTS, 10);
+        sink.send(event("r", 0));
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        long t = System.nanoTime();
+        for (int i = 1; i < 100; i++) {
+            sink.send(event("r", i));
+        }
+        long elapsedMs = (System.nanoTime() - t) / 1_000_000;
+        assertTrue(elapsedMs < 500, "send() must not block: " + elapsedMs + " ms");
+        // one event is inside the stuck send(), ten wait in the buffer, the rest are dropped
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> sink.undelivered() >= 89);
+        assertEquals(89, sink.undelivered());
+        release.countDown();
+        assertEquals(89L, sink.flush().get(10, TimeUnit.SECONDS));
+        assertEquals(11, p.history().size());
+        assertEquals(89, sink.close(Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void closeTimeoutCountsPendingEvents() {
+        CountDownLatch never = new CountDownLatch(1);
+        MockProducer<String, RunEvent> p = new MockProducer<>(true, null, new StringSerializer(), (t, v) -> new byte[] {1}) {
+            @Override
+            public synchronized Future<RecordMetadata> send(ProducerRecord<String, RunEvent> record, Callback callback) {
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    callback.onCompletion(null, new org.apache.kafka.common.errors.InterruptException(e));
+                    return null;
+                }
+                return super.send(record, callback);
+            }
+        };
+        KafkaEventSink sink = new KafkaEventSink(p, Topics.EVENTS, 100);
+        for (int i = 0; i < 5; i++) {
+            sink.send(event("r", i));
+        }
+        long t = System.nanoTime();
+        long undelivered = sink.close(Duration.ofMillis(300));
+        assertTrue((System.nanoTime() - t) / 1_000_000 < 5_000);
+        assertEquals(5, undelivered);
+        sink.send(event("r", 99));
+        assertTrue(sink.undelivered() >= 1, "events after close are counted");
+    }
+
+    @Test
+    void unreachableBrokerIsCountedByTheRealProducer() throws Exception {
+        KafkaSinkConfig c = new KafkaSinkConfig("127.0.0.1:1", "mock://kafka-sink-test", null,
+                Map.of("max.block.ms", "300"), 0, 600);
+        KafkaEventSink sink = new KafkaEventSink(c);
+        long t = System.nanoTime();
+        for (int i = 0; i < 3; i++) {
+            sink.send(event("r", i));
+        }
+        assertTrue((System.nanoTime() - t) / 1_000_000 < 200, "send() returns at once");
+        assertEquals(3L, sink.flush().get(30, TimeUnit.SECONDS));
+        assertEquals(3, sink.close(Duration.ofSeconds(5)));
+    }
+}

@@ -1,0 +1,65 @@
+package io.capstream.loadgen.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ModelsProbeTest {
+    static Integer parse(String s, String model) {
+        return ModelsProbe.parse(Buffer.buffer(s), model);
+    }
+
+    @Test
+    void choosesMatchingIdElseFirstObject() {
+        String body = "{\"data\":[\"junk\",{\"id\":\"a\",\"max_model_len\":1000},{\"id\":\"b\",\"max_model_len\":2000}]}";
+        assertEquals(2000, parse(body, "b"));
+        assertEquals(1000, parse(body, "zzz"));
+    }
+
+    @Test
+    void firstPositiveIntegerKeyWins() {
+        assertEquals(300, parse("{\"data\":[{\"id\":\"m\",\"max_model_len\":0,\"max_context_length\":300,\"context_length\":9}]}", "m"));
+        assertEquals(9, parse("{\"data\":[{\"id\":\"m\",\"max_model_len\":\"4096\",\"max_context_length\":1.5,\"context_length\":9}]}", "m"));
+        assertNull(parse("{\"data\":[{\"id\":\"m\",\"max_model_len\":true}]}", "m"));
+    }
+
+    @Test
+    void garbageIsNull() {
+        assertNull(parse("not json", "m"));
+        assertNull(parse("{\"data\":{}}", "m"));
+        assertNull(parse("[]", "m"));
+        assertNull(ModelsProbe.parse(null, "m"));
+    }
+
+    @Test
+    void liveProbeAndSilentFailures() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        try {
+            var seen = new java.util.concurrent.atomic.AtomicReference<String>();
+            int port = vertx.createHttpServer().requestHandler(r -> {
+                seen.set(r.path() + " " + r.getHeader("Authorization"));
+                if (r.path().equals("/v1/models")) {
+                    r.response().end("{\"data\":[{\"id\":\"m\",\"context_length\":8192}]}");
+                } else {
+                    r.response().setStatusCode(500).end();
+                }
+            }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+            ApiKey key = ApiKey.fromEnv("K", Map.of("K", "abc")::get);
+            assertEquals(8192, ModelsProbe.probe(vertx, "http://127.0.0.1:" + port + "/v1/", "m", key)
+                    .toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS));
+            assertEquals("/v1/models Bearer abc", seen.get());
+            assertNull(ModelsProbe.probe(vertx, "http://127.0.0.1:" + port + "/other", "m", ApiKey.none())
+                    .toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS));
+            assertNull(ModelsProbe.probe(vertx, "http://127.0.0.1:1/v1", "m", ApiKey.none())
+                    .toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS));
+            assertEquals("ApiKey[***]", key.toString());
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+}
