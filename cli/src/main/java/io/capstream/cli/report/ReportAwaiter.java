@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -45,11 +46,12 @@ public final class ReportAwaiter implements AutoCloseable {
      *
      * @param runId   the run id (record key)
      * @param timeout how long to wait
-     * @return the report, or empty when none arrived in time
+     * @param failure  checked between polls: a non-null value (why no report can come) stops the wait
+     * @return the report, or empty when none arrived in time or {@code failure} reported a problem
      */
-    public Optional<BenchmarkReport> await(String runId, Duration timeout) {
+    public Optional<BenchmarkReport> await(String runId, Duration timeout, Supplier<String> failure) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
+        while (System.nanoTime() < deadline && failure.get() == null) {
             for (ConsumerRecord<String, BenchmarkReport> rec : consumer.poll(Duration.ofMillis(200))) {
                 if (runId.equals(rec.key()) && rec.value() != null) {
                     return Optional.of(rec.value());

@@ -176,7 +176,7 @@ public final class RunDriver {
             undelivered = Math.max(undelivered, outcome.eventsUndelivered());
             int code = outcome.exitCode();
             if (awaiter != null && undelivered == 0) {
-                code = Math.max(code, writeReport(awaiter, outcome, cmd));
+                code = Math.max(code, writeReport(awaiter, outcome, cmd, stack));
             } else if (awaiter == null) {
                 out.printf("run %s: %d completed, %d failed of %d; events sent to Kafka (%s)%n", outcome.runId(),
                         outcome.completed(), outcome.failed(), outcome.requestsPlanned(), stack.kafka().bootstrapServers());
@@ -200,8 +200,12 @@ public final class RunDriver {
         }
     }
 
-    private int writeReport(ReportAwaiter awaiter, RunOutcome outcome, String cmd) throws Exception {
-        Optional<BenchmarkReport> report = awaiter.await(outcome.runId(), req.reportTimeout());
+    private int writeReport(ReportAwaiter awaiter, RunOutcome outcome, String cmd, LocalStack stack) throws Exception {
+        Optional<BenchmarkReport> report = awaiter.await(outcome.runId(), req.reportTimeout(), stack::aggregatorFailure);
+        if (report.isEmpty() && stack.aggregatorFailure() != null) {
+            err.println(cmd + ": no report for run " + outcome.runId() + ": " + stack.aggregatorFailure());
+            return 1;
+        }
         if (report.isEmpty()) {
             err.println(cmd + ": no report for run " + outcome.runId() + " arrived on capstream.reports within "
                     + req.reportTimeout().toSeconds() + " s");

@@ -47,6 +47,7 @@ public final class LocalStack implements AutoCloseable {
     private EmbeddedKafka broker;
     private KafkaClientProperties kafka;
     private String schemaRegistryUrl;
+    private volatile String aggregatorFailure;
 
     private LocalStack(Vertx vertx) {
         this.vertx = vertx;
@@ -107,6 +108,9 @@ public final class LocalStack implements AutoCloseable {
         });
         CountDownLatch settled = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
+                aggregatorFailure = "the report aggregator stopped (Kafka Streams state " + now + ", see the log above)";
+            }
             if (now == KafkaStreams.State.RUNNING || now == KafkaStreams.State.ERROR
                     || now == KafkaStreams.State.PENDING_SHUTDOWN || now == KafkaStreams.State.NOT_RUNNING) {
                 settled.countDown();
@@ -155,6 +159,11 @@ public final class LocalStack implements AutoCloseable {
     /** @return the registry URL */
     public String schemaRegistryUrl() {
         return schemaRegistryUrl;
+    }
+
+    /** @return why the in-process aggregator stopped, or null while it runs (or when there is none) */
+    public String aggregatorFailure() {
+        return aggregatorFailure;
     }
 
     /** @return true when the embedded broker runs */

@@ -1,0 +1,91 @@
+/*
+ * Load-generator benchmark against a simulated engine in a separate process (run by bench/loadgen/run.sh).
+ *
+ * Runs io.capstream.loadgen.run.LoadGenerator closed-loop against BASE_URL and prints, per phase:
+ * completed/failed (with the failure types), client TTFT percentiles, the TTFT overhead over the
+ * engine's configured TTFT (p50/p99/max), chunks received, and the client's process CPU time per
+ * 1,000 chunks (JVM process CPU time during the phase / chunks). Events go to an in-memory sink:
+ * the Kafka producer's cost is not included (see README in this folder).
+ *
+ * Usage (single-file source launch with the shaded jar on the class path):
+ *   java -cp cli/target/capstream.jar bench/loadgen/LoadgenBench.java BASE_URL ENGINE_TTFT_MS \
+ *        phase:REQUESTS:CONCURRENCY[:keepalive] ...
+ */
+import io.capstream.loadgen.emit.InMemoryEventSink;
+import io.capstream.loadgen.run.LoadGenerator;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunListener;
+import io.capstream.loadgen.run.RunOutcome;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunEvent;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+public class LoadgenBench {
+    public static void main(String[] args) throws Exception {
+        String baseUrl = args[0];
+        double engineTtftMs = Double.parseDouble(args[1]);
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(60_000));
+        LoadGenerator gen = new LoadGenerator(vertx);
+        for (int a = 2; a < args.length; a++) {
+            String[] p = args[a].split(":");
+            String name = p[0];
+            int requests = Integer.parseInt(p[1]);
+            int conc = Integer.parseInt(p[2]);
+            boolean keepAlive = p.length > 3 && p[3].equals("keepalive");
+            RunConfig cfg = RunConfig.builder(baseUrl, "capstream-sim").engine("capstream-sim")
+                    .requests(requests).concurrency(conc).ctxTokens(32).sharedPrefixTokens(0).maxTokens(64)
+                    .maxModelLen(32768).timeoutS(120).keepAlive(keepAlive).runIdSuffix(name).build();
+            InMemoryEventSink sink = new InMemoryEventSink();
+            System.gc();
+            long cpu0 = os.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            RunOutcome out = gen.run(cfg, sink, RunListener.NONE).join();
+            long wallNs = System.nanoTime() - t0;
+            long cpuNs = os.getProcessCpuTime() - cpu0;
+            List<Long> ttft = new ArrayList<>();
+            long chunks = 0;
+            Map<String, Integer> failures = new TreeMap<>();
+            for (RunEvent e : sink.events()) {
+                if (e.getPayload() instanceof RequestCompleted c) {
+                    ttft.add(c.getTtftNs());
+                    chunks += c.getContentChunks() + c.getReasoningChunks();
+                } else if (e.getPayload() instanceof RequestFailed f) {
+                    failures.merge(f.getErrorType() + ": " + f.getErrorMessage(), 1, Integer::sum);
+                }
+            }
+            long[] t = ttft.stream().mapToLong(Long::longValue).sorted().toArray();
+            System.out.printf(Locale.ROOT, "%n== phase %s: %d requests, concurrency %d, keep-alive %s%n", name, requests,
+                    conc, keepAlive);
+            System.out.printf(Locale.ROOT, "completed %d, failed %d, wall %.1f s, events undelivered %d%n",
+                    out.completed(), out.failed(), wallNs / 1e9, out.eventsUndelivered());
+            failures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  failure x%d: %s%n", v, k));
+            if (t.length > 0) {
+                System.out.printf(Locale.ROOT, "client TTFT ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f%n",
+                        q(t, 50) / 1e6, q(t, 90) / 1e6, q(t, 99) / 1e6, t[t.length - 1] / 1e6);
+                System.out.printf(Locale.ROOT, "TTFT overhead over the engine's %.0f ms: p50 %.2f ms  p99 %.2f ms  max %.2f ms%n",
+                        engineTtftMs, q(t, 50) / 1e6 - engineTtftMs, q(t, 99) / 1e6 - engineTtftMs,
+                        t[t.length - 1] / 1e6 - engineTtftMs);
+            }
+            System.out.printf(Locale.ROOT, "chunks %d (%.0f/s); client process CPU %.2f s (%.0f%% of one core);"
+                            + " CPU per 1,000 chunks %.2f ms%n", chunks, chunks / (wallNs / 1e9), cpuNs / 1e9,
+                    100.0 * cpuNs / wallNs, chunks == 0 ? Double.NaN : cpuNs / 1e6 / (chunks / 1000.0));
+        }
+        vertx.close().await();
+    }
+
+    /** Nearest-rank percentile of a sorted array. */
+    static long q(long[] sorted, double pct) {
+        int idx = (int) Math.max(0, Math.ceil(pct * sorted.length / 100.0) - 1);
+        return sorted[Math.min(idx, sorted.length - 1)];
+    }
+}
