@@ -106,10 +106,8 @@ final class ArtifactValidator {
                 throw bad("failed", "failed = " + failed + " but failures has " + failures.size() + " entries");
             }
         }
-        if (hasFailed && requests != completed + failed) {
-            throw bad("requests", "requests = " + requests + " but completed + failed = " + (completed + failed));
-        }
         if (!gen.hasRows()) {
+            checkRequests(hasFailed, requests, completed, failed);
             return gen;
         }
 
@@ -127,6 +125,7 @@ final class ArtifactValidator {
         if (!hasFailed) {
             throw bad("failed", "missing");
         }
+        checkRequests(true, requests, completed, failed);
         requireText(root, "started_at");
         requireText(root, "finished_at");
         JsonNode dist = root.get("context_distribution");
@@ -145,6 +144,13 @@ final class ArtifactValidator {
             }
         }
         return gen;
+    }
+
+    private void checkRequests(boolean hasFailed, int requests, int completed, int failed)
+            throws ArtifactValidationException {
+        if (hasFailed && requests != completed + failed) {
+            throw bad("requests", "requests = " + requests + " but completed + failed = " + (completed + failed));
+        }
     }
 
     private void validateRow(JsonNode r, String p, boolean early, Map<Integer, String> seen, int requests)

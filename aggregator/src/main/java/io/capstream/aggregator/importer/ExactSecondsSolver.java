@@ -9,11 +9,13 @@ import java.util.List;
  * recomputed rows are bit-identical to the artifact's (spec §7: every {@code *_ms} is
  * {@code seconds * 1000.0}).
  *
- * <p>About a thousand doubles {@code s} give the same {@code s * 1000.0}; the derived row fields
- * ({@code generation_ms = (e2e - ttfo) * 1000}, {@code effective_prefill_tok_s = prompt / ttfo},
- * {@code decode_tok_s}, ITL, {@code visible_generation_ms}) pin the original choice down. The
- * solver enumerates the candidate set of each time ({@link #candidates(double)}), filters it by the
- * constraints that depend on one time, and binary-searches the monotone two-time constraints.
+ * <p>The ulp of {@code s * 1000} is 512 or 1024 times the ulp of {@code s}, so a millisecond value
+ * has zero, one or two preimages: {@code ms / 1000} is usually, but not always, one of them, and
+ * when there are two the derived row fields ({@code generation_ms = (e2e - ttfo) * 1000},
+ * {@code effective_prefill_tok_s = prompt / ttfo}, {@code decode_tok_s}, ITL,
+ * {@code visible_generation_ms}) decide. The solver enumerates the candidate set of each time
+ * ({@link #candidates(double)}), filters it by the constraints that depend on one time, and
+ * binary-searches the monotone two-time constraints.
  * When no exact solution exists (a hand-edited file), it returns the doubles nearest to
  * {@code ms / 1000} with {@code exact = false}.
  */
