@@ -75,7 +75,7 @@ final class RunExecution {
             boolean open = config.arrival() != ArrivalMode.CLOSED;
             int slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
             client = new StreamingClient(vertx, new ClientConfig(config.baseUrl(), config.timeoutS(),
-                    config.keepAlive(), Math.min(slots, plan.requests()) + 1, plan.apiKey()));
+                    config.keepAlive(), 2 * Math.min(slots, plan.requests()) + 16, plan.apiKey()));
             List<Context> contexts = contexts();
             startedAt = Instant.now();
             t0 = System.nanoTime();
