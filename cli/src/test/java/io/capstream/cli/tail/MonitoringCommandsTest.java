@@ -1,0 +1,58 @@
+package io.capstream.cli.tail;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.cli.commands.AggregateCommand;
+import io.capstream.cli.commands.DurationConverter;
+import io.capstream.cli.commands.TailCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Usage errors of {@code aggregate} and {@code tail} (nothing is started). */
+class MonitoringCommandsTest {
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+    private final PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+    @Test
+    void aggregateRequiresBootstrapServersAndValidSlos() {
+        int code = new CommandLine(new AggregateCommand(out, errStream)).execute("--slo", "ttft_p90_ms<=5");
+        assertEquals(2, code);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("--bootstrap-servers is required"), text);
+        assertTrue(text.contains("p50, p95 or p99"), text);
+    }
+
+    @Test
+    void aggregateRejectsBadWindow() {
+        int code = new CommandLine(new AggregateCommand(out, errStream)).execute("--window", "soon");
+        assertEquals(2, code);
+    }
+
+    @Test
+    void tailRejectsUnknownTopicAndFormat() {
+        int code = new CommandLine(new TailCommand(out, errStream)).execute("events", "--format", "xml",
+                "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
+        assertEquals(2, code);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("expected reports, summaries or alerts"), text);
+        assertTrue(text.contains("expected table, json or jsonl"), text);
+    }
+
+    @Test
+    void durations() {
+        assertEquals(Duration.ofSeconds(5), DurationConverter.parse("5s"));
+        assertEquals(Duration.ofMillis(500), DurationConverter.parse("500ms"));
+        assertEquals(Duration.ofMinutes(1), DurationConverter.parse("1m"));
+        assertEquals(Duration.ofHours(1), DurationConverter.parse("1h"));
+        assertEquals(Duration.ofSeconds(30), DurationConverter.parse("30"));
+        assertEquals(Duration.ofMinutes(2), DurationConverter.parse("PT2M"));
+        assertThrows(CommandLine.TypeConversionException.class, () -> DurationConverter.parse("-5s"));
+    }
+}

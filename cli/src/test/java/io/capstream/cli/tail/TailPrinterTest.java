@@ -1,0 +1,59 @@
+package io.capstream.cli.tail;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.schemas.avro.Quantiles;
+import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.SloState;
+import io.capstream.schemas.avro.WindowSummary;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TailPrinterTest {
+    static WindowSummary summary() {
+        return WindowSummary.newBuilder().setTarget("http://127.0.0.1:8000/v1").setModel("m").setContextBucket("le4096")
+                .setWindowStartMs(1_767_225_600_000L).setWindowEndMs(1_767_225_660_000L).setRequests(10)
+                .setCompleted(9).setFailed(1).setFailuresByType(Map.of("URLError", 1L)).setErrorRate(0.1)
+                .setPromptTokens(100).setOutputTokens(600).setOutputThroughputTokS(10.0).setRelativeAccuracy(0.01)
+                .setTtftMs(new Quantiles(9L, 120.0, 250.5, 300.0)).setGoodput(0.8).setGoodputRequests(8L).build();
+    }
+
+    private static String render(TailKind kind, TailFormat format, Object... records) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TailPrinter p = new TailPrinter(kind, format, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        for (Object r : records) {
+            p.print((org.apache.avro.specific.SpecificRecord) r);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void tableHasHeaderAndOneLinePerSummary() {
+        String text = render(TailKind.SUMMARIES, TailFormat.TABLE, summary(), summary());
+        String[] lines = text.split("\n");
+        assertEquals(3, lines.length);
+        assertTrue(lines[0].startsWith("window_start"));
+        assertTrue(lines[1].startsWith("2026-01-01 00:00:00Z"), lines[1]);
+        assertTrue(lines[1].contains("le4096"));
+        assertTrue(lines[1].contains(" 10.00 "), "error rate in percent: " + lines[1]);
+        assertTrue(lines[1].contains("250.5"), "p95 TTFT: " + lines[1]);
+        assertTrue(lines[1].contains("0.800"), "goodput: " + lines[1]);
+    }
+
+    @Test
+    void jsonlIsOneCompactObjectPerLine() {
+        String text = render(TailKind.SUMMARIES, TailFormat.JSONL, summary());
+        assertEquals(1, text.split("\n").length);
+        assertTrue(text.startsWith("{\"target\":\"http://127.0.0.1:8000/v1\""), text);
+        assertTrue(text.contains("\"failures_by_type\":{\"URLError\":1}"), text);
+        String alert = render(TailKind.ALERTS, TailFormat.JSONL, SloBreach.newBuilder().setTarget("t").setModel("m")
+                .setContextBucket("le1024").setSlo("ttft_p95_ms<=500").setMetric("ttft_p95_ms").setComparison("<=")
+                .setThreshold(500).setObserved(900.0).setState(SloState.BREACH).setWindowStartMs(0).setWindowEndMs(1)
+                .setDetectedAtMs(2).build());
+        assertTrue(alert.contains("\"state\":\"BREACH\""), alert);
+    }
+}
