@@ -52,8 +52,11 @@ public final class AggregationBench {
         int partitions = args.length > 4 ? Integer.parseInt(args[4]) : 3;
         String registry = "mock://bench";
         Path stateDir = Files.createTempDirectory("capstream-bench-state-");
-        System.out.printf("runs=%d requests/run=%d latencyRuns=%d streamThreads=%d partitions=%d cores=%d%n",
-                runs, requests, latencyRuns, threads, partitions, Runtime.getRuntime().availableProcessors());
+        System.out.printf("runs=%d requests/run=%d latencyRuns=%d streamThreads=%d partitions=%d commitMs=%d cores=%d"
+                + " load=%.1f%n", runs, requests, latencyRuns, threads, partitions,
+                Long.getLong("bench.commitMs", StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS),
+                Runtime.getRuntime().availableProcessors(),
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults())) {
             String bootstrap = kafka.bootstrapServers();
             TopicSetup.ensureTopics(bootstrap, Map.of(), partitions);
@@ -79,7 +82,7 @@ public final class AggregationBench {
                     requestEvents, 2L * runs, produceS, (requestEvents + 2.0 * runs) / produceS);
 
             StreamsSettings settings = new StreamsSettings("capstream-bench", bootstrap, stateDir,
-                    StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS, threads, -1, 10L * 1024 * 1024, Map.of());
+                    Long.getLong("bench.commitMs", StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS), threads, -1, 10L * 1024 * 1024, Map.of());
             KafkaStreams streams = new KafkaStreams(ReportTopology.build(ReportTopologyConfig.defaults(registry)),
                     settings.toProperties());
             long startCall = System.nanoTime();

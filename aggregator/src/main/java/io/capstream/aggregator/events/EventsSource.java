@@ -1,11 +1,9 @@
 package io.capstream.aggregator.events;
 
 import io.capstream.schemas.avro.RunEvent;
-import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
@@ -27,7 +25,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * <p>Headers added to a dead-letter record (UTF-8 strings): {@value #H_ERROR_CLASS},
  * {@value #H_ERROR_MESSAGE}, {@value #H_SOURCE_TOPIC}, {@value #H_SOURCE_PARTITION},
  * {@value #H_SOURCE_OFFSET}. The original headers are kept. A null value (tombstone) is also
- * dead-lettered (error class {@code NullValue}).
+ * dead-lettered. Decoding is the Confluent wire format of {@code SpecificAvroSerde<RunEvent>}, with a
+ * cached reader per writer schema ({@link RunEventDecoder}).
  */
 public final class EventsSource {
     /** Header: class name of the decoding error. */
@@ -76,7 +75,7 @@ public final class EventsSource {
     static final class DecodeProcessor implements Processor<String, byte[], String, Decoded> {
         private final String registryUrl;
         private ProcessorContext<String, Decoded> context;
-        private Deserializer<RunEvent> deserializer;
+        private RunEventDecoder decoder;
 
         DecodeProcessor(String registryUrl) {
             this.registryUrl = registryUrl;
@@ -85,7 +84,7 @@ public final class EventsSource {
         @Override
         public void init(ProcessorContext<String, Decoded> context) {
             this.context = context;
-            this.deserializer = SpecificAvroSerde.forValue(RunEvent.class, registryUrl).deserializer();
+            this.decoder = new RunEventDecoder(registryUrl);
         }
 
         @Override
@@ -96,7 +95,7 @@ public final class EventsSource {
                 if (record.value() == null) {
                     error = new NullValueException("null value (tombstone) on an events topic");
                 } else {
-                    RunEvent event = deserializer.deserialize(topic, record.value());
+                    RunEvent event = decoder.decode(topic, record.value());
                     if (event != null && event.getPayload() != null) {
                         context.forward(record.withValue(new Decoded(event, null)));
                         return;

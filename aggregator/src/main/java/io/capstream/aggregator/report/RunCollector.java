@@ -74,11 +74,13 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
                 store.deleteRun(runId);
                 p = RunProgress.empty();
             } else {
-                store.putProgress(runId, p.withDuplicate());
+                p.duplicate();
+                store.putProgress(runId, p);
                 return;
             }
         }
-        p = apply(runId, event, p).withLastEvent(now);
+        apply(runId, event, p);
+        p.touch(now);
         if (p.ready()) {
             publish(runId, p, now);
         } else {
@@ -86,30 +88,43 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
         }
     }
 
-    private RunProgress apply(String runId, RunEvent event, RunProgress p) {
+    private void apply(String runId, RunEvent event, RunProgress p) {
         Object payload = event.getPayload();
         if (payload instanceof RunStarted s) {
             if (p.started()) {
-                return p.withDuplicate();
+                p.duplicate();
+            } else {
+                store.put(StateKeys.started(runId), event);
+                p.start(event.getEventId(), s.getRequests(), s.getExpectedWorkers(), s.getDurationS() != null);
             }
-            store.putIfAbsent(StateKeys.started(runId), event);
-            return p.withStarted(event.getEventId(), s.getRequests(), s.getExpectedWorkers(), s.getDurationS() != null);
+        } else if (payload instanceof RequestCompleted c) {
+            applyRequest(runId, c.getRequestIndex(), event, p);
+        } else if (payload instanceof RequestFailed f) {
+            applyRequest(runId, f.getRequestIndex(), event, p);
+        } else if (payload instanceof RunFinished f) {
+            if (store.putIfAbsent(StateKeys.finished(runId, event.getWorkerId()), event)) {
+                p.finish(f.getRequestsSent(), f.getInterrupted());
+            } else {
+                p.duplicate();
+            }
+        } else {
+            LOG.warn("run {}: ignoring event {} with unknown payload {}", runId, event.getEventId(),
+                    payload == null ? "null" : payload.getClass().getName());
         }
-        if (payload instanceof RequestCompleted c) {
-            return store.putIfAbsent(StateKeys.request(runId, c.getRequestIndex()), event) ? p.withRequest()
-                    : p.withDuplicate();
+    }
+
+    /** Stores a request event once per index (the first one wins); indices outside the plan are dropped. */
+    private void applyRequest(String runId, int index, RunEvent event, RunProgress p) {
+        if (index < 0 || (p.started() && index >= p.requests())) {
+            LOG.warn("run {}: dropping event {} with request index {} outside the plan 0..{}", runId,
+                    event.getEventId(), index, p.requests() - 1);
+            return;
         }
-        if (payload instanceof RequestFailed f) {
-            return store.putIfAbsent(StateKeys.request(runId, f.getRequestIndex()), event) ? p.withRequest()
-                    : p.withDuplicate();
+        if (p.markRequest(index)) {
+            store.put(StateKeys.request(runId, index), event);
+        } else {
+            p.duplicate();
         }
-        if (payload instanceof RunFinished f) {
-            return store.putIfAbsent(StateKeys.finished(runId, event.getWorkerId()), event)
-                    ? p.withFinished(f.getRequestsSent(), f.getInterrupted()) : p.withDuplicate();
-        }
-        LOG.warn("run {}: ignoring event {} with unknown payload {}", runId, event.getEventId(),
-                payload == null ? "null" : payload.getClass().getName());
-        return p;
     }
 
     /** Publishes every run past the deadline and forgets published runs past their retention. */
@@ -191,8 +206,11 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
             return;
         }
         context.forward(new Record<>(runId, report, now));
+        // Ask for a commit now: under exactly-once the report is visible only once the transaction commits.
+        context.commit();
         store.deleteEvents(runId);
-        store.putProgress(runId, p.withPublished(now));
+        p.markPublished(now);
+        store.putProgress(runId, p);
     }
 
     @Override

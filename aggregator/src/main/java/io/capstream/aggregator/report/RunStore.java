@@ -47,6 +47,11 @@ final class RunStore {
         return events.putIfAbsent(key, event) == null;
     }
 
+    /** Stores an event under a key (the caller has checked that it is new). */
+    void put(String key, RunEvent event) {
+        events.put(key, event);
+    }
+
     /** @return the event stored under the key, or null */
     RunEvent get(String key) {
         return events.get(key);

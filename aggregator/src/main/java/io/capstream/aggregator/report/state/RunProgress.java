@@ -1,27 +1,79 @@
 package io.capstream.aggregator.report.state;
 
+import java.util.BitSet;
+
 /**
- * Small per-run bookkeeping (one value per run, rewritten on every event, about 60 bytes): what has
- * arrived, so that completeness is decided without reading the run's events.
- *
- * @param startedEventId    event id of the RunStarted received, or null before it arrives
- * @param requests          planned requests n from RunStarted; -1 before RunStarted
- * @param expectedWorkers   RunFinished events that complete the run (from RunStarted; 1 before it)
- * @param timeBounded       whether RunStarted has a duration (the run may end before n requests)
- * @param received          distinct request indices received
- * @param finishedWorkers   distinct workers whose RunFinished arrived
- * @param sentTotal         sum of {@code requests_sent} over the RunFinished events received
- * @param interrupted       whether any RunFinished says the run was interrupted
- * @param duplicates        duplicate events ignored (same request index, second RunStarted, same worker's RunFinished)
- * @param lastEventMs       wall-clock time of the last event of the run, epoch ms
- * @param publishedAtMs     when the report was published, epoch ms; 0 while the run is open
+ * Per-run bookkeeping, one value per open run: which request indices have arrived (a bit set, n/8
+ * bytes), whether RunStarted and the RunFinished events are in, and counters. Completeness and
+ * duplicates are decided from it without reading the run's events; the progress store is cached,
+ * so it reaches RocksDB and the changelog about once per commit, not once per event. Mutable, not
+ * thread-safe (one stream task owns it).
  */
-public record RunProgress(String startedEventId, int requests, int expectedWorkers, boolean timeBounded, int received,
-                          int finishedWorkers, long sentTotal, boolean interrupted, int duplicates, long lastEventMs,
-                          long publishedAtMs) {
+public final class RunProgress {
+    String startedEventId;
+    int requests = -1;
+    int expectedWorkers = 1;
+    boolean timeBounded;
+    final BitSet seen;
+    int finishedWorkers;
+    long sentTotal;
+    boolean interrupted;
+    int duplicates;
+    long lastEventMs;
+    long publishedAtMs;
+
+    RunProgress(BitSet seen) {
+        this.seen = seen;
+    }
+
     /** @return the progress of a run of which nothing has arrived yet */
     public static RunProgress empty() {
-        return new RunProgress(null, -1, 1, false, 0, 0, 0, false, 0, 0, 0);
+        return new RunProgress(new BitSet());
+    }
+
+    /** @return event id of the RunStarted received, or null before it arrives */
+    public String startedEventId() {
+        return startedEventId;
+    }
+
+    /** @return planned requests n from RunStarted; -1 before RunStarted */
+    public int requests() {
+        return requests;
+    }
+
+    /** @return RunFinished events that complete the run (1 before RunStarted) */
+    public int expectedWorkers() {
+        return expectedWorkers;
+    }
+
+    /** @return distinct request indices received */
+    public int received() {
+        return seen.cardinality();
+    }
+
+    /** @return the request indices received (a live view; do not modify) */
+    public BitSet seen() {
+        return seen;
+    }
+
+    /** @return distinct workers whose RunFinished arrived */
+    public int finishedWorkers() {
+        return finishedWorkers;
+    }
+
+    /** @return duplicate events ignored so far */
+    public int duplicates() {
+        return duplicates;
+    }
+
+    /** @return wall-clock time of the run's last event, epoch ms */
+    public long lastEventMs() {
+        return lastEventMs;
+    }
+
+    /** @return when the report was published, epoch ms; 0 while the run is open */
+    public long publishedAtMs() {
+        return publishedAtMs;
     }
 
     /** @return whether RunStarted has arrived */
@@ -41,8 +93,8 @@ public record RunProgress(String startedEventId, int requests, int expectedWorke
 
     /**
      * Whether the report can be published now: RunStarted and every RunFinished are in, and either
-     * every planned request index arrived, or the run ended early (interrupted or time-bounded) and
-     * every request event its workers sent has arrived.
+     * every planned request index 0..n-1 arrived, or the run ended early (interrupted or
+     * time-bounded) and every request event its workers sent has arrived.
      *
      * @return true when ready
      */
@@ -50,58 +102,69 @@ public record RunProgress(String startedEventId, int requests, int expectedWorke
         if (!started() || !allFinished()) {
             return false;
         }
-        return received >= requests || ((interrupted || timeBounded) && received >= sentTotal);
+        int received = received();
+        boolean allPlanned = seen.nextClearBit(0) >= requests;
+        return allPlanned || ((interrupted || timeBounded) && received >= sentTotal);
     }
 
     /**
-     * @param eventId   RunStarted event id
-     * @param n         planned requests
-     * @param workers   expected workers (values below 1 count as 1)
-     * @param bounded   whether the run is time-bounded
-     * @return progress with RunStarted recorded
+     * Records RunStarted.
+     *
+     * @param eventId its event id
+     * @param n       planned requests
+     * @param workers expected workers (values below 1 count as 1)
+     * @param bounded whether the run is time-bounded
      */
-    public RunProgress withStarted(String eventId, int n, int workers, boolean bounded) {
-        return new RunProgress(eventId, n, Math.max(1, workers), bounded, received, finishedWorkers, sentTotal,
-                interrupted, duplicates, lastEventMs, publishedAtMs);
-    }
-
-    /** @return progress with one more distinct request */
-    public RunProgress withRequest() {
-        return new RunProgress(startedEventId, requests, expectedWorkers, timeBounded, received + 1, finishedWorkers,
-                sentTotal, interrupted, duplicates, lastEventMs, publishedAtMs);
+    public void start(String eventId, int n, int workers, boolean bounded) {
+        startedEventId = eventId;
+        requests = n;
+        expectedWorkers = Math.max(1, workers);
+        timeBounded = bounded;
     }
 
     /**
-     * @param sent        requests_sent of the RunFinished
-     * @param wasInterrupted interrupted flag of the RunFinished
-     * @return progress with one more finished worker
+     * Records a request index.
+     *
+     * @param index request index, &gt;= 0
+     * @return true when it is new, false when it was already seen (the caller counts a duplicate)
      */
-    public RunProgress withFinished(int sent, boolean wasInterrupted) {
-        return new RunProgress(startedEventId, requests, expectedWorkers, timeBounded, received, finishedWorkers + 1,
-                sentTotal + Math.max(0, sent), interrupted || wasInterrupted, duplicates, lastEventMs, publishedAtMs);
-    }
-
-    /** @return progress with one more duplicate */
-    public RunProgress withDuplicate() {
-        return new RunProgress(startedEventId, requests, expectedWorkers, timeBounded, received, finishedWorkers,
-                sentTotal, interrupted, duplicates + 1, lastEventMs, publishedAtMs);
+    public boolean markRequest(int index) {
+        if (seen.get(index)) {
+            return false;
+        }
+        seen.set(index);
+        return true;
     }
 
     /**
+     * Records one worker's RunFinished.
+     *
+     * @param sent           its requests_sent
+     * @param wasInterrupted its interrupted flag
+     */
+    public void finish(int sent, boolean wasInterrupted) {
+        finishedWorkers++;
+        sentTotal += Math.max(0, sent);
+        interrupted |= wasInterrupted;
+    }
+
+    /** Counts one duplicate event. */
+    public void duplicate() {
+        duplicates++;
+    }
+
+    /** @param nowMs wall-clock time of the latest event, epoch ms */
+    public void touch(long nowMs) {
+        lastEventMs = nowMs;
+    }
+
+    /**
+     * Marks the run as published and forgets its request indices (the marker stays small).
+     *
      * @param nowMs wall clock, epoch ms
-     * @return progress with the last-event time set
      */
-    public RunProgress withLastEvent(long nowMs) {
-        return new RunProgress(startedEventId, requests, expectedWorkers, timeBounded, received, finishedWorkers,
-                sentTotal, interrupted, duplicates, nowMs, publishedAtMs);
-    }
-
-    /**
-     * @param nowMs wall clock, epoch ms (&gt; 0)
-     * @return progress marked as published
-     */
-    public RunProgress withPublished(long nowMs) {
-        return new RunProgress(startedEventId, requests, expectedWorkers, timeBounded, received, finishedWorkers,
-                sentTotal, interrupted, duplicates, lastEventMs, Math.max(1, nowMs));
+    public void markPublished(long nowMs) {
+        publishedAtMs = Math.max(1, nowMs);
+        seen.clear();
     }
 }
