@@ -368,4 +368,19 @@ class ReportCalculatorTest {
         assertFalse(r.getProvenance().getComplete());
         assertEquals(Map.of("4096", 1), r.getContextDistribution());
     }
+
+    @Test
+    void reportSerialisesWithAvro() throws Exception {
+        BenchmarkReport r = ReportCalculator.compute(new RunData("avro", started(3, 4096).build(),
+                List.of(ok(0, 100, 600, 1000, 10).setCachedTokens(10L).build(),
+                        ok(1, 100, 600, 1000, 0).setCompletionTokens(null).setOutputTokenSource("content_chunks").build()),
+                List.of(failed(2, null).build()), null, null));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+        new org.apache.avro.specific.SpecificDatumWriter<>(BenchmarkReport.class).write(r, enc);
+        enc.flush();
+        BenchmarkReport back = new org.apache.avro.specific.SpecificDatumReader<>(BenchmarkReport.class)
+                .read(null, org.apache.avro.io.DecoderFactory.get().binaryDecoder(out.toByteArray(), null));
+        assertEquals(r, back);
+    }
 }
