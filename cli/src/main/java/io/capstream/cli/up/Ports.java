@@ -12,11 +12,12 @@ public final class Ports {
 
     /**
      * @param port a TCP port, 1..65535
-     * @return true when nothing listens on 127.0.0.1:port (a bind succeeds)
+     * @return true when nothing listens on 127.0.0.1:port (a bind with {@code SO_REUSEADDR}, as the
+     *         broker and the registry use, succeeds; connections in TIME_WAIT do not count)
      */
     public static boolean isFree(int port) {
         try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(false);
+            s.setReuseAddress(true);
             s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
             return true;
         } catch (IOException e) {
