@@ -31,9 +31,10 @@ public final class GenerateCommand implements Callable<Integer> {
             description = "Repeat the run until stopped (continuous monitoring), one run every --interval seconds.")
     boolean continuous;
 
-    @Option(names = "--interval", paramLabel = "SECONDS",
-            description = "Seconds between the starts of consecutive runs with --continuous. Default: ${DEFAULT-VALUE}.")
-    double intervalS = 60;
+    @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Time between the starts of consecutive runs with --continuous, e.g. 10s, 1m (a bare number"
+                    + " is seconds). Default: 60s.")
+    Duration interval = Duration.ofSeconds(60);
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -43,7 +44,7 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!(intervalS > 0) || Double.isInfinite(intervalS)) {
+        if (interval.isZero() || interval.isNegative()) {
             System.err.println("capstream generate: --interval must be a positive number of seconds");
             return 2;
         }
@@ -57,11 +58,11 @@ public final class GenerateCommand implements Callable<Integer> {
 
     /**
      * Call site of the continuous loop (helper H4's io.capstream.loadgen.continuous.ContinuousRunner):
-     * it repeats the run of {@code req} every {@link #intervalS} seconds with heartbeats in between,
+     * it repeats the run of {@code req} every {@link #interval} with heartbeats in between,
      * until SIGINT/SIGTERM.
      */
     private int runContinuous(RunRequest req) {
-        return new io.capstream.cli.continuous.ContinuousDriver(req, Duration.ofMillis(Math.round(intervalS * 1000)),
+        return new io.capstream.cli.continuous.ContinuousDriver(req, interval,
                 System.out, System.err, System::getenv).execute();
     }
 }
