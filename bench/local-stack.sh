@@ -63,7 +63,7 @@ run_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id
 echo "local-stack: report file written, run_id $run_id"
 
 # shellcheck disable=SC2086
-timeout 120 "$cs" tail reports $flags ${TAIL_ARGS:---from-beginning --max 1 --timeout 60} >"$work/tail.out" 2>"$work/tail.err"
+timeout 120 "$cs" tail reports $flags ${TAIL_ARGS:---from-beginning --format jsonl} >"$work/tail.out" 2>"$work/tail.err"
 tail_rc=$?
 t_tail=$(now)
 echo "local-stack: capstream tail reports exit $tail_rc after $(secs "$t_run" "$t_tail") s"

@@ -230,6 +230,8 @@ class ComposeFileTest {
         assertEquals(optionDefault("aggregate", "--http-port"), port, "compose keeps aggregate's default HTTP port");
         assertTrue(ComposeFile.ports(agg).containsKey(Integer.parseInt(port)), "HTTP port published");
         assertTrue(agg.path("healthcheck").path("test").toString().contains("localhost:" + port), "health check uses it");
+        assertEquals("0.0.0.0", ComposeFile.environment(agg).get("CAPSTREAM_HTTP_HOST"),
+                "the API must listen on all interfaces inside its container to be published");
     }
 
     @Test
