@@ -152,7 +152,7 @@ class LoadGeneratorTest {
             assertEquals(base, r.getTarget());
             assertEquals("fake", r.getModel());
             assertTrue(r.getTtftNs() >= 35_000_000L, "server waits 40 ms: " + r.getTtftNs());
-            assertTrue(r.getE2eNs() >= r.getTtftNs() + 5_000_000L);
+            assertTrue(r.getE2eNs() >= 45_000_000L && r.getE2eNs() >= r.getTtftNs(), "e2e " + r.getE2eNs());
             assertEquals(r.getTtfoNs(), r.getTtftNs());
             assertEquals(2L, r.getCompletionTokens());
             assertEquals(512L, r.getPromptTokens());
@@ -162,8 +162,14 @@ class LoadGeneratorTest {
             assertTrue(r.getClientQueueNs() >= 0 && r.getStartNs() >= r.getScheduledStartNs());
             assertTrue(r.getCompletedAtEpochMs() > 0);
         }
-        // requests start in index order: slot takes of index i+3 happen after index i ended
-        assertTrue(done.get(3).getStartNs() >= done.get(0).getStartNs() + done.get(0).getE2eNs() - 1_000_000L);
+        // requests start in index order: index 3 starts only after one of 0, 1, 2 ended
+        long firstEnd = Math.min(done.get(0).getStartNs() + done.get(0).getE2eNs(),
+                Math.min(done.get(1).getStartNs() + done.get(1).getE2eNs(), done.get(2).getStartNs() + done.get(2).getE2eNs()));
+        assertTrue(done.get(3).getStartNs() >= firstEnd - 1_000_000L);
+        for (int i = 1; i < 12; i++) {
+            assertTrue(done.get(i).getScheduledStartNs() >= done.get(i - 1).getScheduledStartNs() - 2_000_000L,
+                    "slots take indices in order");
+        }
         RunFinished rf = (RunFinished) ev.get(13).getPayload();
         assertEquals(12, rf.getRequestsSent());
         assertEquals(0, rf.getEventsUndelivered());
@@ -267,7 +273,7 @@ class LoadGeneratorTest {
         RunConfig c = RunConfig.builder(base, "fake").requests(1000).concurrency(2).ctxTokens(64)
                 .sharedPrefixTokens(0).maxModelLen(8192).durationS(0.3).build();
         RunOutcome o = run(c, sink, RunListener.NONE);
-        assertTrue(o.requestsSent() >= 4 && o.requestsSent() < 30, "sent " + o.requestsSent());
+        assertTrue(o.requestsSent() >= 2 && o.requestsSent() <= 14, "2 slots x (300 ms / 50 ms + 1) at most: " + o.requestsSent());
         assertTrue(o.interrupted());
         RunFinished rf = payloads(sink, RunFinished.class).get(0);
         assertEquals(o.requestsSent(), rf.getRequestsSent());
