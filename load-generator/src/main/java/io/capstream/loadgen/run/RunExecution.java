@@ -181,7 +181,8 @@ final class RunExecution {
         long wall = lastEndNs.get() - t0;
         Instant finishedAt = Instant.now();
         int sent = done.get();
-        boolean interrupted = sent < plan.requests();
+        // a time-bounded closed loop that ends at its duration is complete, not interrupted
+        boolean interrupted = control.stopRequested() || (sent < plan.requests() && config.durationS() == null);
         client.close();
         sink.flush().whenComplete((u1, e1) -> {
             long undelivered = sink.undelivered();

@@ -12,8 +12,9 @@ import java.time.Instant;
  * @param completed         requests that completed (spec §4.3 validity)
  * @param failed            requests that failed (spec §6)
  * @param eventsUndelivered events the sink could not deliver (Kafka unreachable, timeouts); must be 0 for exit 0
- * @param interrupted       true when the run was stopped before every planned request ran
- *                          (a stop request, or the duration bound of a closed loop)
+ * @param interrupted       true when the run was stopped (a {@link RunControl} stop request) before
+ *                          every planned request ran; a time-bounded closed loop that ends at its
+ *                          {@code --duration} with fewer than {@code requestsPlanned} is not interrupted
  * @param startedAt         UTC start (just before T0)
  * @param finishedAt        UTC end (after the slowest request)
  * @param wallClockNs       monotonic T0 to the end of the slowest request, ns (spec §5)

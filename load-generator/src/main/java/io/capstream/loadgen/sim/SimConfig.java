@@ -104,7 +104,7 @@ public record SimConfig(
     }
 
     /** @return the defaults: loopback, free port, model {@code capstream-sim}, 32768-token context,
-     *  50 ms base TTFT, 50,000 tok/s prefill, 4,000 tok/s aggregate and 60 tok/s per-stream decode,
+     *  50 ms base TTFT, 200,000 tok/s prefill, 4,000 tok/s aggregate and 60 tok/s per-stream decode,
      *  64 slots, output = max_tokens, 16 reasoning tokens, prefix cache on, 10 ms tick, no faults */
     public static SimConfig defaults() {
         return builder().build();
@@ -135,7 +135,7 @@ public record SimConfig(
         private String modelId = "capstream-sim";
         private int maxModelLen = 32768;
         private double ttftBaseMs = 50;
-        private double prefillTokPerS = 50_000;
+        private double prefillTokPerS = 200_000;
         private double decodeTokPerS = 4_000;
         private double streamDecodeTokPerS = 60;
         private int batchSlots = 64;
