@@ -85,6 +85,9 @@ public final class AggregationBench {
                     Long.getLong("bench.commitMs", StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS), threads, -1, 10L * 1024 * 1024, Map.of());
             KafkaStreams streams = new KafkaStreams(ReportTopology.build(ReportTopologyConfig.defaults(registry)),
                     settings.toProperties());
+            var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                    .getOperatingSystemMXBean();
+            long cpu0 = os.getProcessCpuTime();
             long startCall = System.nanoTime();
             streams.start();
             while (streams.state() != KafkaStreams.State.RUNNING) {
@@ -98,6 +101,26 @@ public final class AggregationBench {
             double s = (done - running) / 1e9;
             System.out.printf("THROUGHPUT: %d reports (%d request events) in %.2f s after RUNNING (%.2f s after start)"
                     + " = %.0f request events/s%n", runs, requestEvents, s, (done - startCall) / 1e9, requestEvents / s);
+            double cpuS = (os.getProcessCpuTime() - cpu0) / 1e9;
+            var tmx = java.lang.management.ManagementFactory.getThreadMXBean();
+            double streamCpuS = 0;
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().contains("StreamThread")) {
+                    streamCpuS += tmx.getThreadCpuTime(t.getId()) / 1e9;
+                }
+            }
+            System.out.printf("CPU: whole process (broker + Streams + consumer) %.2f s = %.0f request events per CPU-second;"
+                    + " stream threads %.2f s = %.0f request events per stream-thread CPU-second; load avg now %.1f%n",
+                    cpuS, requestEvents / cpuS, streamCpuS, requestEvents / streamCpuS, os.getSystemLoadAverage());
+            if (Boolean.getBoolean("bench.threads")) {
+                Map<String, Double> byName = new HashMap<>();
+                for (Thread t : Thread.getAllStackTraces().keySet()) {
+                    String name = t.getName().replaceAll("[0-9]+", "#");
+                    byName.merge(name, tmx.getThreadCpuTime(t.getId()) / 1e9, Double::sum);
+                }
+                byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(15)
+                        .forEach(e -> System.out.printf("  thread CPU %6.2f s  %s%n", e.getValue(), e.getKey()));
+            }
             reports.checkAll(runs, requests);
 
             // Phase 2: latency from RunFinished ack to report.
