@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -111,16 +112,19 @@ public final class ContinuousDriver {
             err.println(cmd + ": " + e.getMessage());
             return 2;
         }
-        KafkaEventSink sink = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
-                stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0));
+        KafkaSinkConfig sinkConfig = new KafkaSinkConfig(stack.kafka().bootstrapServers(), stack.schemaRegistryUrl(),
+                null, stack.kafka().userProperties(), 0, 0);
         KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(stack.kafka().bootstrapServers(),
                 stack.schemaRegistryUrl(), stack.kafka().userProperties(), base.workerId());
-        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(stack.vertx(), env), sink, heartbeats, config,
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(stack.vertx(), env),
+                () -> new KafkaEventSink(sinkConfig), heartbeats, config,
                 new Printer(out, err), RunListener.NONE);
+        CountDownLatch done = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             runner.stop();
             try {
-                runner.awaitFinished(TimeUnit.SECONDS.toMillis(60));
+                // the current run's RunFinished, the sink flush and the final line, at most 60 s
+                done.await(60, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -128,6 +132,15 @@ public final class ContinuousDriver {
         Runtime.getRuntime().addShutdownHook(hook);
         err.printf("%s: %s mode against %s, every %s, heartbeats every %s; Ctrl-C to stop%n", cmd,
                 config.mode().name().toLowerCase(java.util.Locale.ROOT), baseUrl, interval, config.heartbeatInterval());
+        try {
+            return session(runner, heartbeats, cmd, hook);
+        } finally {
+            done.countDown();
+        }
+    }
+
+    private int session(ContinuousRunner runner, KafkaHeartbeatSender heartbeats, String cmd, Thread hook)
+            throws InterruptedException {
         ContinuousSummary summary;
         try {
             summary = runner.run();
@@ -135,11 +148,10 @@ public final class ContinuousDriver {
             e.problems().forEach(p -> err.println(cmd + ": " + p));
             return 2;
         } finally {
-            long undelivered = sink.close(Duration.ofSeconds(30));
             heartbeats.close();
-            if (undelivered > 0) {
-                err.println(cmd + ": " + undelivered + " events could not be delivered to Kafka");
-            }
+        }
+        if (summary.eventsUndelivered() > 0) {
+            err.println(cmd + ": " + summary.eventsUndelivered() + " events could not be delivered to Kafka");
         }
         err.printf("%s: stopped after %d runs (%d completed, %d failed requests, %d heartbeats)%n", cmd,
                 summary.runs(), summary.completed(), summary.failed(), summary.heartbeats());

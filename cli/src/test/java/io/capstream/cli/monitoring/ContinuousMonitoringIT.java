@@ -95,7 +95,6 @@ class ContinuousMonitoringIT {
                         .workerId("monitoring-it").build();
                 // warm-up (JIT, connections) without events, so that the first window measures a warm client
                 new LoadGenerator(vertx).run(probe, new InMemoryEventSink(), RunListener.NONE).get(30, TimeUnit.SECONDS);
-                KafkaEventSink sink = new KafkaEventSink(KafkaSinkConfig.of(bootstrap, registry));
                 KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(bootstrap, registry, Map.of(),
                         "monitoring-it");
                 List<RunOutcome> outcomes = new CopyOnWriteArrayList<>();
@@ -114,7 +113,8 @@ class ContinuousMonitoringIT {
                         }
                     }
                 };
-                ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), sink, heartbeats,
+                ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx),
+                        () -> new KafkaEventSink(KafkaSinkConfig.of(bootstrap, registry)), heartbeats,
                         new ContinuousConfig(probe, ContinuousConfig.Mode.PROBE, Duration.ofMillis(WINDOW_MS),
                                 Duration.ofMillis(500)), swapAfterFirstRun, RunListener.NONE);
                 runnerRef.set(runner);
@@ -134,7 +134,6 @@ class ContinuousMonitoringIT {
                 assertEquals(2, outcomes.size());
                 assertEquals(REQUESTS, outcomes.get(0).completed());
                 assertEquals(REQUESTS, outcomes.get(1).completed());
-                sink.close(Duration.ofSeconds(10));
 
                 // traffic has stopped: only heartbeats from now on
                 ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor();

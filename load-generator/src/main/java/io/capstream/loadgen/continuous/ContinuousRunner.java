@@ -7,6 +7,7 @@ import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.run.UsageException;
 import io.capstream.schemas.avro.Heartbeat;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +43,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ContinuousRunner {
     private static final Logger LOG = LoggerFactory.getLogger(ContinuousRunner.class);
+    private static final Duration SINK_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final LoadGenerator generator;
-    private final EventSink sink;
+    private final Supplier<? extends EventSink> sinks;
     private final HeartbeatSender heartbeats;
     private final ContinuousConfig config;
     private final ContinuousListener listener;
@@ -57,16 +60,17 @@ public final class ContinuousRunner {
 
     /**
      * @param generator   load generator; not null
-     * @param sink        where run events go (not closed here); not null
+     * @param sinks       makes one event sink per run (closed, i.e. flushed, after the run, so
+     *                    each run's {@code events_undelivered} counts only its own events); not null
      * @param heartbeats  heartbeat sender (not closed here); not null
      * @param config      session settings; not null
      * @param listener    session callbacks; not null
      * @param runListener per-run progress callbacks (event-loop threads); not null
      */
-    public ContinuousRunner(LoadGenerator generator, EventSink sink, HeartbeatSender heartbeats,
+    public ContinuousRunner(LoadGenerator generator, Supplier<? extends EventSink> sinks, HeartbeatSender heartbeats,
                             ContinuousConfig config, ContinuousListener listener, RunListener runListener) {
         this.generator = Objects.requireNonNull(generator, "generator");
-        this.sink = Objects.requireNonNull(sink, "sink");
+        this.sinks = Objects.requireNonNull(sinks, "sinks");
         this.heartbeats = Objects.requireNonNull(heartbeats, "heartbeats");
         this.config = Objects.requireNonNull(config, "config");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -99,6 +103,7 @@ public final class ContinuousRunner {
         int errors = 0;
         long completed = 0;
         long failed = 0;
+        long undelivered = 0;
         try {
             long nextStart = System.nanoTime();
             for (int iteration = 0; !stopped; iteration++) {
@@ -111,6 +116,7 @@ public final class ContinuousRunner {
                 if (stopped) {
                     control.requestStop();
                 }
+                EventSink sink = sinks.get();
                 try {
                     var cfg = config.runConfig(iteration);
                     RunOutcome outcome = generator.prepare(cfg)
@@ -137,6 +143,7 @@ public final class ContinuousRunner {
                     throw e;
                 } finally {
                     current.set(null);
+                    undelivered += sink.close(SINK_CLOSE_TIMEOUT);
                 }
                 long intervalNs = config.interval().toNanos();
                 nextStart = config.mode() == ContinuousConfig.Mode.STEADY ? System.nanoTime()
@@ -146,7 +153,7 @@ public final class ContinuousRunner {
             beat.shutdownNow();
             finished.countDown();
         }
-        return new ContinuousSummary(runs, errors, completed, failed, sink.undelivered(), heartbeatCount.get());
+        return new ContinuousSummary(runs, errors, completed, failed, undelivered, heartbeatCount.get());
     }
 
     private boolean sleepUntil(long deadlineNanos) throws InterruptedException {

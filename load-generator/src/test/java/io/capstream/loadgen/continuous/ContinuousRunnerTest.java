@@ -57,6 +57,29 @@ class ContinuousRunnerTest {
         }
     }
 
+    /** Hands events to one shared in-memory sink; closing it does nothing. */
+    record Shared(InMemoryEventSink delegate) implements io.capstream.loadgen.emit.EventSink {
+        @Override
+        public void send(RunEvent event) {
+            delegate.send(event);
+        }
+
+        @Override
+        public CompletableFuture<Long> flush() {
+            return delegate.flush();
+        }
+
+        @Override
+        public long undelivered() {
+            return delegate.undelivered();
+        }
+
+        @Override
+        public long close(Duration timeout) {
+            return 0;
+        }
+    }
+
     /** Records finished runs. */
     static final class Recorder implements ContinuousListener {
         final List<RunOutcome> outcomes = new CopyOnWriteArrayList<>();
@@ -87,7 +110,7 @@ class ContinuousRunnerTest {
         Recorder rec = new Recorder();
         ContinuousConfig cfg = new ContinuousConfig(probe(sim.baseUrl(), 4), ContinuousConfig.Mode.PROBE,
                 Duration.ofMillis(400), Duration.ofMillis(100));
-        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), sink, hb, cfg, rec, RunListener.NONE);
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink), hb, cfg, rec, RunListener.NONE);
         CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
             try {
                 return runner.run();
@@ -125,7 +148,7 @@ class ContinuousRunnerTest {
         Recorder rec = new Recorder();
         ContinuousConfig cfg = new ContinuousConfig(probe("http://127.0.0.1:" + port + "/v1", 2),
                 ContinuousConfig.Mode.PROBE, Duration.ofMillis(200), Duration.ofMillis(100));
-        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), sink, new CountingHeartbeats(), cfg,
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink), new CountingHeartbeats(), cfg,
                 rec, RunListener.NONE);
         CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
             try {
@@ -152,7 +175,7 @@ class ContinuousRunnerTest {
         Recorder rec = new Recorder();
         ContinuousConfig cfg = new ContinuousConfig(probe(sim.baseUrl(), 40), ContinuousConfig.Mode.PROBE,
                 Duration.ofSeconds(60), Duration.ofMillis(100));
-        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), sink, new CountingHeartbeats(), cfg,
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink), new CountingHeartbeats(), cfg,
                 rec, RunListener.NONE);
         CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
             try {
