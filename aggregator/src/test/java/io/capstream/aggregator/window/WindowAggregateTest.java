@@ -32,6 +32,15 @@ class WindowAggregateTest {
     }
 
     @Test
+    void heartbeatsGoToEveryPartitionRequestsToTheirOwn() {
+        HeartbeatBroadcastPartitioner p = new HeartbeatBroadcastPartitioner();
+        assertEquals(java.util.Optional.of(java.util.Set.of(0, 1, 2)),
+                p.partitions("t", RekeyProcessor.HEARTBEAT_KEY, WindowTestEvents.heartbeat(1000), 3));
+        assertEquals(java.util.Optional.empty(),
+                p.partitions("t", "a|b|le1024", WindowTestEvents.completed("r", 0, 1000, 10, 20, 5), 3));
+    }
+
+    @Test
     void contextBucketsAndKeys() {
         assertEquals("le1024", ContextBuckets.DEFAULT.label(0));
         assertEquals("le1024", ContextBuckets.DEFAULT.label(1024));

@@ -1,0 +1,128 @@
+package io.capstream.aggregator.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Quantiles;
+import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.SloState;
+import io.capstream.schemas.avro.WindowSummary;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP API over a fake QueryService (no Kafka). */
+class ApiServerTest {
+    private ApiServer server;
+    private MonitoringMetrics metrics;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    static WindowSummary summary() {
+        return WindowSummary.newBuilder().setTarget("http://h/v1").setModel("m").setContextBucket("le4096")
+                .setWindowStartMs(60_000).setWindowEndMs(120_000).setRequests(10).setCompleted(9).setFailed(1)
+                .setFailuresByType(Map.of("URLError", 1L)).setErrorRate(0.1).setPromptTokens(100).setOutputTokens(600)
+                .setOutputThroughputTokS(10.0).setRelativeAccuracy(0.01)
+                .setTtftMs(new Quantiles(9L, 120.0, 250.0, 300.0)).build();
+    }
+
+    /** Answers from fixed data; not ready when {@code ready} is false. */
+    record FakeQueries(boolean ready) implements QueryService {
+        private void check() {
+            if (!ready) {
+                throw new NotReadyException("Kafka Streams is REBALANCING, not RUNNING", null);
+            }
+        }
+
+        @Override
+        public List<BenchmarkReport> runs() {
+            check();
+            return List.of();
+        }
+
+        @Override
+        public Optional<BenchmarkReport> run(String runId) {
+            check();
+            return Optional.empty();
+        }
+
+        @Override
+        public List<WindowSummary> summaries(String target, String model, long fromMs, long toMs) {
+            check();
+            return "http://h/v1".equals(target) && fromMs <= 60_000 && toMs >= 60_000 ? List.of(summary()) : List.of();
+        }
+
+        @Override
+        public List<SloBreach> alerts(long fromMs, long toMs) {
+            check();
+            return List.of(SloBreach.newBuilder().setTarget("http://h/v1").setModel("m").setContextBucket("le4096")
+                    .setSlo("ttft_p95_ms<=200").setMetric("ttft_p95_ms").setComparison("<=").setThreshold(200)
+                    .setObserved(250.0).setState(SloState.BREACH).setWindowStartMs(60_000).setWindowEndMs(120_000)
+                    .setDetectedAtMs(121_000).build());
+        }
+
+        @Override
+        public List<SloBreach> activeBreaches() {
+            return alerts(0, Long.MAX_VALUE);
+        }
+    }
+
+    private void start(boolean ready) {
+        metrics = new MonitoringMetrics();
+        server = ApiServer.start(new ApiConfig("127.0.0.1", 0), new FakeQueries(ready), metrics);
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+            metrics.close();
+        }
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void servesSummariesAlertsAndMetrics() throws Exception {
+        start(true);
+        HttpResponse<String> s = get("/api/summaries?target=http%3A%2F%2Fh%2Fv1&from=0&to=1970-01-01T00:02:00Z");
+        assertEquals(200, s.statusCode());
+        assertTrue(s.body().startsWith("[{\"target\": \"http://h/v1\""), s.body());
+        assertTrue(s.body().contains("\"p95\": 250.0"), s.body());
+        assertEquals("[]", get("/api/summaries?target=other&from=0").body());
+        assertTrue(get("/api/alerts").body().contains("\"state\": \"BREACH\""));
+        assertEquals(404, get("/api/runs/nope").statusCode());
+        assertEquals("[]", get("/api/runs").body());
+        assertEquals(400, get("/api/summaries?from=yesterday").statusCode());
+        assertEquals(200, get("/ready").statusCode());
+        assertEquals(200, get("/health").statusCode());
+
+        metrics.accept(summary());
+        String prom = get("/metrics").body();
+        assertTrue(prom.contains("capstream_window_ttft_ms{context_bucket=\"le4096\",model=\"m\",quantile=\"0.95\","
+                + "target=\"http://h/v1\"} 250.0"), prom);
+        assertTrue(prom.contains("capstream_window_requests_total{model=\"m\",target=\"http://h/v1\"} 10.0"), prom);
+        assertTrue(prom.contains("capstream_window_failures_total{error_type=\"URLError\",model=\"m\",target=\"http://h/v1\"} 1.0"),
+                prom);
+        assertTrue(prom.contains("capstream_window_error_rate{"), prom);
+    }
+
+    @Test
+    void answers503WhileStreamsIsNotRunning() throws Exception {
+        start(false);
+        HttpResponse<String> r = get("/api/summaries");
+        assertEquals(503, r.statusCode());
+        assertTrue(r.body().contains("REBALANCING"), r.body());
+        assertEquals(503, get("/ready").statusCode());
+        assertEquals(200, get("/health").statusCode());
+    }
+}
