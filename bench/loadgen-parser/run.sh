@@ -5,5 +5,5 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$here"
 [[ -f load-generator/target/classes/io/capstream/loadgen/client/ChunkAccumulator.class ]] || mvn -o -q -B compile -pl load-generator
-cp=$(mvn -o -q -B dependency:build-classpath -pl load-generator -Dmdep.outputFile=/dev/stdout)
+cp=$(cpf=$(mktemp); mvn -o -q -B dependency:build-classpath -pl load-generator -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
 java -Xmx512m -cp "load-generator/target/classes:$cp" bench/loadgen-parser/SseParserBench.java "${1:-200000}"

@@ -87,6 +87,7 @@ public final class StreamingClient implements AutoCloseable {
                 return;
             }
             HttpClientRequest req = ar.result();
+            req.exceptionHandler(t -> { }); // failures arrive through send()'s future; late ones are moot
             ex.request = req;
             ex.connected = true;
             if (ex.finished) { // timed out meanwhile
@@ -167,9 +168,9 @@ public final class StreamingClient implements AutoCloseable {
                 String reason = resp.statusMessage();
                 finish(System.nanoTime(), RequestError.of(ErrorTypes.HTTP_ERROR,
                         "HTTP Error " + status + ": " + (reason == null ? "" : reason)));
+                resp.exceptionHandler(t -> { });
                 if (keepAlive) {
                     resp.handler(b -> { });
-                    resp.exceptionHandler(t -> { });
                 } else {
                     closeConnection();
                 }
