@@ -150,7 +150,8 @@ public final class AggregationBench {
                         + " max %.1f ms%n", sorted.size(), requests, sorted.get((int) Math.ceil(0.5 * sorted.size()) - 1),
                         sorted.get((int) Math.ceil(0.95 * sorted.size()) - 1), sorted.get(sorted.size() - 1));
             }
-            streams.close(Duration.ofSeconds(30));
+            streams.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
+                    org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
             streams.cleanUp();
             reports.stop();
         }

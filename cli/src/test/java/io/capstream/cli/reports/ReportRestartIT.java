@@ -35,6 +35,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReportRestartIT {
     private static final String APP_ID = "capstream-restart-it";
+    private static final CloseOptions LEAVE = CloseOptions.groupMembershipOperation(
+            CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30));
 
     @TempDir
     Path stateDir;
@@ -76,7 +79,7 @@ class ReportRestartIT {
                 send(producer, interrupted.subList(0, half));
                 awaitCommitted(bootstrap);
                 assertTrue(!restarted.isDone(), "no report before the rest of the run");
-                first.close(Duration.ofSeconds(30));
+                first.close(LEAVE);
 
                 KafkaStreams second = start(config, settings);
                 try {
@@ -84,7 +87,7 @@ class ReportRestartIT {
                     BenchmarkReport actual = restarted.get(60, TimeUnit.SECONDS);
                     assertSameReport(expected, actual);
                 } finally {
-                    second.close(Duration.ofSeconds(30));
+                    second.close(LEAVE);
                 }
             }
         }
