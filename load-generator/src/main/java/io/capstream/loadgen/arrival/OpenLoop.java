@@ -70,7 +70,8 @@ public final class OpenLoop {
             more = !noMore;
         }
         if (more) {
-            long delayMs = Math.max(1, (nextDue - (System.nanoTime() - config.t0Ns())) / 1_000_000);
+            // at most 100 ms, so that a stop request is noticed promptly even at very low rates
+            long delayMs = Math.min(100, Math.max(1, (nextDue - (System.nanoTime() - config.t0Ns())) / 1_000_000));
             timerContext.owner().setTimer(delayMs, id -> tick());
         } else {
             checkDrained();

@@ -90,6 +90,7 @@ public final class StreamingClient implements AutoCloseable {
             req.exceptionHandler(t -> { }); // failures arrive through send()'s future; late ones are moot
             ex.request = req;
             ex.connected = true;
+            ex.lastActivity = System.nanoTime(); // the timeout applies to each step, like a socket timeout
             if (ex.finished) { // timed out meanwhile
                 ex.closeConnection();
                 return;

@@ -109,6 +109,7 @@ final class BatchScheduler {
         }
         s.state = SimStream.State.DECODING;
         s.firstTokenNs = System.nanoTime();
+        stats.recordTtft(s.firstTokenNs - s.arrivedNs);
         s.credit = 0;
         Buffer out = Buffer.buffer(512);
         if (s.request.stream()) {

@@ -18,7 +18,8 @@ import java.util.SplittableRandom;
 /**
  * A simulated OpenAI-compatible inference engine on Vert.x: {@code GET /v1/models},
  * streaming and non-streaming {@code POST /v1/chat/completions} in the OpenAI/vLLM stream shape,
- * {@code GET /sim/stats}. Reports of runs against it carry the engine label
+ * {@code GET /sim/stats} (counters and the engine-side TTFT p50/p99/max since the last
+ * {@code GET /sim/stats?reset=true}). Reports of runs against it carry the engine label
  * {@value SimConfig#ENGINE_LABEL}. See {@link SimConfig} for the timing model and fault injection.
  *
  * <p>Everything runs on one event loop of the given Vert.x (one deployed verticle); nothing blocks.
@@ -159,7 +160,13 @@ public final class SimEngine implements AutoCloseable {
                     .put("tokens", stats.tokens()).put("writes", stats.writes())
                     .put("errors_500", stats.errors500()).put("rate_limited", stats.rateLimited())
                     .put("stalls", stats.stalls()).put("cuts", stats.cuts()).put("malformed", stats.malformed())
-                    .put("disconnected", stats.disconnected()).put("bad_requests", stats.badRequests());
+                    .put("disconnected", stats.disconnected()).put("bad_requests", stats.badRequests())
+                    .put("engine_ttft_p50_ms", stats.ttftPercentileMs(50))
+                    .put("engine_ttft_p99_ms", stats.ttftPercentileMs(99))
+                    .put("engine_ttft_max_ms", stats.ttftPercentileMs(100));
+            if ("true".equals(ctx.request().getParam("reset"))) {
+                stats.resetTtft();
+            }
             ctx.response().putHeader("content-type", "application/json").end(o.toBuffer());
         }
 

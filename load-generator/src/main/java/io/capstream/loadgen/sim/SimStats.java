@@ -19,6 +19,47 @@ public final class SimStats {
     final AtomicLong malformed = new AtomicLong();
     final AtomicLong disconnected = new AtomicLong();
     final AtomicLong badRequests = new AtomicLong();
+    /** Engine-side TTFT (request fully received to first token written), 0.1 ms buckets up to 60 s. */
+    private final java.util.concurrent.atomic.AtomicLongArray ttftTenthsMs =
+            new java.util.concurrent.atomic.AtomicLongArray(600_001);
+
+    /** Records one engine-side TTFT. @param ns request received to first token written, ns */
+    void recordTtft(long ns) {
+        int idx = (int) Math.min(ttftTenthsMs.length() - 1, Math.max(0, ns / 100_000));
+        ttftTenthsMs.incrementAndGet(idx);
+    }
+
+    /**
+     * Nearest-rank percentile of the engine-side TTFT recorded since the last {@link #resetTtft()}.
+     *
+     * @param pct percentile, 0..100
+     * @return the TTFT in ms (0.1 ms resolution), or null when nothing was recorded
+     */
+    public Double ttftPercentileMs(double pct) {
+        long n = 0;
+        for (int i = 0; i < ttftTenthsMs.length(); i++) {
+            n += ttftTenthsMs.get(i);
+        }
+        if (n == 0) {
+            return null;
+        }
+        long rank = Math.max(1, (long) Math.ceil(pct * n / 100.0));
+        long seen = 0;
+        for (int i = 0; i < ttftTenthsMs.length(); i++) {
+            seen += ttftTenthsMs.get(i);
+            if (seen >= rank) {
+                return i / 10.0;
+            }
+        }
+        return null;
+    }
+
+    /** Clears the engine-side TTFT histogram (e.g. between benchmark phases). */
+    public void resetTtft() {
+        for (int i = 0; i < ttftTenthsMs.length(); i++) {
+            ttftTenthsMs.set(i, 0);
+        }
+    }
 
     /** @return chat requests received */
     public long requests() { return requests.get(); }
