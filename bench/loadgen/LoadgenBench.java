@@ -45,6 +45,7 @@ public class LoadgenBench {
             RunConfig cfg = RunConfig.builder(baseUrl, "capstream-sim").engine("capstream-sim")
                     .requests(requests).concurrency(conc).ctxTokens(32).sharedPrefixTokens(0).maxTokens(64)
                     .maxModelLen(32768).timeoutS(120).keepAlive(keepAlive).runIdSuffix(name).build();
+            simStats(baseUrl, true);
             InMemoryEventSink sink = new InMemoryEventSink();
             System.gc();
             long cpu0 = os.getProcessCpuTime();
@@ -76,11 +77,28 @@ public class LoadgenBench {
                         engineTtftMs, q(t, 50) / 1e6 - engineTtftMs, q(t, 99) / 1e6 - engineTtftMs,
                         t[t.length - 1] / 1e6 - engineTtftMs);
             }
+            String engine = simStats(baseUrl, false);
+            System.out.println("engine side: " + engine);
+            var ej = new com.fasterxml.jackson.databind.ObjectMapper().readTree(engine);
+            if (t.length > 0 && ej.hasNonNull("engine_ttft_p99_ms")) {
+                System.out.printf(Locale.ROOT, "client TTFT - engine-side TTFT: p50 %.2f ms  p99 %.2f ms%n",
+                        q(t, 50) / 1e6 - ej.get("engine_ttft_p50_ms").asDouble(),
+                        q(t, 99) / 1e6 - ej.get("engine_ttft_p99_ms").asDouble());
+            }
             System.out.printf(Locale.ROOT, "chunks %d (%.0f/s); client process CPU %.2f s (%.0f%% of one core);"
                             + " CPU per 1,000 chunks %.2f ms%n", chunks, chunks / (wallNs / 1e9), cpuNs / 1e9,
                     100.0 * cpuNs / wallNs, chunks == 0 ? Double.NaN : cpuNs / 1e6 / (chunks / 1000.0));
         }
         vertx.close().await();
+    }
+
+    /** GET /sim/stats (optionally resetting the engine-side TTFT histogram). */
+    static String simStats(String baseUrl, boolean reset) throws Exception {
+        String root = baseUrl.replaceAll("/v1/?$", "");
+        var http = java.net.http.HttpClient.newHttpClient();
+        var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create(root + "/sim/stats" + (reset ? "?reset=true" : "")))
+                .build();
+        return http.send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** Nearest-rank percentile of a sorted array. */

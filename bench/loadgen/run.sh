@@ -14,7 +14,7 @@ stream_tok_s=${SIM_STREAM_TOK_S:-10}     # per-stream decode: 64 tokens take ~6.
 phases=${PHASES:-"warmup:2000:1000 c5000:10000:5000 c1000:5000:1000"}
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" || true
 echo "ulimit -n: $(ulimit -n)"
-jar="$here/cli/target/capstream.jar"
+jar="${CAPSTREAM_JAR:-$here/cli/target/capstream.jar}"
 [[ -f $jar ]] || (cd "$here" && ./capstream --version >/dev/null)
 
 java -Xmx1g -XX:+UseParallelGC -jar "$jar" sim --port "$port" --sim-ttft-ms "$ttft_ms" --sim-prefill-tok-s 0 \
@@ -30,6 +30,6 @@ echo "sim pid $sim_pid on port $port (TTFT $ttft_ms ms, $stream_tok_s tok/s per 
 # shellcheck disable=SC2086
 java -Xmx2g -XX:+UseParallelGC -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "$jar" \
   "$here/bench/loadgen/LoadgenBench.java" "http://127.0.0.1:$port/v1" "$ttft_ms" $phases
-echo; echo "engine counters: $(curl -s "http://127.0.0.1:$port/sim/stats")"
+echo; echo "engine counters (last phase TTFT): $(curl -s "http://127.0.0.1:$port/sim/stats")"
 kill "$sim_pid"; wait "$sim_pid" 2>/dev/null || true
 trap - EXIT
