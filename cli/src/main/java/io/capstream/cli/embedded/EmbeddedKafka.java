@@ -2,6 +2,7 @@ package io.capstream.cli.embedded;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -10,6 +11,8 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
@@ -185,7 +188,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             Formatter formatter = new Formatter()
                     .setPrintStream(new PrintStream(PrintStream.nullOutputStream()))
                     .setNodeId(NODE_ID)
-                    .setClusterId(Uuid.randomUuid().toString())
+                    .setClusterId(existingClusterId(dir).orElseGet(() -> Uuid.randomUuid().toString()))
                     .setIgnoreFormatted(true)
                     .setReleaseVersion(MetadataVersion.latestProduction())
                     .setControllerListenerName(CONTROLLER_LISTENER)
@@ -196,6 +199,26 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot format the broker storage in " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The cluster id of a data directory formatted by an earlier start, if any. */
+    private static Optional<String> existingClusterId(Path dir) {
+        for (String sub : new String[] {"metadata", "data"}) {
+            Path meta = dir.resolve(sub).resolve("meta.properties");
+            if (Files.isRegularFile(meta)) {
+                Properties props = new Properties();
+                try (Reader in = Files.newBufferedReader(meta)) {
+                    props.load(in);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + meta, e);
+                }
+                String id = props.getProperty("cluster.id");
+                if (id != null && !id.isBlank()) {
+                    return Optional.of(id);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static void stopQuietly(KafkaRaftServer server) {

@@ -77,6 +77,21 @@ class EmbeddedKafkaIT {
         }
     }
 
+    @Test
+    void aGivenDataDirIsKeptAndReused(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("kafka");
+        EmbeddedKafkaConfig config = EmbeddedKafkaConfig.defaults().withDataDir(dir);
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(config)) {
+            try (KafkaProducer<String, String> p = producer(kafka.bootstrapServers(), Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+                p.send(new ProducerRecord<>("kept", "k", "survives a restart")).get(30, TimeUnit.SECONDS);
+            }
+        }
+        assertTrue(Files.isDirectory(dir.resolve("data")), "given data dir kept on close");
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(config)) {
+            assertEquals(List.of("survives a restart"), consumeAll(kafka.bootstrapServers(), "kept", "read_committed", 1));
+        }
+    }
+
     private static void checkTopicLayout(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Map<String, TopicDescription> d = admin.describeTopics(List.of(Topics.EVENTS, Topics.REPORTS))
