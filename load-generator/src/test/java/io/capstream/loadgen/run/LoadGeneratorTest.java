@@ -303,4 +303,33 @@ class LoadGeneratorTest {
         assertTrue(o.requestsSent() >= 4 && o.requestsSent() <= 8, "sent " + o.requestsSent());
         assertNull(null);
     }
+
+    @Test
+    void largePromptsAreBuiltOffTheEventLoopAndMatchTheSpecVector() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunConfig c = RunConfig.builder(base, "fake").requests(2).concurrency(2).ctxTokens(32768)
+                .maxModelLen(65536).build();
+        RunOutcome o = run(c, sink, RunListener.NONE);
+        assertEquals(2, o.completed());
+        String p0 = bodies.stream().map(b -> b.get("messages").get(0).get("content").asText())
+                .filter(p -> p.endsWith("# request 0: summarize the above in one line.")).findFirst().orElseThrow();
+        assertEquals(98304, p0.length());
+        assertEquals("4923d36fb4e657063b8519a25a95474a13a07cea9589d4a468de3d602f8a988e",
+                io.capstream.loadgen.workload.PromptBuilderTest.sha256(p0), "spec §3.3 vector, end to end");
+    }
+
+    @Test
+    void contextTooSmallForThePromptFailsEachRequestWithoutSendingIt() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunConfig c = RunConfig.builder(base, "fake").requests(3).concurrency(2).ctxTokens(64)
+                .maxModelLen(16).maxTokens(1).margin(0).sharedPrefixTokens(0).build();
+        RunOutcome o = run(c, sink, RunListener.NONE);
+        assertEquals(3, o.failed());
+        assertEquals(0, chatRequests.get());
+        for (RequestFailed f : payloads(sink, RequestFailed.class)) {
+            assertEquals("ValueError", f.getErrorType());
+            assertEquals("context target is too small for the benchmark prompt envelope", f.getErrorMessage());
+            assertEquals(15, f.getPlannedContextTokens());
+        }
+    }
 }

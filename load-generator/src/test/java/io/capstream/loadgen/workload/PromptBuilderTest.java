@@ -11,8 +11,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
-class PromptBuilderTest {
-    static String sha256(String s) throws Exception {
+public class PromptBuilderTest {
+    /**
+     * @param s text
+     * @return hex SHA-256 of its UTF-8 bytes
+     * @throws Exception never in practice
+     */
+    public static String sha256(String s) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
     }
 
