@@ -71,6 +71,16 @@ public final class WindowTestEvents {
         return envelope("heartbeat-worker", emittedAtMs, new Heartbeat(TARGET, MODEL));
     }
 
+    /**
+     * @param runId       run id
+     * @param emittedAtMs emission time, epoch ms
+     * @param payload     any RunEvent payload
+     * @return the envelope
+     */
+    public static RunEvent envelopeOf(String runId, long emittedAtMs, Object payload) {
+        return envelope(runId, emittedAtMs, payload);
+    }
+
     private static RunEvent envelope(String runId, long emittedAtMs, Object payload) {
         return RunEvent.newBuilder()
                 .setRunId(runId)
