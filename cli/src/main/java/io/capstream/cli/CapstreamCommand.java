@@ -45,6 +45,12 @@ public final class CapstreamCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
+    /** Read before parsing by {@link io.capstream.cli.config.ConfigDefaultProvider#fromArgs}; declared here so every subcommand accepts it. */
+    @picocli.CommandLine.Option(names = "--config", paramLabel = "FILE", scope = picocli.CommandLine.ScopeType.INHERIT,
+            description = "Properties file with option defaults: key = option name without dashes (bootstrap-servers=...),"
+                    + " Kafka client settings as kafka.<key>=<value>. Env CAPSTREAM_CONFIG.")
+    String configFile;
+
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(), "a command is required (see capstream --help)");

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
  * commands that can start the embedded broker do so.
  *
  * <p>Each option also reads {@code CAPSTREAM_<OPTION>} and the {@code --config} file (see
- * {@link ConfigDefaultProvider}). Values are checked when the command line is parsed; a bad one is
+ * {@link ConfigDefaultProvider}; {@code --config} itself is an inherited option of the root command,
+ * so every subcommand takes it). Values are checked when the command line is parsed; a bad one is
  * a usage error (exit code 2) naming the option and where the value came from. Secrets (registry
  * credentials, secret Kafka settings) are never shown in help or messages.
  */
@@ -31,11 +32,6 @@ public final class KafkaOptions {
     private String basicAuth;
     private String bearerToken;
     private final Map<String, String> flagKafkaProperties = new LinkedHashMap<>();
-
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "Properties file with option defaults: key = option name without dashes (bootstrap-servers=...),"
-                    + " Kafka client settings as kafka.<key>=<value>. Env CAPSTREAM_CONFIG.")
-    String configFile;
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
             description = "Kafka bootstrap servers. Default: none (commands that can start an embedded broker do so)."

@@ -30,6 +30,9 @@ class ConfigPrecedenceTest {
 
     @Command(name = "root", subcommands = {Probe.class, Other.class})
     static final class Root implements Runnable {
+        @Option(names = "--config", scope = CommandLine.ScopeType.INHERIT)
+        String config;
+
         @Override
         public void run() {
         }
