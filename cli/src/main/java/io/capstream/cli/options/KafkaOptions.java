@@ -176,6 +176,29 @@ public final class KafkaOptions {
     }
 
     /**
+     * Settings for a Confluent-style serde or registry client configured from properties
+     * ({@code SpecificAvroSerde#configure}, {@code RegistryClientConfig#fromProperties}): the URL and,
+     * when given, {@code basic.auth.user.info} / {@code bearer.auth.token}. The values are secret:
+     * print only {@link io.capstream.cli.config.Secrets#redact(Map)} of them.
+     *
+     * @param url the registry URL actually used (e.g. {@link #schemaRegistryUrlOr(String)}); never null
+     * @return a new mutable map
+     * @throws ParameterException when both basic auth and a bearer token are given
+     */
+    public Map<String, String> serdeProperties(String url) {
+        RegistryClientConfig c = registryClientConfig();
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("schema.registry.url", url);
+        if (c.basicAuthUserInfo() != null) {
+            out.put(RegistryClientConfig.BASIC_AUTH_USER_INFO, c.basicAuthUserInfo());
+        }
+        if (c.bearerToken() != null) {
+            out.put(RegistryClientConfig.BEARER_AUTH_TOKEN, c.bearerToken());
+        }
+        return out;
+    }
+
+    /**
      * @return a one-line description of the connection for logs, secrets masked
      */
     public String describe() {

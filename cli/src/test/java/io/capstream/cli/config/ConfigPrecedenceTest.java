@@ -190,6 +190,11 @@ class ConfigPrecedenceTest {
         assertNull(env.probe().registry.bearerToken());
 
         Path f = file("schema-registry-bearer-token=tok-file\n");
+        Map<String, String> serde = env.probe().kafka.serdeProperties("http://r:8081");
+        assertEquals("u:p", serde.get("basic.auth.user.info"));
+        assertEquals("[hidden]", Secrets.redact(serde).get("basic.auth.user.info"));
+        assertEquals("http://r:8081", serde.get("schema.registry.url"));
+
         Outcome file = run(Map.of(), "probe", "--config", f.toString());
         assertEquals("tok-file", file.probe().registry.bearerToken());
 
