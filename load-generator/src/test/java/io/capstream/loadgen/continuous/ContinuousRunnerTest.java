@@ -195,4 +195,34 @@ class ContinuousRunnerTest {
         assertFalse(rec.outcomes.isEmpty());
         sim.close();
     }
+
+    @Test
+    void steadyModeRunsBackToBackOpenLoopRunsOfOneIntervalEach() throws Exception {
+        SimEngine sim = SimEngine.start(vertx, SimConfig.builder().ttftBaseMs(5).decodeTokPerS(5000)
+                .streamDecodeTokPerS(2000).build()).await();
+        InMemoryEventSink sink = new InMemoryEventSink();
+        Recorder rec = new Recorder();
+        RunConfig open = probe(sim.baseUrl(), 1000).toBuilder()
+                .arrival(io.capstream.loadgen.arrival.ArrivalMode.CONSTANT).rateRps(20.0).build();
+        ContinuousConfig cfg = ContinuousConfig.of(open, Duration.ofMillis(600)).withHeartbeatInterval(Duration.ofMillis(100));
+        assertEquals(ContinuousConfig.Mode.STEADY, cfg.mode());
+        assertEquals(0.6, cfg.runConfig(3).durationS());
+        ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink),
+                new CountingHeartbeats(), cfg, rec, RunListener.NONE);
+        CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> rec.outcomes.size() >= 2);
+        runner.stop();
+        session.get();
+        RunOutcome first = rec.outcomes.get(0);
+        assertTrue(first.requestsSent() >= 8 && first.requestsSent() <= 14,
+                "about 20 rps x 0.6 s: " + first.requestsSent());
+        assertEquals(first.requestsSent(), first.completed());
+        sim.close();
+    }
 }
