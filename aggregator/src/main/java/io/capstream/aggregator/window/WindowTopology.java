@@ -52,8 +52,10 @@ public final class WindowTopology {
         SpecificAvroSerde<RunEvent> eventSerde = SpecificAvroSerde.forValue(RunEvent.class, config.schemaRegistryUrl());
         SpecificAvroSerde<WindowSummary> summarySerde =
                 SpecificAvroSerde.forValue(WindowSummary.class, config.schemaRegistryUrl());
+        // cached: an open window's aggregate (a few KB of sketches) is rewritten on every request;
+        // the cache turns that into one RocksDB/changelog write per key and commit interval
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AGGREGATES_STORE),
-                Serdes.String(), Serdes.ByteArray()));
+                Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
         builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(SUMMARIES_STORE,
                 config.retention(), config.windowSize(), false), Serdes.String(), summarySerde));
 
