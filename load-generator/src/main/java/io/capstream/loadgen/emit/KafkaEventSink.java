@@ -25,9 +25,19 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * registration and a blocked metadata fetch therefore never touch the caller's event loop). Events
  * that fail (delivery error, timeout, serialisation error) or do not fit into the queue are counted
  * in {@link #undelivered()}.
+ *
+ * <p>Unreachable broker: the producer blocks up to {@code max.block.ms} (default here 10 s) per
+ * {@code send()} waiting for metadata. The sender retries the event at the head of the queue while
+ * it is younger than the delivery timeout; once the broker is known to be down, events older than
+ * the delivery timeout fail at once instead of blocking again, so a flush or close during an
+ * outage ends after about {@code delivery.timeout.ms + max.block.ms} with every event accounted for.
  */
 public final class KafkaEventSink implements EventSink {
     private static final Object CLOSE = new Object();
+
+    /** An event waiting in the queue, with the time it was handed over. */
+    private record Pending(RunEvent event, long enqueuedNs) {
+    }
 
     private final Producer<String, RunEvent> producer;
     private final String topic;
@@ -39,8 +49,12 @@ public final class KafkaEventSink implements EventSink {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final Thread sender;
+    private final long deliveryTimeoutNs;
     private volatile boolean closed;
     private volatile String lastError;
+    private boolean inSend;
+    private Exception syncError;
+    private boolean brokerDown;
 
     /**
      * Creates the producer and starts the sender thread.
@@ -48,7 +62,7 @@ public final class KafkaEventSink implements EventSink {
      * @param config settings
      */
     public KafkaEventSink(KafkaSinkConfig config) {
-        this(createProducer(config), config.topic(), config.bufferCapacity());
+        this(createProducer(config), config.topic(), config.bufferCapacity(), config.deliveryTimeoutMs());
     }
 
     /**
@@ -59,6 +73,19 @@ public final class KafkaEventSink implements EventSink {
      * @param capacity queue capacity, events
      */
     public KafkaEventSink(Producer<String, RunEvent> producer, String topic, int capacity) {
+        this(producer, topic, capacity, 120_000);
+    }
+
+    /**
+     * For tests: wraps an existing producer.
+     *
+     * @param producer          the producer (closed by {@link #close(Duration)})
+     * @param topic             topic
+     * @param capacity          queue capacity, events
+     * @param deliveryTimeoutMs how long an event may wait for an unreachable broker, ms
+     */
+    public KafkaEventSink(Producer<String, RunEvent> producer, String topic, int capacity, int deliveryTimeoutMs) {
+        this.deliveryTimeoutNs = deliveryTimeoutMs * 1_000_000L;
         this.producer = producer;
         this.topic = topic;
         this.capacity = capacity;
@@ -93,7 +120,7 @@ public final class KafkaEventSink implements EventSink {
             return;
         }
         accepted.incrementAndGet();
-        queue.add(event);
+        queue.add(new Pending(event, System.nanoTime()));
     }
 
     @Override
@@ -151,7 +178,7 @@ public final class KafkaEventSink implements EventSink {
                 if (o == null) {
                     continue;
                 }
-                if (o instanceof RunEvent e) {
+                if (o instanceof Pending e) {
                     queuedEvents.decrementAndGet();
                     hand(e);
                 } else if (o instanceof CompletableFuture<?> f) {
@@ -168,7 +195,7 @@ public final class KafkaEventSink implements EventSink {
                 } else if (o == CLOSE) {
                     Object rest;
                     while ((rest = queue.poll()) != null) {
-                        if (rest instanceof RunEvent e) {
+                        if (rest instanceof Pending e) {
                             queuedEvents.decrementAndGet();
                             hand(e);
                         } else if (rest instanceof CompletableFuture<?> f) {
@@ -207,19 +234,41 @@ public final class KafkaEventSink implements EventSink {
         }
     }
 
-    private void hand(RunEvent e) {
-        try {
-            producer.send(new ProducerRecord<>(topic, e.getRunId(), e), (md, ex) -> {
-                if (ex == null) {
-                    acked.incrementAndGet();
-                } else {
-                    failed.incrementAndGet();
-                    lastError = ex.toString();
-                }
-            });
-        } catch (RuntimeException ex) {
-            failed.incrementAndGet();
-            lastError = ex.toString();
+    private void hand(Pending p) {
+        RunEvent e = p.event();
+        while (true) {
+            if (brokerDown && System.nanoTime() - p.enqueuedNs() > deliveryTimeoutNs) {
+                failed.incrementAndGet(); // waited longer than the delivery timeout for a broker that is down
+                return;
+            }
+            syncError = null;
+            inSend = true;
+            try {
+                producer.send(new ProducerRecord<>(topic, e.getRunId(), e), (md, ex) -> {
+                    if (ex == null) {
+                        acked.incrementAndGet();
+                    } else if (inSend && Thread.currentThread() == sender) {
+                        syncError = ex; // failed inside send() (metadata timeout, serialisation): decided below
+                    } else {
+                        failed.incrementAndGet();
+                        lastError = ex.toString();
+                    }
+                });
+            } catch (RuntimeException ex) {
+                syncError = ex;
+            } finally {
+                inSend = false;
+            }
+            if (syncError == null) {
+                brokerDown = false;
+                return;
+            }
+            lastError = syncError.toString();
+            if (!(syncError instanceof org.apache.kafka.common.errors.TimeoutException) || Thread.currentThread().isInterrupted()) {
+                failed.incrementAndGet();
+                return;
+            }
+            brokerDown = true; // metadata did not arrive within max.block.ms: retry while the event is young enough
         }
     }
 }

@@ -138,4 +138,20 @@ class KafkaEventSinkTest {
         assertEquals(3L, sink.flush().get(30, TimeUnit.SECONDS));
         assertEquals(3, sink.close(Duration.ofSeconds(5)));
     }
+
+    @Test
+    void anOutageCostsAboutOneDeliveryTimeoutNotOneBlockPerEvent() throws Exception {
+        KafkaSinkConfig c = new KafkaSinkConfig("127.0.0.1:1", "mock://kafka-sink-test", null,
+                Map.of("max.block.ms", "300"), 0, 1000);
+        KafkaEventSink sink = new KafkaEventSink(c);
+        for (int i = 0; i < 50; i++) {
+            sink.send(event("r", i));
+        }
+        long t = System.nanoTime();
+        assertEquals(50L, sink.flush().get(30, TimeUnit.SECONDS));
+        long ms = (System.nanoTime() - t) / 1_000_000;
+        assertTrue(ms < 5_000, "50 events x 300 ms blocking would be 15 s; took " + ms + " ms");
+        assertTrue(sink.lastError().contains("Timeout"), sink.lastError());
+        assertEquals(50, sink.close(Duration.ofSeconds(5)));
+    }
 }
