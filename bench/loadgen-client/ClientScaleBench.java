@@ -71,11 +71,27 @@ public class ClientScaleBench {
         for (String phase : new String[] {"warmup", "measure"}) {
             int n = phase.equals("warmup") ? Math.min(requests, Math.max(conc, 500)) : requests;
             RunConfig cfg = RunConfig.builder(base, "bench").requests(n).concurrency(conc).ctxTokens(32)
-                    .sharedPrefixTokens(0).maxTokens(chunks).maxModelLen(4096).timeoutS(120).build();
+                    .sharedPrefixTokens(0).maxTokens(chunks).maxModelLen(4096).timeoutS(120)
+                    .keepAlive(Boolean.getBoolean("keepAlive")).build();
             InMemoryEventSink sink = new InMemoryEventSink();
+            // event-loop lag probe: a 10 ms periodic timer on every event loop, lateness recorded
+            List<Double> lag = Collections.synchronizedList(new ArrayList<>());
+            List<Long> timers = new ArrayList<>();
+            for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
+                var ctx = ((io.vertx.core.internal.VertxInternal) vertx).createEventLoopContext();
+                long[] last = {System.nanoTime()};
+                ctx.runOnContext(v -> timers.add(vertx.setPeriodic(10, id -> {
+                    long now = System.nanoTime();
+                    lag.add((now - last[0]) / 1e6 - 10.0);
+                    last[0] = now;
+                })));
+            }
             long cpu0 = os.getProcessCpuTime();
             RunOutcome o = gen.run(cfg, sink, RunListener.NONE).get(30, TimeUnit.MINUTES);
             long cpu = os.getProcessCpuTime() - cpu0;
+            timers.forEach(vertx::cancelTimer);
+            List<Double> lags = new ArrayList<>(lag);
+            Collections.sort(lags);
             List<Double> over = new ArrayList<>();
             Map<String, Integer> failures = new TreeMap<>();
             long chunksSeen = 0;
@@ -95,6 +111,10 @@ public class ClientScaleBench {
                         nr(over, 50), nr(over, 99), over.get(over.size() - 1));
                 System.out.printf("  client CPU: %.2f s for %d chunks = %.1f ms CPU per 1,000 chunks (incl. connects, events)%n",
                         cpu / 1e9, chunksSeen, cpu / 1e6 / (chunksSeen / 1000.0));
+                if (!lags.isEmpty()) {
+                    System.out.printf("  client event-loop lag (10 ms timer lateness): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                            nr(lags, 50), nr(lags, 99), lags.get(lags.size() - 1));
+                }
             }
         }
         vertx.close();
