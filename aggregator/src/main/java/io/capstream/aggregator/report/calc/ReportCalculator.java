@@ -91,7 +91,10 @@ public final class ReportCalculator {
         MetricsCalculator.Values m = MetricsCalculator.compute(rows, successes, wallS);
         String protocol = m.reasoningChunks() > 0 ? PROTOCOL_V4_REASONING : PROTOCOL_V3;
 
-        int requests = st != null ? st.getRequests() : highestIndex(successes, failures) + 1;
+        boolean boundedByWhatRan = ranFewerThanPlanned(st, fin);
+        int requests = st == null || boundedByWhatRan
+                ? (boundedByWhatRan ? successes.size() + failures.size() : highestIndex(successes, failures) + 1)
+                : st.getRequests();
         Provenance prov = provenance(data, requests, successes, failures, invalid);
 
         ObjectNode root = ArtifactJson.nodes().objectNode();
@@ -164,7 +167,7 @@ public final class ReportCalculator {
         Long seed = st == null ? null : st.getContextSeed();
         root.put("context_seed", seed);
         b.setContextSeed(seed);
-        Map<String, Integer> distribution = contextDistribution(st, successes, failures);
+        Map<String, Integer> distribution = contextDistribution(boundedByWhatRan ? null : st, successes, failures);
         ObjectNode dist = root.putObject("context_distribution");
         distribution.forEach(dist::put);
         b.setContextDistribution(distribution);
@@ -225,6 +228,16 @@ public final class ReportCalculator {
             max = Math.max(max, f.getRequestIndex());
         }
         return max;
+    }
+
+    /**
+     * Whether the run's plan is only an upper bound: a time-bounded run ({@code --duration}) or one
+     * stopped early (RunFinished.interrupted). Such a report counts the requests that ran, so that
+     * {@code requests = completed + failed} and the distribution sums to {@code requests} (§9.2
+     * invariants) and the unplanned tail is not reported as missing.
+     */
+    private static boolean ranFewerThanPlanned(RunStarted st, RunFinished fin) {
+        return st != null && fin != null && (st.getDurationS() != null || fin.getInterrupted());
     }
 
     /**

@@ -18,6 +18,7 @@ import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestTiming;
+import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
 import java.util.List;
 import java.util.Map;
@@ -382,5 +383,30 @@ class ReportCalculatorTest {
         BenchmarkReport back = new org.apache.avro.specific.SpecificDatumReader<>(BenchmarkReport.class)
                 .read(null, org.apache.avro.io.DecoderFactory.get().binaryDecoder(out.toByteArray(), null));
         assertEquals(r, back);
+    }
+
+    @Test
+    void timeBoundedRunCountsOnlyTheRequestsThatRan() throws Exception {
+        // --duration: RunStarted.requests is an upper bound (the plan); 3 of 10 planned requests ran.
+        RunStarted st = started(10, 4096).setDurationS(5.0).build();
+        RunFinished fin = RunFinished.newBuilder(finished(1_000_000_000L)).setRequestsSent(3).build();
+        BenchmarkReport r = ReportCalculator.compute(new RunData("run-dur", st,
+                List.of(ok(0, 100, 600, 4000, 10).build(), ok(1, 100, 600, 4000, 10).build()),
+                List.of(failed(2, "boom").build()), fin, null));
+        assertEquals(3, r.getRequests(), "requests = completed + failed for a time-bounded run");
+        assertEquals(2, r.getCompleted());
+        assertEquals(1, r.getFailed());
+        assertEquals(java.util.Map.of("4096", 3), r.getContextDistribution(), "distribution sums to requests");
+        assertTrue(r.getProvenance().getComplete(), "nothing is missing: unplanned tail indices never ran");
+        assertEquals(List.of(), r.getProvenance().getMissingRequestIndices());
+    }
+
+    @Test
+    void interruptedRunCountsOnlyTheRequestsThatRan() {
+        RunFinished fin = RunFinished.newBuilder(finished(1_000_000_000L)).setRequestsSent(1).setInterrupted(true).build();
+        BenchmarkReport r = ReportCalculator.compute(new RunData("run-int", started(20, 4096).build(),
+                List.of(ok(0, 100, 600, 4000, 10).build()), List.of(), fin, null));
+        assertEquals(1, r.getRequests());
+        assertEquals(java.util.Map.of("4096", 1), r.getContextDistribution());
     }
 }
