@@ -41,7 +41,11 @@ import org.apache.kafka.streams.StreamsConfig;
  * (RunStarted, requests, RunFinished); the delay from the broker's ack of RunFinished to the report's
  * arrival at a read_committed consumer is measured per run.
  *
- * <p>Arguments (all optional): runs requests latencyRuns streamThreads partitions.
+ * <p>Before phase 1, bench.warmupRuns (default 100) runs go through the same topology in this JVM so that
+ * the measured phases run JIT-compiled code, as a long-running aggregator does.
+ *
+ * <p>Arguments (all optional): runs requests latencyRuns streamThreads partitions. System properties:
+ * bench.warmupRuns, bench.commitMs, bench.threads (print per-thread CPU).
  */
 public final class AggregationBench {
     public static void main(String[] args) throws Exception {
@@ -65,6 +69,33 @@ public final class AggregationBench {
             ReportCollector reports = new ReportCollector(bootstrap, registry);
             reports.start();
 
+            // Phase 0: warm-up (JIT) with the same topology in this JVM; not measured.
+            int warmupRuns = Integer.getInteger("bench.warmupRuns", 100);
+            StreamsSettings settings = new StreamsSettings("capstream-bench", bootstrap, stateDir,
+                    Long.getLong("bench.commitMs", StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS), threads, -1,
+                    10L * 1024 * 1024, Map.of());
+            if (warmupRuns > 0) {
+                KafkaStreams warm = new KafkaStreams(ReportTopology.build(ReportTopologyConfig.defaults(registry)),
+                        settings.toProperties());
+                warm.start();
+                try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(producerProps,
+                        new StringSerializer(), SpecificAvroSerde.forValue(RunEvent.class, registry).serializer())) {
+                    for (int r = 0; r < warmupRuns; r++) {
+                        for (RunEvent e : run("warmup-" + r, requests)) {
+                            producer.send(new ProducerRecord<>(Topics.EVENTS, e.getRunId(), e));
+                        }
+                    }
+                }
+                long w0 = System.nanoTime();
+                while (reports.count() < warmupRuns) {
+                    Thread.sleep(5);
+                }
+                System.out.printf("warm-up: %d runs in %.1f s%n", warmupRuns, (System.nanoTime() - w0) / 1e9);
+                warm.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
+                        org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+            }
+            reports.reset();
+
             // Phase 1: produce everything up front.
             long t0 = System.nanoTime();
             try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(producerProps, new StringSerializer(),
@@ -81,8 +112,6 @@ public final class AggregationBench {
             System.out.printf("produced %d request events (+%d run events) in %.2f s (%.0f events/s)%n",
                     requestEvents, 2L * runs, produceS, (requestEvents + 2.0 * runs) / produceS);
 
-            StreamsSettings settings = new StreamsSettings("capstream-bench", bootstrap, stateDir,
-                    Long.getLong("bench.commitMs", StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS), threads, -1, 10L * 1024 * 1024, Map.of());
             KafkaStreams streams = new KafkaStreams(ReportTopology.build(ReportTopologyConfig.defaults(registry)),
                     settings.toProperties());
             var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
@@ -118,6 +147,12 @@ public final class AggregationBench {
                     String name = t.getName().replaceAll("[0-9]+", "#");
                     byName.merge(name, tmx.getThreadCpuTime(t.getId()) / 1e9, Double::sum);
                 }
+                long gcMs = 0;
+                for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+                    gcMs += gc.getCollectionTime();
+                }
+                System.out.printf("  GC time (since JVM start) %.2f s, JIT compilation %.2f s%n", gcMs / 1e3,
+                        java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime() / 1e3);
                 byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(15)
                         .forEach(e -> System.out.printf("  thread CPU %6.2f s  %s%n", e.getValue(), e.getKey()));
             }
@@ -217,6 +252,11 @@ public final class AggregationBench {
                 consumer.close();
             }, "bench-reports");
             thread.start();
+        }
+
+        void reset() {
+            arrival.clear();
+            byId.clear();
         }
 
         int count() {
