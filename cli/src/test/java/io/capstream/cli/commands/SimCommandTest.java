@@ -1,0 +1,36 @@
+package io.capstream.cli.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.capstream.cli.CapstreamMain;
+import io.capstream.loadgen.sim.SimConfig;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class SimCommandTest {
+    @Test
+    void invalidEngineOptionsAreUsageErrors() {
+        assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-slots", "0"));
+        assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-error-rate", "1.5"));
+        assertEquals(2, CapstreamMain.execute("sim", "--port", "70000"));
+    }
+
+    @Test
+    void optionsMapOntoTheEngineConfig() {
+        SimCommand cmd = new SimCommand();
+        new CommandLine(cmd).parseArgs("--port", "0", "--sim-ttft-ms", "200", "--sim-slots", "5000",
+                "--sim-decode-tok-s", "100000", "--sim-stream-tok-s", "20", "--sim-output-tokens", "64",
+                "--sim-429-rate", "0.1", "--sim-retry-after-s", "3", "--sim-no-prefix-cache", "--sim-seed", "9");
+        SimConfig c = cmd.sim.toConfig("127.0.0.1", 0);
+        assertEquals(200.0, c.ttftBaseMs());
+        assertEquals(5000, c.batchSlots());
+        assertEquals(100_000.0, c.decodeTokPerS());
+        assertEquals(20.0, c.streamDecodeTokPerS());
+        assertEquals(64, c.outputTokens());
+        assertEquals(0.1, c.rateLimitRate());
+        assertEquals(3, c.retryAfterS());
+        assertEquals(false, c.prefixCache());
+        assertEquals(9L, c.seed());
+        assertEquals(SimConfig.defaults().maxModelLen(), c.maxModelLen());
+    }
+}

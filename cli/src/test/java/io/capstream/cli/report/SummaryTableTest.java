@@ -1,0 +1,55 @@
+package io.capstream.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.schemas.artifact.ArtifactJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SummaryTableTest {
+    private static Path shared() {
+        String p = System.getProperty("capstream.shared.dir");
+        return p != null ? Path.of(p) : Path.of("../../shared");
+    }
+
+    @Test
+    void rendersTheSeedArtifact() throws Exception {
+        JsonNode seed = ArtifactJson.read(shared().resolve("corpus/seed-example.json"));
+        String t = SummaryTable.render(seed);
+        // seed (spec §8.1): e2e p50 664.3758000573143, p95 747.0614000922069
+        assertTrue(t.contains("E2E (ms)                            664.4          747.1"), t);
+        assertTrue(t.contains("protocol          " + seed.path("measurement_protocol").asText()), t);
+        assertTrue(t.contains("completed " + seed.path("completed").asInt()), t);
+    }
+
+    @Test
+    void listsFailuresAndShowsDashesForNulls() throws Exception {
+        JsonNode a = ArtifactJson.parse("{\"run_id\":\"r\",\"requests\":2,\"completed\":0,\"failed\":2,\"metrics\":"
+                + "{\"ttft_p50_ms\":null,\"throughput_tok_s\":0.0},\"failures\":[{\"request_index\":0,"
+                + "\"error_type\":\"URLError\",\"error_message\":\"<urlopen error [Errno 111] Connection refused>\"},"
+                + "{\"request_index\":1,\"error_type\":\"HTTPError\",\"error_message\":\"HTTP Error 500: Internal Server Error\"}]}");
+        String t = SummaryTable.render(a);
+        assertTrue(t.contains("TTFT (ms)                               -              -"), t);
+        assertTrue(t.contains("#0     URLError        <urlopen error [Errno 111] Connection refused>"), t);
+        assertTrue(t.contains("#1     HTTPError       HTTP Error 500"), t);
+        assertTrue(t.contains("throughput        0.0 tok/s"), t);
+    }
+
+    @Test
+    void outputPathChecks(@TempDir Path tmp) throws Exception {
+        assertNull(OutputPath.check(tmp.resolve("r.json").toString()));
+        assertNotNull(OutputPath.check(tmp.resolve("nope/r.json").toString()));
+        assertNotNull(OutputPath.check(tmp.toString()));
+        Path link = tmp.resolve("link.json");
+        Files.createSymbolicLink(link, tmp.resolve("target.json"));
+        assertTrue(OutputPath.check(link.toString()).contains("symlink"));
+        assertEquals(Path.of("capstream-report-benchmark-x.json"), OutputPath.resolve(null, "benchmark-x"));
+        assertEquals(Path.of("out.json"), OutputPath.resolve("out.json", "benchmark-x"));
+    }
+}
