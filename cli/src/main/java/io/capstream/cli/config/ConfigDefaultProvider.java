@@ -211,7 +211,7 @@ public final class ConfigDefaultProvider implements IDefaultValueProvider {
             }
             int eq = line.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException(source + ": expected key=value, got '"
+                throw new ConfigException(source + ": expected key=value, got '"
                         + Secrets.redactSetting(line) + "'");
             }
             out.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
@@ -229,7 +229,7 @@ public final class ConfigDefaultProvider implements IDefaultValueProvider {
             return;
         }
         if (fileError != null) {
-            throw new IllegalArgumentException(fileError);
+            throw new ConfigException(fileError);
         }
         if (!file.isEmpty() && anyCommand != null) {
             Set<String> known = knownKeys(anyCommand.root());
@@ -240,7 +240,7 @@ public final class ConfigDefaultProvider implements IDefaultValueProvider {
                 }
             }
             if (!unknown.isEmpty()) {
-                throw new IllegalArgumentException("config file " + filePath + ": unknown key" + (unknown.size() > 1 ? "s " : " ")
+                throw new ConfigException("config file " + filePath + ": unknown key" + (unknown.size() > 1 ? "s " : " ")
                         + String.join(", ", unknown) + " (keys are option names without dashes, e.g. bootstrap-servers,"
                         + " or kafka.<client setting>)");
             }

@@ -44,6 +44,12 @@ public final class ConfigErrors implements IParameterExceptionHandler {
     static ParameterException explain(ParameterException ex) {
         CommandLine cl = ex.getCommandLine();
         String message = String.valueOf(ex.getMessage());
+        for (Throwable t = ex.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof ConfigException config) {
+                message = config.getMessage(); // picocli's wrapper text adds only noise
+                break;
+            }
+        }
         if (ex.getArgSpec() instanceof OptionSpec option) {
             if (ex.getValue() != null && Secrets.isSecret(option.longestName())) {
                 message = message.replace(ex.getValue(), Secrets.MASK);

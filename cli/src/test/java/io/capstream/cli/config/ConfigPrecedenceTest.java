@@ -217,6 +217,8 @@ class ConfigPrecedenceTest {
         Outcome o = run(Map.of(), "probe", "--config", dir.resolve("missing.properties").toString());
         assertEquals(2, o.exitCode());
         assertTrue(o.err().contains("cannot read config file") && o.err().contains("missing.properties"), o.err());
+        assertTrue(o.err().startsWith("cannot read config file "), "the message comes first, without picocli's wrapper text: " + o.err());
+        assertFalse(o.err().contains("while processing argument"), o.err());
     }
 
     @Test
@@ -225,6 +227,7 @@ class ConfigPrecedenceTest {
         Outcome o = run(Map.of(), "probe", "--config", f.toString());
         assertEquals(2, o.exitCode());
         assertTrue(o.err().contains("unknown key bootstrap-server"), o.err());
+        assertTrue(o.err().startsWith("config file "), o.err());
     }
 
     @Test
