@@ -117,6 +117,9 @@ public final class AggregationBench {
             var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
                     .getOperatingSystemMXBean();
             long cpu0 = os.getProcessCpuTime();
+            var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            long jit0 = jit.getTotalCompilationTime();
+            long gc0 = gcMillis();
             long startCall = System.nanoTime();
             streams.start();
             while (streams.state() != KafkaStreams.State.RUNNING) {
@@ -131,6 +134,8 @@ public final class AggregationBench {
             System.out.printf("THROUGHPUT: %d reports (%d request events) in %.2f s after RUNNING (%.2f s after start)"
                     + " = %.0f request events/s%n", runs, requestEvents, s, (done - startCall) / 1e9, requestEvents / s);
             double cpuS = (os.getProcessCpuTime() - cpu0) / 1e9;
+            System.out.printf("during phase 1: JIT compilation %.2f s, GC %.2f s%n",
+                    (jit.getTotalCompilationTime() - jit0) / 1e3, (gcMillis() - gc0) / 1e3);
             var tmx = java.lang.management.ManagementFactory.getThreadMXBean();
             double streamCpuS = 0;
             for (Thread t : Thread.getAllStackTraces().keySet()) {
@@ -190,6 +195,14 @@ public final class AggregationBench {
             streams.cleanUp();
             reports.stop();
         }
+    }
+
+    static long gcMillis() {
+        long ms = 0;
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += gc.getCollectionTime();
+        }
+        return ms;
     }
 
     static List<RunEvent> run(String runId, int n) {
