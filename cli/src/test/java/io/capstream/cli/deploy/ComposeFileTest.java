@@ -98,6 +98,44 @@ class ComposeFileTest {
         assertTrue(compose.image("schema-registry").startsWith("confluentinc/cp-schema-registry:"));
     }
 
+    /**
+     * Where a Compose implementation is installed ({@code docker compose} or {@code docker-compose};
+     * neither needs a running engine for {@code config}), it validates the file too. Skipped otherwise.
+     */
+    @Test
+    void composeToolAcceptsTheFileWhenInstalled() throws Exception {
+        for (List<String> tool : List.of(List.of("docker", "compose"), List.of("docker-compose"))) {
+            List<String> version = new ArrayList<>(tool);
+            version.add("version");
+            if (exec(version).exitCode() != 0) {
+                continue; // not installed, or the docker CLI without the compose plugin
+            }
+            List<String> argv = new ArrayList<>(tool);
+            argv.addAll(List.of("-f", compose.path().toString(), "config", "-q"));
+            Exec config = exec(argv);
+            assertEquals(0, config.exitCode(), String.join(" ", argv) + ":\n" + config.output());
+            return;
+        }
+        org.junit.jupiter.api.Assumptions.abort("no docker compose / docker-compose installed");
+    }
+
+    private record Exec(int exitCode, String output) {
+    }
+
+    private static Exec exec(List<String> argv) throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes());
+            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return new Exec(-1, output + " (timed out)");
+            }
+            return new Exec(p.exitValue(), output);
+        } catch (java.io.IOException notInstalled) {
+            return new Exec(-1, notInstalled.toString());
+        }
+    }
+
     @Test
     void everyImageIsPinned() {
         services.forEach((name, svc) -> {
