@@ -72,6 +72,18 @@ class RunCommandIT {
         assertEquals(20 * 32, m.path("output_tokens").asInt());
         assertTrue(m.path("throughput_tok_s").asDouble() > 0);
         assertTrue(out().contains("TTFT (ms)") && out().contains("report written to"), out());
+        // clean shutdown: Streams, producer, broker, engine and Vert.x leave no non-daemon thread behind
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(15))
+                .untilAsserted(() -> assertEquals(java.util.List.of(), lingeringThreads()));
+    }
+
+    private static java.util.List<String> lingeringThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && !t.isDaemon() && t != Thread.currentThread())
+                .map(Thread::getName)
+                .filter(n -> !n.startsWith("surefire") && !n.startsWith("junit") && !n.equals("main")
+                        && !n.startsWith("DestroyJavaVM"))
+                .sorted().toList();
     }
 
     @Test
