@@ -51,11 +51,13 @@ class UpCommandIT {
     void upServesKafkaAndRegistryAndStopsCleanlyOnSigterm() throws Exception {
         int kafkaPort = Ports.freePort();
         int registryPort = Ports.freePort();
+        int simPort = Ports.freePort();
         Path err = dir.resolve("up.err");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         up = new ProcessBuilder(java, "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream", "-cp",
                 System.getProperty("java.class.path"), "io.capstream.cli.CapstreamMain", "up",
-                "--kafka-port", String.valueOf(kafkaPort), "--registry-port", String.valueOf(registryPort))
+                "--kafka-port", String.valueOf(kafkaPort), "--registry-port", String.valueOf(registryPort),
+                "--with-sim", "--sim-port", String.valueOf(simPort))
                 .redirectError(err.toFile())
                 .start();
         started.add(up.toHandle());
@@ -77,7 +79,8 @@ class UpCommandIT {
         assertTrue(up.isAlive(), () -> "capstream up exited: " + read(err));
         String bootstrap = "127.0.0.1:" + kafkaPort;
         String registry = "http://127.0.0.1:" + registryPort + "/apis/ccompat/v7";
-        assertEquals(UpBanner.lines(bootstrap, registry, null), out.subList(0, 3));
+        String simUrl = "http://127.0.0.1:" + simPort + "/v1";
+        assertEquals(UpBanner.lines(bootstrap, registry, simUrl), out.subList(0, 4));
 
         List<ProcessHandle> children = up.toHandle().descendants().toList();
         started.addAll(children);
@@ -93,6 +96,11 @@ class UpCommandIT {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, subjects.statusCode());
         assertEquals("[]", subjects.body().strip());
+        HttpResponse<String> models = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(simUrl + "/models")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, models.statusCode());
+        assertTrue(models.body().contains("capstream-sim"), models.body());
 
         up.destroy(); // SIGTERM
         assertTrue(up.waitFor(60, TimeUnit.SECONDS), "capstream up stops within 60 s of SIGTERM");
@@ -100,7 +108,7 @@ class UpCommandIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> !child.isAlive());
         }
         assertTrue(read(err).contains("capstream up: stopped"), read(err));
-        assertTrue(Ports.isFree(kafkaPort) && Ports.isFree(registryPort), "ports released");
+        assertTrue(Ports.isFree(kafkaPort) && Ports.isFree(registryPort) && Ports.isFree(simPort), "ports released");
     }
 
     private static String read(Path p) {
