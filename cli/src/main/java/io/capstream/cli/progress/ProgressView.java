@@ -45,13 +45,13 @@ public final class ProgressView implements RunListener, AutoCloseable {
 
     @Override
     public synchronized void onStarted(String runId, RunPlan plan) {
+        out.println("capstream: run " + runId + " started: " + plan.requests() + " requests");
         if (terminal) {
-            bar = new ProgressBarBuilder().setTaskName(runId).setInitialMax(plan.requests())
+            bar = new ProgressBarBuilder().setTaskName("run").setInitialMax(plan.requests())
                     .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250).continuousUpdate()
                     .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
                     .build();
         } else {
-            out.println("capstream: run " + runId + " started: " + plan.requests() + " requests");
             printer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "capstream-progress");
                 t.setDaemon(true);
@@ -67,7 +67,8 @@ public final class ProgressView implements RunListener, AutoCloseable {
         ProgressBar b = bar;
         if (b != null) {
             b.stepTo(p.done());
-            b.setExtraMessage(extra(p));
+            b.setExtraMessage(String.format(Locale.ROOT, "fail %d TTFT p50 %s", p.failed(),
+                    p.ttftP50Ms() == null ? "-" : String.format(Locale.ROOT, "%.0f ms", p.ttftP50Ms())));
         }
     }
 
