@@ -206,8 +206,7 @@ public final class KafkaOptions {
                 + " schema-registry-url=" + (schemaRegistryUrl == null ? "(default)" : Secrets.redactUrls(schemaRegistryUrl))
                 + (basicAuth != null ? " schema-registry-basic-auth=" + Secrets.MASK : "")
                 + (bearerToken != null ? " schema-registry-bearer-token=" + Secrets.MASK : "")
-                + " kafka-properties=" + Secrets.redact(flagKafkaProperties.isEmpty() && mixee == null
-                        ? Map.of() : safeKafkaProperties());
+                + " kafka-properties=" + Secrets.redact(safeKafkaProperties());
     }
 
     @Override
