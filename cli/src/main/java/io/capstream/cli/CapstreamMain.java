@@ -8,6 +8,8 @@ import picocli.CommandLine;
  * ({@link CapstreamCommand}) and exits with the command's exit code.
  */
 public final class CapstreamMain {
+    /** System property that lists the packages whose generated Avro classes may be deserialized. */
+    static final String AVRO_SERIALIZABLE_PACKAGES = "org.apache.avro.SERIALIZABLE_PACKAGES";
     private CapstreamMain() {
     }
 
@@ -18,6 +20,10 @@ public final class CapstreamMain {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
+        // Avro 1.12 only deserializes generated classes of trusted packages; set it before any Avro class loads.
+        if (System.getProperty(AVRO_SERIALIZABLE_PACKAGES) == null) {
+            System.setProperty(AVRO_SERIALIZABLE_PACKAGES, "io.capstream");
+        }
         System.exit(execute(args));
     }
 
