@@ -131,9 +131,10 @@ class SimEngineTest {
         SseProbe.Result big = await(SseProbe.post(http, sim.port(), SseProbe.body(prompt(6_800), 2, true)));
         double smallMs = small.firstContentNs() / 1e6;
         double bigMs = big.firstContentNs() / 1e6;
-        assertTrue(smallMs >= 50 && smallMs < 90, "small TTFT " + smallMs);
+        assertTrue(smallMs >= 50 && smallMs < 150, "small TTFT " + smallMs);
         // 2000 tokens at 10,000 tok/s = +200 ms
-        assertTrue(bigMs >= 250 && bigMs < 300, "big TTFT " + bigMs);
+        assertTrue(bigMs >= 250 && bigMs < 400, "big TTFT " + bigMs);
+        assertTrue(bigMs - smallMs >= 190, "prefill adds ~200 ms: " + (bigMs - smallMs));
     }
 
     @Test
@@ -160,7 +161,7 @@ class SimEngineTest {
         // one stream alone: 41 tokens at 400 tok/s -> ~100 ms after the first token
         SseProbe.Result alone = await(SseProbe.post(http, sim.port(), SseProbe.body("x", 41, true)));
         double aloneMs = (alone.endNs() - alone.firstContentNs()) / 1e6;
-        assertTrue(aloneMs >= 85 && aloneMs < 160, "alone decode " + aloneMs);
+        assertTrue(aloneMs >= 85 && aloneMs < 250, "alone decode " + aloneMs);
         // four together share 400 tok/s: 100 tok/s each -> ~400 ms
         List<Future<SseProbe.Result>> four = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -169,7 +170,7 @@ class SimEngineTest {
         for (Future<SseProbe.Result> f : four) {
             SseProbe.Result r = await(f);
             double ms = (r.endNs() - r.firstContentNs()) / 1e6;
-            assertTrue(ms >= 340 && ms < 520, "shared decode " + ms);
+            assertTrue(ms >= 340 && ms < 700, "shared decode " + ms);
         }
     }
 
