@@ -41,8 +41,6 @@ public final class LocalStack implements AutoCloseable {
     /** How long the Streams application may take to reach RUNNING. */
     private static final Duration STREAMS_START_TIMEOUT = Duration.ofSeconds(60);
 
-    private static final String LOG4J_FACTORY = "log4j2.loggerContextFactory";
-
     private final Vertx vertx;
     private final List<AutoCloseable> closers = new ArrayList<>();
     private SimEngine sim;
@@ -64,11 +62,6 @@ public final class LocalStack implements AutoCloseable {
      * @throws Exception when a part cannot start (port in use, broker failure, Streams timeout)
      */
     public static LocalStack start(StackConfig cfg, PrintStream log) throws Exception {
-        if (System.getProperty(LOG4J_FACTORY) == null) {
-            // The broker logs a little through the Log4j 2 API; without a Log4j implementation on the
-            // class path Log4j prints a StatusLogger error. Its simple logger (errors only) is enough.
-            System.setProperty(LOG4J_FACTORY, "org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
-        }
         Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000));
         LocalStack stack = new LocalStack(vertx);
         try {
