@@ -56,6 +56,7 @@ public final class AggregationBench {
         int partitions = args.length > 4 ? Integer.parseInt(args[4]) : 3;
         String registry = "mock://bench";
         Path stateDir = Files.createTempDirectory("capstream-bench-state-");
+        System.out.println("extra Streams properties: " + extraProps());
         System.out.printf("runs=%d requests/run=%d latencyRuns=%d streamThreads=%d partitions=%d commitMs=%d cores=%d"
                 + " load=%.1f%n", runs, requests, latencyRuns, threads, partitions,
                 Long.getLong("bench.commitMs", StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS),
@@ -71,9 +72,14 @@ public final class AggregationBench {
 
             // Phase 0: warm-up (JIT) with the same topology in this JVM; not measured.
             int warmupRuns = Integer.getInteger("bench.warmupRuns", 100);
+            if (Boolean.getBoolean("bench.countOnly")) {
+                countBaseline(bootstrap, stateDir, runs, requests, producerProps, registry);
+                reports.stop();
+                return;
+            }
             StreamsSettings settings = new StreamsSettings("capstream-bench", bootstrap, stateDir,
                     Long.getLong("bench.commitMs", StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS), threads, -1,
-                    10L * 1024 * 1024, Map.of());
+                    10L * 1024 * 1024, extraProps());
             if (warmupRuns > 0) {
                 KafkaStreams warm = new KafkaStreams(ReportTopology.build(ReportTopologyConfig.defaults(registry)),
                         settings.toProperties());
@@ -197,6 +203,61 @@ public final class AggregationBench {
         }
     }
 
+    /**
+     * Baseline for the same machine and moment: a per-key count (persistent store, exactly_once_v2,
+     * same settings) over the same events, no decoding, no output. Prints events per second.
+     */
+    static void countBaseline(String bootstrap, Path stateDir, int runs, int requests, Map<String, Object> producerProps,
+                              String registry) throws Exception {
+        long total = (long) runs * (requests + 2);
+        try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(producerProps, new StringSerializer(),
+                SpecificAvroSerde.forValue(RunEvent.class, registry).serializer())) {
+            for (int r = 0; r < runs; r++) {
+                for (RunEvent e : run("bench-" + r, requests)) {
+                    producer.send(new ProducerRecord<>(Topics.EVENTS, e.getRunId(), e));
+                }
+            }
+        }
+        java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
+        org.apache.kafka.streams.StreamsBuilder b = new org.apache.kafka.streams.StreamsBuilder();
+        b.stream(Topics.EVENTS, org.apache.kafka.streams.kstream.Consumed.with(
+                        org.apache.kafka.common.serialization.Serdes.String(),
+                        org.apache.kafka.common.serialization.Serdes.ByteArray()))
+                .peek((k, v) -> seen.incrementAndGet())
+                .groupByKey().count();
+        StreamsSettings settings = new StreamsSettings("capstream-bench-count", bootstrap, stateDir,
+                Long.getLong("bench.commitMs", StreamsSettings.DEFAULT_COMMIT_INTERVAL_MS), 1, -1, 10L * 1024 * 1024,
+                extraProps());
+        KafkaStreams streams = new KafkaStreams(b.build(), settings.toProperties());
+        streams.start();
+        while (streams.state() != KafkaStreams.State.RUNNING) {
+            Thread.sleep(5);
+        }
+        long t0 = System.nanoTime();
+        while (seen.get() < total) {
+            Thread.sleep(5);
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("COUNT BASELINE: %d events counted in %.2f s = %.0f events/s (load %.1f)%n", total, s,
+                total / s, java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        streams.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
+                org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        streams.cleanUp();
+    }
+
+    /** @return Streams properties from system property bench.extra ("k=v,k=v"), for side-by-side variants */
+    static Map<String, String> extraProps() {
+        Map<String, String> out = new HashMap<>();
+        String spec = System.getProperty("bench.extra", "");
+        for (String kv : spec.split(",")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                out.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            }
+        }
+        return out;
+    }
+
     static long gcMillis() {
         long ms = 0;
         for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -264,6 +325,7 @@ public final class AggregationBench {
                 }
                 consumer.close();
             }, "bench-reports");
+            thread.setDaemon(true);
             thread.start();
         }
 

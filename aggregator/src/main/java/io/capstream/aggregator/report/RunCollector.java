@@ -17,6 +17,7 @@ import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -159,8 +160,13 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
         List<RequestFailed> failed = new ArrayList<>();
         BitSet present = new BitSet();
         int limit = started == null ? Integer.MAX_VALUE : Math.max(0, started.getRequests());
-        for (RunEvent e : store.scan(StateKeys.requestPrefix(runId))) {
-            Object payload = e.getPayload();
+        List<String> keys = new ArrayList<>();
+        if (startedEvent != null) {
+            keys.add(StateKeys.started(runId));
+        }
+        for (KeyValue<String, RunEvent> kv : store.scan(StateKeys.requestPrefix(runId))) {
+            keys.add(kv.key);
+            Object payload = kv.value.getPayload();
             int index = payload instanceof RequestCompleted c ? c.getRequestIndex()
                     : ((RequestFailed) payload).getRequestIndex();
             if (index < 0 || index >= limit) {
@@ -180,8 +186,10 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
         for (int i = present.nextClearBit(0); i < n; i = present.nextClearBit(i + 1)) {
             missing.add(i);
         }
-        RunFinished finished = store.scan(StateKeys.finishedPrefix(runId)).stream()
-                .map(e -> (RunFinished) e.getPayload())
+        List<KeyValue<String, RunEvent>> finishedEvents = store.scan(StateKeys.finishedPrefix(runId));
+        finishedEvents.forEach(kv -> keys.add(kv.key));
+        RunFinished finished = finishedEvents.stream()
+                .map(kv -> (RunFinished) kv.value.getPayload())
                 .max(Comparator.comparingLong(RunFinished::getFinishedAtEpochMs)
                         .thenComparingLong(RunFinished::getWallClockNs))
                 .orElse(null);
@@ -208,7 +216,7 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
         context.forward(new Record<>(runId, report, now));
         // Ask for a commit now: under exactly-once the report is visible only once the transaction commits.
         context.commit();
-        store.deleteEvents(runId);
+        store.deleteKeys(keys);
         p.markPublished(now);
         store.putProgress(runId, p);
     }

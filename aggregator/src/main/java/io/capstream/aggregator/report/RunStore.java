@@ -57,15 +57,22 @@ final class RunStore {
         return events.get(key);
     }
 
-    /** @return the events whose keys start with the prefix, in key order */
-    List<RunEvent> scan(String prefix) {
-        List<RunEvent> out = new ArrayList<>();
+    /** @return the events (with their keys) whose keys start with the prefix, in key order */
+    List<KeyValue<String, RunEvent>> scan(String prefix) {
+        List<KeyValue<String, RunEvent>> out = new ArrayList<>();
         try (KeyValueIterator<String, RunEvent> it = events.prefixScan(prefix, KEYS)) {
             while (it.hasNext()) {
-                out.add(it.next().value);
+                out.add(it.next());
             }
         }
         return out;
+    }
+
+    /** Deletes the given event keys (e.g. the keys a publishing scan returned). */
+    void deleteKeys(List<String> keys) {
+        for (String k : keys) {
+            events.delete(k);
+        }
     }
 
     /** Deletes every event of the run and its progress. */

@@ -18,11 +18,20 @@ import org.apache.kafka.common.serialization.Serializer;
  * Plain Avro binary encoding of a {@link RunEvent} (no registry, no wire-format header) for the
  * report topology's internal state store and its changelog. Writer and reader schema are the
  * compiled {@code RunEvent} schema, so state written by one capstream version is read by the same
- * version (the store is rebuilt from the changelog of the same application). Thread-safe.
+ * version (the store is rebuilt from the changelog of the same application). Thread-safe: the
+ * datum writer/reader and buffers are per thread (a serde instance is shared by the stream tasks).
  */
 public final class RunEventBinarySerde implements Serde<RunEvent> {
-    private final SpecificDatumWriter<RunEvent> writer = new SpecificDatumWriter<>(RunEvent.class);
-    private final SpecificDatumReader<RunEvent> reader = new SpecificDatumReader<>(RunEvent.class);
+    private final ThreadLocal<Codec> codec = ThreadLocal.withInitial(Codec::new);
+
+    /** One thread's reusable Avro objects. */
+    private static final class Codec {
+        final SpecificDatumWriter<RunEvent> writer = new SpecificDatumWriter<>(RunEvent.class);
+        final SpecificDatumReader<RunEvent> reader = new SpecificDatumReader<>(RunEvent.class);
+        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        BinaryEncoder encoder;
+        BinaryDecoder decoder;
+    }
 
     @Override
     public Serializer<RunEvent> serializer() {
@@ -30,14 +39,13 @@ public final class RunEventBinarySerde implements Serde<RunEvent> {
             if (event == null) {
                 return null;
             }
+            Codec c = codec.get();
             try {
-                ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-                BinaryEncoder enc = EncoderFactory.get().directBinaryEncoder(out, null);
-                synchronized (writer) {
-                    writer.write(event, enc);
-                }
-                enc.flush();
-                return out.toByteArray();
+                c.out.reset();
+                c.encoder = EncoderFactory.get().binaryEncoder(c.out, c.encoder);
+                c.writer.write(event, c.encoder);
+                c.encoder.flush();
+                return c.out.toByteArray();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -50,11 +58,10 @@ public final class RunEventBinarySerde implements Serde<RunEvent> {
             if (bytes == null) {
                 return null;
             }
+            Codec c = codec.get();
             try {
-                BinaryDecoder dec = DecoderFactory.get().binaryDecoder(bytes, null);
-                synchronized (reader) {
-                    return reader.read(null, dec);
-                }
+                c.decoder = DecoderFactory.get().binaryDecoder(bytes, c.decoder);
+                return c.reader.read(null, c.decoder);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
