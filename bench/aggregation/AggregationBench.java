@@ -132,10 +132,12 @@ public final class AggregationBench {
                 Thread.sleep(5);
             }
             long running = System.nanoTime();
+            System.out.println("phase 1 starts at epoch ms " + System.currentTimeMillis());
             while (reports.count() < runs) {
                 Thread.sleep(5);
             }
             long done = System.nanoTime();
+            System.out.println("phase 1 ends at epoch ms " + System.currentTimeMillis());
             double s = (done - running) / 1e9;
             System.out.printf("THROUGHPUT: %d reports (%d request events) in %.2f s after RUNNING (%.2f s after start)"
                     + " = %.0f request events/s%n", runs, requestEvents, s, (done - startCall) / 1e9, requestEvents / s);
