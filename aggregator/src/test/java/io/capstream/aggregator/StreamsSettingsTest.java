@@ -1,0 +1,35 @@
+package io.capstream.aggregator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+class StreamsSettingsTest {
+    @Test
+    void defaultsAreExactlyOnceV2WithAShortCommitInterval() {
+        Properties p = StreamsSettings.defaults("app", "127.0.0.1:9092", Path.of("/tmp/state")).toProperties();
+        assertEquals("exactly_once_v2", p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
+        assertEquals("100", p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
+        assertEquals("app", p.get(StreamsConfig.APPLICATION_ID_CONFIG));
+        assertEquals("127.0.0.1:9092", p.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
+        assertEquals("/tmp/state", p.get(StreamsConfig.STATE_DIR_CONFIG));
+        assertEquals("1", p.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG));
+        assertEquals(Integer.toString(StreamsSettings.MAX_RECORD_BYTES), p.get("producer.max.request.size"));
+    }
+
+    @Test
+    void extraPropertiesComeLastAndOptionsValidate() {
+        Properties p = StreamsSettings.defaults("app", "b:1", null)
+                .withExtra(Map.of("security.protocol", "SASL_SSL", "commit.interval.ms", "250")).toProperties();
+        assertEquals("SASL_SSL", p.get("security.protocol"));
+        assertEquals("250", p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
+        assertEquals(null, p.get(StreamsConfig.STATE_DIR_CONFIG));
+        assertThrows(IllegalArgumentException.class,
+                () -> StreamsSettings.defaults("app", "b:1", null).withCommitIntervalMs(0));
+    }
+}
