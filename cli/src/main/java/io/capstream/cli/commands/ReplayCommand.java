@@ -146,14 +146,17 @@ public final class ReplayCommand implements Callable<Integer> {
             }
         }
         Map<String, BenchmarkReport> originals = readReports(pipeline, wanted);
+        int replayed = 0;
         for (String id : wanted) {
-            if (!replayOne(pipeline, id, runs.get(id), originals.get(id), out)) {
+            if (replayOne(pipeline, id, runs.get(id), originals.get(id), out)) {
+                replayed++;
+            } else {
                 failures++;
             }
             out.flush();
         }
-        out.printf("%d of %d runs replayed%n", wanted.size() - Math.min(failures, wanted.size()),
-                wanted.size() + (selection.all ? 0 : selection.runIds.size() - wanted.size()));
+        int asked = selection.all ? wanted.size() : selection.runIds.size();
+        out.printf("%d of %d runs replayed%n", replayed, asked);
         return failures == 0 ? 0 : 1;
     }
 

@@ -45,16 +45,26 @@ class ReplayIT {
             try (Stream<Path> s = Files.list(outDir)) {
                 written = s.toList();
             }
+            assertTrue(replay.out().contains("1 of 1 runs replayed"), replay.out());
             assertEquals(1, written.size());
             JsonNode ours = ArtifactJson.read(written.get(0));
             assertEquals(List.of(), MetricComparison.compare(seed, ours));
             assertTrue(ours.get("run_id").asText().startsWith(runId + "-replay-"));
             assertEquals(seed.get("request_timings"), ours.get("request_timings"));
 
+            // --all replays the original run only, not the replay made above
+            CommandOutput all = CommandOutput.run("replay", "--all", "--output-dir", outDir.toString(),
+                    "--bootstrap-servers", bootstrap, "--schema-registry-url", registry);
+            assertEquals(0, all.exitCode(), all.out() + all.err());
+            assertTrue(all.out().contains("1 of 1 runs replayed"), all.out());
+            assertTrue(all.out().contains(runId + ": REPLAYED as"), all.out());
+            assertTrue(all.out().contains("metrics MATCHED the original report"), all.out());
+
             CommandOutput missing = CommandOutput.run("replay", "--run-id", "no-such-run", "--output-dir",
                     outDir.toString(), "--bootstrap-servers", bootstrap, "--schema-registry-url", registry);
             assertEquals(1, missing.exitCode());
             assertTrue(missing.out().contains("no-such-run: not found"), missing.out());
+            assertTrue(missing.out().contains("0 of 1 runs replayed"), missing.out());
         }
     }
 
