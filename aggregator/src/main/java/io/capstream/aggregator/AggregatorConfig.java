@@ -4,6 +4,7 @@ import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloTopologyConfig;
 import io.capstream.aggregator.window.WindowTopologyConfig;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -33,8 +34,31 @@ public record AggregatorConfig(ReportTopologyConfig report, WindowTopologyConfig
      * @return standard topics and defaults, with these window settings and SLOs
      */
     public static AggregatorConfig of(String schemaRegistryUrl, Duration windowSize, Duration grace, List<Slo> slos) {
-        return new AggregatorConfig(ReportTopologyConfig.defaults(schemaRegistryUrl),
-                WindowTopologyConfig.defaults(schemaRegistryUrl).withWindow(windowSize, grace).withSlos(slos),
-                SloTopologyConfig.defaults(slos, schemaRegistryUrl));
+        return of(schemaRegistryUrl, RegistryClientConfig.defaults(), windowSize, grace, slos);
+    }
+
+    /**
+     * @param schemaRegistryUrl registry URL
+     * @param registryClient    registry client settings (credentials, timeouts) for every serde and decoder
+     * @param windowSize        tumbling window size
+     * @param grace             window grace period
+     * @param slos              SLOs (may be empty)
+     * @return standard topics and defaults, with these registry, window settings and SLOs
+     */
+    public static AggregatorConfig of(String schemaRegistryUrl, RegistryClientConfig registryClient, Duration windowSize,
+                                      Duration grace, List<Slo> slos) {
+        return new AggregatorConfig(ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient),
+                WindowTopologyConfig.defaults(schemaRegistryUrl).withWindow(windowSize, grace).withSlos(slos)
+                        .withRegistryClient(registryClient),
+                SloTopologyConfig.defaults(slos, schemaRegistryUrl).withRegistryClient(registryClient));
+    }
+
+    /**
+     * @param client registry client settings (credentials, timeouts)
+     * @return a copy whose report, window and SLO parts all use these settings
+     */
+    public AggregatorConfig withRegistryClient(RegistryClientConfig client) {
+        return new AggregatorConfig(report.withRegistryClient(client), window.withRegistryClient(client),
+                slo.withRegistryClient(client));
     }
 }

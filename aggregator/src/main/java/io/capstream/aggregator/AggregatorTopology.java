@@ -53,11 +53,11 @@ public final class AggregatorTopology {
         }
         builder.table(config.report().reportsTopic(),
                 Consumed.with(Serdes.String(), SpecificAvroSerde.forValue(BenchmarkReport.class,
-                        config.report().schemaRegistryUrl())).withName("capstream-reports-table-source"),
+                        config.report().schemaRegistryUrl(), config.report().registryClient())).withName("capstream-reports-table-source"),
                 Materialized.<String, BenchmarkReport, KeyValueStore<Bytes, byte[]>>as(REPORTS_STORE)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(SpecificAvroSerde.forValue(BenchmarkReport.class,
-                                config.report().schemaRegistryUrl())));
+                                config.report().schemaRegistryUrl(), config.report().registryClient())));
         return builder.build();
     }
 }

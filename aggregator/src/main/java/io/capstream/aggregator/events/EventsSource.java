@@ -1,6 +1,7 @@
 package io.capstream.aggregator.events;
 
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -55,7 +56,7 @@ public final class EventsSource {
     public static KStream<String, RunEvent> stream(StreamsBuilder builder, EventsSourceConfig config) {
         KStream<String, byte[]> raw = builder.stream(config.eventsTopic(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("capstream-events-source"));
-        KStream<String, Decoded> decoded = raw.process(() -> new DecodeProcessor(config.schemaRegistryUrl()),
+        KStream<String, Decoded> decoded = raw.process(() -> new DecodeProcessor(config.schemaRegistryUrl(), config.registryClient()),
                 Named.as("capstream-events-decode"));
         var branches = decoded.split(Named.as("capstream-events-"))
                 .branch((k, v) -> v.event() == null, Branched.as("bad"))
@@ -74,17 +75,19 @@ public final class EventsSource {
     /** Decodes one record; on failure forwards the raw bytes with error headers. */
     static final class DecodeProcessor implements Processor<String, byte[], String, Decoded> {
         private final String registryUrl;
+        private final RegistryClientConfig registryClient;
         private ProcessorContext<String, Decoded> context;
         private RunEventDecoder decoder;
 
-        DecodeProcessor(String registryUrl) {
+        DecodeProcessor(String registryUrl, RegistryClientConfig registryClient) {
             this.registryUrl = registryUrl;
+            this.registryClient = registryClient;
         }
 
         @Override
         public void init(ProcessorContext<String, Decoded> context) {
             this.context = context;
-            this.decoder = new RunEventDecoder(registryUrl);
+            this.decoder = new RunEventDecoder(registryUrl, registryClient);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.capstream.aggregator.events;
 
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import java.util.Objects;
 
 /**
@@ -9,13 +10,26 @@ import java.util.Objects;
  * @param eventsTopic       topic of {@code RunEvent} records (Confluent wire format); not null
  * @param dlqTopic          topic that receives undecodable records; not null
  * @param schemaRegistryUrl registry URL used to decode ({@code mock://scope} for the in-memory registry); not null
+ * @param registryClient    registry client settings (credentials, timeouts); null means
+ *                          {@link RegistryClientConfig#defaults()}
  */
-public record EventsSourceConfig(String eventsTopic, String dlqTopic, String schemaRegistryUrl) {
+public record EventsSourceConfig(String eventsTopic, String dlqTopic, String schemaRegistryUrl,
+                                 RegistryClientConfig registryClient) {
     /** Validates. */
     public EventsSourceConfig {
         Objects.requireNonNull(eventsTopic, "eventsTopic");
         Objects.requireNonNull(dlqTopic, "dlqTopic");
         Objects.requireNonNull(schemaRegistryUrl, "schemaRegistryUrl");
+        registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
+    }
+
+    /**
+     * @param eventsTopic       events topic
+     * @param dlqTopic          dead-letter topic
+     * @param schemaRegistryUrl registry URL (default client settings, no credentials)
+     */
+    public EventsSourceConfig(String eventsTopic, String dlqTopic, String schemaRegistryUrl) {
+        this(eventsTopic, dlqTopic, schemaRegistryUrl, null);
     }
 
     /**

@@ -31,7 +31,15 @@ final class RunEventDecoder {
      * @param registryUrl registry URL ({@code mock://scope} or http(s)); not null
      */
     RunEventDecoder(String registryUrl) {
-        this.registry = SchemaRegistryClients.forUrl(registryUrl, RegistryClientConfig.defaults());
+        this(registryUrl, RegistryClientConfig.defaults());
+    }
+
+    /**
+     * @param registryUrl registry URL ({@code mock://scope} or http(s)); not null
+     * @param config      registry client settings (credentials, timeouts); not null
+     */
+    RunEventDecoder(String registryUrl, RegistryClientConfig config) {
+        this.registry = SchemaRegistryClients.forUrl(registryUrl, config);
     }
 
     /**

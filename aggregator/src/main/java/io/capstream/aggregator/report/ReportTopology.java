@@ -55,7 +55,8 @@ public final class ReportTopology {
         events.process(() -> new RunCollector(config), Named.as("capstream-report-collector"),
                         PROGRESS_STORE, EVENTS_STORE)
                 .to(config.reportsTopic(), Produced.with(Serdes.String(),
-                        SpecificAvroSerde.forValue(BenchmarkReport.class, config.schemaRegistryUrl()))
+                        SpecificAvroSerde.forValue(BenchmarkReport.class, config.schemaRegistryUrl(),
+                                config.registryClient()))
                         .withName("capstream-reports-sink"));
     }
 

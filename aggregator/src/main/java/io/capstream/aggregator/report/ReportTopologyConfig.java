@@ -2,6 +2,7 @@ package io.capstream.aggregator.report;
 
 import io.capstream.aggregator.events.EventsSourceConfig;
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,9 +18,12 @@ import java.util.Objects;
  * @param punctuationInterval how often (wall clock) runs are checked against the deadline; positive
  * @param doneRetention       how long a published run is remembered so that late duplicates of its
  *                            events are counted and dropped instead of starting a new run; &gt;= 0
+ * @param registryClient      registry client settings (credentials, timeouts) of the serdes and the
+ *                            event decoder; null means {@link RegistryClientConfig#defaults()}
  */
 public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic, String dlqTopic, String reportsTopic,
-                                   Duration incompleteDeadline, Duration punctuationInterval, Duration doneRetention) {
+                                   Duration incompleteDeadline, Duration punctuationInterval, Duration doneRetention,
+                                   RegistryClientConfig registryClient) {
     /** Default deadline after the last event of a run: 5 minutes. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
     /** Default punctuation interval: 1 second. */
@@ -39,6 +43,14 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
         if (doneRetention.isNegative()) {
             throw new IllegalArgumentException("doneRetention must be >= 0: " + doneRetention);
         }
+        registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
+    }
+
+    /** Default registry client settings (no credentials); see the canonical constructor. */
+    public ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic, String dlqTopic, String reportsTopic,
+                                Duration incompleteDeadline, Duration punctuationInterval, Duration doneRetention) {
+        this(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, incompleteDeadline, punctuationInterval,
+                doneRetention, null);
     }
 
     /**
@@ -56,12 +68,21 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
      */
     public ReportTopologyConfig withIncompleteDeadline(Duration deadline) {
         return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, deadline,
-                punctuationInterval, doneRetention);
+                punctuationInterval, doneRetention, registryClient);
+    }
+
+    /**
+     * @param client registry client settings (credentials, timeouts)
+     * @return a copy using these settings
+     */
+    public ReportTopologyConfig withRegistryClient(RegistryClientConfig client) {
+        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, incompleteDeadline,
+                punctuationInterval, doneRetention, client);
     }
 
     /** @return the settings of the shared events source */
     public EventsSourceConfig eventsSource() {
-        return new EventsSourceConfig(eventsTopic, dlqTopic, schemaRegistryUrl);
+        return new EventsSourceConfig(eventsTopic, dlqTopic, schemaRegistryUrl, registryClient);
     }
 
     private static void requirePositive(Duration d, String name) {

@@ -36,7 +36,8 @@ public final class SloTopology {
      */
     public static KStream<String, SloBreach> addTo(KStream<String, WindowSummary> summaries, StreamsBuilder builder,
                                                    SloTopologyConfig config) {
-        SpecificAvroSerde<SloBreach> serde = SpecificAvroSerde.forValue(SloBreach.class, config.schemaRegistryUrl());
+        SpecificAvroSerde<SloBreach> serde = SpecificAvroSerde.forValue(SloBreach.class, config.schemaRegistryUrl(),
+                config.registryClient());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE),
                 Serdes.String(), serde));
         builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(HISTORY_STORE,

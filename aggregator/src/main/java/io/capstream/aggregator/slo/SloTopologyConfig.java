@@ -1,6 +1,7 @@
 package io.capstream.aggregator.slo;
 
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -14,9 +15,11 @@ import java.util.Objects;
  * @param schemaRegistryUrl registry URL for the Avro serdes; not null
  * @param retention         how long alerts stay queryable in the alerts history store (&gt; 0)
  * @param clock             clock for {@code detected_at_ms}; not null
+ * @param registryClient    registry client settings (credentials, timeouts) of the serdes; null means
+ *                          {@link RegistryClientConfig#defaults()}
  */
 public record SloTopologyConfig(List<Slo> slos, String alertsTopic, String schemaRegistryUrl, Duration retention,
-                                Clock clock) {
+                                Clock clock, RegistryClientConfig registryClient) {
     /** Validates and copies. */
     public SloTopologyConfig {
         slos = slos == null ? List.of() : List.copyOf(slos);
@@ -24,6 +27,13 @@ public record SloTopologyConfig(List<Slo> slos, String alertsTopic, String schem
         Objects.requireNonNull(schemaRegistryUrl, "schemaRegistryUrl");
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(clock, "clock");
+        registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
+    }
+
+    /** Default registry client settings (no credentials); see the canonical constructor. */
+    public SloTopologyConfig(List<Slo> slos, String alertsTopic, String schemaRegistryUrl, Duration retention,
+                             Clock clock) {
+        this(slos, alertsTopic, schemaRegistryUrl, retention, clock, null);
     }
 
     /**
@@ -33,5 +43,13 @@ public record SloTopologyConfig(List<Slo> slos, String alertsTopic, String schem
      */
     public static SloTopologyConfig defaults(List<Slo> slos, String schemaRegistryUrl) {
         return new SloTopologyConfig(slos, Topics.ALERTS, schemaRegistryUrl, Duration.ofDays(7), Clock.systemUTC());
+    }
+
+    /**
+     * @param client registry client settings (credentials, timeouts)
+     * @return a copy using these settings
+     */
+    public SloTopologyConfig withRegistryClient(RegistryClientConfig client) {
+        return new SloTopologyConfig(slos, alertsTopic, schemaRegistryUrl, retention, clock, client);
     }
 }

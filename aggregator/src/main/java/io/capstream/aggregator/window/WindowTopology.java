@@ -49,9 +49,10 @@ public final class WindowTopology {
      */
     public static KStream<String, WindowSummary> addTo(KStream<String, RunEvent> events, StreamsBuilder builder,
                                                        WindowTopologyConfig config) {
-        SpecificAvroSerde<RunEvent> eventSerde = SpecificAvroSerde.forValue(RunEvent.class, config.schemaRegistryUrl());
+        SpecificAvroSerde<RunEvent> eventSerde = SpecificAvroSerde.forValue(RunEvent.class, config.schemaRegistryUrl(),
+                config.registryClient());
         SpecificAvroSerde<WindowSummary> summarySerde =
-                SpecificAvroSerde.forValue(WindowSummary.class, config.schemaRegistryUrl());
+                SpecificAvroSerde.forValue(WindowSummary.class, config.schemaRegistryUrl(), config.registryClient());
         // cached: an open window's aggregate (a few KB of sketches) is rewritten on every request;
         // the cache turns that into one RocksDB/changelog write per key and commit interval
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AGGREGATES_STORE),

@@ -2,6 +2,7 @@ package io.capstream.aggregator.window;
 
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -17,10 +18,12 @@ import java.util.Objects;
  * @param summariesTopic    output topic of {@code WindowSummary} records; not null
  * @param schemaRegistryUrl registry URL for the Avro serdes ({@code mock://scope} in tests); not null
  * @param retention         how long closed summaries stay queryable in the summaries store (&ge; window size)
+ * @param registryClient    registry client settings (credentials, timeouts) of the serdes; null means
+ *                          {@link RegistryClientConfig#defaults()}
  */
 public record WindowTopologyConfig(Duration windowSize, Duration grace, double relativeAccuracy,
                                    ContextBuckets buckets, List<Slo> slos, String summariesTopic,
-                                   String schemaRegistryUrl, Duration retention) {
+                                   String schemaRegistryUrl, Duration retention, RegistryClientConfig registryClient) {
     /** Default window size: 1 minute. */
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
     /** Default grace: 10 s. */
@@ -49,6 +52,13 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
             throw new IllegalArgumentException("retention must be >= the window size");
         }
         slos = slos == null ? List.of() : List.copyOf(slos);
+        registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
+    }
+
+    /** Default registry client settings (no credentials); see the canonical constructor. */
+    public WindowTopologyConfig(Duration windowSize, Duration grace, double relativeAccuracy, ContextBuckets buckets,
+                                List<Slo> slos, String summariesTopic, String schemaRegistryUrl, Duration retention) {
+        this(windowSize, grace, relativeAccuracy, buckets, slos, summariesTopic, schemaRegistryUrl, retention, null);
     }
 
     /**
@@ -67,7 +77,7 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
      */
     public WindowTopologyConfig withWindow(Duration size, Duration grace) {
         return new WindowTopologyConfig(size, grace, relativeAccuracy, buckets, slos, summariesTopic,
-                schemaRegistryUrl, retention.compareTo(size) < 0 ? size : retention);
+                schemaRegistryUrl, retention.compareTo(size) < 0 ? size : retention, registryClient);
     }
 
     /**
@@ -76,6 +86,15 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
      */
     public WindowTopologyConfig withSlos(List<Slo> newSlos) {
         return new WindowTopologyConfig(windowSize, grace, relativeAccuracy, buckets, newSlos, summariesTopic,
-                schemaRegistryUrl, retention);
+                schemaRegistryUrl, retention, registryClient);
+    }
+
+    /**
+     * @param client registry client settings (credentials, timeouts)
+     * @return a copy using these settings
+     */
+    public WindowTopologyConfig withRegistryClient(RegistryClientConfig client) {
+        return new WindowTopologyConfig(windowSize, grace, relativeAccuracy, buckets, slos, summariesTopic,
+                schemaRegistryUrl, retention, client);
     }
 }

@@ -116,7 +116,8 @@ public final class AggregateCommand implements Callable<Integer> {
             err.println("capstream aggregate: cannot reach Kafka at " + props.bootstrapServers() + ": " + e.getMessage());
             return 1;
         }
-        AggregatorConfig config = AggregatorConfig.of(kafka.schemaRegistryUrl(), window, grace, parsed);
+        AggregatorConfig config = AggregatorConfig.of(kafka.schemaRegistryUrl(), kafka.registryClientConfig(), window,
+                grace, parsed);
         StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateDir)
                 .withExtra(props.userProperties());
         AggregatorService service;

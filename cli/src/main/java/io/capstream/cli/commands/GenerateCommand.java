@@ -48,7 +48,8 @@ public final class GenerateCommand implements Callable<Integer> {
             System.err.println("capstream generate: --interval must be a positive number of seconds");
             return 2;
         }
-        RunRequest req = new RunRequest("generate", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(), true,
+        RunRequest req = new RunRequest("generate", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(),
+                kafka.registryClientConfig(), true,
                 false, false, null, Duration.ZERO);
         if (continuous) {
             return runContinuous(req);

@@ -222,7 +222,8 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private Map<String, List<RunEvent>> readEvents(ReportPipeline pipeline, PrintWriter err) {
-        Deserializer<RunEvent> decoder = SpecificAvroSerde.forValue(RunEvent.class, pipeline.schemaRegistryUrl())
+        Deserializer<RunEvent> decoder = SpecificAvroSerde.forValue(RunEvent.class, pipeline.schemaRegistryUrl(),
+                        pipeline.registryClient())
                 .deserializer();
         Map<String, List<RunEvent>> runs = new LinkedHashMap<>();
         int[] undecodable = {0};
@@ -249,7 +250,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private static Map<String, BenchmarkReport> readReports(ReportPipeline pipeline, List<String> ids) {
         Deserializer<BenchmarkReport> decoder = SpecificAvroSerde.forValue(BenchmarkReport.class,
-                pipeline.schemaRegistryUrl()).deserializer();
+                pipeline.schemaRegistryUrl(), pipeline.registryClient()).deserializer();
         Map<String, BenchmarkReport> latest = new HashMap<>();
         if (ids.isEmpty()) {
             return latest;

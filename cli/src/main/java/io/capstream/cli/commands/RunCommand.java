@@ -55,7 +55,8 @@ public final class RunCommand implements Callable<Integer> {
                     + " with this process)");
             return 2;
         }
-        RunRequest req = new RunRequest("run", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(), false,
+        RunRequest req = new RunRequest("run", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(),
+                kafka.registryClientConfig(), false,
                 !noAggregator, !noAggregator, output, Duration.ofSeconds(reportTimeoutS));
         return new RunDriver(req, System.out, System.err, System::getenv).execute();
     }

@@ -88,7 +88,7 @@ public final class ContinuousDriver {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
-        StackConfig stackCfg = new StackConfig(kafka, req.schemaRegistryUrl(), false, simCfg,
+        StackConfig stackCfg = new StackConfig(kafka, req.schemaRegistryUrl(), req.registryClient(), false, simCfg,
                 TopicSetup.DEFAULT_EVENT_PARTITIONS);
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
             return runOn(stack, cmd);
@@ -113,9 +113,9 @@ public final class ContinuousDriver {
             return 2;
         }
         KafkaSinkConfig sinkConfig = new KafkaSinkConfig(stack.kafka().bootstrapServers(), stack.schemaRegistryUrl(),
-                null, stack.kafka().userProperties(), 0, 0);
+                null, stack.kafka().userProperties(), 0, 0, stack.registryClient());
         KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(stack.kafka().bootstrapServers(),
-                stack.schemaRegistryUrl(), stack.kafka().userProperties(), base.workerId());
+                stack.schemaRegistryUrl(), stack.registryClient(), stack.kafka().userProperties(), base.workerId());
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(stack.vertx(), env),
                 () -> new KafkaEventSink(sinkConfig), heartbeats, config,
                 new Printer(out, err), RunListener.NONE);

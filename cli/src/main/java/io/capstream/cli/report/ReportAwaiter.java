@@ -3,6 +3,7 @@ package io.capstream.cli.report;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Duration;
 import java.util.List;
@@ -26,9 +27,11 @@ public final class ReportAwaiter implements AutoCloseable {
     /**
      * @param kafka             client settings with the bootstrap servers set
      * @param schemaRegistryUrl registry URL for decoding reports
+     * @param registryClient    registry client settings (credentials, timeouts)
      */
-    public ReportAwaiter(KafkaClientProperties kafka, String schemaRegistryUrl) {
-        SpecificAvroSerde<BenchmarkReport> serde = SpecificAvroSerde.forValue(BenchmarkReport.class, schemaRegistryUrl);
+    public ReportAwaiter(KafkaClientProperties kafka, String schemaRegistryUrl, RegistryClientConfig registryClient) {
+        SpecificAvroSerde<BenchmarkReport> serde = SpecificAvroSerde.forValue(BenchmarkReport.class, schemaRegistryUrl,
+                registryClient);
         consumer = new KafkaConsumer<>(kafka.consumer(Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",

@@ -6,6 +6,7 @@ import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.stack.LocalStack;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunEvent;
@@ -112,9 +113,23 @@ public final class ReportPipeline implements AutoCloseable {
                 stateDir = tempStateDir;
             }
             ReportTopologyConfig topologyConfig = ReportTopologyConfig.defaults(registryUrl)
-                    .withIncompleteDeadline(config.incompleteDeadline());
+                    .withIncompleteDeadline(config.incompleteDeadline()).withRegistryClient(config.registryClient());
             StreamsSettings settings = StreamsSettings.defaults(config.applicationId(), bootstrap, stateDir)
                     .withExtra(config.kafka().userProperties());
+            if (!config.embedded()) {
+                // On a shared Kafka, aggregate only the events this command produces: without this the
+                // group would start at the earliest offset (or its last commit) and publish a second
+                // report for every past run (the same mechanism as 'capstream run').
+                try {
+                    LocalStack.startAtEnd(kafka, config.applicationId());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while preparing the report topology", e);
+                } catch (Exception e) {
+                    throw new IllegalStateException("cannot move the report topology (" + config.applicationId()
+                            + ") to the end of " + Topics.EVENTS + ": " + e, e);
+                }
+            }
             streams = new KafkaStreams(ReportTopology.build(topologyConfig), settings.toProperties());
             streams.start();
             awaitRunning();
@@ -155,6 +170,11 @@ public final class ReportPipeline implements AutoCloseable {
     /** @return the registry URL in use */
     public String schemaRegistryUrl() {
         return registryUrl;
+    }
+
+    /** @return the registry client settings (credentials, timeouts) of every registry client */
+    public io.capstream.schemas.registry.RegistryClientConfig registryClient() {
+        return config.registryClient();
     }
 
     /** @return the client settings with the bootstrap servers in use */

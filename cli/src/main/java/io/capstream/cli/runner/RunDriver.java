@@ -128,7 +128,7 @@ public final class RunDriver {
             }
         }, "capstream-run-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        StackConfig stackCfg = new StackConfig(kafka, registry, req.aggregator(), simCfg,
+        StackConfig stackCfg = new StackConfig(kafka, registry, req.registryClient(), req.aggregator(), simCfg,
                 TopicSetup.DEFAULT_EVENT_PARTITIONS);
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
             return runOn(stack, control, cmd);
@@ -160,13 +160,14 @@ public final class RunDriver {
             }
             throw e;
         }
-        ReportAwaiter awaiter = req.awaitReport() ? new ReportAwaiter(stack.kafka(), stack.schemaRegistryUrl()) : null;
+        ReportAwaiter awaiter = req.awaitReport() ? new ReportAwaiter(stack.kafka(), stack.schemaRegistryUrl(),
+                stack.registryClient()) : null;
         RunOutcome outcome;
         long undelivered;
         String sinkError;
         try {
             KafkaEventSink sink = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
-                    stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0));
+                    stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0, stack.registryClient()));
             try (ProgressView progress = ProgressView.forConsole()) {
                 outcome = generator.run(plan, sink, progress, control).join();
             } finally {

@@ -9,6 +9,7 @@ import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.loadgen.sim.SimEngine;
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
@@ -47,6 +48,7 @@ public final class LocalStack implements AutoCloseable {
     private EmbeddedKafka broker;
     private KafkaClientProperties kafka;
     private String schemaRegistryUrl;
+    private RegistryClientConfig registryClient = RegistryClientConfig.defaults();
     private volatile String aggregatorFailure;
 
     private LocalStack(Vertx vertx) {
@@ -88,6 +90,7 @@ public final class LocalStack implements AutoCloseable {
             log.println("capstream: embedded Kafka at " + broker.bootstrapServers());
         }
         schemaRegistryUrl = cfg.schemaRegistryUrl();
+        registryClient = cfg.registryClient();
         if (cfg.aggregator()) {
             startAggregator(log);
         }
@@ -97,11 +100,11 @@ public final class LocalStack implements AutoCloseable {
         String appId = "capstream-run-" + UUID.randomUUID();
         Path stateDir = Files.createTempDirectory("capstream-streams-");
         closers.add(() -> deleteTree(stateDir));
-        startAtEnd(appId);
+        startAtEnd(kafka, appId);
         StreamsSettings settings = StreamsSettings.defaults(appId, kafka.bootstrapServers(), stateDir)
                 .withExtra(kafka.userProperties());
         KafkaStreams streams = new KafkaStreams(
-                ReportTopology.build(ReportTopologyConfig.defaults(schemaRegistryUrl)), settings.toProperties());
+                ReportTopology.build(ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient)), settings.toProperties());
         closers.add(() -> {
             streams.close(Duration.ofSeconds(30));
             streams.cleanUp();
@@ -127,8 +130,13 @@ public final class LocalStack implements AutoCloseable {
     /**
      * Commits the Streams group's offsets at the current end of {@code capstream.events}, so that a
      * fresh in-process aggregator on a shared Kafka reads only this run's events, not the topic's history.
+     * Used by {@code run} and by the report pipeline of {@code import} and {@code replay}.
+     *
+     * @param kafka   client settings (bootstrap servers, security)
+     * @param groupId the Streams application id (= consumer group); must have no active member
+     * @throws Exception when Kafka does not answer within 30 s or the group has active members
      */
-    private void startAtEnd(String groupId) throws Exception {
+    public static void startAtEnd(KafkaClientProperties kafka, String groupId) throws Exception {
         try (Admin admin = Admin.create(kafka.admin())) {
             var desc = admin.describeTopics(List.of(Topics.EVENTS)).allTopicNames().get(30, TimeUnit.SECONDS);
             Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
@@ -159,6 +167,11 @@ public final class LocalStack implements AutoCloseable {
     /** @return the registry URL */
     public String schemaRegistryUrl() {
         return schemaRegistryUrl;
+    }
+
+    /** @return the registry client settings (credentials, timeouts) every registry client of the stack uses */
+    public RegistryClientConfig registryClient() {
+        return registryClient;
     }
 
     /** @return why the in-process aggregator stopped, or null while it runs (or when there is none) */

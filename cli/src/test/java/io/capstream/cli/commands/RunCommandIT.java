@@ -77,6 +77,26 @@ class RunCommandIT {
                 .untilAsserted(() -> assertEquals(java.util.List.of(), lingeringThreads()));
     }
 
+    @Test
+    @Timeout(120)
+    void registryCredentialsReachTheSinkTheAggregatorAndTheReportWaiter() throws Exception {
+        try (io.capstream.schemas.registry.AuthRegistryStub stub =
+                     new io.capstream.schemas.registry.AuthRegistryStub("run-user:run-pw")) {
+            Path report = tmp.resolve("auth-report.json");
+            int code = CapstreamMain.execute("run", "--requests", "5", "--concurrency", "2", "--ctx-tokens", "256",
+                    "--max-tokens", "8", "--schema-registry-url", stub.url(),
+                    "--schema-registry-basic-auth", "run-user:run-pw", "--output", report.toString());
+            assertEquals(0, code, err());
+            assertEquals(5, ArtifactJson.read(report).path("completed").asInt());
+            assertTrue(stub.rejected().isEmpty(), "registry requests without credentials: " + stub.rejected());
+            var paths = stub.requests().stream().map(io.capstream.schemas.registry.AuthRegistryStub.Seen::path).toList();
+            assertTrue(paths.contains("/subjects/capstream.events-value/versions"), "event sink: " + paths);
+            assertTrue(paths.contains("/subjects/capstream.reports-value/versions"), "aggregator: " + paths);
+            assertTrue(paths.stream().anyMatch(p -> p.startsWith("/schemas/ids/")), "decoders: " + paths);
+            assertFalse(err().contains("run-pw"), "the password is never printed");
+        }
+    }
+
     private static java.util.List<String> lingeringThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && !t.isDaemon() && t != Thread.currentThread())

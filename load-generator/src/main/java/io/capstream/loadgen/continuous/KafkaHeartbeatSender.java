@@ -3,6 +3,7 @@ package io.capstream.loadgen.continuous;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +62,22 @@ public final class KafkaHeartbeatSender implements HeartbeatSender {
      */
     public static KafkaHeartbeatSender create(String bootstrapServers, String schemaRegistryUrl,
                                               Map<String, String> clientProperties, String workerId) {
+        return create(bootstrapServers, schemaRegistryUrl, RegistryClientConfig.defaults(), clientProperties, workerId);
+    }
+
+    /**
+     * Creates the producer.
+     *
+     * @param bootstrapServers  Kafka bootstrap servers; not null
+     * @param schemaRegistryUrl registry URL; not null
+     * @param registryClient    registry client settings (credentials, timeouts) of the serde; not null
+     * @param clientProperties  extra producer properties (security etc.); may be empty
+     * @param workerId          id of this generator process; not null
+     * @return the sender (topic {@link Topics#EVENTS})
+     */
+    public static KafkaHeartbeatSender create(String bootstrapServers, String schemaRegistryUrl,
+                                              RegistryClientConfig registryClient,
+                                              Map<String, String> clientProperties, String workerId) {
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
@@ -72,9 +90,18 @@ public final class KafkaHeartbeatSender implements HeartbeatSender {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         p.put(ProducerConfig.ACKS_CONFIG, "1");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "capstream-heartbeat-" + workerId);
-        SpecificAvroSerde<RunEvent> serde = SpecificAvroSerde.forValue(RunEvent.class, schemaRegistryUrl);
-        return new KafkaHeartbeatSender(new KafkaProducer<>(p, new StringSerializer(), serde.serializer()),
+        return new KafkaHeartbeatSender(new KafkaProducer<>(p, new StringSerializer(),
+                valueSerializer(schemaRegistryUrl, registryClient)),
                 Topics.EVENTS, workerId, Clock.systemUTC());
+    }
+
+    /**
+     * @param schemaRegistryUrl registry URL
+     * @param registryClient    registry client settings (credentials, timeouts)
+     * @return the producer's value serializer
+     */
+    static Serializer<RunEvent> valueSerializer(String schemaRegistryUrl, RegistryClientConfig registryClient) {
+        return SpecificAvroSerde.forValue(RunEvent.class, schemaRegistryUrl, registryClient).serializer();
     }
 
     @Override

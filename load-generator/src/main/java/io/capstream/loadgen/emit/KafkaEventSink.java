@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -105,8 +106,15 @@ public final class KafkaEventSink implements EventSink {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, c.deliveryTimeoutMs());
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(30_000, c.deliveryTimeoutMs() - 5));
         p.put(ProducerConfig.LINGER_MS_CONFIG, Math.min(5, c.deliveryTimeoutMs() / 4));
-        SpecificAvroSerde<RunEvent> serde = SpecificAvroSerde.forValue(RunEvent.class, c.schemaRegistryUrl());
-        return new KafkaProducer<>(p, new StringSerializer(), serde.serializer());
+        return new KafkaProducer<>(p, new StringSerializer(), valueSerializer(c));
+    }
+
+    /**
+     * @param c settings
+     * @return the producer's value serializer: registry URL and client settings (credentials) of {@code c}
+     */
+    static Serializer<RunEvent> valueSerializer(KafkaSinkConfig c) {
+        return SpecificAvroSerde.forValue(RunEvent.class, c.schemaRegistryUrl(), c.registryClient()).serializer();
     }
 
     @Override

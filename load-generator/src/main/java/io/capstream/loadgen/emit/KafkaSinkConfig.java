@@ -1,6 +1,7 @@
 package io.capstream.loadgen.emit;
 
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.registry.RegistryClientConfig;
 import java.util.Map;
 
 /**
@@ -15,9 +16,12 @@ import java.util.Map;
  *                          are dropped and counted undelivered (bounded memory)
  * @param deliveryTimeoutMs producer {@code delivery.timeout.ms}: after it an unacknowledged event
  *                          counts as undelivered, ms
+ * @param registryClient    registry client settings (credentials, timeouts) of the producer's serde;
+ *                          null means {@link RegistryClientConfig#defaults()}
  */
 public record KafkaSinkConfig(String bootstrapServers, String schemaRegistryUrl, String topic,
-                              Map<String, String> clientProperties, int bufferCapacity, int deliveryTimeoutMs) {
+                              Map<String, String> clientProperties, int bufferCapacity, int deliveryTimeoutMs,
+                              RegistryClientConfig registryClient) {
 
     /** Compact constructor: defaults for null/zero values. */
     public KafkaSinkConfig {
@@ -25,6 +29,13 @@ public record KafkaSinkConfig(String bootstrapServers, String schemaRegistryUrl,
         clientProperties = clientProperties == null ? Map.of() : Map.copyOf(clientProperties);
         bufferCapacity = bufferCapacity <= 0 ? 1_000_000 : bufferCapacity;
         deliveryTimeoutMs = deliveryTimeoutMs <= 0 ? 120_000 : deliveryTimeoutMs;
+        registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
+    }
+
+    /** Default registry client settings (no credentials); see the canonical constructor. */
+    public KafkaSinkConfig(String bootstrapServers, String schemaRegistryUrl, String topic,
+                           Map<String, String> clientProperties, int bufferCapacity, int deliveryTimeoutMs) {
+        this(bootstrapServers, schemaRegistryUrl, topic, clientProperties, bufferCapacity, deliveryTimeoutMs, null);
     }
 
     /**
@@ -33,6 +44,15 @@ public record KafkaSinkConfig(String bootstrapServers, String schemaRegistryUrl,
      * @return a config with default topic, buffer (1,000,000 events) and delivery timeout (120 s)
      */
     public static KafkaSinkConfig of(String bootstrapServers, String schemaRegistryUrl) {
-        return new KafkaSinkConfig(bootstrapServers, schemaRegistryUrl, null, null, 0, 0);
+        return new KafkaSinkConfig(bootstrapServers, schemaRegistryUrl, null, null, 0, 0, null);
+    }
+
+    /**
+     * @param client registry client settings (credentials, timeouts)
+     * @return a copy using these settings
+     */
+    public KafkaSinkConfig withRegistryClient(RegistryClientConfig client) {
+        return new KafkaSinkConfig(bootstrapServers, schemaRegistryUrl, topic, clientProperties, bufferCapacity,
+                deliveryTimeoutMs, client);
     }
 }

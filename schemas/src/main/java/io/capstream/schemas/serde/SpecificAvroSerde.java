@@ -57,8 +57,24 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
      * @return the serde
      */
     public static <T extends SpecificRecord> SpecificAvroSerde<T> forValue(Class<T> type, String registryUrl) {
+        return forValue(type, registryUrl, RegistryClientConfig.defaults());
+    }
+
+    /**
+     * Creates a configured value serde whose registry client uses {@code config} (credentials,
+     * timeouts, retries).
+     *
+     * @param type        generated class
+     * @param registryUrl registry URL
+     * @param config      registry client settings; null means {@link RegistryClientConfig#defaults()}
+     * @param <T>         generated class
+     * @return the serde
+     */
+    public static <T extends SpecificRecord> SpecificAvroSerde<T> forValue(Class<T> type, String registryUrl,
+                                                                           RegistryClientConfig config) {
         SpecificAvroSerde<T> serde = new SpecificAvroSerde<>(type);
-        serde.configure(Map.of(SCHEMA_REGISTRY_URL, registryUrl), false);
+        serde.withClient(SchemaRegistryClients.forUrl(registryUrl,
+                config == null ? RegistryClientConfig.defaults() : config), false);
         return serde;
     }
 

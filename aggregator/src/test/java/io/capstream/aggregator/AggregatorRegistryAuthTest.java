@@ -1,0 +1,88 @@
+package io.capstream.aggregator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.aggregator.slo.SloParser;
+import io.capstream.aggregator.window.WindowTestEvents;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.WindowSummary;
+import io.capstream.schemas.registry.AuthRegistryStub;
+import io.capstream.schemas.registry.RegistryClientConfig;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole aggregator topology against an HTTP registry that requires basic auth: the events
+ * decoder and the report, summary and alert serdes all send the configured credentials.
+ */
+class AggregatorRegistryAuthTest {
+    private static final long T0 = 1_767_225_600_000L;
+    private static final String USER_INFO = "agg:pw";
+    private static final RegistryClientConfig AUTH =
+            new RegistryClientConfig(Duration.ofSeconds(5), 0, Duration.ofMillis(10), USER_INFO, null);
+
+    @Test
+    void everySerdeAndTheDecoderSendTheCredentials() throws Exception {
+        try (AuthRegistryStub stub = new AuthRegistryStub(USER_INFO)) {
+            AggregatorConfig config = AggregatorConfig.of(stub.url(), AUTH, Duration.ofSeconds(10), Duration.ofSeconds(1),
+                    SloParser.parseAll(List.of("ttft_p95_ms<=1")));
+            Properties props = new Properties();
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "aggregator-registry-auth-test");
+            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+            try (TopologyTestDriver driver = new TopologyTestDriver(AggregatorTopology.build(config, s -> { }), props)) {
+                TestInputTopic<String, RunEvent> in = driver.createInputTopic(Topics.EVENTS,
+                        Serdes.String().serializer(), SpecificAvroSerde.forValue(RunEvent.class, stub.url(), AUTH).serializer());
+                String run = "benchmark-auth";
+                in.pipeInput(run, WindowTestEvents.envelopeOf(run, T0, RunStarted.newBuilder()
+                        .setBaseUrl(WindowTestEvents.TARGET).setModel(WindowTestEvents.MODEL).setRequests(3)
+                        .setConcurrency(1).setMaxTokens(64).setPlannedContextTokens(List.of(3000, 3000, 3000))
+                        .setStartedAt("2026-01-01T00:00:00Z").setStartedAtEpochMs(T0).build()), T0);
+                for (int i = 0; i < 3; i++) {
+                    in.pipeInput(run, WindowTestEvents.completed(run, i, T0 + 1000 + i, 100 + i, 500, 21), T0 + 1000);
+                }
+                in.pipeInput(run, WindowTestEvents.envelopeOf(run, T0 + 2000, RunFinished.newBuilder()
+                        .setWallClockNs(2_000_000_000L).setStartedAt("2026-01-01T00:00:00Z")
+                        .setFinishedAt("2026-01-01T00:00:02Z").setStartedAtEpochMs(T0).setFinishedAtEpochMs(T0 + 2000)
+                        .setRequestsSent(3).build()), T0 + 2000);
+                RunEvent hb = WindowTestEvents.heartbeat(T0 + 12_000);
+                in.pipeInput(hb.getRunId(), hb, T0 + 12_000);
+
+                assertTrue(driver.createOutputTopic(Topics.EVENTS_DLQ, Serdes.String().deserializer(),
+                        Serdes.ByteArray().deserializer()).isEmpty(), "every event decoded (no dead letters)");
+                var reports = driver.createOutputTopic(Topics.REPORTS, Serdes.String().deserializer(),
+                        SpecificAvroSerde.forValue(BenchmarkReport.class, stub.url(), AUTH).deserializer())
+                        .readValuesToList();
+                assertEquals(1, reports.size());
+                assertEquals(3, reports.get(0).getCompleted());
+                var summaries = driver.createOutputTopic(Topics.SUMMARIES, Serdes.String().deserializer(),
+                        SpecificAvroSerde.forValue(WindowSummary.class, stub.url(), AUTH).deserializer())
+                        .readValuesToList();
+                assertEquals(1, summaries.size());
+                var alerts = driver.createOutputTopic(Topics.ALERTS, Serdes.String().deserializer(),
+                        SpecificAvroSerde.forValue(SloBreach.class, stub.url(), AUTH).deserializer()).readValuesToList();
+                assertEquals(1, alerts.size(), "ttft p95 of ~100 ms breaches <= 1 ms");
+            }
+            assertTrue(stub.rejected().isEmpty(), "requests without credentials: " + stub.rejected());
+            Set<String> paths = stub.requests().stream().map(AuthRegistryStub.Seen::path).collect(Collectors.toSet());
+            assertTrue(paths.contains("/subjects/" + Topics.REPORTS + "-value/versions"), paths.toString());
+            assertTrue(paths.contains("/subjects/" + Topics.SUMMARIES + "-value/versions"), paths.toString());
+            assertTrue(paths.contains("/subjects/" + Topics.ALERTS + "-value/versions"), paths.toString());
+            assertTrue(paths.contains("/schemas/ids/1"), "the events decoder fetched the writer schema: " + paths);
+        }
+    }
+}

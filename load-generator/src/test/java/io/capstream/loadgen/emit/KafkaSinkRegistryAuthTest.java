@@ -1,0 +1,51 @@
+package io.capstream.loadgen.emit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.loadgen.continuous.HeartbeatSerializerAccess;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.registry.AuthRegistryStub;
+import io.capstream.schemas.registry.RegistryClientConfig;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The event sink's and the heartbeat sender's producer serdes send the registry credentials. */
+class KafkaSinkRegistryAuthTest {
+    private static final String USER_INFO = "gen:pw";
+    private static final RegistryClientConfig AUTH =
+            new RegistryClientConfig(Duration.ofSeconds(5), 0, Duration.ofMillis(10), USER_INFO, null);
+
+    @Test
+    void eventSinkSerializerSendsBasicAuth() throws Exception {
+        try (AuthRegistryStub stub = new AuthRegistryStub(USER_INFO)) {
+            KafkaSinkConfig c = new KafkaSinkConfig("127.0.0.1:1", stub.url(), null, Map.of(), 0, 0, AUTH);
+            RunEvent e = KafkaEventSinkTest.event("r", 1);
+            byte[] bytes = KafkaEventSink.valueSerializer(c).serialize(Topics.EVENTS, e);
+            assertEquals(e, SpecificAvroSerde.forValue(RunEvent.class, stub.url(), AUTH).deserializer()
+                    .deserialize(Topics.EVENTS, bytes));
+            assertFalse(stub.requests().isEmpty());
+            assertTrue(stub.rejected().isEmpty(), "requests without credentials: " + stub.rejected());
+            assertEquals("/subjects/" + Topics.EVENTS + "-value/versions", stub.requests().get(0).path());
+        }
+    }
+
+    @Test
+    void ofAndWithRegistryClientKeepTheCredentials() {
+        assertEquals(RegistryClientConfig.defaults(), KafkaSinkConfig.of("b:1", "mock://x").registryClient());
+        assertEquals(AUTH, KafkaSinkConfig.of("b:1", "mock://x").withRegistryClient(AUTH).registryClient());
+    }
+
+    @Test
+    void heartbeatSerializerSendsBasicAuth() throws Exception {
+        try (AuthRegistryStub stub = new AuthRegistryStub(USER_INFO)) {
+            HeartbeatSerializerAccess.serializer(stub.url(), AUTH).serialize(Topics.EVENTS, KafkaEventSinkTest.event("h", 1));
+            assertFalse(stub.requests().isEmpty());
+            assertTrue(stub.rejected().isEmpty(), "requests without credentials: " + stub.rejected());
+        }
+    }
+}
