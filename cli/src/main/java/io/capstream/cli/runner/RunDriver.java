@@ -6,7 +6,7 @@ import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.progress.ProgressView;
 import io.capstream.cli.report.OutputPath;
-import io.capstream.cli.report.ReportAwaiter;
+import io.capstream.cli.report.ReportWaiter;
 import io.capstream.cli.report.SummaryTable;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
@@ -38,7 +38,7 @@ import java.util.function.Function;
  * One capacity run from the command line ({@code capstream run} and {@code capstream generate}):
  * checks the parameters (usage errors, exit 2, before anything is sent), starts the in-process
  * parts ({@link LocalStack}), runs the load through {@link LoadGenerator} into a
- * {@link KafkaEventSink}, waits for the report ({@link ReportAwaiter}) and writes it, prints the
+ * {@link KafkaEventSink}, waits for the report ({@link ReportWaiter}) and writes it, prints the
  * {@link SummaryTable}, and stops everything. Exit codes: 0 every request completed and every event
  * was delivered; 1 some requests failed, events were undelivered, or no report arrived; 2 usage error.
  */
@@ -160,8 +160,10 @@ public final class RunDriver {
             }
             throw e;
         }
-        ReportAwaiter awaiter = req.awaitReport() ? new ReportAwaiter(stack.kafka(), stack.schemaRegistryUrl(),
-                stack.registryClient()) : null;
+        ReportWaiter awaiter = req.awaitReport()
+                ? ReportWaiter.forReports(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient())
+                        .failWhen(stack::aggregatorFailure)
+                : null;
         RunOutcome outcome;
         long undelivered;
         String sinkError;
@@ -201,8 +203,8 @@ public final class RunDriver {
         }
     }
 
-    private int writeReport(ReportAwaiter awaiter, RunOutcome outcome, String cmd, LocalStack stack) throws Exception {
-        Optional<BenchmarkReport> report = awaiter.await(outcome.runId(), req.reportTimeout(), stack::aggregatorFailure);
+    private int writeReport(ReportWaiter awaiter, RunOutcome outcome, String cmd, LocalStack stack) throws Exception {
+        Optional<BenchmarkReport> report = awaiter.await(outcome.runId(), req.reportTimeout());
         if (report.isEmpty() && stack.aggregatorFailure() != null) {
             err.println(cmd + ": no report for run " + outcome.runId() + ": " + stack.aggregatorFailure());
             return 1;

@@ -1,4 +1,4 @@
-package io.capstream.cli.reports;
+package io.capstream.cli.report;
 
 import java.time.Duration;
 import java.util.HashMap;

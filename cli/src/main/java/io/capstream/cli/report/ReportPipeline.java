@@ -1,4 +1,4 @@
-package io.capstream.cli.reports;
+package io.capstream.cli.report;
 
 import io.capstream.aggregator.StreamsSettings;
 import io.capstream.aggregator.report.ReportTopology;
@@ -54,6 +54,7 @@ public final class ReportPipeline implements AutoCloseable {
     private KafkaProducer<String, RunEvent> eventProducer;
     private KafkaProducer<String, BenchmarkReport> reportProducer;
     private ReportWaiter waiter;
+    private volatile String streamsFailure;
 
     private ReportPipeline(ReportPipelineConfig config) {
         this.config = config;
@@ -131,6 +132,12 @@ public final class ReportPipeline implements AutoCloseable {
                 }
             }
             streams = new KafkaStreams(ReportTopology.build(topologyConfig), settings.toProperties());
+            streams.setStateListener((now, before) -> {
+                if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
+                    streamsFailure = "the report aggregator stopped (Kafka Streams state " + now + ", see the log above)";
+                }
+            });
+            waiter.failWhen(() -> streamsFailure);
             streams.start();
             awaitRunning();
         }

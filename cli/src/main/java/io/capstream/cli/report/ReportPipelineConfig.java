@@ -1,4 +1,4 @@
-package io.capstream.cli.reports;
+package io.capstream.cli.report;
 
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.schemas.registry.RegistryClientConfig;

@@ -1,4 +1,4 @@
-package io.capstream.cli.reports;
+package io.capstream.cli.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

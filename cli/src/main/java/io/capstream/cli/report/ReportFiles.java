@@ -1,4 +1,4 @@
-package io.capstream.cli.reports;
+package io.capstream.cli.report;
 
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;

@@ -1,0 +1,168 @@
+package io.capstream.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.cli.embedded.EmbeddedKafka;
+import io.capstream.cli.embedded.EmbeddedKafkaConfig;
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.registry.RegistryClientConfig;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The one report waiter of run, import and replay: attached before the run, read_committed, stops
+ * waiting when the aggregator fails, gives up after the timeout.
+ */
+class ReportWaiterIT {
+    private static final String REGISTRY = "mock://report-waiter-it-" + UUID.randomUUID();
+    private static EmbeddedKafka kafka;
+    private static KafkaClientProperties props;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
+        TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), 1);
+        props = new KafkaClientProperties(kafka.bootstrapServers(), Map.of());
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static ReportWaiter waiter() {
+        return ReportWaiter.forReports(props, REGISTRY, RegistryClientConfig.defaults());
+    }
+
+    /** A report with every field at its default or a zero value; only the run id matters here. */
+    private static BenchmarkReport report(String runId) {
+        BenchmarkReport r = (BenchmarkReport) filled(BenchmarkReport.getClassSchema());
+        r.setRunId(runId);
+        return r;
+    }
+
+    private static Object filled(org.apache.avro.Schema schema) {
+        org.apache.avro.specific.SpecificData data = org.apache.avro.specific.SpecificData.get();
+        switch (schema.getType()) {
+            case RECORD -> {
+                var rec = (org.apache.avro.specific.SpecificRecordBase) data.newRecord(null, schema);
+                for (org.apache.avro.Schema.Field f : schema.getFields()) {
+                    rec.put(f.pos(), f.hasDefaultValue() ? data.deepCopy(f.schema(), data.getDefaultValue(f))
+                            : filled(f.schema()));
+                }
+                return rec;
+            }
+            case UNION -> {
+                return schema.getTypes().get(0).getType() == org.apache.avro.Schema.Type.NULL ? null
+                        : filled(schema.getTypes().get(0));
+            }
+            case STRING -> {
+                return "x";
+            }
+            case INT -> {
+                return 0;
+            }
+            case LONG -> {
+                return 0L;
+            }
+            case DOUBLE -> {
+                return 0.0;
+            }
+            case FLOAT -> {
+                return 0.0f;
+            }
+            case BOOLEAN -> {
+                return false;
+            }
+            case ARRAY -> {
+                return new java.util.ArrayList<>();
+            }
+            case MAP -> {
+                return new java.util.HashMap<>();
+            }
+            case ENUM -> {
+                return data.createEnum(schema.getEnumSymbols().get(0), schema);
+            }
+            default -> throw new IllegalArgumentException("unexpected type " + schema);
+        }
+    }
+
+    private static KafkaProducer<String, BenchmarkReport> producer(String txId) {
+        Map<String, Object> p = new java.util.HashMap<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers()));
+        if (txId != null) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, txId);
+        }
+        return new KafkaProducer<>(p, new StringSerializer(),
+                SpecificAvroSerde.forValue(BenchmarkReport.class, REGISTRY).serializer());
+    }
+
+    @Test
+    @Timeout(60)
+    void seesAReportPublishedAfterAttachingEvenBeforeTheRunIdIsKnown() throws Exception {
+        String runId = "waiter-early-" + UUID.randomUUID();
+        try (ReportWaiter waiter = waiter(); KafkaProducer<String, BenchmarkReport> p = producer(null)) {
+            p.send(new ProducerRecord<>(Topics.REPORTS, runId, report(runId))).get(30, TimeUnit.SECONDS);
+            Optional<BenchmarkReport> got = waiter.await(runId, Duration.ofSeconds(30));
+            assertEquals(runId, got.orElseThrow().getRunId());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void ignoresReportsPublishedBeforeAttachingAndAbortedOnes() throws Exception {
+        String old = "waiter-old-" + UUID.randomUUID();
+        String aborted = "waiter-aborted-" + UUID.randomUUID();
+        try (KafkaProducer<String, BenchmarkReport> p = producer(null)) {
+            p.send(new ProducerRecord<>(Topics.REPORTS, old, report(old))).get(30, TimeUnit.SECONDS);
+        }
+        try (ReportWaiter waiter = waiter(); KafkaProducer<String, BenchmarkReport> tx = producer("waiter-it-tx")) {
+            tx.initTransactions();
+            tx.beginTransaction();
+            tx.send(new ProducerRecord<>(Topics.REPORTS, aborted, report(aborted))).get(30, TimeUnit.SECONDS);
+            tx.flush();
+            tx.abortTransaction();
+            assertEquals(Optional.empty(), waiter.await(old, Duration.ofSeconds(2)), "published before attaching");
+            assertEquals(Optional.empty(), waiter.await(aborted, Duration.ofSeconds(2)), "read_committed");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void stopsWaitingAsSoonAsTheAggregatorFails() throws Exception {
+        AtomicReference<String> failure = new AtomicReference<>();
+        try (ReportWaiter waiter = waiter().failWhen(failure::get)) {
+            CompletableFuture<BenchmarkReport> pending = waiter.expect("waiter-never");
+            failure.set("the report aggregator stopped (Kafka Streams state ERROR)");
+            ExecutionException e = assertThrows(ExecutionException.class, () -> pending.get(10, TimeUnit.SECONDS));
+            assertInstanceOf(ReportWaiter.Stopped.class, e.getCause());
+            assertTrue(e.getCause().getMessage().contains("Kafka Streams state ERROR"));
+            long t = System.nanoTime();
+            assertEquals(Optional.empty(), waiter.await("waiter-later", Duration.ofSeconds(30)));
+            assertTrue(System.nanoTime() - t < TimeUnit.SECONDS.toNanos(5), "not the 30 s timeout");
+        }
+    }
+}
