@@ -46,7 +46,10 @@ public final class CapstreamMain {
     public static CommandLine newCommandLine(CommandLine.IDefaultValueProvider defaults) {
         CommandLine cmd = new CommandLine(new CapstreamCommand());
         cmd.setDefaultValueProvider(defaults);
+        cmd.setParameterExceptionHandler(new io.capstream.cli.config.ShortUsageErrors());
         io.capstream.cli.config.ConfigErrors.install(cmd);
+        VersionProvider version = new VersionProvider();
+        cmd.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(version));
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         cmd.setUsageHelpAutoWidth(true);
         return cmd;

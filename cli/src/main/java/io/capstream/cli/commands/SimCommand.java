@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "sim", mixinStandardHelpOptions = true,
         description = {"Runs the simulated OpenAI-compatible engine (GET /v1/models, POST /v1/chat/completions,"
-                + " GET /sim/stats) until Ctrl-C. Reports of runs against it carry engine capstream-sim.",
+                + " GET /sim/stats) until Ctrl-C. Its model id is capstream-sim; label runs against it with --engine capstream-sim (the in-process engine of 'capstream run' is labelled so automatically).",
             "Timing: a request waits for one of --sim-slots slots, its uncached prompt tokens are prefilled at"
                 + " --sim-prefill-tok-s on one shared lane, the first token follows --sim-ttft-ms later, then tokens stream"
                 + " at min(--sim-stream-tok-s, --sim-decode-tok-s / decoding streams)."})

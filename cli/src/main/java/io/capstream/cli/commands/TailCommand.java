@@ -2,6 +2,7 @@ package io.capstream.cli.commands;
 
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.tail.TailFormat;
 import io.capstream.cli.tail.TailKind;
 import io.capstream.cli.tail.TailPrinter;
@@ -34,8 +35,9 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Prints the records of capstream.reports, capstream.summaries or capstream.alerts as a table"
-                + " or JSON. Starts at the beginning (or, with --follow, at the end) unless --from-beginning or"
-                + " --since is given; exits when caught up unless --follow."},
+                + " or JSON. Without --follow: prints what the topic holds (or, with --since, its recent part) and"
+                + " exits. With --follow: prints new records as they arrive until Ctrl-C (add --from-beginning or"
+                + " --since to print older ones first)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:Kafka or schema registry error", "2:usage error"})
 public final class TailCommand implements Callable<Integer> {
@@ -119,6 +121,11 @@ public final class TailCommand implements Callable<Integer> {
                 && (model == null || model.equals(k.model(r)));
         TailPrinter printer = new TailPrinter(kind, fmt, out);
         KafkaClientProperties props = kafka.clientProperties();
+        String unreachable = KafkaReachability.check(props);
+        if (unreachable != null) {
+            err.println("capstream tail: " + unreachable);
+            return 1;
+        }
         CountDownLatch done = new CountDownLatch(1);
         try (TopicTailer tailer = new TopicTailer(consumer(props, kind), kind.topic())) {
             Thread hook = new Thread(() -> {

@@ -28,10 +28,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "up", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Starts a local stack for other capstream processes, without Docker: an embedded Kafka broker and an",
-            "Apicurio Registry 2.6.13 (Confluent-compatible API) as a child process, on 127.0.0.1. Prints the",
-            "--bootstrap-servers / --schema-registry-url flags and export lines for the other commands, then runs",
-            "until Ctrl-C or SIGTERM and stops both (no process is left behind)."
+            "Starts a local stack for other capstream processes, without Docker: an embedded Kafka broker and an"
+                    + " Apicurio Registry 2.6.13 (Confluent-compatible API) as a child process, on 127.0.0.1.",
+            "Prints the --bootstrap-servers / --schema-registry-url flags and export lines for the other commands,"
+                    + " then runs until Ctrl-C or SIGTERM and stops both (no process is left behind)."
         })
 public final class UpCommand implements Callable<Integer> {
     @Spec
