@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.slo.SloParser;
-import io.capstream.aggregator.window.WindowTestEvents;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunEvent;
-import io.capstream.schemas.avro.RunFinished;
-import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.WindowSummary;
 import io.capstream.schemas.registry.AuthRegistryStub;
@@ -31,7 +28,6 @@ import org.junit.jupiter.api.Test;
  * decoder and the report, summary and alert serdes all send the configured credentials.
  */
 class AggregatorRegistryAuthTest {
-    private static final long T0 = 1_767_225_600_000L;
     private static final String USER_INFO = "agg:pw";
     private static final RegistryClientConfig AUTH =
             new RegistryClientConfig(Duration.ofSeconds(5), 0, Duration.ofMillis(10), USER_INFO, null);
@@ -47,20 +43,7 @@ class AggregatorRegistryAuthTest {
             try (TopologyTestDriver driver = new TopologyTestDriver(AggregatorTopology.build(config, s -> { }), props)) {
                 TestInputTopic<String, RunEvent> in = driver.createInputTopic(Topics.EVENTS,
                         Serdes.String().serializer(), SpecificAvroSerde.forValue(RunEvent.class, stub.url(), AUTH).serializer());
-                String run = "benchmark-auth";
-                in.pipeInput(run, WindowTestEvents.envelopeOf(run, T0, RunStarted.newBuilder()
-                        .setBaseUrl(WindowTestEvents.TARGET).setModel(WindowTestEvents.MODEL).setRequests(3)
-                        .setConcurrency(1).setMaxTokens(64).setPlannedContextTokens(List.of(3000, 3000, 3000))
-                        .setStartedAt("2026-01-01T00:00:00Z").setStartedAtEpochMs(T0).build()), T0);
-                for (int i = 0; i < 3; i++) {
-                    in.pipeInput(run, WindowTestEvents.completed(run, i, T0 + 1000 + i, 100 + i, 500, 21), T0 + 1000);
-                }
-                in.pipeInput(run, WindowTestEvents.envelopeOf(run, T0 + 2000, RunFinished.newBuilder()
-                        .setWallClockNs(2_000_000_000L).setStartedAt("2026-01-01T00:00:00Z")
-                        .setFinishedAt("2026-01-01T00:00:02Z").setStartedAtEpochMs(T0).setFinishedAtEpochMs(T0 + 2000)
-                        .setRequestsSent(3).build()), T0 + 2000);
-                RunEvent hb = WindowTestEvents.heartbeat(T0 + 12_000);
-                in.pipeInput(hb.getRunId(), hb, T0 + 12_000);
+                AggregatorTopologyTest.pipeThreeRequestRun(in, "benchmark-auth");
 
                 assertTrue(driver.createOutputTopic(Topics.EVENTS_DLQ, Serdes.String().deserializer(),
                         Serdes.ByteArray().deserializer()).isEmpty(), "every event decoded (no dead letters)");

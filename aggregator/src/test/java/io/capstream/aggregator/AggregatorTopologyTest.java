@@ -27,6 +27,26 @@ class AggregatorTopologyTest {
     private static final String REGISTRY = "mock://aggregator-topology-test";
     private static final long T0 = 1_767_225_600_000L;
 
+    /**
+     * One complete run of 3 requests (TTFT ~100 ms) from {@link #T0}, then a heartbeat that closes its
+     * 10 s window.
+     */
+    static void pipeThreeRequestRun(TestInputTopic<String, RunEvent> in, String run) {
+        in.pipeInput(run, WindowTestEvents.envelopeOf(run, T0, RunStarted.newBuilder()
+                .setBaseUrl(WindowTestEvents.TARGET).setModel(WindowTestEvents.MODEL).setRequests(3)
+                .setConcurrency(1).setMaxTokens(64).setPlannedContextTokens(List.of(3000, 3000, 3000))
+                .setStartedAt("2026-01-01T00:00:00Z").setStartedAtEpochMs(T0).build()), T0);
+        for (int i = 0; i < 3; i++) {
+            in.pipeInput(run, WindowTestEvents.completed(run, i, T0 + 1000 + i, 100 + i, 500, 21), T0 + 1000);
+        }
+        in.pipeInput(run, WindowTestEvents.envelopeOf(run, T0 + 2000, RunFinished.newBuilder()
+                .setWallClockNs(2_000_000_000L).setStartedAt("2026-01-01T00:00:00Z")
+                .setFinishedAt("2026-01-01T00:00:02Z").setStartedAtEpochMs(T0).setFinishedAtEpochMs(T0 + 2000)
+                .setRequestsSent(3).build()), T0 + 2000);
+        RunEvent hb = WindowTestEvents.heartbeat(T0 + 12_000);
+        in.pipeInput(hb.getRunId(), hb, T0 + 12_000);
+    }
+
     @Test
     void sharedSourceFeedsReportsAndWindows() {
         List<WindowSummary> heard = new CopyOnWriteArrayList<>();
@@ -39,19 +59,7 @@ class AggregatorTopologyTest {
             TestInputTopic<String, RunEvent> in = driver.createInputTopic(Topics.EVENTS, Serdes.String().serializer(),
                     serializer);
             String run = "benchmark-test";
-            in.pipeInput(run, WindowTestEvents.envelopeOf(run, T0, RunStarted.newBuilder()
-                    .setBaseUrl(WindowTestEvents.TARGET).setModel(WindowTestEvents.MODEL).setRequests(3)
-                    .setConcurrency(1).setMaxTokens(64).setPlannedContextTokens(List.of(3000, 3000, 3000))
-                    .setStartedAt("2026-01-01T00:00:00Z").setStartedAtEpochMs(T0).build()), T0);
-            for (int i = 0; i < 3; i++) {
-                in.pipeInput(run, WindowTestEvents.completed(run, i, T0 + 1000 + i, 100 + i, 500, 21), T0 + 1000);
-            }
-            in.pipeInput(run, WindowTestEvents.envelopeOf(run, T0 + 2000, RunFinished.newBuilder()
-                    .setWallClockNs(2_000_000_000L).setStartedAt("2026-01-01T00:00:00Z")
-                    .setFinishedAt("2026-01-01T00:00:02Z").setStartedAtEpochMs(T0).setFinishedAtEpochMs(T0 + 2000)
-                    .setRequestsSent(3).build()), T0 + 2000);
-            RunEvent hb = WindowTestEvents.heartbeat(T0 + 12_000);
-            in.pipeInput(hb.getRunId(), hb, T0 + 12_000);
+            pipeThreeRequestRun(in, run);
 
             var reports = driver.createOutputTopic(Topics.REPORTS, Serdes.String().deserializer(),
                     SpecificAvroSerde.forValue(BenchmarkReport.class, REGISTRY).deserializer()).readValuesToList();

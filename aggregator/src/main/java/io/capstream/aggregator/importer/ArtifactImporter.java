@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Turns an {@code anvil-serving.benchmark/v1} artifact into the run events that would have
@@ -199,15 +201,7 @@ public final class ArtifactImporter {
         for (int p : planned) {
             plan.add(p);
         }
-        Map<String, String> methodology = null;
-        JsonNode tm = a.get("timing_methodology");
-        if (tm != null && tm.isObject()) {
-            methodology = new LinkedHashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = tm.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                methodology.put(e.getKey(), e.getValue().asText());
-            }
-        }
+        Map<String, String> methodology = objectOrNull(a.get("timing_methodology"), LinkedHashMap::new, JsonNode::asText);
         RunStarted.Builder b = RunStarted.newBuilder()
                 .setSchema$(a.get("schema").textValue())
                 .setBaseUrl(a.get("base_url").textValue())
@@ -356,6 +350,25 @@ public final class ArtifactImporter {
         } catch (DateTimeParseException e) {
             return 0;
         }
+    }
+
+    /**
+     * @param n     a JSON node, possibly null
+     * @param into  the map to fill (its kind sets the order)
+     * @param value converts a field's value
+     * @return {@code n}'s fields as key to converted value, in a new map from {@code into}; null when
+     *         {@code n} is not an object
+     */
+    static <V, M extends Map<String, V>> M objectOrNull(JsonNode n, Supplier<M> into, Function<JsonNode, V> value) {
+        if (n == null || !n.isObject()) {
+            return null;
+        }
+        M out = into.get();
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            out.put(e.getKey(), value.apply(e.getValue()));
+        }
+        return out;
     }
 
     static String textOrNull(JsonNode n) {

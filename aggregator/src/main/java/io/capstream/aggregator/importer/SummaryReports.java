@@ -3,6 +3,7 @@ package io.capstream.aggregator.importer;
 import static io.capstream.aggregator.importer.ArtifactImporter.doubleOrNull;
 import static io.capstream.aggregator.importer.ArtifactImporter.intOrNull;
 import static io.capstream.aggregator.importer.ArtifactImporter.longOrNull;
+import static io.capstream.aggregator.importer.ArtifactImporter.objectOrNull;
 import static io.capstream.aggregator.importer.ArtifactImporter.textOrNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,7 +15,6 @@ import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
 import io.capstream.schemas.avro.ServeFlags;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,15 +42,7 @@ final class SummaryReports {
             }
             failures.sort((x, y) -> Integer.compare(x.getRequestIndex(), y.getRequestIndex()));
         }
-        Map<String, Integer> dist = null;
-        JsonNode d = a.get("context_distribution");
-        if (d != null && d.isObject()) {
-            dist = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = d.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                dist.put(e.getKey(), e.getValue().intValue());
-            }
-        }
+        Map<String, Integer> dist = objectOrNull(a.get("context_distribution"), TreeMap::new, JsonNode::intValue);
         ServeFlags flags = null;
         JsonNode sf = a.get("serve_flags");
         if (sf != null && sf.isObject()) {
@@ -61,15 +53,7 @@ final class SummaryReports {
                     .setReasoningEffort(textOrNull(sf.get("reasoning_effort")))
                     .build();
         }
-        Map<String, String> tm = null;
-        JsonNode t = a.get("timing_methodology");
-        if (t != null && t.isObject()) {
-            tm = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = t.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                tm.put(e.getKey(), e.getValue().asText());
-            }
-        }
+        Map<String, String> tm = objectOrNull(a.get("timing_methodology"), TreeMap::new, JsonNode::asText);
         return BenchmarkReport.newBuilder()
                 .setSchema$(a.get("schema").textValue())
                 .setMeasurementProtocol(textOrNull(a.get("measurement_protocol")))
@@ -105,15 +89,7 @@ final class SummaryReports {
     }
 
     private static Metrics metrics(JsonNode m) {
-        Map<String, Integer> sources = null;
-        JsonNode s = m.get("output_token_sources");
-        if (s != null && s.isObject()) {
-            sources = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                sources.put(e.getKey(), e.getValue().intValue());
-            }
-        }
+        Map<String, Integer> sources = objectOrNull(m.get("output_token_sources"), TreeMap::new, JsonNode::intValue);
         return Metrics.newBuilder()
                 .setTimeToFirstOutputP50Ms(doubleOrNull(m.get("time_to_first_output_p50_ms")))
                 .setTimeToFirstOutputP95Ms(doubleOrNull(m.get("time_to_first_output_p95_ms")))

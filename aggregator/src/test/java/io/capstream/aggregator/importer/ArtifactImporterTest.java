@@ -203,4 +203,19 @@ class ArtifactImporterTest {
                 : a.get("metrics").get("throughput_tok_s").doubleValue(), r.getMetrics().getThroughputTokS());
         assertNotNull(r.getProvenance().getSourceFile());
     }
+
+    @Test
+    void objectOrNullCopiesAnObjectsFieldsInTheGivenMapKindAndNullOtherwise() throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var n = json.readTree("{\"b\": 2, \"a\": 1}");
+        assertEquals(java.util.List.of("b", "a"), new java.util.ArrayList<>(ArtifactImporter.objectOrNull(n,
+                java.util.LinkedHashMap::new, com.fasterxml.jackson.databind.JsonNode::intValue).keySet()));
+        assertEquals(java.util.Map.of("a", "1", "b", "2"),
+                ArtifactImporter.objectOrNull(n, java.util.TreeMap::new, com.fasterxml.jackson.databind.JsonNode::asText));
+        java.util.Map<String, String> none = ArtifactImporter.objectOrNull(json.readTree("[1]"), java.util.TreeMap::new,
+                com.fasterxml.jackson.databind.JsonNode::asText);
+        assertNull(none);
+        none = ArtifactImporter.objectOrNull(null, java.util.TreeMap::new, com.fasterxml.jackson.databind.JsonNode::asText);
+        assertNull(none);
+    }
 }
