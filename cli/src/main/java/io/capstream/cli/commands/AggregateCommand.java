@@ -10,6 +10,7 @@ import io.capstream.aggregator.slo.SloParser;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.KafkaReachability;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,10 +111,15 @@ public final class AggregateCommand implements Callable<Integer> {
             return 2;
         }
         KafkaClientProperties props = kafka.clientProperties();
+        String unreachable = KafkaReachability.check(props);
+        if (unreachable != null) {
+            err.println("capstream aggregate: " + unreachable);
+            return 1;
+        }
         try {
             TopicSetup.ensureTopics(props.bootstrapServers(), props.userProperties(), TopicSetup.DEFAULT_EVENT_PARTITIONS);
         } catch (RuntimeException e) {
-            err.println("capstream aggregate: cannot reach Kafka at " + props.bootstrapServers() + ": " + e.getMessage());
+            err.println("capstream aggregate: " + KafkaReachability.message(props.bootstrapServers(), e.getMessage()));
             return 1;
         }
         AggregatorConfig config = AggregatorConfig.of(kafka.schemaRegistryUrl(), kafka.registryClientConfig(), window,

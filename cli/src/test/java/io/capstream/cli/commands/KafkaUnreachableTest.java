@@ -1,0 +1,93 @@
+package io.capstream.cli.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.capstream.cli.CapstreamMain;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code generate}, {@code run} and {@code tail} against a closed port: one clear line naming the
+ * address, exit 1, within the reachability timeout, and no request sent to the target.
+ */
+class KafkaUnreachableTest {
+    private static final String CLOSED = "127.0.0.1:1";
+    private HttpServer target;
+    private final AtomicInteger hits = new AtomicInteger();
+
+    @BeforeEach
+    void startTarget() throws Exception {
+        target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        target.createContext("/", ex -> {
+            hits.incrementAndGet();
+            ex.sendResponseHeaders(500, -1);
+            ex.close();
+        });
+        target.start();
+    }
+
+    @AfterEach
+    void stopTarget() {
+        target.stop(0);
+    }
+
+    private String baseUrl() {
+        return "http://127.0.0.1:" + target.getAddress().getPort() + "/v1";
+    }
+
+    @Test
+    @Timeout(30)
+    void generateFailsFastWithTheAddressAndSendsNothing() {
+        Result r = run("generate", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x",
+                "--base-url", baseUrl(), "--model", "m", "--max-model-len", "4096", "--requests", "2");
+        assertEquals(1, r.code, r.err);
+        assertTrue(r.err.contains("capstream generate: cannot reach Kafka at " + CLOSED + ":"), r.err);
+        assertEquals(1, r.err.lines().filter(l -> l.startsWith("capstream generate:")).count(), r.err);
+        assertEquals(0, hits.get(), "no request may reach the target");
+    }
+
+    @Test
+    @Timeout(30)
+    void runFailsFastWithTheAddressAndSendsNothing() {
+        Result r = run("run", "--bootstrap-servers", CLOSED, "--base-url", baseUrl(), "--model", "m",
+                "--max-model-len", "4096", "--requests", "2");
+        assertEquals(1, r.code, r.err);
+        assertTrue(r.err.contains("capstream run: cannot reach Kafka at " + CLOSED + ":"), r.err);
+        assertEquals(0, hits.get(), "no request may reach the target");
+    }
+
+    @Test
+    @Timeout(30)
+    void tailNamesTheAddress() {
+        Result r = run("tail", "reports", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x");
+        assertEquals(1, r.code, r.err);
+        assertTrue(r.err.contains("capstream tail: cannot reach Kafka at " + CLOSED + ":"), r.err);
+    }
+
+    private record Result(int code, String err) {
+    }
+
+    private static synchronized Result run(String... args) {
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = CapstreamMain.execute(args);
+        } finally {
+            System.setErr(oldErr);
+        }
+        String text = err.toString(StandardCharsets.UTF_8);
+        oldErr.println("capstream " + String.join(" ", args) + " -> exit " + code + "\n" + text);
+        return new Result(code, text);
+    }
+}
