@@ -2,8 +2,8 @@ package io.capstream.cli.continuous;
 
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.KafkaClientProperties;
-import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RunOptions;
+import io.capstream.cli.runner.RunDriver;
 import io.capstream.cli.runner.RunRequest;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -71,28 +70,10 @@ public final class ContinuousDriver {
         if (req.schemaRegistryUrl() == null) {
             problems.add("--schema-registry-url is required");
         }
-        RunOptions ro = req.run();
-        SimConfig simCfg = null;
-        if (ro.baseUrl() == null) {
-            try {
-                simCfg = req.sim().toConfig("127.0.0.1", 0);
-            } catch (IllegalArgumentException e) {
-                problems.add("simulated engine: " + e.getMessage());
-            }
-        }
-        try {
-            problems.addAll(toConfig(ro, ro.baseUrl() != null ? ro.baseUrl() : "http://127.0.0.1:1/v1").validate(env));
-        } catch (IllegalArgumentException e) {
-            problems.add(e.getMessage());
-        }
+        SimConfig simCfg = RunDriver.checkRun(req, env, problems);
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
-        }
-        String unreachable = KafkaReachability.check(kafka);
-        if (unreachable != null) {
-            err.println(cmd + ": " + unreachable + "; nothing was sent");
-            return 1;
         }
         StackConfig stackCfg = new StackConfig(kafka, req.schemaRegistryUrl(), req.registryClient(), false, simCfg,
                 TopicSetup.DEFAULT_EVENT_PARTITIONS);
@@ -107,7 +88,7 @@ public final class ContinuousDriver {
     private int runOn(LocalStack stack, String cmd) throws InterruptedException {
         RunOptions ro = req.run();
         String baseUrl = stack.sim() != null ? stack.sim().baseUrl() : ro.baseUrl();
-        RunConfig base = toConfig(ro, baseUrl);
+        RunConfig base = RunDriver.toConfig(ro, baseUrl, req.sim());
         if (base.workerId() == null) {
             base = base.toBuilder().workerId("capstream-" + UUID.randomUUID().toString().substring(0, 8)).build();
         }
@@ -126,16 +107,8 @@ public final class ContinuousDriver {
                 () -> new KafkaEventSink(sinkConfig), heartbeats, config,
                 new Printer(out, err), RunListener.NONE);
         CountDownLatch done = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            runner.stop();
-            try {
-                // the current run's RunFinished, the sink flush and the final line, at most 60 s
-                done.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "capstream-continuous-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        // the current run's RunFinished, the sink flush and the final line, at most 60 s
+        Thread hook = RunDriver.addStopHook("capstream-continuous-shutdown", runner::stop, done, Duration.ofSeconds(60));
         err.printf("%s: %s mode against %s, every %s, heartbeats every %s; Ctrl-C to stop%n", cmd,
                 config.mode().name().toLowerCase(java.util.Locale.ROOT), baseUrl, interval, config.heartbeatInterval());
         try {
@@ -161,17 +134,8 @@ public final class ContinuousDriver {
         }
         err.printf("%s: stopped after %d runs (%d completed, %d failed requests, %d heartbeats)%n", cmd,
                 summary.runs(), summary.completed(), summary.failed(), summary.heartbeats());
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // the JVM is shutting down: the hook is running
-        }
+        RunDriver.removeStopHook(hook);
         return summary.exitCode();
-    }
-
-    private RunConfig toConfig(RunOptions ro, String baseUrl) {
-        boolean simTarget = ro.baseUrl() == null;
-        return ro.toConfig(baseUrl, simTarget ? req.sim().model() : null, simTarget ? SimConfig.ENGINE_LABEL : null);
     }
 
     /** One line per run. */

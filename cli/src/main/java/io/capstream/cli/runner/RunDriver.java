@@ -2,7 +2,6 @@ package io.capstream.cli.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.options.KafkaClientProperties;
-import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.progress.ProgressView;
@@ -88,21 +87,7 @@ public final class RunDriver {
         if (registry == null) {
             registry = MOCK_REGISTRY;
         }
-        RunOptions ro = req.run();
-        SimConfig simCfg = null;
-        if (ro.baseUrl() == null) {
-            try {
-                simCfg = req.sim().toConfig("127.0.0.1", 0);
-            } catch (IllegalArgumentException e) {
-                problems.add("simulated engine: " + e.getMessage());
-            }
-        }
-        try {
-            RunConfig draft = toConfig(ro, ro.baseUrl() != null ? ro.baseUrl() : PLACEHOLDER_URL, req.sim());
-            problems.addAll(draft.validate(env));
-        } catch (IllegalArgumentException e) {
-            problems.add(e.getMessage());
-        }
+        SimConfig simCfg = checkRun(req, env, problems);
         if (req.awaitReport()) {
             String outputProblem = OutputPath.check(req.output());
             if (outputProblem != null) {
@@ -113,13 +98,6 @@ public final class RunDriver {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
-        if (kafka.bootstrapServers() != null) {
-            String unreachable = KafkaReachability.check(kafka);
-            if (unreachable != null) {
-                err.println(cmd + ": " + unreachable + "; nothing was sent");
-                return 1;
-            }
-        }
         if (kafka.bootstrapServers() != null && registry.startsWith("mock://") && !req.awaitReport()) {
             err.println(cmd + ": note: events are encoded with the in-process mock registry; only this process can"
                     + " decode them (give --schema-registry-url for other consumers)");
@@ -127,15 +105,7 @@ public final class RunDriver {
 
         RunControl control = new RunControl();
         CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            control.requestStop();
-            try {
-                finished.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "capstream-run-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        Thread hook = addStopHook("capstream-run-shutdown", control::requestStop, finished, Duration.ofSeconds(30));
         StackConfig stackCfg = new StackConfig(kafka, registry, req.registryClient(), req.aggregator(), simCfg,
                 TopicSetup.DEFAULT_EVENT_PARTITIONS);
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
@@ -145,11 +115,7 @@ public final class RunDriver {
             return 1;
         } finally {
             finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down
-            }
+            removeStopHook(hook);
         }
     }
 
@@ -231,7 +197,74 @@ public final class RunDriver {
         return report.get().getProvenance().getComplete() ? 0 : 1;
     }
 
-    private static RunConfig toConfig(RunOptions ro, String baseUrl, SimOptions sim) {
+    /**
+     * Checks the run parameters shared by {@code run}, {@code generate} and {@code generate
+     * --continuous} before anything starts.
+     *
+     * @param req      the request
+     * @param env      environment lookup (for {@code --api-key-env})
+     * @param problems receives one message per problem
+     * @return the simulated engine's settings when no {@code --base-url} is given and they are
+     *         valid, else null
+     */
+    public static SimConfig checkRun(RunRequest req, Function<String, String> env, List<String> problems) {
+        RunOptions ro = req.run();
+        SimConfig simCfg = null;
+        if (ro.baseUrl() == null) {
+            try {
+                simCfg = req.sim().toConfig("127.0.0.1", 0);
+            } catch (IllegalArgumentException e) {
+                problems.add("simulated engine: " + e.getMessage());
+            }
+        }
+        try {
+            RunConfig draft = toConfig(ro, ro.baseUrl() != null ? ro.baseUrl() : PLACEHOLDER_URL, req.sim());
+            problems.addAll(draft.validate(env));
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        return simCfg;
+    }
+
+    /**
+     * Installs a JVM shutdown hook (SIGINT/SIGTERM) that asks the run to stop and waits for it to
+     * finish.
+     *
+     * @param name thread name
+     * @param stop asks the run to stop
+     * @param done counted down when the run has finished
+     * @param wait how long the hook waits for {@code done}
+     * @return the hook, for {@link #removeStopHook(Thread)}
+     */
+    public static Thread addStopHook(String name, Runnable stop, CountDownLatch done, Duration wait) {
+        Thread hook = new Thread(() -> {
+            stop.run();
+            try {
+                done.await(wait.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, name);
+        Runtime.getRuntime().addShutdownHook(hook);
+        return hook;
+    }
+
+    /** @param hook a hook from {@link #addStopHook}; nothing happens when the JVM is already shutting down */
+    public static void removeStopHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook is running
+        }
+    }
+
+    /**
+     * @param ro      run options
+     * @param baseUrl the engine URL (the simulated engine's when no {@code --base-url} is given)
+     * @param sim     simulated-engine options
+     * @return the run config, labelled as the simulated engine when it is the target
+     */
+    public static RunConfig toConfig(RunOptions ro, String baseUrl, SimOptions sim) {
         boolean simTarget = ro.baseUrl() == null;
         return ro.toConfig(baseUrl, simTarget ? sim.model() : null, simTarget ? SimConfig.ENGINE_LABEL : null);
     }
