@@ -2,6 +2,7 @@ package io.capstream.cli.continuous;
 
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.cli.runner.RunRequest;
@@ -74,6 +75,11 @@ public final class ContinuousDriver {
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
+        }
+        String unreachable = KafkaReachability.check(kafka);
+        if (unreachable != null) {
+            err.println(cmd + ": " + unreachable + "; nothing was sent");
+            return 1;
         }
         StackConfig stackCfg = new StackConfig(kafka, req.schemaRegistryUrl(), req.registryClient(), false, simCfg,
                 TopicSetup.DEFAULT_EVENT_PARTITIONS);

@@ -2,6 +2,7 @@ package io.capstream.cli.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.progress.ProgressView;
@@ -97,6 +98,13 @@ public final class RunDriver {
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
+        }
+        if (kafka.bootstrapServers() != null) {
+            String unreachable = KafkaReachability.check(kafka);
+            if (unreachable != null) {
+                err.println(cmd + ": " + unreachable + "; nothing was sent");
+                return 1;
+            }
         }
         if (kafka.bootstrapServers() != null && registry.startsWith("mock://") && !req.awaitReport()) {
             err.println(cmd + ": note: events are encoded with the in-process mock registry; only this process can"
