@@ -87,9 +87,12 @@ public final class RunOptions {
     @Option(names = "--max-in-flight", paramLabel = "N", description = "Open-loop cap on requests in flight. Default: --concurrency.")
     Integer maxInFlight;
 
-    @Option(names = "--duration", paramLabel = "SECONDS",
-            description = "Time bound: no new request starts after it (with --requests as the upper bound).")
-    Double duration;
+    @Option(names = "--duration", paramLabel = "DURATION", converter = io.capstream.cli.commands.DurationConverter.class,
+            description = "Time bound, e.g. 30s, 5m, 1h (a bare number is seconds): no new request starts after it."
+                    + " Closed loop: --requests stays the upper bound. Open loop (--arrival constant|poisson): the run"
+                    + " plans exactly the arrivals scheduled before it, whatever --requests says (at most "
+                    + RunConfig.MAX_REQUESTS + ").")
+    java.time.Duration duration;
 
     @Option(names = "--keep-alive",
             description = "Reuse connections (a deviation from the reference, which opens one per request; lowers TTFT).")
@@ -122,7 +125,7 @@ public final class RunOptions {
                 .ctxTokens(ctxTokens).seed(seed).maxTokens(maxTokens).maxModelLen(maxModelLen).margin(margin)
                 .timeoutS(timeoutS).thinkingMode(ThinkingMode.parse(thinkingMode)).noThinking(noThinking)
                 .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv).arrival(ArrivalMode.parse(arrival))
-                .rateRps(rate).maxInFlight(maxInFlight).durationS(duration).keepAlive(keepAlive).runId(runId)
+                .rateRps(rate).maxInFlight(maxInFlight).durationS(duration == null ? null : duration.toNanos() / 1e9).keepAlive(keepAlive).runId(runId)
                 .runIdSuffix(runIdSuffix).build();
     }
 }

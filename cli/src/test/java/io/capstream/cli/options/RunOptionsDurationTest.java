@@ -1,0 +1,52 @@
+package io.capstream.cli.options;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code --duration} takes the forms of --interval/--window (5s, 1m, 500ms, bare seconds). */
+class RunOptionsDurationTest {
+    @Command(name = "holder")
+    static final class Holder {
+        @Mixin
+        RunOptions run = new RunOptions();
+    }
+
+    private static Double durationS(String... args) {
+        Holder h = new Holder();
+        new CommandLine(h).parseArgs(args);
+        return h.run.toConfig("http://127.0.0.1:1/v1", "m", null).durationS();
+    }
+
+    @Test
+    void acceptsUnitsAndBareSeconds() {
+        assertEquals(5.0, durationS("--duration", "5s"));
+        assertEquals(5.0, durationS("--duration", "5"));
+        assertEquals(1.5, durationS("--duration", "1.5"));
+        assertEquals(60.0, durationS("--duration", "1m"));
+        assertEquals(0.5, durationS("--duration", "500ms"));
+        assertEquals(90.0, durationS("--duration", "PT1M30S"));
+        assertNull(durationS());
+    }
+
+    @Test
+    void rejectsNonDurations() {
+        CommandLine.ParameterException e = assertThrows(CommandLine.ParameterException.class,
+                () -> durationS("--duration", "5x"));
+        assertTrue(e.getMessage().contains("not a duration"), e.getMessage());
+    }
+
+    @Test
+    void helpSaysHowDurationAndRequestsCombine() {
+        String usage = String.join(" ", new CommandLine(new Holder()).getCommandSpec().findOption("--duration")
+                .description());
+        assertTrue(usage.contains("Closed loop: --requests stays the upper bound"), usage);
+        assertTrue(usage.contains("whatever --requests says"), usage);
+    }
+}
