@@ -111,13 +111,7 @@ class ContinuousRunnerTest {
         ContinuousConfig cfg = new ContinuousConfig(probe(sim.baseUrl(), 4), ContinuousConfig.Mode.PROBE,
                 Duration.ofMillis(400), Duration.ofMillis(100));
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink), hb, cfg, rec, RunListener.NONE);
-        CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
-            try {
-                return runner.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
+        CompletableFuture<ContinuousSummary> session = inBackground(runner);
         await().atMost(Duration.ofSeconds(20)).until(() -> rec.outcomes.size() >= 3);
         runner.stop();
         ContinuousSummary summary = session.get();
@@ -150,13 +144,7 @@ class ContinuousRunnerTest {
                 ContinuousConfig.Mode.PROBE, Duration.ofMillis(200), Duration.ofMillis(100));
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink), new CountingHeartbeats(), cfg,
                 rec, RunListener.NONE);
-        CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
-            try {
-                return runner.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
+        CompletableFuture<ContinuousSummary> session = inBackground(runner);
         await().atMost(Duration.ofSeconds(20)).until(() -> rec.outcomes.size() + rec.errors.size() >= 2);
         runner.stop();
         ContinuousSummary summary = session.get();
@@ -177,13 +165,7 @@ class ContinuousRunnerTest {
                 Duration.ofSeconds(60), Duration.ofMillis(100));
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink), new CountingHeartbeats(), cfg,
                 rec, RunListener.NONE);
-        CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
-            try {
-                return runner.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
+        CompletableFuture<ContinuousSummary> session = inBackground(runner);
         await().atMost(Duration.ofSeconds(10)).until(() -> sink.events().size() >= 3);
         runner.stop();
         ContinuousSummary summary = session.get();
@@ -209,13 +191,7 @@ class ContinuousRunnerTest {
         assertEquals(0.6, cfg.runConfig(3).durationS());
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink),
                 new CountingHeartbeats(), cfg, rec, RunListener.NONE);
-        CompletableFuture<ContinuousSummary> session = CompletableFuture.supplyAsync(() -> {
-            try {
-                return runner.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
+        CompletableFuture<ContinuousSummary> session = inBackground(runner);
         await().atMost(Duration.ofSeconds(20)).until(() -> rec.outcomes.size() >= 2);
         runner.stop();
         session.get();
@@ -224,5 +200,16 @@ class ContinuousRunnerTest {
                 "about 20 rps x 0.6 s: " + first.requestsSent());
         assertEquals(first.requestsSent(), first.completed());
         sim.close();
+    }
+
+    /** @return the session of {@code runner}, run on a pool thread */
+    private static CompletableFuture<ContinuousSummary> inBackground(ContinuousRunner runner) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
     }
 }
