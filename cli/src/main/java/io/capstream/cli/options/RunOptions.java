@@ -98,11 +98,19 @@ public final class RunOptions {
             description = "Reuse connections (a deviation from the reference, which opens one per request; lowers TTFT).")
     boolean keepAlive;
 
-    @Option(names = "--run-id", paramLabel = "ID", description = "Run id to use instead of benchmark-YYYYMMDDTHHMMSSZ.")
+    @Option(names = "--run-id", paramLabel = "ID",
+            description = "Run id to use instead of benchmark-YYYYMMDDTHHMMSSZ. Must be unique: a reused id mixes two runs"
+                    + " (report, replay); with --bootstrap-servers a warning is printed when capstream.reports already"
+                    + " has a report with this id.")
     String runId;
 
     @Option(names = "--run-id-suffix", paramLabel = "S", description = "Suffix appended to the derived run id as -S.")
     String runIdSuffix;
+
+    /** @return the given {@code --run-id}, or null */
+    public String runId() {
+        return runId == null || runId.isBlank() ? null : runId;
+    }
 
     /** @return the given base URL, or null when the simulated engine is the target */
     public String baseUrl() {

@@ -9,6 +9,7 @@ import io.capstream.cli.progress.ProgressView;
 import io.capstream.cli.report.OutputPath;
 import io.capstream.cli.report.ReportWaiter;
 import io.capstream.cli.report.SummaryTable;
+import io.capstream.cli.report.TopicHistory;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
 import io.capstream.cli.embedded.TopicSetup;
@@ -22,18 +23,21 @@ import io.capstream.loadgen.run.RunPlan;
 import io.capstream.loadgen.run.UsageException;
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * One capacity run from the command line ({@code capstream run} and {@code capstream generate}):
@@ -104,6 +108,10 @@ public final class RunDriver {
             if (unreachable != null) {
                 err.println(cmd + ": " + unreachable + "; nothing was sent");
                 return 1;
+            }
+            if (req.run().runId() != null && reportExists(kafka, req.run().runId())) {
+                err.println(cmd + ": warning: capstream.reports already has a report for run id " + req.run().runId()
+                        + "; a reused run id mixes two runs (its report, replay): give a new --run-id");
             }
         }
         if (kafka.bootstrapServers() != null && registry.startsWith("mock://") && !req.awaitReport()) {
@@ -275,6 +283,25 @@ public final class RunDriver {
     public static RunConfig toConfig(RunOptions ro, String baseUrl, SimOptions sim) {
         boolean simTarget = ro.baseUrl() == null;
         return ro.toConfig(baseUrl, simTarget ? sim.model() : null, simTarget ? SimConfig.ENGINE_LABEL : null);
+    }
+
+    /**
+     * @return whether {@code capstream.reports} holds a (non-deleted) report keyed {@code runId}; false when
+     *         the topic does not exist or cannot be read (the check only warns)
+     */
+    private static boolean reportExists(KafkaClientProperties kafka, String runId) {
+        boolean[] found = {false};
+        try {
+            TopicHistory.read(kafka.consumer(Map.of(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false)),
+                    Topics.REPORTS, (key, value) -> {
+                        if (runId.equals(key)) {
+                            found[0] = value != null;
+                        }
+                    });
+        } catch (RuntimeException e) {
+            return false;
+        }
+        return found[0];
     }
 
     private static String describe(Throwable e) {
