@@ -99,7 +99,11 @@ public final class ArtifactJson {
      */
     public static String write(JsonNode root) {
         StringBuilder sb = new StringBuilder(8192);
-        writeValue(sb, root, 0, "$");
+        try {
+            new TreeWriter(sb).writeValue(root, 0);
+        } catch (BadValue e) {
+            throw e.toIllegalArgument();
+        }
         sb.append('\n');
         return sb.toString();
     }
@@ -151,84 +155,205 @@ public final class ArtifactJson {
         }
     }
 
-    private static void writeValue(StringBuilder sb, JsonNode n, int indent, String path) {
-        switch (n.getNodeType()) {
-            case OBJECT -> writeObject(sb, n, indent, path);
-            case ARRAY -> writeArray(sb, n, indent, path);
-            case STRING -> writeString(sb, n.textValue());
-            case BOOLEAN -> sb.append(n.booleanValue() ? "true" : "false");
-            case NULL -> sb.append("null");
-            case NUMBER -> writeNumber(sb, n, path);
-            default -> throw new IllegalArgumentException("not a JSON value at " + path + ": " + n.getNodeType());
-        }
-    }
+    /**
+     * A value that cannot be written; carries the JSON path, built from the leaf upwards only when
+     * this happens (the writer does not track paths on the normal path).
+     */
+    private static final class BadValue extends RuntimeException {
+        private final String prefix;
+        private final String suffix;
+        private final List<String> segments = new ArrayList<>();
 
-    private static void writeNumber(StringBuilder sb, JsonNode n, String path) {
-        if (n.isIntegralNumber()) {
-            sb.append(n.bigIntegerValue().toString());
-            return;
+        BadValue(String prefix, String suffix) {
+            super(null, null, false, false);
+            this.prefix = prefix;
+            this.suffix = suffix;
         }
-        double v = n.doubleValue();
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            throw new IllegalArgumentException("NaN/Infinity not allowed in artifact JSON at " + path);
-        }
-        sb.append(PythonFloatFormat.repr(v));
-    }
 
-    private static void writeObject(StringBuilder sb, JsonNode n, int indent, String path) {
-        if (n.isEmpty()) {
-            sb.append("{}");
-            return;
+        BadValue within(String segment) {
+            segments.add(segment);
+            return this;
         }
-        List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(n.size());
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-            entries.add(it.next());
-        }
-        entries.sort((a, b) -> compareCodePoints(a.getKey(), b.getKey()));
-        sb.append('{');
-        boolean first = true;
-        for (Map.Entry<String, JsonNode> e : entries) {
-            if (!first) {
-                sb.append(',');
+
+        IllegalArgumentException toIllegalArgument() {
+            StringBuilder path = new StringBuilder("$");
+            for (int i = segments.size() - 1; i >= 0; i--) {
+                path.append(segments.get(i));
             }
-            first = false;
-            newline(sb, indent + 1);
-            writeString(sb, e.getKey());
-            sb.append(": ");
-            writeValue(sb, e.getValue(), indent + 1, path + "." + e.getKey());
+            return new IllegalArgumentException(prefix + path + suffix);
         }
-        newline(sb, indent);
-        sb.append('}');
     }
 
-    private static void writeArray(StringBuilder sb, JsonNode n, int indent, String path) {
-        if (n.isEmpty()) {
-            sb.append("[]");
-            return;
+    /**
+     * One {@link #write(JsonNode)} call: the output and the last object shape (its keys in
+     * iteration order, their sorted order and their rendered {@code "key": } prefixes), reused while
+     * consecutive objects (such as the rows of an array) have the same keys in the same order.
+     */
+    private static final class TreeWriter {
+        private final StringBuilder sb;
+        private String[] lastKeys;
+        private int[] lastOrder;
+        private String[] lastRendered;
+
+        TreeWriter(StringBuilder sb) {
+            this.sb = sb;
         }
-        sb.append('[');
-        for (int i = 0; i < n.size(); i++) {
-            if (i > 0) {
-                sb.append(',');
+
+        void writeValue(JsonNode n, int indent) {
+            switch (n.getNodeType()) {
+                case OBJECT -> writeObject(n, indent);
+                case ARRAY -> writeArray(n, indent);
+                case STRING -> writeString(sb, n.textValue());
+                case BOOLEAN -> sb.append(n.booleanValue() ? "true" : "false");
+                case NULL -> sb.append("null");
+                case NUMBER -> writeNumber(n);
+                default -> throw new BadValue("not a JSON value at ", ": " + n.getNodeType());
             }
-            newline(sb, indent + 1);
-            writeValue(sb, n.get(i), indent + 1, path + "[" + i + "]");
         }
-        newline(sb, indent);
-        sb.append(']');
+
+        private void writeNumber(JsonNode n) {
+            if (n.isIntegralNumber()) {
+                if (n.canConvertToLong()) {
+                    sb.append(n.longValue());
+                } else {
+                    sb.append(n.bigIntegerValue().toString());
+                }
+                return;
+            }
+            double v = n.doubleValue();
+            if (Double.isNaN(v) || Double.isInfinite(v)) {
+                throw new BadValue("NaN/Infinity not allowed in artifact JSON at ", "");
+            }
+            PythonFloatFormat.appendRepr(sb, v);
+        }
+
+        private void writeObject(JsonNode n, int indent) {
+            int size = n.size();
+            if (size == 0) {
+                sb.append("{}");
+                return;
+            }
+            String[] keys = new String[size];
+            JsonNode[] values = new JsonNode[size];
+            int k = 0;
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); k++) {
+                Map.Entry<String, JsonNode> e = it.next();
+                keys[k] = e.getKey();
+                values[k] = e.getValue();
+            }
+            if (!sameShape(keys)) {
+                newShape(keys);
+            }
+            int[] order = lastOrder;
+            String[] rendered = lastRendered;
+            sb.append('{');
+            for (int i = 0; i < size; i++) {
+                int j = order[i];
+                if (i > 0) {
+                    sb.append(',');
+                }
+                newline(sb, indent + 1);
+                sb.append(rendered[i]);
+                try {
+                    writeValue(values[j], indent + 1);
+                } catch (BadValue e) {
+                    throw e.within("." + keys[j]);
+                }
+            }
+            newline(sb, indent);
+            sb.append('}');
+        }
+
+        private boolean sameShape(String[] keys) {
+            String[] last = lastKeys;
+            if (last == null || last.length != keys.length) {
+                return false;
+            }
+            for (int i = 0; i < keys.length; i++) {
+                String a = last[i];
+                String b = keys[i];
+                if (a != b && !a.equals(b)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Sorts the keys by code point and renders each as {@code "key": } (the one key format). */
+        private void newShape(String[] keys) {
+            Integer[] idx = new Integer[keys.length];
+            for (int i = 0; i < idx.length; i++) {
+                idx[i] = i;
+            }
+            java.util.Arrays.sort(idx, (x, y) -> compareCodePoints(keys[x], keys[y]));
+            int[] order = new int[keys.length];
+            String[] rendered = new String[keys.length];
+            StringBuilder key = new StringBuilder(32);
+            for (int i = 0; i < order.length; i++) {
+                order[i] = idx[i];
+                key.setLength(0);
+                writeString(key, keys[order[i]]);
+                rendered[i] = key.append(": ").toString();
+            }
+            lastKeys = keys;
+            lastOrder = order;
+            lastRendered = rendered;
+        }
+
+        private void writeArray(JsonNode n, int indent) {
+            int size = n.size();
+            if (size == 0) {
+                sb.append("[]");
+                return;
+            }
+            sb.append('[');
+            for (int i = 0; i < size; i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                newline(sb, indent + 1);
+                try {
+                    writeValue(n.get(i), indent + 1);
+                } catch (BadValue e) {
+                    throw e.within("[" + i + "]");
+                }
+            }
+            newline(sb, indent);
+            sb.append(']');
+        }
     }
 
-    private static void newline(StringBuilder sb, int indent) {
+    private static final char[] SPACES = " ".repeat(64).toCharArray();
+
+    /** A newline and {@code indent} levels of two spaces. */
+    static void newline(StringBuilder sb, int indent) {
         sb.append('\n');
-        for (int i = 0; i < indent; i++) {
-            sb.append("  ");
+        int spaces = 2 * indent;
+        while (spaces > SPACES.length) {
+            sb.append(SPACES);
+            spaces -= SPACES.length;
         }
+        sb.append(SPACES, 0, spaces);
     }
 
     /** Python {@code json} string encoding with {@code ensure_ascii=True}. */
     static void writeString(StringBuilder sb, String s) {
+        int len = s.length();
+        int plain = 0;
+        while (plain < len) {
+            char c = s.charAt(plain);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                break;
+            }
+            plain++;
+        }
         sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
+        if (plain == len) {
+            sb.append(s).append('"');
+            return;
+        }
+        sb.append(s, 0, plain);
+        for (int i = plain; i < len; i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> sb.append("\\\"");
@@ -253,6 +378,21 @@ public final class ArtifactJson {
 
     /** Python sorts str keys by code point, which differs from UTF-16 order only above U+FFFF. */
     static int compareCodePoints(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int k = 0; k < n; k++) {
+            char x = a.charAt(k);
+            char y = b.charAt(k);
+            if (x != y) {
+                if (x < Character.MIN_SURROGATE && y < Character.MIN_SURROGATE) {
+                    return x - y;
+                }
+                return compareCodePointsSlow(a, b);
+            }
+        }
+        return Integer.compare(a.length(), b.length());
+    }
+
+    private static int compareCodePointsSlow(String a, String b) {
         int i = 0;
         int j = 0;
         while (i < a.length() && j < b.length()) {

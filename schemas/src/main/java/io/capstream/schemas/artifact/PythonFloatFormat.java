@@ -28,27 +28,117 @@ public final class PythonFloatFormat {
      * @throws IllegalArgumentException when {@code v} is NaN or infinite
      */
     public static String repr(double v) {
+        StringBuilder sb = new StringBuilder(24);
+        appendRepr(sb, v);
+        return sb.toString();
+    }
+
+    /**
+     * Appends the Python {@code repr} of a finite double ({@link #repr(double)}) without building
+     * intermediate strings.
+     *
+     * @param sb the target
+     * @param v the value; must be finite
+     * @throws IllegalArgumentException when {@code v} is NaN or infinite (nothing is appended)
+     */
+    public static void appendRepr(StringBuilder sb, double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             throw new IllegalArgumentException("NaN and Infinity are not allowed in artifact JSON: " + v);
         }
         if (v == 0.0) {
-            return (Double.doubleToRawLongBits(v) < 0) ? "-0.0" : "0.0";
+            sb.append((Double.doubleToRawLongBits(v) < 0) ? "-0.0" : "0.0");
+            return;
         }
-        Decimal d = shortest(v);
-        return format(v < 0, d.digits, d.decpt);
+        double a = Math.abs(v);
+        String s = DoubleToDecimal.toString(a);
+        // Java style "123.45" or "1.2345E-5": collect the significant digits and the decimal point
+        // position (value = 0.digits x 10^decpt) without substrings.
+        char[] digits = new char[24];
+        int n = 0;
+        int intLen = 0;
+        int lead = 0;
+        int exp = 0;
+        boolean dot = false;
+        int len = s.length();
+        for (int i = 0; i < len; i++) {
+            char c = s.charAt(i);
+            if (c == '.') {
+                dot = true;
+            } else if (c == 'E') {
+                exp = parseExponent(s, i + 1);
+                break;
+            } else {
+                if (!dot) {
+                    intLen++;
+                }
+                if (n == 0 && c == '0') {
+                    lead++;
+                } else {
+                    digits[n++] = c;
+                }
+            }
+        }
+        while (n > 1 && digits[n - 1] == '0') {
+            n--;
+        }
+        int decpt = intLen + exp - lead;
+        if (n == 2 && mayHaveOneDigitForm(a, digits[0] - '0', decpt)) {
+            Decimal d = shortest(a, new Decimal(new String(digits, 0, 2), decpt));
+            format(sb, v < 0, d.digits.toCharArray(), d.digits.length(), d.decpt);
+            return;
+        }
+        format(sb, v < 0, digits, n, decpt);
+    }
+
+    private static final double[] POW10 = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    };
+
+    /**
+     * Whether a one-digit decimal ({@code first} or {@code first + 1} times 10^(decpt-1)) might
+     * parse back to {@code a}. Exact for |decpt - 1| <= 22, where one multiplication or division
+     * of exactly representable operands is correctly rounded (as {@link Double#parseDouble} is);
+     * otherwise conservatively true.
+     */
+    private static boolean mayHaveOneDigitForm(double a, int first, int decpt) {
+        int k = decpt - 1;
+        if (k < -22 || k > 22) {
+            return true;
+        }
+        for (int cand = first; cand <= first + 1; cand++) {
+            double parsed = k >= 0 ? cand * POW10[k] : cand / POW10[-k];
+            if (parsed == a) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int parseExponent(String s, int from) {
+        boolean neg = false;
+        int i = from;
+        if (s.charAt(i) == '-') {
+            neg = true;
+            i++;
+        }
+        int e = 0;
+        for (; i < s.length(); i++) {
+            e = e * 10 + (s.charAt(i) - '0');
+        }
+        return neg ? -e : e;
     }
 
     /** Digits without leading/trailing zeros; value = 0.digits x 10^decpt. */
     private record Decimal(String digits, int decpt) {
     }
 
-    private static Decimal shortest(double v) {
-        Decimal d = parseJava(DoubleToDecimal.toString(Math.abs(v)));
+    /** The JDK's two-digit result {@code d} of {@code a > 0}, corrected to Python's choice. */
+    private static Decimal shortest(double a, Decimal d) {
         if (d.digits.length() == 2) {
             // JDK rule: with a one-digit solution the JDK may pick a closer two-digit one. Python
             // always takes the shortest; among the one-digit candidates choose the closest that
             // round-trips.
-            double a = Math.abs(v);
             int first = d.digits.charAt(0) - '0';
             Decimal best = null;
             java.math.BigDecimal bestDist = null;
@@ -71,59 +161,30 @@ public final class PythonFloatFormat {
         return d;
     }
 
-    /** Parses Java's {@code Double.toString} style ("123.45", "1.0E-5") of a positive value. */
-    private static Decimal parseJava(String s) {
-        int exp = 0;
-        int e = s.indexOf('E');
-        String mant = s;
-        if (e >= 0) {
-            exp = Integer.parseInt(s.substring(e + 1));
-            mant = s.substring(0, e);
-        }
-        int dot = mant.indexOf('.');
-        String intPart = dot >= 0 ? mant.substring(0, dot) : mant;
-        String frac = dot >= 0 ? mant.substring(dot + 1) : "";
-        String all = intPart + frac;
-        int decpt = intPart.length() + exp;
-        int lead = 0;
-        while (lead < all.length() - 1 && all.charAt(lead) == '0') {
-            lead++;
-        }
-        all = all.substring(lead);
-        decpt -= lead;
-        int end = all.length();
-        while (end > 1 && all.charAt(end - 1) == '0') {
-            end--;
-        }
-        return new Decimal(all.substring(0, end), decpt);
-    }
-
-    private static String format(boolean negative, String digits, int decpt) {
-        StringBuilder sb = new StringBuilder(24);
+    private static void format(StringBuilder sb, boolean negative, char[] digits, int n, int decpt) {
         if (negative) {
             sb.append('-');
         }
-        int n = digits.length();
         if (decpt > -4 && decpt <= 16) {
             if (decpt <= 0) {
                 sb.append("0.");
                 for (int i = 0; i < -decpt; i++) {
                     sb.append('0');
                 }
-                sb.append(digits);
+                sb.append(digits, 0, n);
             } else if (decpt >= n) {
-                sb.append(digits);
+                sb.append(digits, 0, n);
                 for (int i = n; i < decpt; i++) {
                     sb.append('0');
                 }
                 sb.append(".0");
             } else {
-                sb.append(digits, 0, decpt).append('.').append(digits, decpt, n);
+                sb.append(digits, 0, decpt).append('.').append(digits, decpt, n - decpt);
             }
         } else {
-            sb.append(digits.charAt(0));
+            sb.append(digits[0]);
             if (n > 1) {
-                sb.append('.').append(digits, 1, n);
+                sb.append('.').append(digits, 1, n - 1);
             }
             int exp = decpt - 1;
             sb.append('e').append(exp < 0 ? '-' : '+');
@@ -133,6 +194,5 @@ public final class PythonFloatFormat {
             }
             sb.append(abs);
         }
-        return sb.toString();
     }
 }

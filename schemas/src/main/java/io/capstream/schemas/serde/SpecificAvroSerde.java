@@ -3,10 +3,20 @@ package io.capstream.schemas.serde;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.registry.SchemaRegistryClient;
 import io.capstream.schemas.registry.SchemaRegistryClients;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Conversion;
 import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -39,6 +49,12 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
     private boolean autoRegister = true;
     private final Map<String, Integer> idBySubject = new ConcurrentHashMap<>();
     private final Map<Integer, Schema> writerById = new ConcurrentHashMap<>();
+    /** One datum reader per writer schema id (datum readers are thread-safe). */
+    private final Map<Integer, SpecificDatumReader<T>> readerById = new ConcurrentHashMap<>();
+    /** The datum writer for {@link #readerSchema} (thread-safe), with the generated custom coders enabled. */
+    private final SpecificDatumWriter<T> writer;
+    /** Initial output buffer size: the largest record serialized so far (bounded), to avoid regrowing. */
+    private volatile int sizeHint = 128;
 
     /**
      * @param type the generated class to (de)serialize
@@ -46,6 +62,7 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
     public SpecificAvroSerde(Class<T> type) {
         this.type = type;
         this.readerSchema = SpecificData.get().getSchema(type);
+        this.writer = new SpecificDatumWriter<>(readerSchema, writerModel(type));
     }
 
     /**
@@ -107,6 +124,57 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
         }
     }
 
+    /**
+     * The class's own model (its logical-type conversions) with the generated classes' custom
+     * coders enabled: the same Avro binary encoding without the generic per-field reflection.
+     */
+    private static SpecificData writerModel(Class<?> type) {
+        SpecificData base = SpecificData.getForClass(type);
+        SpecificData model = new SpecificData(type.getClassLoader());
+        for (Conversion<?> c : base.getConversions()) {
+            model.addLogicalTypeConversion(c);
+        }
+        model.setCustomCoders(true);
+        return model;
+    }
+
+    private byte[] encode(int schemaId, T record) {
+        if (record.getSchema() != readerSchema) {
+            return AvroWireFormat.encode(schemaId, record);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(sizeHint);
+        out.write(AvroWireFormat.MAGIC);
+        out.write((schemaId >>> 24) & 0xff);
+        out.write((schemaId >>> 16) & 0xff);
+        out.write((schemaId >>> 8) & 0xff);
+        out.write(schemaId & 0xff);
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        try {
+            writer.write(record, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int size = out.size();
+        if (size > sizeHint) {
+            sizeHint = Math.min(size + (size >> 4), 4 << 20);
+        }
+        return out.toByteArray();
+    }
+
+    /** As {@link AvroWireFormat#decode}, with the datum reader cached per writer schema id. */
+    private T decode(byte[] bytes, int id, Schema writerSchema) {
+        SpecificDatumReader<T> reader = readerById.computeIfAbsent(id,
+                i -> new SpecificDatumReader<>(writerSchema, readerSchema, SpecificData.get()));
+        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, AvroWireFormat.HEADER_LENGTH,
+                bytes.length - AvroWireFormat.HEADER_LENGTH, null);
+        try {
+            return reader.read(null, decoder);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("invalid Avro payload for schema " + writerSchema.getFullName() + ": " + e, e);
+        }
+    }
+
     /** @return the generated class this serde handles */
     public Class<T> type() {
         return type;
@@ -123,7 +191,7 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
                 int id = idBySubject.computeIfAbsent(subject, s -> autoRegister
                         ? registry.register(s, data.getSchema())
                         : registry.getId(s, data.getSchema()));
-                return AvroWireFormat.encode(id, data);
+                return encode(id, data);
             } catch (RuntimeException e) {
                 throw new SerializationException("cannot serialize " + type.getSimpleName() + " for subject " + subject
                         + (autoRegister ? "" : " (auto.register.schemas=false: the schema must already be registered)")
@@ -141,7 +209,7 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
             try {
                 int id = AvroWireFormat.schemaId(bytes);
                 Schema writer = writerById.computeIfAbsent(id, registry::getById);
-                return AvroWireFormat.decode(bytes, writer, readerSchema);
+                return decode(bytes, id, writer);
             } catch (RuntimeException e) {
                 throw new SerializationException("cannot decode " + type.getSimpleName() + " from topic " + topic + ": "
                         + e.getMessage(), e);

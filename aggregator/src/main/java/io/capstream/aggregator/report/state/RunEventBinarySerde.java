@@ -8,6 +8,8 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.Conversion;
+import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -20,14 +22,29 @@ import org.apache.kafka.common.serialization.Serializer;
  * compiled {@code RunEvent} schema, so state written by one capstream version is read by the same
  * version (the store is rebuilt from the changelog of the same application). Thread-safe: the
  * datum writer/reader and buffers are per thread (a serde instance is shared by the stream tasks).
+ * The payload records are (de)serialised with their generated custom coders (same encoding, no
+ * generic per-field reflection; writer and reader schema are identical here).
  */
 public final class RunEventBinarySerde implements Serde<RunEvent> {
     private final ThreadLocal<Codec> codec = ThreadLocal.withInitial(Codec::new);
 
+    /** RunEvent's own model (its logical-type conversions) with the generated custom coders enabled. */
+    private static final SpecificData MODEL = customCoderModel();
+
+    private static SpecificData customCoderModel() {
+        SpecificData model = new SpecificData(RunEvent.class.getClassLoader());
+        for (Conversion<?> c : SpecificData.getForClass(RunEvent.class).getConversions()) {
+            model.addLogicalTypeConversion(c);
+        }
+        model.setCustomCoders(true);
+        return model;
+    }
+
     /** One thread's reusable Avro objects. */
     private static final class Codec {
-        final SpecificDatumWriter<RunEvent> writer = new SpecificDatumWriter<>(RunEvent.class);
-        final SpecificDatumReader<RunEvent> reader = new SpecificDatumReader<>(RunEvent.class);
+        final SpecificDatumWriter<RunEvent> writer = new SpecificDatumWriter<>(RunEvent.getClassSchema(), MODEL);
+        final SpecificDatumReader<RunEvent> reader =
+                new SpecificDatumReader<>(RunEvent.getClassSchema(), RunEvent.getClassSchema(), MODEL);
         final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         BinaryEncoder encoder;
         BinaryDecoder decoder;
