@@ -15,10 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -49,6 +51,9 @@ public final class ReportWaiter implements AutoCloseable {
 
     private final KafkaConsumer<String, BenchmarkReport> consumer;
     private final Map<String, CompletableFuture<BenchmarkReport>> waiting = new ConcurrentHashMap<>();
+    /** How long attaching waits for the topic's partitions. */
+    private static final Duration ATTACH_TIMEOUT = Duration.ofSeconds(30);
+
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Supplier<String> failure = () -> null;
@@ -70,8 +75,7 @@ public final class ReportWaiter implements AutoCloseable {
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), deserializer);
         try {
-            List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            List<TopicPartition> parts = partitionsOf(consumer, topic, ATTACH_TIMEOUT);
             consumer.assign(parts);
             consumer.seekToEnd(parts);
             parts.forEach(consumer::position); // resolve the end offsets now, before anything is produced
@@ -157,6 +161,27 @@ public final class ReportWaiter implements AutoCloseable {
     /** @param runId run id no longer waited for */
     public void forget(String runId) {
         waiting.remove(runId);
+    }
+
+    /**
+     * The partitions of {@code topic}, waiting while the cluster does not know them yet (a topic
+     * created a moment ago has no partition metadata at first).
+     *
+     * @throws IllegalStateException when the topic has no partitions after {@code timeout}
+     */
+    private static List<TopicPartition> partitionsOf(KafkaConsumer<?, ?> consumer, String topic, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("topic " + topic + " has no partitions on the cluster after "
+                        + timeout.toSeconds() + " s (does it exist?)");
+            }
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
     }
 
     private synchronized void startIfNeeded() {

@@ -14,6 +14,7 @@ import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -21,6 +22,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -163,6 +167,27 @@ class ReportWaiterIT {
             long t = System.nanoTime();
             assertEquals(Optional.empty(), waiter.await("waiter-later", Duration.ofSeconds(30)));
             assertTrue(System.nanoTime() - t < TimeUnit.SECONDS.toNanos(5), "not the 30 s timeout");
+        }
+    }
+
+    @Test
+    @Timeout(90)
+    void attachesToATopicCreatedJustAfterTheWaiterAsksForIt() throws Exception {
+        // Regression: partitionsFor() on a topic whose metadata is not there yet returned no
+        // partitions; the waiter assigned nothing and its first poll failed with "Consumer is not
+        // subscribed to any topics or assigned any partitions".
+        String topic = "late-reports-" + UUID.randomUUID();
+        String runId = "waiter-late-" + UUID.randomUUID();
+        CompletableFuture<ReportWaiter> attaching = CompletableFuture.supplyAsync(() -> new ReportWaiter(
+                props.consumer(Map.of(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false")), topic,
+                SpecificAvroSerde.forValue(BenchmarkReport.class, REGISTRY).deserializer()));
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        try (ReportWaiter waiter = attaching.get(60, TimeUnit.SECONDS);
+             KafkaProducer<String, BenchmarkReport> p = producer(null)) {
+            p.send(new ProducerRecord<>(topic, runId, report(runId))).get(30, TimeUnit.SECONDS);
+            assertEquals(runId, waiter.await(runId, Duration.ofSeconds(30)).orElseThrow().getRunId());
         }
     }
 }
