@@ -2,7 +2,7 @@
 # Report-topology aggregation benchmark (see AggregationBench.java). Usage:
 #   bench/aggregation/run.sh [runs=200] [requests=1000] [latencyRuns=30] [streamThreads=1] [partitions=3]
 # Needs the modules installed/compiled: mvn -o -q -B install -DskipTests -pl schemas,load-generator,aggregator
-# and mvn -o -q -B compile -pl cli.
+# and mvn -o -q -B compile -pl cli. BENCH_PREPEND_CP=dir puts classes first on the classpath (A/B runs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CP_FILE=cli/target/bench-classpath.txt
@@ -14,7 +14,7 @@ SNAP=$(mktemp -d /tmp/capstream-bench-cp.XXXXXX)
 trap 'rm -rf "$SNAP"' EXIT
 [ -d cli/target/classes/io ] || mvn -o -q -B compile -pl cli >/dev/null
 cp -r cli/target/classes "$SNAP/cli-classes"
-CP="$SNAP/cli-classes"
+CP="${BENCH_PREPEND_CP:+$BENCH_PREPEND_CP:}$SNAP/cli-classes"
 if [ -d aggregator/target/classes/io ]; then cp -r aggregator/target/classes "$SNAP/agg-classes"; CP="$CP:$SNAP/agg-classes"; fi
 for jar in $(tr ':' '\n' < "$CP_FILE"); do
   case "$jar" in
