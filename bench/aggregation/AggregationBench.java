@@ -52,8 +52,8 @@ public final class AggregationBench {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         int latencyRuns = args.length > 2 ? Integer.parseInt(args[2]) : 30;
-        int threads = args.length > 3 ? Integer.parseInt(args[3]) : 1;
-        int partitions = args.length > 4 ? Integer.parseInt(args[4]) : 3;
+        int threads = args.length > 3 ? Integer.parseInt(args[3]) : StreamsSettings.defaultStreamThreads();
+        int partitions = args.length > 4 ? Integer.parseInt(args[4]) : TopicSetup.DEFAULT_EVENT_PARTITIONS;
         String registry = "mock://bench";
         Path stateDir = Files.createTempDirectory("capstream-bench-state-");
         System.out.println("extra Streams properties: " + extraProps());
@@ -126,6 +126,7 @@ public final class AggregationBench {
             var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
             long jit0 = jit.getTotalCompilationTime();
             long gc0 = gcMillis();
+            Map<String, Double> threadCpu0 = threadCpuByName();
             long startCall = System.nanoTime();
             streams.start();
             while (streams.state() != KafkaStreams.State.RUNNING) {
@@ -141,6 +142,18 @@ public final class AggregationBench {
             double s = (done - running) / 1e9;
             System.out.printf("THROUGHPUT: %d reports (%d request events) in %.2f s after RUNNING (%.2f s after start)"
                     + " = %.0f request events/s%n", runs, requestEvents, s, (done - startCall) / 1e9, requestEvents / s);
+            // Sustained rate: the second half of the reports, after start-up and most of the JIT work.
+            long[] arrivals = new long[runs];
+            for (int r = 0; r < runs; r++) {
+                arrivals[r] = reports.arrivalNs("bench-" + r);
+            }
+            java.util.Arrays.sort(arrivals);
+            int half = runs / 2;
+            if (runs >= 4) {
+                double halfS = (arrivals[runs - 1] - arrivals[half - 1]) / 1e9;
+                System.out.printf("SUSTAINED (second half: reports %d..%d) = %.0f request events/s%n", half + 1, runs,
+                        (double) (runs - half) * requests / halfS);
+            }
             double cpuS = (os.getProcessCpuTime() - cpu0) / 1e9;
             System.out.printf("during phase 1: JIT compilation %.2f s, GC %.2f s%n",
                     (jit.getTotalCompilationTime() - jit0) / 1e3, (gcMillis() - gc0) / 1e3);
@@ -155,11 +168,8 @@ public final class AggregationBench {
                     + " stream threads %.2f s = %.0f request events per stream-thread CPU-second; load avg now %.1f%n",
                     cpuS, requestEvents / cpuS, streamCpuS, requestEvents / streamCpuS, os.getSystemLoadAverage());
             if (Boolean.getBoolean("bench.threads")) {
-                Map<String, Double> byName = new HashMap<>();
-                for (Thread t : Thread.getAllStackTraces().keySet()) {
-                    String name = t.getName().replaceAll("[0-9]+", "#");
-                    byName.merge(name, tmx.getThreadCpuTime(t.getId()) / 1e9, Double::sum);
-                }
+                Map<String, Double> byName = threadCpuByName();
+                threadCpu0.forEach((k, v) -> byName.merge(k, -v, Double::sum));
                 long gcMs = 0;
                 for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
                     gcMs += gc.getCollectionTime();
@@ -167,7 +177,7 @@ public final class AggregationBench {
                 System.out.printf("  GC time (since JVM start) %.2f s, JIT compilation %.2f s%n", gcMs / 1e3,
                         java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime() / 1e3);
                 byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(15)
-                        .forEach(e -> System.out.printf("  thread CPU %6.2f s  %s%n", e.getValue(), e.getKey()));
+                        .forEach(e -> System.out.printf("  thread CPU during phase 1 %6.2f s  %s%n", e.getValue(), e.getKey()));
             }
             reports.checkAll(runs, requests);
 
@@ -297,11 +307,22 @@ public final class AggregationBench {
                 .setEmittedAtMs(System.currentTimeMillis()).setPayload(payload).build();
     }
 
+    /** @return CPU time, s, of every live thread, summed by name with digits replaced by # */
+    static Map<String, Double> threadCpuByName() {
+        var tmx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Double> byName = new HashMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            byName.merge(t.getName().replaceAll("[0-9]+", "#"), tmx.getThreadCpuTime(t.getId()) / 1e9, Double::sum);
+        }
+        return byName;
+    }
+
     /** Follows capstream.reports from the beginning (read_committed) and records when each report arrived. */
     static final class ReportCollector {
         private final KafkaConsumer<String, BenchmarkReport> consumer;
         private final Map<String, Long> arrival = new ConcurrentHashMap<>();
-        private final Map<String, BenchmarkReport> byId = new ConcurrentHashMap<>();
+        /** Only what checkAll needs, not the report: 1,000-row reports are ~1 MB each on the heap. */
+        private final Map<String, String> byId = new ConcurrentHashMap<>();
         private final AtomicBoolean running = new AtomicBoolean(true);
         private Thread thread;
 
@@ -322,7 +343,9 @@ public final class AggregationBench {
                 while (running.get()) {
                     for (ConsumerRecord<String, BenchmarkReport> r : consumer.poll(Duration.ofMillis(20))) {
                         arrival.putIfAbsent(r.key(), System.nanoTime());
-                        byId.put(r.key(), r.value());
+                        BenchmarkReport rep = r.value();
+                        byId.put(r.key(), rep.getCompleted() + "/" + rep.getProvenance().getComplete() + "/"
+                                + rep.getMetrics().getTtftSamples());
                     }
                 }
                 consumer.close();
@@ -346,11 +369,10 @@ public final class AggregationBench {
 
         void checkAll(int runs, int requests) {
             for (int r = 0; r < runs; r++) {
-                BenchmarkReport rep = byId.get("bench-" + r);
-                if (rep == null || rep.getCompleted() != requests || !rep.getProvenance().getComplete()
-                        || rep.getMetrics().getTtftSamples() != requests) {
-                    throw new IllegalStateException("bad report for bench-" + r + ": " + (rep == null ? null
-                            : rep.getCompleted() + " completed"));
+                String rep = byId.get("bench-" + r);
+                if (!(requests + "/true/" + requests).equals(rep)) {
+                    throw new IllegalStateException("bad report for bench-" + r + " (completed/complete/ttft samples): "
+                            + rep);
                 }
             }
             System.out.println("all " + runs + " reports complete with " + requests + " rows each");

@@ -18,7 +18,9 @@ class StreamsSettingsTest {
         assertEquals("app", p.get(StreamsConfig.APPLICATION_ID_CONFIG));
         assertEquals("127.0.0.1:9092", p.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
         assertEquals("/tmp/state", p.get(StreamsConfig.STATE_DIR_CONFIG));
-        assertEquals("1", p.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG));
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertEquals(Integer.toString(Math.min(4, cores)), p.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG),
+                "one stream thread per core, at most 4");
         assertEquals(Integer.toString(StreamsSettings.MAX_RECORD_BYTES), p.get("producer.max.request.size"));
     }
 
@@ -31,5 +33,9 @@ class StreamsSettingsTest {
         assertEquals(null, p.get(StreamsConfig.STATE_DIR_CONFIG));
         assertThrows(IllegalArgumentException.class,
                 () -> StreamsSettings.defaults("app", "b:1", null).withCommitIntervalMs(0));
+        assertEquals("3", StreamsSettings.defaults("app", "b:1", null).withStreamThreads(3).toProperties()
+                .get(StreamsConfig.NUM_STREAM_THREADS_CONFIG));
+        assertThrows(IllegalArgumentException.class,
+                () -> StreamsSettings.defaults("app", "b:1", null).withStreamThreads(0));
     }
 }

@@ -65,6 +65,11 @@ public final class AggregateCommand implements Callable<Integer> {
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory. Default: Streams' default.")
     Path stateDir;
 
+    @Option(names = "--stream-threads", paramLabel = "N",
+            description = "Kafka Streams threads (each takes a share of the partitions of capstream.events)."
+                    + " Default: one per core, at most 4 (here ${DEFAULT-VALUE}).")
+    int streamThreads = StreamsSettings.defaultStreamThreads();
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
@@ -100,6 +105,9 @@ public final class AggregateCommand implements Callable<Integer> {
         if (grace.isNegative()) {
             problems.add("--grace must be >= 0");
         }
+        if (streamThreads < 1) {
+            problems.add("--stream-threads must be >= 1, got " + streamThreads);
+        }
         List<Slo> parsed = List.of();
         try {
             parsed = SloParser.parseAll(slos);
@@ -125,7 +133,7 @@ public final class AggregateCommand implements Callable<Integer> {
         AggregatorConfig config = AggregatorConfig.of(kafka.schemaRegistryUrl(), kafka.registryClientConfig(), window,
                 grace, parsed);
         StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateDir)
-                .withExtra(props.userProperties());
+                .withStreamThreads(streamThreads).withExtra(props.userProperties());
         AggregatorService service;
         try {
             service = AggregatorService.start(config, settings, new ApiConfig(httpHost, httpPort));

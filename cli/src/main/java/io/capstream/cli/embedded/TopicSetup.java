@@ -25,8 +25,11 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * ({@code default.replication.factor}).
  */
 public final class TopicSetup {
-    /** Partitions of {@code capstream.events} when the caller has no preference. */
-    public static final int DEFAULT_EVENT_PARTITIONS = 3;
+    /**
+     * Partitions of {@code capstream.events} when the caller has no preference: 4 spreads evenly
+     * over 1, 2 or 4 stream threads (the default is one per core, see StreamsSettings).
+     */
+    public static final int DEFAULT_EVENT_PARTITIONS = 4;
     private static final long TIMEOUT_MS = 30_000;
 
     private TopicSetup() {

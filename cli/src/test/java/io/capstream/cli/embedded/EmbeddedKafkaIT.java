@@ -96,7 +96,7 @@ class EmbeddedKafkaIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Map<String, TopicDescription> d = admin.describeTopics(List.of(Topics.EVENTS, Topics.REPORTS))
                     .allTopicNames().get(30, TimeUnit.SECONDS);
-            assertEquals(3, d.get(Topics.EVENTS).partitions().size());
+            assertEquals(3, d.get(Topics.EVENTS).partitions().size(), "the partitions asked for");
             ConfigResource reports = new ConfigResource(ConfigResource.Type.TOPIC, Topics.REPORTS);
             String policy = admin.describeConfigs(List.of(reports)).all().get(30, TimeUnit.SECONDS)
                     .get(reports).get("cleanup.policy").value();

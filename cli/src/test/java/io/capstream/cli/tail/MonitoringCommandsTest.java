@@ -30,6 +30,15 @@ class MonitoringCommandsTest {
     }
 
     @Test
+    void aggregateRejectsZeroStreamThreads() {
+        int code = new CommandLine(new AggregateCommand(out, errStream)).execute("--stream-threads", "0",
+                "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
+        assertEquals(2, code);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("--stream-threads must be >= 1, got 0"), text);
+    }
+
+    @Test
     void aggregateRejectsBadWindow() {
         int code = new CommandLine(new AggregateCommand(out, errStream)).execute("--window", "soon");
         assertEquals(2, code);

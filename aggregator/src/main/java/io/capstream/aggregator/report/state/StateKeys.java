@@ -56,6 +56,18 @@ public final class StateKeys {
      * @return key of the request event
      */
     public static String request(String runId, int index) {
-        return index >= 0 ? requestPrefix(runId) + String.format("%010d", index) : requestPrefix(runId) + "-" + index;
+        if (index < 0) {
+            return requestPrefix(runId) + "-" + index;
+        }
+        // Zero-padded by hand: String.format was 8% of the stream thread's time (bench/aggregation).
+        String digits = Integer.toString(index);
+        StringBuilder key = new StringBuilder(runId.length() + 3 + INDEX_DIGITS).append(runId).append("|R|");
+        for (int pad = INDEX_DIGITS - digits.length(); pad > 0; pad--) {
+            key.append('0');
+        }
+        return key.append(digits).toString();
     }
+
+    /** Width of the zero-padded request index: every non-negative int fits in 10 digits. */
+    private static final int INDEX_DIGITS = 10;
 }
