@@ -11,6 +11,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 port=${SIM_PORT:-18400}
 ttft_ms=${SIM_TTFT_MS:-200}
 stream_tok_s=${SIM_STREAM_TOK_S:-10}     # per-stream decode: 64 tokens take ~6.4 s
+replicas=${SIM_REPLICAS:-2}           # engine replicas (event loops) in the sim process
 phases=${PHASES:-"warmup:2000:1000 c5000:10000:5000 c1000:5000:1000"}
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" || true
 echo "ulimit -n: $(ulimit -n)"
@@ -19,14 +20,14 @@ jar="${CAPSTREAM_JAR:-$here/cli/target/capstream.jar}"
 
 java -Xmx1g -XX:+UseParallelGC -jar "$jar" sim --port "$port" --sim-ttft-ms "$ttft_ms" --sim-prefill-tok-s 0 \
   --sim-slots 20000 --sim-decode-tok-s 1000000 --sim-stream-tok-s "$stream_tok_s" --sim-output-tokens 64 \
-  --sim-no-prefix-cache --sim-max-model-len 32768 >/tmp/capstream-bench-sim.log 2>&1 &
+  --sim-no-prefix-cache --sim-max-model-len 32768 --sim-replicas "$replicas" >/tmp/capstream-bench-sim.log 2>&1 &
 sim_pid=$!
 trap 'kill "$sim_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do
   curl -sf "http://127.0.0.1:$port/v1/models" >/dev/null && break
   sleep 0.2
 done
-echo "sim pid $sim_pid on port $port (TTFT $ttft_ms ms, $stream_tok_s tok/s per stream, 64 tokens)"
+echo "sim pid $sim_pid on port $port (TTFT $ttft_ms ms, $stream_tok_s tok/s per stream, 64 tokens, $replicas replicas)"
 # shellcheck disable=SC2086
 java -Xmx2g -XX:+UseParallelGC -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "$jar" \
   "$here/bench/loadgen/LoadgenBench.java" "http://127.0.0.1:$port/v1" "$ttft_ms" $phases

@@ -84,6 +84,12 @@ public final class SimOptions {
     @Option(names = "--sim-seed", paramLabel = "N", description = "Seed of the fault RNG. Default: 0.")
     long seed;
 
+    @Option(names = "--sim-replicas", paramLabel = "N", defaultValue = "1",
+            description = "Engine replicas behind the one port, each on its own event loop with its own slots, prefill"
+                    + " lane, decode budget and prefix cache; connections are spread round-robin (like data-parallel"
+                    + " replicas). More than 1 lets the engine use more cores under many streams. Default: ${DEFAULT-VALUE}.")
+    int replicas = 1;
+
     /**
      * @param host bind address
      * @param port port, 0 = free
@@ -96,7 +102,7 @@ public final class SimOptions {
                 .batchSlots(slots).outputTokens(outputTokens).reasoningTokens(reasoningTokens)
                 .thinkingByDefault(thinkingDefault).prefixCache(!noPrefixCache).tickMs(tickMs).errorRate(errorRate)
                 .rateLimitRate(rateLimitRate).retryAfterS(retryAfterS).stallRate(stallRate).stallMs(stallMs)
-                .cutRate(cutRate).malformedRate(malformedRate).seed(seed).build();
+                .cutRate(cutRate).malformedRate(malformedRate).seed(seed).replicas(replicas).build();
     }
 
     /** @return the model id the engine serves */

@@ -35,6 +35,10 @@ package io.capstream.loadgen.sim;
  * @param cutRate             fraction of streams whose connection is closed mid-stream, 0..1
  * @param malformedRate       fraction of streams that contain one malformed (non-JSON) data line, 0..1
  * @param seed                seed of the fault RNG (faults are drawn in arrival order)
+ * @param replicas            independent engine replicas behind the one port, each on its own event
+ *                            loop with its own {@code batchSlots}, prefill lane, decode budget,
+ *                            prefix cache and fault RNG (seed + replica index); connections are spread
+ *                            round-robin, like data-parallel replicas behind a load balancer (&gt;= 1)
  */
 public record SimConfig(
         String host,
@@ -58,7 +62,8 @@ public record SimConfig(
         long stallMs,
         double cutRate,
         double malformedRate,
-        long seed) {
+        long seed,
+        int replicas) {
 
     /** Engine label that reports of runs against the simulated engine carry. */
     public static final String ENGINE_LABEL = "capstream-sim";
@@ -101,6 +106,9 @@ public record SimConfig(
         if (retryAfterS < 0 || stallMs < 0) {
             throw new IllegalArgumentException("retry-after and stall must be >= 0");
         }
+        if (replicas < 1) {
+            throw new IllegalArgumentException("replicas must be >= 1");
+        }
     }
 
     /** @return the defaults: loopback, free port, model {@code capstream-sim}, 32768-token context,
@@ -124,7 +132,7 @@ public record SimConfig(
         b.reasoningTokens = reasoningTokens; b.thinkingByDefault = thinkingByDefault; b.prefixCache = prefixCache;
         b.tickMs = tickMs; b.errorRate = errorRate; b.rateLimitRate = rateLimitRate; b.retryAfterS = retryAfterS;
         b.stallRate = stallRate; b.stallMs = stallMs; b.cutRate = cutRate; b.malformedRate = malformedRate;
-        b.seed = seed;
+        b.seed = seed; b.replicas = replicas;
         return b;
     }
 
@@ -152,6 +160,7 @@ public record SimConfig(
         private double cutRate;
         private double malformedRate;
         private long seed;
+        private int replicas = 1;
 
         private Builder() {
         }
@@ -200,13 +209,16 @@ public record SimConfig(
         public Builder malformedRate(double v) { malformedRate = v; return this; }
         /** @param v fault RNG seed @return this */
         public Builder seed(long v) { seed = v; return this; }
+        /** @param v engine replicas, each on its own event loop @return this */
+        public Builder replicas(int v) { replicas = v; return this; }
 
         /** @return the validated configuration
          * @throws IllegalArgumentException when a value is out of range */
         public SimConfig build() {
             return new SimConfig(host, port, modelId, maxModelLen, ttftBaseMs, prefillTokPerS, decodeTokPerS,
                     streamDecodeTokPerS, batchSlots, outputTokens, reasoningTokens, thinkingByDefault, prefixCache,
-                    tickMs, errorRate, rateLimitRate, retryAfterS, stallRate, stallMs, cutRate, malformedRate, seed);
+                    tickMs, errorRate, rateLimitRate, retryAfterS, stallRate, stallMs, cutRate, malformedRate, seed,
+                    replicas);
         }
     }
 }

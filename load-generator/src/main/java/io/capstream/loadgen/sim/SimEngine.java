@@ -1,5 +1,6 @@
 package io.capstream.loadgen.sim;
 
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -12,8 +13,11 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A simulated OpenAI-compatible inference engine on Vert.x: {@code GET /v1/models},
@@ -22,7 +26,8 @@ import java.util.SplittableRandom;
  * {@code GET /sim/stats?reset=true}). Reports of runs against it carry the engine label
  * {@value SimConfig#ENGINE_LABEL}. See {@link SimConfig} for the timing model and fault injection.
  *
- * <p>Everything runs on one event loop of the given Vert.x (one deployed verticle); nothing blocks.
+ * <p>Each of {@link SimConfig#replicas()} replicas runs on one event loop of the given Vert.x (one
+ * deployed verticle instance each, sharing the port); nothing blocks.
  */
 public final class SimEngine implements AutoCloseable {
     private final Vertx vertx;
@@ -50,9 +55,18 @@ public final class SimEngine implements AutoCloseable {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(config, "config");
         SimStats stats = new SimStats();
-        SimVerticle verticle = new SimVerticle(config, stats);
-        return vertx.deployVerticle(verticle)
-                .map(id -> new SimEngine(vertx, id, verticle.boundPort, config, stats));
+        // Port 0 is not shared between verticle instances; a negative port is a random port that every
+        // instance listening with the same negative number shares (Vert.x server sharing).
+        int listenPort = config.port() == 0 && config.replicas() > 1
+                ? -1 - java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 30) : config.port();
+        List<SimVerticle> replicas = new CopyOnWriteArrayList<>();
+        AtomicInteger next = new AtomicInteger();
+        return vertx.deployVerticle(() -> {
+            SimVerticle v = new SimVerticle(config, stats, next.getAndIncrement(), listenPort);
+            replicas.add(v);
+            return v;
+        }, new DeploymentOptions().setInstances(config.replicas()))
+                .map(id -> new SimEngine(vertx, id, replicas.get(0).boundPort, config, stats));
     }
 
     /** @return the bound TCP port */
@@ -103,16 +117,20 @@ public final class SimEngine implements AutoCloseable {
         private BatchScheduler scheduler;
         private HttpServer server;
         private long seq;
+        private final int replica;
+        private final int listenPort;
         volatile int boundPort;
 
-        SimVerticle(SimConfig cfg, SimStats stats) {
+        SimVerticle(SimConfig cfg, SimStats stats, int replica, int listenPort) {
             this.cfg = cfg;
             this.stats = stats;
+            this.replica = replica;
+            this.listenPort = listenPort;
         }
 
         @Override
         public Future<?> start() {
-            rng = new SplittableRandom(cfg.seed());
+            rng = new SplittableRandom(cfg.seed() + replica);
             scheduler = new BatchScheduler(vertx, cfg, stats);
             Router router = Router.router(vertx);
             router.get("/v1/models").handler(this::models);
@@ -122,7 +140,7 @@ public final class SimEngine implements AutoCloseable {
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
                     .handler(this::chat);
             server = vertx.createHttpServer(new HttpServerOptions()
-                    .setHost(cfg.host()).setPort(cfg.port())
+                    .setHost(cfg.host()).setPort(listenPort)
                     .setTcpNoDelay(true).setAcceptBacklog(16384).setIdleTimeout(0));
             Promise<Void> started = Promise.promise();
             server.requestHandler(router).listen().onComplete(ar -> {
@@ -213,7 +231,7 @@ public final class SimEngine implements AutoCloseable {
             }
             int cachedChars = cfg.prefixCache() ? cache.lookupAndInsert(req.prompt()) : 0;
             int cached = Math.min(promptTokens - 1, TokenEstimator.cachedTokens(cachedChars));
-            String id = "chatcmpl-sim-" + (++seq);
+            String id = cfg.replicas() == 1 ? "chatcmpl-sim-" + (++seq) : "chatcmpl-sim-" + replica + "-" + (++seq);
             SseChunks chunks = new SseChunks(id, System.currentTimeMillis() / 1000, req.model());
             scheduler.submit(new SimStream(resp, req, chunks, id, promptTokens, Math.max(0, cached), output, reasoning,
                     byLength, fault, arrived));

@@ -294,4 +294,29 @@ class SimEngineTest {
         assertEquals(1000, sim.stats().completed());
         assertTrue(sim.stats().writes() < sim.stats().tokens() + 1000, "writes are batched per tick");
     }
+
+    @Test
+    void replicasShareOnePortAndEachHasItsOwnSlots() throws Exception {
+        // One slot per replica, 300 ms to the first token: with 2 replicas, 2 requests run at once.
+        SimEngine sim = start(SimConfig.builder().replicas(2).batchSlots(1).ttftBaseMs(300).prefillTokPerS(0)
+                .streamDecodeTokPerS(1000).build());
+        assertTrue(sim.port() > 0);
+        long t0 = System.nanoTime();
+        List<Future<SseProbe.Result>> all = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            all.add(SseProbe.post(http, sim.port(), SseProbe.body("p" + i, 2, true)));
+        }
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (Future<SseProbe.Result> f : all) {
+            SseProbe.Result r = await(f);
+            assertEquals(200, r.status());
+            ids.add(r.json().get(0).getString("id"));
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(4, ids.size(), "completion ids stay unique across replicas: " + ids);
+        assertTrue(ms >= 600 && ms < 1_150, "4 requests on 2 replicas x 1 slot take two rounds of 300 ms: " + ms);
+        assertEquals(4, sim.stats().completed(), "counters are shared by the replicas");
+        assertTrue(sim.stats().ttftPercentileMs(100) >= 590, "the second round waited for a slot: "
+                + sim.stats().ttftPercentileMs(100));
+    }
 }
