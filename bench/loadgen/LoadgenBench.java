@@ -9,8 +9,10 @@
  *
  * Usage (single-file source launch with the shaded jar on the class path):
  *   java -cp cli/target/capstream.jar bench/loadgen/LoadgenBench.java BASE_URL ENGINE_TTFT_MS \
- *        phase:REQUESTS:CONCURRENCY[:keepalive] ...
+ *        phase:REQUESTS:CONCURRENCY[:keepalive][:poisson=RPS] ...
+ * (poisson=RPS: open loop at RPS requests/s instead of the closed loop; in flight capped at 2 x CONCURRENCY)
  */
+import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.emit.InMemoryEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
@@ -41,10 +43,25 @@ public class LoadgenBench {
             String name = p[0];
             int requests = Integer.parseInt(p[1]);
             int conc = Integer.parseInt(p[2]);
-            boolean keepAlive = p.length > 3 && p[3].equals("keepalive");
-            RunConfig cfg = RunConfig.builder(baseUrl, "capstream-sim").engine("capstream-sim")
+            boolean keepAlive = false;
+            Double poissonRps = null;
+            for (int o = 3; o < p.length; o++) {
+                if (p[o].equals("keepalive")) {
+                    keepAlive = true;
+                } else if (p[o].startsWith("poisson=")) {
+                    poissonRps = Double.parseDouble(p[o].substring("poisson=".length()));
+                } else {
+                    throw new IllegalArgumentException("unknown phase option " + p[o] + " (keepalive, poisson=RPS)");
+                }
+            }
+            RunConfig.Builder b = RunConfig.builder(baseUrl, "capstream-sim").engine("capstream-sim")
                     .requests(requests).concurrency(conc).ctxTokens(32).sharedPrefixTokens(0).maxTokens(64)
-                    .maxModelLen(32768).timeoutS(120).keepAlive(keepAlive).runIdSuffix(name).build();
+                    .maxModelLen(32768).timeoutS(120).keepAlive(keepAlive).runIdSuffix(name);
+            if (poissonRps != null) {
+                // Open loop at the closed loop's average rate: the same load without synchronised waves.
+                b.arrival(ArrivalMode.POISSON).rateRps(poissonRps).maxInFlight(Math.max(conc, 1) * 2).seed(1);
+            }
+            RunConfig cfg = b.build();
             simStats(baseUrl, true);
             InMemoryEventSink sink = new InMemoryEventSink();
             System.gc();
@@ -65,8 +82,9 @@ public class LoadgenBench {
                 }
             }
             long[] t = ttft.stream().mapToLong(Long::longValue).sorted().toArray();
-            System.out.printf(Locale.ROOT, "%n== phase %s: %d requests, concurrency %d, keep-alive %s%n", name, requests,
-                    conc, keepAlive);
+            System.out.printf(Locale.ROOT, "%n== phase %s: %d requests, %s, keep-alive %s%n", name, requests,
+                    poissonRps == null ? "closed loop, concurrency " + conc : "open loop, Poisson " + poissonRps + " req/s",
+                    keepAlive);
             System.out.printf(Locale.ROOT, "completed %d, failed %d, wall %.1f s, events undelivered %d%n",
                     out.completed(), out.failed(), wallNs / 1e9, out.eventsUndelivered());
             failures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  failure x%d: %s%n", v, k));

@@ -18,7 +18,7 @@ echo "ulimit -n: $(ulimit -n)"
 jar="${CAPSTREAM_JAR:-$here/cli/target/capstream.jar}"
 [[ -f $jar ]] || (cd "$here" && ./capstream --version >/dev/null)
 
-java -Xmx1g -XX:+UseParallelGC -jar "$jar" sim --port "$port" --sim-ttft-ms "$ttft_ms" --sim-prefill-tok-s 0 \
+java -Xmx1g ${BENCH_GC:--XX:+UseZGC} ${SIM_JAVA_OPTS:-} -jar "$jar" sim --port "$port" --sim-ttft-ms "$ttft_ms" --sim-prefill-tok-s 0 \
   --sim-slots 20000 --sim-decode-tok-s 1000000 --sim-stream-tok-s "$stream_tok_s" --sim-output-tokens 64 \
   --sim-no-prefix-cache --sim-max-model-len 32768 --sim-replicas "$replicas" >/tmp/capstream-bench-sim.log 2>&1 &
 sim_pid=$!
@@ -29,8 +29,9 @@ for _ in $(seq 1 100); do
 done
 echo "sim pid $sim_pid on port $port (TTFT $ttft_ms ms, $stream_tok_s tok/s per stream, 64 tokens, $replicas replicas)"
 # shellcheck disable=SC2086
-java -Xmx2g -XX:+UseParallelGC -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "$jar" \
+java -Xmx2g ${BENCH_GC:--XX:+UseZGC} ${CLIENT_JAVA_OPTS:-} -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "$jar" \
   "$here/bench/loadgen/LoadgenBench.java" "http://127.0.0.1:$port/v1" "$ttft_ms" $phases
 echo; echo "engine counters (last phase TTFT): $(curl -s "http://127.0.0.1:$port/sim/stats")"
+echo "sim process CPU (all phases): $(ps -o cputime= -p "$sim_pid")"
 kill "$sim_pid"; wait "$sim_pid" 2>/dev/null || true
 trap - EXIT
