@@ -73,7 +73,15 @@ public class LoadgenBench {
             List<Long> ttft = new ArrayList<>();
             long chunks = 0;
             Map<String, Integer> failures = new TreeMap<>();
+            // Streams in flight: +1 at each start, -1 at each end (ns after the run's T0).
+            TreeMap<Long, Integer> edges = new TreeMap<>();
+            double streamNs = 0;
             for (RunEvent e : sink.events()) {
+                if (e.getPayload() instanceof RequestCompleted c) {
+                    edges.merge(c.getStartNs(), 1, Integer::sum);
+                    edges.merge(c.getStartNs() + c.getE2eNs(), -1, Integer::sum);
+                    streamNs += c.getE2eNs();
+                }
                 if (e.getPayload() instanceof RequestCompleted c) {
                     ttft.add(c.getTtftNs());
                     chunks += c.getContentChunks() + c.getReasoningChunks();
@@ -82,11 +90,19 @@ public class LoadgenBench {
                 }
             }
             long[] t = ttft.stream().mapToLong(Long::longValue).sorted().toArray();
+            int inFlight = 0;
+            int maxInFlight = 0;
+            for (int d : edges.values()) {
+                inFlight += d;
+                maxInFlight = Math.max(maxInFlight, inFlight);
+            }
             System.out.printf(Locale.ROOT, "%n== phase %s: %d requests, %s, keep-alive %s%n", name, requests,
                     poissonRps == null ? "closed loop, concurrency " + conc : "open loop, Poisson " + poissonRps + " req/s",
                     keepAlive);
             System.out.printf(Locale.ROOT, "completed %d, failed %d, wall %.1f s, events undelivered %d%n",
                     out.completed(), out.failed(), wallNs / 1e9, out.eventsUndelivered());
+            System.out.printf(Locale.ROOT, "streams in flight: mean %.0f (stream time / wall), max %d%n",
+                    streamNs / wallNs, maxInFlight);
             failures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  failure x%d: %s%n", v, k));
             if (t.length > 0) {
                 System.out.printf(Locale.ROOT, "client TTFT ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f%n",

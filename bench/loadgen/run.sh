@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Load-generator benchmark: the simulated engine in its own JVM, the generator in another.
 #   bench/loadgen/run.sh            # default phases (see below)
-# Phases:
+# Phases (PHASES="name:requests:concurrency[:keepalive][:poisson=RPS] ..."):
 #   warmup   2,000 requests at 1,000 concurrent (JIT warm-up, numbers ignored)
 #   c5000   10,000 requests at 5,000 concurrent streams, 64 output tokens each: no client-caused failures
-#   c1000    5,000 requests at 1,000 concurrent streams: TTFT overhead over the engine's 200 ms at p99
+#   open160  8,000 requests, open loop at 160 req/s (~1,000 streams in flight): TTFT overhead over the
+#            engine's 200 ms at p99 without the closed loop's synchronised waves
+#   c1000    5,000 requests, closed loop, 1,000 concurrent streams: the same, with the waves (every stream
+#            lasts the same 6.6 s, so 1,000 requests start within milliseconds of each other)
+# Both JVMs use ZGC (BENCH_GC to change): with ParallelGC or G1 the GC pauses (12-27 ms) set the p99.
+# SIM_REPLICAS (2): engine replicas/event loops in the sim. SIM_JAVA_OPTS / CLIENT_JAVA_OPTS: extra JVM options.
 # Both processes are stopped by PID at the end. Needs `ulimit -n` >= ~12,000 (raised below when allowed).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -12,7 +17,7 @@ port=${SIM_PORT:-18400}
 ttft_ms=${SIM_TTFT_MS:-200}
 stream_tok_s=${SIM_STREAM_TOK_S:-10}     # per-stream decode: 64 tokens take ~6.4 s
 replicas=${SIM_REPLICAS:-2}           # engine replicas (event loops) in the sim process
-phases=${PHASES:-"warmup:2000:1000 c5000:10000:5000 c1000:5000:1000"}
+phases=${PHASES:-"warmup:2000:1000 c5000:10000:5000 open160:8000:1000:poisson=160 c1000:5000:1000"}
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" || true
 echo "ulimit -n: $(ulimit -n)"
 jar="${CAPSTREAM_JAR:-$here/cli/target/capstream.jar}"
