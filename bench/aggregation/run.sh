@@ -3,6 +3,7 @@
 #   bench/aggregation/run.sh [runs=200] [requests=1000] [latencyRuns=30] [streamThreads=cores, max 4] [partitions=4]
 # Needs the modules installed/compiled: mvn -o -q -B install -DskipTests -pl schemas,load-generator,aggregator
 # and mvn -o -q -B compile -pl cli. BENCH_PREPEND_CP=dir puts classes first on the classpath (A/B runs).
+# BENCH_GC (default -XX:+UseParallelGC, what ./capstream uses for the aggregator commands): the collector.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CP_FILE=cli/target/bench-classpath.txt
@@ -22,5 +23,5 @@ for jar in $(tr ':' '\n' < "$CP_FILE"); do
     *) CP="$CP:$jar" ;;
   esac
 done
-java -Xmx2g ${BENCH_JAVA_OPTS:-} -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -Dlogback.configurationFile=bench/aggregation/logback.xml \
+java -Xmx2g ${BENCH_GC:--XX:+UseParallelGC} ${BENCH_JAVA_OPTS:-} -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -Dlogback.configurationFile=bench/aggregation/logback.xml \
   -cp "$CP" bench/aggregation/AggregationBench.java "$@"
