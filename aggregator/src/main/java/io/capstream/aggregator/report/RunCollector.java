@@ -213,9 +213,10 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
             store.deleteRun(runId);
             return;
         }
+        // Under exactly-once the report becomes visible when the next transaction commits, within the
+        // commit interval (100 ms by default). No commit is requested here: a transaction per report cost
+        // 10-17% of the throughput (bench/aggregation) for ~100 ms less latency against a 1 s target.
         context.forward(new Record<>(runId, report, now));
-        // Ask for a commit now: under exactly-once the report is visible only once the transaction commits.
-        context.commit();
         store.deleteKeys(keys);
         p.markPublished(now);
         store.putProgress(runId, p);
