@@ -81,8 +81,6 @@ public class LoadgenBench {
                     edges.merge(c.getStartNs(), 1, Integer::sum);
                     edges.merge(c.getStartNs() + c.getE2eNs(), -1, Integer::sum);
                     streamNs += c.getE2eNs();
-                }
-                if (e.getPayload() instanceof RequestCompleted c) {
                     ttft.add(c.getTtftNs());
                     chunks += c.getContentChunks() + c.getReasoningChunks();
                 } else if (e.getPayload() instanceof RequestFailed f) {

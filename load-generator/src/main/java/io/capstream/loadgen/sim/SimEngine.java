@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -58,7 +59,7 @@ public final class SimEngine implements AutoCloseable {
         // Port 0 is not shared between verticle instances; a negative port is a random port that every
         // instance listening with the same negative number shares (Vert.x server sharing).
         int listenPort = config.port() == 0 && config.replicas() > 1
-                ? -1 - java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 30) : config.port();
+                ? -1 - ThreadLocalRandom.current().nextInt(1 << 30) : config.port();
         List<SimVerticle> replicas = new CopyOnWriteArrayList<>();
         AtomicInteger next = new AtomicInteger();
         return vertx.deployVerticle(() -> {
