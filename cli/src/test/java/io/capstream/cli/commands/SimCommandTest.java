@@ -13,6 +13,7 @@ class SimCommandTest {
         assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-slots", "0"));
         assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-error-rate", "1.5"));
         assertEquals(2, CapstreamMain.execute("sim", "--port", "70000"));
+        assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-replicas", "0"));
     }
 
     @Test
@@ -20,7 +21,8 @@ class SimCommandTest {
         SimCommand cmd = new SimCommand();
         new CommandLine(cmd).parseArgs("--port", "0", "--sim-ttft-ms", "200", "--sim-slots", "5000",
                 "--sim-decode-tok-s", "100000", "--sim-stream-tok-s", "20", "--sim-output-tokens", "64",
-                "--sim-429-rate", "0.1", "--sim-retry-after-s", "3", "--sim-no-prefix-cache", "--sim-seed", "9");
+                "--sim-429-rate", "0.1", "--sim-retry-after-s", "3", "--sim-no-prefix-cache", "--sim-seed", "9",
+                "--sim-replicas", "3");
         SimConfig c = cmd.sim.toConfig("127.0.0.1", 0);
         assertEquals(200.0, c.ttftBaseMs());
         assertEquals(5000, c.batchSlots());
@@ -31,6 +33,8 @@ class SimCommandTest {
         assertEquals(3, c.retryAfterS());
         assertEquals(false, c.prefixCache());
         assertEquals(9L, c.seed());
+        assertEquals(3, c.replicas());
+        assertEquals(1, SimConfig.defaults().replicas(), "one engine unless asked for more");
         assertEquals(SimConfig.defaults().maxModelLen(), c.maxModelLen());
     }
 }

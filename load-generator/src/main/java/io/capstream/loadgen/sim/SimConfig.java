@@ -107,7 +107,7 @@ public record SimConfig(
             throw new IllegalArgumentException("retry-after and stall must be >= 0");
         }
         if (replicas < 1) {
-            throw new IllegalArgumentException("replicas must be >= 1");
+            throw new IllegalArgumentException("replicas must be >= 1, got " + replicas);
         }
     }
 
