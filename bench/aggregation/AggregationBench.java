@@ -41,7 +41,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * (RunStarted, requests, RunFinished); the delay from the broker's ack of RunFinished to the report's
  * arrival at a read_committed consumer is measured per run.
  *
- * <p>Before phase 1, bench.warmupRuns (default 100) runs go through the same topology in this JVM so that
+ * <p>Before phase 1, bench.warmupRuns (default 600) runs go through the same topology in this JVM so that
  * the measured phases run JIT-compiled code, as a long-running aggregator does.
  *
  * <p>Arguments (all optional): runs requests latencyRuns streamThreads partitions. System properties:
@@ -49,7 +49,7 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class AggregationBench {
     public static void main(String[] args) throws Exception {
-        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 1200;
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         int latencyRuns = args.length > 2 ? Integer.parseInt(args[2]) : 30;
         int threads = args.length > 3 ? Integer.parseInt(args[3]) : StreamsSettings.defaultStreamThreads();
@@ -71,7 +71,7 @@ public final class AggregationBench {
             reports.start();
 
             // Phase 0: warm-up (JIT) with the same topology in this JVM; not measured.
-            int warmupRuns = Integer.getInteger("bench.warmupRuns", 100);
+            int warmupRuns = Integer.getInteger("bench.warmupRuns", 600);
             if (Boolean.getBoolean("bench.countOnly")) {
                 countBaseline(bootstrap, stateDir, runs, requests, producerProps, registry);
                 reports.stop();

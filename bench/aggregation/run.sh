@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Report-topology aggregation benchmark (see AggregationBench.java). Usage:
-#   bench/aggregation/run.sh [runs=200] [requests=1000] [latencyRuns=30] [streamThreads=cores, max 4] [partitions=4]
+#   bench/aggregation/run.sh [runs=1200] [requests=1000] [latencyRuns=30] [streamThreads=cores, max 4] [partitions=4]
 # Needs the modules installed/compiled: mvn -o -q -B install -DskipTests -pl schemas,load-generator,aggregator
 # and mvn -o -q -B compile -pl cli. BENCH_PREPEND_CP=dir puts classes first on the classpath (A/B runs).
 # BENCH_GC (default -XX:+UseParallelGC, what ./capstream uses for the aggregator commands): the collector.

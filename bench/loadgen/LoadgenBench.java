@@ -9,8 +9,9 @@
  *
  * Usage (single-file source launch with the shaded jar on the class path):
  *   java -cp cli/target/capstream.jar bench/loadgen/LoadgenBench.java BASE_URL ENGINE_TTFT_MS \
- *        phase:REQUESTS:CONCURRENCY[:keepalive][:poisson=RPS] ...
- * (poisson=RPS: open loop at RPS requests/s instead of the closed loop; in flight capped at 2 x CONCURRENCY)
+ *        phase:REQUESTS:CONCURRENCY[:keepalive][:poisson=RPS][:ramp=SECONDS] ...
+ * (poisson=RPS: open loop at RPS requests/s instead of the closed loop; in flight capped at 2 x CONCURRENCY;
+ *  ramp=SECONDS: closed loop with --ramp-up, the slots started evenly over SECONDS instead of all at once)
  */
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.emit.InMemoryEventSink;
@@ -45,18 +46,22 @@ public class LoadgenBench {
             int conc = Integer.parseInt(p[2]);
             boolean keepAlive = false;
             Double poissonRps = null;
+            Double rampS = null;
             for (int o = 3; o < p.length; o++) {
                 if (p[o].equals("keepalive")) {
                     keepAlive = true;
                 } else if (p[o].startsWith("poisson=")) {
                     poissonRps = Double.parseDouble(p[o].substring("poisson=".length()));
+                } else if (p[o].startsWith("ramp=")) {
+                    rampS = Double.parseDouble(p[o].substring("ramp=".length()));
                 } else {
-                    throw new IllegalArgumentException("unknown phase option " + p[o] + " (keepalive, poisson=RPS)");
+                    throw new IllegalArgumentException("unknown phase option " + p[o]
+                            + " (keepalive, poisson=RPS, ramp=SECONDS)");
                 }
             }
             RunConfig.Builder b = RunConfig.builder(baseUrl, "capstream-sim").engine("capstream-sim")
                     .requests(requests).concurrency(conc).ctxTokens(32).sharedPrefixTokens(0).maxTokens(64)
-                    .maxModelLen(32768).timeoutS(120).keepAlive(keepAlive).runIdSuffix(name);
+                    .maxModelLen(32768).timeoutS(120).keepAlive(keepAlive).rampUpS(rampS).runIdSuffix(name);
             if (poissonRps != null) {
                 // Open loop at the closed loop's average rate: the same load without synchronised waves.
                 b.arrival(ArrivalMode.POISSON).rateRps(poissonRps).maxInFlight(Math.max(conc, 1) * 2).seed(1);
@@ -71,6 +76,9 @@ public class LoadgenBench {
             long wallNs = System.nanoTime() - t0;
             long cpuNs = os.getProcessCpuTime() - cpu0;
             List<Long> ttft = new ArrayList<>();
+            // Closed loop: the first `conc` requests start together at T0 (the start burst); the rest is the
+            // steady state, where each request starts when an earlier one ends.
+            List<Long> steadyTtft = new ArrayList<>();
             long chunks = 0;
             Map<String, Integer> failures = new TreeMap<>();
             // Streams in flight: +1 at each start, -1 at each end (ns after the run's T0).
@@ -82,6 +90,9 @@ public class LoadgenBench {
                     edges.merge(c.getStartNs() + c.getE2eNs(), -1, Integer::sum);
                     streamNs += c.getE2eNs();
                     ttft.add(c.getTtftNs());
+                    if (poissonRps == null && c.getRequestIndex() >= conc) {
+                        steadyTtft.add(c.getTtftNs());
+                    }
                     chunks += c.getContentChunks() + c.getReasoningChunks();
                 } else if (e.getPayload() instanceof RequestFailed f) {
                     failures.merge(f.getErrorType() + ": " + f.getErrorMessage(), 1, Integer::sum);
@@ -95,7 +106,8 @@ public class LoadgenBench {
                 maxInFlight = Math.max(maxInFlight, inFlight);
             }
             System.out.printf(Locale.ROOT, "%n== phase %s: %d requests, %s, keep-alive %s%n", name, requests,
-                    poissonRps == null ? "closed loop, concurrency " + conc : "open loop, Poisson " + poissonRps + " req/s",
+                    poissonRps == null ? "closed loop, concurrency " + conc + (rampS == null ? "" : ", ramp-up " + rampS + " s")
+                            : "open loop, Poisson " + poissonRps + " req/s",
                     keepAlive);
             System.out.printf(Locale.ROOT, "completed %d, failed %d, wall %.1f s, events undelivered %d%n",
                     out.completed(), out.failed(), wallNs / 1e9, out.eventsUndelivered());
@@ -108,6 +120,12 @@ public class LoadgenBench {
                 System.out.printf(Locale.ROOT, "TTFT overhead over the engine's %.0f ms: p50 %.2f ms  p99 %.2f ms  max %.2f ms%n",
                         engineTtftMs, q(t, 50) / 1e6 - engineTtftMs, q(t, 99) / 1e6 - engineTtftMs,
                         t[t.length - 1] / 1e6 - engineTtftMs);
+            }
+            long[] st = steadyTtft.stream().mapToLong(Long::longValue).sorted().toArray();
+            if (st.length > 0) {
+                System.out.printf(Locale.ROOT, "  after the start burst (requests %d.., %d samples): overhead p50 %.2f ms"
+                                + "  p99 %.2f ms  max %.2f ms%n", conc, st.length, q(st, 50) / 1e6 - engineTtftMs,
+                        q(st, 99) / 1e6 - engineTtftMs, st[st.length - 1] / 1e6 - engineTtftMs);
             }
             String engine = simStats(baseUrl, false);
             System.out.println("engine side: " + engine);

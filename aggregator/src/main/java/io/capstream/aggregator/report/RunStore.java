@@ -28,10 +28,9 @@ final class RunStore {
         this.events = events;
     }
 
-    /** @return the run's progress, or {@link RunProgress#empty()} when the run is unknown */
-    RunProgress progress(String runId) {
-        RunProgress p = progress.get(runId);
-        return p == null ? RunProgress.empty() : p;
+    /** @return the run's stored progress, or null when the store has none */
+    RunProgress storedProgress(String runId) {
+        return progress.get(runId);
     }
 
     void putProgress(String runId, RunProgress p) {

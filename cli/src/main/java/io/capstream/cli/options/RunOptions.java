@@ -94,6 +94,13 @@ public final class RunOptions {
                     + RunConfig.MAX_REQUESTS + ").")
     java.time.Duration duration;
 
+    @Option(names = "--ramp-up", paramLabel = "DURATION", converter = io.capstream.cli.commands.DurationConverter.class,
+            description = "Closed loop only: start the --concurrency slots evenly over this time (slot k of c takes its"
+                    + " first request k/c of it after the start) instead of all at once, e.g. 2s. A deviation from the"
+                    + " reference, which starts every slot at once; at high concurrency the simultaneous connects of the"
+                    + " first wave queue in the client and the engine and add to those requests' TTFT. Default: none.")
+    java.time.Duration rampUp;
+
     @Option(names = "--keep-alive",
             description = "Reuse connections (a deviation from the reference, which opens one per request; lowers TTFT).")
     boolean keepAlive;
@@ -133,7 +140,8 @@ public final class RunOptions {
                 .ctxTokens(ctxTokens).seed(seed).maxTokens(maxTokens).maxModelLen(maxModelLen).margin(margin)
                 .timeoutS(timeoutS).thinkingMode(ThinkingMode.parse(thinkingMode)).noThinking(noThinking)
                 .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv).arrival(ArrivalMode.parse(arrival))
-                .rateRps(rate).maxInFlight(maxInFlight).durationS(duration == null ? null : duration.toNanos() / 1e9).keepAlive(keepAlive).runId(runId)
+                .rateRps(rate).maxInFlight(maxInFlight).durationS(duration == null ? null : duration.toNanos() / 1e9).keepAlive(keepAlive)
+                .rampUpS(rampUp == null ? null : rampUp.toNanos() / 1e9).runId(runId)
                 .runIdSuffix(runIdSuffix).build();
     }
 }

@@ -36,6 +36,13 @@ public final class SimOptions {
             description = "Per-stream decode cap, tokens/s. Default: ${DEFAULT-VALUE}.")
     double streamTokS = D.streamDecodeTokPerS();
 
+    @Option(names = "--sim-decode-spread", paramLabel = "FRACTION",
+            description = "Spread of the per-stream decode cap across requests, 0 <= F < 1: each stream decodes at"
+                    + " --sim-stream-tok-s x a uniform draw from [1-F, 1+F) (seeded by --sim-seed). With 0, streams of"
+                    + " the same length end together, so a closed loop restarts them in synchronised waves; real"
+                    + " engines' streams drift apart. Default: ${DEFAULT-VALUE}.")
+    double decodeSpread = D.decodeSpread();
+
     @Option(names = "--sim-slots", paramLabel = "N",
             description = "Batch slots (requests served at once); further requests queue. Default: ${DEFAULT-VALUE}.")
     int slots = D.batchSlots();
@@ -102,7 +109,8 @@ public final class SimOptions {
                 .batchSlots(slots).outputTokens(outputTokens).reasoningTokens(reasoningTokens)
                 .thinkingByDefault(thinkingDefault).prefixCache(!noPrefixCache).tickMs(tickMs).errorRate(errorRate)
                 .rateLimitRate(rateLimitRate).retryAfterS(retryAfterS).stallRate(stallRate).stallMs(stallMs)
-                .cutRate(cutRate).malformedRate(malformedRate).seed(seed).replicas(replicas).build();
+                .cutRate(cutRate).malformedRate(malformedRate).seed(seed).replicas(replicas)
+                .decodeSpread(decodeSpread).build();
     }
 
     /** @return the model id the engine serves */

@@ -143,6 +143,9 @@ class RunCommandIT {
         assertEquals(2, CapstreamMain.execute("run", "--output", tmp.toString()));
         assertEquals(2, CapstreamMain.execute("run", "--api-key-env", "CAPSTREAM_SURELY_UNSET_VARIABLE",
                 "--output", report.toString()));
+        assertEquals(2, CapstreamMain.execute("run", "--arrival", "poisson", "--rate", "5", "--ramp-up", "2s",
+                "--output", report.toString()));
+        assertTrue(err().contains("--ramp-up applies to the closed loop"), err());
         assertEquals(2, CapstreamMain.execute("generate", "--requests", "1"));
         assertFalse(Files.exists(report));
         assertFalse(err().contains("embedded Kafka at"), "no broker was started: " + err());

@@ -14,6 +14,8 @@ class SimCommandTest {
         assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-error-rate", "1.5"));
         assertEquals(2, CapstreamMain.execute("sim", "--port", "70000"));
         assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-replicas", "0"));
+        assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-decode-spread", "1"));
+        assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-decode-spread", "-0.1"));
     }
 
     @Test
@@ -22,7 +24,7 @@ class SimCommandTest {
         new CommandLine(cmd).parseArgs("--port", "0", "--sim-ttft-ms", "200", "--sim-slots", "5000",
                 "--sim-decode-tok-s", "100000", "--sim-stream-tok-s", "20", "--sim-output-tokens", "64",
                 "--sim-429-rate", "0.1", "--sim-retry-after-s", "3", "--sim-no-prefix-cache", "--sim-seed", "9",
-                "--sim-replicas", "3");
+                "--sim-replicas", "3", "--sim-decode-spread", "0.25");
         SimConfig c = cmd.sim.toConfig("127.0.0.1", 0);
         assertEquals(200.0, c.ttftBaseMs());
         assertEquals(5000, c.batchSlots());
@@ -34,6 +36,8 @@ class SimCommandTest {
         assertEquals(false, c.prefixCache());
         assertEquals(9L, c.seed());
         assertEquals(3, c.replicas());
+        assertEquals(0.25, c.decodeSpread());
+        assertEquals(0.0, SimConfig.defaults().decodeSpread(), "every stream at the same rate unless asked");
         assertEquals(1, SimConfig.defaults().replicas(), "one engine unless asked for more");
         assertEquals(SimConfig.defaults().maxModelLen(), c.maxModelLen());
     }

@@ -10,7 +10,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code --duration} takes the forms of --interval/--window (5s, 1m, 500ms, bare seconds). */
+/** {@code --duration} and {@code --ramp-up} take the forms of --interval/--window (5s, 1m, 500ms, bare seconds). */
 class RunOptionsDurationTest {
     @Command(name = "holder")
     static final class Holder {
@@ -33,6 +33,16 @@ class RunOptionsDurationTest {
         assertEquals(0.5, durationS("--duration", "500ms"));
         assertEquals(90.0, durationS("--duration", "PT1M30S"));
         assertNull(durationS());
+    }
+
+    @Test
+    void rampUpMapsOntoTheRunConfig() {
+        Holder h = new Holder();
+        new CommandLine(h).parseArgs("--ramp-up", "2s", "--concurrency", "1000");
+        assertEquals(2.0, h.run.toConfig("http://127.0.0.1:1/v1", "m", null).rampUpS());
+        Holder none = new Holder();
+        new CommandLine(none).parseArgs();
+        assertNull(none.run.toConfig("http://127.0.0.1:1/v1", "m", null).rampUpS(), "no ramp unless asked: the reference");
     }
 
     @Test

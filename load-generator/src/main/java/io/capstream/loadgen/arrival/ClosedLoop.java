@@ -6,9 +6,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The reference's closed loop (spec §5): {@code slots} workers; each takes the next request index
- * (in index order) when its previous request has ended. No think time, no ramp. The scheduled start
- * of a request is the moment its slot took it, so its client queue time is only the prompt/body
- * preparation. Thread-safe.
+ * (in index order) when its previous request has ended. No think time, and by default no ramp: every
+ * slot takes its first request at T0. With a ramp-up ({@link DriverConfig#rampUpNs()}, a deviation
+ * from the reference) slot k of c takes its first one {@code k x rampUp / c} after T0. The scheduled
+ * start of a request is the moment its slot took it, so its client queue time is only the
+ * prompt/body preparation. Thread-safe.
  */
 public final class ClosedLoop {
     private final DriverConfig config;
@@ -37,7 +39,14 @@ public final class ClosedLoop {
         activeSlots.set(slots);
         for (int s = 0; s < slots; s++) {
             Context ctx = config.contexts().get(s % config.contexts().size());
-            ctx.runOnContext(v -> takeNext(ctx));
+            long delayMs = config.rampUpNs() <= 0 ? 0
+                    : Math.max(0, (config.t0Ns() + config.rampUpNs() * s / slots - System.nanoTime()) / 1_000_000L);
+            if (delayMs == 0) {
+                ctx.runOnContext(v -> takeNext(ctx));
+            } else {
+                // setTimer on the slot's own context thread makes the timer fire on that context.
+                ctx.runOnContext(v -> ctx.owner().setTimer(delayMs, id -> takeNext(ctx)));
+            }
         }
         return drained;
     }

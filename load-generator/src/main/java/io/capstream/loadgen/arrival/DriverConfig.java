@@ -13,7 +13,14 @@ import java.util.function.BooleanSupplier;
  * @param deadlineNs  no request starts at or after this absolute {@code System.nanoTime()}; {@link Long#MAX_VALUE} for none
  * @param contexts    event-loop contexts to spread requests over (request i uses {@code contexts[i % size]})
  * @param stop        returns true when the run should stop starting requests
+ * @param rampUpNs    closed loop: slot k of {@code slots} starts {@code k x rampUpNs / slots} ns after T0
+ *                    (0 = every slot at T0, the reference); ignored by the open loop
  */
 public record DriverConfig(int requests, int slots, long t0Ns, long deadlineNs, List<Context> contexts,
-                           BooleanSupplier stop) {
+                           BooleanSupplier stop, long rampUpNs) {
+    /** Same, without a ramp-up. */
+    public DriverConfig(int requests, int slots, long t0Ns, long deadlineNs, List<Context> contexts,
+                        BooleanSupplier stop) {
+        this(requests, slots, t0Ns, deadlineNs, contexts, stop, 0);
+    }
 }

@@ -81,6 +81,7 @@ public final class EventFactory {
                 .setMaxInFlight(open ? c.effectiveMaxInFlight() : null)
                 .setDurationS(c.durationS())
                 .setKeepAlive(c.keepAlive())
+                .setRampUpS(c.rampUpS() == null || c.rampUpS() == 0 ? null : c.rampUpS())
                 .setExpectedWorkers(c.expectedWorkers())
                 .setTimingMethodology(null)
                 .setStartedAt(RunIds.utcSeconds(startedAt))

@@ -42,6 +42,9 @@ import java.util.function.Function;
  * @param maxInFlight        open-loop cap on requests in flight; null = {@code concurrency}
  * @param durationS          time bound in seconds (no new request starts after it), or null
  * @param keepAlive          reuse connections (deviation from the reference, which opens one per request)
+ * @param rampUpS            closed-loop ramp-up, seconds: slot k of c takes its first request k x rampUpS / c
+ *                           after T0 instead of at T0 (a deviation from the reference, which starts every
+ *                           slot at once); null or 0 = no ramp. Open loop: must be null
  * @param runId              run id override used verbatim, or null to derive {@code benchmark-YYYYMMDDTHHMMSSZ}
  * @param runIdSuffix        appended to the derived run id as {@code -<suffix>} to avoid same-second collisions, or null
  * @param workerId           id of this generator process in the events, or null for a random one
@@ -71,6 +74,7 @@ public record RunConfig(
         Integer maxInFlight,
         Double durationS,
         boolean keepAlive,
+        Double rampUpS,
         String runId,
         String runIdSuffix,
         String workerId,
@@ -120,7 +124,7 @@ public record RunConfig(
         b.ctxTokens = ctxTokens; b.seed = seed; b.maxTokens = maxTokens; b.maxModelLen = maxModelLen;
         b.margin = margin; b.timeoutS = timeoutS; b.thinkingMode = thinkingMode; b.noThinking = noThinking;
         b.reasoningEffort = reasoningEffort; b.apiKeyEnv = apiKeyEnv; b.arrival = arrival; b.rateRps = rateRps;
-        b.maxInFlight = maxInFlight; b.durationS = durationS; b.keepAlive = keepAlive; b.runId = runId;
+        b.maxInFlight = maxInFlight; b.durationS = durationS; b.keepAlive = keepAlive; b.rampUpS = rampUpS; b.runId = runId;
         b.runIdSuffix = runIdSuffix; b.workerId = workerId; b.expectedWorkers = expectedWorkers;
         return b;
     }
@@ -219,6 +223,13 @@ public record RunConfig(
         if (durationS != null && (!Double.isFinite(durationS) || durationS <= 0)) {
             errors.add("--duration must be a positive number of seconds, got " + durationS);
         }
+        if (rampUpS != null) {
+            if (!Double.isFinite(rampUpS) || rampUpS < 0) {
+                errors.add("--ramp-up must be a duration >= 0, got " + rampUpS + " s");
+            } else if (arrival != ArrivalMode.CLOSED) {
+                errors.add("--ramp-up applies to the closed loop (--arrival closed), not to --arrival " + arrival.wireName());
+            }
+        }
         if (expectedWorkers < 1) {
             errors.add("expected workers must be >= 1, got " + expectedWorkers);
         }
@@ -302,6 +313,7 @@ public record RunConfig(
         private Integer maxInFlight;
         private Double durationS;
         private boolean keepAlive;
+        private Double rampUpS;
         private String runId;
         private String runIdSuffix;
         private String workerId;
@@ -356,6 +368,8 @@ public record RunConfig(
         public Builder durationS(Double v) { this.durationS = v; return this; }
         /** @param v reuse connections @return this */
         public Builder keepAlive(boolean v) { this.keepAlive = v; return this; }
+        /** @param v closed-loop ramp-up, seconds, or null @return this */
+        public Builder rampUpS(Double v) { this.rampUpS = v; return this; }
         /** @param v run id override or null @return this */
         public Builder runId(String v) { this.runId = v; return this; }
         /** @param v run id suffix or null @return this */
@@ -369,7 +383,7 @@ public record RunConfig(
         public RunConfig build() {
             return new RunConfig(baseUrl, model, engine, gpu, requests, concurrency, burst, sharedPrefixTokens,
                     ctxTokens, seed, maxTokens, maxModelLen, margin, timeoutS, thinkingMode, noThinking,
-                    reasoningEffort, apiKeyEnv, arrival, rateRps, maxInFlight, durationS, keepAlive, runId,
+                    reasoningEffort, apiKeyEnv, arrival, rateRps, maxInFlight, durationS, keepAlive, rampUpS, runId,
                     runIdSuffix, workerId, expectedWorkers);
         }
     }

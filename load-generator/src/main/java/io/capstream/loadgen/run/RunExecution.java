@@ -87,7 +87,9 @@ final class RunExecution {
             listener.onStarted(runId, plan);
             long deadline = !open && config.durationS() != null
                     ? t0 + (long) (config.durationS() * 1e9) : Long.MAX_VALUE;
-            DriverConfig dc = new DriverConfig(plan.requests(), slots, t0, deadline, contexts, control::stopRequested);
+            long rampUpNs = config.rampUpS() == null ? 0 : (long) (config.rampUpS() * 1e9);
+            DriverConfig dc = new DriverConfig(plan.requests(), slots, t0, deadline, contexts, control::stopRequested,
+                    rampUpNs);
             CompletableFuture<Integer> drained = open
                     ? new OpenLoop(dc, new ArrivalSchedule(config.arrival(), config.rateRps(), config.seed()), this::launch).start()
                     : new ClosedLoop(dc, this::launch).start();

@@ -209,7 +209,7 @@ final class BatchScheduler {
         if (active == 0) {
             return;
         }
-        double rate = Math.min(cfg.streamDecodeTokPerS(), cfg.decodeTokPerS() / active);
+        double shared = cfg.decodeTokPerS() / active;
         int i = 0;
         while (i < decoding.size()) {
             SimStream s = decoding.get(i);
@@ -220,7 +220,7 @@ final class BatchScheduler {
             } else if (s.stalledUntilNs > now) {
                 remove = false;
             } else {
-                s.credit += rate * dt;
+                s.credit += Math.min(s.streamTokPerS, shared) * dt;
                 int n = (int) s.credit;
                 remove = false;
                 if (n > 0) {

@@ -39,6 +39,12 @@ package io.capstream.loadgen.sim;
  *                            loop with its own {@code batchSlots}, prefill lane, decode budget,
  *                            prefix cache and fault RNG (seed + replica index); connections are spread
  *                            round-robin, like data-parallel replicas behind a load balancer (&gt;= 1)
+ * @param decodeSpread        spread of the per-stream decode cap across requests, 0 &lt;= spread &lt; 1:
+ *                            each stream's cap is drawn uniformly from {@code streamDecodeTokPerS
+ *                            x [1 - spread, 1 + spread)} (from the fault RNG, in arrival order; no draw
+ *                            when 0). 0 = every stream decodes at the same rate, so in a closed loop
+ *                            with a fixed output length the streams end, and the next ones start, in
+ *                            synchronised waves; real engines' streams drift apart
  */
 public record SimConfig(
         String host,
@@ -63,7 +69,8 @@ public record SimConfig(
         double cutRate,
         double malformedRate,
         long seed,
-        int replicas) {
+        int replicas,
+        double decodeSpread) {
 
     /** Engine label that reports of runs against the simulated engine carry. */
     public static final String ENGINE_LABEL = "capstream-sim";
@@ -109,11 +116,16 @@ public record SimConfig(
         if (replicas < 1) {
             throw new IllegalArgumentException("replicas must be >= 1, got " + replicas);
         }
+        if (!(decodeSpread >= 0 && decodeSpread < 1)) {
+            throw new IllegalArgumentException("decode spread must be within 0 (inclusive) and 1 (exclusive), got "
+                    + decodeSpread);
+        }
     }
 
     /** @return the defaults: loopback, free port, model {@code capstream-sim}, 32768-token context,
      *  50 ms base TTFT, 200,000 tok/s prefill, 4,000 tok/s aggregate and 60 tok/s per-stream decode,
-     *  64 slots, output = max_tokens, 16 reasoning tokens, prefix cache on, 10 ms tick, no faults */
+     *  64 slots, output = max_tokens, 16 reasoning tokens, prefix cache on, 10 ms tick, no faults,
+     *  one replica, no decode spread */
     public static SimConfig defaults() {
         return builder().build();
     }
@@ -132,8 +144,18 @@ public record SimConfig(
         b.reasoningTokens = reasoningTokens; b.thinkingByDefault = thinkingByDefault; b.prefixCache = prefixCache;
         b.tickMs = tickMs; b.errorRate = errorRate; b.rateLimitRate = rateLimitRate; b.retryAfterS = retryAfterS;
         b.stallRate = stallRate; b.stallMs = stallMs; b.cutRate = cutRate; b.malformedRate = malformedRate;
-        b.seed = seed; b.replicas = replicas;
+        b.seed = seed; b.replicas = replicas; b.decodeSpread = decodeSpread;
         return b;
+    }
+
+    /**
+     * The per-stream decode cap of one request (see {@code decodeSpread}).
+     *
+     * @param u a uniform draw in [0, 1)
+     * @return {@code streamDecodeTokPerS x (1 + decodeSpread x (2u - 1))}, tokens/s
+     */
+    public double streamDecodeTokPerS(double u) {
+        return streamDecodeTokPerS * (1 + decodeSpread * (2 * u - 1));
     }
 
     /** Mutable builder of {@link SimConfig}; every setter returns this. */
@@ -161,6 +183,7 @@ public record SimConfig(
         private double malformedRate;
         private long seed;
         private int replicas = 1;
+        private double decodeSpread;
 
         private Builder() {
         }
@@ -211,6 +234,8 @@ public record SimConfig(
         public Builder seed(long v) { seed = v; return this; }
         /** @param v engine replicas, each on its own event loop @return this */
         public Builder replicas(int v) { replicas = v; return this; }
+        /** @param v spread of the per-stream decode cap, 0 &lt;= v &lt; 1 @return this */
+        public Builder decodeSpread(double v) { decodeSpread = v; return this; }
 
         /** @return the validated configuration
          * @throws IllegalArgumentException when a value is out of range */
@@ -218,7 +243,7 @@ public record SimConfig(
             return new SimConfig(host, port, modelId, maxModelLen, ttftBaseMs, prefillTokPerS, decodeTokPerS,
                     streamDecodeTokPerS, batchSlots, outputTokens, reasoningTokens, thinkingByDefault, prefixCache,
                     tickMs, errorRate, rateLimitRate, retryAfterS, stallRate, stallMs, cutRate, malformedRate, seed,
-                    replicas);
+                    replicas, decodeSpread);
         }
     }
 }

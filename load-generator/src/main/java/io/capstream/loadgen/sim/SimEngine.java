@@ -235,7 +235,8 @@ public final class SimEngine implements AutoCloseable {
             String id = cfg.replicas() == 1 ? "chatcmpl-sim-" + (++seq) : "chatcmpl-sim-" + replica + "-" + (++seq);
             SseChunks chunks = new SseChunks(id, System.currentTimeMillis() / 1000, req.model());
             scheduler.submit(new SimStream(resp, req, chunks, id, promptTokens, Math.max(0, cached), output, reasoning,
-                    byLength, fault, arrived));
+                    byLength, fault, arrived,
+                    cfg.decodeSpread() == 0 ? cfg.streamDecodeTokPerS() : cfg.streamDecodeTokPerS(rng.nextDouble())));
         }
 
         private void badRequest(HttpServerResponse resp, String message) {

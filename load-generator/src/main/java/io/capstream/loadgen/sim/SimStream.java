@@ -20,6 +20,8 @@ final class SimStream {
     final boolean finishedByLength;
     final FaultPlan fault;
     final long arrivedNs;
+    /** This stream's decode cap, tokens/s ({@link SimConfig#streamDecodeTokPerS(double)}). */
+    final double streamTokPerS;
 
     State state = State.QUEUED;
     boolean closed;
@@ -36,7 +38,7 @@ final class SimStream {
 
     SimStream(HttpServerResponse response, ChatRequest request, SseChunks chunks, String id, int promptTokens,
               int cachedTokens, int outputTokens, int reasoningTokens, boolean finishedByLength, FaultPlan fault,
-              long arrivedNs) {
+              long arrivedNs, double streamTokPerS) {
         this.response = response;
         this.request = request;
         this.chunks = chunks;
@@ -48,6 +50,7 @@ final class SimStream {
         this.finishedByLength = finishedByLength;
         this.fault = fault;
         this.arrivedNs = arrivedNs;
+        this.streamTokPerS = streamTokPerS;
         this.content = request.stream() ? null : new StringBuilder();
         this.reasoning = request.stream() ? null : new StringBuilder();
     }

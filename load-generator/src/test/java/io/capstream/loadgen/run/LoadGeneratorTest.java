@@ -284,6 +284,33 @@ class LoadGeneratorTest {
     }
 
     @Test
+    void closedLoopRampUpStartsTheSlotsEvenlyOverIt() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        // 8 slots over 35 ms: slot k starts at k x 4.375 ms, before the first request ends (the fake server
+        // answers in ~50 ms), so request k is slot k's first request.
+        RunConfig c = RunConfig.builder(base, "fake").requests(8).concurrency(8).ctxTokens(64)
+                .sharedPrefixTokens(0).maxModelLen(8192).rampUpS(0.035).build();
+        RunOutcome o = run(c, sink, RunListener.NONE);
+        assertEquals(0, o.exitCode());
+        assertEquals(0.035, payloads(sink, RunStarted.class).get(0).getRampUpS());
+        List<RequestCompleted> done = payloads(sink, RequestCompleted.class).stream()
+                .sorted(java.util.Comparator.comparingInt(RequestCompleted::getRequestIndex)).toList();
+        assertEquals(8, done.size());
+        for (int k = 0; k < 8; k++) {
+            long scheduled = done.get(k).getScheduledStartNs();
+            // timers have 1 ms granularity and never fire early
+            assertTrue(scheduled >= (long) (k * 4.375) * 1_000_000L - 1_000_000L,
+                    "request " + k + " scheduled at " + scheduled / 1e6 + " ms");
+            assertTrue(scheduled < 400_000_000L, "request " + k + " scheduled at " + scheduled / 1e6 + " ms");
+        }
+        assertEquals(List.of("--ramp-up applies to the closed loop (--arrival closed), not to --arrival poisson"),
+                RunConfig.builder(base, "fake").arrival(io.capstream.loadgen.arrival.ArrivalMode.POISSON).rateRps(5.0)
+                        .rampUpS(1.0).build().validate(k -> null));
+        assertEquals(List.of("--ramp-up must be a duration >= 0, got -1.0 s"),
+                RunConfig.builder(base, "fake").rampUpS(-1.0).build().validate(k -> null));
+    }
+
+    @Test
     void stopRequestInterrupts() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
         LoadGenerator g = new LoadGenerator(vertx);

@@ -175,6 +175,27 @@ class SimEngineTest {
     }
 
     @Test
+    void decodeSpreadDrawsEachStreamsRateWithinTheSpread() throws Exception {
+        SimConfig cfg = SimConfig.builder().ttftBaseMs(1).prefillTokPerS(0).streamDecodeTokPerS(200)
+                .decodeSpread(0.5).seed(3).build();
+        assertEquals(100.0, cfg.streamDecodeTokPerS(0.0), 1e-9);
+        assertEquals(200.0, cfg.streamDecodeTokPerS(0.5), 1e-9);
+        assertEquals(299.0, cfg.streamDecodeTokPerS(0.995), 1e-9);
+        SimEngine sim = start(cfg);
+        // 41 tokens: 40 after the first at 100..300 tok/s -> 133..400 ms of decode per stream
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (int i = 0; i < 8; i++) {
+            SseProbe.Result r = await(SseProbe.post(http, sim.port(), SseProbe.body("z" + i, 41, true)));
+            double ms = (r.endNs() - r.firstContentNs()) / 1e6;
+            assertTrue(ms >= 120 && ms < 600, "decode " + ms + " ms");
+            min = Math.min(min, ms);
+            max = Math.max(max, ms);
+        }
+        assertTrue(max - min >= 40, "8 streams drawn from 100..300 tok/s must differ: " + min + ".." + max + " ms");
+    }
+
+    @Test
     void repeatedPrefixIsCached() throws Exception {
         SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).build());
         String shared = "s".repeat(2560);

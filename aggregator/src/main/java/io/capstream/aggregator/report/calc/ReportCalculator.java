@@ -325,6 +325,7 @@ public final class ReportCalculator {
             run.put("max_in_flight", st.getMaxInFlight());
             run.put("duration_s", st.getDurationS());
             run.put("keep_alive", st.getKeepAlive());
+            run.put("ramp_up_s", st.getRampUpS());
             run.put("burst", st.getBurst());
             run.put("shared_prefix_tokens", st.getSharedPrefixTokens());
             run.put("margin_tokens", st.getMarginTokens());

@@ -1,0 +1,109 @@
+package io.capstream.aggregator.report;
+
+import io.capstream.aggregator.report.state.RunProgress;
+import io.capstream.aggregator.report.state.StateKeys;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunEvent;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One open run as objects, held by {@link RunCollector} next to the state stores so that the hot
+ * path neither deserializes the run's progress for every event nor reads the run's events back
+ * from the store when the report is built. The stores stay the source of truth (they are what the
+ * changelog restores); every change is written to both.
+ *
+ * <p>A run first seen by this processor instance with nothing in the store holds all of its
+ * events ({@link #holdsEvents()} true). A run whose state was restored from the changelog (the
+ * instance started mid-run) holds only its progress, and its events are read from the store.
+ * Not thread-safe: one instance per stream task.
+ */
+final class OpenRun {
+    private static final Comparator<RunEvent> BY_REQUEST_INDEX = Comparator.comparingInt(OpenRun::requestIndex);
+
+    private final RunProgress progress;
+    private final boolean holdsEvents;
+    private RunEvent started;
+    private final List<RunEvent> requests = new ArrayList<>();
+    private final Map<String, RunEvent> finished = new LinkedHashMap<>(2);
+
+    /**
+     * @param progress    the run's progress (this object is updated in place); not null
+     * @param holdsEvents true when every event of the run will pass through this instance
+     */
+    OpenRun(RunProgress progress, boolean holdsEvents) {
+        this.progress = progress;
+        this.holdsEvents = holdsEvents;
+    }
+
+    RunProgress progress() {
+        return progress;
+    }
+
+    /** @return true when this object holds every stored event of the run (else read the store) */
+    boolean holdsEvents() {
+        return holdsEvents;
+    }
+
+    /** Records the stored RunStarted event. */
+    void started(RunEvent event) {
+        started = event;
+    }
+
+    /** Records a stored request event (RequestCompleted or RequestFailed). */
+    void request(RunEvent event) {
+        requests.add(event);
+    }
+
+    /**
+     * Records a worker's RunFinished event unless that worker's is already held.
+     *
+     * @return true when recorded, false for a duplicate
+     */
+    boolean finished(String workerId, RunEvent event) {
+        return finished.putIfAbsent(workerId, event) == null;
+    }
+
+    /** @return the stored RunStarted event, or null */
+    RunEvent started() {
+        return started;
+    }
+
+    /** @return the stored request events ordered by request index (sorted in place) */
+    List<RunEvent> requestsByIndex() {
+        requests.sort(BY_REQUEST_INDEX);
+        return requests;
+    }
+
+    /** @return the stored RunFinished events, one per worker */
+    List<RunEvent> finishedEvents() {
+        return new ArrayList<>(finished.values());
+    }
+
+    /**
+     * @param runId the run's id
+     * @return the store keys of every event held, as {@link StateKeys} lays them out
+     */
+    List<String> storeKeys(String runId) {
+        List<String> keys = new ArrayList<>(requests.size() + 1 + finished.size());
+        if (started != null) {
+            keys.add(StateKeys.started(runId));
+        }
+        for (RunEvent e : requests) {
+            keys.add(StateKeys.request(runId, requestIndex(e)));
+        }
+        for (String worker : finished.keySet()) {
+            keys.add(StateKeys.finished(runId, worker));
+        }
+        return keys;
+    }
+
+    static int requestIndex(RunEvent event) {
+        Object payload = event.getPayload();
+        return payload instanceof RequestCompleted c ? c.getRequestIndex() : ((RequestFailed) payload).getRequestIndex();
+    }
+}

@@ -1,0 +1,133 @@
+package io.capstream.aggregator.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.aggregator.report.state.RunEventBinarySerde;
+import io.capstream.aggregator.report.state.RunProgressSerde;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RunEvent;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RunCollector} over stores that already hold part of a run, as after a restart or a
+ * rebalance (the stores restored from the changelog, a new processor instance without its
+ * in-memory {@link OpenRun} objects): the report must be the one an uninterrupted instance
+ * publishes, and the store must be emptied of the run's events.
+ */
+class RunCollectorRestoreTest {
+    private final ReportTopologyConfig config = ReportTopologyConfig.defaults("mock://restore");
+    private MockProcessorContext<String, BenchmarkReport> context;
+    private KeyValueStore<String, RunEvent> events;
+
+    @BeforeEach
+    void setUp() {
+        context = new MockProcessorContext<>();
+        context.setCurrentSystemTimeMs(1_000L);
+        KeyValueStore<String, ?> progress = Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(ReportTopology.PROGRESS_STORE), Serdes.String(), new RunProgressSerde())
+                .withLoggingDisabled().build();
+        events = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ReportTopology.EVENTS_STORE),
+                Serdes.String(), new RunEventBinarySerde()).withLoggingDisabled().build();
+        progress.init(context.getStateStoreContext(), progress);
+        events.init(context.getStateStoreContext(), events);
+        context.addStateStore(progress);
+        context.addStateStore(events);
+    }
+
+    private RunCollector newInstance() {
+        RunCollector c = new RunCollector(config);
+        c.init(context);
+        return c;
+    }
+
+    private static void feed(RunCollector c, List<RunEvent> list) {
+        for (RunEvent e : list) {
+            c.process(new Record<>(e.getRunId(), e, 0L));
+        }
+    }
+
+    private List<BenchmarkReport> reports() {
+        List<BenchmarkReport> out = new ArrayList<>();
+        context.forwarded().forEach(f -> out.add(f.record().value()));
+        context.resetForwards();
+        return out;
+    }
+
+    private int storedEvents() {
+        int n = 0;
+        try (KeyValueIterator<String, RunEvent> it = events.all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void runHalfProcessedByAnEarlierInstanceGivesTheUninterruptedReport() {
+        int n = 40;
+        List<RunEvent> run = TestRuns.run("restored", n);
+        RunCollector first = newInstance();
+        feed(first, run.subList(0, 21)); // RunStarted and requests 0..19
+        feed(first, List.of(TestRuns.completed("restored", 3))); // a duplicate, counted once
+        first.close();
+        assertEquals(21, storedEvents());
+        assertTrue(reports().isEmpty());
+
+        RunCollector second = newInstance();
+        feed(second, List.of(TestRuns.completed("restored", 7))); // a duplicate of a restored event
+        feed(second, run.subList(21, run.size()));
+        List<BenchmarkReport> published = reports();
+        assertEquals(1, published.size());
+        BenchmarkReport restored = published.get(0);
+        assertEquals(0, storedEvents(), "the run's events are deleted from the store after publishing");
+        assertEquals(2, restored.getProvenance().getDuplicateEvents());
+        assertTrue(restored.getProvenance().getComplete());
+
+        RunCollector uninterrupted = newInstance();
+        List<RunEvent> same = TestRuns.run("uninterrupted", n);
+        feed(uninterrupted, same);
+        BenchmarkReport reference = reports().get(0);
+        assertEquals(0, storedEvents());
+        assertEquals(reference.getMetrics(), restored.getMetrics());
+        assertEquals(reference.getRequestTimings(), restored.getRequestTimings());
+        assertEquals(n, restored.getRequestTimings().size());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, restored.getRequestTimings().get(i).getRequestIndex());
+        }
+    }
+
+    @Test
+    void runsOfBothKindsInOneInstanceAreKeptApart() {
+        List<RunEvent> a = TestRuns.run("a", 10);
+        RunCollector first = newInstance();
+        feed(first, a.subList(0, 6));
+        first.close();
+
+        RunCollector second = newInstance();
+        List<RunEvent> b = new ArrayList<>(TestRuns.run("b", 12));
+        Collections.reverse(b); // RunFinished first, RunStarted last
+        feed(second, b.subList(0, 5));
+        feed(second, a.subList(6, a.size()));
+        feed(second, b.subList(5, b.size()));
+        List<BenchmarkReport> published = reports();
+        assertEquals(List.of("a", "b"), published.stream().map(BenchmarkReport::getRunId).toList());
+        assertEquals(10, published.get(0).getCompleted());
+        assertEquals(12, published.get(1).getCompleted());
+        assertFalse(published.get(1).getProvenance().getDuplicateEvents() > 0);
+        assertEquals(0, storedEvents());
+    }
+}
