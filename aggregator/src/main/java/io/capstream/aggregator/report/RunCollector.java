@@ -233,8 +233,12 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
                 failed.add((RequestFailed) payload);
             }
         }
-        // Without RunStarted the plan size is unknown: indices up to the highest one seen are expected.
-        int n = started == null ? present.length() : limit;
+        // Without RunStarted the plan size is unknown: indices up to the highest one seen are expected. A
+        // time-bounded run that reached its bound ran requests_sent requests (indices are taken in order):
+        // the planned ones it had no time for are not missing.
+        long ranToBound = p.ranToTimeBound();
+        int n = started == null ? present.length()
+                : ranToBound >= 0 ? (int) Math.min(limit, Math.max(ranToBound, present.length())) : limit;
         List<Integer> missing = new ArrayList<>();
         for (int i = present.nextClearBit(0); i < n; i = present.nextClearBit(i + 1)) {
             missing.add(i);

@@ -347,6 +347,34 @@ class ReportTopologyTest {
     }
 
     @Test
+    void timeBoundedClosedLoopThatRanToItsDurationIsComplete() {
+        // --duration: 10 planned, 6 started before the bound; the 4 it had no time for are not missing
+        List<RunEvent> run = new ArrayList<>(TestRuns.run("run-timed", 10));
+        ((io.capstream.schemas.avro.RunStarted) run.get(0).getPayload()).setDurationS(3.0);
+        sendAll(run.subList(0, 1 + 6));
+        send(TestRuns.finished("run-timed", 6));
+        BenchmarkReport r = single();
+        assertTrue(r.getProvenance().getComplete(), r.getProvenance().toString());
+        assertEquals(List.of(), r.getProvenance().getMissingRequestIndices());
+        assertEquals(6, r.getRequests());
+        assertEquals(6, r.getCompleted());
+    }
+
+    @Test
+    void timeBoundedRunMissingASentRequestIsIncompleteAfterTheDeadline() {
+        List<RunEvent> run = new ArrayList<>(TestRuns.run("run-timed-gap", 10));
+        ((io.capstream.schemas.avro.RunStarted) run.get(0).getPayload()).setDurationS(3.0);
+        run.remove(1 + 2); // request 2 was sent but its event never arrives
+        sendAll(run.subList(0, 1 + 5));
+        send(TestRuns.finished("run-timed-gap", 6));
+        assertTrue(reports.isEmpty(), "5 of the 6 sent requests are in");
+        driver.advanceWallClockTime(DEADLINE.plusSeconds(1));
+        BenchmarkReport r = single();
+        assertFalse(r.getProvenance().getComplete());
+        assertEquals(List.of(2), r.getProvenance().getMissingRequestIndices());
+    }
+
+    @Test
     void sameRunIdWithANewRunStartedIsANewRun() {
         sendAll(TestRuns.run("run-again", 10));
         assertSyntheticMetrics(single(), 10);

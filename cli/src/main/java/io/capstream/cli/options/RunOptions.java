@@ -96,7 +96,8 @@ public final class RunOptions {
 
     @Option(names = "--ramp-up", paramLabel = "DURATION", converter = io.capstream.cli.commands.DurationConverter.class,
             description = "Closed loop only: start the --concurrency slots evenly over this time (slot k of c takes its"
-                    + " first request k/c of it after the start) instead of all at once, e.g. 2s. A deviation from the"
+                    + " first request k/c of it after the start) instead of all at once, e.g. 2s, 500ms (a bare number"
+                    + " is seconds; 0 = no ramp). A deviation from the"
                     + " reference, which starts every slot at once; at high concurrency the simultaneous connects of the"
                     + " first wave queue in the client and the engine and add to those requests' TTFT. Default: none.")
     java.time.Duration rampUp;

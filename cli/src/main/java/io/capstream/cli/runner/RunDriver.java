@@ -25,6 +25,7 @@ import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Provenance;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -210,7 +211,21 @@ public final class RunDriver {
         JsonNode artifact = ArtifactJson.parse(text);
         out.print(SummaryTable.render(artifact));
         out.println("report written to " + file);
-        return report.get().getProvenance().getComplete() ? 0 : 1;
+        Provenance p = report.get().getProvenance();
+        if (!p.getComplete()) {
+            List<Integer> missing = p.getMissingRequestIndices();
+            err.println(cmd + ": the report is incomplete: " + (missing.isEmpty() ? "" : missing.size()
+                    + " request(s) without an event (indices " + abbreviate(missing) + ")")
+                    + (missing.isEmpty() || p.getRunFinishedSeen() ? "" : ", and ")
+                    + (p.getRunFinishedSeen() ? "" : "no RunFinished arrived"));
+        }
+        return p.getComplete() ? 0 : 1;
+    }
+
+    /** @return at most the first 10 indices, then ", ..." */
+    private static String abbreviate(List<Integer> indices) {
+        String head = indices.stream().limit(10).map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+        return indices.size() > 10 ? head + ", ..." : head;
     }
 
     /**

@@ -130,6 +130,24 @@ class RunCommandIT {
     }
 
     @Test
+    @Timeout(120)
+    void closedLoopEndedByItsDurationIsACompleteRun() throws Exception {
+        // used to exit 1 with the unstarted planned requests listed as missing, and no explanation
+        Path report = tmp.resolve("timed.json");
+        int code = CapstreamMain.execute("run", "--requests", "400", "--concurrency", "2", "--duration", "1s",
+                "--ramp-up", "1h", "--max-tokens", "8", "--ctx-tokens", "256", "--output", report.toString());
+        assertEquals(0, code, err());
+        JsonNode a = ArtifactJson.read(report);
+        JsonNode c = a.path("capstream");
+        assertTrue(c.path("complete").asBoolean(), c.toString());
+        assertEquals(0, c.path("missing_request_indices").size());
+        assertEquals(3600.0, c.path("run").path("ramp_up_s").asDouble());
+        int ran = a.path("completed").asInt();
+        assertTrue(ran >= 1 && ran < 400, "ran " + ran);
+        assertEquals(ran, a.path("requests").asInt());
+    }
+
+    @Test
     void usageErrorsExitTwoBeforeAnythingIsSent() {
         Path report = tmp.resolve("never.json");
         assertEquals(2, CapstreamMain.execute("run", "--requests", "0", "--output", report.toString()));

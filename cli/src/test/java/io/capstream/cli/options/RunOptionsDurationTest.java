@@ -50,6 +50,13 @@ class RunOptionsDurationTest {
         CommandLine.ParameterException e = assertThrows(CommandLine.ParameterException.class,
                 () -> durationS("--duration", "5x"));
         assertTrue(e.getMessage().contains("not a duration"), e.getMessage());
+        e = assertThrows(CommandLine.ParameterException.class, () -> durationS("--ramp-up", "-1s"));
+        assertTrue(e.getMessage().contains("'-1s' is negative"), e.getMessage());
+        // used to escape as an ArithmeticException (long overflow) with a stack trace
+        e = assertThrows(CommandLine.ParameterException.class, () -> durationS("--duration", "99999999999h"));
+        assertTrue(e.getMessage().contains("is too long"), e.getMessage());
+        e = assertThrows(CommandLine.ParameterException.class, () -> durationS("--ramp-up", "PT99999999999H"));
+        assertTrue(e.getMessage().contains("is too long"), e.getMessage());
     }
 
     @Test

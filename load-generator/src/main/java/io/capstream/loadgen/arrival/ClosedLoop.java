@@ -3,6 +3,8 @@ package io.capstream.loadgen.arrival;
 import io.vertx.core.Context;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The reference's closed loop (spec §5): {@code slots} workers; each takes the next request index
@@ -18,6 +20,13 @@ public final class ClosedLoop {
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger activeSlots = new AtomicInteger();
     private final CompletableFuture<Integer> drained = new CompletableFuture<>();
+    private static final int RAMP_WAITING = 0;
+    private static final int RAMP_STARTED = 1;
+    private static final int RAMP_CANCELLED = 2;
+    /** Per slot: waiting for its ramp-up start, started, or ended before it started. */
+    private AtomicIntegerArray rampState;
+    /** Per slot: its ramp-up timer id, or -1 before the timer is set. */
+    private AtomicLongArray rampTimers;
 
     /**
      * @param config   driver settings ({@code slots} = concurrency)
@@ -37,15 +46,28 @@ public final class ClosedLoop {
     public CompletableFuture<Integer> start() {
         int slots = Math.max(1, Math.min(config.slots(), config.requests()));
         activeSlots.set(slots);
+        rampState = new AtomicIntegerArray(slots);
+        rampTimers = new AtomicLongArray(slots);
         for (int s = 0; s < slots; s++) {
             Context ctx = config.contexts().get(s % config.contexts().size());
             long delayMs = config.rampUpNs() <= 0 ? 0
                     : Math.max(0, (config.t0Ns() + config.rampUpNs() * s / slots - System.nanoTime()) / 1_000_000L);
             if (delayMs == 0) {
+                rampState.set(s, RAMP_STARTED);
                 ctx.runOnContext(v -> takeNext(ctx));
             } else {
+                int slot = s;
+                rampTimers.set(slot, -1);
                 // setTimer on the slot's own context thread makes the timer fire on that context.
-                ctx.runOnContext(v -> ctx.owner().setTimer(delayMs, id -> takeNext(ctx)));
+                ctx.runOnContext(v -> {
+                    if (rampState.get(slot) == RAMP_WAITING) {
+                        rampTimers.set(slot, ctx.owner().setTimer(delayMs, id -> {
+                            if (rampState.compareAndSet(slot, RAMP_WAITING, RAMP_STARTED)) {
+                                takeNext(ctx);
+                            }
+                        }));
+                    }
+                });
             }
         }
         return drained;
@@ -55,11 +77,13 @@ public final class ClosedLoop {
         while (true) {
             if (config.stop().getAsBoolean() || System.nanoTime() >= config.deadlineNs()) {
                 slotDone();
+                cancelRamp(ctx);
                 return;
             }
             int idx = next.getAndIncrement();
             if (idx >= config.requests()) {
                 slotDone();
+                cancelRamp(ctx);
                 return;
             }
             long scheduled = System.nanoTime() - config.t0Ns();
@@ -71,6 +95,23 @@ public final class ClosedLoop {
                 }
             });
             return;
+        }
+    }
+
+    /**
+     * Once one slot finds nothing more to do (every request taken, the duration over, or a stop),
+     * no slot still waiting for its ramp-up start would find anything either: they are ended now
+     * instead of when their timers fire.
+     */
+    private void cancelRamp(Context ctx) {
+        for (int s = 0; s < rampState.length(); s++) {
+            if (rampState.compareAndSet(s, RAMP_WAITING, RAMP_CANCELLED)) {
+                long timer = rampTimers.get(s);
+                if (timer >= 0) {
+                    ctx.owner().cancelTimer(timer);
+                }
+                slotDone();
+            }
         }
     }
 

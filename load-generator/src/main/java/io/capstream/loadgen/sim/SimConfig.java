@@ -105,9 +105,12 @@ public record SimConfig(
         if (tickMs < 1) {
             throw new IllegalArgumentException("tick must be >= 1 ms");
         }
-        for (double r : new double[] {errorRate, rateLimitRate, stallRate, cutRate, malformedRate}) {
-            if (!(r >= 0 && r <= 1)) {
-                throw new IllegalArgumentException("fault rates must be within 0..1");
+        String[] rateNames = {"--sim-error-rate", "--sim-429-rate", "--sim-stall-rate", "--sim-cut-rate",
+            "--sim-malformed-rate"};
+        double[] rates = {errorRate, rateLimitRate, stallRate, cutRate, malformedRate};
+        for (int i = 0; i < rates.length; i++) {
+            if (!(rates[i] >= 0 && rates[i] <= 1)) {
+                throw new IllegalArgumentException("fault rates must be within 0..1: " + rateNames[i] + " " + rates[i]);
             }
         }
         if (retryAfterS < 0 || stallMs < 0) {
@@ -117,8 +120,8 @@ public record SimConfig(
             throw new IllegalArgumentException("replicas must be >= 1, got " + replicas);
         }
         if (!(decodeSpread >= 0 && decodeSpread < 1)) {
-            throw new IllegalArgumentException("decode spread must be within 0 (inclusive) and 1 (exclusive), got "
-                    + decodeSpread);
+            throw new IllegalArgumentException("decode spread (--sim-decode-spread) must be within 0 (inclusive) and"
+                    + " 1 (exclusive), got " + decodeSpread);
         }
     }
 

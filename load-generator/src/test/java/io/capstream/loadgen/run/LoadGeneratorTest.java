@@ -311,6 +311,27 @@ class LoadGeneratorTest {
     }
 
     @Test
+    void runEndsWhenItsWorkIsDoneNotWhenTheRampUpWouldHaveEnded() throws Exception {
+        // slot 1 of 2 would start 30 min after T0; slot 0 runs all 4 requests first. The run used to
+        // end only when slot 1's timer fired (and `run` here gives up after 60 s).
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunConfig c = RunConfig.builder(base, "fake").requests(4).concurrency(2).ctxTokens(64)
+                .sharedPrefixTokens(0).maxModelLen(8192).rampUpS(3600.0).build();
+        RunOutcome o = run(c, sink, RunListener.NONE);
+        assertEquals(4, o.requestsSent());
+        assertEquals(4, payloads(sink, RequestCompleted.class).size());
+        assertFalse(o.interrupted());
+
+        // the same when the duration ends first
+        InMemoryEventSink timed = new InMemoryEventSink();
+        RunConfig d = RunConfig.builder(base, "fake").requests(1000).concurrency(4).ctxTokens(64)
+                .sharedPrefixTokens(0).maxModelLen(8192).rampUpS(3600.0).durationS(0.3).build();
+        RunOutcome od = run(d, timed, RunListener.NONE);
+        assertTrue(od.requestsSent() >= 1 && od.requestsSent() <= 8, "one slot x (300 ms / 50 ms + 1): " + od.requestsSent());
+        assertEquals(od.requestsSent(), payloads(timed, RunFinished.class).get(0).getRequestsSent());
+    }
+
+    @Test
     void stopRequestInterrupts() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
         LoadGenerator g = new LoadGenerator(vertx);

@@ -86,6 +86,15 @@ public final class RunProgress {
         return publishedAtMs > 0;
     }
 
+    /**
+     * @return the number of requests a time-bounded run ran to its end (the sum of its workers'
+     *         {@code requests_sent}), or -1 when that is not the run's size: the run is not
+     *         time-bounded, was interrupted, or not every RunFinished is in
+     */
+    public long ranToTimeBound() {
+        return timeBounded && !interrupted && allFinished() ? sentTotal : -1;
+    }
+
     /** @return whether every expected RunFinished has arrived */
     public boolean allFinished() {
         return finishedWorkers >= expectedWorkers;
