@@ -62,7 +62,7 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
     public SpecificAvroSerde(Class<T> type) {
         this.type = type;
         this.readerSchema = SpecificData.get().getSchema(type);
-        this.writer = new SpecificDatumWriter<>(readerSchema, writerModel(type));
+        this.writer = new SpecificDatumWriter<>(readerSchema, CustomCoderModels.forClass(type));
     }
 
     /**
@@ -122,20 +122,6 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
         if (auto != null) {
             autoRegister = Boolean.parseBoolean(auto.toString());
         }
-    }
-
-    /**
-     * The class's own model (its logical-type conversions) with the generated classes' custom
-     * coders enabled: the same Avro binary encoding without the generic per-field reflection.
-     */
-    private static SpecificData writerModel(Class<?> type) {
-        SpecificData base = SpecificData.getForClass(type);
-        SpecificData model = new SpecificData(type.getClassLoader());
-        for (Conversion<?> c : base.getConversions()) {
-            model.addLogicalTypeConversion(c);
-        }
-        model.setCustomCoders(true);
-        return model;
     }
 
     private byte[] encode(int schemaId, T record) {

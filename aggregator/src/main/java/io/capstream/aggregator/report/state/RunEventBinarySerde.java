@@ -1,6 +1,7 @@
 package io.capstream.aggregator.report.state;
 
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.serde.CustomCoderModels;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,7 +9,6 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.Conversion;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -29,16 +29,7 @@ public final class RunEventBinarySerde implements Serde<RunEvent> {
     private final ThreadLocal<Codec> codec = ThreadLocal.withInitial(Codec::new);
 
     /** RunEvent's own model (its logical-type conversions) with the generated custom coders enabled. */
-    private static final SpecificData MODEL = customCoderModel();
-
-    private static SpecificData customCoderModel() {
-        SpecificData model = new SpecificData(RunEvent.class.getClassLoader());
-        for (Conversion<?> c : SpecificData.getForClass(RunEvent.class).getConversions()) {
-            model.addLogicalTypeConversion(c);
-        }
-        model.setCustomCoders(true);
-        return model;
-    }
+    private static final SpecificData MODEL = CustomCoderModels.forClass(RunEvent.class);
 
     /** One thread's reusable Avro objects. */
     private static final class Codec {
