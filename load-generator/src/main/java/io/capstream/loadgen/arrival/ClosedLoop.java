@@ -2,6 +2,7 @@ package io.capstream.loadgen.arrival;
 
 import io.vertx.core.Context;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -27,6 +28,7 @@ public final class ClosedLoop {
     private AtomicIntegerArray rampState;
     /** Per slot: its ramp-up timer id, or -1 before the timer is set. */
     private AtomicLongArray rampTimers;
+    private final AtomicBoolean rampCancelled = new AtomicBoolean();
 
     /**
      * @param config   driver settings ({@code slots} = concurrency)
@@ -104,6 +106,9 @@ public final class ClosedLoop {
      * instead of when their timers fire.
      */
     private void cancelRamp(Context ctx) {
+        if (!rampCancelled.compareAndSet(false, true)) {
+            return; // every slot calls this when it ends: only the first one walks the slots
+        }
         for (int s = 0; s < rampState.length(); s++) {
             if (rampState.compareAndSet(s, RAMP_WAITING, RAMP_CANCELLED)) {
                 long timer = rampTimers.get(s);
