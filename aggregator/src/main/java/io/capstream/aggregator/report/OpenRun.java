@@ -17,36 +17,27 @@ import java.util.Map;
  * from the store when the report is built. The stores stay the source of truth (they are what the
  * changelog restores); every change is written to both.
  *
- * <p>A run first seen by this processor instance with nothing in the store holds all of its
- * events ({@link #holdsEvents()} true). A run whose state was restored from the changelog (the
- * instance started mid-run) holds only its progress, and its events are read from the store.
- * Not thread-safe: one instance per stream task.
+ * <p>A run first seen by this processor instance starts empty; a run whose state was restored
+ * from the changelog (the instance started mid-run) is loaded from the store once
+ * ({@link RunStore#load}). Not thread-safe: one instance per stream task.
  */
 final class OpenRun {
     private static final Comparator<RunEvent> BY_REQUEST_INDEX = Comparator.comparingInt(OpenRun::requestIndex);
 
     private final RunProgress progress;
-    private final boolean holdsEvents;
     private RunEvent started;
     private final List<RunEvent> requests = new ArrayList<>();
     private final Map<String, RunEvent> finished = new LinkedHashMap<>(2);
 
     /**
-     * @param progress    the run's progress (this object is updated in place); not null
-     * @param holdsEvents true when every event of the run will pass through this instance
+     * @param progress the run's progress (this object is updated in place); not null
      */
-    OpenRun(RunProgress progress, boolean holdsEvents) {
+    OpenRun(RunProgress progress) {
         this.progress = progress;
-        this.holdsEvents = holdsEvents;
     }
 
     RunProgress progress() {
         return progress;
-    }
-
-    /** @return true when this object holds every stored event of the run (else read the store) */
-    boolean holdsEvents() {
-        return holdsEvents;
     }
 
     /** Records the stored RunStarted event. */

@@ -18,7 +18,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -45,9 +44,8 @@ import org.slf4j.LoggerFactory;
  * event and the report is built from the objects, not from a scan of the store. The open runs'
  * events are then held twice in memory (bytes in the store, several hundred bytes per request event
  * as objects); in exchange the stream threads used 14-16% less CPU per event in
- * {@code bench/aggregation}. After a restart
- * or a rebalance the instance starts with no objects, and runs restored from the changelog are read
- * from the store as before.
+ * {@code bench/aggregation}. After a restart or a rebalance the instance starts with no objects,
+ * and a run restored from the changelog is loaded from the store when it is next touched.
  */
 final class RunCollector implements Processor<String, RunEvent, String, BenchmarkReport> {
     private static final Logger LOG = LoggerFactory.getLogger(RunCollector.class);
@@ -99,7 +97,7 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
                 }
             }
             // A run with progress in the store but not in memory was restored: its events are in the store.
-            run = new OpenRun(p, stored == null);
+            run = stored == null ? new OpenRun(p) : store.load(runId, p);
             openRuns.put(runId, run);
         }
         RunProgress p = run.progress();
@@ -128,12 +126,8 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
         } else if (payload instanceof RequestFailed f) {
             applyRequest(runId, f.getRequestIndex(), event, run);
         } else if (payload instanceof RunFinished f) {
-            boolean isNew = run.holdsEvents() ? run.finished(event.getWorkerId(), event)
-                    : store.putIfAbsent(StateKeys.finished(runId, event.getWorkerId()), event);
-            if (isNew) {
-                if (run.holdsEvents()) {
-                    store.put(StateKeys.finished(runId, event.getWorkerId()), event);
-                }
+            if (run.finished(event.getWorkerId(), event)) {
+                store.put(StateKeys.finished(runId, event.getWorkerId()), event);
                 p.finish(f.getRequestsSent(), f.getInterrupted());
             } else {
                 p.duplicate();
@@ -172,44 +166,21 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
                 }
             } else if (now - p.lastEventMs() >= deadline) {
                 OpenRun run = openRuns.get(e.getKey());
-                publish(e.getKey(), run != null ? run : new OpenRun(p, false), now);
+                publish(e.getKey(), run != null ? run : store.load(e.getKey(), p), now);
             }
         }
     }
 
     /**
-     * Builds the run's data (from the open run when it holds the events, else from the store),
-     * computes and forwards the report, deletes the run's events and keeps a published marker.
+     * Builds the run's data from the open run, computes and forwards the report, deletes the run's
+     * events from the store and keeps a published marker.
      */
     private void publish(String runId, OpenRun run, long now) {
         openRuns.remove(runId);
         RunProgress p = run.progress();
-        RunEvent startedEvent;
-        List<RunEvent> requestEvents;
-        List<RunEvent> finishedEvents;
-        List<String> keys;
-        if (run.holdsEvents()) {
-            startedEvent = run.started();
-            requestEvents = run.requestsByIndex();
-            finishedEvents = run.finishedEvents();
-            keys = run.storeKeys(runId);
-        } else {
-            startedEvent = store.get(StateKeys.started(runId));
-            keys = new ArrayList<>();
-            if (startedEvent != null) {
-                keys.add(StateKeys.started(runId));
-            }
-            requestEvents = new ArrayList<>();
-            for (KeyValue<String, RunEvent> kv : store.scan(StateKeys.requestPrefix(runId))) {
-                keys.add(kv.key);
-                requestEvents.add(kv.value);
-            }
-            finishedEvents = new ArrayList<>();
-            for (KeyValue<String, RunEvent> kv : store.scan(StateKeys.finishedPrefix(runId))) {
-                keys.add(kv.key);
-                finishedEvents.add(kv.value);
-            }
-        }
+        RunEvent startedEvent = run.started();
+        List<RunEvent> requestEvents = run.requestsByIndex();
+        List<RunEvent> finishedEvents = run.finishedEvents();
         RunStarted started = startedEvent == null ? null : (RunStarted) startedEvent.getPayload();
         if (started == null) {
             LOG.warn("run {}: no RunStarted after {}; publishing an incomplete report from {} request event(s)",
@@ -272,7 +243,7 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
         // commit interval (100 ms by default). No commit is requested here: a transaction per report cost
         // 10-17% of the throughput (bench/aggregation) for ~100 ms less latency against a 1 s target.
         context.forward(new Record<>(runId, report, now));
-        store.deleteKeys(keys);
+        store.deleteKeys(run.storeKeys(runId));
         p.markPublished(now);
         store.putProgress(runId, p);
     }

@@ -38,12 +38,26 @@ final class RunStore {
     }
 
     /**
-     * Stores an event under a key unless the key is taken.
+     * Loads a run restored from the changelog (its progress is in the store, its events were not
+     * seen by this processor instance) into an {@link OpenRun}.
      *
-     * @return true when stored, false when an event was already stored there (a duplicate)
+     * @param runId    run id
+     * @param progress the run's stored progress
+     * @return the run with every event the store holds for it
      */
-    boolean putIfAbsent(String key, RunEvent event) {
-        return events.putIfAbsent(key, event) == null;
+    OpenRun load(String runId, RunProgress progress) {
+        OpenRun run = new OpenRun(progress);
+        RunEvent started = events.get(StateKeys.started(runId));
+        if (started != null) {
+            run.started(started);
+        }
+        for (KeyValue<String, RunEvent> kv : scan(StateKeys.requestPrefix(runId))) {
+            run.request(kv.value);
+        }
+        for (KeyValue<String, RunEvent> kv : scan(StateKeys.finishedPrefix(runId))) {
+            run.finished(kv.value.getWorkerId(), kv.value);
+        }
+        return run;
     }
 
     /** Stores an event under a key (the caller has checked that it is new). */
@@ -51,13 +65,8 @@ final class RunStore {
         events.put(key, event);
     }
 
-    /** @return the event stored under the key, or null */
-    RunEvent get(String key) {
-        return events.get(key);
-    }
-
     /** @return the events (with their keys) whose keys start with the prefix, in key order */
-    List<KeyValue<String, RunEvent>> scan(String prefix) {
+    private List<KeyValue<String, RunEvent>> scan(String prefix) {
         List<KeyValue<String, RunEvent>> out = new ArrayList<>();
         try (KeyValueIterator<String, RunEvent> it = events.prefixScan(prefix, KEYS)) {
             while (it.hasNext()) {

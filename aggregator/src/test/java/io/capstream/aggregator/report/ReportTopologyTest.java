@@ -34,8 +34,6 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -120,15 +118,7 @@ class ReportTopologyTest {
     }
 
     private int storedEvents() {
-        KeyValueStore<String, Object> store = driver.getKeyValueStore(ReportTopology.EVENTS_STORE);
-        int count = 0;
-        try (KeyValueIterator<String, Object> it = store.all()) {
-            while (it.hasNext()) {
-                it.next();
-                count++;
-            }
-        }
-        return count;
+        return TestRuns.entries(driver.<String, Object>getKeyValueStore(ReportTopology.EVENTS_STORE));
     }
 
     @Test

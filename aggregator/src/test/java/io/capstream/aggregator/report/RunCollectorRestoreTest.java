@@ -14,7 +14,6 @@ import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,14 +65,7 @@ class RunCollectorRestoreTest {
     }
 
     private int storedEvents() {
-        int n = 0;
-        try (KeyValueIterator<String, RunEvent> it = events.all()) {
-            while (it.hasNext()) {
-                it.next();
-                n++;
-            }
-        }
-        return n;
+        return TestRuns.entries(events);
     }
 
     @Test
@@ -108,6 +100,25 @@ class RunCollectorRestoreTest {
         for (int i = 0; i < n; i++) {
             assertEquals(i, restored.getRequestTimings().get(i).getRequestIndex());
         }
+    }
+
+    @Test
+    void restoredRunWithMissingRequestsIsPublishedAtTheDeadlineFromTheStore() {
+        List<RunEvent> run = TestRuns.run("stalled", 5);
+        RunCollector first = newInstance();
+        feed(first, run.subList(0, 1 + 3)); // RunStarted and requests 0..2; 3, 4 and RunFinished never come
+        first.close();
+
+        newInstance(); // restored: knows the run only from the stores
+        context.setCurrentSystemTimeMs(1_000L + config.incompleteDeadline().toMillis() + 1);
+        context.scheduledPunctuators().get(context.scheduledPunctuators().size() - 1).getPunctuator()
+                .punctuate(context.currentSystemTimeMs());
+        List<BenchmarkReport> published = reports();
+        assertEquals(1, published.size());
+        assertFalse(published.get(0).getProvenance().getComplete());
+        assertEquals(List.of(3, 4), published.get(0).getProvenance().getMissingRequestIndices());
+        assertEquals(3, published.get(0).getCompleted());
+        assertEquals(0, storedEvents(), "the restored run's events are deleted from the store");
     }
 
     @Test

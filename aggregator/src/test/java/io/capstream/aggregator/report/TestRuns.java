@@ -8,6 +8,8 @@ import io.capstream.schemas.avro.RunStarted;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Synthetic runs with predictable metrics. Request i (0-based): TTFO = TTFT = (i+1) x 10 ms,
@@ -66,6 +68,18 @@ final class TestRuns {
                 .setRequestsSent(sent)
                 .build();
         return envelope(runId, runId + "-finish", f);
+    }
+
+    /** @return the number of entries in a store */
+    static int entries(KeyValueStore<String, ?> store) {
+        int n = 0;
+        try (KeyValueIterator<String, ?> it = store.all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
     }
 
     /** @return RunStarted, n completed requests in index order, RunFinished */

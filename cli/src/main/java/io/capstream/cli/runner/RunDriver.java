@@ -38,6 +38,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
@@ -213,18 +214,27 @@ public final class RunDriver {
         out.println("report written to " + file);
         Provenance p = report.get().getProvenance();
         if (!p.getComplete()) {
-            List<Integer> missing = p.getMissingRequestIndices();
-            err.println(cmd + ": the report is incomplete: " + (missing.isEmpty() ? "" : missing.size()
-                    + " request(s) without an event (indices " + abbreviate(missing) + ")")
-                    + (missing.isEmpty() || p.getRunFinishedSeen() ? "" : ", and ")
-                    + (p.getRunFinishedSeen() ? "" : "no RunFinished arrived"));
+            err.println(cmd + ": " + incompleteReason(p));
         }
         return p.getComplete() ? 0 : 1;
     }
 
+    /**
+     * @param p an incomplete report's provenance; not null
+     * @return why the report is incomplete, e.g. "the report is incomplete: 2 request(s) without an
+     *         event (indices 3, 7)"
+     */
+    static String incompleteReason(Provenance p) {
+        List<Integer> missing = p.getMissingRequestIndices();
+        return "the report is incomplete: " + (missing.isEmpty() ? "" : missing.size()
+                + " request(s) without an event (indices " + abbreviate(missing) + ")")
+                + (missing.isEmpty() || p.getRunFinishedSeen() ? "" : ", and ")
+                + (p.getRunFinishedSeen() ? "" : "no RunFinished arrived");
+    }
+
     /** @return at most the first 10 indices, then ", ..." */
     private static String abbreviate(List<Integer> indices) {
-        String head = indices.stream().limit(10).map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+        String head = indices.stream().limit(10).map(String::valueOf).collect(Collectors.joining(", "));
         return indices.size() > 10 ? head + ", ..." : head;
     }
 

@@ -18,9 +18,4 @@ import java.util.function.BooleanSupplier;
  */
 public record DriverConfig(int requests, int slots, long t0Ns, long deadlineNs, List<Context> contexts,
                            BooleanSupplier stop, long rampUpNs) {
-    /** Same, without a ramp-up. */
-    public DriverConfig(int requests, int slots, long t0Ns, long deadlineNs, List<Context> contexts,
-                        BooleanSupplier stop) {
-        this(requests, slots, t0Ns, deadlineNs, contexts, stop, 0);
-    }
 }

@@ -98,6 +98,12 @@ class LoadGeneratorTest {
         bodies.clear();
     }
 
+    /** @return a closed-loop run of small requests (64-token contexts, no shared prefix, 8192-token window) */
+    private static RunConfig.Builder small(int requests, int concurrency) {
+        return RunConfig.builder(base, "fake").requests(requests).concurrency(concurrency).ctxTokens(64)
+                .sharedPrefixTokens(0).maxModelLen(8192);
+    }
+
     private static RunOutcome run(RunConfig c, InMemoryEventSink sink, RunListener l) throws Exception {
         return new LoadGenerator(vertx, Map.of("KEY", "sk-secret")::get).run(c, sink, l).get(60, TimeUnit.SECONDS);
     }
@@ -186,8 +192,7 @@ class LoadGeneratorTest {
     @Test
     void failuresAreEventsAndNeverAbortTheRun() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = RunConfig.builder(base, "fake-failing").requests(10).concurrency(4).ctxTokens(64)
-                .sharedPrefixTokens(0).maxModelLen(8192).build();
+        RunConfig c = small(10, 4).model("fake-failing").build();
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(8, o.completed());
         assertEquals(2, o.failed());
@@ -270,8 +275,7 @@ class LoadGeneratorTest {
     @Test
     void closedLoopDurationStopsStartingRequests() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = RunConfig.builder(base, "fake").requests(1000).concurrency(2).ctxTokens(64)
-                .sharedPrefixTokens(0).maxModelLen(8192).durationS(0.3).build();
+        RunConfig c = small(1000, 2).durationS(0.3).build();
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertTrue(o.requestsSent() >= 2 && o.requestsSent() <= 14, "2 slots x (300 ms / 50 ms + 1) at most: " + o.requestsSent());
         assertFalse(o.interrupted(), "ending at the duration is the plan, not an interruption");
@@ -288,8 +292,7 @@ class LoadGeneratorTest {
         InMemoryEventSink sink = new InMemoryEventSink();
         // 8 slots over 35 ms: slot k starts at k x 4.375 ms, before the first request ends (the fake server
         // answers in ~50 ms), so request k is slot k's first request.
-        RunConfig c = RunConfig.builder(base, "fake").requests(8).concurrency(8).ctxTokens(64)
-                .sharedPrefixTokens(0).maxModelLen(8192).rampUpS(0.035).build();
+        RunConfig c = small(8, 8).rampUpS(0.035).build();
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(0, o.exitCode());
         assertEquals(0.035, payloads(sink, RunStarted.class).get(0).getRampUpS());
@@ -315,8 +318,7 @@ class LoadGeneratorTest {
         // slot 1 of 2 would start 30 min after T0; slot 0 runs all 4 requests first. The run used to
         // end only when slot 1's timer fired (and `run` here gives up after 60 s).
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = RunConfig.builder(base, "fake").requests(4).concurrency(2).ctxTokens(64)
-                .sharedPrefixTokens(0).maxModelLen(8192).rampUpS(3600.0).build();
+        RunConfig c = small(4, 2).rampUpS(3600.0).build();
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(4, o.requestsSent());
         assertEquals(4, payloads(sink, RequestCompleted.class).size());
@@ -324,8 +326,7 @@ class LoadGeneratorTest {
 
         // the same when the duration ends first
         InMemoryEventSink timed = new InMemoryEventSink();
-        RunConfig d = RunConfig.builder(base, "fake").requests(1000).concurrency(4).ctxTokens(64)
-                .sharedPrefixTokens(0).maxModelLen(8192).rampUpS(3600.0).durationS(0.3).build();
+        RunConfig d = small(1000, 4).rampUpS(3600.0).durationS(0.3).build();
         RunOutcome od = run(d, timed, RunListener.NONE);
         assertTrue(od.requestsSent() >= 1 && od.requestsSent() <= 8, "one slot x (300 ms / 50 ms + 1): " + od.requestsSent());
         assertEquals(od.requestsSent(), payloads(timed, RunFinished.class).get(0).getRequestsSent());
@@ -336,8 +337,7 @@ class LoadGeneratorTest {
         InMemoryEventSink sink = new InMemoryEventSink();
         LoadGenerator g = new LoadGenerator(vertx);
         RunControl control = new RunControl();
-        RunConfig c = RunConfig.builder(base, "fake").requests(200).concurrency(2).ctxTokens(64)
-                .sharedPrefixTokens(0).maxModelLen(8192).build();
+        RunConfig c = small(200, 2).build();
         RunPlan plan = g.prepare(c).get(10, TimeUnit.SECONDS);
         RunOutcome o = g.run(plan, sink, new RunListener() {
             @Override
