@@ -4,6 +4,7 @@ import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.runner.RunDriver;
+import io.capstream.cli.runner.EventDelivery;
 import io.capstream.cli.runner.RunRequest;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -50,7 +51,7 @@ public final class GenerateCommand implements Callable<Integer> {
         }
         RunRequest req = new RunRequest("generate", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(),
                 kafka.registryClientConfig(), true,
-                false, false, null, Duration.ZERO);
+                false, false, null, Duration.ZERO, EventDelivery.LIVE);
         if (continuous) {
             return runContinuous(req);
         }

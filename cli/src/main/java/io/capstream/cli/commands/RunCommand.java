@@ -4,6 +4,7 @@ import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.runner.RunDriver;
+import io.capstream.cli.runner.EventDelivery;
 import io.capstream.cli.runner.RunRequest;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -42,6 +43,13 @@ public final class RunCommand implements Callable<Integer> {
             description = "How long to wait for the report after the last request. Default: ${DEFAULT-VALUE}.")
     long reportTimeoutS = 120;
 
+    @Option(names = "--event-delivery", paramLabel = "MODE",
+            description = "When events go to Kafka: deferred holds them in memory until the last request has ended, so"
+                    + " that an in-process broker and aggregator do no work while requests are in flight; live sends"
+                    + " them as they come (for consumers of a shared Kafka and long runs). auto: deferred with the"
+                    + " embedded broker, live with --bootstrap-servers. One of: ${COMPLETION-CANDIDATES}. Default: auto.")
+    EventDelivery eventDelivery = EventDelivery.AUTO;
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
@@ -57,7 +65,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunRequest req = new RunRequest("run", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(),
                 kafka.registryClientConfig(), false,
-                !noAggregator, !noAggregator, output, Duration.ofSeconds(reportTimeoutS));
+                !noAggregator, !noAggregator, output, Duration.ofSeconds(reportTimeoutS), eventDelivery);
         return new RunDriver(req, System.out, System.err, System::getenv).execute();
     }
 }

@@ -2,6 +2,7 @@ package io.capstream.cli.options;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.loadgen.workload.ThinkingMode;
 import picocli.CommandLine.Option;
 
@@ -102,6 +103,19 @@ public final class RunOptions {
                     + " first wave queue in the client and the engine and add to those requests' TTFT. Default: none.")
     java.time.Duration rampUp;
 
+    @Option(names = "--warmup-requests", paramLabel = "N",
+            description = "Requests sent to the target before the run starts and discarded: never in the events or the"
+                    + " report (as vLLM's --num-warmups). Their prompts carry request indices after the plan's, so no"
+                    + " measured prompt is sent twice (a shared prefix is still cached by the server). Default: 0.")
+    int warmupRequests;
+
+    @Option(names = "--client-warmup", paramLabel = "DURATION", converter = io.capstream.cli.commands.DurationConverter.class,
+            description = "Upper bound of the client's own warm-up before the first timed request: the whole request"
+                    + " path (connect, upload, SSE, chunk decoding, timestamps, events) runs against an in-process"
+                    + " loopback stream until its cost per request stops falling (usually 1-3 s). 0 = off: a cold JVM"
+                    + " then adds tens to hundreds of ms to the first requests' TTFT. Default: 5s.")
+    java.time.Duration clientWarmup = java.time.Duration.ofSeconds(5);
+
     @Option(names = "--keep-alive",
             description = "Reuse connections (a deviation from the reference, which opens one per request; lowers TTFT).")
     boolean keepAlive;
@@ -143,6 +157,8 @@ public final class RunOptions {
                 .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv).arrival(ArrivalMode.parse(arrival))
                 .rateRps(rate).maxInFlight(maxInFlight).durationS(duration == null ? null : duration.toNanos() / 1e9).keepAlive(keepAlive)
                 .rampUpS(rampUp == null ? null : rampUp.toNanos() / 1e9).runId(runId)
-                .runIdSuffix(runIdSuffix).build();
+                .runIdSuffix(runIdSuffix)
+                .warmup(new WarmupConfig(clientWarmup == null ? 0 : clientWarmup.toNanos() / 1e9, warmupRequests))
+                .build();
     }
 }

@@ -61,6 +61,12 @@ public final class ProgressView implements RunListener, AutoCloseable {
         }
     }
 
+    /** Prints a start-up step (warm-up) or end-of-run step as its own line. */
+    @Override
+    public void onNotice(String line) {
+        out.println("capstream: " + line);
+    }
+
     @Override
     public void onProgress(RunProgress p) {
         latest.accumulateAndGet(p, (a, b) -> a == null || b.done() >= a.done() ? b : a);

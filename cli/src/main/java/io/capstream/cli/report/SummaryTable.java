@@ -43,6 +43,7 @@ public final class SummaryTable {
         if (!m.path("prefix_cache_hit_avg").isMissingNode() && !m.path("prefix_cache_hit_avg").isNull()) {
             line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.path("prefix_cache_hit_avg").asDouble() * 100));
         }
+        clientCheck(sb, artifact.path("capstream").path("client"));
         JsonNode failures = artifact.path("failures");
         if (failures.isArray() && failures.size() > 0) {
             sb.append("\nfailures:\n");
@@ -57,6 +58,40 @@ public final class SummaryTable {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The generator's self-check ({@code capstream.client}): event-loop delay, CPU, GC, achieved
+     * concurrency, client queueing and warm-up, then one warning line when the client may have
+     * distorted the numbers. Nothing when the report has no self-check (imports, replays).
+     */
+    private static void clientCheck(StringBuilder sb, JsonNode c) {
+        if (!c.isObject()) {
+            return;
+        }
+        line(sb, "client check", String.format(Locale.ROOT, "loop delay p50 %s / p99 %s / max %s ms, CPU %s ms (%s ms"
+                        + " per 1,000 chunks), GC pauses %d (max %.1f ms)",
+                num(c.path("delay_p50_ms")), num(c.path("delay_p99_ms")), num(c.path("delay_max_ms")),
+                num0(c.path("cpu_process_ms")), num(c.path("cpu_ms_per_1000_chunks")), c.path("gc_pauses").asLong(),
+                c.path("gc_pause_max_ms").asDouble()));
+        line(sb, "", String.format(Locale.ROOT, "achieved concurrency %s (max %d), client queue p99 %s ms, warm-up %,d"
+                        + " loopback + %d target requests, events %s",
+                num(c.path("in_flight_mean")), c.path("in_flight_max").asInt(), num(c.path("queue_p99_ms")),
+                c.path("warmup_loopback_requests").asInt(), c.path("warmup_target_requests").asInt(),
+                c.path("event_delivery").asText("live")));
+        if (c.path("distorted").asBoolean(false)) {
+            StringBuilder w = new StringBuilder();
+            c.path("warnings").forEach(x -> w.append(w.length() == 0 ? "" : "; ").append(x.asText()));
+            sb.append("warning: the client may have distorted these numbers: ").append(w).append('\n');
+        }
+    }
+
+    private static String num(JsonNode n) {
+        return n == null || n.isMissingNode() || n.isNull() ? "-" : String.format(Locale.ROOT, "%.1f", n.asDouble());
+    }
+
+    private static String num0(JsonNode n) {
+        return n == null || n.isMissingNode() || n.isNull() ? "-" : String.format(Locale.ROOT, "%.0f", n.asDouble());
     }
 
     private static void line(StringBuilder sb, String label, String value) {

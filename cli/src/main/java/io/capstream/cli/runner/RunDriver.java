@@ -13,6 +13,8 @@ import io.capstream.cli.report.TopicHistory;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
 import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.loadgen.emit.DeferredEventSink;
+import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.emit.KafkaEventSink;
 import io.capstream.loadgen.emit.KafkaSinkConfig;
 import io.capstream.loadgen.run.LoadGenerator;
@@ -160,13 +162,14 @@ public final class RunDriver {
         long undelivered;
         String sinkError;
         try {
-            KafkaEventSink sink = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
+            KafkaEventSink kafkaSink = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
                     stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0, stack.registryClient()));
+            EventSink sink = req.eventDelivery().deferred(stack.embeddedKafka()) ? new DeferredEventSink(kafkaSink) : kafkaSink;
             try (ProgressView progress = ProgressView.forConsole()) {
                 outcome = generator.run(plan, sink, progress, control).join();
             } finally {
                 undelivered = sink.close(Duration.ofSeconds(30));
-                sinkError = sink.lastError();
+                sinkError = kafkaSink.lastError();
             }
             undelivered = Math.max(undelivered, outcome.eventsUndelivered());
             int code = outcome.exitCode();

@@ -24,9 +24,11 @@ import java.time.Duration;
  */
 public record RunRequest(String commandName, RunOptions run, SimOptions sim, KafkaClientProperties kafka,
                          String schemaRegistryUrl, RegistryClientConfig registryClient, boolean requireExternalKafka,
-                         boolean aggregator, boolean awaitReport, String output, Duration reportTimeout) {
-    /** Defaults a null registry client config. */
+                         boolean aggregator, boolean awaitReport, String output, Duration reportTimeout,
+                         EventDelivery eventDelivery) {
+    /** Defaults a null registry client config and a null event delivery ({@link EventDelivery#AUTO}). */
     public RunRequest {
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
+        eventDelivery = eventDelivery == null ? EventDelivery.AUTO : eventDelivery;
     }
 }

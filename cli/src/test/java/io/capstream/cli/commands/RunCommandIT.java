@@ -72,6 +72,15 @@ class RunCommandIT {
         assertEquals(20 * 32, m.path("output_tokens").asInt());
         assertTrue(m.path("throughput_tok_s").asDouble() > 0);
         assertTrue(out().contains("TTFT (ms)") && out().contains("report written to"), out());
+        // fidelity: a warm client, events held until the last request (embedded broker), and the self-check
+        JsonNode client = a.path("capstream").path("client");
+        assertEquals("deferred", client.path("event_delivery").asText(), client.toString());
+        assertTrue(client.path("warmup_loopback_requests").asInt() >= 100, client.toString());
+        assertTrue(client.path("delay_samples").asLong() > 0, client.toString());
+        assertEquals(4, client.path("in_flight_max").asInt(), client.toString());
+        assertTrue(client.path("cpu_process_ms").asDouble() > 0, client.toString());
+        assertTrue(err().contains("capstream: client warm-up: "), err());
+        assertTrue(out().contains("client check      loop delay p50 "), out());
         // clean shutdown: Streams, producer, broker, engine and Vert.x leave no non-daemon thread behind
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(15))
                 .untilAsserted(() -> assertEquals(java.util.List.of(), lingeringThreads()));

@@ -2,6 +2,7 @@ package io.capstream.loadgen.continuous;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.WarmupConfig;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -81,6 +82,9 @@ public record ContinuousConfig(RunConfig base, Mode mode, Duration interval, Dur
         }
         if (mode == Mode.STEADY) {
             b.durationS(interval.toMillis() / 1000.0);
+        }
+        if (iteration > 0) {
+            b.warmup(WarmupConfig.NONE); // the process is warm after the first run
         }
         return b.build();
     }

@@ -37,6 +37,15 @@ public interface EventSink extends AutoCloseable {
      */
     long close(Duration timeout);
 
+    /**
+     * @return how events reach Kafka while the requests run: {@code "live"} (handed on as they come)
+     *         or {@code "deferred"} (held until the run's first {@link #flush()}, see
+     *         {@link DeferredEventSink}); recorded in the run's self-check
+     */
+    default String delivery() {
+        return "live";
+    }
+
     /** Closes with a 30 s timeout. */
     @Override
     default void close() {

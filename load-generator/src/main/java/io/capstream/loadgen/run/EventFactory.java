@@ -5,6 +5,7 @@ import io.capstream.loadgen.client.RequestResult;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
 import java.time.Instant;
@@ -168,10 +169,11 @@ public final class EventFactory {
      * @param sent        request events emitted
      * @param interrupted stopped before every planned request ran
      * @param undelivered events not delivered so far
+     * @param clientCheck the generator's self-check of the run, or null
      * @return RunFinished
      */
     public RunEvent runFinished(long wallNs, Instant startedAt, Instant finishedAt, int sent, boolean interrupted,
-                                long undelivered) {
+                                long undelivered, ClientCheck clientCheck) {
         RunFinished rf = RunFinished.newBuilder()
                 .setWallClockNs(wallNs)
                 .setWallClockS(null)
@@ -182,6 +184,7 @@ public final class EventFactory {
                 .setRequestsSent(sent)
                 .setInterrupted(interrupted)
                 .setEventsUndelivered((int) Math.min(Integer.MAX_VALUE, undelivered))
+                .setClientCheck(clientCheck)
                 .build();
         return wrap(rf);
     }

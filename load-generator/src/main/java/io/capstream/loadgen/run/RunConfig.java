@@ -49,6 +49,7 @@ import java.util.function.Function;
  * @param runIdSuffix        appended to the derived run id as {@code -<suffix>} to avoid same-second collisions, or null
  * @param workerId           id of this generator process in the events, or null for a random one
  * @param expectedWorkers    number of workers whose RunFinished completes the run (default 1)
+ * @param warmup             what runs before T0 to warm the client and the target (null = {@link WarmupConfig#NONE}; the CLI defaults to {@link WarmupConfig#DEFAULTS})
  */
 public record RunConfig(
         String baseUrl,
@@ -78,7 +79,8 @@ public record RunConfig(
         String runId,
         String runIdSuffix,
         String workerId,
-        int expectedWorkers) {
+        int expectedWorkers,
+        WarmupConfig warmup) {
 
     /** Default {@code --requests}. */
     public static final int DEFAULT_REQUESTS = 60;
@@ -105,6 +107,7 @@ public record RunConfig(
     public RunConfig {
         thinkingMode = thinkingMode == null ? ThinkingMode.DEFAULT : thinkingMode;
         arrival = arrival == null ? ArrivalMode.CLOSED : arrival;
+        warmup = warmup == null ? WarmupConfig.NONE : warmup;
     }
 
     /**
@@ -126,6 +129,7 @@ public record RunConfig(
         b.reasoningEffort = reasoningEffort; b.apiKeyEnv = apiKeyEnv; b.arrival = arrival; b.rateRps = rateRps;
         b.maxInFlight = maxInFlight; b.durationS = durationS; b.keepAlive = keepAlive; b.rampUpS = rampUpS; b.runId = runId;
         b.runIdSuffix = runIdSuffix; b.workerId = workerId; b.expectedWorkers = expectedWorkers;
+        b.warmup = warmup;
         return b;
     }
 
@@ -230,6 +234,7 @@ public record RunConfig(
                 errors.add("--ramp-up applies to the closed loop (--arrival closed), not to --arrival " + arrival.wireName());
             }
         }
+        errors.addAll(warmup.validate());
         if (expectedWorkers < 1) {
             errors.add("expected workers must be >= 1, got " + expectedWorkers);
         }
@@ -318,6 +323,7 @@ public record RunConfig(
         private String runIdSuffix;
         private String workerId;
         private int expectedWorkers = 1;
+        private WarmupConfig warmup = WarmupConfig.NONE;
 
         private Builder() {
         }
@@ -378,13 +384,15 @@ public record RunConfig(
         public Builder workerId(String v) { this.workerId = v; return this; }
         /** @param v expected workers @return this */
         public Builder expectedWorkers(int v) { this.expectedWorkers = v; return this; }
+        /** @param v warm-up before T0 (null = none) @return this */
+        public Builder warmup(WarmupConfig v) { this.warmup = v; return this; }
 
         /** @return the config (not validated: call {@link RunConfig#validate(Function)}) */
         public RunConfig build() {
             return new RunConfig(baseUrl, model, engine, gpu, requests, concurrency, burst, sharedPrefixTokens,
                     ctxTokens, seed, maxTokens, maxModelLen, margin, timeoutS, thinkingMode, noThinking,
                     reasoningEffort, apiKeyEnv, arrival, rateRps, maxInFlight, durationS, keepAlive, rampUpS, runId,
-                    runIdSuffix, workerId, expectedWorkers);
+                    runIdSuffix, workerId, expectedWorkers, warmup);
         }
     }
 }

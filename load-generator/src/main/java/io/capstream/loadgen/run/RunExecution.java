@@ -11,17 +11,24 @@ import io.capstream.loadgen.client.RequestError;
 import io.capstream.loadgen.client.RequestResult;
 import io.capstream.loadgen.client.StreamingClient;
 import io.capstream.loadgen.emit.EventSink;
+import io.capstream.loadgen.selfcheck.SelfCheck;
+import io.capstream.loadgen.selfcheck.WarmupResult;
+import io.capstream.loadgen.warmup.ClientWarmup;
+import io.capstream.loadgen.warmup.TargetWarmup;
+import io.capstream.loadgen.workload.BodySource;
 import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.loadgen.workload.RequestBodyBuilder;
+import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RunEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.VertxInternal;
+import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,22 +36,23 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One run in progress (internal to {@link LoadGenerator}): spec §5 with capstream's arrival
- * processes. Requests are spread over one event-loop context per Vert.x event loop; prompts and
- * bodies of more than {@value #INLINE_BODY_CHARS} characters are built on a worker thread so that
- * the event loops keep reading streams. Body building happens before t0 (excluded from the
- * request's timing, part of its client queue time).
+ * processes. Before T0 it warms the client ({@link ClientWarmup}, then {@code --warmup-requests}
+ * through {@link TargetWarmup}), collects the start-up garbage and starts the {@link SelfCheck};
+ * neither warm-up produces an event. Requests are spread over one event-loop context per Vert.x
+ * event loop; bodies come from a {@link BodySource} (large ones on a worker thread, so that the
+ * event loops keep reading streams). Body building happens before t0 (excluded from the request's
+ * timing, part of its client queue time).
  */
 final class RunExecution {
-    static final int INLINE_BODY_CHARS = 64 * 1024;
-
+    /** Largest planned context of most loopback warm-up requests, tokens. */
+    private static final int WARMUP_PROMPT_TOKENS = 1024;
     private final Vertx vertx;
     private final RunPlan plan;
     private final RunConfig config;
     private final EventSink sink;
     private final RunListener listener;
     private final RunControl control;
-    private final PromptBuilder prompts;
-    private final RequestBodyBuilder bodies;
+    private final BodySource bodySource;
     private final RunningMedian ttftMedian = new RunningMedian();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
@@ -52,7 +60,12 @@ final class RunExecution {
     private final AtomicLong lastEndNs = new AtomicLong();
     private final CompletableFuture<RunOutcome> outcome = new CompletableFuture<>();
     private StreamingClient client;
+    private ClientConfig clientConfig;
+    private List<Context> contexts;
+    private int slots;
     private EventFactory events;
+    private SelfCheck selfCheck;
+    private WarmupResult warmup = WarmupResult.NONE;
     private String runId;
     private String workerId;
     private Instant startedAt;
@@ -65,18 +78,88 @@ final class RunExecution {
         this.sink = sink;
         this.listener = listener == null ? RunListener.NONE : listener;
         this.control = control == null ? new RunControl() : control;
-        this.prompts = new PromptBuilder(config.sharedPrefixTokens());
-        this.bodies = new RequestBodyBuilder(config.model(), config.maxTokens(), config.resolvedThinkingMode(),
-                config.reasoningEffort());
+        this.bodySource = new BodySource(new PromptBuilder(config.sharedPrefixTokens()),
+                new RequestBodyBuilder(config.model(), config.maxTokens(), config.resolvedThinkingMode(),
+                        config.reasoningEffort()));
     }
 
     CompletableFuture<RunOutcome> start() {
         try {
             boolean open = config.arrival() != ArrivalMode.CLOSED;
-            int slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
-            client = new StreamingClient(vertx, new ClientConfig(config.baseUrl(), config.timeoutS(),
-                    config.keepAlive(), 2 * Math.min(slots, plan.requests()) + 16, plan.apiKey()));
-            List<Context> contexts = contexts();
+            slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
+            clientConfig = new ClientConfig(config.baseUrl(), config.timeoutS(), config.keepAlive(),
+                    2 * Math.min(slots, plan.requests()) + 16, plan.apiKey());
+            client = new StreamingClient(vertx, clientConfig);
+            contexts = contexts();
+            warmUp()
+                    .compose(w -> vertx.executeBlocking(() -> {
+                        // collect the start-up and warm-up garbage now rather than during the run
+                        System.gc();
+                        return w;
+                    }, false))
+                    .compose(w -> SelfCheck.start(vertx, contexts, isLocal(config.baseUrl())).map(sc -> {
+                        warmup = w;
+                        selfCheck = sc;
+                        return sc;
+                    }))
+                    .onComplete(ar -> {
+                        if (ar.failed()) {
+                            client.close();
+                            outcome.completeExceptionally(ar.cause());
+                        } else {
+                            startTimed(open);
+                        }
+                    });
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.close();
+            }
+            outcome.completeExceptionally(e);
+        }
+        return outcome;
+    }
+
+    private Future<WarmupResult> warmUp() {
+        WarmupConfig wc = config.warmup();
+        int n = Math.max(1, plan.requests());
+        Future<WarmupResult> f = Future.succeededFuture(WarmupResult.NONE);
+        if (wc.clientWarmupS() > 0 && !control.stopRequested()) {
+            EventFactory warmEvents = new EventFactory("warmup", "warmup", plan);
+            // every 8th warm-up request has the run's own prompt size; the others at most 1,024 tokens (the
+            // path is the same, and small bodies let the warm-up run more requests in its time)
+            f = ClientWarmup.run(vertx, contexts, ClientWarmup.Settings.forRun(wc.clientWarmupS()), clientConfig,
+                    (ctx, k) -> bodySource.body(ctx, k % n, k % 8 == 0 ? plan.contextPlan().planned(k % n)
+                            : Math.min(WARMUP_PROMPT_TOKENS, plan.contextPlan().planned(k % n))),
+                    r -> {
+                        if (r.ok()) {
+                            warmEvents.completed(0, 0, 0, r);
+                        }
+                    }).map(w -> {
+                        if (w.loopbackRequests() > 0) {
+                            notice(String.format(Locale.ROOT, "client warm-up: %,d loopback requests in %.1f s"
+                                    + " (%.0f -> %.0f us per request)", w.loopbackRequests(), w.loopbackMs() / 1e3,
+                                    w.firstUsPerRequest(), w.lastUsPerRequest()));
+                        }
+                        return w;
+                    });
+        }
+        int target = wc.targetRequests();
+        if (target > 0) {
+            f = f.compose(w -> control.stopRequested() ? Future.succeededFuture(w)
+                    : TargetWarmup.run(contexts, client,
+                            (ctx, k) -> bodySource.body(ctx, n + k, plan.contextPlan().planned(k % n)),
+                            target, Math.min(target, slots), r -> { })
+                    .map(failedCount -> {
+                        notice(String.format(Locale.ROOT, "%d warm-up request(s) sent to the target and discarded"
+                                + " (%d failed)", target, failedCount));
+                        return w.withTarget(target, failedCount);
+                    }));
+        }
+        return f;
+    }
+
+    private void startTimed(boolean open) {
+        try {
             startedAt = Instant.now();
             t0 = System.nanoTime();
             lastEndNs.set(t0);
@@ -93,14 +176,33 @@ final class RunExecution {
             CompletableFuture<Integer> drained = open
                     ? new OpenLoop(dc, new ArrivalSchedule(config.arrival(), config.rateRps(), config.seed()), this::launch).start()
                     : new ClosedLoop(dc, this::launch).start();
-            drained.whenComplete((started, err) -> finish(started == null ? done.get() : started));
+            drained.whenComplete((started, err) -> finish());
         } catch (RuntimeException e) {
-            if (client != null) {
-                client.close();
-            }
+            client.close();
             outcome.completeExceptionally(e);
         }
-        return outcome;
+    }
+
+    private void notice(String line) {
+        try {
+            listener.onNotice(line);
+        } catch (RuntimeException ignored) {
+            // a listener's bug must not stop the run
+        }
+    }
+
+    /** @return whether the URL's host is a loopback name or address (the target shares this machine) */
+    static boolean isLocal(String baseUrl) {
+        try {
+            String host = URI.create(baseUrl).getHost();
+            if (host == null) {
+                return false;
+            }
+            host = host.toLowerCase(Locale.ROOT);
+            return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1");
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private List<Context> contexts() {
@@ -117,26 +219,14 @@ final class RunExecution {
     }
 
     private void launch(int index, long scheduledNs, Context ctx, Runnable onEnd) {
-        inFlight.incrementAndGet();
-        int planned = plan.contextPlan().planned(index);
-        String prompt;
-        Future<Buffer> body;
-        if (planned * PromptBuilder.CHARS_PER_TOKEN <= INLINE_BODY_CHARS) {
-            try {
-                body = Future.succeededFuture(Buffer.buffer(bodies.body(prompts.prompt(index, planned))));
-            } catch (PromptBuilder.PromptTooSmallException e) {
-                body = Future.failedFuture(e);
-            }
-        } else {
-            body = ctx.executeBlocking(() -> Buffer.buffer(bodies.body(prompts.prompt(index, planned))), false);
-        }
-        body.onComplete(ar -> {
+        selfCheck.inFlight(inFlight.incrementAndGet());
+        bodySource.body(ctx, index, plan.contextPlan().planned(index)).onComplete(ar -> {
             if (ar.failed()) {
                 long start = System.nanoTime() - t0;
                 RequestError err = ar.cause() instanceof PromptBuilder.PromptTooSmallException
                         ? RequestError.of(ErrorTypes.VALUE_ERROR, PromptBuilder.TOO_SMALL)
                         : RequestError.of("RuntimeError", String.valueOf(ar.cause()));
-                ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err), false, null, onEnd);
+                ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err), null, start - scheduledNs, onEnd);
                 return;
             }
             client.execute(ar.result()).onComplete(rr -> {
@@ -146,19 +236,25 @@ final class RunExecution {
                         ? events.completed(index, scheduledNs, start, r)
                         : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
                         r.reasoningChunks(), r.error());
-                ended(ev, r.ok(), r, onEnd);
+                ended(ev, r, start - scheduledNs, onEnd);
             });
         });
     }
 
-    private void ended(RunEvent ev, boolean ok, RequestResult r, Runnable onEnd) {
+    /**
+     * @param r       the request's result, or null when it failed before it was sent
+     * @param queueNs its client-side queueing, ns
+     */
+    private void ended(RunEvent ev, RequestResult r, long queueNs, Runnable onEnd) {
         long now = System.nanoTime();
         lastEndNs.accumulateAndGet(now, Math::max);
+        boolean ok = r != null && r.ok();
         if (ok) {
             ttftMedian.add(r.ttftNs() / 1e6);
         } else {
             failed.incrementAndGet();
         }
+        selfCheck.request(queueNs, r == null ? -1 : r.e2eNs(), r == null ? 0 : r.contentChunks() + r.reasoningChunks());
         emit(ev);
         int d = done.incrementAndGet();
         int f = inFlight.decrementAndGet();
@@ -179,25 +275,31 @@ final class RunExecution {
         }
     }
 
-    private void finish(int started) {
+    private void finish() {
         long wall = lastEndNs.get() - t0;
         Instant finishedAt = Instant.now();
         int sent = done.get();
         // a time-bounded closed loop that ends at its duration is complete, not interrupted
         boolean interrupted = control.stopRequested() || (sent < plan.requests() && config.durationS() == null);
         client.close();
-        sink.flush().whenComplete((u1, e1) -> {
-            long undelivered = sink.undelivered();
-            emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, undelivered));
-            sink.flush().whenComplete((u2, e2) -> {
-                RunOutcome o = new RunOutcome(runId, workerId, plan.requests(), sent, sent - failed.get(),
-                        failed.get(), sink.undelivered(), interrupted, startedAt, finishedAt, wall);
-                try {
-                    listener.onFinished(o);
-                } catch (RuntimeException ignored) {
-                    // a listener's bug must not change the outcome
-                }
-                outcome.complete(o);
+        selfCheck.stop(wall, warmup, sink.delivery()).onComplete(check -> {
+            ClientCheck cc = check.succeeded() ? check.result() : null;
+            if ("deferred".equals(sink.delivery())) {
+                notice("requests done; sending the run's " + (sent + 1) + " events to Kafka");
+            }
+            sink.flush().whenComplete((u1, e1) -> {
+                long undelivered = sink.undelivered();
+                emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, undelivered, cc));
+                sink.flush().whenComplete((u2, e2) -> {
+                    RunOutcome o = new RunOutcome(runId, workerId, plan.requests(), sent, sent - failed.get(),
+                            failed.get(), sink.undelivered(), interrupted, startedAt, finishedAt, wall, cc);
+                    try {
+                        listener.onFinished(o);
+                    } catch (RuntimeException ignored) {
+                        // a listener's bug must not change the outcome
+                    }
+                    outcome.complete(o);
+                });
             });
         });
     }

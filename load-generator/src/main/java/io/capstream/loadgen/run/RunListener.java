@@ -22,6 +22,15 @@ public interface RunListener {
     }
 
     /**
+     * A start-up step before T0 finished (warm-up), as one line for the console, e.g.
+     * {@code "client warm-up: 3,250 loopback requests in 2.1 s (412 -> 61 us per request)"}.
+     *
+     * @param line the message, without a prefix or line break
+     */
+    default void onNotice(String line) {
+    }
+
+    /**
      * A request ended (completed or failed).
      *
      * @param progress snapshot after that request

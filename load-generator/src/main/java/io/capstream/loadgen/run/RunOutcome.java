@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.schemas.avro.ClientCheck;
 import java.time.Instant;
 
 /**
@@ -18,10 +19,11 @@ import java.time.Instant;
  * @param startedAt         UTC start (just before T0)
  * @param finishedAt        UTC end (after the slowest request)
  * @param wallClockNs       monotonic T0 to the end of the slowest request, ns (spec §5)
+ * @param clientCheck       the generator's self-check of the run (also in RunFinished), or null
  */
 public record RunOutcome(String runId, String workerId, int requestsPlanned, int requestsSent, int completed,
                          int failed, long eventsUndelivered, boolean interrupted, Instant startedAt,
-                         Instant finishedAt, long wallClockNs) {
+                         Instant finishedAt, long wallClockNs, ClientCheck clientCheck) {
 
     /** @return 0 when every request completed and every event was delivered, else 1 (spec §5) */
     public int exitCode() {

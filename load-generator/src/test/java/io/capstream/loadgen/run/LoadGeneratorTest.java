@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.emit.InMemoryEventSink;
+import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
@@ -379,5 +380,77 @@ class LoadGeneratorTest {
             assertEquals("context target is too small for the benchmark prompt envelope", f.getErrorMessage());
             assertEquals(15, f.getPlannedContextTokens());
         }
+    }
+
+    @Test
+    void warmUpRequestsReachTheTargetButNeverTheEventsAndTheSelfCheckIsInRunFinished() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        RunConfig c = small(6, 2).warmup(new WarmupConfig(0.3, 3)).build();
+        RunOutcome o = run(c, sink, new RunListener() {
+            @Override
+            public void onNotice(String line) {
+                notices.add(line);
+            }
+        });
+        assertEquals(6, o.completed());
+        assertEquals(9, chatRequests.get(), "6 measured + 3 warm-up requests reached the target");
+        List<Integer> indices = new ArrayList<>();
+        for (JsonNode b : bodies) {
+            String prompt = b.get("messages").get(0).get("content").asText();
+            indices.add(Integer.parseInt(prompt.substring(prompt.lastIndexOf("# request ") + 10, prompt.lastIndexOf(':'))));
+        }
+        indices.sort(Integer::compare);
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8), indices, "warm-up prompts carry the indices after the plan's");
+        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        assertEquals(6, done.size(), "no event for a warm-up request");
+        assertTrue(done.stream().allMatch(r -> r.getRequestIndex() < 6));
+        RunFinished rf = payloads(sink, RunFinished.class).get(0);
+        ClientCheck cc = rf.getClientCheck();
+        assertEquals(cc, o.clientCheck());
+        assertEquals(3, cc.getWarmupTargetRequests());
+        assertEquals(0, cc.getWarmupTargetFailed());
+        assertTrue(cc.getWarmupLoopbackRequests() >= 100, "at least one loopback batch: " + cc.getWarmupLoopbackRequests());
+        assertTrue(cc.getWarmupLoopbackMs() > 0);
+        assertTrue(cc.getDelaySamples() > 0, "the delay probe ran during the run");
+        assertTrue(cc.getDelayP50Ms() >= 0 && cc.getDelayMaxMs() >= cc.getDelayP99Ms());
+        assertEquals(2, cc.getInFlightMax());
+        assertTrue(cc.getInFlightMean() > 1.0 && cc.getInFlightMean() <= 2.0, "achieved concurrency " + cc.getInFlightMean());
+        assertEquals(6, cc.getStreamChunks(), "one content chunk per request");
+        assertEquals("live", cc.getEventDelivery());
+        assertEquals(cc.getWarnings().isEmpty(), !cc.getDistorted());
+        assertTrue(notices.stream().anyMatch(n -> n.startsWith("client warm-up: ")), notices.toString());
+        assertTrue(notices.contains("3 warm-up request(s) sent to the target and discarded (0 failed)"), notices.toString());
+    }
+
+    @Test
+    void withoutWarmUpOnlyThePlannedRequestsAreSent() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunOutcome o = run(small(4, 2).build(), sink, null);
+        assertEquals(4, o.completed());
+        assertEquals(4, chatRequests.get());
+        ClientCheck cc = payloads(sink, RunFinished.class).get(0).getClientCheck();
+        assertEquals(0, cc.getWarmupLoopbackRequests());
+        assertEquals(0, cc.getWarmupTargetRequests());
+        assertNull(cc.getWarmupLoopbackFirstUsPerRequest());
+    }
+
+    @Test
+    void deferredEventsReachTheSinkOnlyAfterTheLastRequest() throws Exception {
+        InMemoryEventSink inner = new InMemoryEventSink();
+        io.capstream.loadgen.emit.DeferredEventSink sink = new io.capstream.loadgen.emit.DeferredEventSink(inner);
+        List<Integer> seenDuringRun = new CopyOnWriteArrayList<>();
+        RunOutcome o = new LoadGenerator(vertx).run(small(5, 2).build(), sink, new RunListener() {
+            @Override
+            public void onProgress(RunProgress p) {
+                seenDuringRun.add(inner.events().size());
+            }
+        }).get(60, TimeUnit.SECONDS);
+        assertEquals(5, o.completed());
+        assertEquals(List.of(0, 0, 0, 0, 0), seenDuringRun, "nothing reached the delegate while requests ran");
+        assertEquals(7, inner.events().size());
+        assertInstanceOf(RunStarted.class, inner.events().get(0).getPayload());
+        assertInstanceOf(RunFinished.class, inner.events().get(6).getPayload());
+        assertEquals("deferred", ((RunFinished) inner.events().get(6).getPayload()).getClientCheck().getEventDelivery());
     }
 }

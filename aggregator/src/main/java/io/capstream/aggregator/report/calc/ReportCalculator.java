@@ -3,6 +3,7 @@ package io.capstream.aggregator.report.calc;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.artifact.AvroRecordJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.FailureEntry;
 import io.capstream.schemas.avro.Provenance;
@@ -315,6 +316,9 @@ public final class ReportCalculator {
         if (fin != null) {
             c.put("interrupted", fin.getInterrupted());
             c.put("events_undelivered", fin.getEventsUndelivered());
+            if (fin.getClientCheck() != null) {
+                c.set("client", AvroRecordJson.toObject(fin.getClientCheck()));
+            }
         }
         if (st != null) {
             c.put("origin", st.getOrigin());

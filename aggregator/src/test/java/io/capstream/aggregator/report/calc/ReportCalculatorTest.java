@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.ExactSeconds;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
@@ -301,6 +302,33 @@ class ReportCalculatorTest {
         assertEquals("benchmark-1", cs.get("replay_of").textValue());
         assertTrue(cs.get("run").get("keep_alive").booleanValue());
         assertEquals(28, j.size(), "27 reference keys + capstream");
+    }
+
+    @Test
+    void theGeneratorsSelfCheckIsTheCapstreamClientObject() throws Exception {
+        ClientCheck cc = ClientCheck.newBuilder().setDelaySamples(5000).setDelayP50Ms(0.1).setDelayP99Ms(7.5)
+                .setDelayMaxMs(12.0).setCpuProcessMs(840.0).setCpuCores(2).setGcPauses(3).setGcPauseMs(1.5)
+                .setGcPauseMaxMs(0.75).setInFlightMax(4).setInFlightMean(3.9).setEventDelivery("deferred")
+                .setDistorted(true).setWarnings(List.of("event-loop delay p99 7.5 ms > 5 ms")).build();
+        RunFinished fin = RunFinished.newBuilder(finished(1_000_000_000L)).setClientCheck(cc).build();
+        JsonNode j = json(ReportCalculator.compute(new RunData("r", started(1, 4096).build(),
+                List.of(ok(0, 100, 600, 1000, 10).build()), List.of(), fin, null)));
+        JsonNode c = j.get("capstream").get("client");
+        assertEquals(cc.getSchema().getFields().size(), c.size(), "one key per ClientCheck field");
+        assertEquals(7.5, c.get("delay_p99_ms").doubleValue());
+        assertEquals(5000, c.get("delay_samples").longValue());
+        assertEquals(840.0, c.get("cpu_process_ms").doubleValue());
+        assertEquals(3, c.get("gc_pauses").intValue());
+        assertEquals(0.75, c.get("gc_pause_max_ms").doubleValue());
+        assertEquals(3.9, c.get("in_flight_mean").doubleValue());
+        assertEquals("deferred", c.get("event_delivery").textValue());
+        assertTrue(c.get("distorted").booleanValue());
+        assertEquals("event-loop delay p99 7.5 ms > 5 ms", c.get("warnings").get(0).textValue());
+        assertTrue(c.get("queue_p99_ms").isNull(), "an unset measurement is null");
+        JsonNode without = json(ReportCalculator.compute(new RunData("r", started(1, 4096).build(),
+                List.of(ok(0, 100, 600, 1000, 10).build()), List.of(), finished(1_000_000_000L), null)));
+        assertFalse(without.get("capstream").has("client"), "no self-check (imports, replays of old runs): no key");
+        assertEquals(j.get("metrics"), without.get("metrics"), "the self-check never changes a metric");
     }
 
     @Test

@@ -1,0 +1,34 @@
+package io.capstream.loadgen.warmup;
+
+import io.capstream.loadgen.client.RequestResult;
+import io.capstream.loadgen.client.StreamingClient;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code --warmup-requests N}: N requests to the run's own target before T0, discarded (no event,
+ * no report row), as vLLM's {@code --num-warmups} and AIPerf's warm-up requests. They warm the
+ * target's and the client's connection paths; their prompts carry request indices after the plan's
+ * (n, n+1, ...) so that no measured prompt is sent twice.
+ */
+public final class TargetWarmup {
+    private TargetWarmup() {
+    }
+
+    /**
+     * @param contexts    the run's event-loop contexts
+     * @param client      the run's client (same target, key and keep-alive setting)
+     * @param bodies      body of warm-up request k (k = 0..count-1; the caller maps k to a prompt)
+     * @param count       requests (&gt;= 1)
+     * @param concurrency requests in flight at once
+     * @param onResult    every result, on the event loop
+     * @return how many failed
+     */
+    public static Future<Integer> run(List<Context> contexts, StreamingClient client, WarmupBodies bodies,
+                                      int count, int concurrency, Consumer<RequestResult> onResult) {
+        return RequestBatch.run(contexts, client, bodies, 0, count, concurrency, onResult)
+                .map(RequestBatch.Outcome::failed);
+    }
+}

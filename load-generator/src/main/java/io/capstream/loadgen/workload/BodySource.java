@@ -1,0 +1,46 @@
+package io.capstream.loadgen.workload;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Builds request bodies (prompt, spec §3.3, then JSON, spec §2.2) where they do not hold up the
+ * event loops: a body of at most {@value #INLINE_BODY_CHARS} prompt characters on the calling
+ * event loop, a larger one on a worker thread of the given context. Body building happens before a
+ * request's t0 (it is not part of TTFT). Thread-safe.
+ */
+public final class BodySource {
+    /** Largest prompt, characters, built on the event loop itself. */
+    public static final int INLINE_BODY_CHARS = 64 * 1024;
+
+    private final PromptBuilder prompts;
+    private final RequestBodyBuilder bodies;
+
+    /**
+     * @param prompts prompt construction (shared prefix of the run)
+     * @param bodies  body serialisation (model, max_tokens, thinking controls)
+     */
+    public BodySource(PromptBuilder prompts, RequestBodyBuilder bodies) {
+        this.prompts = prompts;
+        this.bodies = bodies;
+    }
+
+    /**
+     * @param ctx     the event-loop context of the request (its worker pool builds large bodies)
+     * @param index   request index (goes into the prompt's tail)
+     * @param planned planned context, tokens
+     * @return the body; fails with {@link PromptBuilder.PromptTooSmallException} when the context
+     *         cannot hold the prompt envelope
+     */
+    public Future<Buffer> body(Context ctx, int index, int planned) {
+        if (planned * PromptBuilder.CHARS_PER_TOKEN <= INLINE_BODY_CHARS) {
+            try {
+                return Future.succeededFuture(Buffer.buffer(bodies.body(prompts.prompt(index, planned))));
+            } catch (PromptBuilder.PromptTooSmallException e) {
+                return Future.failedFuture(e);
+            }
+        }
+        return ctx.executeBlocking(() -> Buffer.buffer(bodies.body(prompts.prompt(index, planned))), false);
+    }
+}

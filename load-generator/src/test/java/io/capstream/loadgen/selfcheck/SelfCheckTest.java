@@ -1,0 +1,125 @@
+package io.capstream.loadgen.selfcheck;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.schemas.avro.ClientCheck;
+import io.vertx.core.Context;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.internal.VertxInternal;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class SelfCheckTest {
+    static Vertx vertx;
+
+    @BeforeAll
+    static void start() {
+        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setBlockedThreadCheckInterval(60_000));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        vertx.close().await(10, TimeUnit.SECONDS);
+    }
+
+    private static List<Context> contexts(int n) {
+        List<Context> l = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            l.add(((VertxInternal) vertx).createEventLoopContext());
+        }
+        return l;
+    }
+
+    @Test
+    void aBlockedEventLoopShowsUpAsDelayAndTheCountsAreTheRecordedOnes() throws Exception {
+        List<Context> ctx = contexts(2);
+        SelfCheck sc = SelfCheck.start(vertx, ctx, true).await(10, TimeUnit.SECONDS);
+        // keep one loop on CPU for 40 ms of its own CPU time: its 1 ms timer fires at least 40 ms late
+        Promise<Void> blocked = Promise.promise();
+        ctx.get(0).runOnContext(v -> {
+            var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long until = mx.getCurrentThreadCpuTime() + 40_000_000L;
+            while (mx.getCurrentThreadCpuTime() < until) {
+                Thread.onSpinWait();
+            }
+            blocked.complete();
+        });
+        blocked.future().await(10, TimeUnit.SECONDS);
+        // let the probe fire again after the block, on both loops
+        Promise<Void> later = Promise.promise();
+        vertx.setTimer(20, id -> later.complete());
+        later.future().await(10, TimeUnit.SECONDS);
+        sc.inFlight(3);
+        sc.inFlight(2);
+        sc.request(0, 100_000_000L, 10);
+        sc.request(2_000_000L, 100_000_000L, 5);
+        sc.request(4_000_000L, -1, 0);
+        ClientCheck c = sc.stop(100_000_000L, new WarmupResult(500, 1234.5, 800.0, 60.0, 2, 1), "deferred")
+                .await(10, TimeUnit.SECONDS);
+        assertTrue(c.getDelayMaxMs() >= 30, "the 40 ms block: max delay " + c.getDelayMaxMs());
+        assertTrue(c.getDelaySamples() >= 2, "samples " + c.getDelaySamples());
+        assertEquals(3, c.getInFlightMax());
+        assertEquals(2.0, c.getInFlightMean(), 1e-9, "two requests of 100 ms in a 100 ms wall clock");
+        assertEquals(15, c.getStreamChunks());
+        assertEquals(2.0, c.getQueueP50Ms(), 0.01);
+        assertEquals(4.0, c.getQueueMaxMs(), 0.01);
+        assertEquals(500, c.getWarmupLoopbackRequests());
+        assertEquals(1234.5, c.getWarmupLoopbackMs());
+        assertEquals(800.0, c.getWarmupLoopbackFirstUsPerRequest());
+        assertEquals(2, c.getWarmupTargetRequests());
+        assertEquals(1, c.getWarmupTargetFailed());
+        assertEquals("deferred", c.getEventDelivery());
+        assertEquals(Runtime.getRuntime().availableProcessors(), c.getCpuCores());
+        assertNotNull(c.getCpuProcessMs());
+        assertTrue(c.getCpuEventLoopsMs() >= 30, "the busy loop's 40 ms of CPU: " + c.getCpuEventLoopsMs());
+        assertTrue(c.getCpuEventLoopBusyMax() >= 0.3, "40 ms busy in a 100 ms wall clock: " + c.getCpuEventLoopBusyMax());
+        assertNotNull(c.getGcCollector());
+        assertEquals(c.getDistorted(), !c.getWarnings().isEmpty());
+        assertTrue(c.getWarnings().stream().anyMatch(w -> w.startsWith("event-loop delay p99")) || c.getDelayP99Ms() <= 5,
+                "a p99 above 5 ms is a warning: " + c);
+    }
+
+    @Test
+    void withoutRequestsTheDistributionsAreNull() throws Exception {
+        SelfCheck sc = SelfCheck.start(vertx, contexts(1), false).await(10, TimeUnit.SECONDS);
+        ClientCheck c = sc.stop(0, WarmupResult.NONE, "live").await(10, TimeUnit.SECONDS);
+        assertNull(c.getQueueP50Ms());
+        assertNull(c.getInFlightMean());
+        assertNull(c.getCpuMsPer1000Chunks());
+        assertEquals(0, c.getWarmupLoopbackRequests());
+        assertFalse(c.getWarnings().stream().anyMatch(w -> w.contains("saturated")));
+    }
+
+    @Test
+    void procStatLineGivesBusyAndTotalJiffies() {
+        // user nice system idle iowait irq softirq steal guest guest_nice
+        assertArrayEquals(new long[] {100 + 5 + 50 + 3 + 2 + 1, 100 + 5 + 50 + 800 + 40 + 3 + 2 + 1},
+                CpuClock.parseCpuLine("cpu  100 5 50 800 40 3 2 1 7 0"));
+        assertNull(CpuClock.parseCpuLine("cpu0 1 2 3 4 5"));
+        assertNull(CpuClock.parseCpuLine(""));
+    }
+
+    @Test
+    void concurrentCyclesAreNotPauses() {
+        GcMonitor gc = new GcMonitor();
+        gc.record("ZGC Cycles", 120);
+        gc.record("ZGC Pauses", 0.5);
+        gc.record("ZGC Pauses", 1.5);
+        gc.record("G1 Young Generation", 7);
+        gc.record("G1 Concurrent GC", 30);
+        assertEquals(3, gc.pauses());
+        assertEquals(9.0, gc.pauseMs(), 1e-9);
+        assertEquals(7.0, gc.pauseMaxMs(), 1e-9);
+        assertEquals(150.0, gc.concurrentMs(), 1e-9);
+    }
+}

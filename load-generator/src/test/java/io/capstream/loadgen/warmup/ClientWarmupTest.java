@@ -1,0 +1,99 @@
+package io.capstream.loadgen.warmup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.loadgen.client.ClientConfig;
+import io.capstream.loadgen.client.RequestResult;
+import io.capstream.loadgen.selfcheck.WarmupResult;
+import io.capstream.loadgen.workload.ApiKey;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.VertxInternal;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ClientWarmupTest {
+    static Vertx vertx;
+    static final ClientConfig TEMPLATE = new ClientConfig("http://127.0.0.1:1/v1", 30, false, 64, ApiKey.none());
+    static final WarmupBodies BODIES = (ctx, k) -> Future.succeededFuture(Buffer.buffer(
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"# request " + k + ": hi\"}],\"stream\":true}"));
+
+    @BeforeAll
+    static void start() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        vertx.close().await(10, TimeUnit.SECONDS);
+    }
+
+    private static List<Context> contexts() {
+        return List.of(((VertxInternal) vertx).createEventLoopContext(), ((VertxInternal) vertx).createEventLoopContext());
+    }
+
+    @Test
+    void runsWholeBatchesOfRealStreamsUntilItsBound() throws Exception {
+        List<RequestResult> results = new CopyOnWriteArrayList<>();
+        WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(60, 1_000_000, 300, 100, 8),
+                TEMPLATE, BODIES, results::add).await(60, TimeUnit.SECONDS);
+        assertEquals(300, w.loopbackRequests(), "stops at maxRequests, in whole batches");
+        assertEquals(300, results.size());
+        assertTrue(results.stream().allMatch(RequestResult::ok), "every loopback stream completes");
+        assertTrue(results.stream().allMatch(r -> r.contentChunks() == LoopbackStreamServer.CONTENT_CHUNKS
+                && r.completionTokens() == LoopbackStreamServer.CONTENT_CHUNKS && r.ttftNs() > 0));
+        assertEquals(75, results.stream().filter(r -> r.reasoningChunks() == 2).count(), "every fourth has reasoning");
+        assertNotNull(w.firstUsPerRequest());
+        assertNotNull(w.lastUsPerRequest());
+        assertTrue(w.loopbackMs() > 0);
+        assertEquals(0, w.targetRequests());
+    }
+
+    @Test
+    void theTimeBoundEndsItAfterTheCurrentBatch() throws Exception {
+        WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(0.001, 1_000_000, 1_000_000, 50, 4),
+                TEMPLATE, BODIES, r -> { }).await(60, TimeUnit.SECONDS);
+        assertEquals(50, w.loopbackRequests(), "one batch, then the bound");
+    }
+
+    @Test
+    void bodiesThatCannotBeBuiltEndItWithoutFailing() throws Exception {
+        WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(60, 10, 1000, 10, 2), TEMPLATE,
+                (ctx, k) -> Future.failedFuture(new IllegalStateException("no body")), r -> { })
+                .await(60, TimeUnit.SECONDS);
+        assertEquals(0, w.loopbackRequests(), "a batch that failed whole is not counted");
+    }
+
+    @Test
+    void stopRuleWantsAFlatCostAQuietJitAndTheMinimumCount() {
+        ClientWarmup.State st = new ClientWarmup.State(new ClientWarmup.Settings(60, 300, 1_000_000, 100, 8), System.nanoTime());
+        assertTrue(st.record(100, 1000, 0.5), "falling");
+        assertTrue(st.record(100, 500, 0.5), "falling");
+        assertTrue(st.record(100, 490, 0.0), "flat 1");
+        assertTrue(st.record(100, 495, 0.0), "flat 2");
+        assertTrue(st.record(100, 480, 0.2), "flat 3, but the JIT is still busy");
+        assertTrue(!st.record(100, 485, 0.01), "flat, quiet JIT, >= 300 requests: settled");
+        assertEquals(600, st.result().loopbackRequests());
+        assertEquals(1000.0, st.result().firstUsPerRequest());
+        assertEquals(485.0, st.result().lastUsPerRequest());
+
+        ClientWarmup.State few = new ClientWarmup.State(new ClientWarmup.Settings(60, 10_000, 1_000_000, 100, 8), System.nanoTime());
+        for (int i = 0; i < 5; i++) {
+            assertTrue(few.record(100, 100, 0.0), "below the minimum count it goes on");
+        }
+        ClientWarmup.State faster = new ClientWarmup.State(new ClientWarmup.Settings(60, 0, 1_000_000, 100, 8), System.nanoTime());
+        double cost = 1000;
+        for (int i = 0; i < 10; i++) {
+            cost *= 0.9;
+            assertTrue(faster.record(100, cost, 0.0), "10% faster per batch: still falling");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.capstream.schemas.artifact;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Collection;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Maps an Avro record to a JSON object of the artifact, driven by the record's schema: one member
+ * per schema field, in schema order, named as the field (capstream's Avro field names are the
+ * artifact's JSON keys). Nulls, booleans, ints, longs, floats, doubles, strings, enums, arrays,
+ * maps and nested records are mapped; a new field therefore appears in the JSON without code here.
+ */
+public final class AvroRecordJson {
+    private AvroRecordJson() {
+    }
+
+    /**
+     * @param record the record; not null
+     * @return a new JSON object with one member per field of {@code record}'s schema
+     * @throws IllegalArgumentException when a field holds a value of a type not listed above (bytes, fixed)
+     */
+    public static ObjectNode toObject(GenericRecord record) {
+        ObjectNode o = ArtifactJson.nodes().objectNode();
+        for (Schema.Field f : record.getSchema().getFields()) {
+            put(o, f.name(), record.get(f.pos()));
+        }
+        return o;
+    }
+
+    private static void put(ObjectNode o, String name, Object v) {
+        if (v == null) {
+            o.putNull(name);
+        } else if (v instanceof Boolean b) {
+            o.put(name, b);
+        } else if (v instanceof Integer i) {
+            o.put(name, i);
+        } else if (v instanceof Long l) {
+            o.put(name, l);
+        } else if (v instanceof Float fl) {
+            o.put(name, fl.doubleValue());
+        } else if (v instanceof Double d) {
+            o.put(name, d);
+        } else if (v instanceof CharSequence || v instanceof Enum<?>) {
+            o.put(name, v.toString());
+        } else if (v instanceof GenericRecord r) {
+            o.set(name, toObject(r));
+        } else if (v instanceof Collection<?> c) {
+            ArrayNode a = o.putArray(name);
+            for (Object e : c) {
+                add(a, e);
+            }
+        } else if (v instanceof Map<?, ?> m) {
+            ObjectNode inner = o.putObject(name);
+            m.forEach((k, e) -> put(inner, k.toString(), e));
+        } else {
+            throw new IllegalArgumentException("field " + name + ": no JSON mapping for " + v.getClass().getName());
+        }
+    }
+
+    private static void add(ArrayNode a, Object e) {
+        ObjectNode holder = ArtifactJson.nodes().objectNode();
+        put(holder, "v", e);
+        a.add(holder.get("v"));
+    }
+}

@@ -1,0 +1,43 @@
+package io.capstream.schemas.artifact;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.capstream.schemas.avro.ClientCheck;
+import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.ReportKind;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.junit.jupiter.api.Test;
+
+class AvroRecordJsonTest {
+    @Test
+    void everyFieldBecomesAMemberNamedAsTheFieldInSchemaOrder() {
+        ClientCheck cc = ClientCheck.newBuilder().setDelayP99Ms(2.5).setGcPauses(7L).setCpuCores(2)
+                .setWarnings(List.of("a", "b")).setDistorted(true).setGcCollector("ZGC Pauses").build();
+        ObjectNode o = AvroRecordJson.toObject(cc);
+        List<String> names = cc.getSchema().getFields().stream().map(Schema.Field::name).toList();
+        List<String> keys = new java.util.ArrayList<>();
+        o.fieldNames().forEachRemaining(keys::add);
+        assertEquals(names, keys);
+        assertEquals(2.5, o.get("delay_p99_ms").doubleValue());
+        assertTrue(o.get("gc_pauses").isLong());
+        assertTrue(o.get("cpu_cores").isInt());
+        assertTrue(o.get("delay_p50_ms").isNull());
+        assertEquals("b", o.get("warnings").get(1).textValue());
+        assertTrue(o.get("distorted").booleanValue());
+        assertEquals("ZGC Pauses", o.get("gc_collector").textValue());
+        assertTrue(ArtifactJson.write(o).contains("2.5"), "the artifact writer writes it");
+    }
+
+    @Test
+    void enumsArraysOfIntsAndNestedRecordsMapToo() {
+        Provenance p = Provenance.newBuilder().setKind(ReportKind.REPLAY).setReplayOf("x")
+                .setMissingRequestIndices(List.of(3, 7)).setComplete(false).build();
+        ObjectNode o = AvroRecordJson.toObject(p);
+        assertEquals("REPLAY", o.get("kind").textValue());
+        assertEquals(7, o.get("missing_request_indices").get(1).intValue());
+        assertTrue(o.get("source_file").isNull());
+    }
+}
