@@ -3,7 +3,9 @@ package io.capstream.loadgen.client;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.capstream.loadgen.client.SseEventAssembler.Parse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -13,11 +15,11 @@ import java.nio.charset.StandardCharsets;
  * last truthy usage, the last {@code finish_reason}, the largest gap between consecutive
  * {@code data:} lines, and a failure when the stream is malformed.
  *
- * <p>Per line: whitespace is stripped (including a trailing {@code \r}); lines not starting with
- * {@code data:} are ignored (blank, {@code event:}, {@code :} comments); {@code data: [DONE]}
- * stops reading; other payloads are parsed as JSON with a streaming parser (no tree, no string
- * for deltas: only their lengths are needed) and applied only when the whole line parses
- * (unparseable payloads are skipped, like {@code json.loads} failing). Bytes that are not valid
+ * <p>The lines are framed into payloads by an {@link SseEventAssembler} (one {@code data:} line,
+ * or the joined data lines of a multi-line event; {@code [DONE]}). Each payload is parsed as JSON
+ * with a streaming parser (no tree, no string for deltas: only their lengths are needed) and
+ * applied only when the whole payload parses (unparseable payloads are skipped, like
+ * {@code json.loads} failing). Bytes that are not valid
  * UTF-8 are decoded with replacement characters and parsed again. A non-object chunk or a
  * non-iterable {@code choices} is a {@code TypeError} failure; a truthy {@code error} member is a
  * {@code ValueError} failure naming the server's message (capstream deviation: the reference would
@@ -30,11 +32,9 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     private static final JsonFactory JSON = JsonFactory.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
-    private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private final long t0;
-    private long now;
+    private final SseEventAssembler events = new SseEventAssembler(new Payloads());
 
     private long ttfo = -1;
     private long ttft = -1;
@@ -45,13 +45,9 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     private long cachedTokens = -1;
     private boolean usageSeen;
     private String finishReason;
-    private boolean done;
     private RequestError failure;
-    private long lastDataNs = -1;
-    private long maxGapNs = -1;
-    private int dataLines;
 
-    // scratch of the line being parsed, applied only when the whole line parsed
+    // scratch of the payload being parsed, applied only when the whole payload parsed
     private boolean sUsage;
     private long sPrompt;
     private long sCompletion;
@@ -65,7 +61,7 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     /** @param t0Ns the request's t0, {@code System.nanoTime()} just before connecting */
     public ChunkAccumulator(long t0Ns) {
         this.t0 = t0Ns;
-        this.now = t0Ns;
+        events.at(t0Ns);
     }
 
     /**
@@ -74,42 +70,32 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
      * @param nowNs {@code System.nanoTime()} when the chunk arrived
      */
     public void at(long nowNs) {
-        this.now = nowNs;
+        events.at(nowNs);
     }
 
+    /** Hands the line to the {@link SseEventAssembler}; {@inheritDoc} */
     @Override
     public boolean onLine(byte[] b, int off, int len) {
-        int s = off;
-        int e = off + len;
-        while (s < e && isSpace(b[s])) {
-            s++;
+        return events.onLine(b, off, len);
+    }
+
+    /** Ends a multi-line event left open by the end of the body; {@inheritDoc} */
+    @Override
+    public boolean onEnd() {
+        return events.onEnd();
+    }
+
+    /** The accumulator's side of its {@link SseEventAssembler}. */
+    private final class Payloads implements SseEventAssembler.PayloadHandler {
+        @Override
+        public Parse parse(byte[] b, int off, int len) {
+            return ChunkAccumulator.this.parse(b, off, len);
         }
-        while (e > s && isSpace(b[e - 1])) {
-            e--;
+
+        @Override
+        public boolean apply(long atNs) {
+            return ChunkAccumulator.this.apply(atNs - t0);
         }
-        if (e - s < DATA.length || !startsWith(b, s, DATA)) {
-            return true;
-        }
-        s += DATA.length;
-        while (s < e && isSpace(b[s])) {
-            s++;
-        }
-        dataLines++;
-        long t = now - t0;
-        if (lastDataNs >= 0 && t - lastDataNs > maxGapNs) {
-            maxGapNs = t - lastDataNs;
-        } else if (lastDataNs < 0) {
-            maxGapNs = 0;
-        }
-        lastDataNs = t;
-        if (e - s == DONE.length && startsWith(b, s, DONE)) {
-            done = true;
-            return false;
-        }
-        if (!parse(b, s, e - s)) {
-            return true; // unparseable: skipped silently (spec §4.1)
-        }
-        return apply(t);
     }
 
     private boolean apply(long t) {
@@ -145,19 +131,32 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
         return true;
     }
 
-    private boolean parse(byte[] b, int off, int len) {
+    private Parse parse(byte[] b, int off, int len) {
         try (JsonParser p = JSON.createParser(b, off, len)) {
-            return parseChunk(p);
+            return parseChunk(p) ? Parse.PARSED : Parse.INVALID;
+        } catch (JsonEOFException ex) {
+            return Parse.INCOMPLETE; // the end came inside the value: a later data line may complete it
         } catch (IOException | RuntimeException ex) {
             if (!hasNonAscii(b, off, len)) {
-                return false;
+                return Parse.INVALID;
             }
         }
         // invalid UTF-8 somewhere: decode with replacement characters, like the reference, and retry
         try (JsonParser p = JSON.createParser(new String(b, off, len, StandardCharsets.UTF_8))) {
-            return parseChunk(p);
+            return parseChunk(p) ? Parse.PARSED : Parse.INVALID;
+        } catch (JsonEOFException ex) {
+            return Parse.INCOMPLETE;
         } catch (IOException | RuntimeException ex) {
-            return false;
+            return Parse.INVALID;
+        }
+    }
+
+    /** @return whether nothing follows the chunk's value (trailing data makes it unparseable) */
+    private static boolean atEnd(JsonParser p) throws IOException {
+        try {
+            return p.nextToken() == null;
+        } catch (JsonEOFException ex) {
+            return false; // a cut token after a whole value is trailing data, not an incomplete value
         }
     }
 
@@ -178,7 +177,7 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
         if (t != JsonToken.START_OBJECT) {
             String kind = kind(t);
             p.skipChildren();
-            if (p.nextToken() != null) {
+            if (!atEnd(p)) {
                 return false;
             }
             sTypeError = "stream chunk is a JSON " + kind + ", not an object ('" + pyType(t) + "' object has no attribute 'get')";
@@ -194,7 +193,7 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
                 default -> p.skipChildren();
             }
         }
-        return p.nextToken() == null; // trailing data makes the line unparseable
+        return atEnd(p);
     }
 
     private void usage(JsonParser p, JsonToken v) throws IOException {
@@ -446,19 +445,6 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
         };
     }
 
-    private static boolean isSpace(byte c) {
-        return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
-    }
-
-    private static boolean startsWith(byte[] b, int off, byte[] prefix) {
-        for (int i = 0; i < prefix.length; i++) {
-            if (b[off + i] != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static boolean hasNonAscii(byte[] b, int off, int len) {
         for (int i = off; i < off + len; i++) {
             if (b[i] < 0) {
@@ -470,7 +456,7 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
 
     /** @return whether {@code data: [DONE]} was seen */
     public boolean done() {
-        return done;
+        return events.done();
     }
 
     /** @return a stream-level failure (TypeError, in-stream error object), or null */
@@ -525,11 +511,11 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
 
     /** @return the largest gap between consecutive {@code data:} lines, ns; -1 before the first */
     public long maxGapNs() {
-        return maxGapNs;
+        return events.maxGapNs();
     }
 
     /** @return {@code data:} lines seen */
     public int dataLines() {
-        return dataLines;
+        return events.dataLines();
     }
 }

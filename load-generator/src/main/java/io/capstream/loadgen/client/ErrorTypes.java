@@ -8,7 +8,10 @@ package io.capstream.loadgen.client;
 public final class ErrorTypes {
     /** Connection could not be opened (refused, unknown host, connect timeout). */
     public static final String URL_ERROR = "URLError";
-    /** Non-2xx status: {@code HTTP Error <code>: <reason>}. */
+    /**
+     * Non-2xx status: {@code HTTP Error <code>: <reason>}, then {@code ": "} and the server's message
+     * when its body has one ({@link NonStreamBody}).
+     */
     public static final String HTTP_ERROR = "HTTPError";
     /** No byte for {@code --timeout} seconds while waiting for headers or reading: {@code timed out}. */
     public static final String TIMEOUT_ERROR = "TimeoutError";
@@ -16,7 +19,10 @@ public final class ErrorTypes {
     public static final String INCOMPLETE_READ = "IncompleteRead";
     /** Connection closed before any response head. */
     public static final String REMOTE_DISCONNECTED = "RemoteDisconnected";
-    /** No visible content, too small a context, or an error object inside the stream. */
+    /**
+     * No visible content, too small a context, an error object inside the stream, or a 2xx that is
+     * JSON instead of a stream ({@code endpoint did not stream (Content-Type: …): …}).
+     */
     public static final String VALUE_ERROR = "ValueError";
     /** Malformed chunk structure ({@code "choices": null}, a non-object chunk). */
     public static final String TYPE_ERROR = "TypeError";

@@ -21,6 +21,16 @@ public final class SseLineSplitter {
          * @return false to stop reading (e.g. {@code [DONE]} or a failure)
          */
         boolean onLine(byte[] buf, int off, int len);
+
+        /**
+         * The body ended (after its last line). Called once by {@link #finish()} unless reading
+         * was stopped before.
+         *
+         * @return false to stop (e.g. a failure in an event the end completed)
+         */
+        default boolean onEnd() {
+            return true;
+        }
     }
 
     private final LineHandler handler;
@@ -73,7 +83,8 @@ public final class SseLineSplitter {
     }
 
     /**
-     * Signals the end of the body: a last line without {@code \n} is handed over.
+     * Signals the end of the body: a last line without {@code \n} is handed over, then
+     * {@link LineHandler#onEnd()} is called.
      *
      * @return false when the handler asked to stop
      */
@@ -88,6 +99,10 @@ public final class SseLineSplitter {
                 stopped = true;
                 return false;
             }
+        }
+        if (!handler.onEnd()) {
+            stopped = true;
+            return false;
         }
         return true;
     }

@@ -22,6 +22,12 @@ import io.vertx.core.http.RequestOptions;
  * for the response head and for each read, not a total deadline. Every failure is returned as a
  * {@link RequestResult} with an {@link RequestError}: the future never fails.
  *
+ * <p>A body that is not a stream is read up to {@link NonStreamBody#MAX_BYTES} (under the same
+ * idle timeout) for the server's message: a non-2xx status fails as {@code HTTPError} with the
+ * elapsed time of the status; a 2xx whose Content-Type is JSON ({@link NonStreamBody#isJson})
+ * fails as {@code ValueError} "endpoint did not stream" at the end of its body. With keep-alive,
+ * the rest of a longer body is read and discarded so that the connection can be reused.
+ *
  * <p>Headers: {@code Content-Type: application/json}, {@code Accept-Encoding: identity},
  * {@code Authorization: Bearer <key>} when a key is configured, and {@code Connection: close}
  * unless keep-alive is on. Callbacks run on the event loop of the context the request was started
@@ -125,6 +131,8 @@ public final class StreamingClient implements AutoCloseable {
         long lastActivity;
         long timerId = -1;
         long doneAt = -1;
+        NonStreamBody nonStream; // a body read for its message instead of as a stream
+        long nonStreamEndAt = -1; // elapsed end of such a failure, or -1 for when the body ends
 
         Exchange(long t0) {
             this.t0 = t0;
@@ -150,7 +158,12 @@ public final class StreamingClient implements AutoCloseable {
             if (idleMs >= timeoutMs) {
                 if (doneAt >= 0) {
                     finishAt(doneAt, acc.failure());
+                } else if (nonStream != null) {
+                    endNonStream();
                 } else {
+                    if (response != null) {
+                        endOfEvents(System.nanoTime());
+                    }
                     finish(System.nanoTime(), connected || request != null
                             ? RequestError.of(ErrorTypes.TIMEOUT_ERROR, "timed out")
                             : RequestError.of(ErrorTypes.URL_ERROR, "<urlopen error timed out>"));
@@ -162,19 +175,17 @@ public final class StreamingClient implements AutoCloseable {
         }
 
         void onResponse(HttpClientResponse resp) {
-            lastActivity = System.nanoTime();
+            long statusAt = System.nanoTime();
+            lastActivity = statusAt;
             response = resp;
             status = resp.statusCode();
             if (status < 200 || status >= 300) {
-                String reason = resp.statusMessage();
-                finish(System.nanoTime(), RequestError.of(ErrorTypes.HTTP_ERROR,
-                        "HTTP Error " + status + ": " + (reason == null ? "" : reason)));
-                resp.exceptionHandler(t -> { });
-                if (keepAlive) {
-                    resp.handler(b -> { });
-                } else {
-                    closeConnection();
-                }
+                readNonStream(resp, NonStreamBody.httpError(status, resp.statusMessage()), statusAt);
+                return;
+            }
+            String contentType = resp.getHeader("Content-Type");
+            if (NonStreamBody.isJson(contentType)) {
+                readNonStream(resp, NonStreamBody.notStreamed(contentType), -1);
                 return;
             }
             resp.handler(this);
@@ -182,7 +193,9 @@ public final class StreamingClient implements AutoCloseable {
                 if (doneAt >= 0) {
                     finishAt(doneAt, null);
                 } else if (!finished) {
-                    finish(System.nanoTime(), FailureMapper.map(t, FailureMapper.Phase.BODY, splitter.bytes()));
+                    long at = System.nanoTime();
+                    endOfEvents(at);
+                    finish(at, FailureMapper.map(t, FailureMapper.Phase.BODY, splitter.bytes()));
                 }
             });
             resp.endHandler(v -> {
@@ -231,6 +244,53 @@ public final class StreamingClient implements AutoCloseable {
             }
         }
 
+        /** An event that the cut or stalled body left open still counts (spec: until the end of the stream). */
+        void endOfEvents(long at) {
+            acc.at(at);
+            acc.onEnd();
+        }
+
+        /**
+         * Reads the first {@link NonStreamBody#MAX_BYTES} of a body that is not a stream, then
+         * fails with the server's message; the idle timer keeps running meanwhile.
+         *
+         * @param endAt the failure's end (nanoTime), or -1 for when the body read ends
+         */
+        void readNonStream(HttpClientResponse resp, NonStreamBody b, long endAt) {
+            nonStream = b;
+            nonStreamEndAt = endAt;
+            resp.exceptionHandler(t -> {
+                if (!finished) {
+                    endNonStream();
+                    closeConnection();
+                }
+            });
+            resp.endHandler(v -> {
+                if (!finished) {
+                    endNonStream();
+                    if (!keepAlive) {
+                        closeConnection();
+                    }
+                }
+            });
+            resp.handler(buf -> {
+                if (finished) {
+                    return; // keep-alive: the rest of the body is discarded so that the connection can be reused
+                }
+                lastActivity = System.nanoTime();
+                if (!b.append(buf)) {
+                    endNonStream();
+                    if (!keepAlive) {
+                        closeConnection();
+                    }
+                }
+            });
+        }
+
+        void endNonStream() {
+            finish(nonStreamEndAt >= 0 ? nonStreamEndAt : System.nanoTime(), nonStream.error());
+        }
+
         void closeConnection() {
             if (request != null && request.connection() != null) {
                 request.connection().close();
@@ -260,7 +320,8 @@ public final class StreamingClient implements AutoCloseable {
             }
             promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
                     acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
-                    acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(), splitter.bytes(), e));
+                    acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),
+                    nonStream != null ? nonStream.bytes() : splitter.bytes(), e));
         }
     }
 }

@@ -179,13 +179,16 @@ class AimockIT {
     }
 
     @Test
-    void chaosMalformedBodyHasNoVisibleContent() throws Exception {
+    void chaosMalformedBodyIsNotAStream() throws Exception {
+        // aimock's malformed chaos answers 200 with Content-Type: application/json and a broken body
         RunOutcome[] o = new RunOutcome[1];
         InMemoryEventSink sink = run(RunConfig.builder(base, "aimock-malformed").requests(2).concurrency(2), o);
         assertEquals(2, o[0].failed());
         for (RequestFailed f : of(sink, RequestFailed.class)) {
             assertEquals(ErrorTypes.VALUE_ERROR, f.getErrorType());
-            assertEquals(ErrorTypes.NO_VISIBLE_CONTENT, f.getErrorMessage());
+            assertEquals("endpoint did not stream (Content-Type: application/json): {malformed json: <<<chaos>>>",
+                    f.getErrorMessage());
+            assertEquals(200, f.getHttpStatus());
         }
     }
 
@@ -196,11 +199,12 @@ class AimockIT {
         assertEquals(2, o[0].failed());
         for (RequestFailed f : of(sink, RequestFailed.class)) {
             assertEquals(ErrorTypes.HTTP_ERROR, f.getErrorType());
-            assertEquals("HTTP Error 429: Too Many Requests", f.getErrorMessage());
+            assertEquals("HTTP Error 429: Too Many Requests: Chaos: rate limit exceeded", f.getErrorMessage());
             assertEquals(429, f.getHttpStatus());
         }
         InMemoryEventSink sink500 = run(RunConfig.builder(base, "aimock-error").requests(1).concurrency(1), o);
-        assertEquals("HTTP Error 500: Internal Server Error", of(sink500, RequestFailed.class).get(0).getErrorMessage());
+        assertEquals("HTTP Error 500: Internal Server Error: The server had an error",
+                of(sink500, RequestFailed.class).get(0).getErrorMessage());
     }
 
     @Test

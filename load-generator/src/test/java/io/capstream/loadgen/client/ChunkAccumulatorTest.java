@@ -191,4 +191,79 @@ class ChunkAccumulatorTest {
         assertEquals(5_000, acc.maxGapNs());
         assertEquals(3, acc.dataLines());
     }
+
+    @Test
+    void dataSpanningSeveralLinesIsOneEvent() {
+        assertTrue(at(1_100, "data: {\"choices\":[{\"delta\":\ndata: {\"content\":\"hi\"}}]}\n\n"));
+        assertEquals(1, acc.contentChunks());
+        assertEquals(100, acc.ttftNs());
+        assertEquals(2, acc.dataLines());
+        assertNull(acc.failure());
+    }
+
+    @Test
+    void multiLineEventIsDispatchedAtItsBlankLineAndStampedThen() {
+        at(1_100, "data: {\"choices\":[{\"delta\":\n");
+        at(1_200, "data: {\"content\":\"hi\"}}]}\n");
+        assertEquals(0, acc.contentChunks(), "the event is not over before its blank line");
+        at(1_300, "\n");
+        assertEquals(1, acc.contentChunks());
+        assertEquals(300, acc.ttftNs(), "stamped with the arrival of the blank line that completed the event");
+        assertEquals(100, acc.maxGapNs(), "gaps are between data lines as they arrive");
+    }
+
+    @Test
+    void continuationLineThatParsesAloneIsStillJoined() {
+        at(1_100, "data: {\"choices\":[{\"delta\":\ndata: {\"content\":\"hi\"}\ndata: }]}\n\n");
+        assertEquals(1, acc.contentChunks());
+        assertEquals(100, acc.ttftNs());
+    }
+
+    @Test
+    void multiLineEventEndedByTheEndOfTheStream() {
+        at(1_100, "data: {\"choices\":[{\"delta\":\n");
+        at(1_200, "data: {\"content\":\"hi\"}}]}"); // no newline, no blank line
+        acc.at(1_400);
+        assertTrue(splitter.finish());
+        assertEquals(1, acc.contentChunks());
+        assertEquals(400, acc.ttftNs());
+    }
+
+    @Test
+    void multiLineEventBeforeDoneWithoutBlankLineIsDispatchedThenDoneStops() {
+        assertFalse(at(1_100, "data: {\"choices\":[{\"delta\":\ndata: {\"content\":\"hi\"}}]}\ndata: [DONE]\n" + content("\"late\"")));
+        assertTrue(acc.done());
+        assertEquals(1, acc.contentChunks());
+    }
+
+    @Test
+    void multiLineErrorObjectFailsLikeAOneLineOne() {
+        at(1_100, content("\"a\""));
+        assertFalse(at(1_200, "data: {\"error\":\ndata:  {\"message\":\"out of memory\"}}\n\n"));
+        assertEquals(ErrorTypes.VALUE_ERROR, acc.failure().type());
+        assertEquals("server sent an error object inside the HTTP 200 stream: out of memory", acc.failure().message());
+    }
+
+    @Test
+    void truncatedLineInAStreamWithoutBlankLinesDoesNotSwallowTheNextLines() {
+        // one JSON chunk per line and no blank lines; one line is cut short (a valid JSON prefix)
+        at(1_100, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}\n");
+        at(1_200, "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n");
+        at(1_300, ": ping\n");
+        at(1_400, "data: {\"choices\":[{\"delta\":{\"content\":\"c\"}}]}\n");
+        assertFalse(at(1_900, "data: [DONE]\n"));
+        assertEquals(2, acc.contentChunks(), "the cut line is skipped, the others count, as line by line");
+        assertEquals(200, acc.ttftNs(), "each line keeps its own arrival time");
+        assertEquals(4, acc.dataLines());
+        assertEquals(500, acc.maxGapNs());
+    }
+
+    @Test
+    void oneJsonPerLineWithoutBlankLinesIsHandledLineByLine() {
+        at(1_100, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n");
+        assertEquals(1, acc.contentChunks(), "handled when its line arrives, not at a blank line");
+        assertEquals(100, acc.ttftNs());
+        at(1_200, "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n");
+        assertEquals(2, acc.contentChunks());
+    }
 }

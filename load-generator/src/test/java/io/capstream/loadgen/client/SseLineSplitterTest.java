@@ -69,4 +69,26 @@ class SseLineSplitterTest {
         feed(b, 100, 5000, 9999);
         assertEquals(List.of(big), lines);
     }
+
+    @Test
+    void finishHandsTheLastLineThenSignalsTheEndOnce() {
+        List<String> seen = new ArrayList<>();
+        SseLineSplitter s = new SseLineSplitter(new SseLineSplitter.LineHandler() {
+            @Override
+            public boolean onLine(byte[] b, int off, int len) {
+                seen.add(new String(b, off, len, StandardCharsets.UTF_8));
+                return true;
+            }
+
+            @Override
+            public boolean onEnd() {
+                seen.add("<end>");
+                return false;
+            }
+        });
+        s.feed("a\nb".getBytes(StandardCharsets.UTF_8), 0, 3);
+        assertFalse(s.finish(), "the handler's answer at the end");
+        assertFalse(s.finish());
+        assertEquals(List.of("a", "b", "<end>"), seen);
+    }
 }

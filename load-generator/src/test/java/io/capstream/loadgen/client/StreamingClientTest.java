@@ -1,6 +1,7 @@
 package io.capstream.loadgen.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -117,6 +118,27 @@ class StreamingClientTest {
             case "choicesnull" -> paced(r, 5, "data: {\"choices\":null}\n\n");
             case "nocontent" -> paced(r, 5, chunk("{\"role\":\"assistant\",\"content\":\"\"}"), "data: [DONE]\n\n");
             case "donehang" -> pacedOpen(r, 5, chunk("{\"content\":\"a\"}"), "data: [DONE]\n\n"); // no end
+            case "multiline" -> paced(r, 30, "data: {\"choices\":[{\"delta\":\n", "data: {\"content\":\"hi\"}}]}\n",
+                    "\n", chunk("{\"content\":\"!\"}"), "data: [DONE]\n\n");
+            case "multilineend" -> paced(r, 30, "data: {\"choices\":[{\"delta\":\n", "data: {\"content\":\"hi\"}}]}\n");
+            case "json200error" -> r.putHeader("Content-Type", "application/json")
+                    .end("{\"error\":{\"message\":\"model not found\",\"type\":\"invalid_request_error\"}}");
+            case "json200completion" -> r.putHeader("Content-Type", "application/json; charset=utf-8")
+                    .end("{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"m\",\"choices\":"
+                            + "[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hello\"},\"finish_reason\":\"stop\"}],"
+                            + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":1}}");
+            case "json200detail" -> r.putHeader("Content-Type", "application/json").end("{\"detail\":\"" + "d".repeat(5000) + "\"}");
+            case "json200huge" -> r.putHeader("Content-Type", "application/json")
+                    .end("{\"error\":{\"message\":\"" + "y".repeat(200_000) + "\"}}");
+            case "status500oom" -> r.setStatusCode(500).putHeader("Content-Type", "application/json")
+                    .end("{\"error\":{\"message\":\"CUDA out of memory\",\"type\":\"InternalServerError\",\"code\":500}}");
+            case "status400message" -> r.setStatusCode(400).putHeader("Content-Type", "application/json")
+                    .end("{\"object\":\"error\",\"message\":\"max_tokens is too large\",\"type\":\"BadRequestError\",\"code\":400}");
+            case "status404detail" -> r.setStatusCode(404).putHeader("Content-Type", "application/json").end("{\"detail\":\"Not Found\"}");
+            case "status503text" -> r.setStatusCode(503).putHeader("Content-Type", "text/plain")
+                    .end("  upstream connect error or disconnect/reset before headers\n");
+            case "status500long" -> r.setStatusCode(500).end("{\"error\":{\"message\":\"" + "z".repeat(5000) + "\"}}");
+            case "status500huge" -> r.setStatusCode(500).end("x".repeat(300_000));
             default -> r.setStatusCode(404).end();
         }
         if (shape.equals("stall") || shape.equals("donehang")) {
@@ -163,6 +185,21 @@ class StreamingClientTest {
             vertx.setTimer(20, t -> so.end(Buffer.buffer("64\r\ndata: {\"ch")));
         });
         rawScripts.put("closebeforehead", NetSocket::close);
+        rawScripts.put("status500slowbody", so -> {
+            String body = "{\"error\":{\"message\":\"CUDA out of memory\"}}";
+            so.write("HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                    + "\r\nConnection: close\r\n\r\n");
+            vertx.setTimer(500, t -> so.end(Buffer.buffer(body)));
+        });
+        // the head, then never the announced body
+        rawScripts.put("status500nobody", so -> so.write(
+                "HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"));
+        rawScripts.put("status500noreason", so -> so.end(Buffer.buffer(
+                "HTTP/1.1 500 \r\nContent-Length: 16\r\nConnection: close\r\n\r\n{\"error\":\"boom\"}")));
+        rawScripts.put("nocontenttype", so -> {
+            so.write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n");
+            so.end(Buffer.buffer(chunk("{\"content\":\"a\"}") + "data: [DONE]\n\n"));
+        });
         rawScripts.put("utf8split", so -> {
             so.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n");
             byte[] b = chunk("{\"content\":\"h\u00e9\u20ac\ud83d\ude00\"}").getBytes(StandardCharsets.UTF_8);
@@ -252,9 +289,9 @@ class StreamingClientTest {
     void httpErrors() throws Exception {
         RequestResult r = http("status500");
         assertEquals(ErrorTypes.HTTP_ERROR, r.error().type());
-        assertEquals("HTTP Error 500: Internal Server Error", r.error().message());
+        assertEquals("HTTP Error 500: Internal Server Error: boom", r.error().message(), "error as a string");
         assertEquals(500, r.httpStatus());
-        assertEquals("HTTP Error 429: Too Many Requests", http("status429").error().message());
+        assertEquals("HTTP Error 429: Too Many Requests", http("status429").error().message(), "no body: the status alone");
     }
 
     @Test
@@ -371,5 +408,124 @@ class StreamingClientTest {
         http("normal");
         http("normal");
         assertEquals(2, connections.get() - b2, "default: one connection per request");
+    }
+
+    @Test
+    void multiLineDataEventOverHttp() throws Exception {
+        RequestResult r = http("multiline");
+        assertNull(r.error(), () -> String.valueOf(r.error()));
+        assertEquals(2, r.contentChunks(), "the two-line event and the one-line event");
+        assertTrue(r.ttftNs() >= 55 * MS, "the event is complete at its blank line, written after two 30 ms pauses: " + r.ttftNs());
+        RequestResult e = http("multilineend");
+        assertNull(e.error(), () -> String.valueOf(e.error()));
+        assertEquals(1, e.contentChunks(), "an event ended by the end of the body counts");
+    }
+
+    @Test
+    void jsonErrorObjectInA200IsNotAStream() throws Exception {
+        RequestResult r = http("json200error");
+        assertEquals(ErrorTypes.VALUE_ERROR, r.error().type());
+        assertEquals("endpoint did not stream (Content-Type: application/json): model not found", r.error().message());
+        assertFalse(r.error().truncated());
+        assertEquals(200, r.httpStatus());
+        assertEquals(0, r.contentChunks());
+    }
+
+    @Test
+    void nonStreamingCompletionInA200IsNotAStream() throws Exception {
+        RequestResult r = http("json200completion");
+        assertEquals(ErrorTypes.VALUE_ERROR, r.error().type());
+        assertEquals("endpoint did not stream (Content-Type: application/json; charset=utf-8): it answered a non-streaming "
+                + "completion (object \"chat.completion\"; was \"stream\": true ignored?)", r.error().message());
+        assertEquals(-1, r.ttftNs());
+        assertEquals(0, r.contentChunks());
+    }
+
+    @Test
+    void notStreamedMessageIsCutAt2048AndTheBodyReadIsBounded() throws Exception {
+        RequestResult r = http("json200detail");
+        assertEquals(ErrorTypes.VALUE_ERROR, r.error().type());
+        assertEquals(ErrorTypes.MAX_MESSAGE, r.error().message().length());
+        assertTrue(r.error().truncated());
+        assertTrue(r.error().message().startsWith("endpoint did not stream (Content-Type: application/json): ddd"), r.error().message());
+        RequestResult h = http("json200huge"); // 200 kB: read up to the bound only
+        assertEquals(ErrorTypes.VALUE_ERROR, h.error().type());
+        assertTrue(h.error().truncated());
+        assertTrue(h.error().message().startsWith("endpoint did not stream (Content-Type: application/json): {\"error\""),
+                h.error().message().substring(0, 100));
+        assertTrue(h.bodyBytes() >= NonStreamBody.MAX_BYTES && h.bodyBytes() < 100_000, "read " + h.bodyBytes());
+    }
+
+    @Test
+    void textPlainAndMissingContentTypeAreStreams() throws Exception {
+        RequestResult r = raw("nocontenttype");
+        assertNull(r.error(), () -> String.valueOf(r.error()));
+        assertEquals(1, r.contentChunks());
+        assertNull(http("crlf").error()); // text/plain, as openai-mock-api serves SSE
+    }
+
+    @Test
+    void httpErrorKeepsTheServersMessage() throws Exception {
+        RequestResult r = http("status500oom");
+        assertEquals(ErrorTypes.HTTP_ERROR, r.error().type());
+        assertEquals("HTTP Error 500: Internal Server Error: CUDA out of memory", r.error().message());
+        assertEquals(500, r.httpStatus());
+        assertEquals("HTTP Error 400: Bad Request: max_tokens is too large", http("status400message").error().message());
+        assertEquals("HTTP Error 404: Not Found: Not Found", http("status404detail").error().message());
+        assertEquals("HTTP Error 503: Service Unavailable: upstream connect error or disconnect/reset before headers",
+                http("status503text").error().message());
+        assertEquals("HTTP Error 500: boom", raw("status500noreason").error().message(), "no reason phrase");
+    }
+
+    @Test
+    void httpErrorMessageIsCutAt2048() throws Exception {
+        RequestError e = http("status500long").error();
+        assertEquals(ErrorTypes.MAX_MESSAGE, e.message().length());
+        assertTrue(e.truncated());
+        assertTrue(e.message().startsWith("HTTP Error 500: Internal Server Error: zzz"), e.message().substring(0, 60));
+        RequestResult h = http("status500huge");
+        assertTrue(h.error().truncated());
+        assertTrue(h.error().message().startsWith("HTTP Error 500: Internal Server Error: xxx"));
+        assertTrue(h.bodyBytes() >= NonStreamBody.MAX_BYTES && h.bodyBytes() < 300_000, "read " + h.bodyBytes());
+    }
+
+    @Test
+    void httpErrorElapsedIsWhenTheStatusArrived() throws Exception {
+        long w0 = System.nanoTime();
+        RequestResult r = raw("status500slowbody"); // the body comes 500 ms after the head
+        long wall = System.nanoTime() - w0;
+        assertEquals("HTTP Error 500: Internal Server Error: CUDA out of memory", r.error().message());
+        assertTrue(wall - r.e2eNs() >= 400 * MS, "elapsed " + r.e2eNs() + " ns is the status, not the body (" + wall + " ns)");
+    }
+
+    @Test
+    void httpErrorWhoseBodyNeverComesEndsAtTheTimeout() throws Exception {
+        long w0 = System.nanoTime();
+        RequestResult r = call("http://127.0.0.1:" + rawPort + "/status500nobody/v1", 0.4, false, ApiKey.none());
+        long wall = System.nanoTime() - w0;
+        assertEquals(ErrorTypes.HTTP_ERROR, r.error().type());
+        assertEquals("HTTP Error 500: Internal Server Error", r.error().message());
+        assertEquals(500, r.httpStatus());
+        assertTrue(wall >= 390 * MS && wall < 5_000 * MS, "waited for the body up to the 0.4 s timeout: " + wall);
+        assertTrue(r.e2eNs() < wall - 300 * MS, "elapsed is the status: " + r.e2eNs());
+    }
+
+    @Test
+    void keepAliveConnectionIsReusedAfterAnErrorBody() throws Exception {
+        int before = connections.get();
+        StreamingClient client = new StreamingClient(vertx, new ClientConfig(
+                "http://127.0.0.1:" + httpPort + "/status500oom/v1", 5, true, 4, ApiKey.none()));
+        io.vertx.core.Context ctx = ((io.vertx.core.internal.VertxInternal) vertx).createEventLoopContext();
+        try {
+            for (int i = 0; i < 3; i++) {
+                io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
+                ctx.runOnContext(v -> client.execute(Buffer.buffer("{}")).onComplete(p));
+                RequestResult r = p.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertEquals("HTTP Error 500: Internal Server Error: CUDA out of memory", r.error().message());
+            }
+        } finally {
+            client.close();
+        }
+        assertEquals(1, connections.get() - before, "keep-alive reuses one connection after reading each error body");
     }
 }
