@@ -13,7 +13,7 @@
 #   bench/fidelity/llama.sh                          # 3 rounds
 #   ROUNDS=1 JAR=/tmp/before/cli/target/capstream.jar bench/fidelity/llama.sh
 #
-# Env: ROUNDS (3); JAR (default <repo>/cli/target/capstream.jar); JAVA (java); CAPSTREAM_JAVA_OPTS (-XX:+UseZGC);
+# Env: ROUNDS (3); JAR (default <repo>/cli/target/capstream.jar); JAVA (java); CAPSTREAM_JAVA_OPTS (-XX:+UseZGC -XX:TieredStopAtLevel=1, as ./capstream run);
 #      PORT (18491); CLIENT_CPU (unset = not pinned; e.g. 0 pins both clients to core 0); RUN_TIMEOUT (600 s per
 #      client process); WAIT_BUILD (3600 s to wait for the llama-server binary: this script never builds it);
 #      PEERS_DIR (~/.cache/capstream-peers); OUT (results dir, default a new /tmp/capstream-fidelity-llama.*).
@@ -24,7 +24,7 @@ repo=$(cd "$here/../.." && pwd)
 ROUNDS=${ROUNDS:-3}
 JAR=${JAR:-$repo/cli/target/capstream.jar}
 JAVA=${JAVA:-java}
-CAPSTREAM_JAVA_OPTS=${CAPSTREAM_JAVA_OPTS--XX:+UseZGC}
+CAPSTREAM_JAVA_OPTS=${CAPSTREAM_JAVA_OPTS--XX:+UseZGC -XX:TieredStopAtLevel=1}
 PORT=${PORT:-18491}
 CLIENT_CPU=${CLIENT_CPU:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}

@@ -15,7 +15,7 @@
 # request on a cold JIT); c1x10 = 10 requests at concurrency 1; cN = concurrency N with 4 x N requests (~4 waves):
 # c16, c64, c256, c1000, c4000 (default list); cNxM = concurrency N, M requests.
 # Env: CLIENT capstream|reference (default capstream); JAR (default <repo>/cli/target/capstream.jar); JAVA (java);
-#      CAPSTREAM_JAVA_OPTS (default -XX:+UseZGC); EXTRA_ARGS (appended to the client's command line);
+#      CAPSTREAM_JAVA_OPTS (default -XX:+UseZGC -XX:TieredStopAtLevel=1, as ./capstream run); EXTRA_ARGS (appended to the client's command line);
 #      PORT (18490); CLIENT_CPU (0); ORACLE_CPU (1); WARMUP (200 oracle warm-up requests, 0 = none);
 #      RUN_TIMEOUT (600 s per client process); OUT (results dir, default a new /tmp/capstream-fidelity-oracle.*).
 # Every process is started by this script and stopped by PID (trap); everything listens on 127.0.0.1 only.
@@ -25,7 +25,7 @@ repo=$(cd "$here/../.." && pwd)
 CLIENT=${CLIENT:-capstream}
 JAR=${JAR:-$repo/cli/target/capstream.jar}
 JAVA=${JAVA:-java}
-CAPSTREAM_JAVA_OPTS=${CAPSTREAM_JAVA_OPTS--XX:+UseZGC}
+CAPSTREAM_JAVA_OPTS=${CAPSTREAM_JAVA_OPTS--XX:+UseZGC -XX:TieredStopAtLevel=1}
 EXTRA_ARGS=${EXTRA_ARGS:-}
 SCENARIOS=${SCENARIOS:-"cold1 c1x10 c16 c64 c256 c1000 c4000"}
 PORT=${PORT:-18490}

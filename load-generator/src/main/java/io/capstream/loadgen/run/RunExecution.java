@@ -205,12 +205,18 @@ final class RunExecution {
         }
     }
 
+    /**
+     * @return one event-loop context per core (at most one per Vert.x event loop, at most one per
+     *         request): the client never blocks a loop, so more loops than cores would only add
+     *         wake-ups (each probed by the self-check's 1 ms timer) without adding capacity
+     */
     private List<Context> contexts() {
         int loops = 0;
         for (var ignored : ((VertxInternal) vertx).nettyEventLoopGroup()) {
             loops++;
         }
-        int n = Math.max(1, Math.min(loops, Math.max(1, plan.requests())));
+        int cores = Runtime.getRuntime().availableProcessors();
+        int n = Math.max(1, Math.min(Math.min(loops, cores), Math.max(1, plan.requests())));
         List<Context> list = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             list.add(((VertxInternal) vertx).createEventLoopContext());
