@@ -5,6 +5,7 @@ import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.WindowSummary;
 import io.capstream.schemas.serde.SpecificAvroSerde;
@@ -23,14 +24,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The aggregator's one topology: the shared events source ({@link EventsSource}, with its
  * dead-letter topic) feeds both the per-run report path ({@link ReportTopology}) and the windowed
  * summaries ({@link WindowTopology}) with SLO alerts ({@link SloTopology}). The reports topic is
- * also read back into the queryable store {@value #REPORTS_STORE} (key run id) for the HTTP API.
+ * also read back into the queryable store {@value #REPORTS_STORE} (key run id) for the HTTP API, and
+ * the chunks of large reports ({@code capstream.reports.chunks}) into the global store
+ * {@value #REPORT_CHUNKS_STORE} (key {@code <run id>|<index>}; a global table is restored from its
+ * topic, so the chunks are not copied to a changelog).
  *
- * <p>Queryable stores: {@value #REPORTS_STORE}, {@link WindowTopology#SUMMARIES_STORE},
+ * <p>Queryable stores: {@value #REPORTS_STORE}, {@value #REPORT_CHUNKS_STORE}, {@link WindowTopology#SUMMARIES_STORE},
  * {@link SloTopology#STATE_STORE}, {@link SloTopology#HISTORY_STORE}.
  */
 public final class AggregatorTopology {
     /** Key-value store of the latest report per run id (from capstream.reports). */
     public static final String REPORTS_STORE = "capstream-reports-store";
+    /** Global key-value store of the report chunks (from capstream.reports.chunks), key {@code <run id>|<index>}. */
+    public static final String REPORT_CHUNKS_STORE = "capstream-report-chunks-store";
 
     private AggregatorTopology() {
     }
@@ -57,6 +63,14 @@ public final class AggregatorTopology {
                 Materialized.<String, BenchmarkReport, KeyValueStore<Bytes, byte[]>>as(REPORTS_STORE)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(SpecificAvroSerde.forValue(BenchmarkReport.class,
+                                config.report().schemaRegistryUrl(), config.report().registryClient())));
+        builder.globalTable(config.report().chunksTopic(),
+                Consumed.with(Serdes.String(), SpecificAvroSerde.forValue(ReportChunk.class,
+                        config.report().schemaRegistryUrl(), config.report().registryClient()))
+                        .withName("capstream-report-chunks-source"),
+                Materialized.<String, ReportChunk, KeyValueStore<Bytes, byte[]>>as(REPORT_CHUNKS_STORE)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(SpecificAvroSerde.forValue(ReportChunk.class,
                                 config.report().schemaRegistryUrl(), config.report().registryClient())));
         return builder.build();
     }

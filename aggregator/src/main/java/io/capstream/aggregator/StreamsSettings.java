@@ -1,5 +1,6 @@
 package io.capstream.aggregator;
 
+import io.capstream.schemas.Topics;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -7,6 +8,8 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /**
  * Typed settings of a capstream Kafka Streams application, turned into {@link Properties} by
@@ -29,8 +32,13 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
     public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
     /** Most stream threads {@link #defaultStreamThreads()} picks. */
     public static final int MAX_DEFAULT_STREAM_THREADS = 4;
-    /** Largest record the application's producer sends (uncompressed), bytes: 16 MiB. */
-    public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    /**
+     * Largest record the application's producer sends (uncompressed), bytes: 1 MiB, the producer's
+     * default and about the broker's default {@code message.max.bytes}. Reports are split so that
+     * every record stays below it ({@code io.capstream.aggregator.report.ReportChunks}); under
+     * exactly-once a record the broker refuses would abort the transaction and stop the stream thread.
+     */
+    public static final int MAX_RECORD_BYTES = 1024 * 1024;
 
     /** Validates and copies. */
     public StreamsSettings {
@@ -118,10 +126,20 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // Reports should leave as soon as they are computed: no batching delay on the producer.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
-        // A report carries every row twice (typed and in artifact_json): ~0.6 MB per 1000 requests before
-        // compression. Allow large records and compress them (JSON shrinks several-fold).
+        // Report records are bounded (large artifacts travel in 256 KiB chunks, ReportChunks): no record
+        // above the producer's default 1 MiB. The chunks are JSON and shrink several-fold with lz4.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(MAX_RECORD_BYTES));
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        // No single record may stop the application (issue 11): an exception while processing one record
+        // or in a punctuation is logged and the record is dead-lettered (its original key and bytes, with
+        // Kafka Streams' __streams.errors.* headers) to capstream.events.dlq; so is a record on
+        // capstream.reports(.chunks) that the reports tables cannot decode, and it is skipped. Send errors stay fatal: under exactly_once_v2 a failed send aborts the transaction, so no
+        // ProductionExceptionHandler answer could keep it; records are kept below the limits instead.
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueProcessingExceptionHandler.class.getName());
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class.getName());
+        p.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, Topics.EVENTS_DLQ);
         p.putAll(extra);
         return p;
     }

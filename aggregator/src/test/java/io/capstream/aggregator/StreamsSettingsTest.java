@@ -22,6 +22,19 @@ class StreamsSettingsTest {
         assertEquals(Integer.toString(Math.min(4, cores)), p.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG),
                 "one stream thread per core, at most 4");
         assertEquals(Integer.toString(StreamsSettings.MAX_RECORD_BYTES), p.get("producer.max.request.size"));
+        assertEquals("1048576", p.get("producer.max.request.size"), "the producer's default: no record above 1 MiB");
+    }
+
+    @Test
+    void oneRecordCannotStopTheApplication() {
+        Properties p = StreamsSettings.defaults("app", "b:1", null).toProperties();
+        assertEquals("org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler",
+                p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG));
+        assertEquals("true", p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG));
+        assertEquals("org.apache.kafka.streams.errors.LogAndContinueExceptionHandler",
+                p.get(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG));
+        assertEquals("capstream.events.dlq", p.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG));
+        new StreamsConfig(p); // a valid configuration
     }
 
     @Test

@@ -62,4 +62,17 @@ class CapstreamMainTest {
             assertTrue(o.out().startsWith("capstream "), sub + ": " + o.out());
         }
     }
+
+    @Test
+    void helpListsTheExitCodesOfAStopBySignal() {
+        // the JVM exits 128 + the signal number after the orderly stop (SignalExitCodesIT); aggregate's help
+        // said "0: stopped by Ctrl-C or SIGTERM"
+        for (String sub : new String[] {"run", "generate", "aggregate", "tail", "sim", "up"}) {
+            Outcome o = execute(Map.of(), sub, "--help");
+            assertEquals(0, o.code(), sub);
+            assertTrue(o.out().contains("130") && o.out().contains("stopped by Ctrl-C (SIGINT)"), sub + ": " + o.out());
+            assertTrue(o.out().contains("143") && o.out().contains("stopped by SIGTERM"), sub + ": " + o.out());
+            assertFalse(o.out().matches("(?s).*\\b0\\s+stopped.*"), sub + ": " + o.out());
+        }
+    }
 }

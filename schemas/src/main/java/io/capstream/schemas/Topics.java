@@ -9,6 +9,11 @@ public final class Topics {
     public static final String EVENTS = "capstream.events";
     /** {@code BenchmarkReport} records, key = run id, compacted. */
     public static final String REPORTS = "capstream.reports";
+    /**
+     * {@code ReportChunk} records, key = {@code <run id>|<chunk index>}, compacted: the artifact JSON of
+     * reports too large for one record, in pieces (see {@code BenchmarkReport.artifact_chunks}).
+     */
+    public static final String REPORT_CHUNKS = "capstream.reports.chunks";
     /** {@code WindowSummary} records, emitted when a tumbling window closes. */
     public static final String SUMMARIES = "capstream.summaries";
     /** {@code SloBreach} records, key = target + model. */

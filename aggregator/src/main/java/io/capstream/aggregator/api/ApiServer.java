@@ -3,6 +3,7 @@ package io.capstream.aggregator.api;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -23,7 +24,9 @@ import org.apache.avro.specific.SpecificRecord;
  * <ul>
  *   <li>{@code GET /api/runs}: JSON array of run headers (run_id, model, base_url, started_at,
  *       finished_at, requests, completed, failed, kind, complete), newest first;</li>
- *   <li>{@code GET /api/runs/{id}}: the run's report artifact JSON ({@code artifact_json}), 404 if unknown;</li>
+ *   <li>{@code GET /api/runs/{id}}: the run's whole report artifact JSON (byte for byte the report
+ *       file; large reports reassembled from their chunks), 404 if unknown, 503 while a large
+ *       report's chunks are still loading;</li>
  *   <li>{@code GET /api/summaries?target=&model=&from=&to=}: JSON array of {@code WindowSummary}
  *       (Avro field names); from/to are window starts as epoch ms or ISO-8601 instants, default
  *       the last 24 h;</li>
@@ -95,13 +98,13 @@ public final class ApiServer implements AutoCloseable {
                 .map(ApiServer::runHeader).collect(Collectors.toList())).encode(), JSON));
         router.get("/api/runs/:id").handler(ctx -> {
             String id = ctx.pathParam("id");
-            vertx.executeBlocking(() -> queries.run(id)).onComplete(ar -> {
+            vertx.executeBlocking(() -> queries.artifact(id)).onComplete(ar -> {
                 if (ar.failed()) {
                     fail(ctx, ar.cause());
                 } else if (ar.result().isEmpty()) {
                     error(ctx, 404, "no report for run " + id);
                 } else {
-                    ctx.response().putHeader("content-type", JSON).end(ar.result().get().getArtifactJson());
+                    ctx.response().putHeader("content-type", JSON).end(Buffer.buffer(ar.result().get()));
                 }
             });
         });

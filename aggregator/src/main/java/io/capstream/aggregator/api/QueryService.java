@@ -3,6 +3,7 @@ package io.capstream.aggregator.api;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.WindowSummary;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,6 +20,20 @@ public interface QueryService {
      * @return that run's report, or empty
      */
     Optional<BenchmarkReport> run(String runId);
+
+    /**
+     * The run's whole artifact JSON. The default takes {@code artifact_json} of {@link #run}, which
+     * is only complete for reports published in one record; {@link StreamsQueryService} also
+     * reassembles large reports from their chunks.
+     *
+     * @param runId run id; not null
+     * @return the artifact's UTF-8 bytes (exactly the report file's content), or empty when the run is unknown
+     * @throws NotReadyException while the stores cannot be queried, or while a large report's chunks
+     *                           are not all loaded yet (retry)
+     */
+    default Optional<byte[]> artifact(String runId) {
+        return run(runId).map(r -> r.getArtifactJson().getBytes(StandardCharsets.UTF_8));
+    }
 
     /**
      * @param target exact target filter, or null for all

@@ -1,12 +1,15 @@
 package io.capstream.aggregator.api;
 
 import io.capstream.aggregator.AggregatorTopology;
+import io.capstream.aggregator.report.ReportChunks;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SloState;
 import io.capstream.schemas.avro.WindowSummary;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -70,6 +73,27 @@ public final class StreamsQueryService implements QueryService {
     public Optional<BenchmarkReport> run(String runId) {
         var store = store(AggregatorTopology.REPORTS_STORE, QueryableStoreTypes.<String, BenchmarkReport>keyValueStore());
         return Optional.ofNullable(store.get(runId));
+    }
+
+    @Override
+    public Optional<byte[]> artifact(String runId) {
+        Optional<BenchmarkReport> found = run(runId);
+        if (found.isEmpty() || !ReportChunks.isChunked(found.get())) {
+            return found.map(r -> r.getArtifactJson().getBytes(StandardCharsets.UTF_8));
+        }
+        BenchmarkReport r = found.get();
+        var chunks = store(AggregatorTopology.REPORT_CHUNKS_STORE,
+                QueryableStoreTypes.<String, ReportChunk>keyValueStore());
+        ReportChunks.Assembly assembly = new ReportChunks.Assembly(runId, r.getArtifactSha256(), r.getArtifactChunks());
+        for (int i = 0; i < r.getArtifactChunks(); i++) {
+            ReportChunk c = chunks.get(ReportChunks.chunkKey(runId, i));
+            if (c == null || !assembly.add(c)) {
+                // The global chunks store follows its topic on its own thread: it can be a moment behind.
+                throw new NotReadyException("report of run " + runId + ": chunk " + i + " of " + r.getArtifactChunks()
+                        + " is not loaded yet", null);
+            }
+        }
+        return Optional.of(assembly.artifactBytes());
     }
 
     @Override

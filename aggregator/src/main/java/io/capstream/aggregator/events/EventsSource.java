@@ -20,8 +20,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 /**
  * The shared source of every aggregator topology: reads {@code capstream.events} as raw bytes,
  * decodes each value as a {@link RunEvent} (Confluent wire format, schema from the registry), and
- * sends records that cannot be decoded to the dead-letter topic with their original key and bytes;
- * processing continues with the next record.
+ * sends records that cannot be decoded, and events outside {@link EventBounds} (e.g. a RunStarted
+ * claiming more than 100,000 requests, error class {@link EventOutOfBoundsException}), to the
+ * dead-letter topic with their original key and bytes; processing continues with the next record.
  *
  * <p>Headers added to a dead-letter record (UTF-8 strings): {@value #H_ERROR_CLASS},
  * {@value #H_ERROR_MESSAGE}, {@value #H_SOURCE_TOPIC}, {@value #H_SOURCE_PARTITION},
@@ -95,15 +96,23 @@ public final class EventsSource {
             String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
             Throwable error;
             try {
+                String tooLarge = record.value() == null ? null : EventBounds.sizeViolation(record.value().length);
                 if (record.value() == null) {
                     error = new NullValueException("null value (tombstone) on an events topic");
+                } else if (tooLarge != null) {
+                    error = new EventOutOfBoundsException(tooLarge);
                 } else {
                     RunEvent event = decoder.decode(topic, record.value());
-                    if (event != null && event.getPayload() != null) {
+                    String outOfBounds = event == null || event.getPayload() == null ? null : EventBounds.violation(event);
+                    if (outOfBounds != null) {
+                        error = new EventOutOfBoundsException("event " + event.getEventId() + " of run "
+                                + event.getRunId() + ": " + outOfBounds);
+                    } else if (event != null && event.getPayload() != null) {
                         context.forward(record.withValue(new Decoded(event, null)));
                         return;
+                    } else {
+                        error = new NullValueException("decoded to null");
                     }
-                    error = new NullValueException("decoded to null");
                 }
             } catch (RuntimeException e) {
                 error = e;
@@ -130,6 +139,21 @@ public final class EventsSource {
 
         private static byte[] utf8(String s) {
             return s.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * The record decoded, but it claims more than an event may ({@link EventBounds}), or its value is
+     * larger than {@link EventBounds#MAX_EVENT_BYTES}; the message names the field, value and bound.
+     */
+    public static final class EventOutOfBoundsException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        /**
+         * @param message what is out of bounds; not null
+         */
+        public EventOutOfBoundsException(String message) {
+            super(message);
         }
     }
 

@@ -2,6 +2,7 @@ package io.capstream.aggregator.importer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.schemas.artifact.ArtifactGeneration;
+import io.capstream.schemas.text.RunIdRule;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -10,7 +11,8 @@ import java.util.Map;
  * Checks that an artifact can be imported, and names the first offending field.
  *
  * <p>Rules (issue 3): the schema is {@code anvil-serving.benchmark/v1} with a known protocol;
- * required header fields have the right JSON types; times ({@code *_ms} in rows, in metrics and
+ * required header fields have the right JSON types; the {@code run_id} follows {@link RunIdRule} (no
+ * {@code /}, {@code \}, control characters; at most {@value RunIdRule#MAX_LENGTH} characters); times ({@code *_ms} in rows, in metrics and
  * {@code wall_clock_ms}) are finite and not negative; token and chunk counts are integers
  * (a float such as {@code 3613.0} is rejected) and not negative; in each row
  * {@code time_to_first_output_ms <= ttft_ms <= e2e_ms}; request indices are unique across rows and
@@ -50,6 +52,10 @@ final class ArtifactValidator {
             throw bad("measurement_protocol", "unknown measurement protocol " + root.get("measurement_protocol"));
         }
         requireText(root, "run_id");
+        String runIdProblem = RunIdRule.problem(root.get("run_id").textValue());
+        if (runIdProblem != null) {
+            throw bad("run_id", runIdProblem);
+        }
         requireText(root, "base_url");
         requireText(root, "model");
         int requests = count(root, "requests", true);

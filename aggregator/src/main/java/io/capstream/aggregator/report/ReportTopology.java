@@ -4,11 +4,13 @@ import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.state.RunEventBinarySerde;
 import io.capstream.aggregator.report.state.RunProgressSerde;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
@@ -18,7 +20,9 @@ import org.apache.kafka.streams.state.Stores;
  * The per-run report topology: {@code capstream.events} (decoded by {@link EventsSource}) to
  * {@code capstream.reports} (one {@link BenchmarkReport} per run, key run id), computed by
  * {@code ReportCalculator} (spec §7–§9) when the run is complete, or after the incomplete-run
- * deadline. See {@link RunCollector} for the completion, duplicate and deadline rules.
+ * deadline. See {@link RunCollector} for the completion, duplicate and deadline rules. Reports too
+ * large for one record put their artifact on {@code capstream.reports.chunks} ({@link ReportChunks});
+ * runs whose report cannot be published go to the dead-letter topic with their run id.
  *
  * <p>State: {@value #PROGRESS_STORE} (one small progress value per open run, persistent and cached,
  * so it reaches RocksDB and the changelog about once per commit) and {@value #EVENTS_STORE} (each
@@ -37,12 +41,21 @@ public final class ReportTopology {
     public static final String PROGRESS_STORE = "capstream-report-progress";
     /** Name of the per-run events store. */
     public static final String EVENTS_STORE = "capstream-report-events";
+    /** Header of a run's dead-letter record: what failed ({@value #STAGE_REPORT}). */
+    public static final String H_ERROR_STAGE = "capstream.error.stage";
+    /** Header of a run's dead-letter record: the run id (also the record key). */
+    public static final String H_RUN_ID = "capstream.run.id";
+    /** Value of {@value #H_ERROR_STAGE} when a run's report could not be published. */
+    public static final String STAGE_REPORT = "report";
+
+    private static final String OUT = "capstream-report-out-";
 
     private ReportTopology() {
     }
 
     /**
-     * Adds the report processor and the reports sink to a builder that already has the events stream.
+     * Adds the report processor and its sinks (reports, report chunks, dead letters) to a builder
+     * that already has the events stream.
      *
      * @param events  decoded events keyed by run id (from {@link EventsSource#stream}); not null
      * @param builder the builder {@code events} belongs to; not null
@@ -53,8 +66,24 @@ public final class ReportTopology {
                 Serdes.String(), new RunProgressSerde()).withCachingEnabled());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(EVENTS_STORE),
                 Serdes.String(), new RunEventBinarySerde()));
-        events.process(() -> new RunCollector(config), Named.as("capstream-report-collector"),
+        var out = events.process(() -> new RunCollector(config), Named.as("capstream-report-collector"),
                         PROGRESS_STORE, EVENTS_STORE)
+                .split(Named.as(OUT))
+                .branch((k, v) -> v instanceof ReportOutput.Chunk, Branched.as("chunk"))
+                .branch((k, v) -> v instanceof ReportOutput.DeadLetter, Branched.as("dead"))
+                .defaultBranch(Branched.as("report"));
+        out.get(OUT + "chunk")
+                .mapValues(v -> ((ReportOutput.Chunk) v).chunk(), Named.as("capstream-report-chunk-values"))
+                .to(config.chunksTopic(), Produced.with(Serdes.String(),
+                        SpecificAvroSerde.forValue(ReportChunk.class, config.schemaRegistryUrl(),
+                                config.registryClient()))
+                        .withName("capstream-report-chunks-sink"));
+        out.get(OUT + "dead")
+                .mapValues(v -> ((ReportOutput.DeadLetter) v).value(), Named.as("capstream-report-dlq-values"))
+                .to(config.dlqTopic(), Produced.with(Serdes.String(), Serdes.ByteArray())
+                        .withName("capstream-report-dlq-sink"));
+        out.get(OUT + "report")
+                .mapValues(v -> ((ReportOutput.Report) v).report(), Named.as("capstream-report-values"))
                 .to(config.reportsTopic(), Produced.with(Serdes.String(),
                         SpecificAvroSerde.forValue(BenchmarkReport.class, config.schemaRegistryUrl(),
                                 config.registryClient()))
@@ -62,7 +91,8 @@ public final class ReportTopology {
     }
 
     /**
-     * Builds a topology with only the report path (events source, dead-letter sink, reports sink).
+     * Builds a topology with only the report path (events source, dead-letter sink, reports and
+     * report-chunks sinks).
      *
      * @param config settings; not null
      * @return the topology

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param eventsTopic         input topic of {@code RunEvent}s; not null
  * @param dlqTopic            dead-letter topic for undecodable events; not null
  * @param reportsTopic        output topic of {@code BenchmarkReport}s (key run id); not null
+ * @param chunksTopic         output topic of the {@code ReportChunk}s of large reports (key
+ *                            {@code <run id>|<index>}); null means {@link Topics#REPORT_CHUNKS}
  * @param incompleteDeadline  a run with no event for this long (wall clock) is published as an
  *                            incomplete report; positive
  * @param punctuationInterval how often (wall clock) runs are checked against the deadline; positive
@@ -22,8 +24,8 @@ import java.util.Objects;
  *                            event decoder; null means {@link RegistryClientConfig#defaults()}
  */
 public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic, String dlqTopic, String reportsTopic,
-                                   Duration incompleteDeadline, Duration punctuationInterval, Duration doneRetention,
-                                   RegistryClientConfig registryClient) {
+                                   String chunksTopic, Duration incompleteDeadline, Duration punctuationInterval,
+                                   Duration doneRetention, RegistryClientConfig registryClient) {
     /** Default deadline after the last event of a run: 5 minutes. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
     /** Default punctuation interval: 1 second. */
@@ -44,6 +46,26 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
             throw new IllegalArgumentException("doneRetention must be >= 0: " + doneRetention);
         }
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
+        chunksTopic = chunksTopic == null ? Topics.REPORT_CHUNKS : chunksTopic;
+    }
+
+    /**
+     * The standard chunks topic ({@link Topics#REPORT_CHUNKS}); see the canonical constructor.
+     *
+     * @param schemaRegistryUrl   registry URL; not null
+     * @param eventsTopic         events topic; not null
+     * @param dlqTopic            dead-letter topic; not null
+     * @param reportsTopic        reports topic; not null
+     * @param incompleteDeadline  incomplete-run deadline; positive
+     * @param punctuationInterval deadline check interval; positive
+     * @param doneRetention       memory of published runs; &gt;= 0
+     * @param registryClient      registry client settings; null means the defaults
+     */
+    public ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic, String dlqTopic, String reportsTopic,
+                                Duration incompleteDeadline, Duration punctuationInterval, Duration doneRetention,
+                                RegistryClientConfig registryClient) {
+        this(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, null, incompleteDeadline, punctuationInterval,
+                doneRetention, registryClient);
     }
 
     /** Default registry client settings (no credentials); see the canonical constructor. */
@@ -67,7 +89,7 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
      * @return a copy with this deadline
      */
     public ReportTopologyConfig withIncompleteDeadline(Duration deadline) {
-        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, deadline,
+        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic, deadline,
                 punctuationInterval, doneRetention, registryClient);
     }
 
@@ -76,8 +98,8 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
      * @return a copy using these settings
      */
     public ReportTopologyConfig withRegistryClient(RegistryClientConfig client) {
-        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, incompleteDeadline,
-                punctuationInterval, doneRetention, client);
+        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic,
+                incompleteDeadline, punctuationInterval, doneRetention, client);
     }
 
     /** @return the settings of the shared events source */

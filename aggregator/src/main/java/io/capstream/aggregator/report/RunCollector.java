@@ -1,5 +1,6 @@
 package io.capstream.aggregator.report;
 
+import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.calc.ReportCalculator;
 import io.capstream.aggregator.report.calc.RunData;
 import io.capstream.aggregator.report.state.RunProgress;
@@ -7,17 +8,21 @@ import io.capstream.aggregator.report.state.StateKeys;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -39,6 +44,13 @@ import org.slf4j.LoggerFactory;
  * whose RunStarted never arrives is still published at the deadline (incomplete, header fields
  * empty, missing indices = the gaps below the highest index seen).
  *
+ * <p>A report is published as {@link ReportChunks} says: one record when it is small, else its
+ * artifact in chunks followed by a summary record, all in the same transaction. A run whose report
+ * cannot be computed, or whose record would be too large even without its rows, is logged,
+ * dead-lettered (key run id, value the reason as UTF-8 text, headers {@code capstream.error.*},
+ * {@value ReportTopology#H_ERROR_STAGE} = {@value ReportTopology#STAGE_REPORT} and
+ * {@value ReportTopology#H_RUN_ID}) and dropped; processing goes on.
+ *
  * <p>Open runs are also held as objects ({@link OpenRun}): the stores are written for every event
  * (they are what the changelog restores), but the progress is not read back from the store per
  * event and the report is built from the objects, not from a scan of the store. The open runs'
@@ -47,11 +59,12 @@ import org.slf4j.LoggerFactory;
  * {@code bench/aggregation}. After a restart or a rebalance the instance starts with no objects,
  * and a run restored from the changelog is loaded from the store when it is next touched.
  */
-final class RunCollector implements Processor<String, RunEvent, String, BenchmarkReport> {
+final class RunCollector implements Processor<String, RunEvent, String, ReportOutput> {
     private static final Logger LOG = LoggerFactory.getLogger(RunCollector.class);
+    private static final int MAX_MESSAGE = 2048;
 
     private final ReportTopologyConfig config;
-    private ProcessorContext<String, BenchmarkReport> context;
+    private ProcessorContext<String, ReportOutput> context;
     private RunStore store;
     private Cancellable punctuation;
     /** Open runs by run id: the object mirror of the stores (see {@link OpenRun}); emptied on init/close. */
@@ -62,7 +75,7 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
     }
 
     @Override
-    public void init(ProcessorContext<String, BenchmarkReport> context) {
+    public void init(ProcessorContext<String, ReportOutput> context) {
         this.context = context;
         this.store = new RunStore(context.getStateStore(ReportTopology.PROGRESS_STORE),
                 context.getStateStore(ReportTopology.EVENTS_STORE));
@@ -230,22 +243,69 @@ final class RunCollector implements Processor<String, RunEvent, String, Benchmar
                 .setGeneratedAtMs(now)
                 .setDuplicateEvents(p.duplicates())
                 .build();
-        BenchmarkReport report;
+        ReportChunks.Publication publication;
         try {
-            report = ReportCalculator.compute(new RunData(runId, started, completed, failed, finished, provenance));
+            publication = ReportChunks.publication(
+                    ReportCalculator.compute(new RunData(runId, started, completed, failed, finished, provenance)));
         } catch (RuntimeException e) {
-            // A run whose data the calculator rejects must not stop the application for every other run.
-            LOG.error("run {}: cannot compute the report; dropping the run", runId, e);
-            store.deleteRun(runId);
+            // A run whose report cannot be computed or would not fit in a record must not stop the
+            // application for every other run: it is logged, dead-lettered and dropped (marked as
+            // published, so that its late events are not collected again).
+            LOG.error("run {}: cannot publish its report, dead-lettered to {} and dropped: {}", runId,
+                    config.dlqTopic(), e.toString(), e);
+            context.forward(new Record<>(runId, (ReportOutput) new ReportOutput.DeadLetter(
+                    utf8(cut(String.valueOf(e.getMessage())))), now, deadLetterHeaders(runId, e)));
+            store.deleteKeys(run.storeKeys(runId));
+            p.markPublished(now);
+            store.putProgress(runId, p);
             return;
         }
         // Under exactly-once the report becomes visible when the next transaction commits, within the
         // commit interval (100 ms by default). No commit is requested here: a transaction per report cost
         // 10-17% of the throughput (bench/aggregation) for ~100 ms less latency against a 1 s target.
-        context.forward(new Record<>(runId, report, now));
+        // The chunks go first, in the same transaction: a reader that sees the report can read them all.
+        for (ReportChunk chunk : publication.chunks()) {
+            context.forward(new Record<>(ReportChunks.chunkKey(runId, chunk.getIndex()),
+                    (ReportOutput) new ReportOutput.Chunk(chunk), now));
+        }
+        context.forward(new Record<>(runId, (ReportOutput) new ReportOutput.Report(publication.report()), now));
+        if (publication.chunked()) {
+            LOG.info("run {}: report published in {} chunks: artifact {} bytes, report record {} bytes, largest chunk"
+                            + " record {} bytes", runId, publication.chunks().size(),
+                    publication.report().getArtifactBytes(), publication.reportRecordBytes(),
+                    publication.largestChunkBytes());
+        } else {
+            LOG.debug("run {}: report published, record {} bytes", runId, publication.reportRecordBytes());
+        }
         store.deleteKeys(run.storeKeys(runId));
         p.markPublished(now);
         store.putProgress(runId, p);
+    }
+
+    /**
+     * Headers of a run's dead-letter record: the error, the run id, and the event that completed the
+     * run (none when the deadline published it: a punctuation has no source record).
+     */
+    private Headers deadLetterHeaders(String runId, Throwable error) {
+        Headers h = new RecordHeaders();
+        h.add(EventsSource.H_ERROR_CLASS, utf8(error.getClass().getName()));
+        h.add(EventsSource.H_ERROR_MESSAGE, utf8(cut(String.valueOf(error.getMessage()))));
+        h.add(ReportTopology.H_ERROR_STAGE, utf8(ReportTopology.STAGE_REPORT));
+        h.add(ReportTopology.H_RUN_ID, utf8(runId));
+        context.recordMetadata().filter(m -> m.topic() != null).ifPresent(m -> {
+            h.add(EventsSource.H_SOURCE_TOPIC, utf8(m.topic()));
+            h.add(EventsSource.H_SOURCE_PARTITION, utf8(Integer.toString(m.partition())));
+            h.add(EventsSource.H_SOURCE_OFFSET, utf8(Long.toString(m.offset())));
+        });
+        return h;
+    }
+
+    private static String cut(String s) {
+        return s.length() > MAX_MESSAGE ? s.substring(0, MAX_MESSAGE) : s;
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

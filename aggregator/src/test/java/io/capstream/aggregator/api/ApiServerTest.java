@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,6 +51,15 @@ class ApiServerTest {
         public Optional<BenchmarkReport> run(String runId) {
             check();
             return Optional.empty();
+        }
+
+        @Override
+        public Optional<byte[]> artifact(String runId) {
+            check();
+            if ("loading".equals(runId)) {
+                throw new NotReadyException("report of run loading: chunk 3 of 9 is not loaded yet", null);
+            }
+            return "big".equals(runId) ? Optional.of(BIG.getBytes(StandardCharsets.UTF_8)) : QueryService.super.artifact(runId);
         }
 
         @Override
@@ -114,6 +124,21 @@ class ApiServerTest {
         assertTrue(prom.contains("capstream_window_failures_total{error_type=\"URLError\",model=\"m\",target=\"http://h/v1\"} 1.0"),
                 prom);
         assertTrue(prom.contains("capstream_window_error_rate{"), prom);
+    }
+
+    /** A 3 MB artifact, as a large report reassembled from its chunks. */
+    static final String BIG = "{\n  \"request_timings\": [" + "0123456789abcdef".repeat(200_000) + "]\n}\n";
+
+    @Test
+    void servesAWholeLargeArtifactAndAnswers503WhileItsChunksAreLoading() throws Exception {
+        start(true);
+        HttpResponse<String> big = get("/api/runs/big");
+        assertEquals(200, big.statusCode());
+        assertEquals(BIG, big.body());
+        assertEquals("application/json", big.headers().firstValue("content-type").orElse(""));
+        HttpResponse<String> loading = get("/api/runs/loading");
+        assertEquals(503, loading.statusCode());
+        assertTrue(loading.body().contains("not loaded yet"), loading.body());
     }
 
     @Test

@@ -57,6 +57,18 @@ class ArtifactValidationTest {
     }
 
     @Test
+    void runIdsThatCannotNameAFileAreRejected() throws Exception {
+        // import used to accept any run_id and publish the report under it (issue 11, item 7)
+        ArtifactValidationException e = reject(a -> a.put("run_id", "../../etc/x"));
+        assertField(e, "run_id");
+        assertEquals("bad.json: run_id: must not contain '/' (it names the report file)", e.getMessage());
+        e = reject(a -> a.put("run_id", "run\u001b[2J"));
+        assertEquals("bad.json: run_id: must not contain control characters (U+001B at index 3)", e.getMessage());
+        e = reject(a -> a.put("run_id", "r".repeat(201)));
+        assertEquals("bad.json: run_id: is 201 characters long, at most 200", e.getMessage());
+    }
+
+    @Test
     void wrongSchema() throws Exception {
         assertField(reject(a -> a.put("schema", "anvil-serving.benchmark-result/v1")), "schema");
         assertField(reject(a -> a.remove("schema")), "schema");

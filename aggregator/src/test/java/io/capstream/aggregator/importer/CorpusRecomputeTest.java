@@ -29,10 +29,11 @@ import org.junit.jupiter.api.Test;
  */
 class CorpusRecomputeTest {
 
+    /** @return the repository's testdata/ (system property capstream.shared.dir, set by the parent pom, else ../testdata) */
     static Path shared() {
         String p = System.getProperty("capstream.shared.dir");
-        Path dir = p != null ? Path.of(p) : Path.of("..", "..", "shared");
-        return Files.isDirectory(dir) ? dir : Path.of("..", "shared");
+        Path dir = p != null ? Path.of(p) : Path.of("..", "testdata");
+        return Files.isDirectory(dir) ? dir : Path.of("testdata");
     }
 
     static List<Path> withTimings() throws IOException {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class RunCollectorRestoreTest {
     private final ReportTopologyConfig config = ReportTopologyConfig.defaults("mock://restore");
-    private MockProcessorContext<String, BenchmarkReport> context;
+    private MockProcessorContext<String, ReportOutput> context;
     private KeyValueStore<String, RunEvent> events;
 
     @BeforeEach
@@ -59,7 +59,11 @@ class RunCollectorRestoreTest {
 
     private List<BenchmarkReport> reports() {
         List<BenchmarkReport> out = new ArrayList<>();
-        context.forwarded().forEach(f -> out.add(f.record().value()));
+        context.forwarded().forEach(f -> {
+            if (f.record().value() instanceof ReportOutput.Report r) {
+                out.add(r.report());
+            }
+        });
         context.resetForwards();
         return out;
     }

@@ -27,14 +27,16 @@ import picocli.CommandLine.Option;
  * turns {@code capstream.events} into run reports ({@code capstream.reports}), windowed summaries
  * ({@code capstream.summaries}) and SLO alerts ({@code capstream.alerts}), and serves the HTTP API
  * and Prometheus metrics. Runs until Ctrl-C / SIGTERM, then closes Streams cleanly.
- * Exit codes: 0 stopped by a signal; 1 the application failed; 2 usage error.
+ * Exit codes: 1 the application failed; 2 usage error; stopped by SIGINT / SIGTERM the JVM exits
+ * 130 / 143 (128 + the signal number) once the shutdown hook has closed Streams.
  */
 @Command(name = "aggregate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs the aggregator service until stopped: run reports, windowed p50/p95/p99 summaries,"
                 + " SLO alerts, and an HTTP API (/api/runs, /api/runs/{id}, /api/summaries, /api/alerts, /metrics,"
                 + " /health, /ready). Requires --bootstrap-servers and --schema-registry-url."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped by Ctrl-C or SIGTERM", "1:the aggregator failed", "2:usage error"})
+        exitCodeList = {"1:the aggregator failed", "2:usage error",
+            "130:stopped by Ctrl-C (SIGINT), after Kafka Streams closed", "143:stopped by SIGTERM, likewise"})
 public final class AggregateCommand implements Callable<Integer> {
     @Option(names = "--http-port", paramLabel = "PORT", description = "HTTP API port (0 = any free port). Default: ${DEFAULT-VALUE}.")
     int httpPort = ApiConfig.DEFAULT_PORT;

@@ -23,7 +23,9 @@ import picocli.CommandLine.Option;
                 + " 'capstream aggregate' computes the reports. Requires --bootstrap-servers and --schema-registry-url."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request completed and every event was delivered",
-            "1:some requests failed or events were undelivered", "2:usage error (nothing was sent)"})
+            "1:some requests failed or events were undelivered", "2:usage error (nothing was sent)",
+            "130:stopped by Ctrl-C (SIGINT), after the orderly stop (requests in flight end, RunFinished is sent)",
+            "143:stopped by SIGTERM, likewise"})
 public final class GenerateCommand implements Callable<Integer> {
     @Mixin
     RunOptions run = new RunOptions();

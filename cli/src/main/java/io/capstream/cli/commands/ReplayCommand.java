@@ -9,6 +9,7 @@ import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
 import io.capstream.cli.report.ReportPipelineConfig;
 import io.capstream.cli.report.Replays;
+import io.capstream.cli.report.StoredReports;
 import io.capstream.cli.report.TopicHistory;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.artifact.ArtifactJson;
@@ -21,7 +22,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -249,26 +249,11 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private static Map<String, BenchmarkReport> readReports(ReportPipeline pipeline, List<String> ids) {
-        Deserializer<BenchmarkReport> decoder = SpecificAvroSerde.forValue(BenchmarkReport.class,
-                pipeline.schemaRegistryUrl(), pipeline.registryClient()).deserializer();
-        Map<String, BenchmarkReport> latest = new HashMap<>();
-        if (ids.isEmpty()) {
-            return latest;
-        }
-        TopicHistory.read(pipeline.kafka().consumer(Map.of()), Topics.REPORTS, (key, bytes) -> {
-            if (key == null || !ids.contains(key)) {
-                return;
-            }
-            if (bytes == null) {
-                latest.remove(key);
-                return;
-            }
-            try {
-                latest.put(key, decoder.deserialize(Topics.REPORTS, bytes));
-            } catch (RuntimeException ex) {
-                // an unreadable old report is treated as absent
-            }
-        });
-        return latest;
+        // large reports keep their artifact on capstream.reports.chunks: StoredReports puts it back together
+        return StoredReports.latest(pipeline.kafka().consumer(Map.of()), Topics.REPORTS, Topics.REPORT_CHUNKS, ids,
+                SpecificAvroSerde.forValue(BenchmarkReport.class, pipeline.schemaRegistryUrl(),
+                        pipeline.registryClient()).deserializer(),
+                SpecificAvroSerde.forValue(io.capstream.schemas.avro.ReportChunk.class, pipeline.schemaRegistryUrl(),
+                        pipeline.registryClient()).deserializer());
     }
 }

@@ -25,7 +25,9 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request completed and the report was written",
             "1:some requests failed, events were undelivered, or no report arrived (the report is still written when it arrives)",
-            "2:usage error (nothing was sent)"})
+            "2:usage error (nothing was sent)",
+            "130:stopped by Ctrl-C (SIGINT), after the orderly stop (requests in flight end, the report is still written)",
+            "143:stopped by SIGTERM, likewise"})
 public final class RunCommand implements Callable<Integer> {
     @Mixin
     RunOptions run = new RunOptions();
@@ -47,7 +49,7 @@ public final class RunCommand implements Callable<Integer> {
             description = "When events go to Kafka: deferred holds them in memory until the last request has ended, so"
                     + " that an in-process broker and aggregator do no work while requests are in flight; live sends"
                     + " them as they come (for consumers of a shared Kafka and long runs). auto: deferred with the"
-                    + " embedded broker, live with --bootstrap-servers. One of: ${COMPLETION-CANDIDATES}. Default: auto.")
+                    + " embedded broker, live with --bootstrap-servers. One of: auto, live, deferred. Default: auto.")
     EventDelivery eventDelivery = EventDelivery.AUTO;
 
     @Mixin

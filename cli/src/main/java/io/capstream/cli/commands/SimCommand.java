@@ -13,10 +13,13 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code capstream sim}: runs the simulated OpenAI-compatible engine ({@link SimEngine}) until
- * Ctrl-C (SIGINT/SIGTERM). Exit 0 after a clean stop, 1 when the port cannot be bound, 2 on
- * usage errors.
+ * Ctrl-C (SIGINT/SIGTERM). Exit 1 when the port cannot be bound, 2 on usage errors; stopped by
+ * SIGINT / SIGTERM the JVM exits 130 / 143 (128 + the signal number) after the engine stopped.
  */
 @Command(name = "sim", mixinStandardHelpOptions = true,
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"1:the port cannot be bound", "2:usage error",
+            "130:stopped by Ctrl-C (SIGINT), after the engine stopped", "143:stopped by SIGTERM, likewise"},
         description = {"Runs the simulated OpenAI-compatible engine (GET /v1/models, POST /v1/chat/completions,"
                 + " GET /sim/stats) until Ctrl-C. Its model id is capstream-sim; label runs against it with --engine capstream-sim (the in-process engine of 'capstream run' is labelled so automatically).",
             "Timing: a request waits for one of --sim-slots slots, its uncached prompt tokens are prefilled at"

@@ -39,7 +39,8 @@ import picocli.CommandLine.Parameters;
                 + " exits. With --follow: prints new records as they arrive until Ctrl-C (add --from-beginning or"
                 + " --since to print older ones first)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:ok", "1:Kafka or schema registry error", "2:usage error"})
+        exitCodeList = {"0:ok (caught up, without --follow)", "1:Kafka or schema registry error", "2:usage error",
+            "130:stopped by Ctrl-C (SIGINT)", "143:stopped by SIGTERM"})
 public final class TailCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "reports|summaries|alerts", description = "Which topic to read.")
     String what;

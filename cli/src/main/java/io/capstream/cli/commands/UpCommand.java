@@ -23,8 +23,8 @@ import picocli.CommandLine.Spec;
  * Prints the flags and {@code export} lines the other commands take, then runs until Ctrl-C or
  * SIGTERM, when a shutdown hook stops the engine, the registry child process and the broker.
  *
- * <p>Exit codes: 0 after a clean stop, 1 when a service cannot start, 2 for a usage error such as a
- * port already in use.
+ * <p>Exit codes: 1 when a service cannot start, 2 for a usage error such as a port already in use;
+ * stopped by SIGINT / SIGTERM the JVM exits 130 / 143 (128 + the signal number) after the clean stop.
  */
 @Command(name = "up", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
@@ -32,7 +32,10 @@ import picocli.CommandLine.Spec;
                     + " Apicurio Registry 2.6.13 (Confluent-compatible API) as a child process, on 127.0.0.1.",
             "Prints the --bootstrap-servers / --schema-registry-url flags and export lines for the other commands,"
                     + " then runs until Ctrl-C or SIGTERM and stops both (no process is left behind)."
-        })
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"1:a service cannot start", "2:usage error (e.g. a port in use)",
+            "130:stopped by Ctrl-C (SIGINT), after the clean stop", "143:stopped by SIGTERM, likewise"})
 public final class UpCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -1,5 +1,6 @@
 package io.capstream.cli.config;
 
+import io.capstream.schemas.text.Redaction;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -8,7 +9,8 @@ import java.util.regex.Pattern;
 /**
  * Redaction of secrets before anything is printed or logged: Kafka client settings
  * ({@code sasl.jaas.config}, {@code ssl.keystore.password}, ...), registry credentials, API keys,
- * and passwords embedded in URLs ({@code https://user:pass@host}). Stateless.
+ * and passwords embedded in URLs ({@code https://user:pass@host} shows as {@code https://***@host}).
+ * Stateless.
  */
 public final class Secrets {
     /** What a secret value is replaced with. */
@@ -19,8 +21,6 @@ public final class Secrets {
             "(password|passwd|secret|token(?!s)|jaas|credential|user[._-]?info|api[._-]?key|basic[._-]?auth|bearer"
                     + "|private|(^|[._-])key$|keystore\\.key|keystore\\.certificate\\.chain|authorization)",
             Pattern.CASE_INSENSITIVE);
-    /** {@code scheme://user:password@} in a URL. */
-    private static final Pattern URL_USERINFO = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]+@");
 
     private Secrets() {
     }
@@ -66,11 +66,14 @@ public final class Secrets {
     }
 
     /**
+     * The same redaction as the events and reports get ({@link Redaction#urls}), so that a URL reads
+     * the same on the console and in a report.
+     *
      * @param text any text, may be null
-     * @return the text with {@code user:password@} in URLs replaced by {@code [hidden]@}
+     * @return the text with {@code user:password@} in URLs replaced by {@code ***@}
      */
     public static String redactUrls(String text) {
-        return text == null ? null : URL_USERINFO.matcher(text).replaceAll("$1" + MASK + "@");
+        return Redaction.urls(text);
     }
 
     /**

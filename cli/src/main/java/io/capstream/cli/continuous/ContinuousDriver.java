@@ -116,7 +116,8 @@ public final class ContinuousDriver {
         // the current run's RunFinished, the sink flush and the final line, at most 60 s
         Thread hook = RunDriver.addStopHook("capstream-continuous-shutdown", runner::stop, done, Duration.ofSeconds(60));
         err.printf("%s: %s mode against %s, every %s, heartbeats every %s; Ctrl-C to stop%n", cmd,
-                config.mode().name().toLowerCase(java.util.Locale.ROOT), baseUrl, interval, config.heartbeatInterval());
+                config.mode().name().toLowerCase(java.util.Locale.ROOT), io.capstream.cli.config.Secrets.redactUrls(baseUrl),
+                interval, config.heartbeatInterval());
         try {
             return session(runner, heartbeats, cmd, hook);
         } finally {

@@ -3,7 +3,7 @@ package io.capstream.cli.options;
 import io.capstream.cli.config.ConfigDefaultProvider;
 import io.capstream.cli.config.Secrets;
 import io.capstream.schemas.registry.RegistryClientConfig;
-import java.net.URI;
+import io.capstream.schemas.text.HttpUrls;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;
@@ -57,20 +57,31 @@ public final class KafkaOptions {
     void setSchemaRegistryUrl(String value) {
         String v = value == null ? null : value.strip();
         if (v != null && !v.isEmpty()) {
-            boolean ok;
             if (v.startsWith("mock://")) {
-                ok = v.length() > "mock://".length();
-            } else {
-                try {
-                    URI u = URI.create(v);
-                    ok = ("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null;
-                } catch (IllegalArgumentException e) {
-                    ok = false;
+                if (v.length() == "mock://".length()) {
+                    throw usage("--schema-registry-url", v, "expected http(s)://HOST[:PORT][/PATH] or mock://SCOPE,"
+                            + " got 'mock://'");
                 }
-            }
-            if (!ok) {
-                throw usage("--schema-registry-url", v, "expected http(s)://HOST[:PORT][/PATH] or mock://SCOPE, got '"
-                        + Secrets.redactUrls(v) + "'");
+            } else {
+                // one or more comma-separated registries (fail-over), each checked as --base-url is
+                boolean any = false;
+                for (String one : v.split(",")) {
+                    if (one.isBlank()) {
+                        continue;
+                    }
+                    any = true;
+                    String problem = HttpUrls.problem(one);
+                    if (problem == null && java.net.URI.create(one.strip()).getHost() == null) {
+                        problem = "has a host name the registry client cannot use (such as one with '_')";
+                    }
+                    if (problem != null) {
+                        throw usage("--schema-registry-url", v, Secrets.redactUrls(one.strip()) + " " + problem
+                                + (problem.startsWith("must start") ? " (or give mock://SCOPE)" : ""));
+                    }
+                }
+                if (!any) {
+                    throw usage("--schema-registry-url", v, "no URL in '" + v + "'");
+                }
             }
         }
         schemaRegistryUrl = v == null || v.isEmpty() ? null : v;

@@ -106,14 +106,15 @@ public final class RunOptions {
     @Option(names = "--warmup-requests", paramLabel = "N",
             description = "Requests sent to the target before the run starts and discarded: never in the events or the"
                     + " report (as vLLM's --num-warmups). Their prompts carry request indices after the plan's, so no"
-                    + " measured prompt is sent twice (a shared prefix is still cached by the server). Default: 0.")
+                    + " measured prompt is sent twice (a shared prefix is still cached by the server); min(N, --concurrency) at a time."
+                    + " 0 to 100000. Default: 0.")
     int warmupRequests;
 
     @Option(names = "--client-warmup", paramLabel = "DURATION", converter = io.capstream.cli.commands.DurationConverter.class,
             description = "Upper bound of the client's own warm-up before the first timed request: the whole request"
                     + " path (connect, upload, SSE, chunk decoding, timestamps, events) runs against an in-process"
                     + " loopback stream until its cost per request stops falling (usually 1-3 s). 0 = off: a cold JVM"
-                    + " then adds tens to hundreds of ms to the first requests' TTFT. Default: 5s.")
+                    + " then adds tens to hundreds of ms to the first requests' TTFT. 0 to 600 s. Default: 5s.")
     java.time.Duration clientWarmup = java.time.Duration.ofSeconds(5);
 
     @Option(names = "--keep-alive",

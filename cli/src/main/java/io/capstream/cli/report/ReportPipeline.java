@@ -93,7 +93,8 @@ public final class ReportPipeline implements AutoCloseable {
         SchemaRegistryClient registry = SchemaRegistryClients.forUrl(registryUrl, config.registryClient());
 
         waiter = new ReportWaiter(kafka.consumer(Map.of()), Topics.REPORTS,
-                valueSerde(BenchmarkReport.class, registry).deserializer());
+                valueSerde(BenchmarkReport.class, registry).deserializer(), Topics.REPORT_CHUNKS,
+                valueSerde(io.capstream.schemas.avro.ReportChunk.class, registry).deserializer());
         Map<String, Object> producerProps = kafka.producer(Map.of(
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",

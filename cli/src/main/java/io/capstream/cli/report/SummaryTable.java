@@ -69,13 +69,13 @@ public final class SummaryTable {
         if (!c.isObject()) {
             return;
         }
-        line(sb, "client check", String.format(Locale.ROOT, "loop delay p50 %s / p99 %s / max %s ms, CPU %s ms (%s ms"
-                        + " per 1,000 chunks), GC pauses %d (max %.1f ms)",
+        line(sb, "client check", String.format(Locale.ROOT, "loop delay p50 %s / p99 %s / max %s ms, CPU process %s ms,"
+                        + " event loops %s ms (%s per 1,000 chunks), GC pauses %d (max %.1f ms)",
                 num(c.path("delay_p50_ms")), num(c.path("delay_p99_ms")), num(c.path("delay_max_ms")),
-                num0(c.path("cpu_process_ms")), num(c.path("cpu_ms_per_1000_chunks")), c.path("gc_pauses").asLong(),
-                c.path("gc_pause_max_ms").asDouble()));
-        line(sb, "", String.format(Locale.ROOT, "achieved concurrency %s (max %d), client queue p99 %s ms, warm-up %,d"
-                        + " loopback + %d target requests, events %s",
+                num0(c.path("cpu_process_ms")), num0(c.path("cpu_event_loops_ms")), num(c.path("cpu_ms_per_1000_chunks")),
+                c.path("gc_pauses").asLong(), c.path("gc_pause_max_ms").asDouble()));
+        line(sb, "", String.format(Locale.ROOT, "achieved concurrency %s (max %d), client queue before t0 p99 %s ms,"
+                        + " warm-up %,d loopback + %d target requests, events %s",
                 num(c.path("in_flight_mean")), c.path("in_flight_max").asInt(), num(c.path("queue_p99_ms")),
                 c.path("warmup_loopback_requests").asInt(), c.path("warmup_target_requests").asInt(),
                 c.path("event_delivery").asText("live")));

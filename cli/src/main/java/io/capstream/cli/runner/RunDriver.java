@@ -22,6 +22,7 @@ import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunControl;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.run.RunPlan;
+import io.capstream.loadgen.run.StoppedBeforeStartException;
 import io.capstream.loadgen.run.UsageException;
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.schemas.artifact.ArtifactJson;
@@ -56,6 +57,10 @@ public final class RunDriver {
     public static final String MOCK_REGISTRY = "mock://capstream";
     /** Loopback placeholder used to validate parameters before the simulated engine has a port. */
     private static final String PLACEHOLDER_URL = "http://127.0.0.1:1/v1";
+    /** Bound of the preparation (validation, the 15 s {@code GET /models} probe, the context plan). */
+    static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(60);
+    /** Bound of the sink's close after the run (its flush already waited for the events). */
+    static final Duration SINK_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final RunRequest req;
     private final PrintStream out;
@@ -146,13 +151,17 @@ public final class RunDriver {
         LoadGenerator generator = new LoadGenerator(stack.vertx(), env);
         RunPlan plan;
         try {
-            plan = generator.prepare(config).get();
+            plan = generator.prepare(config).get(PREPARE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UsageException u) {
                 u.problems().forEach(p -> err.println(cmd + ": " + p));
                 return 2;
             }
             throw e;
+        } catch (java.util.concurrent.TimeoutException e) {
+            err.println(cmd + ": the run could not be prepared within " + PREPARE_TIMEOUT.toSeconds()
+                    + " s (GET /models probe); nothing was sent");
+            return 1;
         }
         ReportWaiter awaiter = req.awaitReport()
                 ? ReportWaiter.forReports(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient())
@@ -160,15 +169,28 @@ public final class RunDriver {
                 : null;
         RunOutcome outcome;
         long undelivered;
+        long events;
         String sinkError;
         try {
             KafkaEventSink kafkaSink = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
                     stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0, stack.registryClient()));
             EventSink sink = req.eventDelivery().deferred(stack.embeddedKafka()) ? new DeferredEventSink(kafkaSink) : kafkaSink;
-            try (ProgressView progress = ProgressView.forConsole()) {
-                outcome = generator.run(plan, sink, progress, control).join();
+            // the run's future completes: every request ends (per-read --timeout), and a flush during an outage
+            // ends after delivery.timeout.ms + max.block.ms (KafkaEventSink); SIGINT/SIGTERM stop it early
+            try (ProgressView progress = ProgressView.forConsole().watchDelivery(sink::pending)) {
+                try {
+                    outcome = generator.run(plan, sink, progress, control).join();
+                } catch (CompletionException e) {
+                    if (e.getCause() instanceof StoppedBeforeStartException stopped) {
+                        // SIGINT/SIGTERM during the warm-up: no RunStarted was emitted, so no report will come
+                        err.println(cmd + ": " + stopped.getMessage() + "; nothing was sent to Kafka");
+                        return 130;
+                    }
+                    throw e;
+                }
             } finally {
-                undelivered = sink.close(Duration.ofSeconds(30));
+                undelivered = sink.close(SINK_CLOSE_TIMEOUT);
+                events = sink.handedOver();
                 sinkError = kafkaSink.lastError();
             }
             undelivered = Math.max(undelivered, outcome.eventsUndelivered());
@@ -176,8 +198,9 @@ public final class RunDriver {
             if (awaiter != null && undelivered == 0) {
                 code = Math.max(code, writeReport(awaiter, outcome, cmd, stack));
             } else if (awaiter == null) {
-                out.printf("run %s: %d completed, %d failed of %d; events sent to Kafka (%s)%n", outcome.runId(),
-                        outcome.completed(), outcome.failed(), outcome.requestsPlanned(), stack.kafka().bootstrapServers());
+                out.printf("run %s: %d completed, %d failed of %d; %s (Kafka %s)%n", outcome.runId(),
+                        outcome.completed(), outcome.failed(), outcome.requestsPlanned(),
+                        deliverySummary(events, undelivered), stack.kafka().bootstrapServers());
             }
             if (outcome.failed() > 0) {
                 err.println(cmd + ": " + outcome.failed() + " of " + outcome.requestsSent() + " requests failed");
@@ -186,8 +209,9 @@ public final class RunDriver {
                 err.println(cmd + ": the run was interrupted before every planned request ran");
             }
             if (undelivered > 0) {
-                err.println(cmd + ": " + undelivered + " events could not be delivered to Kafka"
-                        + (sinkError == null ? "" : " (" + sinkError + ")") + "; the report would be incomplete");
+                err.println(cmd + ": " + Math.min(undelivered, events) + " of " + events
+                        + " events could not be delivered to Kafka" + (sinkError == null ? "" : " (" + sinkError + ")")
+                        + (awaiter != null ? "; no report was awaited: it would be incomplete" : ""));
                 code = 1;
             }
             return code;
@@ -220,6 +244,16 @@ public final class RunDriver {
             err.println(cmd + ": " + incompleteReason(p));
         }
         return p.getComplete() ? 0 : 1;
+    }
+
+    /**
+     * @param events      events the run handed to the sink
+     * @param undelivered events that did not reach Kafka (failed, dropped or still pending at the end)
+     * @return e.g. {@code "302 events, 225 delivered, 77 undelivered"}
+     */
+    static String deliverySummary(long events, long undelivered) {
+        long lost = Math.min(events, Math.max(0, undelivered));
+        return events + (events == 1 ? " event, " : " events, ") + (events - lost) + " delivered, " + lost + " undelivered";
     }
 
     /**

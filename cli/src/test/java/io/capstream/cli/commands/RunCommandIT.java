@@ -87,6 +87,28 @@ class RunCommandIT {
     }
 
     @Test
+    @Timeout(240)
+    void twentyThousandRequestsGetAWholeReportLargerThanTheBrokerAccepts() throws Exception {
+        // issue 11: the 20,000 rows are several MB of artifact JSON; the broker takes at most ~1 MiB per record
+        Path report = tmp.resolve("big.json");
+        int n = 20_000;
+        int code = CapstreamMain.execute("run", "--requests", Integer.toString(n), "--concurrency", "500",
+                "--max-tokens", "1", "--ctx-tokens", "64", "--shared-prefix-tokens", "0", "--sim-ttft-ms", "1",
+                "--sim-slots", "500", "--client-warmup", "0", "--report-timeout", "90", "--output", report.toString());
+        assertEquals(0, code, err());
+        assertTrue(Files.size(report) > 4L * 1024 * 1024, "artifact of " + Files.size(report) + " bytes");
+        JsonNode a = ArtifactJson.read(report);
+        assertEquals(n, a.path("completed").asInt());
+        assertEquals(n, a.path("request_timings").size());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, a.path("request_timings").get(i).path("request_index").asInt());
+        }
+        assertTrue(a.path("capstream").path("complete").asBoolean());
+        // the file is the artifact exactly as the writer formats it (ASCII, sorted keys, trailing newline)
+        assertEquals(ArtifactJson.write(a), Files.readString(report, StandardCharsets.UTF_8));
+    }
+
+    @Test
     @Timeout(120)
     void registryCredentialsReachTheSinkTheAggregatorAndTheReportWaiter() throws Exception {
         try (io.capstream.schemas.registry.AuthRegistryStub stub =
@@ -103,6 +125,29 @@ class RunCommandIT {
             assertTrue(paths.contains("/subjects/capstream.reports-value/versions"), "aggregator: " + paths);
             assertTrue(paths.stream().anyMatch(p -> p.startsWith("/schemas/ids/")), "decoders: " + paths);
             assertFalse(err().contains("run-pw"), "the password is never printed");
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void credentialsInTheBaseUrlReachTheEngineButNeitherTheReportNorTheConsole() throws Exception {
+        io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+        try {
+            io.capstream.loadgen.sim.SimEngine sim = io.capstream.loadgen.sim.SimEngine.start(vertx,
+                    io.capstream.loadgen.sim.SimConfig.defaults()).await(30, java.util.concurrent.TimeUnit.SECONDS);
+            Path report = tmp.resolve("secret.json");
+            String masked = "http://***@127.0.0.1:" + sim.port() + "/v1";
+            int code = CapstreamMain.execute("run", "--base-url", "http://alice:pw-0123@127.0.0.1:" + sim.port() + "/v1",
+                    "--model", "capstream-sim", "--requests", "3", "--concurrency", "1", "--ctx-tokens", "256",
+                    "--max-tokens", "8", "--client-warmup", "0", "--output", report.toString());
+            assertEquals(0, code, err());
+            JsonNode a = ArtifactJson.read(report);
+            assertEquals(masked, a.path("base_url").asText(), "the report's base_url (it used to keep the password)");
+            assertTrue(out().contains("target            " + masked + "  model capstream-sim"), out());
+            assertFalse(Files.readString(report).contains("pw-0123"));
+            assertFalse(out().contains("pw-0123") || err().contains("pw-0123"), "never printed");
+        } finally {
+            vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 

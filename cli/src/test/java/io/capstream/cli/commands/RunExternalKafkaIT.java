@@ -66,8 +66,20 @@ class RunExternalKafkaIT {
         assertEquals(4, b.path("completed").asInt());
         assertEquals("ext-2", b.path("run_id").asText());
         long before = eventsInTopic();
-        assertEquals(0, CapstreamMain.execute("generate", "--bootstrap-servers", bs, "--schema-registry-url",
-                "mock://capstream", "--requests", "3", "--ctx-tokens", "256", "--max-tokens", "4", "--run-id", "gen-1"));
+        java.io.ByteArrayOutputStream genOut = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream oldOut = System.out;
+        int genCode;
+        try {
+            System.setOut(new java.io.PrintStream(genOut, true, java.nio.charset.StandardCharsets.UTF_8));
+            genCode = CapstreamMain.execute("generate", "--bootstrap-servers", bs, "--schema-registry-url",
+                    "mock://capstream", "--requests", "3", "--ctx-tokens", "256", "--max-tokens", "4", "--run-id", "gen-1");
+        } finally {
+            System.setOut(oldOut);
+        }
+        assertEquals(0, genCode);
+        // says what was delivered (it used to say "events sent to Kafka" whatever happened to them)
+        assertEquals("run gen-1: 3 completed, 0 failed of 3; 5 events, 5 delivered, 0 undelivered (Kafka " + bs + ")",
+                genOut.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
         assertEquals(before + 5, eventsInTopic(), "RunStarted + 3 requests + RunFinished");
         assertEquals(0, CapstreamMain.execute("run", "--bootstrap-servers", bs, "--no-aggregator", "--requests", "2",
                 "--ctx-tokens", "256", "--max-tokens", "4", "--run-id", "noagg-1"));

@@ -34,11 +34,13 @@ class SecretsTest {
         Map<String, String> out = Secrets.redact(in);
         assertEquals("SASL_SSL", out.get("security.protocol"));
         assertEquals(Secrets.MASK, out.get("sasl.jaas.config"));
-        assertEquals("https://[hidden]@host:8081/apis", out.get("url"));
+        // the same mask as in events and reports (io.capstream.schemas.text.Redaction): the URL stays a URL
+        assertEquals("https://***@host:8081/apis", out.get("url"));
         assertEquals(null, out.get("nothing"));
         assertEquals("[security.protocol, sasl.jaas.config, url, nothing]", out.keySet().toString());
         assertEquals("ssl.key.password=[hidden]", Secrets.redactSetting("ssl.key.password=abc"));
         assertEquals("linger.ms=5", Secrets.redactSetting("linger.ms=5"));
         assertEquals("http://h:1/x", Secrets.redactUrls("http://h:1/x"));
+        assertEquals("https://***@h/v1", Secrets.redactUrls("https://user:p@ss@h/v1"), "a raw @ in the password");
     }
 }

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.capstream.aggregator.report.ReportChunks;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Duration;
@@ -152,6 +154,49 @@ class ReportWaiterIT {
             assertEquals(Optional.empty(), waiter.await(old, Duration.ofSeconds(2)), "published before attaching");
             assertEquals(Optional.empty(), waiter.await(aborted, Duration.ofSeconds(2)), "read_committed");
         }
+    }
+
+    @Test
+    @Timeout(60)
+    void putsALargeReportBackTogetherFromItsChunksInOneTransaction() throws Exception {
+        String runId = "waiter-chunked-" + UUID.randomUUID();
+        String artifact = "{\n  \"run_id\": \"" + runId + "\",\n  \"rows\": \"" + "r".repeat(700_000) + "\"\n}\n";
+        BenchmarkReport full = report(runId);
+        full.setArtifactJson(artifact);
+        ReportChunks.Publication pub = ReportChunks.publication(full);
+        assertEquals(3, pub.chunks().size());
+        Map<String, Object> p = new java.util.HashMap<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(), ProducerConfig.TRANSACTIONAL_ID_CONFIG, "waiter-it-chunks"));
+        try (ReportWaiter waiter = waiter();
+             KafkaProducer<String, Object> tx = new KafkaProducer<>(p, new StringSerializer(), (topic, value) ->
+                     topic.equals(Topics.REPORTS)
+                             ? SpecificAvroSerde.forValue(BenchmarkReport.class, REGISTRY).serializer()
+                                     .serialize(topic, (BenchmarkReport) value)
+                             : SpecificAvroSerde.forValue(ReportChunk.class, REGISTRY).serializer()
+                                     .serialize(topic, (ReportChunk) value))) {
+            CompletableFuture<BenchmarkReport> pending = waiter.expect(runId);
+            tx.initTransactions();
+            tx.beginTransaction();
+            // a stale chunk of an earlier publication of the same run id is ignored
+            tx.send(new ProducerRecord<>(Topics.REPORT_CHUNKS, ReportChunks.chunkKey(runId, 1),
+                    ReportChunk.newBuilder(pub.chunks().get(1)).setArtifactSha256("0".repeat(64)).build()));
+            // the report record first, its chunks after it and in reverse order: all in one transaction
+            tx.send(new ProducerRecord<>(Topics.REPORTS, runId, pub.report()));
+            for (int i = pub.chunks().size() - 1; i >= 0; i--) {
+                tx.send(new ProducerRecord<>(Topics.REPORT_CHUNKS, ReportChunks.chunkKey(runId, i), pub.chunks().get(i)));
+            }
+            tx.commitTransaction();
+            BenchmarkReport got = pending.get(30, TimeUnit.SECONDS);
+            assertEquals(artifact, got.getArtifactJson());
+            assertEquals(3, got.getArtifactChunks());
+        }
+        // what replay reads back later: the latest report of the run id, its artifact whole
+        Map<String, BenchmarkReport> stored = StoredReports.latest(props.consumer(Map.of()), Topics.REPORTS,
+                Topics.REPORT_CHUNKS, List.of(runId, "waiter-never-published"),
+                SpecificAvroSerde.forValue(BenchmarkReport.class, REGISTRY).deserializer(),
+                SpecificAvroSerde.forValue(ReportChunk.class, REGISTRY).deserializer());
+        assertEquals(java.util.Set.of(runId), stored.keySet());
+        assertEquals(artifact, stored.get(runId).getArtifactJson());
     }
 
     @Test

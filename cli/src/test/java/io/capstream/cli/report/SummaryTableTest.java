@@ -14,8 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SummaryTableTest {
     private static Path shared() {
-        String p = System.getProperty("capstream.shared.dir");
-        return p != null ? Path.of(p) : Path.of("../../shared");
+        return SharedDir.get();
     }
 
     @Test
@@ -43,20 +42,20 @@ class SummaryTableTest {
 
     @Test
     void showsTheClientSelfCheckAndSaysWhenTheClientMayHaveDistortedTheNumbers() throws Exception {
-        String client = "{\"delay_p50_ms\":0.08,\"delay_p99_ms\":7.25,\"delay_max_ms\":31.0,\"cpu_process_ms\":812.4,"
+        String client = "{\"delay_p50_ms\":0.08,\"delay_p99_ms\":7.25,\"delay_max_ms\":31.0,\"cpu_process_ms\":812.4,\"cpu_event_loops_ms\":103.2,"
                 + "\"cpu_ms_per_1000_chunks\":6.3,\"gc_pauses\":2,\"gc_pause_max_ms\":0.4,\"in_flight_mean\":15.9,"
                 + "\"in_flight_max\":16,\"queue_p99_ms\":0.0,\"warmup_loopback_requests\":2300,"
                 + "\"warmup_target_requests\":4,\"event_delivery\":\"deferred\",\"distorted\":%s,\"warnings\":%s}";
         JsonNode bad = ArtifactJson.parse("{\"run_id\":\"r\",\"metrics\":{},\"capstream\":{\"client\":"
-                + String.format(client, "true", "[\"event-loop delay p99 7.2 ms > 5 ms: chunk timestamps may be late by as"
-                + " much\",\"GC paused the client for up to 6.0 ms\"]") + "}}");
+                + String.format(client, "true", "[\"event-loop delay p99 7.2 ms > 5 ms: chunks may have been"
+                + " timestamped up to that late\",\"GC paused the client for up to 6.0 ms\"]") + "}}");
         String t = SummaryTable.render(bad);
-        assertTrue(t.contains("client check      loop delay p50 0.1 / p99 7.3 / max 31.0 ms, CPU 812 ms (6.3 ms per"
-                + " 1,000 chunks), GC pauses 2 (max 0.4 ms)"), t);
-        assertTrue(t.contains("achieved concurrency 15.9 (max 16), client queue p99 0.0 ms, warm-up 2,300 loopback + 4"
-                + " target requests, events deferred"), t);
+        assertTrue(t.contains("client check      loop delay p50 0.1 / p99 7.3 / max 31.0 ms, CPU process 812 ms, event"
+                + " loops 103 ms (6.3 per 1,000 chunks), GC pauses 2 (max 0.4 ms)"), t);
+        assertTrue(t.contains("achieved concurrency 15.9 (max 16), client queue before t0 p99 0.0 ms, warm-up 2,300"
+                + " loopback + 4 target requests, events deferred"), t);
         assertTrue(t.contains("warning: the client may have distorted these numbers: event-loop delay p99 7.2 ms > 5 ms:"
-                + " chunk timestamps may be late by as much; GC paused the client for up to 6.0 ms\n"), t);
+                + " chunks may have been timestamped up to that late; GC paused the client for up to 6.0 ms\n"), t);
         JsonNode good = ArtifactJson.parse("{\"run_id\":\"r\",\"metrics\":{},\"capstream\":{\"client\":"
                 + String.format(client, "false", "[]") + "}}");
         assertTrue(SummaryTable.render(good).contains("client check"));

@@ -32,6 +32,19 @@ class TailPrinterTest {
     }
 
     @Test
+    void aLargeReportPrintsItsSummaryRecordAsJson() {
+        var report = io.capstream.aggregator.report.calc.ReportCalculator.compute(
+                new io.capstream.aggregator.report.calc.RunData("big-run", null, java.util.List.of(),
+                        java.util.List.of(), null, null));
+        String inline = render(TailKind.REPORTS, TailFormat.JSONL, report);
+        assertTrue(inline.contains("\"capstream\":{\"complete\":false") && !inline.contains("artifact_chunks"), inline);
+        report.setArtifactJson("");
+        report.setArtifactChunks(221);
+        String chunked = render(TailKind.REPORTS, TailFormat.JSONL, report);
+        assertTrue(chunked.contains("\"run_id\":\"big-run\"") && chunked.contains("\"artifact_chunks\":221"), chunked);
+    }
+
+    @Test
     void tableHasHeaderAndOneLinePerSummary() {
         String text = render(TailKind.SUMMARIES, TailFormat.TABLE, summary(), summary());
         String[] lines = text.split("\n");

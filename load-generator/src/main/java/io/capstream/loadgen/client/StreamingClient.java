@@ -68,9 +68,36 @@ public final class StreamingClient implements AutoCloseable {
      * processed there).
      *
      * @param body serialised request body (built before t0, so serialisation is not measured)
-     * @return the result; the future always succeeds
+     * @return the result; the future always succeeds, also when the address cannot be used (then a
+     *         {@code URLError})
      */
     public Future<RequestResult> execute(Buffer body) {
+        RequestOptions ro;
+        try {
+            ro = options();
+        } catch (RuntimeException e) {
+            return unusable(e);
+        }
+        Exchange ex = new Exchange(System.nanoTime());
+        try {
+            ex.armIdleTimer();
+            send(ex, ro, body);
+        } catch (RuntimeException e) {
+            // an address Vert.x cannot use (port out of range, ...) can throw here instead of failing the
+            // future: it is this request's failure, never an exception on the event loop that leaves it unanswered
+            ex.fail(FailureMapper.map(e, FailureMapper.Phase.CONNECT, 0));
+        }
+        return ex.promise.future();
+    }
+
+    /** @return a failed request for an address that cannot even be put into the request options (malformed) */
+    private Future<RequestResult> unusable(RuntimeException e) {
+        Exchange ex = new Exchange(System.nanoTime());
+        ex.fail(FailureMapper.map(e, FailureMapper.Phase.CONNECT, 0));
+        return ex.promise.future();
+    }
+
+    private RequestOptions options() {
         RequestOptions ro = new RequestOptions()
                 .setMethod(HttpMethod.POST)
                 .setAbsoluteURI(url)
@@ -85,8 +112,10 @@ public final class StreamingClient implements AutoCloseable {
         if (authorization != null) {
             ro.putHeader("Authorization", authorization);
         }
-        Exchange ex = new Exchange(System.nanoTime());
-        ex.armIdleTimer();
+        return ro;
+    }
+
+    private void send(Exchange ex, RequestOptions ro, Buffer body) {
         client.request(ro).onComplete(ar -> {
             if (ar.failed()) {
                 ex.fail(FailureMapper.map(ar.cause(), FailureMapper.Phase.CONNECT, 0));
@@ -109,7 +138,6 @@ public final class StreamingClient implements AutoCloseable {
                 }
             });
         });
-        return ex.promise.future();
     }
 
     @Override

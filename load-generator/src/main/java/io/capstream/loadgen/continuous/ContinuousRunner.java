@@ -90,7 +90,9 @@ public final class ContinuousRunner {
             t.setDaemon(true);
             return t;
         });
-        Heartbeat hb = new Heartbeat(config.base().baseUrl(), config.base().model());
+        // the target as the run's events record it (user:password@ masked), so that windows key on one target
+        Heartbeat hb = new Heartbeat(io.capstream.schemas.text.Redaction.urls(config.base().baseUrl()),
+                config.base().model());
         long hbMs = config.heartbeatInterval().toMillis();
         beat.scheduleAtFixedRate(() -> {
             try {

@@ -48,6 +48,18 @@ public final class DeferredEventSink implements EventSink {
         return delegate.undelivered();
     }
 
+    /** @return events held here plus those handed to the delegate */
+    @Override
+    public long handedOver() {
+        return held.size() + delegate.handedOver();
+    }
+
+    /** @return events held here plus those the delegate still waits for */
+    @Override
+    public long pending() {
+        return held.size() + delegate.pending();
+    }
+
     @Override
     public String delivery() {
         return "deferred";

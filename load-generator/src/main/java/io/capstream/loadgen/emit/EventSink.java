@@ -29,6 +29,22 @@ public interface EventSink extends AutoCloseable {
     long undelivered();
 
     /**
+     * @return events handed to {@link #send} so far, delivered or not (dropped ones included); 0 for
+     *         a sink that does not count them (the default)
+     */
+    default long handedOver() {
+        return 0;
+    }
+
+    /**
+     * @return events handed over that are neither acknowledged nor failed yet (held, queued or in
+     *         flight to Kafka): what a flush still waits for; 0 by default (a sink that delivers at once)
+     */
+    default long pending() {
+        return 0;
+    }
+
+    /**
      * Flushes what can be flushed within the timeout and releases resources. Blocks up to
      * {@code timeout}: do not call it on an event loop.
      *

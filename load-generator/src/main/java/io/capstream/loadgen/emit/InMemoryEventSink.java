@@ -26,6 +26,12 @@ public final class InMemoryEventSink implements EventSink {
         return 0;
     }
 
+    /** @return every event received (all are delivered at once) */
+    @Override
+    public long handedOver() {
+        return events.size();
+    }
+
     @Override
     public long close(Duration timeout) {
         return 0;

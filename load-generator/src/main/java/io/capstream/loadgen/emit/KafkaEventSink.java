@@ -147,6 +147,18 @@ public final class KafkaEventSink implements EventSink {
         return failed.get() + dropped.get();
     }
 
+    /** @return events given to {@link #send}: accepted into the queue or dropped */
+    @Override
+    public long handedOver() {
+        return accepted.get() + dropped.get();
+    }
+
+    /** @return accepted events neither acknowledged by Kafka nor failed yet (queued or in flight) */
+    @Override
+    public long pending() {
+        return Math.max(0, accepted.get() - acked.get() - failed.get());
+    }
+
     /** @return the text of the last delivery error, or null */
     public String lastError() {
         return lastError;

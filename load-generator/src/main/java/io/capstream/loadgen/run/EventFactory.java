@@ -8,6 +8,7 @@ import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.text.Redaction;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +16,18 @@ import java.util.UUID;
 
 /**
  * Builds the {@link RunEvent}s of one run (spec §12.2): raw times in ns, raw usage fields, counts;
- * nothing derived. Never puts the API key in any event. Immutable, thread-safe.
+ * nothing derived. This is where URLs and servers' messages enter the events, so it redacts them
+ * ({@link Redaction}): {@code base_url} and {@code target} have any {@code user:password@} as
+ * {@code ***@}, and error messages have the run's credentials ({@link RunPlan#apiKey()}: an API key a
+ * server echoes, the base URL's password) and URL userinfo masked as {@code ***}. Never puts the
+ * API key in any event. Immutable, thread-safe.
  */
 public final class EventFactory {
     private final String runId;
     private final String workerId;
     private final RunPlan plan;
     private final String version;
+    private final String target;
 
     /**
      * @param runId    run id (the key)
@@ -33,6 +39,16 @@ public final class EventFactory {
         this.workerId = workerId;
         this.plan = plan;
         this.version = EventFactory.class.getPackage().getImplementationVersion();
+        this.target = Redaction.urls(plan.config().baseUrl());
+    }
+
+    /**
+     * @param message an error message as produced by the client (at most 2048 characters)
+     * @param cut     whether it was cut at 2048 characters
+     * @return the message with the run's credentials and any URL userinfo masked
+     */
+    String redact(String message, boolean cut) {
+        return Redaction.urls(plan.apiKey() == null ? message : plan.apiKey().redact(message, cut));
     }
 
     private RunEvent wrap(Object payload) {
@@ -58,7 +74,7 @@ public final class EventFactory {
         }
         boolean open = c.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED;
         RunStarted rs = RunStarted.newBuilder()
-                .setBaseUrl(c.baseUrl())
+                .setBaseUrl(target)
                 .setModel(c.model())
                 .setEngine(c.engine())
                 .setGpu(c.gpu())
@@ -105,7 +121,7 @@ public final class EventFactory {
         RequestCompleted rc = RequestCompleted.newBuilder()
                 .setRequestIndex(index)
                 .setPlannedContextTokens(plan.contextPlan().planned(index))
-                .setTarget(c.baseUrl())
+                .setTarget(target)
                 .setModel(c.model())
                 .setScheduledStartNs(scheduledNs)
                 .setStartNs(startNs)
@@ -145,10 +161,10 @@ public final class EventFactory {
         RequestFailed rf = RequestFailed.newBuilder()
                 .setRequestIndex(index)
                 .setPlannedContextTokens(plan.contextPlan().planned(index))
-                .setTarget(c.baseUrl())
+                .setTarget(target)
                 .setModel(c.model())
                 .setErrorType(error.type())
-                .setErrorMessage(error.message())
+                .setErrorMessage(redact(error.message(), error.truncated()))
                 .setErrorMessageTruncated(error.truncated())
                 .setScheduledStartNs(scheduledNs)
                 .setStartNs(startNs)

@@ -2,6 +2,9 @@ package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.workload.ThinkingMode;
+import io.capstream.schemas.text.HttpUrls;
+import io.capstream.schemas.text.Redaction;
+import io.capstream.schemas.text.RunIdRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +21,9 @@ import java.util.function.Function;
  * anything is sent (violations are usage errors, exit code 2). The API key itself is never part of
  * the config: only the name of the environment variable that holds it.
  *
- * @param baseUrl            endpoint base URL, usually ending in {@code /v1}; required
+ * @param baseUrl            endpoint base URL, usually ending in {@code /v1}; required; checked by
+ *                           {@link HttpUrls#problem}. A {@code user:password@} in it is sent as HTTP basic
+ *                           auth and recorded as {@code ***@} ({@link Redaction#urls})
  * @param model              model id sent in each request; required
  * @param engine             engine label recorded in the report, or null
  * @param gpu                GPU label recorded in the report, or null
@@ -45,8 +50,11 @@ import java.util.function.Function;
  * @param rampUpS            closed-loop ramp-up, seconds: slot k of c takes its first request k x rampUpS / c
  *                           after T0 instead of at T0 (a deviation from the reference, which starts every
  *                           slot at once); null or 0 = no ramp. Open loop: must be null
- * @param runId              run id override used verbatim, or null to derive {@code benchmark-YYYYMMDDTHHMMSSZ}
- * @param runIdSuffix        appended to the derived run id as {@code -<suffix>} to avoid same-second collisions, or null
+ * @param runId              run id override used verbatim, or null to derive {@code benchmark-YYYYMMDDTHHMMSSZ};
+ *                           checked by {@link RunIdRule} (no {@code /}, {@code \}, control characters; at most
+ *                           {@value RunIdRule#MAX_LENGTH} characters)
+ * @param runIdSuffix        appended to the derived run id as {@code -<suffix>} to avoid same-second collisions,
+ *                           or null; the resulting id follows the same rule
  * @param workerId           id of this generator process in the events, or null for a random one
  * @param expectedWorkers    number of workers whose RunFinished completes the run (default 1)
  * @param warmup             what runs before T0 to warm the client and the target (null = {@link WarmupConfig#NONE}; the CLI defaults to {@link WarmupConfig#DEFAULTS})
@@ -166,8 +174,14 @@ public record RunConfig(
         List<String> errors = new ArrayList<>();
         if (baseUrl == null || baseUrl.isBlank()) {
             errors.add("--base-url is required");
-        } else if (!(baseUrl.startsWith("http://") || baseUrl.startsWith("https://"))) {
-            errors.add("--base-url must start with http:// or https://, got '" + baseUrl + "'");
+        } else {
+            String problem = HttpUrls.problem(baseUrl);
+            if (problem != null) {
+                errors.add("--base-url " + problem + ": '" + Redaction.urls(baseUrl.strip()) + "'");
+            } else if (apiKeyEnv != null && HttpUrls.userInfo(baseUrl) != null) {
+                errors.add("--base-url carries user:password@ and --api-key-env is set: both would be the"
+                        + " Authorization header; give one");
+            }
         }
         if (model == null || model.isBlank()) {
             errors.add("--model is required");
@@ -238,8 +252,15 @@ public record RunConfig(
         if (expectedWorkers < 1) {
             errors.add("expected workers must be >= 1, got " + expectedWorkers);
         }
-        if (runId != null && runId.isBlank()) {
-            errors.add("--run-id must not be blank");
+        runIdRule(errors, "--run-id", runId);
+        if (runId == null && runIdSuffix != null && !runIdSuffix.isBlank()) {
+            String derived = RunIds.runId(java.time.Instant.EPOCH, null, runIdSuffix);
+            if (derived.length() > RunIdRule.MAX_LENGTH) {
+                errors.add("--run-id-suffix makes the run id " + derived.length() + " characters long, at most "
+                        + RunIdRule.MAX_LENGTH);
+            } else {
+                runIdRule(errors, "--run-id-suffix", runIdSuffix);
+            }
         }
         if (apiKeyEnv != null) {
             String value = env.apply(apiKeyEnv);
@@ -284,6 +305,14 @@ public record RunConfig(
             if (effort != null) {
                 errors.add("Qwen models do not accept --reasoning-effort; use --thinking-mode");
             }
+        }
+    }
+
+    /** Adds the {@link RunIdRule} problem of {@code id}, naming the option; shows the id only when it is printable. */
+    private static void runIdRule(List<String> errors, String option, String id) {
+        String problem = RunIdRule.problem(id);
+        if (problem != null) {
+            errors.add(option + " " + problem + (problem.startsWith("must not contain '") ? ": '" + id + "'" : ""));
         }
     }
 

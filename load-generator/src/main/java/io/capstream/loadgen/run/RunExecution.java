@@ -20,6 +20,8 @@ import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.loadgen.workload.RequestBodyBuilder;
 import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.text.HttpUrls;
+import io.capstream.schemas.text.Redaction;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -59,6 +61,8 @@ final class RunExecution {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong lastEndNs = new AtomicLong();
     private final CompletableFuture<RunOutcome> outcome = new CompletableFuture<>();
+    private final java.util.concurrent.atomic.AtomicReference<String> firstWarmupError =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private StreamingClient client;
     private ClientConfig clientConfig;
     private List<Context> contexts;
@@ -87,7 +91,8 @@ final class RunExecution {
         try {
             boolean open = config.arrival() != ArrivalMode.CLOSED;
             slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
-            clientConfig = new ClientConfig(config.baseUrl(), config.timeoutS(), config.keepAlive(),
+            // the credentials of a user:password@ travel in the Authorization header (plan.apiKey())
+            clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(config.baseUrl()), config.timeoutS(), config.keepAlive(),
                     2 * Math.min(slots, plan.requests()) + 16, plan.apiKey());
             client = new StreamingClient(vertx, clientConfig);
             contexts = contexts();
@@ -103,9 +108,9 @@ final class RunExecution {
                         return sc;
                     }))
                     .onComplete(ar -> {
-                        if (ar.failed()) {
+                        if (ar.failed() || control.stopRequested()) {
                             client.close();
-                            outcome.completeExceptionally(ar.cause());
+                            outcome.completeExceptionally(ar.failed() ? ar.cause() : new StoppedBeforeStartException());
                         } else {
                             startTimed(open);
                         }
@@ -130,6 +135,7 @@ final class RunExecution {
             f = ClientWarmup.run(vertx, contexts, ClientWarmup.Settings.forRun(wc.clientWarmupS()), clientConfig,
                     (ctx, k) -> bodySource.body(ctx, k % n, k % 8 == 0 ? plan.contextPlan().planned(k % n)
                             : Math.min(WARMUP_PROMPT_TOKENS, plan.contextPlan().planned(k % n))),
+                    control::stopRequested,
                     r -> {
                         if (r.ok()) {
                             warmEvents.completed(0, 0, 0, r);
@@ -148,10 +154,18 @@ final class RunExecution {
             f = f.compose(w -> control.stopRequested() ? Future.succeededFuture(w)
                     : TargetWarmup.run(contexts, client,
                             (ctx, k) -> bodySource.body(ctx, n + k, plan.contextPlan().planned(k % n)),
-                            target, Math.min(target, slots), r -> { })
+                            target, Math.min(target, slots), control::stopRequested, r -> {
+                                if (!r.ok()) {
+                                    firstWarmupError.compareAndSet(null, r.error().type() + ": " + r.error().message());
+                                }
+                            })
                     .map(failedCount -> {
                         notice(String.format(Locale.ROOT, "%d warm-up request(s) sent to the target and discarded"
                                 + " (%d failed)", target, failedCount));
+                        if (failedCount == target) {
+                            notice("warning: every warm-up request failed (first: " + firstWarmupError.get()
+                                    + "); the run goes on");
+                        }
                         return w.withTarget(target, failedCount);
                     }));
         }
@@ -185,7 +199,8 @@ final class RunExecution {
 
     private void notice(String line) {
         try {
-            listener.onNotice(line);
+            // a notice may quote a server's message (a failed warm-up request): the same redaction as the events
+            listener.onNotice(Redaction.urls(plan.apiKey() == null ? line : plan.apiKey().redact(line, false)));
         } catch (RuntimeException ignored) {
             // a listener's bug must not stop the run
         }
@@ -238,10 +253,18 @@ final class RunExecution {
             client.execute(ar.result()).onComplete(rr -> {
                 RequestResult r = rr.result();
                 long start = r.t0Ns() - t0;
-                RunEvent ev = r.ok()
-                        ? events.completed(index, scheduledNs, start, r)
-                        : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
-                        r.reasoningChunks(), r.error());
+                RunEvent ev;
+                try {
+                    ev = r.ok()
+                            ? events.completed(index, scheduledNs, start, r)
+                            : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                            r.reasoningChunks(), r.error());
+                } catch (RuntimeException e) {
+                    // a result the event cannot hold: still this request's end, so that the run ends too
+                    ev = events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                            r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)));
+                    r = null;
+                }
                 ended(ev, r, start - scheduledNs, onEnd);
             });
         });
@@ -291,7 +314,12 @@ final class RunExecution {
         selfCheck.stop(wall, warmup, sink.delivery()).onComplete(check -> {
             ClientCheck cc = check.succeeded() ? check.result() : null;
             if ("deferred".equals(sink.delivery())) {
-                notice("requests done; sending the run's " + (sent + 1) + " events to Kafka");
+                notice("all requests ended; sending the run's held events to Kafka");
+            }
+            try {
+                listener.onAwaitingDelivery(sent);
+            } catch (RuntimeException ignored) {
+                // a listener's bug must not stop the run
             }
             sink.flush().whenComplete((u1, e1) -> {
                 long undelivered = sink.undelivered();

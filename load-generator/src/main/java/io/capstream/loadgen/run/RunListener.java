@@ -39,6 +39,16 @@ public interface RunListener {
     }
 
     /**
+     * Every request has ended (the last one, or the run was stopped): the run now waits for the sink
+     * to deliver its events ({@code RunFinished} follows). Called once, after the last
+     * {@link #onProgress}, before {@link #onFinished}.
+     *
+     * @param requestsEnded requests that ended (completed + failed)
+     */
+    default void onAwaitingDelivery(int requestsEnded) {
+    }
+
+    /**
      * Every event handed to the sink, in the order it was handed (RunStarted, request events, RunFinished).
      *
      * @param event the event

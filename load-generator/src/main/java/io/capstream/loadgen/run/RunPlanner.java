@@ -4,6 +4,7 @@ import io.capstream.loadgen.arrival.ArrivalSchedule;
 import io.capstream.loadgen.workload.ApiKey;
 import io.capstream.loadgen.workload.ContextPlan;
 import io.capstream.loadgen.workload.ModelsProbe;
+import io.capstream.schemas.text.HttpUrls;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Resolves a {@link RunConfig} into a {@link RunPlan} (spec §1, §2.1, §3.1): validation, API key,
+ * Resolves a {@link RunConfig} into a {@link RunPlan} (spec §1, §2.1, §3.1): validation, API key
+ * (or the basic-auth credentials of the base URL's {@code user:password@}),
  * {@code /models} probe when {@code --max-model-len} is 0, prompt cap, the aggregate prompt guard
  * and the context plan. Any violation is a {@link UsageException}; no chat request is sent.
  *
@@ -35,12 +37,12 @@ public final class RunPlanner {
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new UsageException(errors));
         }
-        ApiKey key = ApiKey.fromEnv(config.apiKeyEnv(), env);
+        ApiKey key = credentials(config, env);
         if (config.maxModelLen() != 0) {
             return complete(config, config.maxModelLen(), key);
         }
         CompletableFuture<RunPlan> out = new CompletableFuture<>();
-        ModelsProbe.probe(vertx, config.baseUrl(), config.model(), key).onComplete(ar -> {
+        ModelsProbe.probe(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.model(), key).onComplete(ar -> {
             Integer mml = ar.succeeded() ? ar.result() : null;
             complete(config, mml, key).whenComplete((p, e) -> {
                 if (e != null) {
@@ -51,6 +53,19 @@ public final class RunPlanner {
             });
         });
         return out;
+    }
+
+    /**
+     * @param config a validated config
+     * @param env    environment lookup
+     * @return the key of {@code --api-key-env}, else the {@code user:password@} of the base URL as
+     *         basic auth, else none (the validation rejects both at once)
+     */
+    static ApiKey credentials(RunConfig config, Function<String, String> env) {
+        if (config.apiKeyEnv() != null) {
+            return ApiKey.fromEnv(config.apiKeyEnv(), env);
+        }
+        return ApiKey.basic(HttpUrls.userInfo(config.baseUrl()));
     }
 
     /**

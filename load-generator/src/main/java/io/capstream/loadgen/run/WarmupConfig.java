@@ -27,7 +27,8 @@ public record WarmupConfig(double clientWarmupS, int targetRequests) {
     public List<String> validate() {
         List<String> errors = new ArrayList<>();
         if (!Double.isFinite(clientWarmupS) || clientWarmupS < 0 || clientWarmupS > MAX_CLIENT_WARMUP_S) {
-            errors.add("--client-warmup must be between 0 and " + (int) MAX_CLIENT_WARMUP_S + " s, got " + clientWarmupS + " s");
+            errors.add("--client-warmup must be between 0 and " + (int) MAX_CLIENT_WARMUP_S + " s, got "
+                    + java.math.BigDecimal.valueOf(clientWarmupS).stripTrailingZeros().toPlainString() + " s");
         }
         if (targetRequests < 0 || targetRequests > RunConfig.MAX_REQUESTS) {
             errors.add("--warmup-requests must be between 0 and " + RunConfig.MAX_REQUESTS + ", got " + targetRequests);

@@ -21,7 +21,7 @@ import org.HdrHistogram.Histogram;
  * RunFinished carries and the report shows under {@code capstream.client}, with one warning per
  * condition under which the client may have added to the measured times:
  * <ul>
- *   <li>event-loop delay p99 above {@value #DELAY_P99_LIMIT_MS} ms;</li>
+ *   <li>event-loop delay p99 above {@value #DELAY_P99_LIMIT_MS} ms (with at least {@value #MIN_DELAY_SAMPLES} samples);</li>
  *   <li>an event-loop thread on CPU for at least {@value #LOOP_BUSY_LIMIT} of the wall clock (a saturated core);</li>
  *   <li>a GC pause longer than {@value #GC_PAUSE_LIMIT_MS} ms;</li>
  *   <li>a target on this machine, its CPUs at least {@value #MACHINE_BUSY_LIMIT} busy, and capstream using at
@@ -41,6 +41,8 @@ public final class SelfCheck {
     /** Share of the machine's CPU time that capstream may take from a local engine on saturated CPUs. */
     public static final double SHARE_LIMIT = 0.05;
     private static final long MAX_TRACKABLE_NS = 3_600_000_000_000L;
+    /** Delay samples (ms of probing) below which the delay percentiles are too few to warn on. */
+    static final long MIN_DELAY_SAMPLES = 100;
 
     private final LoopDelayProbe probe;
     private final CpuClock cpu = new CpuClock();
@@ -148,9 +150,9 @@ public final class SelfCheck {
         boolean anyRequest = requests.get() > 0;
 
         List<String> warnings = new ArrayList<>();
-        if (delayP99 != null && delayP99 > DELAY_P99_LIMIT_MS) {
-            warnings.add(String.format(Locale.ROOT, "event-loop delay p99 %.1f ms > %.0f ms: chunk timestamps may be"
-                    + " late by as much", delayP99, DELAY_P99_LIMIT_MS));
+        if (delayP99 != null && delayP99 > DELAY_P99_LIMIT_MS && delays.getTotalCount() >= MIN_DELAY_SAMPLES) {
+            warnings.add(String.format(Locale.ROOT, "event-loop delay p99 %.1f ms > %.0f ms: chunks may have been"
+                    + " timestamped up to that late", delayP99, DELAY_P99_LIMIT_MS));
         }
         if (loopCpuKnown && busyMax >= LOOP_BUSY_LIMIT) {
             warnings.add(String.format(Locale.ROOT, "an event loop was on CPU %.0f%% of the run: the client saturated"
@@ -162,8 +164,9 @@ public final class SelfCheck {
         if (localTarget && machineBusy != null && processMs != null && wallNs > 0 && machineBusy >= MACHINE_BUSY_LIMIT) {
             double share = processMs * 1e6 / ((double) wallNs * cores);
             if (share >= SHARE_LIMIT) {
-                warnings.add(String.format(Locale.ROOT, "this machine's CPUs were %.0f%% busy and capstream took %.0f%%"
-                        + " of them: the client competed with the engine", 100 * machineBusy, 100 * share));
+                warnings.add(String.format(Locale.ROOT, "this machine's CPUs were %.0f%% busy (by anything) and capstream"
+                        + " used %.0f%% of them: a target on this machine may have run slower", 100 * machineBusy,
+                        100 * share));
             }
         }
         return ClientCheck.newBuilder()
@@ -182,7 +185,7 @@ public final class SelfCheck {
                 .setCpuEventLoopBusyMax(loopCpuKnown ? busyMax : null)
                 .setCpuMachineBusy(machineBusy)
                 .setCpuCores(cores)
-                .setCpuMsPer1000Chunks(processMs != null && chunkCount > 0 ? processMs * 1000.0 / chunkCount : null)
+                .setCpuMsPer1000Chunks(loopCpuKnown && chunkCount > 0 ? loopsMs * 1000.0 / chunkCount : null)
                 .setStreamChunks(chunkCount)
                 .setGcCollector(gc.collectors())
                 .setGcPauses(gc.pauses())

@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -65,17 +66,18 @@ public final class ClientWarmup {
      * @param s        bounds
      * @param template the run's client settings
      * @param bodies   body of warm-up request k (the run's body builder)
+     * @param stop     true once the run was asked to stop: no further warm-up request starts
      * @param onResult every result, on the event loop (the caller exercises its event building)
      * @return what ran; never fails (a warm-up problem ends the warm-up early)
      */
     public static Future<WarmupResult> run(Vertx vertx, List<Context> contexts, Settings s, ClientConfig template,
-                                           WarmupBodies bodies, Consumer<RequestResult> onResult) {
+                                           WarmupBodies bodies, BooleanSupplier stop, Consumer<RequestResult> onResult) {
         return LoopbackStreamServer.start(vertx).compose(server -> {
             StreamingClient client = new StreamingClient(vertx, new ClientConfig(server.baseUrl(), template.timeoutS(),
                     template.keepAlive(), 2 * s.concurrency() + 16, ApiKey.none()));
             Promise<WarmupResult> result = Promise.promise();
             State st = new State(s, System.nanoTime());
-            next(contexts, client, bodies, onResult, st, result);
+            next(contexts, client, bodies, stop, onResult, st, result);
             return result.future().onComplete(x -> {
                 client.close();
                 server.close();
@@ -126,12 +128,17 @@ public final class ClientWarmup {
         }
     }
 
-    private static void next(List<Context> contexts, StreamingClient client, WarmupBodies bodies,
+    private static void next(List<Context> contexts, StreamingClient client, WarmupBodies bodies, BooleanSupplier stop,
                              Consumer<RequestResult> onResult, State st, Promise<WarmupResult> result) {
         int count = st.s.batchRequests();
         long jit0 = compileMs();
-        RequestBatch.run(contexts, client, bodies, st.requests, count, st.s.concurrency(), onResult).onComplete(ar -> {
-            if (ar.failed() || ar.result().failed() == count) {
+        RequestBatch.run(contexts, client, bodies, st.requests, count, st.s.concurrency(), stop, onResult).onComplete(ar -> {
+            if (ar.failed() || ar.result().failed() == ar.result().started()) {
+                result.complete(st.result()); // nothing of this batch worked: end, without counting it
+                return;
+            }
+            if (ar.result().started() < count || stop.getAsBoolean()) {
+                st.requests += ar.result().started(); // a stop request: end after what was started
                 result.complete(st.result());
                 return;
             }
@@ -139,7 +146,7 @@ public final class ClientWarmup {
             long jit = compileMs() - jit0;
             double jitShare = jit0 < 0 || wallNs <= 0 ? 0 : jit * 1e6 / wallNs;
             if (st.record(count, wallNs / 1e3 / count, jitShare)) {
-                next(contexts, client, bodies, onResult, st, result);
+                next(contexts, client, bodies, stop, onResult, st, result);
             } else {
                 result.complete(st.result());
             }

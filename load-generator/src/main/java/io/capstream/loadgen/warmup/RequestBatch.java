@@ -5,22 +5,83 @@ import io.capstream.loadgen.client.StreamingClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.buffer.Buffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
  * A closed loop of warm-up requests: {@code count} requests through a {@link StreamingClient}, at
  * most {@code concurrency} at once, slots spread round-robin over the given event-loop contexts.
+ * A stop request starts no further request; the batch ends when the started ones have ended.
  * Nothing here is measured for a report; the caller gets each result and the batch's wall time.
  */
 final class RequestBatch {
-    /** How a batch went. @param wallNs wall time from the first start to the last end, ns @param failed failed requests */
-    record Outcome(long wallNs, int failed) {
+    /**
+     * How a batch went.
+     *
+     * @param wallNs  wall time from the first start to the last end, ns
+     * @param started requests started (fewer than asked when a stop came)
+     * @param failed  failed requests
+     */
+    record Outcome(long wallNs, int started, int failed) {
     }
 
     private RequestBatch() {
+    }
+
+    /** One batch in progress. */
+    private static final class Run {
+        final StreamingClient client;
+        final WarmupBodies bodies;
+        final int first;
+        final int count;
+        final BooleanSupplier stop;
+        final Consumer<RequestResult> onResult;
+        final AtomicInteger next = new AtomicInteger();
+        final AtomicInteger slotsLeft;
+        final AtomicInteger failed = new AtomicInteger();
+        final long start = System.nanoTime();
+        final Promise<Outcome> done = Promise.promise();
+
+        Run(StreamingClient client, WarmupBodies bodies, int first, int count, int slots, BooleanSupplier stop,
+            Consumer<RequestResult> onResult) {
+            this.client = client;
+            this.bodies = bodies;
+            this.first = first;
+            this.count = count;
+            this.stop = stop;
+            this.onResult = onResult;
+            this.slotsLeft = new AtomicInteger(slots);
+        }
+
+        void take(Context ctx) {
+            int k = stop.getAsBoolean() ? count : next.getAndIncrement();
+            if (k >= count) {
+                if (slotsLeft.decrementAndGet() == 0) {
+                    done.tryComplete(new Outcome(System.nanoTime() - start, Math.min(next.get(), count), failed.get()));
+                }
+                return;
+            }
+            bodies.body(ctx, first + k).onComplete(b -> {
+                if (b.failed()) {
+                    failed.incrementAndGet();
+                    take(ctx);
+                    return;
+                }
+                client.execute(b.result()).onComplete(r -> {
+                    if (!r.result().ok()) {
+                        failed.incrementAndGet();
+                    }
+                    try {
+                        onResult.accept(r.result());
+                    } catch (RuntimeException ignored) {
+                        // a warm-up consumer's failure must not stop the warm-up
+                    }
+                    take(ctx);
+                });
+            });
+        }
     }
 
     /**
@@ -30,55 +91,18 @@ final class RequestBatch {
      * @param first       sequence number of the batch's first request
      * @param count       requests in the batch (&gt;= 1)
      * @param concurrency slots (&gt;= 1)
+     * @param stop        true once the run was asked to stop (checked before each start)
      * @param onResult    called on the event loop with every result (must not block)
-     * @return completes when every request of the batch has ended
+     * @return completes when every started request of the batch has ended
      */
     static Future<Outcome> run(List<Context> contexts, StreamingClient client, WarmupBodies bodies, int first, int count,
-                               int concurrency, Consumer<RequestResult> onResult) {
-        Promise<Outcome> done = Promise.promise();
-        AtomicInteger next = new AtomicInteger();
-        AtomicInteger ended = new AtomicInteger();
-        AtomicInteger failed = new AtomicInteger();
-        long start = System.nanoTime();
+                               int concurrency, BooleanSupplier stop, Consumer<RequestResult> onResult) {
         int slots = Math.max(1, Math.min(concurrency, count));
+        Run run = new Run(client, bodies, first, count, slots, stop, onResult);
         for (int s = 0; s < slots; s++) {
             Context ctx = contexts.get(s % contexts.size());
-            ctx.runOnContext(v -> take(ctx, client, bodies, first, count, next, ended, failed, onResult, start, done));
+            ctx.runOnContext(v -> run.take(ctx));
         }
-        return done.future();
-    }
-
-    private static void take(Context ctx, StreamingClient client, WarmupBodies bodies, int first, int count,
-                             AtomicInteger next, AtomicInteger ended, AtomicInteger failed,
-                             Consumer<RequestResult> onResult, long start, Promise<Outcome> done) {
-        int k = next.getAndIncrement();
-        if (k >= count) {
-            return;
-        }
-        Runnable again = () -> {
-            if (ended.incrementAndGet() == count) {
-                done.tryComplete(new Outcome(System.nanoTime() - start, failed.get()));
-            } else {
-                take(ctx, client, bodies, first, count, next, ended, failed, onResult, start, done);
-            }
-        };
-        bodies.body(ctx, first + k).onComplete(b -> {
-            if (b.failed()) {
-                failed.incrementAndGet();
-                again.run();
-                return;
-            }
-            client.execute(b.result()).onComplete(r -> {
-                if (!r.result().ok()) {
-                    failed.incrementAndGet();
-                }
-                try {
-                    onResult.accept(r.result());
-                } catch (RuntimeException ignored) {
-                    // a warm-up consumer's failure must not stop the warm-up
-                }
-                again.run();
-            });
-        });
+        return run.done.future();
     }
 }

@@ -5,6 +5,7 @@ import io.capstream.loadgen.client.StreamingClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -23,12 +24,14 @@ public final class TargetWarmup {
      * @param bodies      body of warm-up request k (k = 0..count-1; the caller maps k to a prompt)
      * @param count       requests (&gt;= 1)
      * @param concurrency requests in flight at once
+     * @param stop        true once the run was asked to stop: no further request starts
      * @param onResult    every result, on the event loop
-     * @return how many failed
+     * @return how many failed (requests a stop kept from starting count as neither)
      */
     public static Future<Integer> run(List<Context> contexts, StreamingClient client, WarmupBodies bodies,
-                                      int count, int concurrency, Consumer<RequestResult> onResult) {
-        return RequestBatch.run(contexts, client, bodies, 0, count, concurrency, onResult)
+                                      int count, int concurrency, BooleanSupplier stop,
+                                      Consumer<RequestResult> onResult) {
+        return RequestBatch.run(contexts, client, bodies, 0, count, concurrency, stop, onResult)
                 .map(RequestBatch.Outcome::failed);
     }
 }

@@ -1,19 +1,29 @@
 package io.capstream.loadgen.workload;
 
+import io.capstream.schemas.text.Redaction;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The API key read from the environment variable named by {@code --api-key-env} (spec §2.3),
- * whitespace stripped. It is only ever put into an {@code Authorization} header: {@link #toString()}
- * hides it, and it is never logged nor written to events or reports.
+ * The endpoint's credentials, sent as the {@code Authorization} header of every request: the API
+ * key read from the environment variable named by {@code --api-key-env} (spec §2.3), whitespace
+ * stripped, as {@code Bearer <key>}; or the {@code user:password@} of the base URL as HTTP basic
+ * auth. They are only ever put into that header: {@link #toString()} hides them, and
+ * {@link #redact(String)} masks them in any text that is recorded (a server may echo the key in an
+ * error message), so they never reach events, reports or logs.
  */
 public final class ApiKey {
-    private static final ApiKey NONE = new ApiKey(null);
-    private final String value;
+    private static final ApiKey NONE = new ApiKey(null, List.of());
+    private final String header;
+    private final List<String> secrets;
 
-    private ApiKey(String value) {
-        this.value = value;
+    private ApiKey(String header, List<String> secrets) {
+        this.header = header;
+        this.secrets = secrets;
     }
 
     /** @return the absent key (no Authorization header) */
@@ -35,21 +45,52 @@ public final class ApiKey {
         if (v == null || v.strip().isEmpty()) {
             throw new IllegalArgumentException("environment variable " + envName + " is missing or empty");
         }
-        return new ApiKey(v.strip());
+        String key = v.strip();
+        return new ApiKey("Bearer " + key, List.of(key));
     }
 
-    /** @return {@code Bearer <key>} for the Authorization header, or empty when there is no key */
+    /**
+     * HTTP basic credentials from a URL's userinfo, as {@code curl} and most HTTP clients send them.
+     *
+     * @param rawUserInfo the {@code user[:password]} part of a URL, still percent-encoded, or null
+     * @return the credentials ({@code Authorization: Basic base64(user:password)}, percent-decoded);
+     *         {@link #none()} for null
+     */
+    public static ApiKey basic(String rawUserInfo) {
+        if (rawUserInfo == null) {
+            return NONE;
+        }
+        String decoded = URLDecoder.decode(rawUserInfo.replace("+", "%2B"), StandardCharsets.UTF_8);
+        String token = Base64.getEncoder().encodeToString(decoded.getBytes(StandardCharsets.UTF_8));
+        int colon = rawUserInfo.indexOf(':');
+        int decodedColon = decoded.indexOf(':');
+        String rawPassword = colon < 0 ? null : rawUserInfo.substring(colon + 1);
+        String password = decodedColon < 0 ? null : decoded.substring(decodedColon + 1);
+        return new ApiKey("Basic " + token, java.util.stream.Stream.of(token, rawPassword, password)
+                .filter(s -> s != null && !s.isEmpty()).distinct().toList());
+    }
+
+    /** @return the Authorization header value ({@code Bearer <key>} or {@code Basic <token>}), or empty when there is none */
     public Optional<String> authorizationHeader() {
-        return value == null ? Optional.empty() : Optional.of("Bearer " + value);
+        return Optional.ofNullable(header);
     }
 
-    /** @return whether a key is configured */
+    /** @return whether credentials are configured */
     public boolean present() {
-        return value != null;
+        return header != null;
+    }
+
+    /**
+     * @param text any text about to be recorded (an error message), may be null
+     * @param cut  whether the text may have been cut short (then a start of the key at its end is masked too)
+     * @return the text with the key (or the basic-auth password and token) replaced by {@value Redaction#MASK}
+     */
+    public String redact(String text, boolean cut) {
+        return Redaction.secrets(text, secrets, cut);
     }
 
     @Override
     public String toString() {
-        return value == null ? "ApiKey[none]" : "ApiKey[***]";
+        return header == null ? "ApiKey[none]" : "ApiKey[***]";
     }
 }

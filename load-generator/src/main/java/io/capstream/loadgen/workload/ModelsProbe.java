@@ -59,7 +59,16 @@ public final class ModelsProbe {
             return;
         }
         long timer = vertx.setTimer(TIMEOUT_MS, t -> result.tryComplete(null));
-        client.request(ro)
+        Future<io.vertx.core.http.HttpClientRequest> request;
+        try {
+            request = client.request(ro);
+        } catch (RuntimeException e) { // an address Vert.x cannot use (port out of range): unknown window
+            vertx.cancelTimer(timer);
+            result.tryComplete(null);
+            client.close();
+            return;
+        }
+        request
                 .compose(req -> req.send())
                 .compose(resp -> resp.statusCode() / 100 == 2 ? resp.body() : Future.succeededFuture(null))
                 .onComplete(ar -> {

@@ -233,6 +233,18 @@ class StreamingClientTest {
     }
 
     @Test
+    void anUnusableUrlFailsTheRequestInsteadOfThrowingOnTheEventLoop() throws Exception {
+        // Vert.x throws from setAbsoluteURI / request(); that used to escape on the event loop, and the
+        // request's future (and the run) never completed
+        RequestResult bracket = call("http://[::1", 5, false, ApiKey.none());
+        assertEquals(ErrorTypes.URL_ERROR, bracket.error().type());
+        assertTrue(bracket.error().message().startsWith("<urlopen error "), bracket.error().message());
+        RequestResult port = call("http://127.0.0.1:70000/v1", 5, false, ApiKey.none());
+        assertEquals(ErrorTypes.URL_ERROR, port.error().type());
+        assertTrue(port.error().message().contains("port"), port.error().message());
+    }
+
+    @Test
     void normalStream() throws Exception {
         RequestResult r = http("normal");
         assertNull(r.error());

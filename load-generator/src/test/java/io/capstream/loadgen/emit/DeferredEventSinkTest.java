@@ -22,7 +22,11 @@ class DeferredEventSinkTest {
         sink.send(event("b"));
         assertEquals(0, inner.events().size());
         assertEquals(2, sink.held());
+        assertEquals(2, sink.handedOver());
+        assertEquals(2, sink.pending(), "held events are not delivered yet");
         assertEquals(0L, sink.flush().get());
+        assertEquals(2, sink.handedOver());
+        assertEquals(0, sink.pending());
         assertEquals(List.of("a", "b"), inner.events().stream().map(e -> e.getEventId().toString()).toList());
         assertEquals(0, sink.held());
         sink.send(event("c"));

@@ -49,6 +49,33 @@ class KafkaEventSinkTest {
     }
 
     @Test
+    void countsWhatWasHandedOverAndWhatAwaitsAnAcknowledgement() throws Exception {
+        MockProducer<String, RunEvent> p = mock(false);
+        KafkaEventSink sink = new KafkaEventSink(p, Topics.EVENTS, 100);
+        assertEquals(0, sink.handedOver());
+        assertEquals(0, sink.pending());
+        for (int i = 0; i < 3; i++) {
+            sink.send(event("r", i));
+        }
+        assertEquals(3, sink.handedOver());
+        assertEquals(3, sink.pending(), "queued or sent, not yet acknowledged");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> p.history().size() == 3);
+        assertTrue(p.completeNext());
+        assertEquals(2, sink.pending());
+        assertTrue(p.errorNext(new org.apache.kafka.common.errors.TimeoutException("expired")));
+        assertEquals(1, sink.pending(), "a failed event no longer waits");
+        assertEquals(1, sink.undelivered());
+        assertTrue(p.completeNext());
+        assertEquals(1L, sink.flush().get(10, TimeUnit.SECONDS));
+        assertEquals(0, sink.pending());
+        assertEquals(3, sink.handedOver());
+        assertEquals(1, sink.close(Duration.ofSeconds(5)));
+        sink.send(event("r", 9));
+        assertEquals(4, sink.handedOver(), "a dropped event was handed over too");
+        assertEquals(0, sink.pending());
+    }
+
+    @Test
     void failedDeliveriesAreCounted() throws Exception {
         MockProducer<String, RunEvent> p = mock(false);
         KafkaEventSink sink = new KafkaEventSink(p, Topics.EVENTS, 100);

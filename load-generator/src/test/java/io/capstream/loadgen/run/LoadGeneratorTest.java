@@ -440,17 +440,48 @@ class LoadGeneratorTest {
         InMemoryEventSink inner = new InMemoryEventSink();
         io.capstream.loadgen.emit.DeferredEventSink sink = new io.capstream.loadgen.emit.DeferredEventSink(inner);
         List<Integer> seenDuringRun = new CopyOnWriteArrayList<>();
+        List<String> calls = new CopyOnWriteArrayList<>();
         RunOutcome o = new LoadGenerator(vertx).run(small(5, 2).build(), sink, new RunListener() {
             @Override
             public void onProgress(RunProgress p) {
                 seenDuringRun.add(inner.events().size());
+                calls.add("progress " + p.done());
+            }
+
+            @Override
+            public void onAwaitingDelivery(int requestsEnded) {
+                calls.add("awaiting delivery after " + requestsEnded + " requests, " + sink.pending() + " events pending");
+            }
+
+            @Override
+            public void onFinished(RunOutcome outcome) {
+                calls.add("finished");
             }
         }).get(60, TimeUnit.SECONDS);
+        // the progress line can say what the end of the run waits for (RunStarted and 5 request events held)
+        assertEquals(java.util.Set.of("progress 1", "progress 2", "progress 3", "progress 4", "progress 5"),
+                new java.util.HashSet<>(calls.subList(0, 5)));
+        assertEquals(List.of("awaiting delivery after 5 requests, 6 events pending", "finished"),
+                calls.subList(5, calls.size()));
         assertEquals(5, o.completed());
         assertEquals(List.of(0, 0, 0, 0, 0), seenDuringRun, "nothing reached the delegate while requests ran");
         assertEquals(7, inner.events().size());
         assertInstanceOf(RunStarted.class, inner.events().get(0).getPayload());
         assertInstanceOf(RunFinished.class, inner.events().get(6).getPayload());
         assertEquals("deferred", ((RunFinished) inner.events().get(6).getPayload()).getClientCheck().getEventDelivery());
+    }
+
+    @Test
+    void aStopDuringTheWarmUpEndsTheRunBeforeT0WithoutAnyEvent() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunControl control = new RunControl();
+        LoadGenerator g = new LoadGenerator(vertx);
+        RunPlan plan = g.prepare(small(6, 2).warmup(new WarmupConfig(0, 50)).build()).get(30, TimeUnit.SECONDS);
+        vertx.setTimer(120, id -> control.requestStop());
+        ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> g.run(plan, sink, null, control).get(60, TimeUnit.SECONDS));
+        assertInstanceOf(StoppedBeforeStartException.class, e.getCause());
+        assertEquals(List.of(), sink.events(), "no RunStarted, no request event: there is no run");
+        assertTrue(chatRequests.get() < 20, "the warm-up stopped starting requests: " + chatRequests.get() + " of 50");
     }
 }

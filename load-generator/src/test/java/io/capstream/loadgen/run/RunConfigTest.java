@@ -120,4 +120,42 @@ class RunConfigTest {
         assertFalse(c.toString().contains("secret"));
         assertTrue(c.validate(Map.of("K", "   ")::get).get(0).contains("missing or empty"));
     }
+
+    @Test
+    void baseUrlIsCheckedBeforeAnythingIsSent() {
+        // used to pass and hang the run: Vert.x threw on the event loop for every request
+        assertEquals(List.of("--base-url is not a valid URL (Expected closing bracket for IPv6 address at index 11):"
+                + " 'http://[::1'"), errors(b().baseUrl("http://[::1")));
+        assertEquals(List.of("--base-url has port 70000, outside 1..65535: 'http://127.0.0.1:70000/v1'"),
+                errors(b().baseUrl("http://127.0.0.1:70000/v1")));
+        assertEquals(List.of("--base-url must start with http:// or https://: 'localhost:8000/v1'"),
+                errors(b().baseUrl("localhost:8000/v1")));
+        assertEquals(List.of("--base-url has port 99999, outside 1..65535: 'http://***@h:99999/v1'"),
+                errors(b().baseUrl("http://u:topsecret@h:99999/v1")), "credentials are not echoed");
+        assertTrue(errors(b().baseUrl("http://[::1]:8000/v1")).isEmpty());
+        assertTrue(errors(b().baseUrl("http://u:pw@h:8000/v1")).isEmpty());
+    }
+
+    @Test
+    void credentialsInTheUrlAndAnApiKeyCannotBothBeSent() {
+        RunConfig c = b().baseUrl("http://u:pw@h:8000/v1").apiKeyEnv("K").build();
+        assertEquals(List.of("--base-url carries user:password@ and --api-key-env is set: both would be the"
+                + " Authorization header; give one"), c.validate(Map.of("K", "sk-1")::get));
+    }
+
+    @Test
+    void runIdsThatCannotNameAFileAreUsageErrors() {
+        assertEquals(List.of("--run-id must not contain '/' (it names the report file): 'a/b'"),
+                errors(b().runId("a/b")));
+        assertEquals(List.of("--run-id must not contain control characters (U+001B at index 1)"),
+                errors(b().runId("x\u001b[2J")));
+        assertEquals(List.of("--run-id is 201 characters long, at most 200"), errors(b().runId("r".repeat(201))));
+        assertEquals(List.of("--run-id must not be blank"), errors(b().runId(" ")));
+        assertEquals(List.of("--run-id-suffix must not contain '/' (it names the report file): '../x'"),
+                errors(b().runIdSuffix("../x")));
+        assertEquals(List.of("--run-id-suffix makes the run id 227 characters long, at most 200"),
+                errors(b().runIdSuffix("s".repeat(200))));
+        assertTrue(errors(b().runId("my-run_1.2")).isEmpty());
+        assertTrue(errors(b().runIdSuffix("s".repeat(173))).isEmpty(), "benchmark-YYYYMMDDTHHMMSSZ- + 173 = 200");
+    }
 }

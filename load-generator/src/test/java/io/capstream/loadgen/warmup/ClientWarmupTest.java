@@ -44,7 +44,7 @@ class ClientWarmupTest {
     void runsWholeBatchesOfRealStreamsUntilItsBound() throws Exception {
         List<RequestResult> results = new CopyOnWriteArrayList<>();
         WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(60, 1_000_000, 300, 100, 8),
-                TEMPLATE, BODIES, results::add).await(60, TimeUnit.SECONDS);
+                TEMPLATE, BODIES, () -> false, results::add).await(60, TimeUnit.SECONDS);
         assertEquals(300, w.loopbackRequests(), "stops at maxRequests, in whole batches");
         assertEquals(300, results.size());
         assertTrue(results.stream().allMatch(RequestResult::ok), "every loopback stream completes");
@@ -58,16 +58,44 @@ class ClientWarmupTest {
     }
 
     @Test
+    void aStopRequestStartsNoFurtherRequest() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        List<RequestResult> results = new CopyOnWriteArrayList<>();
+        WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(600, 1_000_000, 1_000_000, 100, 4),
+                TEMPLATE, BODIES, stop::get, r -> {
+                    if (results.size() == 30) {
+                        stop.set(true); // the 31st result asks to stop
+                    }
+                    results.add(r);
+                }).await(60, TimeUnit.SECONDS);
+        assertTrue(results.size() >= 31 && results.size() <= 31 + 4, "at most the 4 in flight end after the stop: "
+                + results.size());
+        assertEquals(results.size(), w.loopbackRequests(), "the stopped batch's started requests are counted");
+    }
+
+    @Test
+    void aStoppedTargetWarmupSendsNothing() throws Exception {
+        List<RequestResult> results = new CopyOnWriteArrayList<>();
+        ClientConfig cfg = new ClientConfig("http://127.0.0.1:1/v1", 5, false, 8, ApiKey.none());
+        try (io.capstream.loadgen.client.StreamingClient client = new io.capstream.loadgen.client.StreamingClient(vertx, cfg)) {
+            int failed = TargetWarmup.run(contexts(), client, BODIES, 5, 2, () -> true, results::add)
+                    .await(30, TimeUnit.SECONDS);
+            assertEquals(0, failed);
+            assertEquals(List.of(), results);
+        }
+    }
+
+    @Test
     void theTimeBoundEndsItAfterTheCurrentBatch() throws Exception {
         WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(0.001, 1_000_000, 1_000_000, 50, 4),
-                TEMPLATE, BODIES, r -> { }).await(60, TimeUnit.SECONDS);
+                TEMPLATE, BODIES, () -> false, r -> { }).await(60, TimeUnit.SECONDS);
         assertEquals(50, w.loopbackRequests(), "one batch, then the bound");
     }
 
     @Test
     void bodiesThatCannotBeBuiltEndItWithoutFailing() throws Exception {
         WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(60, 10, 1000, 10, 2), TEMPLATE,
-                (ctx, k) -> Future.failedFuture(new IllegalStateException("no body")), r -> { })
+                (ctx, k) -> Future.failedFuture(new IllegalStateException("no body")), () -> false, r -> { })
                 .await(60, TimeUnit.SECONDS);
         assertEquals(0, w.loopbackRequests(), "a batch that failed whole is not counted");
     }

@@ -188,7 +188,7 @@ final class RegistryTransport {
     }
 
     private static String redact(String url) {
-        return url.replaceAll("//[^/@]*@", "//***@");
+        return io.capstream.schemas.text.Redaction.urls(url);
     }
 
     ObjectMapper json() {

@@ -21,11 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ArtifactJsonTest {
 
+    /** @return the repository's testdata/ (system property capstream.shared.dir, set by the parent pom, else ../testdata) */
     static Path shared() {
         String p = System.getProperty("capstream.shared.dir");
-        Path dir = p != null ? Path.of(p) : Path.of("..", "..", "shared");
+        Path dir = p != null ? Path.of(p) : Path.of("..", "testdata");
         if (!Files.isDirectory(dir)) {
-            dir = Path.of("..", "shared");
+            dir = Path.of("testdata");
         }
         return dir;
     }

@@ -1,0 +1,142 @@
+package io.capstream.aggregator.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.aggregator.report.calc.ReportCalculator;
+import io.capstream.aggregator.report.calc.RunData;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ReportChunk;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Splitting a computed report into bounded records, and putting the artifact back together. */
+class ReportChunksTest {
+    private static BenchmarkReport computed(String runId, int n) {
+        List<RunEvent> run = TestRuns.run(runId, n);
+        List<RequestCompleted> completed = run.subList(1, n + 1).stream().map(e -> (RequestCompleted) e.getPayload())
+                .toList();
+        return ReportCalculator.compute(new RunData(runId, (RunStarted) run.get(0).getPayload(), completed, List.of(),
+                (RunFinished) run.get(n + 1).getPayload(), null));
+    }
+
+    /** Encoded size as the reports sink writes it (Confluent wire format). */
+    private static int serialized(BenchmarkReport r) {
+        return SpecificAvroSerde.forValue(BenchmarkReport.class, "mock://chunks-test").serializer()
+                .serialize("capstream.reports", r).length;
+    }
+
+    @Test
+    void aSmallReportStaysOneRecordWithItsRows() {
+        BenchmarkReport full = computed("small", 20);
+        ReportChunks.Publication p = ReportChunks.publication(full);
+        assertFalse(p.chunked());
+        BenchmarkReport r = p.report();
+        assertEquals(full.getArtifactJson(), r.getArtifactJson());
+        assertEquals(20, r.getRequestTimings().size());
+        assertEquals(0, r.getArtifactChunks());
+        assertEquals(full.getArtifactJson().length(), r.getArtifactBytes());
+        assertEquals(64, r.getArtifactSha256().length());
+        assertEquals(serialized(r), p.reportRecordBytes());
+        assertEquals(0, p.largestChunkBytes());
+        assertEquals(0, full.getArtifactChunks(), "the argument is not modified");
+        assertNull(full.getArtifactSha256());
+    }
+
+    @Test
+    void aLargeReportIsASummaryAndChunksThatGiveBackTheArtifactInAnyOrder() {
+        BenchmarkReport full = computed("large", 2_000);
+        String artifact = full.getArtifactJson();
+        ReportChunks.Publication p = ReportChunks.publication(full);
+        assertTrue(p.chunked());
+        BenchmarkReport summary = p.report();
+        int expectedChunks = (artifact.length() + ReportChunks.CHUNK_BYTES - 1) / ReportChunks.CHUNK_BYTES;
+        assertEquals(expectedChunks, summary.getArtifactChunks());
+        assertEquals(expectedChunks, p.chunks().size());
+        assertEquals("", summary.getArtifactJson());
+        assertEquals(List.of(), summary.getRequestTimings());
+        assertEquals(List.of(), summary.getFailures());
+        assertNull(summary.getContextDistribution());
+        assertEquals(full.getMetrics(), summary.getMetrics());
+        assertEquals(full.getProvenance(), summary.getProvenance());
+        assertEquals(2_000, summary.getCompleted());
+        assertEquals(artifact.length(), summary.getArtifactBytes());
+        assertEquals(serialized(summary), p.reportRecordBytes());
+        assertTrue(p.reportRecordBytes() < 4096, p.reportRecordBytes() + " bytes");
+        assertTrue(p.largestChunkBytes() > ReportChunks.CHUNK_BYTES && p.largestChunkBytes() < ReportChunks.CHUNK_BYTES + 200,
+                p.largestChunkBytes() + " bytes");
+        assertEquals(2_000, full.getRequestTimings().size(), "the argument is not modified");
+
+        List<ReportChunk> shuffled = new ArrayList<>(p.chunks());
+        Collections.shuffle(shuffled, new Random(7));
+        ReportChunks.Assembly a = ReportChunks.Assembly.forChunk(shuffled.get(0));
+        for (ReportChunk c : shuffled) {
+            assertFalse(a.complete());
+            assertTrue(a.add(c));
+        }
+        assertTrue(a.complete());
+        assertFalse(a.add(shuffled.get(0)), "a duplicate is refused");
+        assertEquals(artifact, a.text());
+        assertEquals(artifact, a.text(), "text() leaves the chunks as they were");
+        assertEquals(artifact, ReportChunks.withArtifact(summary, a.text()).getArtifactJson());
+    }
+
+    @Test
+    void chunksOfAnotherPublicationAreRefusedAndAForgedChunkFailsTheDigest() {
+        BenchmarkReport full = computed("forged", 1_500);
+        List<ReportChunk> chunks = ReportChunks.publication(full).chunks();
+        ReportChunks.Assembly a = ReportChunks.Assembly.forChunk(chunks.get(0));
+        ReportChunk other = ReportChunk.newBuilder(chunks.get(0)).setArtifactSha256("0".repeat(64)).build();
+        assertFalse(a.add(other), "another digest");
+        assertFalse(a.add(ReportChunk.newBuilder(chunks.get(0)).setRunId("elsewhere").build()), "another run");
+        assertThrows(IllegalStateException.class, a::text, "incomplete");
+        byte[] bad = new byte[chunks.get(0).getData().remaining()];
+        ReportChunk forged = ReportChunk.newBuilder(chunks.get(0)).setData(ByteBuffer.wrap(bad)).build();
+        assertTrue(a.add(forged));
+        for (ReportChunk c : chunks.subList(1, chunks.size())) {
+            a.add(c);
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class, a::text);
+        assertTrue(e.getMessage().contains("SHA-256"), e.getMessage());
+        assertEquals("forged|3", ReportChunks.chunkKey("forged", 3));
+    }
+
+    @Test
+    void aSummaryThatWouldStillBeTooLargeIsRefused() {
+        BenchmarkReport full = computed("huge-labels", 10);
+        full.setModel("m".repeat(ReportChunks.MAX_RECORD_BYTES));
+        ReportChunks.ReportTooLargeException e = assertThrows(ReportChunks.ReportTooLargeException.class,
+                () -> ReportChunks.publication(full));
+        assertTrue(e.getMessage().contains("huge-labels"), e.getMessage());
+    }
+
+    @Test
+    void theLargestAllowedRunFitsWithMargin() {
+        // 100,000 rows, every request missing from the provenance list would be the largest summary
+        BenchmarkReport full = computed("bound", 2);
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            missing.add(i);
+        }
+        full.getProvenance().setMissingRequestIndices(missing);
+        full.setArtifactJson("x".repeat(ReportChunks.INLINE_RECORD_BYTES + 1));
+        ReportChunks.Publication p = ReportChunks.publication(full);
+        assertTrue(p.chunked());
+        assertTrue(p.reportRecordBytes() < 400_000, p.reportRecordBytes() + " bytes");
+        assertEquals(3, p.chunks().size());
+        assertEquals(1, p.chunks().get(2).getData().remaining());
+        assertEquals(ReportChunks.INLINE_RECORD_BYTES + 1L, p.report().getArtifactBytes());
+    }
+}

@@ -1,0 +1,128 @@
+package io.capstream.cli.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.capstream.cli.CapstreamMain;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Problems found before any load is sent (issue 11, items 4 and 7): one line naming the flag, exit
+ * 2, no broker started, no request (not even the {@code /models} probe) reaching the target.
+ */
+class RunUsageErrorsTest {
+    private HttpServer target;
+    private final AtomicInteger hits = new AtomicInteger();
+
+    @BeforeEach
+    void startTarget() throws Exception {
+        target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        target.createContext("/", ex -> {
+            hits.incrementAndGet();
+            ex.sendResponseHeaders(500, -1);
+            ex.close();
+        });
+        target.start();
+    }
+
+    @AfterEach
+    void stopTarget() {
+        target.stop(0);
+    }
+
+    private String baseUrl() {
+        return "http://127.0.0.1:" + target.getAddress().getPort() + "/v1";
+    }
+
+    private record Result(int code, String err) {
+        List<String> lines() {
+            return err.lines().toList();
+        }
+    }
+
+    private static synchronized Result run(String... args) {
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = CapstreamMain.execute(args);
+        } finally {
+            System.setErr(oldErr);
+        }
+        String text = err.toString(StandardCharsets.UTF_8);
+        oldErr.println("capstream " + String.join(" ", args) + " -> exit " + code + "\n" + text);
+        return new Result(code, text);
+    }
+
+    private void assertUsageError(Result r, String line) {
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of(line), r.lines());
+        assertEquals(0, hits.get(), "nothing may reach the target");
+    }
+
+    @Test
+    @Timeout(20)
+    void malformedBaseUrlIsAUsageErrorNotAHang() {
+        assertUsageError(run("run", "--base-url", "http://[::1", "--model", "m"),
+                "capstream run: --base-url is not a valid URL (Expected closing bracket for IPv6 address at index 11):"
+                        + " 'http://[::1'");
+    }
+
+    @Test
+    @Timeout(20)
+    void portAbove65535IsAUsageErrorNotAHang() {
+        assertUsageError(run("run", "--base-url", "http://127.0.0.1:70000/v1", "--model", "m"),
+                "capstream run: --base-url has port 70000, outside 1..65535: 'http://127.0.0.1:70000/v1'");
+        assertUsageError(run("generate", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x",
+                        "--base-url", "http://u:pw@127.0.0.1:70000/v1", "--model", "m"),
+                "capstream generate: --base-url has port 70000, outside 1..65535: 'http://***@127.0.0.1:70000/v1'");
+    }
+
+    @Test
+    @Timeout(20)
+    void schemaRegistryUrlsAreCheckedLikeTheBaseUrl() {
+        Result r = run("run", "--schema-registry-url", "http://127.0.0.1:99999", "--base-url", baseUrl(), "--model", "m");
+        assertEquals(2, r.code(), r.err());
+        assertEquals("capstream run: Invalid value for option '--schema-registry-url': http://127.0.0.1:99999 has"
+                + " port 99999, outside 1..65535", r.lines().get(0));
+        r = run("run", "--schema-registry-url", "http://a:8081,http://[::1", "--base-url", baseUrl(), "--model", "m");
+        assertEquals(2, r.code(), r.err());
+        assertEquals("capstream run: Invalid value for option '--schema-registry-url': http://[::1 is not a valid URL"
+                + " (Expected closing bracket for IPv6 address at index 11)", r.lines().get(0));
+        assertEquals(0, hits.get());
+    }
+
+    @Test
+    @Timeout(20)
+    void runIdsThatCannotNameAFileAreRejected() {
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--run-id", "team/a"),
+                "capstream run: --run-id must not contain '/' (it names the report file): 'team/a'");
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--run-id", "x".repeat(300)),
+                "capstream run: --run-id is 300 characters long, at most 200");
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--run-id", "a\tb"),
+                "capstream run: --run-id must not contain control characters (U+0009 at index 1)");
+    }
+
+    @Test
+    @Timeout(20)
+    void anOutputPathNoFileCanBeCreatedInIsRejected() {
+        Result r = run("run", "--base-url", baseUrl(), "--model", "m", "--output", "/proc/capstream-report.json");
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.lines().size(), r.err());
+        assertTrue(r.lines().get(0).startsWith("capstream run: --output: cannot create a file in /proc ("), r.err());
+        assertFalse(r.err().contains("embedded Kafka"), "no broker was started");
+        assertEquals(0, hits.get());
+    }
+}

@@ -1,0 +1,77 @@
+package io.capstream.cli.progress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunPlan;
+import io.capstream.loadgen.run.RunProgress;
+import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.ContextPlan;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The plain progress line (issue 11, item 6): a clock that moves, and what the end of a run waits for. */
+class ProgressViewTest {
+    private static final long S = 1_000_000_000L;
+
+    private static RunPlan plan(int n) {
+        return new RunPlan(RunConfig.builder("http://127.0.0.1:1/v1", "m").requests(n).ctxTokens(64).build(), 4096,
+                ContextPlan.build(n, 64, 0, null), ApiKey.none());
+    }
+
+    @Test
+    void theClockMovesAndTheDeliveryWaitIsNamed() {
+        AtomicLong now = new AtomicLong(100 * S);
+        AtomicLong pending = new AtomicLong();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressView view = new ProgressView(false, new PrintStream(bytes, true, StandardCharsets.UTF_8), 3600,
+                now::get).watchDelivery(pending::get);
+        view.onStarted("r", plan(300));
+        assertNull(view.line(), "nothing ended yet");
+        view.onProgress(new RunProgress(300, 300, 2, 0, 41.5, 42 * S));
+        now.addAndGet(42 * S);
+        assertEquals("300/300 done (42 s), failed 2, in flight 0, TTFT p50 41.5 ms", view.line());
+        now.addAndGet(5 * S);
+        assertEquals("300/300 done (47 s), failed 2, in flight 0, TTFT p50 41.5 ms", view.line(),
+                "the clock keeps running while nothing ends (it used to stay at 42 s)");
+        pending.set(77);
+        view.onAwaitingDelivery(300);
+        now.addAndGet(12 * S);
+        assertEquals("all 300 requests done; waiting for Kafka to acknowledge 77 events (12 s)", view.line());
+        pending.set(1);
+        now.addAndGet(S);
+        assertEquals("all 300 requests done; waiting for Kafka to acknowledge 1 event (13 s)", view.line());
+        view.close();
+        assertEquals("capstream: run r started: 300 requests\n", bytes.toString(StandardCharsets.UTF_8),
+                "no frozen '300/300 done' line at the end");
+    }
+
+    @Test
+    void aRunThatEndedEarlySaysSo() {
+        AtomicLong now = new AtomicLong();
+        ProgressView view = new ProgressView(false, new PrintStream(new ByteArrayOutputStream()), 3600, now::get)
+                .watchDelivery(() -> 5);
+        view.onStarted("r", plan(300));
+        view.onProgress(new RunProgress(120, 300, 0, 0, null, S));
+        view.onAwaitingDelivery(120);
+        assertEquals("120 of 300 requests done, no more will start; waiting for Kafka to acknowledge 5 events (0 s)",
+                view.line());
+        view.close();
+    }
+
+    @Test
+    void withoutASinkToWatchItStillNamesTheWait() {
+        AtomicLong now = new AtomicLong();
+        ProgressView view = new ProgressView(false, new PrintStream(new ByteArrayOutputStream()), 3600, now::get);
+        view.onStarted("r", plan(4));
+        view.onProgress(new RunProgress(4, 4, 0, 0, 10.0, S));
+        view.onAwaitingDelivery(4);
+        now.addAndGet(3 * S);
+        assertEquals("all 4 requests done; waiting for the events to be delivered (3 s)", view.line());
+        view.close();
+    }
+}

@@ -1,0 +1,38 @@
+package io.capstream.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code --output} is checked by trying, before any load is sent (issue 11, item 7). */
+class OutputPathTest {
+    @Test
+    void aDirectoryThatAcceptsNoFilesIsRejectedUpFront() {
+        // /proc passes the permission check (Files.isWritable, as root) but no file can be created in it:
+        // the run used to go ahead and fail only when the report arrived
+        assertEquals("--output: cannot create a file in /proc (the directory accepts no new files)",
+                OutputPath.check("/proc/capstream-report.json"));
+    }
+
+    @Test
+    void aDeviceOrOtherNonRegularFileIsNotReplaced() {
+        // the atomic write renames a temporary file over the target: /dev/null would be replaced
+        assertEquals("--output: /dev/null is not a regular file", OutputPath.check("/dev/null"));
+    }
+
+    @Test
+    void theCheckLeavesNothingBehind(@TempDir Path tmp) throws Exception {
+        assertNull(OutputPath.check(tmp.resolve("r.json").toString()));
+        Files.writeString(tmp.resolve("existing.json"), "{}");
+        assertNull(OutputPath.check(tmp.resolve("existing.json").toString()), "an existing report is replaced");
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertEquals(1, s.count(), "only the file written by this test");
+        }
+    }
+}
