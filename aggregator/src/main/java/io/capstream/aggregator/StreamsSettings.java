@@ -127,9 +127,10 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
         // Reports should leave as soon as they are computed: no batching delay on the producer.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
         // Report records are bounded (large artifacts travel in 256 KiB chunks, ReportChunks): no record
-        // above the producer's default 1 MiB. The chunks are JSON and shrink several-fold with lz4.
+        // above the producer's default 1 MiB. The chunks are JSON and shrink several-fold with gzip, the one
+        // codec kafkajs decodes without an extra package (lz4/snappy/zstd need one): see Topics.COMPRESSION_TYPE.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(MAX_RECORD_BYTES));
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.COMPRESSION_TYPE);
         // No single record may stop the application (issue 11): an exception while processing one record
         // or in a punctuation is logged and the record is dead-lettered (its original key and bytes, with
         // Kafka Streams' __streams.errors.* headers) to capstream.events.dlq; so is a record on

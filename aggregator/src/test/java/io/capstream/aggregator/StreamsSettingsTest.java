@@ -3,9 +3,11 @@ package io.capstream.aggregator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.capstream.schemas.Topics;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +25,15 @@ class StreamsSettingsTest {
                 "one stream thread per core, at most 4");
         assertEquals(Integer.toString(StreamsSettings.MAX_RECORD_BYTES), p.get("producer.max.request.size"));
         assertEquals("1048576", p.get("producer.max.request.size"), "the producer's default: no record above 1 MiB");
+    }
+
+    @Test
+    void outputRecordsAreGzipSoEveryClientReadsThemWithoutAnExtraCodec() {
+        Properties p = StreamsSettings.defaults("app", "b:1", null).toProperties();
+        // kafkajs decodes only gzip (and none) without a codec package; lz4/snappy/zstd would break it.
+        assertEquals("gzip", Topics.COMPRESSION_TYPE);
+        assertEquals("gzip", p.get(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG)));
+        assertEquals("gzip", new StreamsConfig(p).getProducerConfigs("c").get(ProducerConfig.COMPRESSION_TYPE_CONFIG));
     }
 
     @Test

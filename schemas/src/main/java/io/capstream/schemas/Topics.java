@@ -21,6 +21,19 @@ public final class Topics {
     /** Undecodable records of {@link #EVENTS}: original key and bytes, error in headers. */
     public static final String EVENTS_DLQ = "capstream.events.dlq";
 
+    /**
+     * {@code compression.type} of the records capstream's aggregator writes (reports, report chunks,
+     * summaries, alerts, dead letters): gzip. It is the one codec every common client decodes without an
+     * extra package: kafkajs has only gzip built in (lz4, snappy and zstd need a codec registered by
+     * hand, so {@code @kafkajs/confluent-schema-registry} / {@code @confluentinc/schemaregistry} users
+     * could not read lz4 records), while librdkafka (confluent-kafka for Python, Go, .NET), the Java
+     * client and kafka-python read it as well. Report chunks are up to 256 KiB of JSON, which gzip
+     * shrinks several-fold, so "none" would cost far more bytes than gzip costs CPU. The event producers
+     * (generator, heartbeats, import/replay) send small Avro records uncompressed (the producer default,
+     * which every client reads too) so that no compression runs on the measuring client.
+     */
+    public static final String COMPRESSION_TYPE = "gzip";
+
     private Topics() {
     }
 }

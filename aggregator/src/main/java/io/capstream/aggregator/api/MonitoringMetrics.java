@@ -44,43 +44,60 @@ public final class MonitoringMetrics implements Consumer<WindowSummary>, AutoClo
     @Override
     public void accept(WindowSummary s) {
         Tags tags = Tags.of("target", s.getTarget(), "model", s.getModel(), "context_bucket", s.getContextBucket());
-        quantiles("ttft_ms", tags, s.getTtftMs());
-        quantiles("ttfo_ms", tags, s.getTtfoMs());
-        quantiles("e2e_ms", tags, s.getE2eMs());
-        quantiles("itl_ms", tags, s.getItlMs());
-        quantiles("decode_tok_s", tags, s.getDecodeTokS());
-        quantiles("prefill_tok_s", tags, s.getPrefillTokS());
-        set("capstream.window.error.rate", tags, s.getErrorRate());
-        set("capstream.window.output.throughput.tok.s", tags, s.getOutputThroughputTokS());
-        set("capstream.window.requests.last", tags, s.getRequests());
-        set("capstream.window.end.timestamp.seconds", tags, s.getWindowEndMs() / 1000.0);
+        quantiles("ttft_ms", tags, s.getTtftMs(),
+                "Time to first content token of the latest closed window, milliseconds, at the tagged quantile");
+        quantiles("ttfo_ms", tags, s.getTtfoMs(),
+                "Time to first output (reasoning or content) of the latest closed window, milliseconds, at the tagged quantile");
+        quantiles("e2e_ms", tags, s.getE2eMs(),
+                "End-to-end request time of the latest closed window, milliseconds, at the tagged quantile");
+        quantiles("itl_ms", tags, s.getItlMs(),
+                "Mean inter-token latency per request in the latest closed window, milliseconds, at the tagged quantile");
+        quantiles("decode_tok_s", tags, s.getDecodeTokS(),
+                "Decode rate per request in the latest closed window, tokens per second, at the tagged quantile");
+        quantiles("prefill_tok_s", tags, s.getPrefillTokS(),
+                "Effective prefill rate per request in the latest closed window, tokens per second, at the tagged quantile");
+        set("capstream.window.error.rate", "Failed requests divided by requests in the latest closed window, 0..1",
+                tags, s.getErrorRate());
+        set("capstream.window.output.throughput.tok.s",
+                "Output tokens of the latest closed window divided by the window length, tokens per second", tags,
+                s.getOutputThroughputTokS());
+        set("capstream.window.requests.last", "Requests (completed and failed) that ended in the latest closed window", tags, s.getRequests());
+        set("capstream.window.end.timestamp.seconds", "End of the latest closed window, Unix time in seconds", tags,
+                s.getWindowEndMs() / 1000.0);
         if (s.getGoodput() != null) {
-            set("capstream.window.goodput", tags, s.getGoodput());
+            set("capstream.window.goodput",
+                    "Share of requests in the latest closed window that met every per-request SLO, 0..1 (only with SLOs)", tags,
+                    s.getGoodput());
         }
         Tags tm = Tags.of("target", s.getTarget(), "model", s.getModel());
-        Counter.builder("capstream.window.requests").description("Requests in closed windows").tags(tm)
+        Counter.builder("capstream.window.requests").description("Requests in the windows this process closed").tags(tm)
                 .register(registry).increment(s.getRequests());
         s.getFailuresByType().forEach((type, n) -> Counter.builder("capstream.window.failures")
-                .description("Failed requests in closed windows").tags(tm).tag("error_type", type)
+                .description("Failed requests in the windows this process closed, by error type").tags(tm).tag("error_type", type)
                 .register(registry).increment(n));
     }
 
-    private void quantiles(String name, Tags tags, Quantiles q) {
+    private void quantiles(String name, Tags tags, Quantiles q, String description) {
         if (q == null) {
             return;
         }
         String metric = "capstream.window." + name.replace('_', '.');
-        set(metric, tags.and("quantile", "0.5"), q.getP50());
-        set(metric, tags.and("quantile", "0.95"), q.getP95());
-        set(metric, tags.and("quantile", "0.99"), q.getP99());
+        set(metric, description, tags.and("quantile", "0.5"), q.getP50());
+        set(metric, description, tags.and("quantile", "0.95"), q.getP95());
+        set(metric, description, tags.and("quantile", "0.99"), q.getP99());
     }
 
-    private void set(String name, Tags tags, double value) {
+    /**
+     * Sets a gauge; {@code description} becomes its Prometheus HELP text (one text per name). The names keep
+     * their documented {@code _ms} / {@code _tok_s} suffixes rather than Prometheus base units: renaming
+     * them to {@code _seconds} would break existing dashboards and alerts.
+     */
+    private void set(String name, String description, Tags tags, double value) {
         String id = name + tags;
         AtomicLong bits = gauges.computeIfAbsent(id, k -> {
             AtomicLong holder = new AtomicLong(Double.doubleToLongBits(Double.NaN));
-            Gauge.builder(name, holder, h -> Double.longBitsToDouble(h.get())).tags(tags).strongReference(true)
-                    .register(registry);
+            Gauge.builder(name, holder, h -> Double.longBitsToDouble(h.get())).description(description).tags(tags)
+                    .strongReference(true).register(registry);
             return holder;
         });
         bits.set(Double.doubleToLongBits(value));
