@@ -3,13 +3,13 @@ package io.capstream.cli.report;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Finds the repository's testdata/ (system property {@code capstream.shared.dir}, set by the parent pom). */
+/** Finds the repository's testdata/ (system property {@code capstream.testdata.dir}, set by the parent pom). */
 final class SharedDir {
     private SharedDir() {
     }
 
     static Path get() {
-        String prop = System.getProperty("capstream.shared.dir");
+        String prop = System.getProperty("capstream.testdata.dir");
         Path p = prop != null ? Path.of(prop) : Path.of("..", "testdata");
         if (!Files.isDirectory(p)) {
             p = Path.of("testdata");

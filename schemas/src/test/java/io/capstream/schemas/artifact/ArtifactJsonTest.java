@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ArtifactJsonTest {
 
-    /** @return the repository's testdata/ (system property capstream.shared.dir, set by the parent pom, else ../testdata) */
+    /** @return the repository's testdata/ (system property capstream.testdata.dir, set by the parent pom, else ../testdata) */
     static Path shared() {
-        String p = System.getProperty("capstream.shared.dir");
+        String p = System.getProperty("capstream.testdata.dir");
         Path dir = p != null ? Path.of(p) : Path.of("..", "testdata");
         if (!Files.isDirectory(dir)) {
             dir = Path.of("testdata");

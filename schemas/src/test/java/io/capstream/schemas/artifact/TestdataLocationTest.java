@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The corpus the tests read is part of this repository (issue 11, item 10): a fresh clone has no
- * {@code ../shared}, and {@code mvn -B verify} must pass there.
+ * shared folder beside it, and {@code mvn -B verify} must pass there.
  */
 class TestdataLocationTest {
     @Test

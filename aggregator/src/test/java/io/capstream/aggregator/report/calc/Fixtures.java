@@ -12,11 +12,10 @@ final class Fixtures {
     private Fixtures() {
     }
 
-    /** The shared/ directory (system property capstream.shared.dir, else ../../shared or ../shared). */
+    /** The repository's testdata/ (system property capstream.testdata.dir, set by the parent pom, else ../testdata). */
     static java.nio.file.Path shared() {
-        String p = System.getProperty("capstream.shared.dir");
-        java.nio.file.Path dir = p != null ? java.nio.file.Path.of(p) : java.nio.file.Path.of("..", "..", "shared");
-        return java.nio.file.Files.isDirectory(dir) ? dir : java.nio.file.Path.of("..", "shared");
+        String p = System.getProperty("capstream.testdata.dir");
+        return p != null ? java.nio.file.Path.of(p) : java.nio.file.Path.of("..", "testdata");
     }
 
     static RunStarted.Builder started(int requests, int planned) {
