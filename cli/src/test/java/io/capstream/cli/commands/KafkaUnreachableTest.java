@@ -3,13 +3,10 @@ package io.capstream.cli.commands;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import io.capstream.cli.CapstreamMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,27 +18,20 @@ import org.junit.jupiter.api.Timeout;
  */
 class KafkaUnreachableTest {
     private static final String CLOSED = "127.0.0.1:1";
-    private HttpServer target;
-    private final AtomicInteger hits = new AtomicInteger();
+    private CountingTarget target;
 
     @BeforeEach
     void startTarget() throws Exception {
-        target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        target.createContext("/", ex -> {
-            hits.incrementAndGet();
-            ex.sendResponseHeaders(500, -1);
-            ex.close();
-        });
-        target.start();
+        target = new CountingTarget();
     }
 
     @AfterEach
     void stopTarget() {
-        target.stop(0);
+        target.close();
     }
 
     private String baseUrl() {
-        return "http://127.0.0.1:" + target.getAddress().getPort() + "/v1";
+        return target.baseUrl();
     }
 
     @Test
@@ -52,7 +42,7 @@ class KafkaUnreachableTest {
         assertEquals(1, r.code, r.err);
         assertTrue(r.err.contains("capstream generate: cannot reach Kafka at " + CLOSED + ":"), r.err);
         assertEquals(1, r.err.lines().filter(l -> l.startsWith("capstream generate:")).count(), r.err);
-        assertEquals(0, hits.get(), "no request may reach the target");
+        assertEquals(0, target.hits(), "no request may reach the target");
     }
 
     @Test
@@ -62,7 +52,7 @@ class KafkaUnreachableTest {
                 "--max-model-len", "4096", "--requests", "2");
         assertEquals(1, r.code, r.err);
         assertTrue(r.err.contains("capstream run: cannot reach Kafka at " + CLOSED + ":"), r.err);
-        assertEquals(0, hits.get(), "no request may reach the target");
+        assertEquals(0, target.hits(), "no request may reach the target");
     }
 
     @Test

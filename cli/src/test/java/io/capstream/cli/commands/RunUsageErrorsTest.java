@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import io.capstream.cli.CapstreamMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,27 +19,20 @@ import org.junit.jupiter.api.Timeout;
  * 2, no broker started, no request (not even the {@code /models} probe) reaching the target.
  */
 class RunUsageErrorsTest {
-    private HttpServer target;
-    private final AtomicInteger hits = new AtomicInteger();
+    private CountingTarget target;
 
     @BeforeEach
     void startTarget() throws Exception {
-        target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        target.createContext("/", ex -> {
-            hits.incrementAndGet();
-            ex.sendResponseHeaders(500, -1);
-            ex.close();
-        });
-        target.start();
+        target = new CountingTarget();
     }
 
     @AfterEach
     void stopTarget() {
-        target.stop(0);
+        target.close();
     }
 
     private String baseUrl() {
-        return "http://127.0.0.1:" + target.getAddress().getPort() + "/v1";
+        return target.baseUrl();
     }
 
     private record Result(int code, String err) {
@@ -69,7 +59,7 @@ class RunUsageErrorsTest {
     private void assertUsageError(Result r, String line) {
         assertEquals(2, r.code(), r.err());
         assertEquals(List.of(line), r.lines());
-        assertEquals(0, hits.get(), "nothing may reach the target");
+        assertEquals(0, target.hits(), "nothing may reach the target");
     }
 
     @Test
@@ -101,7 +91,7 @@ class RunUsageErrorsTest {
         assertEquals(2, r.code(), r.err());
         assertEquals("capstream run: Invalid value for option '--schema-registry-url': http://[::1 is not a valid URL"
                 + " (Expected closing bracket for IPv6 address at index 11)", r.lines().get(0));
-        assertEquals(0, hits.get());
+        assertEquals(0, target.hits());
     }
 
     @Test
@@ -123,6 +113,6 @@ class RunUsageErrorsTest {
         assertEquals(1, r.lines().size(), r.err());
         assertTrue(r.lines().get(0).startsWith("capstream run: --output: cannot create a file in /proc ("), r.err());
         assertFalse(r.err().contains("embedded Kafka"), "no broker was started");
-        assertEquals(0, hits.get());
+        assertEquals(0, target.hits());
     }
 }

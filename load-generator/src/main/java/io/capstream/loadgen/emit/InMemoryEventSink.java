@@ -41,4 +41,19 @@ public final class InMemoryEventSink implements EventSink {
     public List<RunEvent> events() {
         return new ArrayList<>(events);
     }
+
+    /**
+     * @param type payload class (RunStarted, RequestCompleted, ...)
+     * @param <T>  the payload type
+     * @return the payloads of that type received so far, in send order
+     */
+    public <T> List<T> payloads(Class<T> type) {
+        List<T> out = new ArrayList<>();
+        for (RunEvent e : events()) {
+            if (type.isInstance(e.getPayload())) {
+                out.add(type.cast(e.getPayload()));
+            }
+        }
+        return out;
+    }
 }

@@ -109,16 +109,6 @@ class LoadGeneratorTest {
         return new LoadGenerator(vertx, Map.of("KEY", "sk-secret")::get).run(c, sink, l).get(60, TimeUnit.SECONDS);
     }
 
-    private static <T> List<T> payloads(InMemoryEventSink sink, Class<T> type) {
-        List<T> out = new ArrayList<>();
-        for (RunEvent e : sink.events()) {
-            if (type.isInstance(e.getPayload())) {
-                out.add(type.cast(e.getPayload()));
-            }
-        }
-        return out;
-    }
-
     @Test
     void closedLoopRunEmitsEveryEventAndRespectsConcurrency() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
@@ -150,7 +140,7 @@ class LoadGeneratorTest {
         assertEquals("closed", rs.getArrival());
         assertEquals(100, rs.getSharedPrefixTokens());
         assertFalse(ev.toString().contains("sk-secret"), "the API key never appears in events");
-        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         done.sort(Comparator.comparingInt(RequestCompleted::getRequestIndex));
         for (int i = 0; i < 12; i++) {
             RequestCompleted r = done.get(i);
@@ -198,7 +188,7 @@ class LoadGeneratorTest {
         assertEquals(8, o.completed());
         assertEquals(2, o.failed());
         assertEquals(1, o.exitCode());
-        List<RequestFailed> failed = payloads(sink, RequestFailed.class);
+        List<RequestFailed> failed = sink.payloads(RequestFailed.class);
         failed.sort(Comparator.comparingInt(RequestFailed::getRequestIndex));
         assertEquals(List.of(4, 9), failed.stream().map(RequestFailed::getRequestIndex).toList());
         assertEquals("HTTPError", failed.get(0).getErrorType());
@@ -246,7 +236,7 @@ class LoadGeneratorTest {
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(10, o.completed());
         assertEquals(2, maxActive.get());
-        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         done.sort(Comparator.comparingInt(RequestCompleted::getRequestIndex));
         for (int i = 0; i < 10; i++) {
             assertEquals(i * 10_000_000L, done.get(i).getScheduledStartNs(), "k / rate");
@@ -269,7 +259,7 @@ class LoadGeneratorTest {
         assertEquals(expected, o.requestsPlanned());
         assertEquals(expected, o.completed());
         assertTrue(expected > 5 && expected < 50, "about 20 arrivals: " + expected);
-        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         assertTrue(done.stream().allMatch(r -> r.getScheduledStartNs() < 500_000_000L));
     }
 
@@ -281,10 +271,10 @@ class LoadGeneratorTest {
         assertTrue(o.requestsSent() >= 2 && o.requestsSent() <= 14, "2 slots x (300 ms / 50 ms + 1) at most: " + o.requestsSent());
         assertFalse(o.interrupted(), "ending at the duration is the plan, not an interruption");
         assertEquals(0, o.exitCode());
-        RunFinished rf = payloads(sink, RunFinished.class).get(0);
+        RunFinished rf = sink.payloads(RunFinished.class).get(0);
         assertEquals(o.requestsSent(), rf.getRequestsSent());
         assertFalse(rf.getInterrupted());
-        assertEquals(0.3, payloads(sink, RunStarted.class).get(0).getDurationS());
+        assertEquals(0.3, sink.payloads(RunStarted.class).get(0).getDurationS());
         assertEquals(1000, o.requestsPlanned());
     }
 
@@ -296,8 +286,8 @@ class LoadGeneratorTest {
         RunConfig c = small(8, 8).rampUpS(0.035).build();
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(0, o.exitCode());
-        assertEquals(0.035, payloads(sink, RunStarted.class).get(0).getRampUpS());
-        List<RequestCompleted> done = payloads(sink, RequestCompleted.class).stream()
+        assertEquals(0.035, sink.payloads(RunStarted.class).get(0).getRampUpS());
+        List<RequestCompleted> done = sink.payloads(RequestCompleted.class).stream()
                 .sorted(java.util.Comparator.comparingInt(RequestCompleted::getRequestIndex)).toList();
         assertEquals(8, done.size());
         for (int k = 0; k < 8; k++) {
@@ -322,7 +312,7 @@ class LoadGeneratorTest {
         RunConfig c = small(4, 2).rampUpS(3600.0).build();
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(4, o.requestsSent());
-        assertEquals(4, payloads(sink, RequestCompleted.class).size());
+        assertEquals(4, sink.payloads(RequestCompleted.class).size());
         assertFalse(o.interrupted());
 
         // the same when the duration ends first
@@ -330,7 +320,7 @@ class LoadGeneratorTest {
         RunConfig d = small(1000, 4).rampUpS(3600.0).durationS(0.3).build();
         RunOutcome od = run(d, timed, RunListener.NONE);
         assertTrue(od.requestsSent() >= 1 && od.requestsSent() <= 8, "one slot x (300 ms / 50 ms + 1): " + od.requestsSent());
-        assertEquals(od.requestsSent(), payloads(timed, RunFinished.class).get(0).getRequestsSent());
+        assertEquals(od.requestsSent(), timed.payloads(RunFinished.class).get(0).getRequestsSent());
     }
 
     @Test
@@ -375,7 +365,7 @@ class LoadGeneratorTest {
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(3, o.failed());
         assertEquals(0, chatRequests.get());
-        for (RequestFailed f : payloads(sink, RequestFailed.class)) {
+        for (RequestFailed f : sink.payloads(RequestFailed.class)) {
             assertEquals("ValueError", f.getErrorType());
             assertEquals("context target is too small for the benchmark prompt envelope", f.getErrorMessage());
             assertEquals(15, f.getPlannedContextTokens());
@@ -402,10 +392,10 @@ class LoadGeneratorTest {
         }
         indices.sort(Integer::compare);
         assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8), indices, "warm-up prompts carry the indices after the plan's");
-        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         assertEquals(6, done.size(), "no event for a warm-up request");
         assertTrue(done.stream().allMatch(r -> r.getRequestIndex() < 6));
-        RunFinished rf = payloads(sink, RunFinished.class).get(0);
+        RunFinished rf = sink.payloads(RunFinished.class).get(0);
         ClientCheck cc = rf.getClientCheck();
         assertEquals(cc, o.clientCheck());
         assertEquals(3, cc.getWarmupTargetRequests());
@@ -429,7 +419,7 @@ class LoadGeneratorTest {
         RunOutcome o = run(small(4, 2).build(), sink, null);
         assertEquals(4, o.completed());
         assertEquals(4, chatRequests.get());
-        ClientCheck cc = payloads(sink, RunFinished.class).get(0).getClientCheck();
+        ClientCheck cc = sink.payloads(RunFinished.class).get(0).getClientCheck();
         assertEquals(0, cc.getWarmupLoopbackRequests());
         assertEquals(0, cc.getWarmupTargetRequests());
         assertNull(cc.getWarmupLoopbackFirstUsPerRequest());

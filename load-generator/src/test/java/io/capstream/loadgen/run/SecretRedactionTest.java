@@ -90,21 +90,11 @@ class SecretRedactionTest {
         return sink;
     }
 
-    private static <T> List<T> payloads(InMemoryEventSink sink, Class<T> type) {
-        List<T> out = new ArrayList<>();
-        for (RunEvent e : sink.events()) {
-            if (type.isInstance(e.getPayload())) {
-                out.add(type.cast(e.getPayload()));
-            }
-        }
-        return out;
-    }
-
     @Test
     void anApiKeyEchoedInAnErrorIsMaskedButStillSent() throws Exception {
         InMemoryEventSink sink = run(RunConfig.builder("http://127.0.0.1:" + port + "/v1", "m").apiKeyEnv("KEY")
                 .maxModelLen(4096));
-        List<RequestFailed> failed = payloads(sink, RequestFailed.class);
+        List<RequestFailed> failed = sink.payloads(RequestFailed.class);
         assertEquals(2, failed.size());
         for (RequestFailed f : failed) {
             assertEquals("HTTPError", f.getErrorType());
@@ -119,7 +109,7 @@ class SecretRedactionTest {
     void aKeyCutByTheMessageLimitIsMaskedToo() throws Exception {
         InMemoryEventSink sink = run(RunConfig.builder("http://127.0.0.1:" + port + "/v1", "long-error")
                 .apiKeyEnv("KEY").maxModelLen(4096));
-        for (RequestFailed f : payloads(sink, RequestFailed.class)) {
+        for (RequestFailed f : sink.payloads(RequestFailed.class)) {
             assertTrue(f.getErrorMessageTruncated());
             assertTrue(f.getErrorMessage().endsWith("x***"), f.getErrorMessage().substring(2000));
             assertFalse(f.getErrorMessage().contains("sk-t"), f.getErrorMessage().substring(2000));
@@ -134,9 +124,9 @@ class SecretRedactionTest {
         assertTrue(authorizations.contains("/v1/models " + basic), authorizations.toString());
         assertTrue(authorizations.contains("/v1/chat/completions " + basic), authorizations.toString());
         String masked = "http://***@127.0.0.1:" + port + "/v1";
-        assertEquals(masked, payloads(sink, RunStarted.class).get(0).getBaseUrl());
-        assertEquals(4096, payloads(sink, RunStarted.class).get(0).getMaxContextTokens());
-        List<RequestCompleted> done = payloads(sink, RequestCompleted.class);
+        assertEquals(masked, sink.payloads(RunStarted.class).get(0).getBaseUrl());
+        assertEquals(4096, sink.payloads(RunStarted.class).get(0).getMaxContextTokens());
+        List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         assertEquals(2, done.size());
         done.forEach(c -> assertEquals(masked, c.getTarget()));
         assertFalse(sink.events().toString().contains(PASSWORD));
@@ -146,7 +136,7 @@ class SecretRedactionTest {
     void thePasswordEchoedByTheServerIsMaskedInFailures() throws Exception {
         String base = "http://alice:" + PASSWORD + "@127.0.0.1:" + port + "/v1";
         InMemoryEventSink sink = run(RunConfig.builder(base, "echo-auth").maxModelLen(4096));
-        List<RequestFailed> failed = payloads(sink, RequestFailed.class);
+        List<RequestFailed> failed = sink.payloads(RequestFailed.class);
         assertEquals(2, failed.size());
         failed.forEach(f -> {
             assertEquals("HTTP Error 500: Internal Server Error: login alice:*** is not allowed", f.getErrorMessage());
