@@ -49,8 +49,9 @@ public final class UpCommand implements Callable<Integer> {
     int registryPort;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
-            description = "Keep the broker's data in DIR between runs (default: a temp directory deleted on stop)."
-                    + " The registry keeps its schemas in memory.")
+            description = "Keep the broker's data (DIR/data, DIR/metadata) and the registry's schemas (DIR/registry)"
+                    + " in DIR between runs, so old records still decode after a restart (default: a temp directory"
+                    + " deleted on stop, registry in memory).")
     Path dataDir;
 
     @Option(names = "--event-partitions", paramLabel = "N", defaultValue = "" + TopicSetup.DEFAULT_EVENT_PARTITIONS,

@@ -16,8 +16,13 @@ import java.util.Objects;
  * @param jvmOptions   extra JVM options of the child (e.g. {@code -Xmx256m}); never null
  * @param logFile      file that receives the registry's stdout/stderr, or null to keep only the
  *                     last lines in memory (shown when start-up fails)
+ * @param storageDir   directory of the registry's H2 database file ({@value #DATABASE_NAME}.mv.db): schemas and
+ *                     their global ids persist across restarts; null = in-memory storage, empty on every start
  */
-public record ApicurioConfig(Path installDir, int port, Duration startTimeout, List<String> jvmOptions, Path logFile) {
+public record ApicurioConfig(Path installDir, int port, Duration startTimeout, List<String> jvmOptions, Path logFile,
+                             Path storageDir) {
+    /** Name of the H2 database (file {@code DATABASE_NAME.mv.db} under {@link #storageDir()}). */
+    public static final String DATABASE_NAME = "registry";
 
     /** Validates and copies the arguments. */
     public ApicurioConfig {
@@ -28,10 +33,10 @@ public record ApicurioConfig(Path installDir, int port, Duration startTimeout, L
         jvmOptions = List.copyOf(Objects.requireNonNullElse(jvmOptions, List.of()));
     }
 
-    /** @return default install location, free port, 90 s start timeout, small heap, no log file */
+    /** @return default install location, free port, 90 s start timeout, small heap, no log file, in-memory storage */
     public static ApicurioConfig defaults() {
         return new ApicurioConfig(null, 0, Duration.ofSeconds(90),
-                List.of("-Xms64m", "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), null);
+                List.of("-Xms64m", "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), null, null);
     }
 
     /**
@@ -39,7 +44,7 @@ public record ApicurioConfig(Path installDir, int port, Duration startTimeout, L
      * @return a copy with that install directory
      */
     public ApicurioConfig withInstallDir(Path dir) {
-        return new ApicurioConfig(dir, port, startTimeout, jvmOptions, logFile);
+        return new ApicurioConfig(dir, port, startTimeout, jvmOptions, logFile, storageDir);
     }
 
     /**
@@ -47,7 +52,7 @@ public record ApicurioConfig(Path installDir, int port, Duration startTimeout, L
      * @return a copy with that port
      */
     public ApicurioConfig withPort(int newPort) {
-        return new ApicurioConfig(installDir, newPort, startTimeout, jvmOptions, logFile);
+        return new ApicurioConfig(installDir, newPort, startTimeout, jvmOptions, logFile, storageDir);
     }
 
     /**
@@ -55,6 +60,25 @@ public record ApicurioConfig(Path installDir, int port, Duration startTimeout, L
      * @return a copy with that log file
      */
     public ApicurioConfig withLogFile(Path file) {
-        return new ApicurioConfig(installDir, port, startTimeout, jvmOptions, file);
+        return new ApicurioConfig(installDir, port, startTimeout, jvmOptions, file, storageDir);
+    }
+
+    /**
+     * @param dir directory of the registry's database file, or null for in-memory storage
+     * @return a copy with that storage directory
+     */
+    public ApicurioConfig withStorageDir(Path dir) {
+        return new ApicurioConfig(installDir, port, startTimeout, jvmOptions, logFile, dir);
+    }
+
+    /**
+     * The JDBC URL of the registry's storage. Apicurio 2.6's default storage is SQL on an in-memory H2
+     * database ({@code jdbc:h2:mem:registry_db}); a file URL under {@link #storageDir()} keeps the
+     * schemas, their versions and the global-id sequence on disk.
+     *
+     * @return {@code jdbc:h2:file:/abs/dir/registry}, or null when the storage is in memory
+     */
+    public String jdbcUrl() {
+        return storageDir == null ? null : "jdbc:h2:file:" + storageDir.toAbsolutePath().normalize().resolve(DATABASE_NAME);
     }
 }

@@ -22,7 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Apicurio Registry 2.6.13 (in-memory storage, Confluent-compatible API under
+ * A real Apicurio Registry 2.6.13 (SQL storage on H2, in memory or in a file under
+ * {@link ApicurioConfig#storageDir()}; Confluent-compatible API under
  * {@code /apis/ccompat/v7}) running as a child JVM on a 127.0.0.1 port:
  * {@code java -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port=PORT -jar <runner jar>}.
  * {@link #start(ApicurioConfig)} returns once the registry logged "Listening on"; {@link #close()}
@@ -69,6 +70,15 @@ public final class ApicurioRegistry implements AutoCloseable {
         cmd.add("-Dquarkus.http.host=127.0.0.1");
         cmd.add("-Dquarkus.http.port=" + port);
         cmd.add("-Dquarkus.banner.enabled=false");
+        if (config.jdbcUrl() != null) {
+            try {
+                Files.createDirectories(config.storageDir());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create the registry's storage directory " + config.storageDir()
+                        + ": " + e.getMessage(), e);
+            }
+            cmd.add("-Dquarkus.datasource.jdbc.url=" + config.jdbcUrl());
+        }
         cmd.add("-jar");
         cmd.add(dir.resolve(RUNNER_JAR).toString());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
