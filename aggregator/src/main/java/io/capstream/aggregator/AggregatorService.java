@@ -4,10 +4,12 @@ import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.api.ApiServer;
 import io.capstream.aggregator.api.MonitoringMetrics;
 import io.capstream.aggregator.api.StreamsQueryService;
+import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
@@ -17,6 +19,11 @@ import org.slf4j.LoggerFactory;
  * The long-running aggregator: one Kafka Streams application running {@link AggregatorTopology}
  * (reports, windowed summaries, SLO alerts) plus the HTTP API and Prometheus metrics
  * ({@link ApiServer}). {@link #close()} stops the API, then Streams (committing its state).
+ *
+ * <p>A stream thread stopped by a schema registry outage is replaced and reads on from the last
+ * commit ({@link RegistryOutageThreadHandler}); any other stream-thread failure shuts the application
+ * down. {@code /ready} is false while the events decoder waits for the registry (the
+ * {@code RegistryHealth} of {@code config.report()}).
  */
 public final class AggregatorService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AggregatorService.class);
@@ -51,7 +58,7 @@ public final class AggregatorService implements AutoCloseable {
         ApiServer api = null;
         if (apiConfig != null) {
             try {
-                api = ApiServer.start(apiConfig, new StreamsQueryService(streams), metrics);
+                api = ApiServer.start(apiConfig, new StreamsQueryService(streams, config.report().registryHealth()), metrics);
             } catch (RuntimeException e) {
                 streams.close(Duration.ofSeconds(5));
                 metrics.close();
@@ -59,11 +66,8 @@ public final class AggregatorService implements AutoCloseable {
             }
         }
         AggregatorService service = new AggregatorService(streams, metrics, api);
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("aggregator stream thread failed; shutting down the application", e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
-                    .SHUTDOWN_CLIENT;
-        });
+        // a registry outage replaces the thread (it reads on from the last commit); anything else stops the application
+        streams.setUncaughtExceptionHandler(RegistryOutageThreadHandler.elseShutdownClient());
         streams.setStateListener((now, before) -> {
             LOG.info("aggregator streams state {} -> {}", before, now);
             if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
@@ -100,12 +104,19 @@ public final class AggregatorService implements AutoCloseable {
         return stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Stops the API, then Streams: it commits and leaves its consumer group at once, so that another
+     * instance takes over its partitions without waiting for the session timeout (45 s), and
+     * {@code capstream run} on the same Kafka no longer sees a running aggregator.
+     */
     @Override
     public void close() {
         if (api != null) {
             api.close();
         }
-        streams.close(Duration.ofSeconds(30));
+        streams.close(CloseOptions
+                .groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
         metrics.close();
         stopped.countDown();
     }

@@ -1,5 +1,6 @@
 package io.capstream.aggregator;
 
+import io.capstream.aggregator.events.RegistryAwareProcessingExceptionHandler;
 import io.capstream.schemas.Topics;
 import java.nio.file.Path;
 import java.util.Map;
@@ -9,7 +10,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /**
  * Typed settings of a capstream Kafka Streams application, turned into {@link Properties} by
@@ -39,6 +39,14 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
      * exactly-once a record the broker refuses would abort the transaction and stop the stream thread.
      */
     public static final int MAX_RECORD_BYTES = 1024 * 1024;
+    /**
+     * The producer's {@code transaction.timeout.ms}, ms: 120 s instead of Kafka Streams' 10 s, so
+     * that the events decoder may hold a record through a schema registry outage for its whole
+     * 60 s bound ({@code RegistryRetry}, which holds at most half of this) without the broker
+     * aborting the open transaction. The cost: a transaction left open by a crashed instance blocks
+     * read_committed consumers of its partitions for up to this long, unless the instance comes back.
+     */
+    public static final int TRANSACTION_TIMEOUT_MS = 120_000;
 
     /** Validates and copies. */
     public StreamsSettings {
@@ -131,13 +139,16 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
         // codec kafkajs decodes without an extra package (lz4/snappy/zstd need one): see Topics.COMPRESSION_TYPE.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(MAX_RECORD_BYTES));
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.COMPRESSION_TYPE);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), Integer.toString(TRANSACTION_TIMEOUT_MS));
         // No single record may stop the application (issue 11): an exception while processing one record
         // or in a punctuation is logged and the record is dead-lettered (its original key and bytes, with
         // Kafka Streams' __streams.errors.* headers) to capstream.events.dlq; so is a record on
         // capstream.reports(.chunks) that the reports tables cannot decode, and it is skipped. Send errors stay fatal: under exactly_once_v2 a failed send aborts the transaction, so no
         // ProductionExceptionHandler answer could keep it; records are kept below the limits instead.
+        // Exception: a registry outage the events decoder could not wait out fails the thread instead, so that the
+        // (valid) record is read again rather than dead-lettered (RegistryAwareProcessingExceptionHandler).
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                LogAndContinueProcessingExceptionHandler.class.getName());
+                RegistryAwareProcessingExceptionHandler.class.getName());
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class.getName());
         p.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, Topics.EVENTS_DLQ);

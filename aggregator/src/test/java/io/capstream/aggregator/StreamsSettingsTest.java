@@ -39,13 +39,22 @@ class StreamsSettingsTest {
     @Test
     void oneRecordCannotStopTheApplication() {
         Properties p = StreamsSettings.defaults("app", "b:1", null).toProperties();
-        assertEquals("org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler",
+        // log, dead-letter and continue (LogAndContinueProcessingExceptionHandler), except for a registry outage
+        assertEquals("io.capstream.aggregator.events.RegistryAwareProcessingExceptionHandler",
                 p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG));
         assertEquals("true", p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG));
         assertEquals("org.apache.kafka.streams.errors.LogAndContinueExceptionHandler",
                 p.get(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG));
         assertEquals("capstream.events.dlq", p.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG));
         new StreamsConfig(p); // a valid configuration
+    }
+
+    @Test
+    void transactionsMayStayOpenWhileARecordIsHeldThroughARegistryOutage() {
+        Properties p = StreamsSettings.defaults("app", "b:1", null).toProperties();
+        assertEquals("120000", p.get("producer.transaction.timeout.ms"));
+        assertEquals("120000", String.valueOf(new StreamsConfig(p).getProducerConfigs("c").get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)),
+                "the producer of a stream thread gets it (not Kafka Streams' 10 s default for exactly-once)");
     }
 
     @Test

@@ -33,8 +33,10 @@ import org.apache.avro.specific.SpecificRecord;
  *   <li>{@code GET /api/alerts?from=&to=&active=true}: JSON array of {@code SloBreach}; with
  *       {@code active=true} only the SLOs currently in breach;</li>
  *   <li>{@code GET /metrics}: Prometheus text format ({@link MonitoringMetrics});</li>
- *   <li>{@code GET /health}: 200 while the process is up; {@code GET /ready}: 200 when Streams is
- *       RUNNING, else 503.</li>
+ *   <li>{@code GET /health}: 200 while the process is up; {@code GET /ready}: 200 {@code {"ready":true}}
+ *       when Streams is RUNNING and the schema registry answers, else 503
+ *       {@code {"ready":false,"reason":"..."}} ({@link QueryService#notReadyReason()}, e.g.
+ *       {@code schema registry unreachable: ...}).</li>
  * </ul>
  * Query errors while Streams is not RUNNING answer 503 with a JSON {@code error}; bad parameters 400.
  */
@@ -89,9 +91,12 @@ public final class ApiServer implements AutoCloseable {
         Router router = Router.router(vertx);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", JSON).end("{\"status\":\"UP\"}"));
         router.get("/ready").handler(ctx -> {
-            boolean ready = queries.ready();
-            ctx.response().setStatusCode(ready ? 200 : 503).putHeader("content-type", JSON)
-                    .end(new JsonObject().put("ready", ready).encode());
+            String reason = queries.notReadyReason();
+            JsonObject body = new JsonObject().put("ready", reason == null);
+            if (reason != null) {
+                body.put("reason", reason);
+            }
+            ctx.response().setStatusCode(reason == null ? 200 : 503).putHeader("content-type", JSON).end(body.encode());
         });
         router.get("/metrics").handler(ctx -> blocking(ctx, metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
         router.get("/api/runs").handler(ctx -> blocking(ctx, () -> new JsonArray(queries.runs().stream()

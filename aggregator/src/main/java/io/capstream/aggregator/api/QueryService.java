@@ -54,8 +54,21 @@ public interface QueryService {
     /** @return the latest alert per target|model|bucket|slo whose state is BREACH */
     List<SloBreach> activeBreaches();
 
-    /** @return whether the stores can be queried (Streams RUNNING) */
+    /**
+     * @return whether the aggregator is ready: the stores can be queried (Streams RUNNING) and, for
+     *         implementations that know it, the schema registry answers the events decoder
+     */
     boolean ready();
+
+    /**
+     * Why the aggregator is not ready, for {@code /ready}. The default only knows {@link #ready()}.
+     *
+     * @return null when ready, else a one-line reason, e.g. {@code "schema registry unreachable:
+     *         schema registry GET http://r:8081/schemas/ids/3 failed: ConnectException (after 1 attempt)"}
+     */
+    default String notReadyReason() {
+        return ready() ? null : "not ready";
+    }
 
     /** The stores cannot be queried right now; retry later (HTTP 503). */
     final class NotReadyException extends RuntimeException {

@@ -1,6 +1,7 @@
 package io.capstream.aggregator.api;
 
 import io.capstream.aggregator.AggregatorTopology;
+import io.capstream.aggregator.events.RegistryHealth;
 import io.capstream.aggregator.report.ReportChunks;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.window.WindowTopology;
@@ -25,26 +26,56 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 /**
  * {@link QueryService} over Kafka Streams interactive queries of this instance's local stores
  * (one aggregator instance holds every partition; with several instances each answers for its
- * own partitions).
+ * own partitions). Ready means Streams is RUNNING and the schema registry answers the events
+ * decoder ({@link RegistryHealth}); the stores stay queryable during a registry outage.
  */
 public final class StreamsQueryService implements QueryService {
     private final KafkaStreams streams;
+    private final RegistryHealth registryHealth;
 
     /**
      * @param streams the running aggregator; not null
      */
     public StreamsQueryService(KafkaStreams streams) {
+        this(streams, new RegistryHealth());
+    }
+
+    /**
+     * @param streams        the running aggregator; not null
+     * @param registryHealth what the events decoder reports about the schema registry (the instance
+     *                       of the topology's config); not null
+     */
+    public StreamsQueryService(KafkaStreams streams, RegistryHealth registryHealth) {
         this.streams = Objects.requireNonNull(streams, "streams");
+        this.registryHealth = Objects.requireNonNull(registryHealth, "registryHealth");
     }
 
     @Override
     public boolean ready() {
-        return streams.state() == KafkaStreams.State.RUNNING;
+        return notReadyReason() == null;
+    }
+
+    @Override
+    public String notReadyReason() {
+        return notReadyReason(streams.state(), registryHealth);
+    }
+
+    /**
+     * @param state  the Streams state; not null
+     * @param health the registry health; not null
+     * @return null when RUNNING and the registry answers, else why not (Streams first)
+     */
+    static String notReadyReason(KafkaStreams.State state, RegistryHealth health) {
+        if (state != KafkaStreams.State.RUNNING) {
+            return "Kafka Streams is " + state + ", not RUNNING";
+        }
+        return health.problem();
     }
 
     private <T> T store(String name, QueryableStoreType<T> type) {
-        if (!ready()) {
-            throw new NotReadyException("Kafka Streams is " + streams.state() + ", not RUNNING", null);
+        KafkaStreams.State state = streams.state();
+        if (state != KafkaStreams.State.RUNNING) {
+            throw new NotReadyException("Kafka Streams is " + state + ", not RUNNING", null);
         }
         try {
             return streams.store(StoreQueryParameters.fromNameAndType(name, type));

@@ -2,7 +2,10 @@ package io.capstream.aggregator.events;
 
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.registry.RegistryClientConfig;
+import io.capstream.schemas.registry.SchemaRegistryException;
+import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -16,12 +19,15 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The shared source of every aggregator topology: reads {@code capstream.events} as raw bytes,
  * decodes each value as a {@link RunEvent} (Confluent wire format, schema from the registry), and
- * sends records that cannot be decoded, and events outside {@link EventBounds} (e.g. a RunStarted
- * claiming more than 100,000 requests, error class {@link EventOutOfBoundsException}), to the
+ * sends records that cannot be decoded, events outside {@link EventBounds} (e.g. a RunStarted
+ * claiming more than 100,000 requests, error class {@link EventOutOfBoundsException}), and events
+ * whose record key is not their run id ({@link EventKeyException}: a keyless producer), to the
  * dead-letter topic with their original key and bytes; processing continues with the next record.
  *
  * <p>Headers added to a dead-letter record (UTF-8 strings): {@value #H_ERROR_CLASS},
@@ -29,6 +35,16 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * {@value #H_SOURCE_OFFSET}. The original headers are kept. A null value (tombstone) is also
  * dead-lettered. Decoding is the Confluent wire format of {@code SpecificAvroSerde<RunEvent>}, with a
  * cached reader per writer schema ({@link RunEventDecoder}).
+ *
+ * <p>Only records that cannot be decoded are dead-lettered. When the registry gives no answer to
+ * the lookup of a record's writer schema (connection refused, timeout, HTTP 5xx or 429: a
+ * {@link SchemaRegistryUnavailableException}; an answer such as 404 "schema not found" does
+ * dead-letter the record), the record is held: the lookup is retried with back-off
+ * ({@link RegistryRetry}), the outage is reported to {@link RegistryHealth} (readiness is false
+ * meanwhile), and once the registry answers the record is processed normally. A record held longer
+ * than {@link RegistryRetry#holdBound} throws {@link RegistryOutageException}, which fails the
+ * stream thread ({@link RegistryAwareProcessingExceptionHandler}) so that Kafka Streams replaces it
+ * ({@link RegistryOutageThreadHandler}) and reads the record again from the last commit.
  */
 public final class EventsSource {
     /** Header: class name of the decoding error. */
@@ -43,6 +59,7 @@ public final class EventsSource {
     public static final String H_SOURCE_OFFSET = "capstream.source.offset";
 
     private static final int MAX_MESSAGE = 2048;
+    private static final Logger LOG = LoggerFactory.getLogger(EventsSource.class);
 
     private EventsSource() {
     }
@@ -51,14 +68,13 @@ public final class EventsSource {
      * Adds the source, the decoder and the dead-letter sink to {@code builder}.
      *
      * @param builder the builder; not null
-     * @param config  topics and registry; not null
+     * @param config  topics, registry, and how records are held during a registry outage; not null
      * @return the decoded events, keyed by run id (never null values)
      */
     public static KStream<String, RunEvent> stream(StreamsBuilder builder, EventsSourceConfig config) {
         KStream<String, byte[]> raw = builder.stream(config.eventsTopic(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("capstream-events-source"));
-        KStream<String, Decoded> decoded = raw.process(() -> new DecodeProcessor(config.schemaRegistryUrl(), config.registryClient()),
-                Named.as("capstream-events-decode"));
+        KStream<String, Decoded> decoded = raw.process(() -> new DecodeProcessor(config), Named.as("capstream-events-decode"));
         var branches = decoded.split(Named.as("capstream-events-"))
                 .branch((k, v) -> v.event() == null, Branched.as("bad"))
                 .defaultBranch(Branched.as("ok"));
@@ -73,21 +89,35 @@ public final class EventsSource {
     record Decoded(RunEvent event, byte[] raw) {
     }
 
-    /** Decodes one record; on failure forwards the raw bytes with error headers. */
+    /**
+     * Decodes one record; on failure forwards the raw bytes with error headers; holds the record
+     * while the registry gives no answer (see the class comment). One instance per stream task.
+     */
     static final class DecodeProcessor implements Processor<String, byte[], String, Decoded> {
         private final String registryUrl;
         private final RegistryClientConfig registryClient;
+        private final RegistryRetry retry;
+        private final RegistryHealth health;
         private ProcessorContext<String, Decoded> context;
         private RunEventDecoder decoder;
+        private String reporter;
+        private long holdBoundNs;
+        /** Whether {@link #health} may hold an outage of this task (a previous owner may have left one). */
+        private boolean outageReported = true;
 
-        DecodeProcessor(String registryUrl, RegistryClientConfig registryClient) {
-            this.registryUrl = registryUrl;
-            this.registryClient = registryClient;
+        DecodeProcessor(EventsSourceConfig config) {
+            this.registryUrl = config.schemaRegistryUrl();
+            // one HTTP request per attempt: this processor retries with its own back-off and hold bound
+            this.registryClient = config.registryClient().withMaxRetries(0);
+            this.retry = config.registryRetry();
+            this.health = config.registryHealth();
         }
 
         @Override
         public void init(ProcessorContext<String, Decoded> context) {
             this.context = context;
+            this.reporter = "task " + context.taskId();
+            this.holdBoundNs = retry.holdBound(context.appConfigs()).toNanos();
             this.decoder = new RunEventDecoder(registryUrl, registryClient);
         }
 
@@ -102,11 +132,14 @@ public final class EventsSource {
                 } else if (tooLarge != null) {
                     error = new EventOutOfBoundsException(tooLarge);
                 } else {
-                    RunEvent event = decoder.decode(topic, record.value());
+                    RunEvent event = decodeWaitingForRegistry(topic, record.value());
                     String outOfBounds = event == null || event.getPayload() == null ? null : EventBounds.violation(event);
                     if (outOfBounds != null) {
                         error = new EventOutOfBoundsException("event " + event.getEventId() + " of run "
                                 + event.getRunId() + ": " + outOfBounds);
+                    } else if (event != null && event.getPayload() != null
+                            && !String.valueOf(event.getRunId()).equals(record.key())) {
+                        error = new EventKeyException(record.key(), String.valueOf(event.getRunId()));
                     } else if (event != null && event.getPayload() != null) {
                         context.forward(record.withValue(new Decoded(event, null)));
                         return;
@@ -114,10 +147,85 @@ public final class EventsSource {
                         error = new NullValueException("decoded to null");
                     }
                 }
+            } catch (RegistryOutageException e) {
+                throw e; // not the record's fault: never dead-lettered
             } catch (RuntimeException e) {
                 error = e;
             }
             context.forward(record.withValue(new Decoded(null, record.value())).withHeaders(errorHeaders(record, error)));
+        }
+
+        /**
+         * @return the decoded event
+         * @throws RegistryOutageException when the registry gave no answer for longer than the hold bound
+         * @throws RuntimeException        (SerializationException) when the record cannot be decoded
+         */
+        private RunEvent decodeWaitingForRegistry(String topic, byte[] value) {
+            long start = System.nanoTime();
+            Duration backoff = retry.initialBackoff();
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    RunEvent event = decoder.decode(topic, value);
+                    if (attempt > 1) {
+                        LOG.info("schema registry answers again after {} ms ({} attempts): {} decoded", millisSince(start),
+                                attempt, where());
+                    }
+                    answered();
+                    return event;
+                } catch (SchemaRegistryUnavailableException e) {
+                    health.unreachable(reporter, e.getMessage());
+                    outageReported = true;
+                    long nextAttemptEndNs = System.nanoTime() - start + backoff.toNanos() + registryClient.requestTimeout().toNanos();
+                    if (nextAttemptEndNs > holdBoundNs || Thread.currentThread().isInterrupted()) {
+                        throw outage(start, attempt, e);
+                    }
+                    if (attempt == 1) {
+                        LOG.warn("schema registry gives no answer; holding {} and retrying for up to {} ms: {}", where(),
+                                holdBoundNs / 1_000_000, e.getMessage());
+                    }
+                    try {
+                        Thread.sleep(backoff.toMillis());
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        throw outage(start, attempt, e);
+                    }
+                    backoff = retry.next(backoff);
+                } catch (RuntimeException e) {
+                    if (e.getCause() instanceof SchemaRegistryException) {
+                        answered(); // the registry answered (e.g. 404): the record is what is wrong
+                    }
+                    throw e;
+                }
+            }
+        }
+
+        private void answered() {
+            if (outageReported) {
+                health.answered(reporter);
+                outageReported = false;
+            }
+        }
+
+        private RegistryOutageException outage(long startNs, int attempts, SchemaRegistryUnavailableException last) {
+            return new RegistryOutageException("schema registry gave no answer for " + millisSince(startNs) + " ms ("
+                    + attempts + (attempts == 1 ? " attempt" : " attempts") + ") while decoding " + where()
+                    + "; last error: " + last.getMessage(), last);
+        }
+
+        private String where() {
+            return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + " offset " + m.offset())
+                    .orElse("a record");
+        }
+
+        private static long millisSince(long startNs) {
+            return (System.nanoTime() - startNs) / 1_000_000;
+        }
+
+        @Override
+        public void close() {
+            if (reporter != null) {
+                health.answered(reporter); // this task stopped here; if it moves on, its new owner reports
+            }
         }
 
         private Headers errorHeaders(Record<String, byte[]> record, Throwable error) {
@@ -139,6 +247,26 @@ public final class EventsSource {
 
         private static byte[] utf8(String s) {
             return s.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * The record decoded, but its key is not the event's run id (e.g. a keyless producer): the events
+     * of one run would then be spread over partitions, and each partition's task would publish an
+     * incomplete fragment report under the same run id. Every event of a run must be produced with
+     * the run id as its key (README, "Producing events from your own tools").
+     */
+    public static final class EventKeyException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        /**
+         * @param key   the record's key, or null
+         * @param runId the event's run id
+         */
+        public EventKeyException(String key, String runId) {
+            super("record key " + (key == null ? "null (a keyless producer?)" : "'" + key + "'")
+                    + " is not the event's run id '" + runId + "': produce every event of a run with its run id as"
+                    + " the key, so that the whole run reaches one partition");
         }
     }
 

@@ -4,6 +4,7 @@ import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.registry.SchemaRegistryClient;
 import io.capstream.schemas.registry.SchemaRegistryClients;
+import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import io.capstream.schemas.serde.AvroWireFormat;
 import java.io.IOException;
 import java.util.HashMap;
@@ -46,8 +47,12 @@ final class RunEventDecoder {
      * @param topic source topic (for messages)
      * @param bytes wire-format bytes; not null
      * @return the event
-     * @throws SerializationException when the bytes are not a RunEvent in the wire format, or the
-     *                                schema id is unknown to the registry
+     * @throws SchemaRegistryUnavailableException when the writer schema is not cached and the registry
+     *                                            gave no answer (connection error, timeout, 5xx): the
+     *                                            bytes may be valid; try again later
+     * @throws SerializationException             when the bytes are not a RunEvent in the wire format,
+     *                                            or the registry answered that the schema id is
+     *                                            unknown (404) or not a usable Avro schema
      */
     RunEvent decode(String topic, byte[] bytes) {
         try {
@@ -66,6 +71,8 @@ final class RunEventDecoder {
                         + " some are left over after the record");
             }
             return event;
+        } catch (SchemaRegistryUnavailableException e) {
+            throw e; // says nothing about the bytes: the caller waits for the registry
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("cannot decode RunEvent from topic " + topic + ": " + e.getMessage(), e);
         }

@@ -1,6 +1,8 @@
 package io.capstream.aggregator.report;
 
 import io.capstream.aggregator.events.EventsSourceConfig;
+import io.capstream.aggregator.events.RegistryHealth;
+import io.capstream.aggregator.events.RegistryRetry;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Duration;
@@ -22,10 +24,15 @@ import java.util.Objects;
  *                            events are counted and dropped instead of starting a new run; &gt;= 0
  * @param registryClient      registry client settings (credentials, timeouts) of the serdes and the
  *                            event decoder; null means {@link RegistryClientConfig#defaults()}
+ * @param registryRetry       how the event decoder holds a record while the registry gives no answer;
+ *                            null means {@link RegistryRetry#defaults()}
+ * @param registryHealth      where the event decoder reports registry outages (readiness reads it);
+ *                            null means a new instance
  */
 public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic, String dlqTopic, String reportsTopic,
                                    String chunksTopic, Duration incompleteDeadline, Duration punctuationInterval,
-                                   Duration doneRetention, RegistryClientConfig registryClient) {
+                                   Duration doneRetention, RegistryClientConfig registryClient,
+                                   RegistryRetry registryRetry, RegistryHealth registryHealth) {
     /** Default deadline after the last event of a run: 5 minutes. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
     /** Default punctuation interval: 1 second. */
@@ -46,7 +53,29 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
             throw new IllegalArgumentException("doneRetention must be >= 0: " + doneRetention);
         }
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
+        registryRetry = registryRetry == null ? RegistryRetry.defaults() : registryRetry;
+        registryHealth = registryHealth == null ? new RegistryHealth() : registryHealth;
         chunksTopic = chunksTopic == null ? Topics.REPORT_CHUNKS : chunksTopic;
+    }
+
+    /**
+     * Default registry retry and a new registry health; see the canonical constructor.
+     *
+     * @param schemaRegistryUrl   registry URL; not null
+     * @param eventsTopic         events topic; not null
+     * @param dlqTopic            dead-letter topic; not null
+     * @param reportsTopic        reports topic; not null
+     * @param chunksTopic         chunks topic; null means {@link Topics#REPORT_CHUNKS}
+     * @param incompleteDeadline  incomplete-run deadline; positive
+     * @param punctuationInterval deadline check interval; positive
+     * @param doneRetention       memory of published runs; &gt;= 0
+     * @param registryClient      registry client settings; null means the defaults
+     */
+    public ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic, String dlqTopic, String reportsTopic,
+                                String chunksTopic, Duration incompleteDeadline, Duration punctuationInterval,
+                                Duration doneRetention, RegistryClientConfig registryClient) {
+        this(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic, incompleteDeadline, punctuationInterval,
+                doneRetention, registryClient, null, null);
     }
 
     /**
@@ -90,7 +119,7 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
      */
     public ReportTopologyConfig withIncompleteDeadline(Duration deadline) {
         return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic, deadline,
-                punctuationInterval, doneRetention, registryClient);
+                punctuationInterval, doneRetention, registryClient, registryRetry, registryHealth);
     }
 
     /**
@@ -99,12 +128,32 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
      */
     public ReportTopologyConfig withRegistryClient(RegistryClientConfig client) {
         return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic,
-                incompleteDeadline, punctuationInterval, doneRetention, client);
+                incompleteDeadline, punctuationInterval, doneRetention, client, registryRetry, registryHealth);
+    }
+
+    /**
+     * @param retry how the event decoder holds a record while the registry gives no answer; not null
+     * @return a copy with this retry
+     */
+    public ReportTopologyConfig withRegistryRetry(RegistryRetry retry) {
+        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic,
+                incompleteDeadline, punctuationInterval, doneRetention, registryClient,
+                Objects.requireNonNull(retry, "retry"), registryHealth);
+    }
+
+    /**
+     * @param health where the event decoder reports registry outages; not null
+     * @return a copy reporting there
+     */
+    public ReportTopologyConfig withRegistryHealth(RegistryHealth health) {
+        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic,
+                incompleteDeadline, punctuationInterval, doneRetention, registryClient, registryRetry,
+                Objects.requireNonNull(health, "health"));
     }
 
     /** @return the settings of the shared events source */
     public EventsSourceConfig eventsSource() {
-        return new EventsSourceConfig(eventsTopic, dlqTopic, schemaRegistryUrl, registryClient);
+        return new EventsSourceConfig(eventsTopic, dlqTopic, schemaRegistryUrl, registryClient, registryRetry, registryHealth);
     }
 
     private static void requirePositive(Duration d, String name) {

@@ -232,4 +232,32 @@ class ReportBoundsTest {
         TestRuns.run("run-after", 2).forEach(this::send);
         assertEquals(2, singleReport("run-after").getCompleted());
     }
+
+    @Test
+    void eventsWhoseKeyIsNotTheirRunIdAreDeadLetteredNamingTheRule() {
+        // a keyless producer (issue 11, item 11): before, its events spread over partitions and each
+        // partition published an incomplete fragment report under the one run id
+        RunEvent started = TestRuns.started("run-keyless", 1, Origins.LIVE);
+        byte[] startedBytes = eventSerializer.serialize(Topics.EVENTS, started);
+        events.pipeInput((String) null, startedBytes);
+        events.pipeInput("another-key", eventSerializer.serialize(Topics.EVENTS, TestRuns.completed("run-keyless", 0)));
+        driver.advanceWallClockTime(DEADLINE.plusSeconds(1));
+
+        List<TestRecord<String, byte[]>> dead = dlq.readRecordsToList();
+        assertEquals(2, dead.size());
+        assertEquals(startedBytes.length, dead.get(0).value().length, "the original bytes");
+        Map<String, String> h = headers(dead.get(0));
+        assertEquals(EventsSource.EventKeyException.class.getName(), h.get(EventsSource.H_ERROR_CLASS));
+        assertEquals("record key null (a keyless producer?) is not the event's run id 'run-keyless': produce every"
+                + " event of a run with its run id as the key, so that the whole run reaches one partition",
+                h.get(EventsSource.H_ERROR_MESSAGE));
+        assertTrue(headers(dead.get(1)).get(EventsSource.H_ERROR_MESSAGE).startsWith("record key 'another-key'"));
+        assertTrue(reports.isEmpty(), "no fragment report: the run never opened");
+
+        // the same run keyed by its run id gets its (one, complete) report
+        send(TestRuns.started("run-keyed", 1, Origins.LIVE));
+        send(TestRuns.completed("run-keyed", 0));
+        send(TestRuns.finished("run-keyed", 1));
+        assertTrue(singleReport("run-keyed").getProvenance().getComplete());
+    }
 }

@@ -8,6 +8,7 @@ import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
@@ -62,7 +63,7 @@ public final class AggregateCommand implements Callable<Integer> {
 
     @Option(names = "--application-id", paramLabel = "ID",
             description = "Kafka Streams application id (consumer group, state). Default: ${DEFAULT-VALUE}.")
-    String applicationId = "capstream-aggregator";
+    String applicationId = AggregatorGroupOption.DEFAULT_GROUP;
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory. Default: Streams' default.")
     Path stateDir;

@@ -6,6 +6,7 @@ import io.capstream.aggregator.importer.ArtifactValidationException;
 import io.capstream.aggregator.importer.ImportPlan;
 import io.capstream.aggregator.importer.MetricComparison;
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
@@ -82,6 +83,9 @@ public final class ImportCommand implements Callable<Integer> {
                     + " 'capstream aggregate' (needs --bootstrap-servers).")
     boolean externalAggregator;
 
+    @Mixin
+    AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -130,8 +134,11 @@ public final class ImportCommand implements Callable<Integer> {
         if (!plans.isEmpty()) {
             ReportPipelineConfig config = new ReportPipelineConfig(kafkaOptions.clientProperties(),
                     kafkaOptions.schemaRegistryUrl(), kafkaOptions.registryClientConfig(), !externalAggregator,
-                    ReportPipelineConfig.DEFAULT_APPLICATION_ID, null, ReportTopologyConfig.DEFAULT_DEADLINE);
-            try (ReportPipeline pipeline = ReportPipeline.start(config);
+                    null, null, ReportTopologyConfig.DEFAULT_DEADLINE, aggregatorGroup.group());
+            try (ReportPipeline pipeline = ReportPipeline.start(config, n -> {
+                     err.println("capstream import: " + n);
+                     err.flush();
+                 });
                  Progress progress = new Progress(err, plans.size())) {
                 importAll(pipeline, plans, out, progress, tally);
             } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.aggregator.importer.MetricComparison;
 import io.capstream.aggregator.report.Origins;
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
@@ -92,6 +93,9 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " 'capstream aggregate'.")
     boolean externalAggregator;
 
+    @Mixin
+    AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -108,8 +112,11 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ReportPipelineConfig config = new ReportPipelineConfig(kafkaOptions.clientProperties(),
                 kafkaOptions.schemaRegistryUrl(), kafkaOptions.registryClientConfig(), !externalAggregator,
-                ReportPipelineConfig.DEFAULT_APPLICATION_ID, null, ReportTopologyConfig.DEFAULT_DEADLINE);
-        try (ReportPipeline pipeline = ReportPipeline.start(config)) {
+                null, null, ReportTopologyConfig.DEFAULT_DEADLINE, aggregatorGroup.group());
+        try (ReportPipeline pipeline = ReportPipeline.start(config, n -> {
+                 err.println("capstream replay: " + n);
+                 err.flush();
+             })) {
             return replay(pipeline, out, err);
         } catch (RuntimeException e) {
             err.println("capstream replay: " + e.getMessage());

@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code capstream run}: one capacity run end to end. With no {@code --bootstrap-servers} it starts
  * the embedded broker and the {@code mock://capstream} registry; it runs the report aggregator
- * in-process (unless {@code --no-aggregator}); with no {@code --base-url} it targets the built-in
+ * in-process (unless {@code --no-aggregator}, or a {@code capstream aggregate} service of
+ * {@code --aggregator-group} runs on the given Kafka); with no {@code --base-url} it targets the built-in
  * simulated engine. Writes the report and prints a summary. See {@link RunDriver}.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
@@ -40,6 +42,9 @@ public final class RunCommand implements Callable<Integer> {
             description = "Do not run the report aggregator in-process and do not wait for a report (another"
                     + " 'capstream aggregate' consumes the events). Needs --bootstrap-servers.")
     boolean noAggregator;
+
+    @Mixin
+    AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
 
     @Option(names = "--report-timeout", paramLabel = "SECONDS",
             description = "How long to wait for the report after the last request. Default: ${DEFAULT-VALUE}.")
@@ -67,7 +72,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunRequest req = new RunRequest("run", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(),
                 kafka.registryClientConfig(), false,
-                !noAggregator, !noAggregator, output, Duration.ofSeconds(reportTimeoutS), eventDelivery);
+                !noAggregator, !noAggregator, output, Duration.ofSeconds(reportTimeoutS), eventDelivery,
+                aggregatorGroup.group());
         return new RunDriver(req, System.out, System.err, System::getenv).execute();
     }
 }

@@ -3,6 +3,7 @@ package io.capstream.cli.continuous;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.cli.runner.RunRequest;
@@ -75,6 +76,11 @@ public final class ContinuousDriver {
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
+        }
+        String registryDown = RegistryReachability.check(req.schemaRegistryUrl(), req.registryClient());
+        if (registryDown != null) {
+            err.println(cmd + ": " + registryDown + "; nothing was sent");
+            return 1;
         }
         String unreachable = KafkaReachability.check(kafka);
         if (unreachable != null) {

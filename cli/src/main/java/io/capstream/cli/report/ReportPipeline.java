@@ -1,12 +1,15 @@
 package io.capstream.cli.report;
 
 import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.stack.AggregatorChoice;
 import io.capstream.cli.stack.LocalStack;
+import io.capstream.cli.stack.ThrowawayApplicationId;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunEvent;
@@ -21,9 +24,11 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -37,15 +42,22 @@ import org.slf4j.LoggerFactory;
 /**
  * What {@code import} and {@code replay} need to turn events into reports: a Kafka cluster (an
  * embedded broker when no bootstrap servers are given, with the in-memory registry), capstream's
- * topics, the report topology running in this JVM (unless disabled), an idempotent
+ * topics, the report topology running in this JVM (unless disabled, or on a shared Kafka while a
+ * {@code capstream aggregate} service runs there: see {@link AggregatorChoice}), an idempotent
  * {@code acks=all} producer for events, and a {@link ReportWaiter} on {@code capstream.reports}.
- * Close it to stop everything it started (broker, Streams, clients, temp state directory).
+ * Close it to stop everything it started (broker, Streams, clients, temp state directory) and, on
+ * a shared Kafka, to delete the internal topics and the group of a throwaway application id
+ * ({@link ThrowawayApplicationId}).
  */
 public final class ReportPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReportPipeline.class);
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+    /** Bound of the deletion of a throwaway application's topics and group on a shared Kafka. */
+    private static final Duration CLEANUP_TIMEOUT = Duration.ofSeconds(15);
 
     private final ReportPipelineConfig config;
+    private final Consumer<String> notices;
+    private ThrowawayApplicationId throwawayId;
     private EmbeddedKafka broker;
     private String bootstrap;
     private String registryUrl;
@@ -56,19 +68,35 @@ public final class ReportPipeline implements AutoCloseable {
     private ReportWaiter waiter;
     private volatile String streamsFailure;
 
-    private ReportPipeline(ReportPipelineConfig config) {
+    private ReportPipeline(ReportPipelineConfig config, Consumer<String> notices) {
         this.config = config;
+        this.notices = notices;
     }
 
     /**
-     * Starts everything and returns once the report topology is running.
+     * Starts everything and returns once the report topology is running; notices go to the log.
      *
      * @param config settings; not null
      * @return the running pipeline
      * @throws IllegalStateException when the broker or the Streams application cannot start
      */
     public static ReportPipeline start(ReportPipelineConfig config) {
-        ReportPipeline p = new ReportPipeline(config);
+        return start(config, LOG::info);
+    }
+
+    /**
+     * Starts everything and returns once the report topology is running (or, on a shared Kafka, once
+     * it is decided that a running {@code capstream aggregate} makes the reports).
+     *
+     * @param config  settings; not null
+     * @param notices receives one-line notices without a command prefix: where the reports come from
+     *                (on a shared Kafka with an {@code aggregatorGroup}) and, on close, a cleanup that
+     *                failed ({@code warning: ...}); not null
+     * @return the running pipeline
+     * @throws IllegalStateException when the broker or the Streams application cannot start
+     */
+    public static ReportPipeline start(ReportPipelineConfig config, Consumer<String> notices) {
+        ReportPipeline p = new ReportPipeline(config, Objects.requireNonNull(notices, "notices"));
         try {
             p.doStart();
             return p;
@@ -104,7 +132,20 @@ public final class ReportPipeline implements AutoCloseable {
         reportProducer = new KafkaProducer<>(producerProps, new StringSerializer(),
                 valueSerde(BenchmarkReport.class, registry).serializer());
 
+        if (config.inProcessAggregator() && !config.embedded() && config.aggregatorGroup() != null) {
+            AggregatorChoice choice = AggregatorChoice.probe(kafka, config.aggregatorGroup(), registryUrl,
+                    AggregatorChoice.PROBE_TIMEOUT);
+            notices.accept(choice.line());
+            if (choice.useRunning()) {
+                return;
+            }
+        }
         if (config.inProcessAggregator()) {
+            String applicationId = config.applicationId();
+            if (applicationId == null) {
+                throwawayId = ThrowawayApplicationId.create(ReportPipelineConfig.DEFAULT_APPLICATION_ID);
+                applicationId = throwawayId.value();
+            }
             Path stateDir = config.stateDir();
             if (stateDir == null) {
                 try {
@@ -116,23 +157,25 @@ public final class ReportPipeline implements AutoCloseable {
             }
             ReportTopologyConfig topologyConfig = ReportTopologyConfig.defaults(registryUrl)
                     .withIncompleteDeadline(config.incompleteDeadline()).withRegistryClient(config.registryClient());
-            StreamsSettings settings = StreamsSettings.defaults(config.applicationId(), bootstrap, stateDir)
+            StreamsSettings settings = StreamsSettings.defaults(applicationId, bootstrap, stateDir)
                     .withExtra(config.kafka().userProperties());
             if (!config.embedded()) {
                 // On a shared Kafka, aggregate only the events this command produces: without this the
                 // group would start at the earliest offset (or its last commit) and publish a second
                 // report for every past run (the same mechanism as 'capstream run').
                 try {
-                    LocalStack.startAtEnd(kafka, config.applicationId());
+                    LocalStack.startAtEnd(kafka, applicationId);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while preparing the report topology", e);
                 } catch (Exception e) {
-                    throw new IllegalStateException("cannot move the report topology (" + config.applicationId()
+                    throw new IllegalStateException("cannot move the report topology (" + applicationId
                             + ") to the end of " + Topics.EVENTS + ": " + e, e);
                 }
             }
             streams = new KafkaStreams(ReportTopology.build(topologyConfig), settings.toProperties());
+            // a registry outage longer than the decoder's hold replaces the thread; anything else stops the aggregator
+            streams.setUncaughtExceptionHandler(RegistryOutageThreadHandler.elseShutdownClient());
             streams.setStateListener((now, before) -> {
                 if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
                     streamsFailure = "the report aggregator stopped (Kafka Streams state " + now + ", see the log above)";
@@ -249,15 +292,24 @@ public final class ReportPipeline implements AutoCloseable {
         closeQuietly(reportProducer);
         if (streams != null) {
             // Leave the group so that the next command with the same application id starts without
-            // waiting for this member's session to time out (45 s).
-            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                    .withTimeout(Duration.ofSeconds(30)));
-            if (tempStateDir != null) {
+            // waiting for this member's session to time out (45 s), and so that a throwaway group is
+            // empty and can be deleted.
+            boolean closed = streams.close(CloseOptions.groupMembershipOperation(
+                    CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30)));
+            // a throwaway id's local state is of no use after this pipeline, whatever the state directory
+            if (closed && (tempStateDir != null || throwawayId != null)) {
                 streams.cleanUp();
             }
         }
         if (tempStateDir != null) {
             deleteRecursively(tempStateDir);
+        }
+        if (throwawayId != null && !config.embedded()) {
+            String problem = throwawayId.deleteLeftovers(kafka(), CLEANUP_TIMEOUT);
+            if (problem != null) {
+                notices.accept("warning: could not delete the Kafka topics and group of " + throwawayId + " ("
+                        + problem + ")");
+            }
         }
         closeQuietly(broker);
     }

@@ -12,22 +12,30 @@ import java.util.Objects;
  * @param kafka               client settings; bootstrap servers null = start an embedded broker
  * @param schemaRegistryUrl   registry URL, or null for an in-memory {@code mock://} registry
  * @param registryClient      registry client settings (timeouts, credentials); not null
- * @param inProcessAggregator run the report topology in this JVM (false: rely on a running {@code capstream aggregate})
- * @param applicationId       Streams application id of the in-process topology; not null
+ * @param inProcessAggregator run the report topology in this JVM (false: rely on a running {@code capstream aggregate});
+ *                            on a shared Kafka it is not started either while {@code aggregatorGroup} runs there
+ * @param applicationId       Streams application id of the in-process topology (kept on close), or null for a
+ *                            throwaway {@value #DEFAULT_APPLICATION_ID}-&lt;UUID&gt; whose internal topics and consumer
+ *                            group are deleted on close
  * @param stateDir            Streams state directory; null = a temp directory deleted on close
  * @param incompleteDeadline  incomplete-run deadline of the in-process topology; positive
+ * @param aggregatorGroup     application id of a {@code capstream aggregate} service to look for on a shared Kafka
+ *                            before starting the in-process topology; null = do not look
  */
 public record ReportPipelineConfig(KafkaClientProperties kafka, String schemaRegistryUrl,
                                    RegistryClientConfig registryClient, boolean inProcessAggregator,
-                                   String applicationId, Path stateDir, Duration incompleteDeadline) {
-    /** Application id of the report topology started by {@code import} and {@code replay}. */
+                                   String applicationId, Path stateDir, Duration incompleteDeadline,
+                                   String aggregatorGroup) {
+    /**
+     * Application id, or with a null {@code applicationId} the prefix of the throwaway one, of the
+     * report topology started by {@code import} and {@code replay}.
+     */
     public static final String DEFAULT_APPLICATION_ID = "capstream-reports-cli";
 
     /** Validates. */
     public ReportPipelineConfig {
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(registryClient, "registryClient");
-        Objects.requireNonNull(applicationId, "applicationId");
         Objects.requireNonNull(incompleteDeadline, "incompleteDeadline");
     }
 

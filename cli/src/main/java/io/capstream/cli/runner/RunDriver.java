@@ -3,6 +3,7 @@ package io.capstream.cli.runner;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.progress.ProgressView;
@@ -112,6 +113,11 @@ public final class RunDriver {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
+        String registryDown = RegistryReachability.check(registry, req.registryClient());
+        if (registryDown != null) {
+            err.println(cmd + ": " + registryDown + "; nothing was sent");
+            return 1;
+        }
         if (kafka.bootstrapServers() != null) {
             String unreachable = KafkaReachability.check(kafka);
             if (unreachable != null) {
@@ -132,7 +138,7 @@ public final class RunDriver {
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = addStopHook("capstream-run-shutdown", control::requestStop, finished, Duration.ofSeconds(30));
         StackConfig stackCfg = new StackConfig(kafka, registry, req.registryClient(), req.aggregator(), simCfg,
-                TopicSetup.DEFAULT_EVENT_PARTITIONS);
+                TopicSetup.DEFAULT_EVENT_PARTITIONS, req.aggregatorGroup());
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
             return runOn(stack, control, cmd);
         } catch (Exception e) {
@@ -230,7 +236,8 @@ public final class RunDriver {
         }
         if (report.isEmpty()) {
             err.println(cmd + ": no report for run " + outcome.runId() + " arrived on capstream.reports within "
-                    + req.reportTimeout().toSeconds() + " s");
+                    + req.reportTimeout().toSeconds() + " s" + (stack.runningAggregatorGroup() == null ? ""
+                    : " from the running aggregator (group " + stack.runningAggregatorGroup() + ")"));
             return 1;
         }
         String text = report.get().getArtifactJson();

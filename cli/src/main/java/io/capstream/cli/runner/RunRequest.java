@@ -21,14 +21,43 @@ import java.time.Duration;
  * @param awaitReport         wait for the report and write it (needs an aggregator somewhere)
  * @param output              {@code --output}, or null for {@code capstream-report-<run_id>.json}
  * @param reportTimeout       how long to wait for the report after the run
+ * @param eventDelivery       when events go to Kafka; null means {@link EventDelivery#AUTO}
+ * @param aggregatorGroup     application id of a {@code capstream aggregate} service: with a shared Kafka and
+ *                            {@code aggregator}, while its group has active members no in-process aggregator
+ *                            starts and the service's report is awaited; null = never look for one
  */
 public record RunRequest(String commandName, RunOptions run, SimOptions sim, KafkaClientProperties kafka,
                          String schemaRegistryUrl, RegistryClientConfig registryClient, boolean requireExternalKafka,
                          boolean aggregator, boolean awaitReport, String output, Duration reportTimeout,
-                         EventDelivery eventDelivery) {
+                         EventDelivery eventDelivery, String aggregatorGroup) {
     /** Defaults a null registry client config and a null event delivery ({@link EventDelivery#AUTO}). */
     public RunRequest {
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
         eventDelivery = eventDelivery == null ? EventDelivery.AUTO : eventDelivery;
+    }
+
+    /**
+     * A request that never looks for a running {@code capstream aggregate} ({@code aggregatorGroup} null);
+     * the parameters are those of the canonical constructor.
+     *
+     * @param commandName          {@code run} or {@code generate}
+     * @param run                  run parameters
+     * @param sim                  simulated-engine options
+     * @param kafka                Kafka client settings
+     * @param schemaRegistryUrl    registry URL, or null
+     * @param registryClient       registry client settings, or null for defaults
+     * @param requireExternalKafka bootstrap servers and registry are required
+     * @param aggregator           run the report topology in-process
+     * @param awaitReport          wait for the report and write it
+     * @param output               report file, or null
+     * @param reportTimeout        how long to wait for the report
+     * @param eventDelivery        when events go to Kafka, or null for {@link EventDelivery#AUTO}
+     */
+    public RunRequest(String commandName, RunOptions run, SimOptions sim, KafkaClientProperties kafka,
+                      String schemaRegistryUrl, RegistryClientConfig registryClient, boolean requireExternalKafka,
+                      boolean aggregator, boolean awaitReport, String output, Duration reportTimeout,
+                      EventDelivery eventDelivery) {
+        this(commandName, run, sim, kafka, schemaRegistryUrl, registryClient, requireExternalKafka, aggregator,
+                awaitReport, output, reportTimeout, eventDelivery, null);
     }
 }

@@ -1,6 +1,7 @@
 package io.capstream.cli.stack;
 
 import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.cli.embedded.EmbeddedKafka;
@@ -22,7 +23,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -30,17 +30,28 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The in-process parts of {@code capstream run}: a Vert.x instance, optionally the simulated
  * engine, optionally the embedded Kafka broker (with every capstream topic), and optionally the
- * report topology as a Kafka Streams application. {@link #close()} stops everything in reverse
- * order and leaves no threads or temp directories behind.
+ * report topology as a Kafka Streams application. On a shared Kafka the report topology is not
+ * started while a {@code capstream aggregate} service runs there ({@link AggregatorChoice}): the
+ * service publishes the report, once. {@link #close()} stops everything in reverse order and leaves
+ * no threads or temp directories behind, and on a shared Kafka none of the in-process topology's
+ * internal topics and no consumer group of it ({@link ThrowawayApplicationId}).
  */
 public final class LocalStack implements AutoCloseable {
     /** How long the Streams application may take to reach RUNNING. */
     private static final Duration STREAMS_START_TIMEOUT = Duration.ofSeconds(60);
+    /** How long the Streams application may take to close (leaving its group). */
+    private static final Duration STREAMS_CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** Bound of the deletion of the in-process topology's topics and group on a shared Kafka. */
+    private static final Duration CLEANUP_TIMEOUT = Duration.ofSeconds(15);
+    private static final CloseOptions LEAVE_GROUP = CloseOptions
+            .groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+            .withTimeout(STREAMS_CLOSE_TIMEOUT);
 
     private final Vertx vertx;
     private final List<AutoCloseable> closers = new ArrayList<>();
@@ -50,6 +61,7 @@ public final class LocalStack implements AutoCloseable {
     private String schemaRegistryUrl;
     private RegistryClientConfig registryClient = RegistryClientConfig.defaults();
     private volatile String aggregatorFailure;
+    private String runningAggregatorGroup;
 
     private LocalStack(Vertx vertx) {
         this.vertx = vertx;
@@ -99,24 +111,51 @@ public final class LocalStack implements AutoCloseable {
         schemaRegistryUrl = cfg.schemaRegistryUrl();
         registryClient = cfg.registryClient();
         if (cfg.aggregator()) {
+            if (broker == null && cfg.aggregatorGroup() != null) {
+                AggregatorChoice choice = AggregatorChoice.probe(kafka, cfg.aggregatorGroup(), schemaRegistryUrl,
+                        AggregatorChoice.PROBE_TIMEOUT);
+                log.println("capstream: " + choice.line());
+                if (choice.useRunning()) {
+                    runningAggregatorGroup = choice.group();
+                    return;
+                }
+            }
             startAggregator(log);
         }
     }
 
     private void startAggregator(PrintStream log) throws Exception {
-        String appId = "capstream-run-" + UUID.randomUUID();
+        ThrowawayApplicationId id = ThrowawayApplicationId.create("capstream-run");
+        String appId = id.value();
         Path stateDir = Files.createTempDirectory("capstream-streams-");
+        // the temp directory holds all of the application's local state: deleting it does what cleanUp() would
         closers.add(() -> deleteTree(stateDir));
+        if (broker == null) {
+            // a throwaway application on a shared Kafka: its changelog topics and its group (created by
+            // startAtEnd below) are of no use after this run; runs after Streams has closed (closers run backwards)
+            closers.add(() -> {
+                String problem = id.deleteLeftovers(kafka, CLEANUP_TIMEOUT);
+                if (problem != null) {
+                    log.println("capstream: warning: could not delete the Kafka topics and group of " + appId + " ("
+                            + problem + ")");
+                }
+            });
+        }
         startAtEnd(kafka, appId);
         StreamsSettings settings = StreamsSettings.defaults(appId, kafka.bootstrapServers(), stateDir)
                 .withExtra(kafka.userProperties());
         KafkaStreams streams = new KafkaStreams(
                 ReportTopology.build(ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient)), settings.toProperties());
         closers.add(() -> {
-            streams.close(Duration.ofSeconds(30));
-            streams.cleanUp();
+            // leave the group at once (Streams otherwise stays a member until its session times out), so
+            // that the group is empty and can be deleted
+            if (streams.close(LEAVE_GROUP)) {
+                streams.cleanUp();
+            }
         });
         CountDownLatch settled = new CountDownLatch(1);
+        // a registry outage longer than the decoder's hold replaces the thread; anything else stops the aggregator
+        streams.setUncaughtExceptionHandler(RegistryOutageThreadHandler.elseShutdownClient());
         streams.setStateListener((now, before) -> {
             if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
                 aggregatorFailure = "the report aggregator stopped (Kafka Streams state " + now + ", see the log above)";
@@ -184,6 +223,15 @@ public final class LocalStack implements AutoCloseable {
     /** @return why the in-process aggregator stopped, or null while it runs (or when there is none) */
     public String aggregatorFailure() {
         return aggregatorFailure;
+    }
+
+    /**
+     * @return the group of the running {@code capstream aggregate} service whose report this run waits
+     *         for instead of aggregating in-process, or null when the report is made in this process (or
+     *         there is no aggregator)
+     */
+    public String runningAggregatorGroup() {
+        return runningAggregatorGroup;
     }
 
     /** @return true when the embedded broker runs */

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.registry.RegistryClientConfig;
+import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -73,6 +75,27 @@ class KafkaEventSinkTest {
         sink.send(event("r", 9));
         assertEquals(4, sink.handedOver(), "a dropped event was handed over too");
         assertEquals(0, sink.pending());
+    }
+
+    @Test
+    void eventsTheStoppedRegistryCannotEncodeAreUndeliveredNotClaimed() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        // the producer serializes inside send(): the registry is asked for the schema id there
+        MockProducer<String, RunEvent> p = new MockProducer<>(true, null, new StringSerializer(),
+                SpecificAvroSerde.forValue(RunEvent.class, "http://127.0.0.1:" + closedPort,
+                        new RegistryClientConfig(Duration.ofMillis(500), 0, Duration.ofMillis(1), null, null)).serializer());
+        EventSink sink = new DeferredEventSink(new KafkaEventSink(p, Topics.EVENTS, 100));
+        for (int i = 0; i < 3; i++) {
+            sink.send(event("r", i));
+        }
+        assertEquals(3L, sink.flush().get(10, TimeUnit.SECONDS), "every event failed to serialize");
+        assertEquals(3, sink.handedOver());
+        assertEquals(0, sink.pending());
+        assertEquals(0, p.history().size(), "nothing reached the producer's log");
+        assertEquals(3, sink.close(Duration.ofSeconds(5)), "close counts them as undelivered too");
     }
 
     @Test

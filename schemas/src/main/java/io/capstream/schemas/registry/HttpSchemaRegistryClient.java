@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +19,7 @@ import org.apache.avro.SchemaParseException;
  *   <li>{@code POST /subjects/{s}/versions} - register ({@link #register})</li>
  *   <li>{@code POST /subjects/{s}} - look up the id of an already registered schema ({@link #getId})</li>
  *   <li>{@code GET /schemas/ids/{id}} - schema by id ({@link #getById})</li>
+ *   <li>{@code GET /subjects} - subject names ({@link #subjects}, e.g. to check the registry answers)</li>
  *   <li>{@code POST /compatibility/subjects/{s}/versions/latest} - compatibility test</li>
  *   <li>{@code GET/PUT /config/{s}} and {@code GET/PUT /config} - compatibility level</li>
  * </ul>
@@ -99,6 +102,31 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         }
         Schema previous = schemaById.putIfAbsent(id, schema);
         return previous != null ? previous : schema;
+    }
+
+    /**
+     * Lists the registered subjects ({@code GET /subjects}); never cached.
+     *
+     * @return the subject names, in the registry's order; never null
+     * @throws SchemaRegistryUnavailableException when the registry gave no answer (connection error,
+     *                                            timeout, 5xx)
+     * @throws SchemaRegistryException            on a 4xx answer (e.g. 401 without valid credentials, 404
+     *                                            when the URL is not a registry's API) or an answer that
+     *                                            is not a JSON array
+     */
+    public List<String> subjects() {
+        JsonNode response = transport.send("GET", "/subjects", null, null);
+        if (!response.isArray()) {
+            throw new SchemaRegistryException("schema registry " + transport.describe()
+                    + " answered GET /subjects with something that is not a JSON array: " + abbreviate(response.toString()), 200, null);
+        }
+        List<String> out = new ArrayList<>();
+        response.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() > 200 ? text.substring(0, 200) + "..." : text;
     }
 
     @Override

@@ -50,6 +50,26 @@ public record RegistryClientConfig(Duration requestTimeout, int maxRetries, Dura
                 text(props, BEARER_AUTH_TOKEN));
     }
 
+    /**
+     * @param retries retries on 5xx and connection errors (0 = one attempt only); negative counts as 0
+     * @return a copy with this number of retries
+     */
+    public RegistryClientConfig withMaxRetries(int retries) {
+        return new RegistryClientConfig(requestTimeout, Math.max(0, retries), retryBackoff, basicAuthUserInfo, bearerToken);
+    }
+
+    /**
+     * @param timeout per-request timeout (connect and answer); not null, positive
+     * @return a copy with this timeout
+     * @throws IllegalArgumentException when the timeout is not positive
+     */
+    public RegistryClientConfig withRequestTimeout(Duration timeout) {
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("registry request timeout must be positive: " + timeout);
+        }
+        return new RegistryClientConfig(timeout, maxRetries, retryBackoff, basicAuthUserInfo, bearerToken);
+    }
+
     private static long number(Map<String, ?> props, String key) {
         String v = String.valueOf(props.get(key)).trim();
         try {

@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * with content type {@value #CONTENT_TYPE}, basic or bearer authentication, per-request timeouts,
  * retries with exponential backoff on connection errors, timeouts, HTTP 5xx and 429 (never on other
  * 4xx), and {@link SchemaRegistryException}s that name the subject, the status and the registry's
- * {@code error_code}/{@code message}.
+ * {@code error_code}/{@code message}. When every attempt failed for want of an answer (connection
+ * error, timeout, 5xx, 429) or the call was interrupted, the exception is a
+ * {@link SchemaRegistryUnavailableException}: the registry could not answer, which says nothing about
+ * the schema asked for.
  *
  * <p>The base URL may hold several comma-separated registry URLs; a request that cannot connect to
  * one moves on to the next. Credentials in a URL's userinfo ({@code http://user:pass@host}) are
@@ -97,7 +100,9 @@ final class RegistryTransport {
      * @param body    JSON body, or null for none
      * @param subject subject the call concerns (for messages), or null
      * @return the parsed JSON response (a missing body is an empty object)
-     * @throws SchemaRegistryException on a 4xx response, or when every attempt failed
+     * @throws SchemaRegistryUnavailableException when every attempt failed with a connection error, a
+     *                                            timeout, HTTP 5xx or 429, or the call was interrupted
+     * @throws SchemaRegistryException            on a 4xx response other than 429
      */
     JsonNode send(String method, String path, JsonNode body, String subject) {
         int attempts = Math.max(0, config.maxRetries()) + 1;
@@ -124,7 +129,7 @@ final class RegistryTransport {
                 current++; // next URL, if there are several
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SchemaRegistryException(describeCall(method, uri, subject) + " interrupted", -1, e);
+                throw new SchemaRegistryUnavailableException(describeCall(method, uri, subject) + " interrupted", -1, -1, e);
             }
             if (attempt < attempts) {
                 LOG.debug("{} (attempt {}/{}), retrying in {} ms", last.getMessage(), attempt, attempts, backoff.toMillis());
@@ -132,8 +137,9 @@ final class RegistryTransport {
                 backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
             }
         }
-        throw new SchemaRegistryException(last.getMessage() + " (after " + attempts + " attempt" + (attempts == 1 ? "" : "s") + ")",
-                last.status(), last.errorCode(), last.getCause());
+        // only connection errors, timeouts, 5xx and 429 get here: the registry gave no answer
+        throw new SchemaRegistryUnavailableException(last.getMessage() + " (after " + attempts + " attempt"
+                + (attempts == 1 ? "" : "s") + ")", last.status(), last.errorCode(), last.getCause());
     }
 
     private HttpRequest request(String method, URI uri, JsonNode body) throws IOException {
@@ -183,7 +189,7 @@ final class RegistryTransport {
             Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SchemaRegistryException("interrupted while waiting to retry a schema registry call", -1, e);
+            throw new SchemaRegistryUnavailableException("interrupted while waiting to retry a schema registry call", -1, -1, e);
         }
     }
 

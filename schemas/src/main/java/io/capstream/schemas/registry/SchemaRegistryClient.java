@@ -7,7 +7,8 @@ import org.apache.avro.Schema;
  * {@link MockSchemaRegistry} ({@code mock://scope} URLs) and an HTTP client for real registries.
  *
  * <p>All methods throw {@link SchemaRegistryException} on failure; it names the subject, the HTTP
- * status and the registry's message where there is one.
+ * status and the registry's message where there is one. The subclass
+ * {@link SchemaRegistryUnavailableException} means the registry gave no answer at all.
  */
 public interface SchemaRegistryClient extends AutoCloseable {
 
@@ -38,7 +39,10 @@ public interface SchemaRegistryClient extends AutoCloseable {
      *
      * @param id schema id as read from the wire format
      * @return the schema; never null
-     * @throws SchemaRegistryException when the id is unknown (404) or the registry fails
+     * @throws SchemaRegistryUnavailableException when the registry gave no answer (connection error,
+     *                                            timeout, 5xx): the id may well exist
+     * @throws SchemaRegistryException            when the registry answered that the id is unknown
+     *                                            (404) or with something that is not an Avro schema
      */
     Schema getById(int id);
 

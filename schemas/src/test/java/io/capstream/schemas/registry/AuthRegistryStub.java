@@ -19,7 +19,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A tiny working Confluent-style registry over HTTP (for tests in every module, shipped in the
  * schemas test-jar) that requires HTTP basic auth: {@code POST /subjects/{s}/versions} registers,
- * {@code POST /subjects/{s}} looks up, {@code GET /schemas/ids/{id}} fetches. A request without the
+ * {@code POST /subjects/{s}} looks up, {@code GET /schemas/ids/{id}} fetches, {@code GET /subjects}
+ * lists the registered subjects (the generators' reachability check). A request without the
  * expected {@code Authorization} header gets 401. Every request is recorded with its header.
  */
 public final class AuthRegistryStub implements AutoCloseable {
@@ -32,6 +33,7 @@ public final class AuthRegistryStub implements AutoCloseable {
     private final String expected;
     private final Map<String, Integer> idBySchema = new ConcurrentHashMap<>();
     private final Map<Integer, String> schemaById = new ConcurrentHashMap<>();
+    private final java.util.Set<String> subjects = ConcurrentHashMap.newKeySet();
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
 
     /**
@@ -75,10 +77,17 @@ public final class AuthRegistryStub implements AutoCloseable {
             return;
         }
         try {
-            if ("POST".equals(ex.getRequestMethod()) && path.startsWith("/subjects/")) {
+            if ("GET".equals(ex.getRequestMethod()) && "/subjects".equals(path)) {
+                var list = json.createArrayNode();
+                subjects.stream().sorted().forEach(list::add);
+                send(ex, 200, list.toString());
+            } else if ("POST".equals(ex.getRequestMethod()) && path.startsWith("/subjects/")) {
                 JsonNode req = json.readTree(body);
                 String schema = req.get("schema").asText();
                 boolean register = path.endsWith("/versions");
+                if (register) {
+                    subjects.add(path.substring("/subjects/".length(), path.length() - "/versions".length()));
+                }
                 Integer id = register ? idBySchema.computeIfAbsent(schema, s -> {
                     int next = idBySchema.size() + 1;
                     schemaById.put(next, s);

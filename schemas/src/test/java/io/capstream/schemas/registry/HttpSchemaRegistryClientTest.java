@@ -132,6 +132,62 @@ class HttpSchemaRegistryClientTest {
     }
 
     @Test
+    void noAnswerIsUnavailableButAnAnswerIsNot() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        RegistryClientConfig once = FAST.withMaxRetries(0).withRequestTimeout(Duration.ofMillis(300));
+        SchemaRegistryException refused = assertThrows(SchemaRegistryException.class,
+                () -> HttpSchemaRegistryClient.create("http://127.0.0.1:" + closedPort, once).getById(1));
+        assertTrue(refused instanceof SchemaRegistryUnavailableException, "connection refused: " + refused);
+
+        server.respond(503, "{\"error_code\":50301,\"message\":\"starting\"}");
+        SchemaRegistryException busy = assertThrows(SchemaRegistryException.class,
+                () -> HttpSchemaRegistryClient.create(server.url(), once).getById(2));
+        assertTrue(busy instanceof SchemaRegistryUnavailableException, "HTTP 503: " + busy);
+        assertEquals(503, busy.status());
+        assertTrue(busy.getMessage().contains("after 1 attempt)"), busy.getMessage());
+
+        StubRegistryServer hanging = new StubRegistryServer().hang();
+        try {
+            SchemaRegistryException timeout = assertThrows(SchemaRegistryException.class,
+                    () -> HttpSchemaRegistryClient.create(hanging.url(), once).getById(3));
+            assertTrue(timeout instanceof SchemaRegistryUnavailableException, "timeout: " + timeout);
+        } finally {
+            hanging.close();
+        }
+
+        for (int status : new int[] {404, 401}) {
+            StubRegistryServer answering = new StubRegistryServer().respond(status, "{\"error_code\":" + status + "}");
+            try {
+                SchemaRegistryException e = assertThrows(SchemaRegistryException.class,
+                        () -> HttpSchemaRegistryClient.create(answering.url(), once).getById(4));
+                assertFalse(e instanceof SchemaRegistryUnavailableException, "HTTP " + status + " is an answer: " + e);
+                assertEquals(status, e.status());
+            } finally {
+                answering.close();
+            }
+        }
+        org.apache.kafka.common.errors.SerializationException wrapped =
+                new org.apache.kafka.common.errors.SerializationException("cannot serialize", busy);
+        assertEquals(busy, SchemaRegistryUnavailableException.in(wrapped), "found in a serde's exception");
+        assertNull(SchemaRegistryUnavailableException.in(new IllegalStateException("x")));
+    }
+
+    @Test
+    void listsSubjects() {
+        server.respond(200, "[\"capstream.events-value\",\"capstream.reports-value\"]")
+              .respond(200, "{\"not\":\"a list\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url() + "/apis/ccompat/v7", FAST);
+        assertEquals(java.util.List.of("capstream.events-value", "capstream.reports-value"), c.subjects());
+        assertEquals("/apis/ccompat/v7/subjects", server.requests().get(0).uri());
+        assertEquals("GET", server.requests().get(0).method());
+        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, c::subjects);
+        assertTrue(e.getMessage().contains("not a JSON array"), e.getMessage());
+    }
+
+    @Test
     void timesOutAndRetries() {
         server.hang().respond(200, "{\"id\":4}");
         HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(),
