@@ -51,8 +51,9 @@ public final class RunCommand implements Callable<Integer> {
     long reportTimeoutS = 120;
 
     @Option(names = "--event-delivery", paramLabel = "MODE",
-            description = "When events go to Kafka: deferred holds them in memory until the last request has ended, so"
-                    + " that an in-process broker and aggregator do no work while requests are in flight; live sends"
+            description = "When events go to Kafka: deferred holds them in memory until the last request has ended (the"
+                    + " embedded broker and the in-process aggregator then start only after it), so that they take no"
+                    + " CPU while requests are in flight; live sends"
                     + " them as they come (for consumers of a shared Kafka and long runs). auto: deferred with the"
                     + " embedded broker, live with --bootstrap-servers. One of: auto, live, deferred. Default: auto.")
     EventDelivery eventDelivery = EventDelivery.AUTO;

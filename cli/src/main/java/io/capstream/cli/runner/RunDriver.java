@@ -14,10 +14,8 @@ import io.capstream.cli.report.TopicHistory;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
 import io.capstream.cli.embedded.TopicSetup;
-import io.capstream.loadgen.emit.DeferredEventSink;
 import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.emit.KafkaEventSink;
-import io.capstream.loadgen.emit.KafkaSinkConfig;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunControl;
@@ -137,8 +135,10 @@ public final class RunDriver {
         RunControl control = new RunControl();
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = addStopHook("capstream-run-shutdown", control::requestStop, finished, Duration.ofSeconds(30));
+        // deferred delivery on the embedded broker: the broker and the aggregator start after the last request
         StackConfig stackCfg = new StackConfig(kafka, registry, req.registryClient(), req.aggregator(), simCfg,
-                TopicSetup.DEFAULT_EVENT_PARTITIONS, req.aggregatorGroup());
+                TopicSetup.DEFAULT_EVENT_PARTITIONS, req.aggregatorGroup(),
+                req.eventDelivery().deferred(kafka.bootstrapServers() == null));
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
             return runOn(stack, control, cmd);
         } catch (Exception e) {
@@ -169,18 +169,12 @@ public final class RunDriver {
                     + " s (GET /models probe); nothing was sent");
             return 1;
         }
-        ReportWaiter awaiter = req.awaitReport()
-                ? ReportWaiter.forReports(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient())
-                        .failWhen(stack::aggregatorFailure)
-                : null;
         RunOutcome outcome;
         long undelivered;
         long events;
         String sinkError;
-        try {
-            KafkaEventSink kafkaSink = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
-                    stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0, stack.registryClient()));
-            EventSink sink = req.eventDelivery().deferred(stack.embeddedKafka()) ? new DeferredEventSink(kafkaSink) : kafkaSink;
+        try (RunDelivery delivery = RunDelivery.open(stack, req.eventDelivery(), req.awaitReport(), err)) {
+            EventSink sink = delivery.sink();
             // the run's future completes: every request ends (per-read --timeout), and a flush during an outage
             // ends after delivery.timeout.ms + max.block.ms (KafkaEventSink); SIGINT/SIGTERM stop it early
             try (ProgressView progress = ProgressView.forConsole().watchDelivery(sink::pending)) {
@@ -197,13 +191,14 @@ public final class RunDriver {
             } finally {
                 undelivered = sink.close(SINK_CLOSE_TIMEOUT);
                 events = sink.handedOver();
-                sinkError = kafkaSink.lastError();
+                sinkError = delivery.lastError();
             }
+            ReportWaiter awaiter = delivery.waiter();
             undelivered = Math.max(undelivered, outcome.eventsUndelivered());
             int code = outcome.exitCode();
             if (awaiter != null && undelivered == 0) {
                 code = Math.max(code, writeReport(awaiter, outcome, cmd, stack));
-            } else if (awaiter == null) {
+            } else if (!req.awaitReport()) {
                 out.printf("run %s: %d completed, %d failed of %d; %s (Kafka %s)%n", outcome.runId(),
                         outcome.completed(), outcome.failed(), outcome.requestsPlanned(),
                         deliverySummary(events, undelivered), stack.kafka().bootstrapServers());
@@ -217,14 +212,10 @@ public final class RunDriver {
             if (undelivered > 0) {
                 err.println(cmd + ": " + Math.min(undelivered, events) + " of " + events
                         + " events could not be delivered to Kafka" + (sinkError == null ? "" : " (" + sinkError + ")")
-                        + (awaiter != null ? "; no report was awaited: it would be incomplete" : ""));
+                        + (req.awaitReport() ? "; no report was awaited: it would be incomplete" : ""));
                 code = 1;
             }
             return code;
-        } finally {
-            if (awaiter != null) {
-                awaiter.close();
-            }
         }
     }
 

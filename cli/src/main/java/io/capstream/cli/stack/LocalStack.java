@@ -62,6 +62,8 @@ public final class LocalStack implements AutoCloseable {
     private RegistryClientConfig registryClient = RegistryClientConfig.defaults();
     private volatile String aggregatorFailure;
     private String runningAggregatorGroup;
+    private StackConfig config;
+    private boolean kafkaStarted;
 
     private LocalStack(Vertx vertx) {
         this.vertx = vertx;
@@ -101,15 +103,40 @@ public final class LocalStack implements AutoCloseable {
             log.println("capstream: simulated engine (capstream-sim) at " + sim.baseUrl());
         }
         kafka = cfg.kafka();
-        if (kafka.bootstrapServers() == null) {
+        schemaRegistryUrl = cfg.schemaRegistryUrl();
+        registryClient = cfg.registryClient();
+        config = cfg;
+        if (cfg.embeddedKafka() && cfg.kafkaAtEnd()) {
+            preloadShutdownHookClasses();
+            log.println("capstream: the embedded Kafka and the report aggregator start after the last request");
+            return;
+        }
+        startKafka(log);
+    }
+
+    /**
+     * Starts the Kafka parts: the embedded broker with every capstream topic (when no bootstrap
+     * servers were given) and the in-process report topology (when configured and no running
+     * {@code capstream aggregate} takes the run). Runs once: {@link #start} calls it unless the
+     * configuration defers it ({@link StackConfig#kafkaAtEnd()}); later calls return at once.
+     * Thread-safe.
+     *
+     * @param log where to print one line per started part (stderr)
+     * @throws Exception when the broker or the aggregator cannot start
+     */
+    public synchronized void startKafka(PrintStream log) throws Exception {
+        if (kafkaStarted) {
+            return;
+        }
+        kafkaStarted = true;
+        StackConfig cfg = config;
+        if (cfg.embeddedKafka()) {
             broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
             closers.add(broker);
             kafka = kafka.withBootstrapServers(broker.bootstrapServers());
             TopicSetup.ensureTopics(broker.bootstrapServers(), kafka.userProperties(), cfg.eventPartitions());
             log.println("capstream: embedded Kafka at " + broker.bootstrapServers());
         }
-        schemaRegistryUrl = cfg.schemaRegistryUrl();
-        registryClient = cfg.registryClient();
         if (cfg.aggregator()) {
             if (broker == null && cfg.aggregatorGroup() != null) {
                 AggregatorChoice choice = AggregatorChoice.probe(kafka, cfg.aggregatorGroup(), schemaRegistryUrl,
@@ -121,6 +148,21 @@ public final class LocalStack implements AutoCloseable {
                 }
             }
             startAggregator(log);
+        }
+    }
+
+    /**
+     * Kafka classes whose static initialiser registers a JVM shutdown hook. A run stopped by SIGTERM
+     * or SIGINT starts the embedded broker while the JVM is already shutting down, when
+     * {@code Runtime.addShutdownHook} throws "Shutdown in progress": initialised now, they register
+     * their hooks before that (no thread is started by them).
+     */
+    private static final List<String> SHUTDOWN_HOOK_CLASSES = List.of(
+            "org.apache.kafka.server.metrics.KafkaYammerMetrics");
+
+    private static void preloadShutdownHookClasses() throws ClassNotFoundException {
+        for (String name : SHUTDOWN_HOOK_CLASSES) {
+            Class.forName(name, true, LocalStack.class.getClassLoader());
         }
     }
 
@@ -205,8 +247,12 @@ public final class LocalStack implements AutoCloseable {
         return sim;
     }
 
-    /** @return client settings with the bootstrap servers actually used (embedded or given) */
-    public KafkaClientProperties kafka() {
+    /**
+     * @return client settings with the bootstrap servers actually used (embedded or given); with
+     *         {@link StackConfig#kafkaAtEnd()} the embedded broker's servers are null until
+     *         {@link #startKafka} has run
+     */
+    public synchronized KafkaClientProperties kafka() {
         return kafka;
     }
 
@@ -230,18 +276,26 @@ public final class LocalStack implements AutoCloseable {
      *         for instead of aggregating in-process, or null when the report is made in this process (or
      *         there is no aggregator)
      */
-    public String runningAggregatorGroup() {
+    public synchronized String runningAggregatorGroup() {
         return runningAggregatorGroup;
     }
 
-    /** @return true when the embedded broker runs */
-    public boolean embeddedKafka() {
-        return broker != null;
+    /** @return true once {@link #startKafka} has run (at start, unless {@link StackConfig#kafkaAtEnd()}) */
+    public synchronized boolean kafkaStarted() {
+        return kafkaStarted;
     }
 
-    /** Stops Streams, the broker, the engine and Vert.x, in reverse start order. Idempotent. */
+    /** @return true when the broker is (or, with {@link StackConfig#kafkaAtEnd()}, will be) the embedded one */
+    public boolean embeddedKafka() {
+        return config.embeddedKafka();
+    }
+
+    /**
+     * Stops Streams, the broker, the engine and Vert.x, in reverse start order (after a
+     * {@link #startKafka} in progress on another thread has ended). Idempotent.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
         for (int i = closers.size() - 1; i >= 0; i--) {
             try {
                 closers.get(i).close();

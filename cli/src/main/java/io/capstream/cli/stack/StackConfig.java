@@ -17,9 +17,14 @@ import io.capstream.schemas.registry.RegistryClientConfig;
  * @param eventPartitions   partitions of {@code capstream.events} created on the embedded broker (&gt;= 1)
  * @param aggregatorGroup   application id of a {@code capstream aggregate} service to look for on a shared
  *                          Kafka before starting the in-process report topology; null = do not look
+ * @param kafkaAtEnd        with the embedded broker: start it and the in-process aggregator only when
+ *                          {@link LocalStack#startKafka(java.io.PrintStream)} is called (after the last
+ *                          request, for deferred event delivery), so that neither runs while requests are
+ *                          in flight; ignored with a shared Kafka
  */
 public record StackConfig(KafkaClientProperties kafka, String schemaRegistryUrl, RegistryClientConfig registryClient,
-                          boolean aggregator, SimConfig sim, int eventPartitions, String aggregatorGroup) {
+                          boolean aggregator, SimConfig sim, int eventPartitions, String aggregatorGroup,
+                          boolean kafkaAtEnd) {
     /** Defaults a null registry client config. */
     public StackConfig {
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
@@ -37,6 +42,11 @@ public record StackConfig(KafkaClientProperties kafka, String schemaRegistryUrl,
      */
     public StackConfig(KafkaClientProperties kafka, String schemaRegistryUrl, RegistryClientConfig registryClient,
                        boolean aggregator, SimConfig sim, int eventPartitions) {
-        this(kafka, schemaRegistryUrl, registryClient, aggregator, sim, eventPartitions, null);
+        this(kafka, schemaRegistryUrl, registryClient, aggregator, sim, eventPartitions, null, false);
+    }
+
+    /** @return true when the broker runs in this process (no bootstrap servers given) */
+    public boolean embeddedKafka() {
+        return kafka.bootstrapServers() == null;
     }
 }

@@ -2,8 +2,13 @@ package io.capstream.loadgen.emit;
 
 import io.capstream.schemas.avro.RunEvent;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * An {@link EventSink} that holds events in memory while the requests run and hands them to its
@@ -15,14 +20,33 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * node while it waits (a few hundred bytes; 100,000 requests stay well below 100 MB). Not for long
  * or continuous runs on a shared Kafka, where events should reach consumers as they happen and a
  * crash must not lose them.
+ *
+ * <p>The delegate may be <em>opened</em> late: {@link #DeferredEventSink(Supplier)} takes a factory
+ * that runs once, on a thread of its own, at the first flush (or at a close with held events), so
+ * that whatever the delegate needs (an embedded broker, the aggregator) need not even be running
+ * while the requests are. When the factory fails, every held event counts as undelivered and
+ * {@link #openError()} says why. A sink that never held an event never opens its delegate.
  */
 public final class DeferredEventSink implements EventSink {
-    private final EventSink delegate;
+    private final Supplier<? extends EventSink> opener;
     private final ConcurrentLinkedQueue<RunEvent> held = new ConcurrentLinkedQueue<>();
+    private CompletableFuture<EventSink> opened;
+    private volatile EventSink delegate;
+    private volatile String openError;
 
-    /** @param delegate where the events go on flush (closed by {@link #close(Duration)}) */
+    /** @param delegate where the events go on flush (closed by {@link #close(Duration)}); not null */
     public DeferredEventSink(EventSink delegate) {
-        this.delegate = delegate;
+        Objects.requireNonNull(delegate, "delegate");
+        this.opener = () -> delegate;
+    }
+
+    /**
+     * @param opener makes the delegate at the first flush (on a thread named
+     *               {@code capstream-deferred-open}, so it may block, e.g. to start a broker); it may
+     *               throw, and then the held events are undelivered; not null
+     */
+    public DeferredEventSink(Supplier<? extends EventSink> opener) {
+        this.opener = Objects.requireNonNull(opener, "opener");
     }
 
     /** Holds the event; cheap and non-blocking. */
@@ -31,11 +55,22 @@ public final class DeferredEventSink implements EventSink {
         held.add(event);
     }
 
-    /** Hands every held event to the delegate, in the order they were sent, then flushes it. */
+    /**
+     * Opens the delegate if needed, hands every held event to it in the order they were sent, then
+     * flushes it.
+     *
+     * @return completes with the delegate's undelivered count (or the held count when the delegate
+     *         could not be opened); never completes exceptionally
+     */
     @Override
     public CompletableFuture<Long> flush() {
-        release();
-        return delegate.flush();
+        return open().thenCompose(d -> {
+            if (d == null) {
+                return CompletableFuture.completedFuture(undelivered());
+            }
+            release(d);
+            return d.flush();
+        });
     }
 
     /** @return events held and not yet handed on (0 after a flush) */
@@ -43,21 +78,33 @@ public final class DeferredEventSink implements EventSink {
         return held.size();
     }
 
+    /** @return why the delegate could not be opened, or null (not opened yet, or opened) */
+    public String openError() {
+        return openError;
+    }
+
+    /** @return the delegate's undelivered events, plus the held ones when the delegate could not be opened */
     @Override
     public long undelivered() {
-        return delegate.undelivered();
+        EventSink d = delegate;
+        if (d != null) {
+            return d.undelivered();
+        }
+        return openError != null ? held.size() : 0;
     }
 
     /** @return events held here plus those handed to the delegate */
     @Override
     public long handedOver() {
-        return held.size() + delegate.handedOver();
+        EventSink d = delegate;
+        return held.size() + (d == null ? 0 : d.handedOver());
     }
 
     /** @return events held here plus those the delegate still waits for */
     @Override
     public long pending() {
-        return held.size() + delegate.pending();
+        EventSink d = delegate;
+        return held.size() + (d == null ? 0 : d.pending());
     }
 
     @Override
@@ -65,17 +112,65 @@ public final class DeferredEventSink implements EventSink {
         return "deferred";
     }
 
-    /** Hands held events on, then closes the delegate within the timeout. */
+    /**
+     * Hands held events on (opening the delegate first if there are any), then closes the delegate,
+     * all within the timeout.
+     *
+     * @return events not delivered (held events count when the delegate could not be opened in time)
+     */
     @Override
     public long close(Duration timeout) {
-        release();
-        return delegate.close(timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean needed;
+        synchronized (this) {
+            needed = opened != null || !held.isEmpty();
+        }
+        if (!needed) {
+            return 0;
+        }
+        EventSink d;
+        try {
+            d = open().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            openError = "the event sink did not open within " + timeout.toSeconds() + " s";
+            return held.size();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return held.size();
+        } catch (ExecutionException e) {
+            return held.size(); // open() never completes exceptionally
+        }
+        if (d == null) {
+            return held.size();
+        }
+        release(d);
+        return d.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
 
-    private void release() {
+    /** @return the delegate, or null (with {@link #openError} set) when the factory failed */
+    private synchronized CompletableFuture<EventSink> open() {
+        if (opened == null) {
+            opened = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    EventSink d = Objects.requireNonNull(opener.get(), "the event sink factory returned null");
+                    delegate = d;
+                    opened.complete(d);
+                } catch (RuntimeException | Error e) {
+                    openError = e.getMessage() == null ? e.toString() : e.getMessage();
+                    opened.complete(null);
+                }
+            }, "capstream-deferred-open");
+            t.setDaemon(true);
+            t.start();
+        }
+        return opened;
+    }
+
+    private void release(EventSink d) {
         RunEvent e;
         while ((e = held.poll()) != null) {
-            delegate.send(e);
+            d.send(e);
         }
     }
 }

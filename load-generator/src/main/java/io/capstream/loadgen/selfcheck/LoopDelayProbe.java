@@ -9,16 +9,21 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * A jHiccup-style probe of the event loops that stamp stream chunks: on each given context a 1 ms
- * one-shot timer is re-armed every time it fires, and how late it fired (actual − due, ns) goes
+ * A jHiccup-style probe of the event loops that stamp stream chunks: on each given context a
+ * {@value #PERIOD_MS} ms one-shot timer is re-armed every time it fires, and how late it fired (actual − due, ns) goes
  * into that loop's HdrHistogram. A loop busy with other work, a GC pause, or a descheduled thread
  * shows up as delay; the delay is the time a chunk arriving then would have waited before its
  * {@code System.nanoTime()} stamp. A late fire of d ms is recorded with the fires it swallowed
  * (HdrHistogram's {@code recordValueWithExpectedInterval}, as jHiccup does), so the percentiles are
  * shares of the run's time. The NIO selector rounds timeouts up to whole milliseconds (an idle loop
  * then shows up to about 1 ms of delay); the epoll transport does not. Each histogram is written
- * only on its own loop. Cost: one wake-up per millisecond per probed loop (measured here: 10-40 µs
- * of CPU each, 1-4% of a core).
+ * only on its own loop. A stall of {@value #PERIOD_MS} ms or more is always seen; a shorter one with
+ * probability length / period, so short stalls are sampled, not missed in the percentiles.
+ *
+ * <p>Cost: one wake-up per period per probed loop; in this VM a wake-up of an idle thread costs
+ * 25-80 µs of CPU. With the 1 ms period the issue asks for, the probe took 40-50% of the event
+ * loops' CPU in a 4-stream run (oracle target, 360 chunks/s: 1,400-1,840 ms of event-loop CPU in
+ * 15 s with it, 790-900 ms without); with a 5 ms period, 1,150-1,160 ms.
  */
 public final class LoopDelayProbe {
     /** Timer period, ms. */

@@ -1,11 +1,16 @@
 package io.capstream.loadgen.emit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RunEvent;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class DeferredEventSinkTest {
@@ -35,5 +40,57 @@ class DeferredEventSinkTest {
         assertEquals(3, inner.events().size(), "close hands on what is still held");
         assertEquals("deferred", sink.delivery());
         assertEquals("live", inner.delivery());
+    }
+
+    @Test
+    void aLateDelegateIsOpenedOnceAtTheFirstFlushOnAThreadOfItsOwn() throws Exception {
+        InMemoryEventSink inner = new InMemoryEventSink();
+        AtomicInteger opens = new AtomicInteger();
+        AtomicReference<Thread> openedOn = new AtomicReference<>();
+        DeferredEventSink sink = new DeferredEventSink(() -> {
+            opens.incrementAndGet();
+            openedOn.set(Thread.currentThread());
+            return inner;
+        });
+        sink.send(event("a"));
+        sink.send(event("b"));
+        assertEquals(0, opens.get(), "nothing is opened while the requests run");
+        assertEquals(2, sink.pending());
+        assertEquals(0, sink.undelivered(), "held events are pending, not undelivered");
+        assertEquals(0L, sink.flush().get(5, TimeUnit.SECONDS));
+        assertEquals(1, opens.get());
+        assertNotEquals(Thread.currentThread(), openedOn.get(), "the factory may block: not on the caller's thread");
+        assertEquals("capstream-deferred-open", openedOn.get().getName());
+        sink.send(event("c"));
+        assertEquals(0L, sink.flush().get(5, TimeUnit.SECONDS));
+        assertEquals(1, opens.get(), "opened once");
+        assertEquals(List.of("a", "b", "c"), inner.events().stream().map(e -> e.getEventId().toString()).toList());
+        assertEquals(0, sink.close(Duration.ofSeconds(1)));
+        assertNull(sink.openError());
+    }
+
+    @Test
+    void aDelegateThatCannotBeOpenedLeavesEveryHeldEventUndelivered() throws Exception {
+        DeferredEventSink sink = new DeferredEventSink(() -> {
+            throw new IllegalStateException("the embedded broker did not start");
+        });
+        sink.send(event("a"));
+        sink.send(event("b"));
+        assertEquals(2L, sink.flush().get(5, TimeUnit.SECONDS), "the flush completes, with both undelivered");
+        assertEquals(2, sink.undelivered());
+        assertEquals("the embedded broker did not start", sink.openError());
+        sink.send(event("c"));
+        assertEquals(3, sink.close(Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void aSinkThatHeldNothingNeverOpensItsDelegate() {
+        AtomicInteger opens = new AtomicInteger();
+        DeferredEventSink sink = new DeferredEventSink(() -> {
+            opens.incrementAndGet();
+            return new InMemoryEventSink();
+        });
+        assertEquals(0, sink.close(Duration.ofSeconds(1)));
+        assertEquals(0, opens.get(), "e.g. a run stopped during its warm-up starts no broker");
     }
 }
