@@ -1,6 +1,7 @@
 package io.capstream.aggregator.importer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.aggregator.events.EventBounds;
 import io.capstream.schemas.artifact.ArtifactGeneration;
 import io.capstream.schemas.text.RunIdRule;
 import java.util.HashMap;
@@ -59,6 +60,11 @@ final class ArtifactValidator {
         requireText(root, "base_url");
         requireText(root, "model");
         int requests = count(root, "requests", true);
+        if (gen.hasRows() && requests > EventBounds.MAX_REQUESTS) {
+            // its events would be dead-lettered by the aggregator (EventBounds): say so before sending any
+            throw bad("requests", "requests = " + requests + " is more than " + EventBounds.MAX_REQUESTS
+                    + ", the most a run may have");
+        }
         int completed = count(root, "completed", true);
         count(root, "concurrency", true);
         count(root, "max_tokens", true);

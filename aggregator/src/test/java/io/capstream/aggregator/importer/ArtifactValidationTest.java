@@ -69,6 +69,14 @@ class ArtifactValidationTest {
     }
 
     @Test
+    void moreRequestsThanARunMayHaveAreRejectedBeforeAnythingIsSent() throws Exception {
+        // the aggregator dead-letters the RunStarted of such a run (EventBounds): import used to send it anyway
+        ArtifactValidationException e = reject(a -> a.put("requests", 100_001));
+        assertEquals("bad.json: requests: requests = 100001 is more than 100000, the most a run may have",
+                e.getMessage());
+    }
+
+    @Test
     void wrongSchema() throws Exception {
         assertField(reject(a -> a.put("schema", "anvil-serving.benchmark-result/v1")), "schema");
         assertField(reject(a -> a.remove("schema")), "schema");
