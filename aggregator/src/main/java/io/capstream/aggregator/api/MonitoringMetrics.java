@@ -1,6 +1,5 @@
 package io.capstream.aggregator.api;
 
-import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.WindowSummary;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -15,20 +14,30 @@ import java.util.function.Consumer;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * Prometheus metrics of the aggregator (Micrometer): for the latest closed window per target,
- * model and context bucket, gauges {@code capstream_window_<q>_ms} / {@code _tok_s} with a
- * {@code quantile} tag (0.5, 0.95, 0.99) for q in ttft, ttfo, e2e, itl (ms) and decode, prefill
- * (tokens/s), plus {@code capstream_window_error_rate}, {@code capstream_window_goodput} (only
- * with SLOs), {@code capstream_window_output_throughput_tok_s} and
- * {@code capstream_window_end_timestamp_seconds}; counters {@code capstream_window_requests_total}
- * and {@code capstream_window_failures_total} (tag error_type), summed over the windows this
- * process closed; and the Kafka Streams client's own metrics ({@link KafkaStreamsMetrics}).
- * Thread-safe: summaries arrive on stream threads, scrapes on the HTTP thread.
+ * Prometheus metrics of the aggregator, for the latest closed window per target, model and context
+ * bucket: summaries {@code capstream_window_<q>_seconds} for q in ttft, ttfo, e2e, itl and
+ * {@code capstream_window_<q>_tokens_per_second} for q in decode, prefill, each with a
+ * {@code quantile} label (0.5, 0.95, 0.99; {@link WindowQuantileCollector}); Micrometer gauges
+ * {@code capstream_window_error_rate}, {@code capstream_window_goodput} (only with SLOs),
+ * {@code capstream_window_output_throughput_tokens_per_second}, {@code capstream_window_requests_last}
+ * and {@code capstream_window_end_timestamp_seconds}; counters {@code capstream_window_requests_total}
+ * and {@code capstream_window_failures_total} (tag error_type), summed over the windows this process
+ * closed; and the Kafka Streams client's own metrics ({@link KafkaStreamsMetrics}, HELP text filled in
+ * where Kafka has none: {@link KafkaMeterDescriptions}). Every family has a HELP text, and capstream's
+ * own names use Prometheus base units, so that {@code promtool check metrics} has nothing to report on
+ * them. Thread-safe: summaries arrive on stream threads, scrapes on the HTTP thread.
  */
 public final class MonitoringMetrics implements Consumer<WindowSummary>, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final WindowQuantileCollector quantiles = new WindowQuantileCollector();
     private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
     private KafkaStreamsMetrics streamsMetrics;
+
+    /** Creates the registry, with the window quantiles and the Kafka HELP filter. */
+    public MonitoringMetrics() {
+        registry.config().meterFilter(new KafkaMeterDescriptions());
+        registry.getPrometheusRegistry().register(quantiles);
+    }
 
     /**
      * Binds the Streams client metrics.
@@ -44,21 +53,10 @@ public final class MonitoringMetrics implements Consumer<WindowSummary>, AutoClo
     @Override
     public void accept(WindowSummary s) {
         Tags tags = Tags.of("target", s.getTarget(), "model", s.getModel(), "context_bucket", s.getContextBucket());
-        quantiles("ttft_ms", tags, s.getTtftMs(),
-                "Time to first content token of the latest closed window, milliseconds, at the tagged quantile");
-        quantiles("ttfo_ms", tags, s.getTtfoMs(),
-                "Time to first output (reasoning or content) of the latest closed window, milliseconds, at the tagged quantile");
-        quantiles("e2e_ms", tags, s.getE2eMs(),
-                "End-to-end request time of the latest closed window, milliseconds, at the tagged quantile");
-        quantiles("itl_ms", tags, s.getItlMs(),
-                "Mean inter-token latency per request in the latest closed window, milliseconds, at the tagged quantile");
-        quantiles("decode_tok_s", tags, s.getDecodeTokS(),
-                "Decode rate per request in the latest closed window, tokens per second, at the tagged quantile");
-        quantiles("prefill_tok_s", tags, s.getPrefillTokS(),
-                "Effective prefill rate per request in the latest closed window, tokens per second, at the tagged quantile");
+        quantiles.record(s);
         set("capstream.window.error.rate", "Failed requests divided by requests in the latest closed window, 0..1",
                 tags, s.getErrorRate());
-        set("capstream.window.output.throughput.tok.s",
+        set("capstream.window.output.throughput.tokens.per.second",
                 "Output tokens of the latest closed window divided by the window length, tokens per second", tags,
                 s.getOutputThroughputTokS());
         set("capstream.window.requests.last", "Requests (completed and failed) that ended in the latest closed window", tags, s.getRequests());
@@ -77,20 +75,8 @@ public final class MonitoringMetrics implements Consumer<WindowSummary>, AutoClo
                 .register(registry).increment(n));
     }
 
-    private void quantiles(String name, Tags tags, Quantiles q, String description) {
-        if (q == null) {
-            return;
-        }
-        String metric = "capstream.window." + name.replace('_', '.');
-        set(metric, description, tags.and("quantile", "0.5"), q.getP50());
-        set(metric, description, tags.and("quantile", "0.95"), q.getP95());
-        set(metric, description, tags.and("quantile", "0.99"), q.getP99());
-    }
-
     /**
-     * Sets a gauge; {@code description} becomes its Prometheus HELP text (one text per name). The names keep
-     * their documented {@code _ms} / {@code _tok_s} suffixes rather than Prometheus base units: renaming
-     * them to {@code _seconds} would break existing dashboards and alerts.
+     * Sets a gauge; {@code description} becomes its Prometheus HELP text (one text per name).
      */
     private void set(String name, String description, Tags tags, double value) {
         String id = name + tags;

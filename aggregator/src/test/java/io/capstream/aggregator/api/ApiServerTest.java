@@ -118,8 +118,8 @@ class ApiServerTest {
 
         metrics.accept(summary());
         String prom = get("/metrics").body();
-        assertTrue(prom.contains("capstream_window_ttft_ms{context_bucket=\"le4096\",model=\"m\",quantile=\"0.95\","
-                + "target=\"http://h/v1\"} 250.0"), prom);
+        assertTrue(prom.contains("capstream_window_ttft_seconds{context_bucket=\"le4096\",model=\"m\",target=\"http://h/v1\","
+                + "quantile=\"0.95\"} 0.25"), prom);
         assertTrue(prom.contains("capstream_window_requests_total{model=\"m\",target=\"http://h/v1\"} 10.0"), prom);
         assertTrue(prom.contains("capstream_window_failures_total{error_type=\"URLError\",model=\"m\",target=\"http://h/v1\"} 1.0"),
                 prom);

@@ -6,13 +6,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.WindowSummary;
+import io.micrometer.core.instrument.Gauge;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-/** The Prometheus text of capstream's own meters: every family has HELP text (promtool check metrics). */
+/**
+ * The Prometheus text of capstream's meters passes {@code promtool check metrics}: every family has a
+ * HELP and a TYPE, names in base units, quantiles only on summaries ({@link PromLint}; promtool itself
+ * when it is installed).
+ */
 class MonitoringMetricsTest {
+    static final List<String> FAMILIES = List.of("capstream_window_ttft_seconds", "capstream_window_ttfo_seconds",
+            "capstream_window_e2e_seconds", "capstream_window_itl_seconds", "capstream_window_decode_tokens_per_second",
+            "capstream_window_prefill_tokens_per_second", "capstream_window_error_rate", "capstream_window_goodput",
+            "capstream_window_output_throughput_tokens_per_second", "capstream_window_requests_last",
+            "capstream_window_end_timestamp_seconds", "capstream_window_requests_total", "capstream_window_failures_total");
+
     static WindowSummary fullSummary() {
         Quantiles q = new Quantiles(9L, 120.0, 250.0, 300.0);
         return WindowSummary.newBuilder(ApiServerTest.summary()).setTtfoMs(q).setE2eMs(q).setItlMs(q)
@@ -20,31 +37,79 @@ class MonitoringMetricsTest {
                 .build();
     }
 
-    @Test
-    void everyCapstreamMeterHasANonEmptyHelpLine() {
+    /** A scrape with every capstream family and a Kafka meter that Kafka registers without a description. */
+    static String scrape() {
         try (MonitoringMetrics metrics = new MonitoringMetrics()) {
             metrics.accept(fullSummary());
-            String prom = metrics.scrape();
-            List<String> help = prom.lines().filter(l -> l.startsWith("# HELP capstream_")).toList();
-            TreeSet<String> families = new TreeSet<>();
-            for (String line : help) {
-                String[] parts = line.split(" ", 4);         // "#", "HELP", name, text
-                assertEquals(4, parts.length, "HELP without text: " + line);
-                assertFalse(parts[3].isBlank(), "HELP without text: " + line);
-                families.add(parts[2]);
-            }
-            // 11 gauges (6 quantile families, error rate, throughput, requests, window end, goodput) + 2 counters
-            assertEquals(13, families.size(), families.toString());
-            prom.lines().filter(l -> l.startsWith("# TYPE capstream_")).forEach(l -> assertTrue(
-                    families.contains(l.split(" ")[2]), "TYPE without HELP: " + l));
-            // the documented series keep their names
-            for (String name : List.of("capstream_window_ttft_ms", "capstream_window_ttfo_ms", "capstream_window_e2e_ms",
-                    "capstream_window_itl_ms", "capstream_window_decode_tok_s", "capstream_window_prefill_tok_s",
-                    "capstream_window_error_rate", "capstream_window_goodput",
-                    "capstream_window_output_throughput_tok_s", "capstream_window_end_timestamp_seconds",
-                    "capstream_window_requests_total", "capstream_window_failures_total")) {
-                assertTrue(families.contains(name), name + " in " + families);
-            }
+            Gauge.builder("kafka.producer.node.request.latency.avg", () -> 4.25).tag("client_id", "c").tag("node_id", "node-1")
+                    .register(metrics.registry());
+            return metrics.scrape();
         }
+    }
+
+    @Test
+    void everyCapstreamFamilyHasANonEmptyHelpAndAType() {
+        String prom = scrape();
+        TreeSet<String> families = new TreeSet<>();
+        for (String line : prom.lines().filter(l -> l.startsWith("# HELP capstream_")).toList()) {
+            String[] parts = line.split(" ", 4);         // "#", "HELP", name, text
+            assertEquals(4, parts.length, "HELP without text: " + line);
+            assertFalse(parts[3].isBlank(), "HELP without text: " + line);
+            families.add(parts[2]);
+        }
+        assertEquals(new TreeSet<>(FAMILIES), families);
+        TreeSet<String> typed = new TreeSet<>();
+        prom.lines().filter(l -> l.startsWith("# TYPE capstream_")).forEach(l -> typed.add(l.split(" ")[2]));
+        assertEquals(families, typed);
+    }
+
+    @Test
+    void promtoolsRulesFindNothingOnCapstreamFamiliesAndNoFamilyWithoutHelp() {
+        String prom = scrape();
+        List<String> problems = PromLint.problems(prom);
+        assertEquals(List.of(), problems.stream().filter(p -> p.startsWith("capstream_")).toList(), prom);
+        assertEquals(List.of(), problems.stream().filter(p -> p.contains("no help text")).toList(), prom);
+        assertTrue(prom.contains("# HELP kafka_producer_node_request_latency_avg The average request latency to the broker node"),
+                prom);
+    }
+
+    @Test
+    void latencyQuantilesAreSummariesInSecondsAndRatesInTokensPerSecond() {
+        String prom = scrape();
+        assertTrue(prom.contains("# TYPE capstream_window_ttft_seconds summary\n"), prom);
+        assertTrue(prom.contains("capstream_window_ttft_seconds{context_bucket=\"le4096\",model=\"m\",target=\"http://h/v1\","
+                + "quantile=\"0.95\"} 0.25\n"), prom);
+        assertTrue(prom.contains("capstream_window_decode_tokens_per_second{context_bucket=\"le4096\",model=\"m\","
+                + "target=\"http://h/v1\",quantile=\"0.99\"} 300.0\n"), prom);
+        assertFalse(prom.contains("capstream_window_ttft_seconds_count"), "one window's count is no cumulative _count");
+    }
+
+    @Test
+    void aWindowWithoutAQuantityRemovesItsSeriesAndTheNextOneSetsItAgain() {
+        try (MonitoringMetrics metrics = new MonitoringMetrics()) {
+            metrics.accept(fullSummary());
+            metrics.accept(WindowSummary.newBuilder(fullSummary()).setTtftMs(null).build());
+            assertFalse(metrics.scrape().contains("capstream_window_ttft_seconds"), metrics.scrape());
+            assertTrue(metrics.scrape().contains("capstream_window_e2e_seconds{"), metrics.scrape());
+            metrics.accept(ApiServerTest.summary());
+            assertTrue(metrics.scrape().contains("capstream_window_ttft_seconds{"), metrics.scrape());
+        }
+    }
+
+    @Test
+    void promtoolCheckMetricsHasNothingToSayAboutCapstreamSeries() throws Exception {
+        File promtool = List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
+                .map(dir -> new File(dir, "promtool")).filter(File::canExecute).findFirst().orElse(null);
+        Assumptions.assumeTrue(promtool != null, "promtool is not installed");
+        Process p = new ProcessBuilder(promtool.getPath(), "check", "metrics").redirectErrorStream(true).start();
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(scrape().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // promtool stopped reading: its output says why
+        }
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "promtool did not finish");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(List.of(), out.lines().filter(l -> l.startsWith("capstream_") || l.contains("no help text")
+                || l.contains("error")).toList(), out);
     }
 }

@@ -190,7 +190,7 @@ class ContinuousMonitoringIT {
                     assertEquals(2, api.split("\"window_start_ms\"").length - 1, api);
                     assertTrue(get(base + "/api/alerts").contains("\"BREACH\""));
                     String metrics = get(base + "/metrics");
-                    assertTrue(metrics.contains("capstream_window_ttft_ms{"), "gauges on /metrics");
+                    assertTrue(metrics.contains("capstream_window_ttft_seconds{"), "gauges on /metrics");
                     assertTrue(metrics.contains("capstream_window_requests_total{"), "counters on /metrics");
                     assertTrue(metrics.contains("kafka_stream"), "Streams client metrics on /metrics");
                     await().atMost(Duration.ofSeconds(20)).until(() -> get(base + "/api/runs")
