@@ -99,6 +99,15 @@ public final class ImportCommand implements Callable<Integer> {
             err.println("capstream import: --external-aggregator needs --bootstrap-servers");
             return 2;
         }
+        if (timeoutSeconds < 1 || timeoutSeconds > RunCommand.MAX_REPORT_TIMEOUT_S) {
+            err.println("capstream import: --timeout must be 1.." + RunCommand.MAX_REPORT_TIMEOUT_S + " seconds, got "
+                    + timeoutSeconds);
+            return 2;
+        }
+        if (outputDir != null && Files.exists(outputDir) && !Files.isDirectory(outputDir)) {
+            err.println("capstream import: --output-dir " + outputDir + " is not a directory");
+            return 2;
+        }
 
         List<Path> files = new ArrayList<>();
         int invalid = 0;

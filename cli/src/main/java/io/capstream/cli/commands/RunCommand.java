@@ -50,6 +50,9 @@ public final class RunCommand implements Callable<Integer> {
             description = "How long to wait for the report after the last request. Default: ${DEFAULT-VALUE}.")
     long reportTimeoutS = 120;
 
+    /** Longest {@code --report-timeout}, seconds (a day). */
+    static final long MAX_REPORT_TIMEOUT_S = 86_400;
+
     @Option(names = "--event-delivery", paramLabel = "MODE",
             description = "When events go to Kafka: deferred holds them in memory until the last request has ended (the"
                     + " embedded broker and the in-process aggregator then start only after it), so that they take no"
@@ -66,6 +69,11 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (reportTimeoutS < 1 || reportTimeoutS > MAX_REPORT_TIMEOUT_S) {
+            System.err.println("capstream run: --report-timeout must be 1.." + MAX_REPORT_TIMEOUT_S + " seconds, got "
+                    + reportTimeoutS + "; nothing was sent");
+            return 2;
+        }
         if (noAggregator && kafka.bootstrapServers() == null) {
             System.err.println("capstream run: --no-aggregator needs --bootstrap-servers (an embedded broker stops"
                     + " with this process)");

@@ -75,11 +75,14 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         UpConfig cfg;
+        if (dataDir != null && java.nio.file.Files.exists(dataDir) && !java.nio.file.Files.isDirectory(dataDir)) {
+            throw new ParameterException(spec.commandLine(), "--data-dir " + dataDir + " is not a directory");
+        }
         try {
             cfg = new UpConfig(kafkaPort, registryPort, dataDir, eventPartitions, Duration.ofSeconds(registryTimeoutS),
                     withSim ? sim.toConfig("127.0.0.1", simPort) : null);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "capstream up: " + e.getMessage());
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintStream err = System.err;
         UpStack stack;
@@ -87,7 +90,7 @@ public final class UpCommand implements Callable<Integer> {
             stack = UpStack.start(cfg, err);
         } catch (IllegalStateException e) {
             if (String.valueOf(e.getMessage()).contains("already in use")) {
-                throw new ParameterException(spec.commandLine(), "capstream up: " + e.getMessage());
+                throw new ParameterException(spec.commandLine(), e.getMessage());
             }
             err.println("capstream up: failed: " + e.getMessage());
             return 1;

@@ -115,4 +115,27 @@ class RunUsageErrorsTest {
         assertFalse(r.err().contains("embedded Kafka"), "no broker was started");
         assertEquals(0, target.hits());
     }
+
+    @Test
+    @Timeout(20)
+    void aReportTimeoutBelowOneSecondIsAUsageErrorBeforeTheRun() {
+        // found by a fresh-user check: --report-timeout -1 ran the whole benchmark, then waited "-1 s" for no report
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--report-timeout", "-1"),
+                "capstream run: --report-timeout must be 1..86400 seconds, got -1; nothing was sent");
+    }
+
+    @Test
+    @Timeout(20)
+    void importRejectsABadTimeoutAndAnOutputDirThatIsAFileBeforeStartingAnything(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("afile"), "x");
+        java.nio.file.Path artifact = java.nio.file.Path.of(System.getProperty("capstream.testdata.dir", "../testdata"),
+                "corpus", "seed-example.json");
+        Result r = run("import", "--timeout", "-5", artifact.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream import: --timeout must be 1..86400 seconds, got -5"), r.lines());
+        r = run("import", "--output-dir", file.toString(), artifact.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream import: --output-dir " + file + " is not a directory"), r.lines());
+    }
 }

@@ -44,6 +44,23 @@ class UpCommandTest {
     }
 
     @Test
+    void anOutOfRangePortIsOneLineWithOnePrefix() {
+        // the message was "capstream up: capstream up: kafka port must be ..." (a fresh-user check)
+        Result r = up(Map.of(), "--kafka-port", "70000");
+        assertEquals(2, r.code());
+        assertEquals("capstream up: kafka port must be 1..65535, got 70000", r.err().lines().findFirst().orElse(""));
+    }
+
+    @Test
+    void aDataDirThatIsAFileIsAUsageError(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        // was exit 1 with "failed: java.io.UncheckedIOException: cannot create the embedded broker's data directory"
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("afile"), "x");
+        Result r = up(Map.of(), "--data-dir", file.toString());
+        assertEquals(2, r.code());
+        assertEquals("capstream up: --data-dir " + file + " is not a directory", r.err().lines().findFirst().orElse(""));
+    }
+
+    @Test
     void busyRegistryPortFromTheEnvironmentIsAUsageError() throws Exception {
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Result r = up(Map.of("CAPSTREAM_REGISTRY_PORT", String.valueOf(busy.getLocalPort()),
