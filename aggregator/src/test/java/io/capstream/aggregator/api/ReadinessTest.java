@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.events.EventsSourceConfig;
-import io.capstream.aggregator.events.OutageRegistry;
+import io.capstream.schemas.registry.OutageRegistry;
 import io.capstream.aggregator.events.RegistryHealth;
 import io.capstream.aggregator.events.RegistryRetry;
 import io.capstream.aggregator.window.WindowTestEvents;

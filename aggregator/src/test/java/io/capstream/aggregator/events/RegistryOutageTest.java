@@ -9,6 +9,7 @@ import io.capstream.aggregator.StreamsSettings;
 import io.capstream.aggregator.window.WindowTestEvents;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.registry.OutageRegistry;
 import io.capstream.schemas.registry.MockSchemaRegistry;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;

@@ -1,12 +1,9 @@
 package io.capstream.cli.commands;
 
+import static io.capstream.cli.commands.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.cli.CapstreamMain;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,47 +34,31 @@ class KafkaUnreachableTest {
     @Test
     @Timeout(30)
     void generateFailsFastWithTheAddressAndSendsNothing() {
-        Result r = run("generate", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x",
+        CliRun r = run("generate", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x",
                 "--base-url", baseUrl(), "--model", "m", "--max-model-len", "4096", "--requests", "2");
-        assertEquals(1, r.code, r.err);
-        assertTrue(r.err.contains("capstream generate: cannot reach Kafka at " + CLOSED + ":"), r.err);
-        assertEquals(1, r.err.lines().filter(l -> l.startsWith("capstream generate:")).count(), r.err);
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("capstream generate: cannot reach Kafka at " + CLOSED + ":"), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.startsWith("capstream generate:")).count(), r.err());
         assertEquals(0, target.hits(), "no request may reach the target");
     }
 
     @Test
     @Timeout(30)
     void runFailsFastWithTheAddressAndSendsNothing() {
-        Result r = run("run", "--bootstrap-servers", CLOSED, "--base-url", baseUrl(), "--model", "m",
+        CliRun r = run("run", "--bootstrap-servers", CLOSED, "--base-url", baseUrl(), "--model", "m",
                 "--max-model-len", "4096", "--requests", "2");
-        assertEquals(1, r.code, r.err);
-        assertTrue(r.err.contains("capstream run: cannot reach Kafka at " + CLOSED + ":"), r.err);
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("capstream run: cannot reach Kafka at " + CLOSED + ":"), r.err());
         assertEquals(0, target.hits(), "no request may reach the target");
     }
 
     @Test
     @Timeout(30)
     void tailNamesTheAddress() {
-        Result r = run("tail", "reports", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x");
-        assertEquals(1, r.code, r.err);
-        assertTrue(r.err.contains("capstream tail: cannot reach Kafka at " + CLOSED + ":"), r.err);
+        CliRun r = run("tail", "reports", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("capstream tail: cannot reach Kafka at " + CLOSED + ":"), r.err());
     }
 
-    private record Result(int code, String err) {
-    }
 
-    private static synchronized Result run(String... args) {
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = CapstreamMain.execute(args);
-        } finally {
-            System.setErr(oldErr);
-        }
-        String text = err.toString(StandardCharsets.UTF_8);
-        oldErr.println("capstream " + String.join(" ", args) + " -> exit " + code + "\n" + text);
-        return new Result(code, text);
-    }
 }

@@ -1,14 +1,11 @@
 package io.capstream.cli.commands;
 
+import static io.capstream.cli.commands.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.cli.CapstreamMain;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,7 +38,7 @@ class RegistryUnreachableTest {
     @Test
     @Timeout(30)
     void runFailsBeforeSendingAnything() {
-        Result r = run("run", "--schema-registry-url", registry, "--base-url", target.baseUrl(), "--model", "m",
+        CliRun r = run("run", "--schema-registry-url", registry, "--base-url", target.baseUrl(), "--model", "m",
                 "--max-model-len", "4096", "--requests", "2");
         assertOneLine(r, "capstream run");
     }
@@ -49,7 +46,7 @@ class RegistryUnreachableTest {
     @Test
     @Timeout(30)
     void generateFailsBeforeSendingAnything() {
-        Result r = run("generate", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", registry,
+        CliRun r = run("generate", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", registry,
                 "--base-url", target.baseUrl(), "--model", "m", "--max-model-len", "4096", "--requests", "2");
         assertOneLine(r, "capstream generate");
     }
@@ -57,12 +54,12 @@ class RegistryUnreachableTest {
     @Test
     @Timeout(30)
     void continuousGenerateFailsBeforeSendingAnything() {
-        Result r = run("generate", "--continuous", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", registry,
+        CliRun r = run("generate", "--continuous", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", registry,
                 "--base-url", target.baseUrl(), "--model", "m", "--max-model-len", "4096", "--requests", "2");
         assertOneLine(r, "capstream generate --continuous");
     }
 
-    private void assertOneLine(Result r, String cmd) {
+    private void assertOneLine(CliRun r, String cmd) {
         assertEquals(1, r.code(), r.err());
         List<String> lines = r.err().lines().filter(l -> l.startsWith("capstream ")).toList();
         assertEquals(List.of(cmd + ": cannot reach the schema registry at " + registry
@@ -70,21 +67,5 @@ class RegistryUnreachableTest {
         assertEquals(0, target.hits(), "no request may reach the target");
     }
 
-    private record Result(int code, String err) {
-    }
 
-    private static synchronized Result run(String... args) {
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = CapstreamMain.execute(args);
-        } finally {
-            System.setErr(oldErr);
-        }
-        String text = err.toString(StandardCharsets.UTF_8);
-        oldErr.println("capstream " + String.join(" ", args) + " -> exit " + code + "\n" + text);
-        return new Result(code, text);
-    }
 }

@@ -1,13 +1,10 @@
 package io.capstream.cli.commands;
 
+import static io.capstream.cli.commands.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.cli.CapstreamMain;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,28 +32,9 @@ class RunUsageErrorsTest {
         return target.baseUrl();
     }
 
-    private record Result(int code, String err) {
-        List<String> lines() {
-            return err.lines().toList();
-        }
-    }
 
-    private static synchronized Result run(String... args) {
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = CapstreamMain.execute(args);
-        } finally {
-            System.setErr(oldErr);
-        }
-        String text = err.toString(StandardCharsets.UTF_8);
-        oldErr.println("capstream " + String.join(" ", args) + " -> exit " + code + "\n" + text);
-        return new Result(code, text);
-    }
 
-    private void assertUsageError(Result r, String line) {
+    private void assertUsageError(CliRun r, String line) {
         assertEquals(2, r.code(), r.err());
         assertEquals(List.of(line), r.lines());
         assertEquals(0, target.hits(), "nothing may reach the target");
@@ -83,7 +61,7 @@ class RunUsageErrorsTest {
     @Test
     @Timeout(20)
     void schemaRegistryUrlsAreCheckedLikeTheBaseUrl() {
-        Result r = run("run", "--schema-registry-url", "http://127.0.0.1:99999", "--base-url", baseUrl(), "--model", "m");
+        CliRun r = run("run", "--schema-registry-url", "http://127.0.0.1:99999", "--base-url", baseUrl(), "--model", "m");
         assertEquals(2, r.code(), r.err());
         assertEquals("capstream run: Invalid value for option '--schema-registry-url': http://127.0.0.1:99999 has"
                 + " port 99999, outside 1..65535", r.lines().get(0));
@@ -108,7 +86,7 @@ class RunUsageErrorsTest {
     @Test
     @Timeout(20)
     void anOutputPathNoFileCanBeCreatedInIsRejected() {
-        Result r = run("run", "--base-url", baseUrl(), "--model", "m", "--output", "/proc/capstream-report.json");
+        CliRun r = run("run", "--base-url", baseUrl(), "--model", "m", "--output", "/proc/capstream-report.json");
         assertEquals(2, r.code(), r.err());
         assertEquals(1, r.lines().size(), r.err());
         assertTrue(r.lines().get(0).startsWith("capstream run: --output: cannot create a file in /proc ("), r.err());
@@ -131,7 +109,7 @@ class RunUsageErrorsTest {
         java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("afile"), "x");
         java.nio.file.Path artifact = java.nio.file.Path.of(System.getProperty("capstream.testdata.dir", "../testdata"),
                 "corpus", "seed-example.json");
-        Result r = run("import", "--timeout", "-5", artifact.toString());
+        CliRun r = run("import", "--timeout", "-5", artifact.toString());
         assertEquals(2, r.code(), r.err());
         assertEquals(List.of("capstream import: --timeout must be 1..86400 seconds, got -5"), r.lines());
         r = run("import", "--output-dir", file.toString(), artifact.toString());

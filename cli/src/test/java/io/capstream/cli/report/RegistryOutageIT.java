@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
 import io.capstream.aggregator.StreamsSettings;
@@ -19,27 +17,20 @@ import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.registry.MockSchemaRegistry;
+import io.capstream.schemas.registry.OutageRegistry;
 import io.capstream.schemas.registry.RegistryClientConfig;
-import io.capstream.schemas.registry.SchemaRegistryException;
 import io.capstream.schemas.serde.SpecificAvroSerde;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-import org.apache.avro.Schema;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.junit.jupiter.api.Test;
@@ -65,7 +56,7 @@ class RegistryOutageIT {
     void aRegistryOutageDeadLettersNothingAndTheReportArrivesOnceItAnswers() throws Exception {
         MockSchemaRegistry.dropScope(SCOPE);
         try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
-             SwitchableRegistry registry = new SwitchableRegistry(SCOPE)) {
+             OutageRegistry registry = new OutageRegistry(SCOPE)) {
             String bs = kafka.bootstrapServers();
             TopicSetup.ensureTopics(bs, Map.of(), TopicSetup.DEFAULT_EVENT_PARTITIONS);
             RegistryClientConfig client = new RegistryClientConfig(Duration.ofSeconds(1), 3, Duration.ofMillis(50), null, null);
@@ -136,85 +127,6 @@ class RegistryOutageIT {
             return r.statusCode() + " " + r.body();
         } catch (Exception e) {
             return "error " + e;
-        }
-    }
-
-    /**
-     * A Confluent-style registry over an in-memory scope (register, look up, fetch by id, list
-     * subjects) that answers 503 to everything while {@link #down(boolean) down}.
-     */
-    private static final class SwitchableRegistry implements AutoCloseable {
-        private final ObjectMapper json = new ObjectMapper();
-        private final MockSchemaRegistry schemas;
-        private final HttpServer server;
-        private final AtomicBoolean down = new AtomicBoolean();
-        private final java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
-
-        SwitchableRegistry(String scope) throws IOException {
-            schemas = MockSchemaRegistry.forScope(scope);
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            server.createContext("/", this::handle);
-            server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "switchable-registry");
-                t.setDaemon(true);
-                return t;
-            }));
-            server.start();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + server.getAddress().getPort();
-        }
-
-        void down(boolean value) {
-            down.set(value);
-        }
-
-        int refused() {
-            return refused.get();
-        }
-
-        private void handle(HttpExchange ex) throws IOException {
-            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            String path = ex.getRequestURI().getPath();
-            if (down.get()) {
-                refused.incrementAndGet();
-                send(ex, 503, "{\"error_code\":50301,\"message\":\"registry down for the test\"}");
-                return;
-            }
-            try {
-                if ("GET".equals(ex.getRequestMethod()) && path.startsWith("/schemas/ids/")) {
-                    Schema s = schemas.getById(Integer.parseInt(path.substring("/schemas/ids/".length())));
-                    send(ex, 200, json.createObjectNode().put("schema", s.toString()).toString());
-                } else if ("GET".equals(ex.getRequestMethod()) && path.equals("/subjects")) {
-                    send(ex, 200, "[]");
-                } else if ("POST".equals(ex.getRequestMethod()) && path.startsWith("/subjects/")) {
-                    boolean register = path.endsWith("/versions");
-                    String subject = path.substring("/subjects/".length(), register ? path.length() - "/versions".length() : path.length());
-                    Schema schema = new Schema.Parser().parse(json.readTree(body).get("schema").asText());
-                    int id = register ? schemas.register(subject, schema) : schemas.getId(subject, schema);
-                    send(ex, 200, json.createObjectNode().put("id", id).toString());
-                } else {
-                    send(ex, 404, "{\"error_code\":404,\"message\":\"not supported\"}");
-                }
-            } catch (SchemaRegistryException e) {
-                send(ex, e.status() > 0 ? e.status() : 500, json.createObjectNode().put("error_code", e.errorCode())
-                        .put("message", String.valueOf(e.getMessage())).toString());
-            }
-        }
-
-        private static void send(HttpExchange ex, int status, String body) throws IOException {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().add("Content-Type", "application/vnd.schemaregistry.v1+json");
-            ex.sendResponseHeaders(status, bytes.length);
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
-
-        @Override
-        public void close() {
-            server.stop(0);
         }
     }
 }
