@@ -61,6 +61,8 @@ def client_obj(art):
     rr = art.get("reference_runner")
     if isinstance(rr, dict) and "client" in rr:
         return "reference_runner.client", rr["client"]
+    if isinstance(art.get("floor_client"), dict):
+        return "floor_client", art["floor_client"]
     return None, None
 
 

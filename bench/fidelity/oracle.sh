@@ -14,9 +14,12 @@
 # Scenarios: cold1 = 1 request, concurrency 1 (a new process: JVM start, embedded broker and aggregator, first
 # request on a cold JIT); c1x10 = 10 requests at concurrency 1; cN = concurrency N with 4 x N requests (~4 waves):
 # c16, c64, c256, c1000, c4000 (default list); cNxM = concurrency N, M requests.
-# Env: CLIENT capstream|reference (default capstream); JAR (default <repo>/cli/target/capstream.jar); JAVA (java);
+# Env: CLIENT capstream|reference|floor (default capstream; floor = FloorClient.java, a bare one-thread NIO client:
+#      this machine's floor); JAR (default <repo>/cli/target/capstream.jar); JAVA (java);
 #      CAPSTREAM_JAVA_OPTS (default -XX:+UseZGC -XX:TieredStopAtLevel=1, as ./capstream run); EXTRA_ARGS (appended to the client's command line);
-#      PORT (18490); CLIENT_CPU (0); ORACLE_CPU (1); WARMUP (200 oracle warm-up requests, 0 = none);
+#      PORT (18490); CLIENT_CPU (0); ORACLE_CPU (1); WARMUP (3000 oracle warm-up requests, 0 = none; with 200 the
+#      oracle's own accept path is still cold and adds up to ~1 ms per new connection of a wave, to every client);
+#      WARMUP_PAR (100 warm-up requests at once); FLOOR_WARMUP (500 discarded requests the floor client sends first);
 #      RUN_TIMEOUT (600 s per client process); OUT (results dir, default a new /tmp/capstream-fidelity-oracle.*).
 # Every process is started by this script and stopped by PID (trap); everything listens on 127.0.0.1 only.
 set -euo pipefail
@@ -31,7 +34,7 @@ SCENARIOS=${SCENARIOS:-"cold1 c1x10 c16 c64 c256 c1000 c4000"}
 PORT=${PORT:-18490}
 CLIENT_CPU=${CLIENT_CPU:-0}
 ORACLE_CPU=${ORACLE_CPU:-1}
-WARMUP=${WARMUP:-200}
+WARMUP=${WARMUP:-3000}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}
 ORACLE_JAVA=${ORACLE_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 ORACLE_SRC=${ORACLE_SRC:-/work/shared/peers/oracle/Oracle.java}
@@ -42,8 +45,8 @@ url="http://127.0.0.1:$PORT/v1"
 
 case $CLIENT in
   capstream) [[ -f $JAR ]] || { echo "no jar at $JAR (build it, or set JAR=...)" >&2; exit 2; } ;;
-  reference) ;;
-  *) echo "CLIENT must be capstream or reference" >&2; exit 2 ;;
+  reference|floor) ;;
+  *) echo "CLIENT must be capstream, reference or floor" >&2; exit 2 ;;
 esac
 # thousands of streams: one socket each in the client and in the oracle
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -96,7 +99,7 @@ for name in $SCENARIOS; do
   rm -f "$report" "$timef"
   start_oracle "$log"
   if (( WARMUP > 0 )); then  # JIT-warm the oracle's HTTP path; logged with index -1, so never joined
-    taskset -c "$CLIENT_CPU" python3 "$here/compare.py" warmup "$url" "$WARMUP" 50 </dev/null &
+    taskset -c "$CLIENT_CPU" python3 "$here/compare.py" warmup "$url" "$WARMUP" "${WARMUP_PAR:-100}" </dev/null &
     warm_pid=$!
     wait "$warm_pid" || echo "warm-up had failures" >&2
     warm_pid=
@@ -107,6 +110,8 @@ for name in $SCENARIOS; do
   if [[ $CLIENT == capstream ]]; then
     # shellcheck disable=SC2086
     cmd=("$JAVA" $CAPSTREAM_JAVA_OPTS -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -jar "$JAR" run "${common[@]}")
+  elif [[ $CLIENT == floor ]]; then  # the machine's floor: bare NIO, no HTTP or JSON parsing (FloorClient.java)
+    cmd=("$JAVA" -XX:+UseSerialGC --source 17 "$here/FloorClient.java" 127.0.0.1 "$PORT" "$conc" "$req" "$report" "${FLOOR_WARMUP:-500}")
   else
     cmd=(python3 "$here/reference_runner.py" "${common[@]}")
   fi

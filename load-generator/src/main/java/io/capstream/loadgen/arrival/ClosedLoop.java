@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * The reference's closed loop (spec §5): {@code slots} workers; each takes the next request index
  * (in index order) when its previous request has ended. No think time, and by default no ramp: every
- * slot takes its first request at T0. With a ramp-up ({@link DriverConfig#rampUpNs()}, a deviation
+ * slot takes its first request at T0; on one event loop those first requests start one after the
+ * other, each after the loop handled its ready I/O ({@link IoYield}), so that a request's t0 is
+ * taken when the client really starts it, as with the reference's thread per request. With a ramp-up ({@link DriverConfig#rampUpNs()}, a deviation
  * from the reference) slot k of c takes its first one {@code k x rampUp / c} after T0. The scheduled
  * start of a request is the moment its slot took it, so its client queue time is only the
  * prompt/body preparation. Thread-safe.
@@ -18,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class ClosedLoop {
     private final DriverConfig config;
     private final RequestLauncher launcher;
+    private final IoYield yield;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger activeSlots = new AtomicInteger();
     private final CompletableFuture<Integer> drained = new CompletableFuture<>();
@@ -35,8 +38,19 @@ public final class ClosedLoop {
      * @param launcher starts requests
      */
     public ClosedLoop(DriverConfig config, RequestLauncher launcher) {
+        this(config, launcher, IoYield.EVENT_LOOP);
+    }
+
+    /**
+     * @param config   driver settings ({@code slots} = concurrency)
+     * @param launcher starts requests
+     * @param yield    how slots that start at T0 on one context are spaced: the next one after the
+     *                 event loop's ready I/O ({@link IoYield#EVENT_LOOP}) or at once ({@link IoYield#NONE})
+     */
+    public ClosedLoop(DriverConfig config, RequestLauncher launcher, IoYield yield) {
         this.config = config;
         this.launcher = launcher;
+        this.yield = yield;
     }
 
     /**
@@ -50,13 +64,14 @@ public final class ClosedLoop {
         activeSlots.set(slots);
         rampState = new AtomicIntegerArray(slots);
         rampTimers = new AtomicLongArray(slots);
+        int[] atT0 = new int[config.contexts().size()]; // slots per context that start at T0
         for (int s = 0; s < slots; s++) {
             Context ctx = config.contexts().get(s % config.contexts().size());
             long delayMs = config.rampUpNs() <= 0 ? 0
                     : Math.max(0, (config.t0Ns() + config.rampUpNs() * s / slots - System.nanoTime()) / 1_000_000L);
             if (delayMs == 0) {
                 rampState.set(s, RAMP_STARTED);
-                ctx.runOnContext(v -> takeNext(ctx));
+                atT0[s % atT0.length]++;
             } else {
                 int slot = s;
                 rampTimers.set(slot, -1);
@@ -72,7 +87,25 @@ public final class ClosedLoop {
                 });
             }
         }
+        for (int c = 0; c < atT0.length; c++) {
+            if (atT0[c] > 0) {
+                Context ctx = config.contexts().get(c);
+                int n = atT0[c];
+                ctx.runOnContext(v -> startAtT0(ctx, n));
+            }
+        }
         return drained;
+    }
+
+    /**
+     * Starts the first request of one of the {@code remaining} slots of {@code ctx} that start at
+     * T0, then the next slot after the event loop's ready I/O (see {@link IoYield}).
+     */
+    private void startAtT0(Context ctx, int remaining) {
+        takeNext(ctx);
+        if (remaining > 1) {
+            yield.afterIo(ctx, () -> startAtT0(ctx, remaining - 1));
+        }
     }
 
     private void takeNext(Context ctx) {
