@@ -5,11 +5,9 @@ import io.capstream.aggregator.api.ApiServer;
 import io.capstream.aggregator.api.MonitoringMetrics;
 import io.capstream.aggregator.api.StreamsQueryService;
 import io.capstream.aggregator.events.RegistryOutageThreadHandler;
+import io.capstream.aggregator.runtime.StreamsRuntime;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
@@ -23,18 +21,18 @@ import org.slf4j.LoggerFactory;
  * <p>A stream thread stopped by a schema registry outage is replaced and reads on from the last
  * commit ({@link RegistryOutageThreadHandler}); any other stream-thread failure shuts the application
  * down. {@code /ready} is false while the events decoder waits for the registry (the
- * {@code RegistryHealth} of {@code config.report()}).
+ * {@code RegistryHealth} of {@code config.report()}). The Streams application's lifecycle is owned by a
+ * {@link StreamsRuntime}.
  */
 public final class AggregatorService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AggregatorService.class);
 
-    private final KafkaStreams streams;
+    private final StreamsRuntime runtime;
     private final MonitoringMetrics metrics;
     private final ApiServer api;
-    private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private AggregatorService(KafkaStreams streams, MonitoringMetrics metrics, ApiServer api) {
-        this.streams = streams;
+    private AggregatorService(StreamsRuntime runtime, MonitoringMetrics metrics, ApiServer api) {
+        this.runtime = runtime;
         this.metrics = metrics;
         this.api = api;
     }
@@ -53,29 +51,23 @@ public final class AggregatorService implements AutoCloseable {
         Objects.requireNonNull(settings, "settings");
         MonitoringMetrics metrics = new MonitoringMetrics();
         Topology topology = AggregatorTopology.build(config, metrics);
-        KafkaStreams streams = new KafkaStreams(topology, settings.toProperties());
-        metrics.bindStreams(streams);
+        // the runtime installs the handler: a registry outage replaces the thread, anything else stops the application
+        StreamsRuntime runtime = StreamsRuntime.create(topology, settings, StreamsRuntime.Options.named("aggregator")
+                .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));
+        metrics.bindStreams(runtime.streams());
         ApiServer api = null;
         if (apiConfig != null) {
             try {
-                api = ApiServer.start(apiConfig, new StreamsQueryService(streams, config.report().registryHealth()), metrics);
+                api = ApiServer.start(apiConfig, new StreamsQueryService(runtime.streams(),
+                        config.report().registryHealth()), metrics);
             } catch (RuntimeException e) {
-                streams.close(Duration.ofSeconds(5));
+                runtime.close();
                 metrics.close();
                 throw e;
             }
         }
-        AggregatorService service = new AggregatorService(streams, metrics, api);
-        // a registry outage replaces the thread (it reads on from the last commit); anything else stops the application
-        streams.setUncaughtExceptionHandler(RegistryOutageThreadHandler.elseShutdownClient());
-        streams.setStateListener((now, before) -> {
-            LOG.info("aggregator streams state {} -> {}", before, now);
-            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
-                service.stopped.countDown();
-            }
-        });
-        streams.start();
-        return service;
+        runtime.start();
+        return new AggregatorService(runtime, metrics, api);
     }
 
     /** @return the HTTP port, or -1 without API */
@@ -85,12 +77,12 @@ public final class AggregatorService implements AutoCloseable {
 
     /** @return the Streams state */
     public KafkaStreams.State state() {
-        return streams.state();
+        return runtime.state();
     }
 
     /** @return the Kafka Streams instance (for queries in tests) */
     public KafkaStreams streams() {
-        return streams;
+        return runtime.streams();
     }
 
     /**
@@ -101,7 +93,7 @@ public final class AggregatorService implements AutoCloseable {
      * @throws InterruptedException when interrupted
      */
     public boolean awaitStopped(Duration timeout) throws InterruptedException {
-        return stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return runtime.awaitStopped(timeout);
     }
 
     /**
@@ -114,10 +106,7 @@ public final class AggregatorService implements AutoCloseable {
         if (api != null) {
             api.close();
         }
-        streams.close(CloseOptions
-                .groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(Duration.ofSeconds(30)));
+        runtime.close();
         metrics.close();
-        stopped.countDown();
     }
 }

@@ -10,10 +10,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.schemas.artifact.ArtifactGeneration;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.FailureEntry;
-import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
 import io.capstream.schemas.avro.ServeFlags;
+import io.capstream.schemas.report.ReportArtifact;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,8 @@ import java.util.TreeMap;
 
 /**
  * Summary-only reports for rowless artifacts (legacy and capacity-v2, spec §10.1): the typed
- * fields are copied from the file (null where that generation lacks them), provenance is
+ * fields are copied from the file (null where that generation lacks them; {@code metrics} by the
+ * schema's field names, {@link ReportArtifact#metricsFromArtifact}), provenance is
  * {@code IMPORTED_SUMMARY}, and {@code artifact_json} is the file's own text, unchanged.
  */
 final class SummaryReports {
@@ -81,42 +82,10 @@ final class SummaryReports {
                 .setServeFlags(flags)
                 .setTimingMethodology(tm)
                 .setRequestTimings(List.of())
-                .setMetrics(metrics(a.get("metrics")))
+                .setMetrics(ReportArtifact.metricsFromArtifact(a.get("metrics")))
                 .setProvenance(Provenance.newBuilder().setKind(ReportKind.IMPORTED_SUMMARY).setSourceFile(fileName)
                         .setComplete(true).setRunFinishedSeen(true).build())
                 .setArtifactJson(text)
-                .build();
-    }
-
-    private static Metrics metrics(JsonNode m) {
-        Map<String, Integer> sources = objectOrNull(m.get("output_token_sources"), TreeMap::new, JsonNode::intValue);
-        return Metrics.newBuilder()
-                .setTimeToFirstOutputP50Ms(doubleOrNull(m.get("time_to_first_output_p50_ms")))
-                .setTimeToFirstOutputP95Ms(doubleOrNull(m.get("time_to_first_output_p95_ms")))
-                .setTtftP50Ms(doubleOrNull(m.get("ttft_p50_ms")))
-                .setTtftP95Ms(doubleOrNull(m.get("ttft_p95_ms")))
-                .setGenerationP50Ms(doubleOrNull(m.get("generation_p50_ms")))
-                .setGenerationP95Ms(doubleOrNull(m.get("generation_p95_ms")))
-                .setE2eP50Ms(doubleOrNull(m.get("e2e_p50_ms")))
-                .setE2eP95Ms(doubleOrNull(m.get("e2e_p95_ms")))
-                .setEffectivePrefillTokSP50(doubleOrNull(m.get("effective_prefill_tok_s_p50")))
-                .setEffectivePrefillTokSP95(doubleOrNull(m.get("effective_prefill_tok_s_p95")))
-                .setDecodeTokSP50(doubleOrNull(m.get("decode_tok_s_p50")))
-                .setDecodeTokSP95(doubleOrNull(m.get("decode_tok_s_p95")))
-                .setMeanInterTokenLatencyMsP50(doubleOrNull(m.get("mean_inter_token_latency_ms_p50")))
-                .setMeanInterTokenLatencyMsP95(doubleOrNull(m.get("mean_inter_token_latency_ms_p95")))
-                .setPromptTokensP50(doubleOrNull(m.get("prompt_tokens_p50")))
-                .setPromptTokensP95(doubleOrNull(m.get("prompt_tokens_p95")))
-                .setTtftSamples(intOrNull(m.get("ttft_samples")))
-                .setPromptTokens(longOrNull(m.get("prompt_tokens")))
-                .setPromptTokenSamples(intOrNull(m.get("prompt_token_samples")))
-                .setOutputTokens(longOrNull(m.get("output_tokens")))
-                .setContentChunks(longOrNull(m.get("content_chunks")))
-                .setReasoningChunks(longOrNull(m.get("reasoning_chunks")))
-                .setThroughputTokS(doubleOrNull(m.get("throughput_tok_s")))
-                .setContentChunksS(doubleOrNull(m.get("content_chunks_s")))
-                .setOutputTokenSources(sources)
-                .setPrefixCacheHitAvg(doubleOrNull(m.get("prefix_cache_hit_avg")))
                 .build();
     }
 }

@@ -1,6 +1,7 @@
 package io.capstream.aggregator.slo;
 
 import io.capstream.aggregator.window.Quantity;
+import io.capstream.aggregator.window.RequestCriterion;
 import io.capstream.aggregator.window.RequestSample;
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.WindowSummary;
@@ -25,7 +26,7 @@ import java.util.Objects;
  * @param threshold  threshold in the metric's unit (finite)
  */
 public record Slo(String text, String metric, Quantity quantity, int percentile, Comparison comparison,
-                  double threshold) {
+                  double threshold) implements RequestCriterion {
     /** Window metric: failed / requests. */
     public static final String ERROR_RATE = "error_rate";
     /** Window metric: share of requests meeting every per-request SLO. */
@@ -41,6 +42,7 @@ public record Slo(String text, String metric, Quantity quantity, int percentile,
     }
 
     /** @return true when the SLO also applies to each request (percentile SLOs) */
+    @Override
     public boolean perRequest() {
         return quantity != null;
     }
@@ -52,6 +54,7 @@ public record Slo(String text, String metric, Quantity quantity, int percentile,
      * @param sample the request's row values; not null
      * @return true when met, or when this is not a per-request SLO
      */
+    @Override
     public boolean metBy(RequestSample sample) {
         if (quantity == null) {
             return true;

@@ -1,6 +1,5 @@
 package io.capstream.aggregator.window;
 
-import io.capstream.aggregator.slo.Slo;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
@@ -41,7 +40,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     private final long sizeMs;
     private final long graceMs;
     private final double relativeAccuracy;
-    private final List<Slo> perRequestSlos;
+    private final List<RequestCriterion> perRequestSlos;
     private final boolean withGoodput;
     private ProcessorContext<String, WindowSummary> context;
     private KeyValueStore<String, byte[]> store;
@@ -51,7 +50,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         this.sizeMs = config.windowSize().toMillis();
         this.graceMs = config.grace().toMillis();
         this.relativeAccuracy = config.relativeAccuracy();
-        this.perRequestSlos = config.slos().stream().filter(Slo::perRequest).toList();
+        this.perRequestSlos = List.copyOf(config.slos().stream().filter(RequestCriterion::perRequest).toList());
         this.withGoodput = !config.slos().isEmpty();
     }
 

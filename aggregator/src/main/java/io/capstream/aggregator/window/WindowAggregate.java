@@ -1,12 +1,6 @@
 package io.capstream.aggregator.window;
 
 import com.datadoghq.sketch.ddsketch.DDSketch;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -17,11 +11,11 @@ import java.util.TreeMap;
  * failures by error type, token sums, requests meeting every per-request SLO, and one DDSketch per
  * {@link Quantity}. Not thread-safe (one instance per processor call).
  *
- * <p>Binary form ({@link #toBytes()}): a version byte, then the longs and the failure map, then
- * each sketch as a length-prefixed DDSketch {@code encode} blob.
+ * <p>State-store form ({@link #toBytes()}, {@link #fromBytes}): see {@link WindowAggregateSerde}.
  */
 public final class WindowAggregate {
-    private static final byte VERSION = 1;
+    /** Stateless and thread-safe. */
+    private static final WindowAggregateSerde SERDE = new WindowAggregateSerde();
 
     private final double relativeAccuracy;
     private long completed;
@@ -39,6 +33,33 @@ public final class WindowAggregate {
         this.relativeAccuracy = relativeAccuracy;
         for (Quantity q : Quantity.values()) {
             sketches.put(q, Sketches.create(relativeAccuracy));
+        }
+    }
+
+    /**
+     * Restores a decoded aggregate (used by the serde and its legacy decoder).
+     *
+     * @param relativeAccuracy DDSketch relative accuracy
+     * @param completed        completed requests
+     * @param failed           failed requests
+     * @param promptTokens     sum of prompt tokens
+     * @param outputTokens     sum of output tokens
+     * @param goodRequests     completed requests meeting every SLO
+     * @param failuresByType   failures per error type; not null, copied
+     * @param decodedSketches  sketches per quantity; not null, taken over; a missing quantity gets an empty sketch
+     */
+    WindowAggregate(double relativeAccuracy, long completed, long failed, long promptTokens, long outputTokens,
+                    long goodRequests, Map<String, Long> failuresByType, Map<Quantity, DDSketch> decodedSketches) {
+        this.relativeAccuracy = relativeAccuracy;
+        this.completed = completed;
+        this.failed = failed;
+        this.promptTokens = promptTokens;
+        this.outputTokens = outputTokens;
+        this.goodRequests = goodRequests;
+        this.failuresByType.putAll(failuresByType);
+        for (Quantity q : Quantity.values()) {
+            DDSketch s = decodedSketches.get(q);
+            sketches.put(q, s != null ? s : Sketches.create(relativeAccuracy));
         }
     }
 
@@ -140,65 +161,21 @@ public final class WindowAggregate {
         return sketches.get(quantity);
     }
 
-    /** @return the binary form */
+    /**
+     * @return the state-store form, {@link WindowAggregateSerde} version {@value WindowAggregateSerde#VERSION}
+     */
     public byte[] toBytes() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
-            out.writeDouble(relativeAccuracy);
-            out.writeLong(completed);
-            out.writeLong(failed);
-            out.writeLong(promptTokens);
-            out.writeLong(outputTokens);
-            out.writeLong(goodRequests);
-            out.writeInt(failuresByType.size());
-            for (Map.Entry<String, Long> e : failuresByType.entrySet()) {
-                out.writeUTF(e.getKey());
-                out.writeLong(e.getValue());
-            }
-            out.writeInt(sketches.size());
-            for (Quantity q : Quantity.values()) {
-                byte[] enc = Sketches.encode(sketches.get(q));
-                out.writeUTF(q.name());
-                out.writeInt(enc.length);
-                out.write(enc);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        return SERDE.encode(this);
     }
 
     /**
-     * @param data bytes from {@link #toBytes()}; not null
+     * @param data bytes from {@link #toBytes()}, or version-1 bytes written by an earlier capstream
+     *             version; not null
      * @return the aggregate
-     * @throws IllegalArgumentException for an unknown version or truncated data
+     * @throws org.apache.kafka.common.errors.SerializationException for an unknown version or
+     *         truncated data
      */
     public static WindowAggregate fromBytes(byte[] data) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
-            byte version = in.readByte();
-            if (version != VERSION) {
-                throw new IllegalArgumentException("unknown WindowAggregate version " + version);
-            }
-            WindowAggregate agg = new WindowAggregate(in.readDouble());
-            agg.completed = in.readLong();
-            agg.failed = in.readLong();
-            agg.promptTokens = in.readLong();
-            agg.outputTokens = in.readLong();
-            agg.goodRequests = in.readLong();
-            int types = in.readInt();
-            for (int i = 0; i < types; i++) {
-                agg.failuresByType.put(in.readUTF(), in.readLong());
-            }
-            int n = in.readInt();
-            for (int i = 0; i < n; i++) {
-                Quantity q = Quantity.valueOf(in.readUTF());
-                byte[] enc = in.readNBytes(in.readInt());
-                agg.sketches.put(q, Sketches.decode(enc));
-            }
-            return agg;
-        } catch (IOException e) {
-            throw new IllegalArgumentException("truncated WindowAggregate: " + e.getMessage(), e);
-        }
+        return SERDE.decode(data);
     }
 }

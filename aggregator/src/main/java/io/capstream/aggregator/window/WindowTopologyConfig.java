@@ -1,6 +1,5 @@
 package io.capstream.aggregator.window;
 
-import io.capstream.aggregator.slo.Slo;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Duration;
@@ -14,7 +13,7 @@ import java.util.Objects;
  * @param grace             how long after a window's end late events are still accepted (&ge; 0); default 10 s
  * @param relativeAccuracy  DDSketch relative accuracy in (0, 1); default 0.01 (1%)
  * @param buckets           context buckets; not null
- * @param slos              SLOs (goodput counts requests meeting every per-request SLO); empty = no goodput
+ * @param slos              SLOs, as request criteria (goodput counts requests meeting every per-request one); empty = no goodput
  * @param summariesTopic    output topic of {@code WindowSummary} records; not null
  * @param schemaRegistryUrl registry URL for the Avro serdes ({@code mock://scope} in tests); not null
  * @param retention         how long closed summaries stay queryable in the summaries store (&ge; window size)
@@ -22,7 +21,7 @@ import java.util.Objects;
  *                          {@link RegistryClientConfig#defaults()}
  */
 public record WindowTopologyConfig(Duration windowSize, Duration grace, double relativeAccuracy,
-                                   ContextBuckets buckets, List<Slo> slos, String summariesTopic,
+                                   ContextBuckets buckets, List<? extends RequestCriterion> slos, String summariesTopic,
                                    String schemaRegistryUrl, Duration retention, RegistryClientConfig registryClient) {
     /** Default window size: 1 minute. */
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
@@ -57,7 +56,7 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
 
     /** Default registry client settings (no credentials); see the canonical constructor. */
     public WindowTopologyConfig(Duration windowSize, Duration grace, double relativeAccuracy, ContextBuckets buckets,
-                                List<Slo> slos, String summariesTopic, String schemaRegistryUrl, Duration retention) {
+                                List<? extends RequestCriterion> slos, String summariesTopic, String schemaRegistryUrl, Duration retention) {
         this(windowSize, grace, relativeAccuracy, buckets, slos, summariesTopic, schemaRegistryUrl, retention, null);
     }
 
@@ -84,7 +83,7 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
      * @param newSlos SLOs
      * @return a copy with these SLOs
      */
-    public WindowTopologyConfig withSlos(List<Slo> newSlos) {
+    public WindowTopologyConfig withSlos(List<? extends RequestCriterion> newSlos) {
         return new WindowTopologyConfig(windowSize, grace, relativeAccuracy, buckets, newSlos, summariesTopic,
                 schemaRegistryUrl, retention, registryClient);
     }

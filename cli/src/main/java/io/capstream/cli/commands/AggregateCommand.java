@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
 import io.capstream.aggregator.StreamsSettings;

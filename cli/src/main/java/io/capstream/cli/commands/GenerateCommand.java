@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
@@ -51,9 +52,9 @@ public final class GenerateCommand implements Callable<Integer> {
             System.err.println("capstream generate: --interval must be a positive number of seconds");
             return 2;
         }
-        RunRequest req = new RunRequest("generate", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(),
-                kafka.registryClientConfig(), true,
-                false, false, null, Duration.ZERO, EventDelivery.LIVE);
+        RunRequest req = RunRequest.builder("generate", run, sim).kafka(kafka.clientProperties())
+                .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
+                .requireExternalKafka(true).eventDelivery(EventDelivery.LIVE).build();
         if (continuous) {
             return runContinuous(req);
         }

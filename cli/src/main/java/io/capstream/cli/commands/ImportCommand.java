@@ -5,9 +5,10 @@ import io.capstream.aggregator.importer.ArtifactImporter;
 import io.capstream.aggregator.importer.ArtifactValidationException;
 import io.capstream.aggregator.importer.ImportPlan;
 import io.capstream.aggregator.importer.MetricComparison;
-import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.ReportOptionTexts;
+import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
 import io.capstream.cli.report.ReportPipelineConfig;
@@ -24,14 +25,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -46,7 +43,7 @@ import picocli.CommandLine.Spec;
  * <p>Exit codes: 0 every file imported and matched; 1 some file was invalid, mismatched or got no
  * report; 2 usage error.
  */
-@Command(name = "import", mixinStandardHelpOptions = true,
+@Command(name = "import", mixinStandardHelpOptions = true, resourceBundle = ReportOptionTexts.BASE_NAME,
         description = {
             "Recompute reports from past benchmark artifacts (anvil-serving.benchmark/v1) through the report topology.",
             "Each artifact with request_timings becomes the events that would have produced it; the recomputed report"
@@ -69,19 +66,8 @@ public final class ImportCommand implements Callable<Integer> {
             description = "Artifact files, or directories whose *.json files are imported (sorted by name).")
     List<Path> inputs = new ArrayList<>();
 
-    @Option(names = "--output-dir", paramLabel = "DIR", defaultValue = "out",
-            description = "Where recomputed reports are written, one file per input with the input's name."
-                    + " Default: ${DEFAULT-VALUE}.")
-    Path outputDir;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
-            description = "How long to wait for each file's report, seconds. Default: ${DEFAULT-VALUE}.")
-    long timeoutSeconds;
-
-    @Option(names = "--external-aggregator", defaultValue = "false",
-            description = "Do not run the report topology in this process; wait for reports from a running"
-                    + " 'capstream aggregate' (needs --bootstrap-servers).")
-    boolean externalAggregator;
+    @Mixin
+    ReportWaitOptions reports;
 
     @Mixin
     AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
@@ -95,17 +81,9 @@ public final class ImportCommand implements Callable<Integer> {
                     + " cluster must be readable by other processes)");
             return 2;
         }
-        if (externalAggregator && kafkaOptions.bootstrapServers() == null) {
-            err.println("capstream import: --external-aggregator needs --bootstrap-servers");
-            return 2;
-        }
-        if (timeoutSeconds < 1 || timeoutSeconds > RunCommand.MAX_REPORT_TIMEOUT_S) {
-            err.println("capstream import: --timeout must be 1.." + RunCommand.MAX_REPORT_TIMEOUT_S + " seconds, got "
-                    + timeoutSeconds);
-            return 2;
-        }
-        if (outputDir != null && Files.exists(outputDir) && !Files.isDirectory(outputDir)) {
-            err.println("capstream import: --output-dir " + outputDir + " is not a directory");
+        String problem = reports.usageProblem(kafkaOptions.bootstrapServers() != null);
+        if (problem != null) {
+            err.println("capstream import: " + problem);
             return 2;
         }
 
@@ -141,13 +119,9 @@ public final class ImportCommand implements Callable<Integer> {
         int summaries = plans.size() - recomputable;
         Tally tally = new Tally();
         if (!plans.isEmpty()) {
-            ReportPipelineConfig config = new ReportPipelineConfig(kafkaOptions.clientProperties(),
-                    kafkaOptions.schemaRegistryUrl(), kafkaOptions.registryClientConfig(), !externalAggregator,
-                    null, null, ReportTopologyConfig.DEFAULT_DEADLINE, aggregatorGroup.group());
-            try (ReportPipeline pipeline = ReportPipeline.start(config, n -> {
-                     err.println("capstream import: " + n);
-                     err.flush();
-                 });
+            ReportPipelineConfig config = ReportPipelineConfig.forCommand(kafkaOptions, !reports.externalAggregator(),
+                    aggregatorGroup.group());
+            try (ReportPipeline pipeline = ReportPipeline.start(config, "import", err);
                  Progress progress = new Progress(err, plans.size())) {
                 importAll(pipeline, plans, out, progress, tally);
             } catch (RuntimeException e) {
@@ -217,7 +191,8 @@ public final class ImportCommand implements Callable<Integer> {
                 out.println(name + ": IMPORTED_SUMMARY (no request rows; published unchanged)");
                 tally.summaries++;
             } else {
-                BenchmarkReport report = await(pipeline, plan.runId(), futures.get(i), name, out);
+                BenchmarkReport report = pipeline.awaitReport(plan.runId(), futures.get(i), reports.timeout(),
+                        "run " + plan.runId(), p -> out.println(name + ": <report>: " + p));
                 if (report == null) {
                     tally.failed++;
                 } else if (writeReport(name, report, out, tally)) {
@@ -238,28 +213,12 @@ public final class ImportCommand implements Callable<Integer> {
         }
     }
 
-    private BenchmarkReport await(ReportPipeline pipeline, String runId, CompletableFuture<BenchmarkReport> f,
-                                  String name, PrintWriter out) {
-        try {
-            return f.get(timeoutSeconds, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            pipeline.forget(runId);
-            out.println(name + ": <report>: no report for run " + runId + " within " + timeoutSeconds + " s");
-        } catch (ExecutionException e) {
-            out.println(name + ": <report>: " + e.getCause().getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            out.println(name + ": <report>: interrupted");
-        }
-        return null;
-    }
-
     private boolean writeReport(String name, BenchmarkReport report, PrintWriter out, Tally tally) {
         try {
-            ReportFiles.write(outputDir, name, report);
+            ReportFiles.write(reports.outputDir(), name, report);
             return true;
         } catch (IOException e) {
-            out.println(name + ": <output>: cannot write " + outputDir.resolve(name) + ": " + e.getMessage());
+            out.println(name + ": <output>: cannot write " + reports.outputDir().resolve(name) + ": " + e.getMessage());
             tally.failed++;
             return false;
         }

@@ -3,9 +3,10 @@ package io.capstream.cli.commands;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.aggregator.importer.MetricComparison;
 import io.capstream.aggregator.report.Origins;
-import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.ReportOptionTexts;
+import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
 import io.capstream.cli.report.ReportPipelineConfig;
@@ -28,9 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.serialization.Deserializer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -51,7 +49,7 @@ import picocli.CommandLine.Spec;
  * Exit codes: 0 every run replayed (and matched its original report when found); 1 a run was not
  * found, got no report or differs; 2 usage error.
  */
-@Command(name = "replay", mixinStandardHelpOptions = true,
+@Command(name = "replay", mixinStandardHelpOptions = true, resourceBundle = ReportOptionTexts.BASE_NAME,
         description = {
             "Recompute the report of past runs from their events on capstream.events.",
             "The events are republished under a new run id (<id>-replay-<UTC time>) and the fresh report, marked"
@@ -80,18 +78,8 @@ public final class ReplayCommand implements Callable<Integer> {
         boolean all;
     }
 
-    @Option(names = "--output-dir", paramLabel = "DIR", defaultValue = "out",
-            description = "Where replay reports are written (<replay run id>.json). Default: ${DEFAULT-VALUE}.")
-    Path outputDir;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
-            description = "How long to wait for each replay's report, seconds. Default: ${DEFAULT-VALUE}.")
-    long timeoutSeconds;
-
-    @Option(names = "--external-aggregator", defaultValue = "false",
-            description = "Do not run the report topology in this process; wait for reports from a running"
-                    + " 'capstream aggregate'.")
-    boolean externalAggregator;
+    @Mixin
+    ReportWaitOptions reports;
 
     @Mixin
     AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
@@ -110,13 +98,14 @@ public final class ReplayCommand implements Callable<Integer> {
             err.println("capstream replay: needs --schema-registry-url: the registry the events were written with");
             return 2;
         }
-        ReportPipelineConfig config = new ReportPipelineConfig(kafkaOptions.clientProperties(),
-                kafkaOptions.schemaRegistryUrl(), kafkaOptions.registryClientConfig(), !externalAggregator,
-                null, null, ReportTopologyConfig.DEFAULT_DEADLINE, aggregatorGroup.group());
-        try (ReportPipeline pipeline = ReportPipeline.start(config, n -> {
-                 err.println("capstream replay: " + n);
-                 err.flush();
-             })) {
+        String problem = reports.usageProblem(true);
+        if (problem != null) {
+            err.println("capstream replay: " + problem);
+            return 2;
+        }
+        ReportPipelineConfig config = ReportPipelineConfig.forCommand(kafkaOptions, !reports.externalAggregator(),
+                aggregatorGroup.group());
+        try (ReportPipeline pipeline = ReportPipeline.start(config, "replay", err)) {
             return replay(pipeline, out, err);
         } catch (RuntimeException e) {
             err.println("capstream replay: " + e.getMessage());
@@ -172,23 +161,14 @@ public final class ReplayCommand implements Callable<Integer> {
         String replayId = Replays.replayRunId(id, Instant.now());
         CompletableFuture<BenchmarkReport> f = pipeline.expectReport(replayId);
         pipeline.sendEvents(Replays.rekey(events, replayId));
-        BenchmarkReport report;
-        try {
-            report = f.get(timeoutSeconds, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            pipeline.forget(replayId);
-            out.println(id + ": no report for replay " + replayId + " within " + timeoutSeconds + " s");
-            return false;
-        } catch (ExecutionException e) {
-            out.println(id + ": " + e.getCause().getMessage());
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        BenchmarkReport report = pipeline.awaitReport(replayId, f, reports.timeout(), "replay " + replayId,
+                p -> out.println(id + ": " + p));
+        if (report == null) {
             return false;
         }
         Path file;
         try {
-            file = ReportFiles.write(outputDir, replayId + ".json", report);
+            file = ReportFiles.write(reports.outputDir(), replayId + ".json", report);
         } catch (IOException e) {
             out.println(id + ": cannot write the replay report: " + e.getMessage());
             return false;

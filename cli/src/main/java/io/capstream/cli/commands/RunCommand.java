@@ -2,6 +2,7 @@ package io.capstream.cli.commands;
 
 import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.runner.RunDriver;
@@ -50,9 +51,6 @@ public final class RunCommand implements Callable<Integer> {
             description = "How long to wait for the report after the last request. Default: ${DEFAULT-VALUE}.")
     long reportTimeoutS = 120;
 
-    /** Longest {@code --report-timeout}, seconds (a day). */
-    static final long MAX_REPORT_TIMEOUT_S = 86_400;
-
     @Option(names = "--event-delivery", paramLabel = "MODE",
             description = "When events go to Kafka: deferred holds them in memory until the last request has ended (the"
                     + " embedded broker and the in-process aggregator then start only after it), so that they take no"
@@ -69,8 +67,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (reportTimeoutS < 1 || reportTimeoutS > MAX_REPORT_TIMEOUT_S) {
-            System.err.println("capstream run: --report-timeout must be 1.." + MAX_REPORT_TIMEOUT_S + " seconds, got "
+        if (reportTimeoutS < 1 || reportTimeoutS > ReportWaitOptions.MAX_TIMEOUT_S) {
+            System.err.println("capstream run: --report-timeout must be 1.." + ReportWaitOptions.MAX_TIMEOUT_S + " seconds, got "
                     + reportTimeoutS + "; nothing was sent");
             return 2;
         }
@@ -79,10 +77,11 @@ public final class RunCommand implements Callable<Integer> {
                     + " with this process)");
             return 2;
         }
-        RunRequest req = new RunRequest("run", run, sim, kafka.clientProperties(), kafka.schemaRegistryUrl(),
-                kafka.registryClientConfig(), false,
-                !noAggregator, !noAggregator, output, Duration.ofSeconds(reportTimeoutS), eventDelivery,
-                aggregatorGroup.group());
+        RunRequest req = RunRequest.builder("run", run, sim).kafka(kafka.clientProperties())
+                .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
+                .aggregator(!noAggregator).awaitReport(!noAggregator).output(output)
+                .reportTimeout(Duration.ofSeconds(reportTimeoutS)).eventDelivery(eventDelivery)
+                .aggregatorGroup(aggregatorGroup.group()).build();
         return new RunDriver(req, System.out, System.err, System::getenv).execute();
     }
 }

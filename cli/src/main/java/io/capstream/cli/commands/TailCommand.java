@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;

@@ -4,8 +4,8 @@ import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RegistryReachability;
-import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.runner.RunDriver;
+import io.capstream.cli.runner.ResolvedRun;
 import io.capstream.cli.runner.RunRequest;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
@@ -21,7 +21,6 @@ import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.run.UsageException;
-import io.capstream.loadgen.sim.SimConfig;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,7 +71,7 @@ public final class ContinuousDriver {
         if (req.schemaRegistryUrl() == null) {
             problems.add("--schema-registry-url is required");
         }
-        SimConfig simCfg = RunDriver.checkRun(req, env, problems);
+        ResolvedRun resolved = RunDriver.checkRun(req, env, problems);
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
@@ -87,23 +86,20 @@ public final class ContinuousDriver {
             err.println(cmd + ": " + unreachable + "; nothing was sent");
             return 1;
         }
-        StackConfig stackCfg = new StackConfig(kafka, req.schemaRegistryUrl(), req.registryClient(), false, simCfg,
+        StackConfig stackCfg = new StackConfig(kafka, req.schemaRegistryUrl(), req.registryClient(), false, resolved.sim(),
                 TopicSetup.DEFAULT_EVENT_PARTITIONS);
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
-            return runOn(stack, cmd);
+            return runOn(stack, resolved.boundTo(stack), cmd);
         } catch (Exception e) {
             err.println(cmd + ": " + e.getMessage());
             return 1;
         }
     }
 
-    private int runOn(LocalStack stack, String cmd) throws InterruptedException {
-        RunOptions ro = req.run();
-        String baseUrl = stack.sim() != null ? stack.sim().baseUrl() : ro.baseUrl();
-        RunConfig base = RunDriver.toConfig(ro, baseUrl, req.sim());
-        if (base.workerId() == null) {
-            base = base.toBuilder().workerId("capstream-" + UUID.randomUUID().toString().substring(0, 8)).build();
-        }
+    private int runOn(LocalStack stack, RunConfig run, String cmd) throws InterruptedException {
+        RunConfig base = run.workerId() != null ? run
+                : run.withIdentity(run.identity().withWorkerId("capstream-" + UUID.randomUUID().toString().substring(0, 8)));
+        String baseUrl = base.baseUrl();
         ContinuousConfig config;
         try {
             config = ContinuousConfig.of(base, interval);

@@ -8,19 +8,18 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 import org.slf4j.Logger;
@@ -242,18 +241,20 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes {@code root} and everything below it with Kafka's {@link Utils#delete(java.io.File)};
+     * a missing directory is no error. A failure (the first file that cannot be deleted stops the
+     * walk) is logged as a warning and otherwise ignored: a leftover temp directory must not fail a
+     * start or a close.
+     *
+     * @param root the directory to delete; null does nothing
+     */
     static void deleteRecursively(Path root) {
-        if (root == null || !Files.exists(root)) {
+        if (root == null) {
             return;
         }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    LOG.warn("cannot delete {}: {}", p, e.toString());
-                }
-            });
+        try {
+            Utils.delete(root.toFile());
         } catch (IOException e) {
             LOG.warn("cannot delete {}: {}", root, e.toString());
         }

@@ -3,14 +3,15 @@ package io.capstream.cli.options;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.WarmupConfig;
+import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.loadgen.workload.ThinkingMode;
 import picocli.CommandLine.Option;
 
 /**
  * The run parameters of {@code capstream run} and {@code capstream generate}: the reference's
  * names and defaults (spec §1; {@code anvil-serving eval benchmark capacity}), plus capstream's
- * arrival, keep-alive, duration and run-id options. Turned into a {@link RunConfig} by
- * {@link #toConfig(String, String, String)}; validation is {@link RunConfig#validate}'s.
+ * arrival, keep-alive, duration and run-id options. Resolved once per command into a {@link RunConfig}
+ * by {@link #toConfig(SimOptions)}; validation is {@link RunConfig#validate}'s (each group's own rules).
  */
 public final class RunOptions {
     @Option(names = "--base-url", paramLabel = "URL",
@@ -88,14 +89,14 @@ public final class RunOptions {
     @Option(names = "--max-in-flight", paramLabel = "N", description = "Open-loop cap on requests in flight. Default: --concurrency.")
     Integer maxInFlight;
 
-    @Option(names = "--duration", paramLabel = "DURATION", converter = io.capstream.cli.commands.DurationConverter.class,
+    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Time bound, e.g. 30s, 5m, 1h (a bare number is seconds): no new request starts after it."
                     + " Closed loop: --requests stays the upper bound. Open loop (--arrival constant|poisson): the run"
                     + " plans exactly the arrivals scheduled before it, whatever --requests says (at most "
                     + RunConfig.MAX_REQUESTS + ").")
     java.time.Duration duration;
 
-    @Option(names = "--ramp-up", paramLabel = "DURATION", converter = io.capstream.cli.commands.DurationConverter.class,
+    @Option(names = "--ramp-up", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Closed loop only: start the --concurrency slots evenly over this time (slot k of c takes its"
                     + " first request k/c of it after the start) instead of all at once, e.g. 2s, 500ms (a bare number"
                     + " is seconds; 0 = no ramp). A deviation from the"
@@ -110,7 +111,7 @@ public final class RunOptions {
                     + " 0 to 100000. Default: 0.")
     int warmupRequests;
 
-    @Option(names = "--client-warmup", paramLabel = "DURATION", converter = io.capstream.cli.commands.DurationConverter.class,
+    @Option(names = "--client-warmup", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Upper bound of the client's own warm-up before the first timed request: the whole request"
                     + " path (connect, upload, SSE, chunk decoding, timestamps, events) runs against an in-process"
                     + " loopback stream until its cost per request stops falling (usually 1-3 s). 0 = off: a cold JVM"
@@ -141,25 +142,32 @@ public final class RunOptions {
     }
 
     /**
-     * Builds the run configuration.
+     * Resolves the options once into the run configuration. With a {@code --base-url} the target is
+     * that endpoint; without one it is the simulated engine: model and engine label default to the
+     * engine's, and the base URL is bound with {@link RunConfig#withBaseUrl} once the engine listens
+     * (until then {@link RunConfig#validate} checks everything but the URL).
      *
-     * @param resolvedBaseUrl base URL to target (the given one, or the in-process engine's)
-     * @param defaultModel    model when none was given (the engine's), or null
-     * @param defaultEngine   engine label when none was given ({@code capstream-sim}), or null
+     * @param sim the simulated engine's options (its model is the default when it is the target); not null
      * @return the config (not validated)
      * @throws IllegalArgumentException for an unknown --thinking-mode or --arrival (usage error)
      */
-    public RunConfig toConfig(String resolvedBaseUrl, String defaultModel, String defaultEngine) {
-        return RunConfig.builder(resolvedBaseUrl, model != null ? model : defaultModel)
-                .engine(engine != null ? engine : defaultEngine).gpu(gpu)
+    public RunConfig toConfig(SimOptions sim) {
+        String url = baseUrl();
+        boolean simulated = url == null;
+        return RunConfig.builder(url, model != null ? model : simulated ? sim.model() : null).simulated(simulated)
+                .engine(engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null).gpu(gpu)
                 .requests(requests).concurrency(concurrency).burst(burst).sharedPrefixTokens(sharedPrefixTokens)
                 .ctxTokens(ctxTokens).seed(seed).maxTokens(maxTokens).maxModelLen(maxModelLen).margin(margin)
                 .timeoutS(timeoutS).thinkingMode(ThinkingMode.parse(thinkingMode)).noThinking(noThinking)
                 .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv).arrival(ArrivalMode.parse(arrival))
-                .rateRps(rate).maxInFlight(maxInFlight).durationS(duration == null ? null : duration.toNanos() / 1e9).keepAlive(keepAlive)
-                .rampUpS(rampUp == null ? null : rampUp.toNanos() / 1e9).runId(runId)
-                .runIdSuffix(runIdSuffix)
-                .warmup(new WarmupConfig(clientWarmup == null ? 0 : clientWarmup.toNanos() / 1e9, warmupRequests))
+                .rateRps(rate).maxInFlight(maxInFlight).durationS(seconds(duration)).keepAlive(keepAlive)
+                .rampUpS(seconds(rampUp)).runId(runId).runIdSuffix(runIdSuffix)
+                .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests))
                 .build();
+    }
+
+    /** @return {@code d} in seconds (nanosecond precision), or null when {@code d} is null */
+    private static Double seconds(java.time.Duration d) {
+        return d == null ? null : d.toNanos() / 1e9;
     }
 }

@@ -1,9 +1,10 @@
 package io.capstream.cli.report;
 
 import io.capstream.aggregator.StreamsSettings;
-import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.aggregator.runtime.StreamsRuntime;
+import io.capstream.aggregator.runtime.StreamsStartException;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
@@ -16,26 +17,21 @@ import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.registry.SchemaRegistryClient;
 import io.capstream.schemas.registry.SchemaRegistryClients;
 import io.capstream.schemas.serde.SpecificAvroSerde;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.CloseOptions;
-import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,12 +57,10 @@ public final class ReportPipeline implements AutoCloseable {
     private EmbeddedKafka broker;
     private String bootstrap;
     private String registryUrl;
-    private KafkaStreams streams;
-    private Path tempStateDir;
+    private StreamsRuntime runtime;
     private KafkaProducer<String, RunEvent> eventProducer;
     private KafkaProducer<String, BenchmarkReport> reportProducer;
     private ReportWaiter waiter;
-    private volatile String streamsFailure;
 
     private ReportPipeline(ReportPipelineConfig config, Consumer<String> notices) {
         this.config = config;
@@ -104,6 +98,25 @@ public final class ReportPipeline implements AutoCloseable {
             p.close();
             throw e;
         }
+    }
+
+    /**
+     * {@link #start(ReportPipelineConfig, Consumer)} for a command: each notice is printed (and flushed) as
+     * {@code capstream <command>: <notice>}.
+     *
+     * @param config  settings; not null
+     * @param command the command's name, e.g. {@code "import"}; not null
+     * @param err     where notices go (the command's stderr); not null
+     * @return the running pipeline
+     * @throws IllegalStateException when the broker or the Streams application cannot start
+     */
+    public static ReportPipeline start(ReportPipelineConfig config, String command, PrintWriter err) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(err, "err");
+        return start(config, n -> {
+            err.println("capstream " + command + ": " + n);
+            err.flush();
+        });
     }
 
     private void doStart() {
@@ -146,18 +159,10 @@ public final class ReportPipeline implements AutoCloseable {
                 throwawayId = ThrowawayApplicationId.create(ReportPipelineConfig.DEFAULT_APPLICATION_ID);
                 applicationId = throwawayId.value();
             }
-            Path stateDir = config.stateDir();
-            if (stateDir == null) {
-                try {
-                    tempStateDir = Files.createTempDirectory("capstream-streams-");
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                stateDir = tempStateDir;
-            }
             ReportTopologyConfig topologyConfig = ReportTopologyConfig.defaults(registryUrl)
                     .withIncompleteDeadline(config.incompleteDeadline()).withRegistryClient(config.registryClient());
-            StreamsSettings settings = StreamsSettings.defaults(applicationId, bootstrap, stateDir)
+            // no state directory given: the runtime uses a temp one, deleted on close
+            StreamsSettings settings = StreamsSettings.defaults(applicationId, bootstrap, config.stateDir())
                     .withExtra(config.kafka().userProperties());
             if (!config.embedded()) {
                 // On a shared Kafka, aggregate only the events this command produces: without this the
@@ -173,16 +178,15 @@ public final class ReportPipeline implements AutoCloseable {
                             + ") to the end of " + Topics.EVENTS + ": " + e, e);
                 }
             }
-            streams = new KafkaStreams(ReportTopology.build(topologyConfig), settings.toProperties());
-            // a registry outage longer than the decoder's hold replaces the thread; anything else stops the aggregator
-            streams.setUncaughtExceptionHandler(RegistryOutageThreadHandler.elseShutdownClient());
-            streams.setStateListener((now, before) -> {
-                if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
-                    streamsFailure = "the report aggregator stopped (Kafka Streams state " + now + ", see the log above)";
-                }
-            });
-            waiter.failWhen(() -> streamsFailure);
-            streams.start();
+            // Closing leaves the group so that the next command with the same application id starts without
+            // waiting for this member's session to time out (45 s), and so that a throwaway group is empty and
+            // can be deleted; a throwaway id's local state is of no use after this pipeline, whatever the
+            // state directory.
+            runtime = StreamsRuntime.create(ReportTopology.build(topologyConfig), settings,
+                    StreamsRuntime.Options.named("report aggregator").withTempStateDir()
+                            .withCleanUpOnClose(config.stateDir() == null || throwawayId != null));
+            waiter.failWhen(runtime::failure);
+            runtime.start();
             awaitRunning();
         }
     }
@@ -195,21 +199,15 @@ public final class ReportPipeline implements AutoCloseable {
     }
 
     private void awaitRunning() {
-        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-        while (streams.state() != KafkaStreams.State.RUNNING) {
-            if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
-                    || streams.state() == KafkaStreams.State.PENDING_ERROR) {
-                throw new IllegalStateException("the report topology stopped while starting: " + streams.state());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the report topology did not start within " + STARTUP_TIMEOUT);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while starting the report topology", e);
-            }
+        try {
+            runtime.awaitRunning(STARTUP_TIMEOUT);
+        } catch (StreamsStartException e) {
+            throw new IllegalStateException(e.timedOut()
+                    ? "the report topology did not start within " + STARTUP_TIMEOUT
+                    : "the report topology stopped while starting: " + e.state(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the report topology", e);
         }
     }
 
@@ -241,6 +239,35 @@ public final class ReportPipeline implements AutoCloseable {
      */
     public CompletableFuture<BenchmarkReport> expectReport(String runId) {
         return waiter.expect(runId);
+    }
+
+    /**
+     * Waits for a report registered with {@link #expectReport}; when it does not come within the
+     * timeout the run is {@link #forget forgotten}.
+     *
+     * @param runId    the run id given to {@link #expectReport}; not null
+     * @param report   what {@link #expectReport} returned; not null
+     * @param timeout  how long to wait (e.g. {@code --timeout}); not null
+     * @param what     the run in the timeout message, e.g. {@code "run <id>"} or {@code "replay <id>"}; not null
+     * @param problems gets one line when no report came: {@code "no report for <what> within <s> s"}, the
+     *                 failure's message (e.g. the aggregator stopped), or {@code "interrupted"} (the thread's
+     *                 interrupt flag is set again); not null
+     * @return the report, or null when it did not come
+     */
+    public BenchmarkReport awaitReport(String runId, CompletableFuture<BenchmarkReport> report, Duration timeout,
+                                       String what, Consumer<String> problems) {
+        try {
+            return report.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            forget(runId);
+            problems.accept("no report for " + what + " within " + timeout.toSeconds() + " s");
+        } catch (ExecutionException e) {
+            problems.accept(e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            problems.accept("interrupted");
+        }
+        return null;
     }
 
     /** @param runId run id no longer waited for (e.g. after a timeout) */
@@ -290,20 +317,8 @@ public final class ReportPipeline implements AutoCloseable {
         closeQuietly(waiter);
         closeQuietly(eventProducer);
         closeQuietly(reportProducer);
-        if (streams != null) {
-            // Leave the group so that the next command with the same application id starts without
-            // waiting for this member's session to time out (45 s), and so that a throwaway group is
-            // empty and can be deleted.
-            boolean closed = streams.close(CloseOptions.groupMembershipOperation(
-                    CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30)));
-            // a throwaway id's local state is of no use after this pipeline, whatever the state directory
-            if (closed && (tempStateDir != null || throwawayId != null)) {
-                streams.cleanUp();
-            }
-        }
-        if (tempStateDir != null) {
-            deleteRecursively(tempStateDir);
-        }
+        // Streams (leaving its group), its local state and its temp state directory
+        closeQuietly(runtime);
         if (throwawayId != null && !config.embedded()) {
             String problem = throwawayId.deleteLeftovers(kafka(), CLEANUP_TIMEOUT);
             if (problem != null) {
@@ -322,14 +337,6 @@ public final class ReportPipeline implements AutoCloseable {
             c.close();
         } catch (Exception e) {
             LOG.warn("error while closing {}", c.getClass().getSimpleName(), e);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            LOG.warn("cannot delete {}", dir, e);
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.capstream.cli.report;
 
+import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.options.KafkaOptions;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +39,23 @@ public record ReportPipelineConfig(KafkaClientProperties kafka, String schemaReg
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(registryClient, "registryClient");
         Objects.requireNonNull(incompleteDeadline, "incompleteDeadline");
+    }
+
+    /**
+     * The pipeline of a command ({@code import}, {@code replay}): its Kafka and registry options, a
+     * throwaway application id, a temporary state directory and the default incomplete-run deadline.
+     *
+     * @param kafka               the command's connection options; not null
+     * @param inProcessAggregator false with {@code --external-aggregator}
+     * @param aggregatorGroup     the command's {@code --aggregator-group}, or null for not looking for one
+     * @return the settings
+     * @throws picocli.CommandLine.ParameterException when a Kafka setting or the registry credentials are malformed
+     */
+    public static ReportPipelineConfig forCommand(KafkaOptions kafka, boolean inProcessAggregator,
+                                                  String aggregatorGroup) {
+        return new ReportPipelineConfig(kafka.clientProperties(), kafka.schemaRegistryUrl(),
+                kafka.registryClientConfig(), inProcessAggregator, null, null, ReportTopologyConfig.DEFAULT_DEADLINE,
+                aggregatorGroup);
     }
 
     /** @return whether an embedded broker is started */

@@ -1,11 +1,9 @@
 package io.capstream.cli.runner;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.options.RunOptions;
-import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.progress.ProgressView;
 import io.capstream.cli.report.OutputPath;
 import io.capstream.cli.report.ReportWaiter;
@@ -54,8 +52,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 public final class RunDriver {
     /** Registry used when none is given and the aggregator runs in-process. */
     public static final String MOCK_REGISTRY = "mock://capstream";
-    /** Loopback placeholder used to validate parameters before the simulated engine has a port. */
-    private static final String PLACEHOLDER_URL = "http://127.0.0.1:1/v1";
     /** Bound of the preparation (validation, the 15 s {@code GET /models} probe, the context plan). */
     static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(60);
     /** Bound of the sink's close after the run (its flush already waited for the events). */
@@ -100,7 +96,7 @@ public final class RunDriver {
         if (registry == null) {
             registry = MOCK_REGISTRY;
         }
-        SimConfig simCfg = checkRun(req, env, problems);
+        ResolvedRun resolved = checkRun(req, env, problems);
         if (req.awaitReport()) {
             String outputProblem = OutputPath.check(req.output());
             if (outputProblem != null) {
@@ -122,8 +118,9 @@ public final class RunDriver {
                 err.println(cmd + ": " + unreachable + "; nothing was sent");
                 return 1;
             }
-            if (req.run().runId() != null && reportExists(kafka, req.run().runId())) {
-                err.println(cmd + ": warning: capstream.reports already has a report for run id " + req.run().runId()
+            String runId = resolved.config().runId();
+            if (runId != null && reportExists(kafka, runId)) {
+                err.println(cmd + ": warning: capstream.reports already has a report for run id " + runId
                         + "; a reused run id mixes two runs (its report, replay): give a new --run-id");
             }
         }
@@ -136,11 +133,11 @@ public final class RunDriver {
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = addStopHook("capstream-run-shutdown", control::requestStop, finished, Duration.ofSeconds(30));
         // deferred delivery on the embedded broker: the broker and the aggregator start after the last request
-        StackConfig stackCfg = new StackConfig(kafka, registry, req.registryClient(), req.aggregator(), simCfg,
+        StackConfig stackCfg = new StackConfig(kafka, registry, req.registryClient(), req.aggregator(), resolved.sim(),
                 TopicSetup.DEFAULT_EVENT_PARTITIONS, req.aggregatorGroup(),
                 req.eventDelivery().deferred(kafka.bootstrapServers() == null));
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
-            return runOn(stack, control, cmd);
+            return runOn(stack, resolved.boundTo(stack), control, cmd);
         } catch (Exception e) {
             err.println(cmd + ": " + describe(e));
             return 1;
@@ -150,10 +147,7 @@ public final class RunDriver {
         }
     }
 
-    private int runOn(LocalStack stack, RunControl control, String cmd) throws Exception {
-        RunOptions ro = req.run();
-        String baseUrl = stack.sim() != null ? stack.sim().baseUrl() : ro.baseUrl();
-        RunConfig config = toConfig(ro, baseUrl, req.sim());
+    private int runOn(LocalStack stack, RunConfig config, RunControl control, String cmd) throws Exception {
         LoadGenerator generator = new LoadGenerator(stack.vertx(), env);
         RunPlan plan;
         try {
@@ -234,8 +228,7 @@ public final class RunDriver {
         String text = report.get().getArtifactJson();
         Path file = OutputPath.resolve(req.output(), outcome.runId());
         ArtifactJson.writeAtomically(file, text);
-        JsonNode artifact = ArtifactJson.parse(text);
-        out.print(SummaryTable.render(artifact));
+        out.print(SummaryTable.render(report.get(), outcome.clientCheck()));
         out.println("report written to " + file);
         Provenance p = report.get().getProvenance();
         if (!p.getComplete()) {
@@ -274,16 +267,17 @@ public final class RunDriver {
     }
 
     /**
-     * Checks the run parameters shared by {@code run}, {@code generate} and {@code generate
-     * --continuous} before anything starts.
+     * Resolves the run parameters shared by {@code run}, {@code generate} and {@code generate
+     * --continuous} once, and checks them before anything starts: the simulated engine's settings
+     * when it is the target, then every rule of the {@link RunConfig} but the simulated engine's URL
+     * (bound later by {@link ResolvedRun#boundTo}).
      *
      * @param req      the request
      * @param env      environment lookup (for {@code --api-key-env})
      * @param problems receives one message per problem
-     * @return the simulated engine's settings when no {@code --base-url} is given and they are
-     *         valid, else null
+     * @return the resolved run; its parts are null when they could not be resolved (see {@link ResolvedRun})
      */
-    public static SimConfig checkRun(RunRequest req, Function<String, String> env, List<String> problems) {
+    public static ResolvedRun checkRun(RunRequest req, Function<String, String> env, List<String> problems) {
         RunOptions ro = req.run();
         SimConfig simCfg = null;
         if (ro.baseUrl() == null) {
@@ -293,13 +287,14 @@ public final class RunDriver {
                 problems.add("simulated engine: " + e.getMessage());
             }
         }
+        RunConfig config = null;
         try {
-            RunConfig draft = toConfig(ro, ro.baseUrl() != null ? ro.baseUrl() : PLACEHOLDER_URL, req.sim());
-            problems.addAll(draft.validate(env));
+            config = ro.toConfig(req.sim());
+            problems.addAll(config.validate(env));
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
-        return simCfg;
+        return new ResolvedRun(config, simCfg);
     }
 
     /**
@@ -332,17 +327,6 @@ public final class RunDriver {
         } catch (IllegalStateException e) {
             // the JVM is shutting down: the hook is running
         }
-    }
-
-    /**
-     * @param ro      run options
-     * @param baseUrl the engine URL (the simulated engine's when no {@code --base-url} is given)
-     * @param sim     simulated-engine options
-     * @return the run config, labelled as the simulated engine when it is the target
-     */
-    public static RunConfig toConfig(RunOptions ro, String baseUrl, SimOptions sim) {
-        boolean simTarget = ro.baseUrl() == null;
-        return ro.toConfig(baseUrl, simTarget ? sim.model() : null, simTarget ? SimConfig.ENGINE_LABEL : null);
     }
 
     /**

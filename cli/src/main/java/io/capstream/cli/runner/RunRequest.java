@@ -37,27 +37,63 @@ public record RunRequest(String commandName, RunOptions run, SimOptions sim, Kaf
     }
 
     /**
-     * A request that never looks for a running {@code capstream aggregate} ({@code aggregatorGroup} null);
-     * the parameters are those of the canonical constructor.
-     *
-     * @param commandName          {@code run} or {@code generate}
-     * @param run                  run parameters
-     * @param sim                  simulated-engine options
-     * @param kafka                Kafka client settings
-     * @param schemaRegistryUrl    registry URL, or null
-     * @param registryClient       registry client settings, or null for defaults
-     * @param requireExternalKafka bootstrap servers and registry are required
-     * @param aggregator           run the report topology in-process
-     * @param awaitReport          wait for the report and write it
-     * @param output               report file, or null
-     * @param reportTimeout        how long to wait for the report
-     * @param eventDelivery        when events go to Kafka, or null for {@link EventDelivery#AUTO}
+     * @param commandName {@code run} or {@code generate} (for messages)
+     * @param run         run parameters; not null
+     * @param sim         simulated-engine options; not null
+     * @return a builder: no Kafka settings (embedded broker), mock registry, no aggregator, no report awaited,
+     *         report timeout 0, {@link EventDelivery#AUTO}, no aggregator group
      */
-    public RunRequest(String commandName, RunOptions run, SimOptions sim, KafkaClientProperties kafka,
-                      String schemaRegistryUrl, RegistryClientConfig registryClient, boolean requireExternalKafka,
-                      boolean aggregator, boolean awaitReport, String output, Duration reportTimeout,
-                      EventDelivery eventDelivery) {
-        this(commandName, run, sim, kafka, schemaRegistryUrl, registryClient, requireExternalKafka, aggregator,
-                awaitReport, output, reportTimeout, eventDelivery, null);
+    public static Builder builder(String commandName, RunOptions run, SimOptions sim) {
+        return new Builder(commandName, run, sim);
+    }
+
+    /** Named settings of a {@link RunRequest}, defaults as {@link #builder}. Not thread-safe. */
+    public static final class Builder {
+        private final String commandName;
+        private final RunOptions run;
+        private final SimOptions sim;
+        private KafkaClientProperties kafka;
+        private String schemaRegistryUrl;
+        private RegistryClientConfig registryClient;
+        private boolean requireExternalKafka;
+        private boolean aggregator;
+        private boolean awaitReport;
+        private String output;
+        private Duration reportTimeout = Duration.ZERO;
+        private EventDelivery eventDelivery;
+        private String aggregatorGroup;
+
+        private Builder(String commandName, RunOptions run, SimOptions sim) {
+            this.commandName = commandName;
+            this.run = run;
+            this.sim = sim;
+        }
+
+        /** @param v Kafka client settings; null bootstrap servers = embedded broker @return this */
+        public Builder kafka(KafkaClientProperties v) { this.kafka = v; return this; }
+        /** @param v registry URL, or null for the mock registry @return this */
+        public Builder schemaRegistryUrl(String v) { this.schemaRegistryUrl = v; return this; }
+        /** @param v registry client settings, or null for defaults @return this */
+        public Builder registryClient(RegistryClientConfig v) { this.registryClient = v; return this; }
+        /** @param v bootstrap servers and registry are required ({@code generate}) @return this */
+        public Builder requireExternalKafka(boolean v) { this.requireExternalKafka = v; return this; }
+        /** @param v run the report topology in-process @return this */
+        public Builder aggregator(boolean v) { this.aggregator = v; return this; }
+        /** @param v wait for the report and write it @return this */
+        public Builder awaitReport(boolean v) { this.awaitReport = v; return this; }
+        /** @param v report file, or null for {@code capstream-report-<run_id>.json} @return this */
+        public Builder output(String v) { this.output = v; return this; }
+        /** @param v how long to wait for the report after the run @return this */
+        public Builder reportTimeout(Duration v) { this.reportTimeout = v; return this; }
+        /** @param v when events go to Kafka, or null for {@link EventDelivery#AUTO} @return this */
+        public Builder eventDelivery(EventDelivery v) { this.eventDelivery = v; return this; }
+        /** @param v application id of a {@code capstream aggregate} service to look for, or null @return this */
+        public Builder aggregatorGroup(String v) { this.aggregatorGroup = v; return this; }
+
+        /** @return the request */
+        public RunRequest build() {
+            return new RunRequest(commandName, run, sim, kafka, schemaRegistryUrl, registryClient, requireExternalKafka,
+                    aggregator, awaitReport, output, reportTimeout, eventDelivery, aggregatorGroup);
+        }
     }
 }

@@ -9,11 +9,10 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Finds an unpacked Apicurio Registry 2.6.13 or unpacks it from the Maven artifact
@@ -97,7 +96,7 @@ public final class ApicurioInstall {
                     }
                 }
             }
-            deleteRecursively(target); // an incomplete earlier install
+            Utils.delete(target.toFile()); // an incomplete earlier install (missing: nothing to do)
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException | FileAlreadyExistsException e) {
@@ -109,19 +108,22 @@ public final class ApicurioInstall {
             throw new UncheckedIOException("cannot unpack " + tarball + " into " + target + ": " + e.getMessage(), e);
         } finally {
             if (tmp != null) {
-                deleteRecursively(tmp);
+                deleteLeftover(tmp);
             }
         }
     }
 
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    /**
+     * Deletes what is left of an unpack's temp directory (nothing after a successful rename) with
+     * Kafka's {@link Utils#delete(java.io.File)}. A failure is ignored: a leftover
+     * {@code *.unpacking-*} directory does no harm (the next unpack makes a new one), and it must not
+     * hide the unpack's own outcome.
+     */
+    private static void deleteLeftover(Path dir) {
+        try {
+            Utils.delete(dir.toFile());
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // ignored, see above
         }
     }
 }

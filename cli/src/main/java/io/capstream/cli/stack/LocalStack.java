@@ -1,9 +1,10 @@
 package io.capstream.cli.stack;
 
 import io.capstream.aggregator.StreamsSettings;
-import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.aggregator.runtime.StreamsRuntime;
+import io.capstream.aggregator.runtime.StreamsStartException;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
@@ -13,25 +14,17 @@ import io.capstream.schemas.Topics;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.streams.CloseOptions;
-import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The in-process parts of {@code capstream run}: a Vert.x instance, optionally the simulated
@@ -49,9 +42,8 @@ public final class LocalStack implements AutoCloseable {
     private static final Duration STREAMS_CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /** Bound of the deletion of the in-process topology's topics and group on a shared Kafka. */
     private static final Duration CLEANUP_TIMEOUT = Duration.ofSeconds(15);
-    private static final CloseOptions LEAVE_GROUP = CloseOptions
-            .groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-            .withTimeout(STREAMS_CLOSE_TIMEOUT);
+    /** What the in-process report topology is called in messages. */
+    private static final String AGGREGATOR_NAME = "report aggregator";
 
     private final Vertx vertx;
     private final List<AutoCloseable> closers = new ArrayList<>();
@@ -60,7 +52,8 @@ public final class LocalStack implements AutoCloseable {
     private KafkaClientProperties kafka;
     private String schemaRegistryUrl;
     private RegistryClientConfig registryClient = RegistryClientConfig.defaults();
-    private volatile String aggregatorFailure;
+    /** The in-process report topology, or null (not started, or a running {@code capstream aggregate} reports). */
+    private volatile StreamsRuntime aggregator;
     private String runningAggregatorGroup;
     private StackConfig config;
     private boolean kafkaStarted;
@@ -169,9 +162,6 @@ public final class LocalStack implements AutoCloseable {
     private void startAggregator(PrintStream log) throws Exception {
         ThrowawayApplicationId id = ThrowawayApplicationId.create("capstream-run");
         String appId = id.value();
-        Path stateDir = Files.createTempDirectory("capstream-streams-");
-        // the temp directory holds all of the application's local state: deleting it does what cleanUp() would
-        closers.add(() -> deleteTree(stateDir));
         if (broker == null) {
             // a throwaway application on a shared Kafka: its changelog topics and its group (created by
             // startAtEnd below) are of no use after this run; runs after Streams has closed (closers run backwards)
@@ -184,33 +174,22 @@ public final class LocalStack implements AutoCloseable {
             });
         }
         startAtEnd(kafka, appId);
-        StreamsSettings settings = StreamsSettings.defaults(appId, kafka.bootstrapServers(), stateDir)
+        // no state directory: a temp one, deleted on close, that holds all of the application's local state
+        StreamsSettings settings = StreamsSettings.defaults(appId, kafka.bootstrapServers(), null)
                 .withExtra(kafka.userProperties());
-        KafkaStreams streams = new KafkaStreams(
-                ReportTopology.build(ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient)), settings.toProperties());
-        closers.add(() -> {
-            // leave the group at once (Streams otherwise stays a member until its session times out), so
-            // that the group is empty and can be deleted
-            if (streams.close(LEAVE_GROUP)) {
-                streams.cleanUp();
-            }
-        });
-        CountDownLatch settled = new CountDownLatch(1);
-        // a registry outage longer than the decoder's hold replaces the thread; anything else stops the aggregator
-        streams.setUncaughtExceptionHandler(RegistryOutageThreadHandler.elseShutdownClient());
-        streams.setStateListener((now, before) -> {
-            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
-                aggregatorFailure = "the report aggregator stopped (Kafka Streams state " + now + ", see the log above)";
-            }
-            if (now == KafkaStreams.State.RUNNING || now == KafkaStreams.State.ERROR
-                    || now == KafkaStreams.State.PENDING_SHUTDOWN || now == KafkaStreams.State.NOT_RUNNING) {
-                settled.countDown();
-            }
-        });
-        streams.start();
-        if (!settled.await(STREAMS_START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                || streams.state() != KafkaStreams.State.RUNNING) {
-            throw new IllegalStateException("the report aggregator did not start (state " + streams.state() + ")");
+        // closing leaves the group at once (Streams otherwise stays a member until its session times out), so
+        // that the group is empty and can be deleted
+        StreamsRuntime runtime = StreamsRuntime.create(
+                ReportTopology.build(ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient)),
+                settings, StreamsRuntime.Options.named(AGGREGATOR_NAME).withTempStateDir().withCleanUpOnClose(true)
+                        .withCloseTimeout(STREAMS_CLOSE_TIMEOUT));
+        closers.add(runtime);
+        aggregator = runtime;
+        runtime.start();
+        try {
+            runtime.awaitRunning(STREAMS_START_TIMEOUT);
+        } catch (StreamsStartException e) {
+            throw new IllegalStateException("the report aggregator did not start (state " + e.state() + ")", e);
         }
         log.println("capstream: report aggregator running (Kafka Streams " + appId + ")");
     }
@@ -268,7 +247,8 @@ public final class LocalStack implements AutoCloseable {
 
     /** @return why the in-process aggregator stopped, or null while it runs (or when there is none) */
     public String aggregatorFailure() {
-        return aggregatorFailure;
+        StreamsRuntime runtime = aggregator;
+        return runtime == null ? null : runtime.failure();
     }
 
     /**
@@ -308,17 +288,6 @@ public final class LocalStack implements AutoCloseable {
             vertx.close().await(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             System.err.println("capstream: while stopping Vert.x: " + e);
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

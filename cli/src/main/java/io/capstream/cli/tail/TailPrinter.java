@@ -7,6 +7,7 @@ import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.WindowSummary;
+import io.capstream.schemas.report.ReportView;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -16,7 +17,8 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Renders tailed records: a fixed-width table (times in UTC, latencies in ms, rates in tokens/s,
- * {@code -} for missing values), or JSON (Avro field names; reports print their artifact JSON).
+ * {@code -} for missing values; the report columns are {@link ReportView#TAIL_METRICS}), or JSON (Avro
+ * field names; reports print their artifact JSON).
  */
 public final class TailPrinter {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
@@ -65,9 +67,14 @@ public final class TailPrinter {
             case SUMMARIES -> String.format(Locale.ROOT, "%-20s %-32s %-20s %-9s %6s %5s %6s %9s %9s %9s %9s %8s %9s %7s",
                     "window_start", "target", "model", "bucket", "req", "fail", "err%", "ttft_p50", "ttft_p95",
                     "ttft_p99", "e2e_p95", "itl_p50", "out_tok/s", "goodput");
-            case REPORTS -> String.format(Locale.ROOT, "%-40s %-20s %-32s %9s %6s %9s %9s %9s %10s %-8s",
-                    "run_id", "model", "base_url", "completed", "failed", "ttft_p50", "ttft_p95", "e2e_p95",
-                    "tok/s", "kind");
+            case REPORTS -> {
+                StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%-40s %-20s %-32s %9s %6s",
+                        "run_id", "model", "base_url", "completed", "failed"));
+                for (ReportView.Column c : ReportView.TAIL_METRICS) {
+                    h.append(' ').append(pad(c.header(), c.width()));
+                }
+                yield h.append(String.format(Locale.ROOT, " %-8s", "kind")).toString();
+            }
             case ALERTS -> String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s",
                     "window_start", "state", "target", "model", "bucket", "slo", "observed");
         };
@@ -86,11 +93,15 @@ public final class TailPrinter {
         }
         if (record instanceof BenchmarkReport r) {
             Metrics m = r.getMetrics();
-            return String.format(Locale.ROOT, "%-40s %-20s %-32s %9s %6s %9s %9s %9s %10s %-8s",
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-40s %-20s %-32s %9s %6s",
                     cut(r.getRunId(), 40), cut(r.getModel(), 20), cut(r.getBaseUrl(), 32),
-                    r.getCompleted() + "/" + r.getRequests(), r.getFailed() == null ? "-" : r.getFailed().toString(),
-                    num(m.getTtftP50Ms()), num(m.getTtftP95Ms()), num(m.getE2eP95Ms()), num(m.getThroughputTokS()),
-                    r.getProvenance() == null ? "-" : r.getProvenance().getKind().name().toLowerCase(Locale.ROOT));
+                    r.getCompleted() + "/" + r.getRequests(), r.getFailed() == null ? "-" : r.getFailed().toString()));
+            for (ReportView.Column c : ReportView.TAIL_METRICS) {
+                line.append(' ').append(pad(num(ReportView.metric(m, c.field())), c.width()));
+            }
+            return line.append(String.format(Locale.ROOT, " %-8s",
+                    r.getProvenance() == null ? "-" : r.getProvenance().getKind().name().toLowerCase(Locale.ROOT)))
+                    .toString();
         }
         SloBreach a = (SloBreach) record;
         return String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s", time(a.getWindowStartMs()),
@@ -117,6 +128,11 @@ public final class TailPrinter {
 
     private static String num(Double v) {
         return v == null ? "-" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /** Right-aligns {@code s} in {@code width} characters, like {@code %<width>s}. */
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
     }
 
     private static String cut(String s, int width) {

@@ -22,7 +22,7 @@ class RunOptionsWarmupTest {
     private static RunConfig config(String... args) {
         Holder h = new Holder();
         new CommandLine(h).parseArgs(args);
-        return h.run.toConfig("http://127.0.0.1:1/v1", "m", null);
+        return h.run.toConfig(new SimOptions());
     }
 
     @Test

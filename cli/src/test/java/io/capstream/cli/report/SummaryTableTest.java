@@ -5,10 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.aggregator.importer.ArtifactImporter;
+import io.capstream.aggregator.report.calc.ReportCalculator;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ClientCheck;
+import io.capstream.schemas.avro.FailureEntry;
+import io.capstream.schemas.avro.Metrics;
+import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.ReportKind;
+import io.capstream.schemas.report.ReportView;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,51 +26,120 @@ class SummaryTableTest {
         return SharedDir.get();
     }
 
-    @Test
-    void rendersTheSeedArtifact() throws Exception {
-        JsonNode seed = ArtifactJson.read(shared().resolve("corpus/seed-example.json"));
-        String t = SummaryTable.render(seed);
-        // seed (spec §8.1): e2e p50 664.3758000573143, p95 747.0614000922069
-        assertTrue(t.contains("E2E (ms)                            664.4          747.1"), t);
-        assertTrue(t.contains("protocol          " + seed.path("measurement_protocol").asText()), t);
-        assertTrue(t.contains("completed " + seed.path("completed").asInt()), t);
+    /** A report with the given failures and metrics, every other metric null. */
+    private static BenchmarkReport report(List<FailureEntry> failures, Metrics metrics) {
+        return BenchmarkReport.newBuilder().setRunId("r").setBaseUrl("http://127.0.0.1:8000/v1").setModel("m")
+                .setRequests(2).setCompleted(0).setFailed(failures.size()).setFailures(failures).setConcurrency(1)
+                .setMaxTokens(16).setRequestTimings(List.of()).setMetrics(metrics)
+                .setProvenance(Provenance.newBuilder().setKind(ReportKind.LIVE).build()).setArtifactJson("").build();
+    }
+
+    private static ClientCheck client(boolean distorted, List<String> warnings) {
+        return ClientCheck.newBuilder().setDelayP50Ms(0.08).setDelayP99Ms(7.25).setDelayMaxMs(31.0)
+                .setCpuProcessMs(812.4).setCpuEventLoopsMs(103.2).setCpuMsPer1000Chunks(6.3).setGcPauses(2)
+                .setGcPauseMaxMs(0.4).setInFlightMean(15.9).setInFlightMax(16).setQueueP99Ms(0.0)
+                .setWarmupLoopbackRequests(2300).setWarmupTargetRequests(4).setEventDelivery("deferred")
+                .setDistorted(distorted).setWarnings(warnings).build();
     }
 
     @Test
-    void listsFailuresAndShowsDashesForNulls() throws Exception {
-        JsonNode a = ArtifactJson.parse("{\"run_id\":\"r\",\"requests\":2,\"completed\":0,\"failed\":2,\"metrics\":"
-                + "{\"ttft_p50_ms\":null,\"throughput_tok_s\":0.0},\"failures\":[{\"request_index\":0,"
-                + "\"error_type\":\"URLError\",\"error_message\":\"<urlopen error [Errno 111] Connection refused>\"},"
-                + "{\"request_index\":1,\"error_type\":\"HTTPError\",\"error_message\":\"HTTP Error 500: Internal Server Error\"}]}");
-        String t = SummaryTable.render(a);
+    void rendersTheSeedArtifactExactly() throws Exception {
+        BenchmarkReport seed = ReportCalculator.compute(
+                ArtifactImporter.plan(shared().resolve("corpus/seed-example.json")).toRunData(0L));
+        String expected = String.join("\n",
+                "run               " + seed.getRunId(),
+                "target            " + seed.getBaseUrl() + "  model " + seed.getModel() + "  engine "
+                        + (seed.getEngine() == null ? "-" : seed.getEngine()),
+                "protocol          " + seed.getMeasurementProtocol(),
+                "requests          " + seed.getRequests() + "  completed " + seed.getCompleted() + "  failed "
+                        + seed.getFailed() + "  concurrency " + seed.getConcurrency(),
+                String.format(Locale.ROOT, "wall clock        %.1f ms", seed.getWallClockMs()),
+                "",
+                "metric                                p50            p95");
+        String t = SummaryTable.render(seed, null);
+        assertTrue(t.startsWith(expected + "\n"), t);
+        // seed (spec §8.1): e2e p50 664.3758000573143, p95 747.0614000922069
+        assertTrue(t.contains("\nE2E (ms)                            664.4          747.1\n"), t);
+        for (ReportView.PercentileLine p : ReportView.SUMMARY_PERCENTILES) {
+            assertTrue(t.contains("\n" + String.format(Locale.ROOT, "%-26s ", p.label())), p.label() + ": " + t);
+        }
+        assertTrue(!t.contains("client check"), "imports have no self-check");
+    }
+
+    @Test
+    void rendersAKnownReportToTheExpectedText() {
+        Metrics m = Metrics.newBuilder().setTtftP50Ms(872.14).setTtftP95Ms(2431.7).setTimeToFirstOutputP50Ms(872.14)
+                .setTimeToFirstOutputP95Ms(2431.7).setE2eP50Ms(1922.6).setE2eP95Ms(3515.9)
+                .setMeanInterTokenLatencyMsP50(16.7).setMeanInterTokenLatencyMsP95(20.1).setDecodeTokSP50(59.8)
+                .setDecodeTokSP95(63.8).setEffectivePrefillTokSP50(30583.9).setEffectivePrefillTokSP95(41958.8)
+                .setPromptTokensP50(27953.0).setPromptTokensP95(27953.0).setThroughputTokS(505.6)
+                .setOutputTokens(3840L).setPrefixCacheHitAvg(0.271).build();
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), m)).setRunId("benchmark-20261130T102644Z")
+                .setBaseUrl("http://127.0.0.1:37707/v1").setModel("capstream-sim").setEngine("capstream-sim")
+                .setMeasurementProtocol("capacity-v3").setRequests(60).setCompleted(60).setFailed(0).setConcurrency(20)
+                .setWallClockMs(7594.6).build();
+        String expected = """
+                run               benchmark-20261130T102644Z
+                target            http://127.0.0.1:37707/v1  model capstream-sim  engine capstream-sim
+                protocol          capacity-v3
+                requests          60  completed 60  failed 0  concurrency 20
+                wall clock        7594.6 ms
+
+                metric                                p50            p95
+                TTFT (ms)                           872.1         2431.7
+                time to first output (ms)           872.1         2431.7
+                E2E (ms)                           1922.6         3515.9
+                inter-token latency (ms)             16.7           20.1
+                decode (tok/s)                       59.8           63.8
+                effective prefill (tok/s)         30583.9        41958.8
+                prompt tokens                     27953.0        27953.0
+
+                throughput        505.6 tok/s  (output tokens 3840)
+                prefix cache hit  27.1 %
+                client check      loop delay p50 0.1 / p99 7.3 / max 31.0 ms, CPU process 812 ms, event loops 103 ms (6.3 per 1,000 chunks), GC pauses 2 (max 0.4 ms)
+                                  achieved concurrency 15.9 (max 16), client queue before t0 p99 0.0 ms, warm-up 2,300 loopback + 4 target requests, events deferred
+                """;
+        assertEquals(expected, SummaryTable.render(r, client(false, List.of())));
+    }
+
+    @Test
+    void listsFailuresAndShowsDashesForNulls() {
+        BenchmarkReport a = report(List.of(
+                FailureEntry.newBuilder().setRequestIndex(0).setErrorType("URLError")
+                        .setErrorMessage("<urlopen error [Errno 111] Connection refused>").build(),
+                FailureEntry.newBuilder().setRequestIndex(1).setErrorType("HTTPError")
+                        .setErrorMessage("HTTP Error 500: Internal Server Error").build()),
+                Metrics.newBuilder().setThroughputTokS(0.0).build());
+        String t = SummaryTable.render(a, null);
         assertTrue(t.contains("TTFT (ms)                               -              -"), t);
         assertTrue(t.contains("#0     URLError        <urlopen error [Errno 111] Connection refused>"), t);
         assertTrue(t.contains("#1     HTTPError       HTTP Error 500"), t);
-        assertTrue(t.contains("throughput        0.0 tok/s"), t);
+        assertTrue(t.contains("throughput        0.0 tok/s  (output tokens -)"), t);
+        assertTrue(t.contains("engine -"), t);
     }
 
     @Test
-    void showsTheClientSelfCheckAndSaysWhenTheClientMayHaveDistortedTheNumbers() throws Exception {
-        String client = "{\"delay_p50_ms\":0.08,\"delay_p99_ms\":7.25,\"delay_max_ms\":31.0,\"cpu_process_ms\":812.4,\"cpu_event_loops_ms\":103.2,"
-                + "\"cpu_ms_per_1000_chunks\":6.3,\"gc_pauses\":2,\"gc_pause_max_ms\":0.4,\"in_flight_mean\":15.9,"
-                + "\"in_flight_max\":16,\"queue_p99_ms\":0.0,\"warmup_loopback_requests\":2300,"
-                + "\"warmup_target_requests\":4,\"event_delivery\":\"deferred\",\"distorted\":%s,\"warnings\":%s}";
-        JsonNode bad = ArtifactJson.parse("{\"run_id\":\"r\",\"metrics\":{},\"capstream\":{\"client\":"
-                + String.format(client, "true", "[\"event-loop delay p99 7.2 ms > 5 ms: chunks may have been"
-                + " timestamped up to that late\",\"GC paused the client for up to 6.0 ms\"]") + "}}");
-        String t = SummaryTable.render(bad);
+    void aChunkedReportPointsToTheFileForItsFailures() {
+        BenchmarkReport a = BenchmarkReport.newBuilder(report(List.of(), Metrics.newBuilder().build()))
+                .setFailed(3).setArtifactChunks(12).build();
+        assertTrue(SummaryTable.render(a, null).endsWith("\nfailures: 3, listed in the report file\n"));
+    }
+
+    @Test
+    void showsTheClientSelfCheckAndSaysWhenTheClientMayHaveDistortedTheNumbers() {
+        BenchmarkReport r = report(List.of(), Metrics.newBuilder().build());
+        String t = SummaryTable.render(r, client(true, List.of("event-loop delay p99 7.2 ms > 5 ms: chunks may have been"
+                + " timestamped up to that late", "GC paused the client for up to 6.0 ms")));
         assertTrue(t.contains("client check      loop delay p50 0.1 / p99 7.3 / max 31.0 ms, CPU process 812 ms, event"
                 + " loops 103 ms (6.3 per 1,000 chunks), GC pauses 2 (max 0.4 ms)"), t);
         assertTrue(t.contains("achieved concurrency 15.9 (max 16), client queue before t0 p99 0.0 ms, warm-up 2,300"
                 + " loopback + 4 target requests, events deferred"), t);
         assertTrue(t.contains("warning: the client may have distorted these numbers: event-loop delay p99 7.2 ms > 5 ms:"
                 + " chunks may have been timestamped up to that late; GC paused the client for up to 6.0 ms\n"), t);
-        JsonNode good = ArtifactJson.parse("{\"run_id\":\"r\",\"metrics\":{},\"capstream\":{\"client\":"
-                + String.format(client, "false", "[]") + "}}");
-        assertTrue(SummaryTable.render(good).contains("client check"));
-        assertTrue(!SummaryTable.render(good).contains("warning:"), "no warning line for a clean self-check");
-        assertTrue(!SummaryTable.render(ArtifactJson.parse("{\"run_id\":\"r\",\"metrics\":{}}")).contains("client check"),
-                "imports have no self-check");
+        String good = SummaryTable.render(r, client(false, List.of()));
+        assertTrue(good.contains("client check"), good);
+        assertTrue(!good.contains("warning:"), "no warning line for a clean self-check");
+        assertTrue(!SummaryTable.render(r, null).contains("client check"), "imports have no self-check");
     }
 
     @Test

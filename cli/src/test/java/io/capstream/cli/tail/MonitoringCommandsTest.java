@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.commands.AggregateCommand;
-import io.capstream.cli.commands.DurationConverter;
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.commands.TailCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -45,6 +45,23 @@ class TailPrinterTest {
     }
 
     @Test
+    void reportsTableShowsTheTypedMetricColumnsInTheFixedLayout() {
+        var report = io.capstream.schemas.avro.BenchmarkReport.newBuilder().setRunId("benchmark-1").setModel("m")
+                .setBaseUrl("http://127.0.0.1:8000/v1").setRequests(60).setCompleted(58).setFailed(2).setConcurrency(4)
+                .setMaxTokens(16).setMetrics(io.capstream.schemas.avro.Metrics.newBuilder().setTtftP50Ms(41.25)
+                        .setTtftP95Ms(99.96).setE2eP95Ms(null).setThroughputTokS(505.64).build())
+                .setProvenance(io.capstream.schemas.avro.Provenance.newBuilder()
+                        .setKind(io.capstream.schemas.avro.ReportKind.REPLAY).build())
+                .setArtifactJson("").build();
+        String[] lines = render(TailKind.REPORTS, TailFormat.TABLE, report).split("\n");
+        String layout = "%-40s %-20s %-32s %9s %6s %9s %9s %9s %10s %-8s";
+        assertEquals(String.format(java.util.Locale.ROOT, layout, "run_id", "model", "base_url", "completed", "failed",
+                "ttft_p50", "ttft_p95", "e2e_p95", "tok/s", "kind"), lines[0]);
+        assertEquals(String.format(java.util.Locale.ROOT, layout, "benchmark-1", "m", "http://127.0.0.1:8000/v1", "58/60",
+                "2", "41.3", "100.0", "-", "505.6", "replay"), lines[1]);
+    }
+
+    @Test
     void tableHasHeaderAndOneLinePerSummary() {
         String text = render(TailKind.SUMMARIES, TailFormat.TABLE, summary(), summary());
         String[] lines = text.split("\n");

@@ -15,12 +15,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * taken when the client really starts it, as with the reference's thread per request. With a ramp-up ({@link DriverConfig#rampUpNs()}, a deviation
  * from the reference) slot k of c takes its first one {@code k x rampUp / c} after T0. The scheduled
  * start of a request is the moment its slot took it, so its client queue time is only the
- * prompt/body preparation. Thread-safe.
+ * prompt/body preparation. Time and ramp-up timers come from an {@link ArrivalClock}. Thread-safe.
  */
 public final class ClosedLoop {
     private final DriverConfig config;
     private final RequestLauncher launcher;
     private final IoYield yield;
+    private final ArrivalClock clock;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger activeSlots = new AtomicInteger();
     private final CompletableFuture<Integer> drained = new CompletableFuture<>();
@@ -48,9 +49,21 @@ public final class ClosedLoop {
      *                 event loop's ready I/O ({@link IoYield#EVENT_LOOP}) or at once ({@link IoYield#NONE})
      */
     public ClosedLoop(DriverConfig config, RequestLauncher launcher, IoYield yield) {
+        this(config, launcher, yield, ArrivalClock.SYSTEM);
+    }
+
+    /**
+     * @param config   driver settings ({@code slots} = concurrency; {@code t0Ns} and
+     *                 {@code deadlineNs} on the clock's scale)
+     * @param launcher starts requests
+     * @param yield    how slots that start at T0 on one context are spaced (see above)
+     * @param clock    time source and ramp-up timers; {@link ArrivalClock#SYSTEM} in a run
+     */
+    public ClosedLoop(DriverConfig config, RequestLauncher launcher, IoYield yield, ArrivalClock clock) {
         this.config = config;
         this.launcher = launcher;
         this.yield = yield;
+        this.clock = clock;
     }
 
     /**
@@ -68,7 +81,7 @@ public final class ClosedLoop {
         for (int s = 0; s < slots; s++) {
             Context ctx = config.contexts().get(s % config.contexts().size());
             long delayMs = config.rampUpNs() <= 0 ? 0
-                    : Math.max(0, (config.t0Ns() + config.rampUpNs() * s / slots - System.nanoTime()) / 1_000_000L);
+                    : Math.max(0, (config.t0Ns() + config.rampUpNs() * s / slots - clock.nanoTime()) / 1_000_000L);
             if (delayMs == 0) {
                 rampState.set(s, RAMP_STARTED);
                 atT0[s % atT0.length]++;
@@ -78,7 +91,7 @@ public final class ClosedLoop {
                 // setTimer on the slot's own context thread makes the timer fire on that context.
                 ctx.runOnContext(v -> {
                     if (rampState.get(slot) == RAMP_WAITING) {
-                        rampTimers.set(slot, ctx.owner().setTimer(delayMs, id -> {
+                        rampTimers.set(slot, clock.setTimer(ctx, delayMs, () -> {
                             if (rampState.compareAndSet(slot, RAMP_WAITING, RAMP_STARTED)) {
                                 takeNext(ctx);
                             }
@@ -110,7 +123,7 @@ public final class ClosedLoop {
 
     private void takeNext(Context ctx) {
         while (true) {
-            if (config.stop().getAsBoolean() || System.nanoTime() >= config.deadlineNs()) {
+            if (config.stop().getAsBoolean() || clock.nanoTime() >= config.deadlineNs()) {
                 slotDone();
                 cancelRamp(ctx);
                 return;
@@ -121,7 +134,7 @@ public final class ClosedLoop {
                 cancelRamp(ctx);
                 return;
             }
-            long scheduled = System.nanoTime() - config.t0Ns();
+            long scheduled = clock.nanoTime() - config.t0Ns();
             launcher.launch(idx, scheduled, ctx, () -> {
                 if (Context.isOnEventLoopThread() && ctx == io.vertx.core.Vertx.currentContext()) {
                     takeNext(ctx);
@@ -146,7 +159,7 @@ public final class ClosedLoop {
             if (rampState.compareAndSet(s, RAMP_WAITING, RAMP_CANCELLED)) {
                 long timer = rampTimers.get(s);
                 if (timer >= 0) {
-                    ctx.owner().cancelTimer(timer);
+                    clock.cancelTimer(ctx, timer);
                 }
                 slotDone();
             }

@@ -10,13 +10,15 @@ import java.util.concurrent.CompletableFuture;
  * due request waits in a FIFO; the time from its scheduled start to its actual start is recorded as
  * client queue time, and the scheduled start is kept, so latency measured from the schedule has no
  * coordinated omission. A timer on one context releases due requests (about 1 ms resolution; the
- * lateness is part of the recorded queue time). Thread-safe.
+ * lateness is part of the recorded queue time). Time and timers come from an {@link ArrivalClock}.
+ * Thread-safe.
  */
 public final class OpenLoop {
     private final DriverConfig config;
     private final RequestLauncher launcher;
     private final ArrivalSchedule schedule;
     private final Context timerContext;
+    private final ArrivalClock clock;
     private final CompletableFuture<Integer> drained = new CompletableFuture<>();
     private final Object lock = new Object();
     private final ArrayDeque<long[]> waiting = new ArrayDeque<>();
@@ -32,10 +34,22 @@ public final class OpenLoop {
      * @param launcher starts requests
      */
     public OpenLoop(DriverConfig config, ArrivalSchedule schedule, RequestLauncher launcher) {
+        this(config, schedule, launcher, ArrivalClock.SYSTEM);
+    }
+
+    /**
+     * @param config   driver settings ({@code slots} = max in flight; {@code t0Ns} and
+     *                 {@code deadlineNs} on the clock's scale)
+     * @param schedule arrival times
+     * @param launcher starts requests
+     * @param clock    time source and timers; {@link ArrivalClock#SYSTEM} in a run
+     */
+    public OpenLoop(DriverConfig config, ArrivalSchedule schedule, RequestLauncher launcher, ArrivalClock clock) {
         this.config = config;
         this.launcher = launcher;
         this.schedule = schedule;
         this.timerContext = config.contexts().get(0);
+        this.clock = clock;
     }
 
     /** @return a future completed, with the number of requests started, when all have ended */
@@ -46,8 +60,9 @@ public final class OpenLoop {
     }
 
     private void tick() {
-        long now = System.nanoTime() - config.t0Ns();
-        boolean stop = config.stop().getAsBoolean() || System.nanoTime() >= config.deadlineNs();
+        long nowNs = clock.nanoTime();
+        long now = nowNs - config.t0Ns();
+        boolean stop = config.stop().getAsBoolean() || nowNs >= config.deadlineNs();
         synchronized (lock) {
             if (stop) {
                 noMore = true;
@@ -71,8 +86,8 @@ public final class OpenLoop {
         }
         if (more) {
             // at most 100 ms, so that a stop request is noticed promptly even at very low rates
-            long delayMs = Math.min(100, Math.max(1, (nextDue - (System.nanoTime() - config.t0Ns())) / 1_000_000));
-            timerContext.owner().setTimer(delayMs, id -> tick());
+            long delayMs = Math.min(100, Math.max(1, (nextDue - (clock.nanoTime() - config.t0Ns())) / 1_000_000));
+            clock.setTimer(timerContext, delayMs, this::tick);
         } else {
             checkDrained();
         }

@@ -25,8 +25,10 @@ import java.util.Arrays;
  * An event longer than {@value #MAX_EVENT_BYTES} bytes or {@value #MAX_EVENT_LINES} lines is given
  * up the same way.
  *
- * <p>Also keeps the count of data lines and the largest gap between consecutive ones (measured as
- * they arrive). Not thread-safe: one instance per response, used on its event loop.
+ * <p>Framing only: every {@code data:} line is reported to {@link PayloadHandler#dataLine(long)} as
+ * it arrives (for the count and gaps), and what a payload means is the handler's business. No
+ * allocation or copy for a one-line event. Not thread-safe: one instance per response, used on its
+ * event loop.
  */
 public final class SseEventAssembler implements SseLineSplitter.LineHandler {
     /** How a payload parsed. */
@@ -41,6 +43,14 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
 
     /** Interprets payloads; called on the assembler's thread. */
     public interface PayloadHandler {
+        /**
+         * A {@code data:} line arrived (also {@code [DONE]} and unparseable ones), before its payload is
+         * handled.
+         *
+         * @param atNs {@code System.nanoTime()} when its bytes arrived
+         */
+        void dataLine(long atNs);
+
         /**
          * Parses a payload, with no effect until {@link #apply(long)}.
          *
@@ -71,9 +81,6 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
     private final PayloadHandler handler;
     private long now;
     private boolean done;
-    private int dataLines;
-    private long lastDataNs;
-    private long maxGapNs = -1;
 
     // the multi-line event being assembled: payloads joined with '\n', where each line starts and
     // when it arrived; allocated on the first such event only
@@ -118,12 +125,7 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
         while (s < e && isSpace(b[s])) {
             s++;
         }
-        if (++dataLines > 1) {
-            maxGapNs = Math.max(maxGapNs, now - lastDataNs);
-        } else {
-            maxGapNs = 0;
-        }
-        lastDataNs = now;
+        handler.dataLine(now);
         if (e - s == DONE.length && startsWith(b, s, DONE)) {
             if (eventLines > 0 && !dispatch()) {
                 return false;
@@ -219,16 +221,6 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
     /** @return whether {@code data: [DONE]} was seen */
     public boolean done() {
         return done;
-    }
-
-    /** @return {@code data:} lines seen (including {@code [DONE]} and unparseable ones) */
-    public int dataLines() {
-        return dataLines;
-    }
-
-    /** @return the largest gap between consecutive {@code data:} lines as they arrived, ns; -1 before the first */
-    public long maxGapNs() {
-        return maxGapNs;
     }
 
     /** @return whether a multi-line event is being assembled (its lines are not applied yet) */

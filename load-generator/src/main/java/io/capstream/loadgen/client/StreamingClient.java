@@ -342,10 +342,7 @@ public final class StreamingClient implements AutoCloseable {
                 vertx.cancelTimer(timerId);
                 timerId = -1;
             }
-            RequestError e = error;
-            if (e == null && acc.ttftNs() < 0) {
-                e = RequestError.of(ErrorTypes.VALUE_ERROR, ErrorTypes.NO_VISIBLE_CONTENT);
-            }
+            RequestError e = error != null ? error : acc.visibleContentFailure();
             promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
                     acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
                     acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),

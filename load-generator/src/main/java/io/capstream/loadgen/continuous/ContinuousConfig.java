@@ -2,6 +2,7 @@ package io.capstream.loadgen.continuous;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunIdentity;
 import io.capstream.loadgen.run.WarmupConfig;
 import java.time.Duration;
 import java.util.Objects;
@@ -73,19 +74,20 @@ public record ContinuousConfig(RunConfig base, Mode mode, Duration interval, Dur
      * @return the run's config
      */
     public RunConfig runConfig(int iteration) {
-        RunConfig.Builder b = base.toBuilder();
-        if (base.runId() != null) {
-            b.runId(base.runId() + "-" + iteration);
+        RunIdentity id = base.identity();
+        if (id.runId() != null) {
+            id = id.withRunId(id.runId() + "-" + iteration);
         } else {
-            String suffix = base.runIdSuffix();
-            b.runIdSuffix((suffix == null || suffix.isBlank() ? "" : suffix + "-") + "c" + iteration);
+            String suffix = id.runIdSuffix();
+            id = id.withRunIdSuffix((suffix == null || suffix.isBlank() ? "" : suffix + "-") + "c" + iteration);
         }
+        RunConfig run = base.withIdentity(id);
         if (mode == Mode.STEADY) {
-            b.durationS(interval.toMillis() / 1000.0);
+            run = run.withLoad(run.load().withDurationS(interval.toMillis() / 1000.0));
         }
         if (iteration > 0) {
-            b.warmup(WarmupConfig.NONE); // the process is warm after the first run
+            run = run.withWarmup(WarmupConfig.NONE); // the process is warm after the first run
         }
-        return b.build();
+        return run;
     }
 }

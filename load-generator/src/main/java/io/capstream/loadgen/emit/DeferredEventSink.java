@@ -100,11 +100,17 @@ public final class DeferredEventSink implements EventSink {
         return held.size() + (d == null ? 0 : d.handedOver());
     }
 
-    /** @return events held here plus those the delegate still waits for */
+    /**
+     * @return events held here plus those the delegate still waits for; 0 for the held events once
+     *         the delegate could not be opened (they are {@link #undelivered()}, nothing waits for them)
+     */
     @Override
     public long pending() {
         EventSink d = delegate;
-        return held.size() + (d == null ? 0 : d.pending());
+        if (d == null) {
+            return openError != null ? 0 : held.size();
+        }
+        return held.size() + d.pending();
     }
 
     @Override

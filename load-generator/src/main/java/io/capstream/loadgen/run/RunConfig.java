@@ -2,93 +2,34 @@ package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.workload.ThinkingMode;
-import io.capstream.schemas.text.HttpUrls;
-import io.capstream.schemas.text.Redaction;
-import io.capstream.schemas.text.RunIdRule;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Every parameter of one load-generator run. Names and defaults are the reference's
+ * Every parameter of one load-generator run, grouped by concern: the {@link TargetConfig target}
+ * (endpoint, model, connection), the {@link LoadShape load shape} (how many requests, when), the
+ * {@link RequestShape request shape} (prompt and completion), the {@link RunIdentity run identity}
+ * (ids, labels, seed) and the {@link WarmupConfig warm-up}. Names and defaults are the reference's
  * ({@code anvil-serving eval benchmark capacity}, spec §1); capstream adds the arrival process,
  * keep-alive, a time bound and run-id control. Bounds are wider than the reference where capstream
  * can do more (requests, concurrency and burst up to {@value #MAX_REQUESTS}).
  *
  * <p>Build with {@link #builder(String, String)}; check with {@link #validate(Function)} before
- * anything is sent (violations are usage errors, exit code 2). The API key itself is never part of
- * the config: only the name of the environment variable that holds it.
+ * anything is sent (violations are usage errors, exit code 2): every group checks itself, and this
+ * class adds the rules that span groups (model-family guard, aggregate prompt guard). The flat
+ * accessors ({@link #baseUrl()}, {@link #requests()}, ...) are shortcuts to the groups' values.
  *
- * @param baseUrl            endpoint base URL, usually ending in {@code /v1}; required; checked by
- *                           {@link HttpUrls#problem}. A {@code user:password@} in it is sent as HTTP basic
- *                           auth and recorded as {@code ***@} ({@link Redaction#urls})
- * @param model              model id sent in each request; required
- * @param engine             engine label recorded in the report, or null
- * @param gpu                GPU label recorded in the report, or null
- * @param requests           {@code --requests}: number of planned requests (default 60); with a
- *                           {@code --duration} in closed loop, the upper bound
- * @param concurrency        {@code --concurrency}: closed-loop slots (default 20)
- * @param burst              {@code --burst}: when non-zero replaces both requests and concurrency (default 0)
- * @param sharedPrefixTokens {@code --shared-prefix-tokens}, tokens (default 8000)
- * @param ctxTokens          {@code --ctx-tokens}: fixed context, tokens; 0 samples the distribution (default 0)
- * @param seed               {@code --seed} of the context plan (and of Poisson arrivals) (default 0)
- * @param maxTokens          {@code --max-tokens}: completion cap sent, tokens (default 64)
- * @param maxModelLen        {@code --max-model-len}, tokens; 0 probes {@code /models} (default 0)
- * @param margin             {@code --margin}, tokens kept free below the context window (default 1024)
- * @param timeoutS           {@code --timeout}: socket timeout per connect and per read, seconds (default 900)
- * @param thinkingMode       {@code --thinking-mode} (default {@link ThinkingMode#DEFAULT})
- * @param noThinking         {@code --no-thinking}: forces thinking-mode disabled
- * @param reasoningEffort    {@code --reasoning-effort}, or null
- * @param apiKeyEnv          {@code --api-key-env}: name of the environment variable with the key, or null
- * @param arrival            arrival process (default {@link ArrivalMode#CLOSED})
- * @param rateRps            open-loop rate, requests per second; required for constant/poisson, else null
- * @param maxInFlight        open-loop cap on requests in flight; null = {@code concurrency}
- * @param durationS          time bound in seconds (no new request starts after it), or null
- * @param keepAlive          reuse connections (deviation from the reference, which opens one per request)
- * @param rampUpS            closed-loop ramp-up, seconds: slot k of c takes its first request k x rampUpS / c
- *                           after T0 instead of at T0 (a deviation from the reference, which starts every
- *                           slot at once); null or 0 = no ramp. Open loop: must be null
- * @param runId              run id override used verbatim, or null to derive {@code benchmark-YYYYMMDDTHHMMSSZ};
- *                           checked by {@link RunIdRule} (no {@code /}, {@code \}, control characters; at most
- *                           {@value RunIdRule#MAX_LENGTH} characters)
- * @param runIdSuffix        appended to the derived run id as {@code -<suffix>} to avoid same-second collisions,
- *                           or null; the resulting id follows the same rule
- * @param workerId           id of this generator process in the events, or null for a random one
- * @param expectedWorkers    number of workers whose RunFinished completes the run (default 1)
- * @param warmup             what runs before T0 to warm the client and the target (null = {@link WarmupConfig#NONE}; the CLI defaults to {@link WarmupConfig#DEFAULTS})
+ * @param target   endpoint, model and connection; not null
+ * @param load     number and timing of the requests; not null
+ * @param request  prompt and completion of each request; not null
+ * @param identity run id, worker id, labels and seed; not null
+ * @param warmup   what runs before T0 to warm the client and the target (null = {@link WarmupConfig#NONE};
+ *                 the CLI defaults to {@link WarmupConfig#DEFAULTS})
  */
-public record RunConfig(
-        String baseUrl,
-        String model,
-        String engine,
-        String gpu,
-        int requests,
-        int concurrency,
-        int burst,
-        int sharedPrefixTokens,
-        int ctxTokens,
-        long seed,
-        int maxTokens,
-        int maxModelLen,
-        int margin,
-        double timeoutS,
-        ThinkingMode thinkingMode,
-        boolean noThinking,
-        String reasoningEffort,
-        String apiKeyEnv,
-        ArrivalMode arrival,
-        Double rateRps,
-        Integer maxInFlight,
-        Double durationS,
-        boolean keepAlive,
-        Double rampUpS,
-        String runId,
-        String runIdSuffix,
-        String workerId,
-        int expectedWorkers,
-        WarmupConfig warmup) {
+public record RunConfig(TargetConfig target, LoadShape load, RequestShape request, RunIdentity identity,
+                        WarmupConfig warmup) {
 
     /** Default {@code --requests}. */
     public static final int DEFAULT_REQUESTS = 60;
@@ -108,13 +49,13 @@ public record RunConfig(
     public static final long AGGREGATE_PROMPT_LIMIT = 67_108_864L;
     /** Context assumed by the aggregate guard when none is fixed (spec §1). */
     public static final int SAMPLED_CONTEXT_CEILING = 262_144;
-    /** Accepted {@code --reasoning-effort} values (spec §1). */
-    public static final Set<String> REASONING_EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "max", "xhigh");
 
-    /** Canonical constructor: fills null enums with their defaults. */
+    /** Canonical constructor: the groups are required; a null warm-up is {@link WarmupConfig#NONE}. */
     public RunConfig {
-        thinkingMode = thinkingMode == null ? ThinkingMode.DEFAULT : thinkingMode;
-        arrival = arrival == null ? ArrivalMode.CLOSED : arrival;
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(load, "load");
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(identity, "identity");
         warmup = warmup == null ? WarmupConfig.NONE : warmup;
     }
 
@@ -130,144 +71,72 @@ public record RunConfig(
     /** @return a builder initialised with this config's values */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.baseUrl = baseUrl; b.model = model; b.engine = engine; b.gpu = gpu; b.requests = requests;
-        b.concurrency = concurrency; b.burst = burst; b.sharedPrefixTokens = sharedPrefixTokens;
-        b.ctxTokens = ctxTokens; b.seed = seed; b.maxTokens = maxTokens; b.maxModelLen = maxModelLen;
-        b.margin = margin; b.timeoutS = timeoutS; b.thinkingMode = thinkingMode; b.noThinking = noThinking;
-        b.reasoningEffort = reasoningEffort; b.apiKeyEnv = apiKeyEnv; b.arrival = arrival; b.rateRps = rateRps;
-        b.maxInFlight = maxInFlight; b.durationS = durationS; b.keepAlive = keepAlive; b.rampUpS = rampUpS; b.runId = runId;
-        b.runIdSuffix = runIdSuffix; b.workerId = workerId; b.expectedWorkers = expectedWorkers;
+        b.baseUrl = target.baseUrl(); b.simulated = target.simulated(); b.model = target.model();
+        b.engine = target.engine(); b.apiKeyEnv = target.apiKeyEnv(); b.timeoutS = target.timeoutS();
+        b.keepAlive = target.keepAlive();
+        b.requests = load.requests(); b.concurrency = load.concurrency(); b.burst = load.burst();
+        b.arrival = load.arrival(); b.rateRps = load.rateRps(); b.maxInFlight = load.maxInFlight();
+        b.durationS = load.durationS(); b.rampUpS = load.rampUpS();
+        b.sharedPrefixTokens = request.sharedPrefixTokens(); b.ctxTokens = request.ctxTokens();
+        b.maxTokens = request.maxTokens(); b.maxModelLen = request.maxModelLen(); b.margin = request.margin();
+        b.thinkingMode = request.thinkingMode(); b.noThinking = request.noThinking();
+        b.reasoningEffort = request.reasoningEffort();
+        b.runId = identity.runId(); b.runIdSuffix = identity.runIdSuffix(); b.workerId = identity.workerId();
+        b.expectedWorkers = identity.expectedWorkers(); b.seed = identity.seed(); b.gpu = identity.gpu();
         b.warmup = warmup;
         return b;
     }
 
-    /** @return n: {@code burst} when non-zero, else {@code requests} (spec §1) */
-    public int effectiveRequests() {
-        return burst != 0 ? burst : requests;
+    /**
+     * Binds the base URL of a target whose address was not known when the options were resolved (the
+     * simulated engine, once it listens).
+     *
+     * @param baseUrl the endpoint base URL; not null
+     * @return a copy targeting {@code baseUrl}
+     */
+    public RunConfig withBaseUrl(String baseUrl) {
+        return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup);
     }
 
-    /** @return conc: {@code burst} when non-zero, else {@code concurrency} (spec §1) */
-    public int effectiveConcurrency() {
-        return burst != 0 ? burst : concurrency;
+    /** @param v the new load shape; not null @return a copy with it */
+    public RunConfig withLoad(LoadShape v) {
+        return new RunConfig(target, v, request, identity, warmup);
     }
 
-    /** @return the thinking mode sent and recorded: disabled whenever {@code --no-thinking} is set */
-    public ThinkingMode resolvedThinkingMode() {
-        return noThinking ? ThinkingMode.DISABLED : thinkingMode;
+    /** @param v the new run identity; not null @return a copy with it */
+    public RunConfig withIdentity(RunIdentity v) {
+        return new RunConfig(target, load, request, v, warmup);
     }
 
-    /** @return the open-loop in-flight cap: {@code maxInFlight}, or conc when null */
-    public int effectiveMaxInFlight() {
-        return maxInFlight != null ? maxInFlight : effectiveConcurrency();
+    /** @param v the new warm-up, null = none @return a copy with it */
+    public RunConfig withWarmup(WarmupConfig v) {
+        return new RunConfig(target, load, request, identity, v);
     }
 
     /**
-     * Checks every rule that does not need the endpoint (spec §1, §2.3): bounds, burst, the
-     * thinking/effort combinations, the model-family guard, the aggregate prompt guard for a fixed
-     * context or an explicit {@code --max-model-len}, the arrival options and the API key variable.
-     * The guard for a probed window is checked by {@link RunPlanner} after the probe.
+     * Checks every rule that does not need the endpoint (spec §1, §2.3): each group's own rules
+     * ({@link TargetConfig#problems}, {@link LoadShape#problems}, {@link RequestShape#problems}), the
+     * model-family guard ({@link RequestShape#modelProblems}), the aggregate prompt guard for a fixed
+     * context or an explicit {@code --max-model-len}, the warm-up and the run identity. A simulated
+     * target whose URL is not bound yet is checked without it. The window rule and the guard for a
+     * probed window are checked by {@link RunPlanner} after the probe.
      *
      * @param env environment lookup (name to value, null when unset), e.g. {@code System::getenv}
-     * @return usage error messages, empty when the config is valid; never null
+     * @return usage error messages, every problem found, grouped in the order target, load shape,
+     *         request shape, cross-group rules, warm-up, identity; empty when the config is valid; never null
      */
     public List<String> validate(Function<String, String> env) {
-        List<String> errors = new ArrayList<>();
-        if (baseUrl == null || baseUrl.isBlank()) {
-            errors.add("--base-url is required");
-        } else {
-            String problem = HttpUrls.problem(baseUrl);
-            if (problem != null) {
-                errors.add("--base-url " + problem + ": '" + Redaction.urls(baseUrl.strip()) + "'");
-            } else if (apiKeyEnv != null && HttpUrls.userInfo(baseUrl) != null) {
-                errors.add("--base-url carries user:password@ and --api-key-env is set: both would be the"
-                        + " Authorization header; give one");
-            }
-        }
-        if (model == null || model.isBlank()) {
-            errors.add("--model is required");
-        }
-        range(errors, "--requests", requests, 1, MAX_REQUESTS);
-        range(errors, "--concurrency", concurrency, 1, MAX_REQUESTS);
-        range(errors, "--burst", burst, 0, MAX_REQUESTS);
-        range(errors, "--shared-prefix-tokens", sharedPrefixTokens, 0, 262_144);
-        if (ctxTokens != 0 && (ctxTokens < 32 || ctxTokens > 1_048_576)) {
-            errors.add("--ctx-tokens must be 0 or between 32 and 1048576, got " + ctxTokens);
-        }
-        range(errors, "--max-tokens", maxTokens, 1, 65_536);
-        range(errors, "--max-model-len", maxModelLen, 0, 1_048_576);
-        range(errors, "--margin", margin, 0, 1_048_576);
-        if (maxModelLen != 0 && (long) maxModelLen <= (long) maxTokens + margin) {
-            errors.add("--max-model-len " + maxModelLen + " must exceed --max-tokens + --margin ("
-                    + ((long) maxTokens + margin) + ")");
-        }
-        if (!Double.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) {
-            errors.add("--timeout must be a finite number of seconds > 0 and <= 3600, got " + timeoutS);
-        }
-        String effort = reasoningEffort;
-        if (effort != null) {
-            if (!REASONING_EFFORTS.contains(effort)) {
-                errors.add("--reasoning-effort must be one of none, minimal, low, medium, high, max, xhigh; got '" + effort + "'");
-            }
-            if (noThinking || thinkingMode != ThinkingMode.DEFAULT) {
-                errors.add("--reasoning-effort cannot be combined with --no-thinking or --thinking-mode "
-                        + resolvedThinkingMode().wireName());
-            }
-        }
-        if (model != null) {
-            modelFamilyGuard(errors, model.toLowerCase(Locale.ROOT), effort);
-        }
-        int n = effectiveRequests();
-        if (ctxTokens != 0 || maxModelLen != 0) {
-            long perRequest = ctxTokens != 0 ? ctxTokens
-                    : Math.min(Math.max(0L, (long) maxModelLen - maxTokens - margin), SAMPLED_CONTEXT_CEILING);
-            aggregateGuard(errors, n, perRequest);
-        }
-        switch (arrival) {
-            case CLOSED -> {
-                if (rateRps != null) {
-                    errors.add("--rate needs --arrival constant or poisson");
-                }
-            }
-            case CONSTANT, POISSON -> {
-                if (rateRps == null || !Double.isFinite(rateRps) || rateRps <= 0) {
-                    errors.add("--arrival " + arrival.wireName() + " needs --rate > 0 (requests per second)");
-                }
-            }
-            default -> throw new IllegalStateException();
-        }
-        if (maxInFlight != null && (maxInFlight < 1 || maxInFlight > MAX_REQUESTS)) {
-            errors.add("--max-in-flight must be between 1 and " + MAX_REQUESTS + ", got " + maxInFlight);
-        }
-        if (durationS != null && (!Double.isFinite(durationS) || durationS <= 0)) {
-            errors.add("--duration must be a positive number of seconds, got " + durationS);
-        }
-        if (rampUpS != null) {
-            if (!Double.isFinite(rampUpS) || rampUpS < 0) {
-                errors.add("--ramp-up must be a duration >= 0, got " + rampUpS + " s");
-            } else if (arrival != ArrivalMode.CLOSED) {
-                errors.add("--ramp-up applies to the closed loop (--arrival closed), not to --arrival " + arrival.wireName());
-            }
+        List<String> errors = new ArrayList<>(target.problems(env));
+        errors.addAll(load.problems());
+        errors.addAll(request.problems());
+        errors.addAll(request.modelProblems(target.model()));
+        if (request.ctxTokens() != 0 || request.maxModelLen() != 0) {
+            long perRequest = request.ctxTokens() != 0 ? request.ctxTokens()
+                    : Math.min(Math.max(0L, request.promptCap(request.maxModelLen())), SAMPLED_CONTEXT_CEILING);
+            aggregateGuard(errors, load.effectiveRequests(), perRequest);
         }
         errors.addAll(warmup.validate());
-        if (expectedWorkers < 1) {
-            errors.add("expected workers must be >= 1, got " + expectedWorkers);
-        }
-        runIdRule(errors, "--run-id", runId);
-        if (runId == null && runIdSuffix != null && !runIdSuffix.isBlank()) {
-            String derived = RunIds.runId(java.time.Instant.EPOCH, null, runIdSuffix);
-            if (derived.length() > RunIdRule.MAX_LENGTH) {
-                errors.add("--run-id-suffix makes the run id " + derived.length() + " characters long, at most "
-                        + RunIdRule.MAX_LENGTH);
-            } else {
-                runIdRule(errors, "--run-id-suffix", runIdSuffix);
-            }
-        }
-        if (apiKeyEnv != null) {
-            String value = env.apply(apiKeyEnv);
-            if (value == null || value.strip().isEmpty()) {
-                errors.add("--api-key-env names environment variable " + apiKeyEnv + ", which is missing or empty");
-            }
-        }
+        errors.addAll(identity.problems());
         return errors;
     }
 
@@ -285,46 +154,77 @@ public record RunConfig(
         }
     }
 
-    private void modelFamilyGuard(List<String> errors, String m, String effort) {
-        if (m.contains("gpt-oss")) {
-            if (noThinking || thinkingMode == ThinkingMode.ENABLED || thinkingMode == ThinkingMode.DISABLED) {
-                errors.add("gpt-oss models do not accept --thinking-mode enabled/disabled or --no-thinking; use --reasoning-effort");
-            }
-            if (effort != null && !Set.of("low", "medium", "high").contains(effort)) {
-                errors.add("gpt-oss models accept --reasoning-effort low, medium or high; got '" + effort + "'");
-            }
-        } else if (m.contains("deepseek-v4") || m.contains("deepseek_v4")) {
-            if (effort != null && !Set.of("low", "high", "max").contains(effort)) {
-                errors.add("DeepSeek V4 models accept --reasoning-effort low, high or max; got '" + effort + "'");
-            }
-        } else if (m.contains("qwen3.8") || m.contains("qwen38")) {
-            if (effort != null && !Set.of("low", "medium", "xhigh").contains(effort)) {
-                errors.add("Qwen3.8 models accept --reasoning-effort low, medium or xhigh; got '" + effort + "'");
-            }
-        } else if (m.contains("qwen")) {
-            if (effort != null) {
-                errors.add("Qwen models do not accept --reasoning-effort; use --thinking-mode");
-            }
-        }
-    }
+    // Shortcuts to the groups' values, for the generator's call sites.
 
-    /** Adds the {@link RunIdRule} problem of {@code id}, naming the option; shows the id only when it is printable. */
-    private static void runIdRule(List<String> errors, String option, String id) {
-        String problem = RunIdRule.problem(id);
-        if (problem != null) {
-            errors.add(option + " " + problem + (problem.startsWith("must not contain '") ? ": '" + id + "'" : ""));
-        }
-    }
+    /** @return {@link TargetConfig#baseUrl()}; null only for an unbound simulated target */
+    public String baseUrl() { return target.baseUrl(); }
+    /** @return {@link TargetConfig#model()} */
+    public String model() { return target.model(); }
+    /** @return {@link TargetConfig#engine()}, or null */
+    public String engine() { return target.engine(); }
+    /** @return {@link TargetConfig#apiKeyEnv()}, or null */
+    public String apiKeyEnv() { return target.apiKeyEnv(); }
+    /** @return {@link TargetConfig#timeoutS()}, seconds */
+    public double timeoutS() { return target.timeoutS(); }
+    /** @return {@link TargetConfig#keepAlive()} */
+    public boolean keepAlive() { return target.keepAlive(); }
+    /** @return {@link LoadShape#requests()} */
+    public int requests() { return load.requests(); }
+    /** @return {@link LoadShape#concurrency()} */
+    public int concurrency() { return load.concurrency(); }
+    /** @return {@link LoadShape#burst()} */
+    public int burst() { return load.burst(); }
+    /** @return {@link LoadShape#arrival()}; never null */
+    public ArrivalMode arrival() { return load.arrival(); }
+    /** @return {@link LoadShape#rateRps()}, requests/s, or null */
+    public Double rateRps() { return load.rateRps(); }
+    /** @return {@link LoadShape#maxInFlight()}, or null */
+    public Integer maxInFlight() { return load.maxInFlight(); }
+    /** @return {@link LoadShape#durationS()}, seconds, or null */
+    public Double durationS() { return load.durationS(); }
+    /** @return {@link LoadShape#rampUpS()}, seconds, or null */
+    public Double rampUpS() { return load.rampUpS(); }
+    /** @return n: {@code burst} when non-zero, else {@code requests} (spec §1) */
+    public int effectiveRequests() { return load.effectiveRequests(); }
+    /** @return conc: {@code burst} when non-zero, else {@code concurrency} (spec §1) */
+    public int effectiveConcurrency() { return load.effectiveConcurrency(); }
+    /** @return the open-loop in-flight cap: {@code maxInFlight}, or conc when null */
+    public int effectiveMaxInFlight() { return load.effectiveMaxInFlight(); }
+    /** @return {@link RequestShape#sharedPrefixTokens()}, tokens */
+    public int sharedPrefixTokens() { return request.sharedPrefixTokens(); }
+    /** @return {@link RequestShape#ctxTokens()}, tokens (0 = sampled) */
+    public int ctxTokens() { return request.ctxTokens(); }
+    /** @return {@link RequestShape#maxTokens()}, tokens */
+    public int maxTokens() { return request.maxTokens(); }
+    /** @return {@link RequestShape#maxModelLen()}, tokens (0 = probe) */
+    public int maxModelLen() { return request.maxModelLen(); }
+    /** @return {@link RequestShape#margin()}, tokens */
+    public int margin() { return request.margin(); }
+    /** @return {@link RequestShape#thinkingMode()}; never null */
+    public ThinkingMode thinkingMode() { return request.thinkingMode(); }
+    /** @return {@link RequestShape#noThinking()} */
+    public boolean noThinking() { return request.noThinking(); }
+    /** @return {@link RequestShape#reasoningEffort()}, or null */
+    public String reasoningEffort() { return request.reasoningEffort(); }
+    /** @return the thinking mode sent and recorded: disabled whenever {@code --no-thinking} is set */
+    public ThinkingMode resolvedThinkingMode() { return request.resolvedThinkingMode(); }
+    /** @return {@link RunIdentity#seed()} */
+    public long seed() { return identity.seed(); }
+    /** @return {@link RunIdentity#gpu()}, or null */
+    public String gpu() { return identity.gpu(); }
+    /** @return {@link RunIdentity#runId()}, or null */
+    public String runId() { return identity.runId(); }
+    /** @return {@link RunIdentity#runIdSuffix()}, or null */
+    public String runIdSuffix() { return identity.runIdSuffix(); }
+    /** @return {@link RunIdentity#workerId()}, or null */
+    public String workerId() { return identity.workerId(); }
+    /** @return {@link RunIdentity#expectedWorkers()} */
+    public int expectedWorkers() { return identity.expectedWorkers(); }
 
-    private static void range(List<String> errors, String name, long v, long lo, long hi) {
-        if (v < lo || v > hi) {
-            errors.add(name + " must be between " + lo + " and " + hi + ", got " + v);
-        }
-    }
-
-    /** Mutable builder with the reference's defaults (spec §1). Not thread-safe. */
+    /** Mutable builder with the reference's defaults (spec §1); builds the groups. Not thread-safe. */
     public static final class Builder {
         private String baseUrl;
+        private boolean simulated;
         private String model;
         private String engine;
         private String gpu;
@@ -359,6 +259,12 @@ public record RunConfig(
 
         /** @param v endpoint base URL @return this */
         public Builder baseUrl(String v) { this.baseUrl = v; return this; }
+        /**
+         * @param v the target is the simulated engine started by the caller; with a null base URL it is
+         *          checked without one and bound later ({@link RunConfig#withBaseUrl})
+         * @return this
+         */
+        public Builder simulated(boolean v) { this.simulated = v; return this; }
         /** @param v model id @return this */
         public Builder model(String v) { this.model = v; return this; }
         /** @param v engine label or null @return this */
@@ -418,10 +324,13 @@ public record RunConfig(
 
         /** @return the config (not validated: call {@link RunConfig#validate(Function)}) */
         public RunConfig build() {
-            return new RunConfig(baseUrl, model, engine, gpu, requests, concurrency, burst, sharedPrefixTokens,
-                    ctxTokens, seed, maxTokens, maxModelLen, margin, timeoutS, thinkingMode, noThinking,
-                    reasoningEffort, apiKeyEnv, arrival, rateRps, maxInFlight, durationS, keepAlive, rampUpS, runId,
-                    runIdSuffix, workerId, expectedWorkers, warmup);
+            TargetConfig target = new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive);
+            LoadShape load = new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS,
+                    rampUpS);
+            RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
+                    thinkingMode, noThinking, reasoningEffort);
+            RunIdentity identity = new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, gpu);
+            return new RunConfig(target, load, request, identity, warmup);
         }
     }
 }

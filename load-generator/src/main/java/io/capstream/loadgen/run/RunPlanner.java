@@ -30,9 +30,14 @@ public final class RunPlanner {
      * @param vertx  Vert.x (for the probe)
      * @param config parameters
      * @param env    environment lookup
-     * @return the plan, or a future failed with {@link UsageException}
+     * @return the plan, or a future failed with {@link UsageException} (invalid parameters) or
+     *         {@link IllegalStateException} (a simulated target whose base URL is not bound yet)
      */
     public static CompletableFuture<RunPlan> plan(Vertx vertx, RunConfig config, Function<String, String> env) {
+        if (config.target().unbound()) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("the simulated target's base URL is not bound (RunConfig.withBaseUrl)"));
+        }
         List<String> errors = config.validate(env);
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new UsageException(errors));
@@ -69,7 +74,8 @@ public final class RunPlanner {
     }
 
     /**
-     * The part after the probe (spec §2.1 cap, §1 aggregate guard, §3.1 plan).
+     * The part after the probe (spec §2.1 cap, §1 aggregate guard, §3.1 plan). The window rule is
+     * {@link RequestShape#windowProblem}'s, naming the window {@code max model length}.
      *
      * @param config      parameters (already validated)
      * @param maxModelLen explicit or probed window in tokens, or null
@@ -79,12 +85,11 @@ public final class RunPlanner {
     public static CompletableFuture<RunPlan> complete(RunConfig config, Integer maxModelLen, ApiKey key) {
         Integer cap = null;
         if (maxModelLen != null) {
-            long c = (long) maxModelLen - config.maxTokens() - config.margin();
-            if (c <= 0) {
-                return CompletableFuture.failedFuture(new UsageException("max model length " + maxModelLen
-                        + " must exceed --max-tokens + --margin (" + (config.maxTokens() + config.margin()) + ")"));
+            String window = config.request().windowProblem("max model length", maxModelLen);
+            if (window != null) {
+                return CompletableFuture.failedFuture(new UsageException(window));
             }
-            cap = (int) c;
+            cap = (int) config.request().promptCap(maxModelLen);
         }
         int n = plannedRequests(config);
         List<String> errors = new ArrayList<>();

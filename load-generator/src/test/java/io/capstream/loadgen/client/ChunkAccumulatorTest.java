@@ -259,6 +259,22 @@ class ChunkAccumulatorTest {
     }
 
     @Test
+    void usageOfAMalformedChunkIsKeptAndItsCountsAreNot() {
+        assertFalse(at(1_100, "data: {\"usage\":{\"completion_tokens\":3},\"choices\":[{\"delta\":{\"content\":\"a\"}},null]}\n"));
+        assertEquals(3, acc.completionTokens());
+        assertEquals(0, acc.contentChunks());
+        assertEquals("a \"choices\" element is a JSON null ('NoneType' object has no attribute 'get')", acc.failure().message());
+    }
+
+    @Test
+    void visibleContentFailureOnlyWithoutContent() {
+        at(1_100, "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"think\"}}]}\n");
+        assertEquals(new RequestError(ErrorTypes.VALUE_ERROR, ErrorTypes.NO_VISIBLE_CONTENT, false), acc.visibleContentFailure());
+        at(1_200, content("\"a\""));
+        assertNull(acc.visibleContentFailure());
+    }
+
+    @Test
     void oneJsonPerLineWithoutBlankLinesIsHandledLineByLine() {
         at(1_100, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n");
         assertEquals(1, acc.contentChunks(), "handled when its line arrives, not at a blank line");

@@ -17,9 +17,15 @@ import org.junit.jupiter.api.Test;
  */
 class SseEventAssemblerTest {
     private final List<String> applied = new ArrayList<>();
+    private final List<Long> dataLines = new ArrayList<>();
     private final List<byte[]> arrays = new ArrayList<>();
     private String parsed;
     private final SseEventAssembler events = new SseEventAssembler(new SseEventAssembler.PayloadHandler() {
+        @Override
+        public void dataLine(long atNs) {
+            dataLines.add(atNs);
+        }
+
         @Override
         public Parse parse(byte[] b, int off, int len) {
             arrays.add(b);
@@ -68,8 +74,7 @@ class SseEventAssemblerTest {
         assertEquals(List.of(), applied);
         line(60, "");
         assertEquals(List.of("{|\"a\":1}@60"), applied);
-        assertEquals(2, events.dataLines());
-        assertEquals(40, events.maxGapNs());
+        assertEquals(List.of(10L, 50L), dataLines, "two data lines, reported at their arrival (a 40 ns gap)");
     }
 
     @Test
@@ -91,6 +96,17 @@ class SseEventAssemblerTest {
         line(30, "data: {never}");
         assertFalse(events.onEnd());
         assertEquals(List.of("{fail}@20"), applied);
+    }
+
+    @Test
+    void everyDataLineIsReportedBeforeItsPayloadIncludingDoneAndUnparseableOnes() {
+        line(10, "data: junk");
+        line(20, "data:");
+        line(30, "event: x");
+        line(40, "  data: {\"a\":1}  \r");
+        assertFalse(line(50, "data: [DONE]"));
+        assertEquals(List.of(10L, 20L, 40L, 50L), dataLines);
+        assertEquals(List.of("{\"a\":1}@40"), applied);
     }
 
     @Test

@@ -158,4 +158,59 @@ class RunConfigTest {
         assertTrue(errors(b().runId("my-run_1.2")).isEmpty());
         assertTrue(errors(b().runIdSuffix("s".repeat(173))).isEmpty(), "benchmark-YYYYMMDDTHHMMSSZ- + 173 = 200");
     }
+
+    @Test
+    void everyProblemOfEveryGroupIsListedGroupByGroup() {
+        RunConfig c = b().baseUrl(null).requests(0).maxTokens(0).model("Qwen3-8B").reasoningEffort("low")
+                .warmup(new WarmupConfig(0, -1)).runId("a/b").timeoutS(0).build();
+        assertEquals(List.of("--base-url is required",
+                "--timeout must be a finite number of seconds > 0 and <= 3600, got 0.0",
+                "--requests must be between 1 and 100000, got 0",
+                "--max-tokens must be between 1 and 65536, got 0",
+                "Qwen models do not accept --reasoning-effort; use --thinking-mode",
+                "--warmup-requests must be between 0 and 100000, got -1",
+                "--run-id must not contain '/' (it names the report file): 'a/b'"), c.validate(NO_ENV));
+    }
+
+    @Test
+    void theGroupsHoldTheValuesTheShortcutsReturn() {
+        RunConfig c = b().engine("vllm").gpu("h100").requests(7).ctxTokens(512).seed(9).runId("r").keepAlive(true).build();
+        assertEquals("vllm", c.target().engine());
+        assertEquals(true, c.target().keepAlive());
+        assertEquals(7, c.load().requests());
+        assertEquals(512, c.request().ctxTokens());
+        assertEquals(9, c.identity().seed());
+        assertEquals("h100", c.identity().gpu());
+        assertEquals("r", c.runId());
+        assertEquals(c, c.toBuilder().build(), "toBuilder keeps every value");
+    }
+
+    @Test
+    void aSimulatedTargetIsCheckedWithoutItsUrlAndBoundOnceTheEngineListens() {
+        RunConfig c = b().baseUrl(null).simulated(true).build();
+        assertEquals(List.of(), c.validate(NO_ENV));
+        RunConfig bound = c.withBaseUrl("http://127.0.0.1:4321/v1");
+        assertEquals("http://127.0.0.1:4321/v1", bound.baseUrl());
+        assertEquals(c.load(), bound.load());
+        assertEquals(c.request(), bound.request());
+        assertEquals(c.identity(), bound.identity());
+        assertEquals(List.of(), bound.validate(NO_ENV));
+        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class,
+                () -> RunPlanner.plan(null, c, NO_ENV).get());
+        assertTrue(e.getCause() instanceof IllegalStateException, e.toString());
+    }
+
+    @Test
+    void aProbedWindowTooSmallForTheCompletionIsTheSameRuleAsAnExplicitOne() throws Exception {
+        RunConfig c = b().build();
+        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class,
+                () -> RunPlanner.complete(c, 1000, io.capstream.loadgen.workload.ApiKey.none()).get());
+        assertEquals(List.of("max model length 1000 must exceed --max-tokens + --margin (1088)"),
+                ((UsageException) e.getCause()).problems());
+        assertEquals(List.of("--max-model-len 1000 must exceed --max-tokens + --margin (1088)"),
+                errors(b().maxModelLen(1000)));
+        assertEquals(Integer.valueOf(1), RunPlanner.complete(c, 1089, io.capstream.loadgen.workload.ApiKey.none()).get().cap());
+    }
 }

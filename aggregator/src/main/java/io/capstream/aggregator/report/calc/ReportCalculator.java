@@ -6,6 +6,7 @@ import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.artifact.AvroRecordJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.FailureEntry;
+import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
 import io.capstream.schemas.avro.RequestCompleted;
@@ -14,6 +15,7 @@ import io.capstream.schemas.avro.RequestTiming;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.ServeFlags;
+import io.capstream.schemas.report.ReportArtifact;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
@@ -42,7 +44,7 @@ import java.util.TreeSet;
  *       {@code reasoning_effort} when {@code serve_flags_has_reasoning_effort} is false),
  *       {@code timing_methodology} (the seed's wording when RunStarted has none).</li>
  *   <li>{@code artifact_json}: the exact artifact text ({@link ArtifactJson#write}); everything
- *       capstream adds is under the single top-level key {@value #CAPSTREAM_KEY}.</li>
+ *       capstream adds is under the single top-level key {@value io.capstream.schemas.report.ReportArtifact#CAPSTREAM_KEY}.</li>
  * </ul>
  *
  * <p>Completeness: the report says {@code complete = false} when RunFinished is missing, when a
@@ -51,7 +53,7 @@ import java.util.TreeSet;
  */
 public final class ReportCalculator {
     /** The one top-level artifact key holding capstream's additions. */
-    public static final String CAPSTREAM_KEY = "capstream";
+    public static final String CAPSTREAM_KEY = ReportArtifact.CAPSTREAM_KEY;
     /** The artifact schema. */
     public static final String SCHEMA = "anvil-serving.benchmark/v1";
     /** Label of runs without reasoning chunks. */
@@ -78,10 +80,10 @@ public final class ReportCalculator {
         List<RequestFailed> failures = new ArrayList<>(data.failed());
         failures.sort(Comparator.comparingInt(RequestFailed::getRequestIndex));
 
-        List<Row> rows = new ArrayList<>(successes.size());
+        List<RequestTiming> rows = new ArrayList<>(successes.size());
         List<Integer> invalid = new ArrayList<>();
         for (RequestCompleted c : successes) {
-            Row r = RowCalculator.row(c);
+            RequestTiming r = RowCalculator.timing(c);
             if (r == null) {
                 invalid.add(c.getRequestIndex());
             } else {
@@ -89,8 +91,8 @@ public final class ReportCalculator {
             }
         }
         Double wallS = fin == null ? null : (fin.getWallClockS() != null ? fin.getWallClockS() : fin.getWallClockNs() / 1e9);
-        MetricsCalculator.Values m = MetricsCalculator.compute(rows, successes, wallS);
-        String protocol = m.reasoningChunks() > 0 ? PROTOCOL_V4_REASONING : PROTOCOL_V3;
+        Metrics m = MetricsCalculator.compute(rows, successes, wallS);
+        String protocol = m.getReasoningChunks() > 0 ? PROTOCOL_V4_REASONING : PROTOCOL_V3;
 
         boolean boundedByWhatRan = ranFewerThanPlanned(st, fin);
         int requests = st == null || boundedByWhatRan
@@ -98,126 +100,55 @@ public final class ReportCalculator {
                 : st.getRequests();
         Provenance prov = provenance(data, requests, successes, failures, invalid);
 
-        ObjectNode root = ArtifactJson.nodes().objectNode();
-        BenchmarkReport.Builder b = BenchmarkReport.newBuilder();
-
-        String schema = st != null && st.getSchema$() != null ? st.getSchema$() : SCHEMA;
-        root.put("schema", schema);
-        b.setSchema$(schema);
-        root.put("measurement_protocol", protocol);
-        b.setMeasurementProtocol(protocol);
-        root.put("run_id", data.runId());
-        b.setRunId(data.runId());
-        String startedAt = fin != null ? fin.getStartedAt() : (st != null ? st.getStartedAt() : null);
-        String finishedAt = fin != null ? fin.getFinishedAt() : null;
-        root.put("started_at", startedAt);
-        b.setStartedAt(startedAt);
-        root.put("finished_at", finishedAt);
-        b.setFinishedAt(finishedAt);
-        Double wallMs = wallS == null ? null : wallS * 1000.0;
-        root.put("wall_clock_ms", wallMs);
-        b.setWallClockMs(wallMs);
-
-        String baseUrl = st != null ? st.getBaseUrl() : "";
-        String model = st != null ? st.getModel() : "";
-        root.put("base_url", baseUrl);
-        b.setBaseUrl(baseUrl);
-        root.put("model", model);
-        b.setModel(model);
-        putString(root, "engine", st == null ? null : st.getEngine());
-        b.setEngine(st == null ? null : st.getEngine());
-        putString(root, "gpu", st == null ? null : st.getGpu());
-        b.setGpu(st == null ? null : st.getGpu());
-        putString(root, "tier", st == null ? null : st.getTier());
-        b.setTier(st == null ? null : st.getTier());
-        putString(root, "manifest", st == null ? null : st.getManifest());
-        b.setManifest(st == null ? null : st.getManifest());
-        putString(root, "source_recipe", st == null ? null : st.getSourceRecipe());
-        b.setSourceRecipe(st == null ? null : st.getSourceRecipe());
-
-        root.put("requests", requests);
-        b.setRequests(requests);
-        root.put("completed", successes.size());
-        b.setCompleted(successes.size());
-        root.put("failed", failures.size());
-        b.setFailed(failures.size());
-        ArrayNode failuresJson = root.putArray("failures");
         List<FailureEntry> failureEntries = new ArrayList<>(failures.size());
         for (RequestFailed f : failures) {
-            ObjectNode e = failuresJson.addObject();
-            e.put("request_index", f.getRequestIndex());
-            e.put("error_type", f.getErrorType());
-            Boolean truncated = null;
-            if (f.getErrorMessage() != null) {
-                truncated = Boolean.TRUE.equals(f.getErrorMessageTruncated());
-                e.put("error_message", f.getErrorMessage());
-                e.put("error_message_truncated", truncated);
-            }
+            Boolean truncated = f.getErrorMessage() == null ? null : Boolean.TRUE.equals(f.getErrorMessageTruncated());
             failureEntries.add(FailureEntry.newBuilder().setRequestIndex(f.getRequestIndex())
                     .setErrorType(f.getErrorType()).setErrorMessage(f.getErrorMessage())
                     .setErrorMessageTruncated(truncated).build());
         }
-        b.setFailures(failureEntries);
-
-        int concurrency = st != null ? st.getConcurrency() : 0;
-        root.put("concurrency", concurrency);
-        b.setConcurrency(concurrency);
-        Integer contextTokens = st == null ? null : st.getContextTokens();
-        root.put("context_tokens", contextTokens);
-        b.setContextTokens(contextTokens);
-        Long seed = st == null ? null : st.getContextSeed();
-        root.put("context_seed", seed);
-        b.setContextSeed(seed);
-        Map<String, Integer> distribution = contextDistribution(boundedByWhatRan ? null : st, successes, failures);
-        ObjectNode dist = root.putObject("context_distribution");
-        distribution.forEach(dist::put);
-        b.setContextDistribution(distribution);
-        Integer maxContext = st == null ? null : st.getMaxContextTokens();
-        root.put("max_context_tokens", maxContext);
-        b.setMaxContextTokens(maxContext);
-        int maxTokens = st != null ? st.getMaxTokens() : 0;
-        root.put("max_tokens", maxTokens);
-        b.setMaxTokens(maxTokens);
-
-        if (st != null && st.getServeFlagsPresent()) {
-            ObjectNode sf = root.putObject("serve_flags");
-            sf.put("shared_prefix_burst", st.getSharedPrefixBurst());
-            sf.put("no_thinking", st.getNoThinking());
-            sf.put("thinking_mode", st.getThinkingMode());
-            if (st.getServeFlagsHasReasoningEffort()) {
-                sf.put("reasoning_effort", st.getReasoningEffort());
-            }
-            b.setServeFlags(ServeFlags.newBuilder().setSharedPrefixBurst(st.getSharedPrefixBurst())
-                    .setNoThinking(st.getNoThinking()).setThinkingMode(st.getThinkingMode())
-                    .setReasoningEffort(st.getReasoningEffort()).build());
-        } else {
-            b.setServeFlags(null);
-        }
-
+        boolean flagsPresent = st != null && st.getServeFlagsPresent();
+        ServeFlags flags = !flagsPresent ? null : ServeFlags.newBuilder().setSharedPrefixBurst(st.getSharedPrefixBurst())
+                .setNoThinking(st.getNoThinking()).setThinkingMode(st.getThinkingMode())
+                .setReasoningEffort(st.getReasoningEffort()).build();
         Map<String, String> methodology = st != null && st.getTimingMethodology() != null
                 ? new TreeMap<>(st.getTimingMethodology()) : new TreeMap<>(TimingMethodology.CURRENT);
-        ObjectNode tm = root.putObject("timing_methodology");
-        methodology.forEach(tm::put);
-        b.setTimingMethodology(methodology);
 
-        ArrayNode rowsJson = root.putArray("request_timings");
-        List<RequestTiming> timings = new ArrayList<>(rows.size());
-        for (Row r : rows) {
-            rowsJson.add(r.toJson());
-            timings.add(r.toAvro());
-        }
-        b.setRequestTimings(timings);
-        root.set("metrics", m.toJson());
-        b.setMetrics(m.toAvro());
-
-        root.set(CAPSTREAM_KEY, capstreamJson(prov, st, fin, invalid));
-        b.setProvenance(prov);
-        b.setArtifactJson(ArtifactJson.write(root));
-        return b.build();
-    }
-
-    private static void putString(ObjectNode o, String key, String value) {
-        o.put(key, value);
+        BenchmarkReport report = BenchmarkReport.newBuilder()
+                .setSchema$(st != null && st.getSchema$() != null ? st.getSchema$() : SCHEMA)
+                .setMeasurementProtocol(protocol)
+                .setRunId(data.runId())
+                .setStartedAt(fin != null ? fin.getStartedAt() : (st != null ? st.getStartedAt() : null))
+                .setFinishedAt(fin != null ? fin.getFinishedAt() : null)
+                .setWallClockMs(wallS == null ? null : wallS * 1000.0)
+                .setBaseUrl(st != null ? st.getBaseUrl() : "")
+                .setModel(st != null ? st.getModel() : "")
+                .setEngine(st == null ? null : st.getEngine())
+                .setGpu(st == null ? null : st.getGpu())
+                .setTier(st == null ? null : st.getTier())
+                .setManifest(st == null ? null : st.getManifest())
+                .setSourceRecipe(st == null ? null : st.getSourceRecipe())
+                .setRequests(requests)
+                .setCompleted(successes.size())
+                .setFailed(failures.size())
+                .setFailures(failureEntries)
+                .setConcurrency(st != null ? st.getConcurrency() : 0)
+                .setContextTokens(st == null ? null : st.getContextTokens())
+                .setContextSeed(st == null ? null : st.getContextSeed())
+                .setContextDistribution(contextDistribution(boundedByWhatRan ? null : st, successes, failures))
+                .setMaxContextTokens(st == null ? null : st.getMaxContextTokens())
+                .setMaxTokens(st != null ? st.getMaxTokens() : 0)
+                .setServeFlags(flags)
+                .setTimingMethodology(methodology)
+                .setRequestTimings(rows)
+                .setMetrics(m)
+                .setProvenance(prov)
+                .setArtifactJson("")
+                .build();
+        boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
+        ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
+        report.setArtifactJson(ArtifactJson.write(root));
+        return report;
     }
 
     private static int highestIndex(List<RequestCompleted> ok, List<RequestFailed> failed) {
@@ -300,17 +231,9 @@ public final class ReportCalculator {
                 .setSourceFile(st == null ? null : st.getSourceFile()).build();
     }
 
-    private static ObjectNode capstreamJson(Provenance p, RunStarted st, RunFinished fin, List<Integer> invalid) {
+    /** capstream's additions besides provenance (which {@link ReportArtifact} maps from the record). */
+    private static ObjectNode capstreamJson(RunStarted st, RunFinished fin, List<Integer> invalid) {
         ObjectNode c = ArtifactJson.nodes().objectNode();
-        c.put("kind", p.getKind().name());
-        c.put("replay_of", p.getReplayOf());
-        c.put("source_file", p.getSourceFile());
-        c.put("complete", p.getComplete());
-        ArrayNode missing = c.putArray("missing_request_indices");
-        p.getMissingRequestIndices().forEach(missing::add);
-        c.put("run_finished_seen", p.getRunFinishedSeen());
-        c.put("generated_at_ms", p.getGeneratedAtMs());
-        c.put("duplicate_events", p.getDuplicateEvents());
         ArrayNode inv = c.putArray("invalid_timing_request_indices");
         invalid.forEach(inv::add);
         if (fin != null) {

@@ -2,6 +2,7 @@ package io.capstream.aggregator.report.calc;
 
 import io.capstream.schemas.avro.ExactSeconds;
 import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestTiming;
 
 /**
  * Derives a {@code request_timings[]} row from a {@code RequestCompleted} with the formulas of spec
@@ -81,12 +82,14 @@ public final class RowCalculator {
     }
 
     /**
-     * Derives the row.
+     * Derives the row: the one place where the §7 row values are computed, straight into the typed
+     * Avro row (the artifact's {@code request_timings[]} entry is mapped from it by the schema).
      *
      * @param c the event, not null
-     * @return the row, or null when the times fail the §7 validity filter (no row, no percentile input)
+     * @return the row (times in ms, rates in tokens/s), or null when the times fail the §7 validity
+     *     filter (no row, no percentile input)
      */
-    public static Row row(RequestCompleted c) {
+    public static RequestTiming timing(RequestCompleted c) {
         Seconds s = seconds(c);
         if (!s.valid()) {
             return null;
@@ -102,8 +105,22 @@ public final class RowCalculator {
             decode = (double) (out - 1) / generation;
             itl = generation * 1000 / (double) (out - 1);
         }
-        return new Row(c.getRequestIndex(), c.getPlannedContextTokens(), prompt, out, source,
-                s.ttfo() * 1000.0, s.ttft() * 1000.0, generation * 1000.0, (s.e2e() - s.ttft()) * 1000.0,
-                s.e2e() * 1000.0, prefill, decode, itl, c.getReasoningChunks(), c.getContentChunks());
+        return RequestTiming.newBuilder()
+                .setRequestIndex(c.getRequestIndex())
+                .setPlannedContextTokens(c.getPlannedContextTokens())
+                .setPromptTokens(prompt)
+                .setOutputTokens(out)
+                .setOutputTokenSource(source)
+                .setTimeToFirstOutputMs(s.ttfo() * 1000.0)
+                .setTtftMs(s.ttft() * 1000.0)
+                .setGenerationMs(generation * 1000.0)
+                .setVisibleGenerationMs((s.e2e() - s.ttft()) * 1000.0)
+                .setE2eMs(s.e2e() * 1000.0)
+                .setEffectivePrefillTokS(prefill)
+                .setDecodeTokS(decode)
+                .setMeanInterTokenLatencyMs(itl)
+                .setReasoningChunks(c.getReasoningChunks())
+                .setContentChunks(c.getContentChunks())
+                .build();
     }
 }

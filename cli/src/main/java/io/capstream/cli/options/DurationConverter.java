@@ -1,4 +1,4 @@
-package io.capstream.cli.commands;
+package io.capstream.cli.options;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

@@ -1,0 +1,155 @@
+package io.capstream.aggregator.window;
+
+import com.datadoghq.sketch.ddsketch.DDSketch;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * State-store form of a {@link WindowAggregate}: a version byte, then the Avro binary encoding of
+ * one {@link #SCHEMA WindowAggregateState} record (no registry, no wire-format header: the store
+ * and its changelog are internal to the windowed-summaries application). Each sketch is its
+ * DDSketch {@code encode} blob ({@link Sketches#encode}), keyed by {@link Quantity} name.
+ *
+ * <p>Versions: {@value #VERSION} is written; version 1 (the hand-written layout of earlier
+ * capstream versions) is still read, through {@link LegacyWindowAggregateDecoder}, so state
+ * restored from an existing changelog topic or {@code --data-dir} keeps working; it is rewritten
+ * in version {@value #VERSION} at the window's next update.
+ *
+ * <p>Stateless and thread-safe (Avro's generic datum writer and reader are thread-safe; encoders
+ * and decoders are made per call). Null serialises to null and back.
+ */
+public final class WindowAggregateSerde implements Serde<WindowAggregate> {
+    /** Version byte written before the Avro record. */
+    public static final byte VERSION = 2;
+
+    /** Avro schema of the state record (version {@value #VERSION}). */
+    public static final Schema SCHEMA = SchemaBuilder.record("WindowAggregateState")
+            .namespace("io.capstream.aggregator.window")
+            .doc("One window of one key (target, model, context bucket); internal state, not a topic record.")
+            .fields()
+            .name("relative_accuracy").doc("DDSketch relative accuracy of every sketch, e.g. 0.01")
+            .type().doubleType().noDefault()
+            .name("completed").doc("completed requests").type().longType().noDefault()
+            .name("failed").doc("failed requests").type().longType().noDefault()
+            .name("prompt_tokens").doc("sum of prompt tokens of completed requests").type().longType().noDefault()
+            .name("output_tokens").doc("sum of output tokens of completed requests").type().longType().noDefault()
+            .name("good_requests").doc("completed requests meeting every per-request SLO")
+            .type().longType().noDefault()
+            .name("failures_by_type").doc("failed requests per error type")
+            .type().map().values().longType().noDefault()
+            .name("sketches").doc("DDSketch encode() bytes per Quantity name")
+            .type().map().values().bytesType().noDefault()
+            .endRecord();
+
+    private static final int F_ACCURACY = 0;
+    private static final int F_COMPLETED = 1;
+    private static final int F_FAILED = 2;
+    private static final int F_PROMPT = 3;
+    private static final int F_OUTPUT = 4;
+    private static final int F_GOOD = 5;
+    private static final int F_FAILURES = 6;
+    private static final int F_SKETCHES = 7;
+
+    private final GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(SCHEMA);
+    private final GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(SCHEMA);
+
+    /**
+     * @param aggregate the aggregate; not null
+     * @return version byte {@value #VERSION} followed by the Avro record
+     */
+    public byte[] encode(WindowAggregate aggregate) {
+        Map<String, ByteBuffer> sketches = new LinkedHashMap<>();
+        for (Quantity q : Quantity.values()) {
+            sketches.put(q.name(), ByteBuffer.wrap(Sketches.encode(aggregate.sketch(q))));
+        }
+        GenericData.Record record = new GenericData.Record(SCHEMA);
+        record.put(F_ACCURACY, aggregate.relativeAccuracy());
+        record.put(F_COMPLETED, aggregate.completed());
+        record.put(F_FAILED, aggregate.failed());
+        record.put(F_PROMPT, aggregate.promptTokens());
+        record.put(F_OUTPUT, aggregate.outputTokens());
+        record.put(F_GOOD, aggregate.goodRequests());
+        record.put(F_FAILURES, aggregate.failuresByType());
+        record.put(F_SKETCHES, sketches);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        out.write(VERSION);
+        try {
+            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+            writer.write(record, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * @param data bytes of {@link #encode} (version {@value #VERSION}) or of an earlier capstream
+     *             version (version 1); not null
+     * @return the aggregate
+     * @throws SerializationException for an empty array, an unknown version, truncated or
+     *                                trailing bytes, or an unknown quantity name
+     */
+    public WindowAggregate decode(byte[] data) {
+        if (data.length == 0) {
+            throw new SerializationException("empty WindowAggregate");
+        }
+        if (data[0] == LegacyWindowAggregateDecoder.VERSION) {
+            return LegacyWindowAggregateDecoder.decode(data);
+        }
+        if (data[0] != VERSION) {
+            throw new SerializationException("unknown WindowAggregate version " + data[0]);
+        }
+        try {
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 1, data.length - 1, null);
+            GenericRecord r = reader.read(null, decoder);
+            if (!decoder.isEnd()) {
+                throw new SerializationException("trailing bytes after WindowAggregate");
+            }
+            Map<String, Long> failures = new TreeMap<>();
+            ((Map<?, ?>) r.get(F_FAILURES)).forEach((k, v) -> failures.put(k.toString(), (Long) v));
+            Map<Quantity, DDSketch> sketches = new EnumMap<>(Quantity.class);
+            ((Map<?, ?>) r.get(F_SKETCHES)).forEach((k, v) -> {
+                ByteBuffer b = ((ByteBuffer) v).duplicate();
+                byte[] enc = new byte[b.remaining()];
+                b.get(enc);
+                sketches.put(Quantity.valueOf(k.toString()), Sketches.decode(enc));
+            });
+            return new WindowAggregate((Double) r.get(F_ACCURACY), (Long) r.get(F_COMPLETED), (Long) r.get(F_FAILED),
+                    (Long) r.get(F_PROMPT), (Long) r.get(F_OUTPUT), (Long) r.get(F_GOOD), failures, sketches);
+        } catch (IOException | AvroRuntimeException | IllegalArgumentException | UncheckedIOException e) {
+            throw new SerializationException("cannot read WindowAggregate: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Serializer<WindowAggregate> serializer() {
+        return (topic, aggregate) -> aggregate == null ? null : encode(aggregate);
+    }
+
+    @Override
+    public Deserializer<WindowAggregate> deserializer() {
+        return (topic, data) -> data == null ? null : decode(data);
+    }
+}

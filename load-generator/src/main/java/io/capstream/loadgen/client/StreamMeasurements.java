@@ -1,0 +1,145 @@
+package io.capstream.loadgen.client;
+
+/**
+ * The raw measurements of one streamed request (spec §4.2, §4.3): time to first output (reasoning
+ * or content) and to first content, content and reasoning delta counts, the last truthy usage,
+ * the last {@code finish_reason}, the number of {@code data:} lines and the largest gap between
+ * consecutive ones.
+ *
+ * <p>Times are {@code atNs − t0} in ns, {@code atNs} being the {@code System.nanoTime()} at which
+ * the bytes that completed the chunk (or the data line) arrived; -1 means "not reached". The
+ * reference reads two clocks for TTFO and TTFT; one instant is used for both here (spec §4.3).
+ * Not thread-safe: one instance per request, used on its event loop.
+ */
+final class StreamMeasurements {
+    private final long t0;
+    private long ttfo = -1;
+    private long ttft = -1;
+    private int contentChunks;
+    private int reasoningChunks;
+    private boolean usageSeen;
+    private long promptTokens = -1;
+    private long completionTokens = -1;
+    private long cachedTokens = -1;
+    private String finishReason;
+    private int dataLines;
+    private long lastDataNs;
+    private long maxGapNs = -1;
+
+    /** @param t0Ns the request's t0, {@code System.nanoTime()} just before connecting */
+    StreamMeasurements(long t0Ns) {
+        this.t0 = t0Ns;
+    }
+
+    /**
+     * Counts a {@code data:} line (including {@code [DONE]} and unparseable ones) and measures the gap
+     * since the previous one.
+     *
+     * @param atNs {@code System.nanoTime()} when the line's bytes arrived
+     */
+    void dataLine(long atNs) {
+        if (++dataLines > 1) {
+            maxGapNs = Math.max(maxGapNs, atNs - lastDataNs);
+        } else {
+            maxGapNs = 0;
+        }
+        lastDataNs = atNs;
+    }
+
+    /**
+     * Remembers the chunk's usage when it has a truthy one (the last one wins, spec §4.2). Applied even
+     * to a chunk that fails otherwise, like the reference, which reads usage first.
+     *
+     * @param chunk a parsed chunk (not null)
+     */
+    void usage(DecodedChunk chunk) {
+        if (chunk.usage()) {
+            usageSeen = true;
+            promptTokens = chunk.promptTokens();
+            completionTokens = chunk.completionTokens();
+            cachedTokens = chunk.cachedTokens();
+        }
+    }
+
+    /**
+     * Counts the chunk's deltas, stamps the first output and first content, and remembers its
+     * {@code finish_reason} (spec §4.2).
+     *
+     * @param chunk a parsed, well-formed chunk (not null)
+     * @param atNs  {@code System.nanoTime()} when the bytes that completed it arrived
+     */
+    void output(DecodedChunk chunk, long atNs) {
+        int reasoning = chunk.reasoningDeltas();
+        int content = chunk.contentDeltas();
+        if (reasoning > 0 || content > 0) {
+            if (ttfo < 0) {
+                ttfo = atNs - t0;
+            }
+            reasoningChunks += reasoning;
+        }
+        if (content > 0) {
+            if (ttft < 0) {
+                ttft = atNs - t0;
+            }
+            contentChunks += content;
+        }
+        if (chunk.finishReason() != null) {
+            finishReason = chunk.finishReason();
+        }
+    }
+
+    /** @return time to first output (reasoning or content), ns after t0, or -1 when none */
+    long ttfoNs() {
+        return ttfo;
+    }
+
+    /** @return time to first non-empty content delta, ns after t0, or -1 when none */
+    long ttftNs() {
+        return ttft;
+    }
+
+    /** @return non-empty content deltas counted */
+    int contentChunks() {
+        return contentChunks;
+    }
+
+    /** @return non-empty reasoning deltas counted */
+    int reasoningChunks() {
+        return reasoningChunks;
+    }
+
+    /** @return whether a truthy usage object was seen */
+    boolean usageSeen() {
+        return usageSeen;
+    }
+
+    /** @return usage.prompt_tokens when an integer ≥ 0, else -1 */
+    long promptTokens() {
+        return promptTokens;
+    }
+
+    /** @return usage.completion_tokens when an integer ≥ 0, else -1 */
+    long completionTokens() {
+        return completionTokens;
+    }
+
+    /** @return usage.prompt_tokens_details.cached_tokens when an integer ≥ 0, else -1 */
+    long cachedTokens() {
+        return cachedTokens;
+    }
+
+    /** @return the last finish_reason, or null */
+    String finishReason() {
+        return finishReason;
+    }
+
+    /** @return {@code data:} lines seen */
+    int dataLines() {
+        return dataLines;
+    }
+
+    /** @return the largest gap between consecutive {@code data:} lines as they arrived, ns; -1 before the first */
+    long maxGapNs() {
+        return maxGapNs;
+    }
+}

@@ -1,0 +1,93 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.arrival.ArrivalMode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The load-shape group of a {@link RunConfig}: how many requests, how many at once, and when they
+ * start (spec §1, §4; capstream adds the open-loop arrivals, the time bound and the ramp-up).
+ *
+ * @param requests    {@code --requests}: planned requests (default 60); with a {@code --duration} in closed
+ *                    loop, the upper bound
+ * @param concurrency {@code --concurrency}: closed-loop slots (default 20)
+ * @param burst       {@code --burst}: when non-zero replaces both requests and concurrency (default 0)
+ * @param arrival     arrival process; null means {@link ArrivalMode#CLOSED}
+ * @param rateRps     open-loop rate, requests per second; required for constant/poisson, else null
+ * @param maxInFlight open-loop cap on requests in flight; null = the effective concurrency
+ * @param durationS   time bound, seconds (no new request starts after it), or null
+ * @param rampUpS     closed-loop ramp-up, seconds: slot k of c takes its first request k x rampUpS / c after
+ *                    T0 (a deviation from the reference, which starts every slot at once); null or 0 = no
+ *                    ramp. Open loop: must be null
+ */
+public record LoadShape(int requests, int concurrency, int burst, ArrivalMode arrival, Double rateRps,
+                        Integer maxInFlight, Double durationS, Double rampUpS) {
+
+    /** Fills a null arrival with {@link ArrivalMode#CLOSED}. */
+    public LoadShape {
+        arrival = arrival == null ? ArrivalMode.CLOSED : arrival;
+    }
+
+    /** @return n: {@code burst} when non-zero, else {@code requests} (spec §1) */
+    public int effectiveRequests() {
+        return burst != 0 ? burst : requests;
+    }
+
+    /** @return conc: {@code burst} when non-zero, else {@code concurrency} (spec §1) */
+    public int effectiveConcurrency() {
+        return burst != 0 ? burst : concurrency;
+    }
+
+    /** @return the open-loop in-flight cap: {@code maxInFlight}, or conc when null */
+    public int effectiveMaxInFlight() {
+        return maxInFlight != null ? maxInFlight : effectiveConcurrency();
+    }
+
+    /**
+     * @param seconds the new time bound, seconds, or null for none
+     * @return a copy with this {@code durationS}
+     */
+    public LoadShape withDurationS(Double seconds) {
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, seconds, rampUpS);
+    }
+
+    /**
+     * Checks the group (spec §1): the bounds of requests, concurrency and burst (up to
+     * {@value RunConfig#MAX_REQUESTS}), then the arrival options (rate, in-flight cap, duration, ramp-up).
+     *
+     * @return one usage error message per problem; empty when valid; never null
+     */
+    public List<String> problems() {
+        List<String> errors = new ArrayList<>();
+        Ranges.check(errors, "--requests", requests, 1, RunConfig.MAX_REQUESTS);
+        Ranges.check(errors, "--concurrency", concurrency, 1, RunConfig.MAX_REQUESTS);
+        Ranges.check(errors, "--burst", burst, 0, RunConfig.MAX_REQUESTS);
+        switch (arrival) {
+            case CLOSED -> {
+                if (rateRps != null) {
+                    errors.add("--rate needs --arrival constant or poisson");
+                }
+            }
+            case CONSTANT, POISSON -> {
+                if (rateRps == null || !Double.isFinite(rateRps) || rateRps <= 0) {
+                    errors.add("--arrival " + arrival.wireName() + " needs --rate > 0 (requests per second)");
+                }
+            }
+            default -> throw new IllegalStateException();
+        }
+        if (maxInFlight != null && (maxInFlight < 1 || maxInFlight > RunConfig.MAX_REQUESTS)) {
+            errors.add("--max-in-flight must be between 1 and " + RunConfig.MAX_REQUESTS + ", got " + maxInFlight);
+        }
+        if (durationS != null && (!Double.isFinite(durationS) || durationS <= 0)) {
+            errors.add("--duration must be a positive number of seconds, got " + durationS);
+        }
+        if (rampUpS != null) {
+            if (!Double.isFinite(rampUpS) || rampUpS < 0) {
+                errors.add("--ramp-up must be a duration >= 0, got " + rampUpS + " s");
+            } else if (arrival != ArrivalMode.CLOSED) {
+                errors.add("--ramp-up applies to the closed loop (--arrival closed), not to --arrival " + arrival.wireName());
+            }
+        }
+        return errors;
+    }
+}

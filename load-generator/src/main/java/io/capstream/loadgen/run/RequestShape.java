@@ -1,0 +1,137 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.workload.ThinkingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The request-shape group of a {@link RunConfig}: what each request's prompt and completion look like
+ * (spec §1, §2.1, §2.2, §3). Holds the one rule relating the context window to the completion
+ * ({@link #windowProblem(String, long)}), used for an explicit {@code --max-model-len} here and for a
+ * probed window by {@link RunPlanner}.
+ *
+ * @param sharedPrefixTokens {@code --shared-prefix-tokens}, tokens (default 8000)
+ * @param ctxTokens          {@code --ctx-tokens}: fixed context, tokens; 0 samples the distribution (default 0)
+ * @param maxTokens          {@code --max-tokens}: completion cap sent, tokens (default 64)
+ * @param maxModelLen        {@code --max-model-len}, tokens; 0 probes {@code /models} (default 0)
+ * @param margin             {@code --margin}, tokens kept free below the context window (default 1024)
+ * @param thinkingMode       {@code --thinking-mode}; null means {@link ThinkingMode#DEFAULT}
+ * @param noThinking         {@code --no-thinking}: forces thinking-mode disabled
+ * @param reasoningEffort    {@code --reasoning-effort}, or null
+ */
+public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
+                           ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort) {
+
+    /** Accepted {@code --reasoning-effort} values (spec §1). */
+    public static final Set<String> REASONING_EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "max", "xhigh");
+
+    /** Fills a null thinking mode with {@link ThinkingMode#DEFAULT}. */
+    public RequestShape {
+        thinkingMode = thinkingMode == null ? ThinkingMode.DEFAULT : thinkingMode;
+    }
+
+    /** @return the thinking mode sent and recorded: disabled whenever {@code --no-thinking} is set */
+    public ThinkingMode resolvedThinkingMode() {
+        return noThinking ? ThinkingMode.DISABLED : thinkingMode;
+    }
+
+    /**
+     * The prompt cap of a context window (spec §2.1): {@code window − maxTokens − margin}.
+     *
+     * @param window context window, tokens
+     * @return the cap, tokens; ≤ 0 when {@link #windowProblem} reports the window
+     */
+    public long promptCap(long window) {
+        return window - maxTokens - margin;
+    }
+
+    /**
+     * The window rule (spec §1, §2.1): a known context window must exceed {@code maxTokens + margin}.
+     *
+     * @param label  how the window is named in the message: {@code --max-model-len} for an explicit one,
+     *               {@code max model length} for a probed one
+     * @param window context window, tokens
+     * @return e.g. {@code "--max-model-len 1000 must exceed --max-tokens + --margin (1088)"}, or null when the
+     *         window is large enough
+     */
+    public String windowProblem(String label, long window) {
+        if (promptCap(window) > 0) {
+            return null;
+        }
+        return label + " " + window + " must exceed --max-tokens + --margin (" + ((long) maxTokens + margin) + ")";
+    }
+
+    /**
+     * Checks the group alone (spec §1): token bounds, an explicit window against the completion, and the
+     * reasoning-effort value and its combination with the thinking controls. The rules that also need the
+     * model are {@link #modelProblems(String)}.
+     *
+     * @return one usage error message per problem; empty when valid; never null
+     */
+    public List<String> problems() {
+        List<String> errors = new ArrayList<>();
+        Ranges.check(errors, "--shared-prefix-tokens", sharedPrefixTokens, 0, 262_144);
+        if (ctxTokens != 0 && (ctxTokens < 32 || ctxTokens > 1_048_576)) {
+            errors.add("--ctx-tokens must be 0 or between 32 and 1048576, got " + ctxTokens);
+        }
+        Ranges.check(errors, "--max-tokens", maxTokens, 1, 65_536);
+        Ranges.check(errors, "--max-model-len", maxModelLen, 0, 1_048_576);
+        Ranges.check(errors, "--margin", margin, 0, 1_048_576);
+        if (maxModelLen != 0) {
+            String window = windowProblem("--max-model-len", maxModelLen);
+            if (window != null) {
+                errors.add(window);
+            }
+        }
+        if (reasoningEffort != null) {
+            if (!REASONING_EFFORTS.contains(reasoningEffort)) {
+                errors.add("--reasoning-effort must be one of none, minimal, low, medium, high, max, xhigh; got '"
+                        + reasoningEffort + "'");
+            }
+            if (noThinking || thinkingMode != ThinkingMode.DEFAULT) {
+                errors.add("--reasoning-effort cannot be combined with --no-thinking or --thinking-mode "
+                        + resolvedThinkingMode().wireName());
+            }
+        }
+        return errors;
+    }
+
+    /**
+     * The model-family guard (spec §1): which thinking controls and efforts a model family accepts. The
+     * model id is lower-cased before matching.
+     *
+     * @param model the model id, or null (no rule applies)
+     * @return one usage error message per problem; empty when valid; never null
+     */
+    public List<String> modelProblems(String model) {
+        List<String> errors = new ArrayList<>();
+        if (model == null) {
+            return errors;
+        }
+        String m = model.toLowerCase(Locale.ROOT);
+        String effort = reasoningEffort;
+        if (m.contains("gpt-oss")) {
+            if (noThinking || thinkingMode == ThinkingMode.ENABLED || thinkingMode == ThinkingMode.DISABLED) {
+                errors.add("gpt-oss models do not accept --thinking-mode enabled/disabled or --no-thinking; use --reasoning-effort");
+            }
+            if (effort != null && !Set.of("low", "medium", "high").contains(effort)) {
+                errors.add("gpt-oss models accept --reasoning-effort low, medium or high; got '" + effort + "'");
+            }
+        } else if (m.contains("deepseek-v4") || m.contains("deepseek_v4")) {
+            if (effort != null && !Set.of("low", "high", "max").contains(effort)) {
+                errors.add("DeepSeek V4 models accept --reasoning-effort low, high or max; got '" + effort + "'");
+            }
+        } else if (m.contains("qwen3.8") || m.contains("qwen38")) {
+            if (effort != null && !Set.of("low", "medium", "xhigh").contains(effort)) {
+                errors.add("Qwen3.8 models accept --reasoning-effort low, medium or xhigh; got '" + effort + "'");
+            }
+        } else if (m.contains("qwen")) {
+            if (effort != null) {
+                errors.add("Qwen models do not accept --reasoning-effort; use --thinking-mode");
+            }
+        }
+        return errors;
+    }
+}

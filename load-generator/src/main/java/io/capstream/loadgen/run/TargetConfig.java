@@ -1,0 +1,82 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.schemas.text.HttpUrls;
+import io.capstream.schemas.text.Redaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The target group of a {@link RunConfig}: which endpoint and model the load goes to, how the client
+ * connects and authenticates, and the engine label recorded in the report (spec §1, §2.3).
+ *
+ * <p>When the built-in simulated engine is the target ({@code simulated}), its base URL is only known
+ * once the engine listens: the target is then resolved with a null {@code baseUrl}, checked without it
+ * ({@link #problems(Function)} skips the URL rules) and bound with {@link #withBaseUrl(String)} before
+ * the run is planned. The API key itself is never part of the config: only the name of its variable.
+ *
+ * @param baseUrl   endpoint base URL, usually ending in {@code /v1}; null only while a simulated target
+ *                  is unbound. A {@code user:password@} in it is sent as HTTP basic auth and recorded as
+ *                  {@code ***@} ({@link Redaction#urls})
+ * @param simulated the target is capstream's simulated engine, started by the caller (its URL may be unbound)
+ * @param model     model id sent in each request; required
+ * @param engine    engine label recorded in the report, or null
+ * @param apiKeyEnv {@code --api-key-env}: name of the environment variable holding the key, or null
+ * @param timeoutS  {@code --timeout}: socket timeout per connect and per read, seconds (default 900)
+ * @param keepAlive reuse connections (a deviation from the reference, which opens one per request)
+ */
+public record TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
+                           double timeoutS, boolean keepAlive) {
+
+    /** @return whether the base URL is still to be bound (a simulated target before its engine listens) */
+    public boolean unbound() {
+        return simulated && baseUrl == null;
+    }
+
+    /**
+     * @param url the base URL of the started engine; not null
+     * @return a copy targeting {@code url}
+     */
+    public TargetConfig withBaseUrl(String url) {
+        return new TargetConfig(java.util.Objects.requireNonNull(url, "url"), simulated, model, engine, apiKeyEnv,
+                timeoutS, keepAlive);
+    }
+
+    /**
+     * Checks the group (spec §1, §2.3): the base URL ({@link HttpUrls#problem}; skipped while
+     * {@link #unbound()}), the model, the socket timeout, and that the API key variable is set and
+     * not combined with credentials in the URL.
+     *
+     * @param env environment lookup (name to value, null when unset), e.g. {@code System::getenv}
+     * @return one usage error message per problem, in option order; empty when valid; never null
+     */
+    public List<String> problems(Function<String, String> env) {
+        List<String> errors = new ArrayList<>();
+        if (!unbound()) {
+            if (baseUrl == null || baseUrl.isBlank()) {
+                errors.add("--base-url is required");
+            } else {
+                String problem = HttpUrls.problem(baseUrl);
+                if (problem != null) {
+                    errors.add("--base-url " + problem + ": '" + Redaction.urls(baseUrl.strip()) + "'");
+                } else if (apiKeyEnv != null && HttpUrls.userInfo(baseUrl) != null) {
+                    errors.add("--base-url carries user:password@ and --api-key-env is set: both would be the"
+                            + " Authorization header; give one");
+                }
+            }
+        }
+        if (model == null || model.isBlank()) {
+            errors.add("--model is required");
+        }
+        if (!Double.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) {
+            errors.add("--timeout must be a finite number of seconds > 0 and <= 3600, got " + timeoutS);
+        }
+        if (apiKeyEnv != null) {
+            String value = env.apply(apiKeyEnv);
+            if (value == null || value.strip().isEmpty()) {
+                errors.add("--api-key-env names environment variable " + apiKeyEnv + ", which is missing or empty");
+            }
+        }
+        return errors;
+    }
+}
