@@ -5,6 +5,7 @@ import io.capstream.aggregator.importer.MetricComparison;
 import io.capstream.aggregator.report.Origins;
 import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.ReportOptionTexts;
 import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.report.ReportFiles;
@@ -88,20 +89,27 @@ public final class ReplayCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        List<String> problems = new ArrayList<>(); // every usage problem at once, before any work
         if (kafkaOptions.bootstrapServers() == null) {
-            err.println("capstream replay: needs --bootstrap-servers: an embedded broker starts empty, so it has no"
+            problems.add("needs --bootstrap-servers: an embedded broker starts empty, so it has no"
                     + " past events to replay. Point it at the Kafka cluster that holds capstream.events"
                     + " (e.g. the one 'capstream up' or docker compose started).");
-            return 2;
         }
         if (kafkaOptions.schemaRegistryUrl() == null) {
-            err.println("capstream replay: needs --schema-registry-url: the registry the events were written with");
-            return 2;
+            problems.add("needs --schema-registry-url: the registry the events were written with");
         }
         String problem = reports.usageProblem(true);
         if (problem != null) {
-            err.println("capstream replay: " + problem);
+            problems.add(problem);
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> err.println("capstream replay: " + p));
             return 2;
+        }
+        String unreachable = KafkaReachability.check(kafkaOptions.clientProperties());
+        if (unreachable != null) { // one line, within KafkaReachability.TIMEOUT, instead of a hang and a bare exception
+            err.println("capstream replay: " + unreachable);
+            return 1;
         }
         ReportPipelineConfig config = ReportPipelineConfig.forCommand(kafkaOptions, !reports.externalAggregator(),
                 aggregatorGroup.group());

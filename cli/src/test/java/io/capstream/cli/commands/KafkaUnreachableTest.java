@@ -61,4 +61,25 @@ class KafkaUnreachableTest {
     }
 
 
+
+    @Test
+    @Timeout(30)
+    void replayFailsFastWithTheAddressInOneLine() {
+        // before: nothing for ~60 s (its --timeout ignored), then a bare "java.util.concurrent.TimeoutException"
+        CliRun r = run("replay", "--run-id", "x", "--timeout", "5", "--bootstrap-servers", CLOSED,
+                "--schema-registry-url", "mock://x");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("capstream replay: cannot reach Kafka at " + CLOSED + ":"), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.startsWith("capstream replay:")).count(), r.err());
+    }
+
+    @Test
+    void replayListsEveryUsageProblemAtOnce() {
+        // before: only the missing --bootstrap-servers; the bad --timeout came up only once Kafka was given
+        CliRun r = run("replay", "--run-id", "x", "--timeout", "0");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("capstream replay: needs --bootstrap-servers"), r.err());
+        assertTrue(r.err().contains("capstream replay: needs --schema-registry-url"), r.err());
+        assertTrue(r.err().contains("capstream replay: --timeout must be 1..86400 seconds, got 0"), r.err());
+    }
 }
