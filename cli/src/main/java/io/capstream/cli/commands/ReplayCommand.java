@@ -5,7 +5,6 @@ import io.capstream.aggregator.importer.MetricComparison;
 import io.capstream.aggregator.report.Origins;
 import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
-import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.ReportOptionTexts;
 import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.report.ReportFiles;
@@ -105,11 +104,6 @@ public final class ReplayCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println("capstream replay: " + p));
             return 2;
-        }
-        String unreachable = KafkaReachability.check(kafkaOptions.clientProperties());
-        if (unreachable != null) { // one line, within KafkaReachability.TIMEOUT, instead of a hang and a bare exception
-            err.println("capstream replay: " + unreachable);
-            return 1;
         }
         ReportPipelineConfig config = ReportPipelineConfig.forCommand(kafkaOptions, !reports.externalAggregator(),
                 aggregatorGroup.group());

@@ -8,6 +8,7 @@ import io.capstream.aggregator.runtime.StreamsStartException;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.stack.AggregatorChoice;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.ThrowawayApplicationId;
@@ -128,6 +129,11 @@ public final class ReportPipeline implements AutoCloseable {
         } else {
             bootstrap = config.kafka().bootstrapServers();
             registryUrl = config.schemaRegistryUrl() != null ? config.schemaRegistryUrl() : "mock://capstream";
+            // one line within KafkaReachability.TIMEOUT, instead of the admin client's minute-long retries
+            String unreachable = KafkaReachability.check(config.kafka());
+            if (unreachable != null) {
+                throw new IllegalStateException(unreachable);
+            }
         }
         var kafka = config.kafka().withBootstrapServers(bootstrap);
         TopicSetup.ensureTopics(bootstrap, config.kafka().userProperties(), TopicSetup.DEFAULT_EVENT_PARTITIONS);

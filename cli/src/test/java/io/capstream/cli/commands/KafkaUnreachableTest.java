@@ -74,6 +74,16 @@ class KafkaUnreachableTest {
     }
 
     @Test
+    @Timeout(30)
+    void importWithAKafkaFailsFastWithTheAddressInOneLine() {
+        // before: the admin client retried for ~60 s, then "cannot list topics on ...: java.util.concurrent.TimeoutException"
+        CliRun r = run("import", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x",
+                io.capstream.cli.report.SharedDir.seed().toString());
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("capstream import: cannot reach Kafka at " + CLOSED + ":"), r.err());
+    }
+
+    @Test
     void replayListsEveryUsageProblemAtOnce() {
         // before: only the missing --bootstrap-servers; the bad --timeout came up only once Kafka was given
         CliRun r = run("replay", "--run-id", "x", "--timeout", "0");

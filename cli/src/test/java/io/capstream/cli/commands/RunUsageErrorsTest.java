@@ -116,4 +116,26 @@ class RunUsageErrorsTest {
         assertEquals(2, r.code(), r.err());
         assertEquals(List.of("capstream import: --output-dir " + file + " is not a directory"), r.lines());
     }
+
+    // several wrong parameters are listed at once, one line each, in the order of their groups
+    @Test
+    @Timeout(20)
+    void everyProblemOfTheRunIsOneLine() {
+        CliRun r = run("run", "--base-url", target.baseUrl(), "--model", "m", "--requests", "0",
+                "--max-model-len", "1000", "--run-id", "a/b");
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream run: --requests must be between 1 and 100000, got 0",
+                "capstream run: --max-model-len 1000 must exceed --max-tokens + --margin (1088)",
+                "capstream run: --run-id must not contain '/' (it names the report file): 'a/b'"), r.lines());
+        assertEquals(0, target.hits(), "nothing may reach the target");
+    }
+
+    @Test
+    @Timeout(20)
+    void theSimulatedTargetIsCheckedBeforeItStarts() {
+        CliRun r = run("run", "--ctx-tokens", "16", "--sim-slots", "0");
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream run: simulated engine: batch slots must be >= 1",
+                "capstream run: --ctx-tokens must be 0 or between 32 and 1048576, got 16"), r.lines());
+    }
 }

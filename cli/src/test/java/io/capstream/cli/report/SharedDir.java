@@ -4,11 +4,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Finds the repository's testdata/ (system property {@code capstream.testdata.dir}, set by the parent pom). */
-final class SharedDir {
+public final class SharedDir {
     private SharedDir() {
     }
 
-    static Path get() {
+    public static Path get() {
         String prop = System.getProperty("capstream.testdata.dir");
         Path p = prop != null ? Path.of(prop) : Path.of("..", "testdata");
         if (!Files.isDirectory(p)) {
@@ -17,11 +17,11 @@ final class SharedDir {
         return p.toAbsolutePath().normalize();
     }
 
-    static Path seed() {
+    public static Path seed() {
         return get().resolve("corpus/seed-example.json");
     }
 
-    static Path withTimings() {
+    public static Path withTimings() {
         return get().resolve("corpus/anvil/with-timings");
     }
 }

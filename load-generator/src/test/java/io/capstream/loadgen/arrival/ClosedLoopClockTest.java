@@ -3,45 +3,30 @@ package io.capstream.loadgen.arrival;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link ClosedLoop} on a {@link ManualClock}: ramp-up timers, scheduled starts and the deadline, without real waiting. */
 class ClosedLoopClockTest {
     private static final long T0 = 7_000_000_000L;
     private static final long MS = 1_000_000L;
 
-    private Vertx vertx;
-    private Context ctx;
+    @RegisterExtension
+    final EventLoopFixture eventLoop = new EventLoopFixture();
     private final ManualClock clock = new ManualClock(T0);
     private final List<long[]> launches = new CopyOnWriteArrayList<>();
     private final List<Runnable> inFlight = Collections.synchronizedList(new ArrayList<>());
 
-    @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
-        ctx = ((VertxInternal) vertx).createEventLoopContext();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
     @Test
     void rampUpStartsSlotKAtKTimesRampOverSlotsAndTheDeadlineEndsTheSlotsStillWaiting() throws Exception {
         // 4 slots over a 400 ms ramp: slot k takes its first request k x 100 ms after T0; deadline at 250 ms
-        DriverConfig config = new DriverConfig(100, 4, T0, T0 + 250 * MS, List.of(ctx), () -> false, 400 * MS);
+        DriverConfig config = new DriverConfig(100, 4, T0, T0 + 250 * MS, List.of(eventLoop.context()), () -> false, 400 * MS);
         CompletableFuture<Integer> drained = new ClosedLoop(config, (index, scheduledNs, context, onEnd) -> {
             inFlight.add(() -> context.runOnContext(v -> onEnd.run()));
             launches.add(new long[] {index, scheduledNs});
@@ -56,7 +41,7 @@ class ClosedLoopClockTest {
         awaitLaunches(3);
 
         clock.advanceTo(T0 + 260 * MS); // slot 2's timer fires after the deadline: slots 2 and 3 end
-        awaitCondition(() -> clock.pendingTimers() == 0);
+        EventLoopFixture.awaitUntil(() -> clock.pendingTimers() == 0);
         assertFalse(drained.isDone(), "requests 1 and 2 are still in flight");
         inFlight.remove(0).run();
         inFlight.remove(0).run();
@@ -67,7 +52,7 @@ class ClosedLoopClockTest {
 
     @Test
     void requestsEndingAfterTheDeadlineStartNoMore() throws Exception {
-        DriverConfig config = new DriverConfig(10, 2, T0, T0 + 100 * MS, List.of(ctx), () -> false, 0);
+        DriverConfig config = new DriverConfig(10, 2, T0, T0 + 100 * MS, List.of(eventLoop.context()), () -> false, 0);
         CompletableFuture<Integer> drained = new ClosedLoop(config, (index, scheduledNs, context, onEnd) -> {
             inFlight.add(() -> context.runOnContext(v -> onEnd.run()));
             launches.add(new long[] {index, scheduledNs});
@@ -85,15 +70,8 @@ class ClosedLoopClockTest {
     }
 
     private void awaitLaunches(int count) {
-        awaitCondition(() -> launches.size() >= count);
+        EventLoopFixture.awaitUntil(() -> launches.size() >= count);
         assertEquals(count, launches.size());
     }
 
-    private static void awaitCondition(java.util.function.BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertEquals(true, condition.getAsBoolean(), "condition not reached within 10 s");
-    }
 }

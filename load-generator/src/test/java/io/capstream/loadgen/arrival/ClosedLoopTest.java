@@ -5,34 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ClosedLoopTest {
-    private Vertx vertx;
-    private Context ctx;
-
-    @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
-        ctx = ((VertxInternal) vertx).createEventLoopContext();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
+    @RegisterExtension
+    final EventLoopFixture eventLoop = new EventLoopFixture();
 
     private DriverConfig config(int requests, int slots) {
-        return new DriverConfig(requests, slots, System.nanoTime(), Long.MAX_VALUE, List.of(ctx), () -> false, 0);
+        return new DriverConfig(requests, slots, System.nanoTime(), Long.MAX_VALUE, List.of(eventLoop.context()),
+                () -> false, 0);
     }
 
     @Test
@@ -54,13 +42,13 @@ class ClosedLoopTest {
         // ending requests starts the next indices in order, with no yield (closed loop, spec §5)
         for (int i = 0; i < 3; i++) {
             Runnable end = pendingEnds.remove(0);
-            ctx.runOnContext(v -> end.run());
+            eventLoop.context().runOnContext(v -> end.run());
         }
         awaitSize(log, 8);
         assertEquals(List.of("launch 3", "launch 4", "launch 5"), log.subList(5, 8));
         for (int i = 0; i < 3; i++) {
             Runnable end = pendingEnds.remove(0);
-            ctx.runOnContext(v -> end.run());
+            eventLoop.context().runOnContext(v -> end.run());
         }
         assertEquals(6, drained.get(10, TimeUnit.SECONDS));
     }
@@ -80,24 +68,21 @@ class ClosedLoopTest {
     void eventLoopYieldRunsOnTheContextAfterTheTasksAlreadyQueued() throws Exception {
         List<String> order = new CopyOnWriteArrayList<>();
         CompletableFuture<Context> ranOn = new CompletableFuture<>();
-        ctx.runOnContext(v -> {
-            ctx.runOnContext(a -> order.add("queued before"));
-            IoYield.EVENT_LOOP.afterIo(ctx, () -> {
+        eventLoop.context().runOnContext(v -> {
+            eventLoop.context().runOnContext(a -> order.add("queued before"));
+            IoYield.EVENT_LOOP.afterIo(eventLoop.context(), () -> {
                 order.add("yielded");
                 ranOn.complete(Vertx.currentContext());
             });
-            ctx.runOnContext(c -> order.add("queued after"));
+            eventLoop.context().runOnContext(c -> order.add("queued after"));
         });
-        assertSame(ctx, ranOn.get(10, TimeUnit.SECONDS));
+        assertSame(eventLoop.context(), ranOn.get(10, TimeUnit.SECONDS));
         // a zero-delay scheduled task moves to the task queue only at the loop's next turn, after its I/O
         assertEquals(List.of("queued before", "queued after", "yielded"), order);
     }
 
-    private static void awaitSize(List<?> list, int size) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (list.size() < size && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+    private static void awaitSize(List<?> list, int size) {
+        EventLoopFixture.awaitUntil(() -> list.size() >= size);
         assertEquals(size, list.size(), () -> "list: " + list);
     }
 }

@@ -82,22 +82,15 @@ final class ManualClock implements ArrivalClock {
     }
 
     /**
-     * Waits (spinning, up to 10 s of real time) until {@code count} timers have been set in total.
+     * Waits (up to 10 s of real time) until {@code count} timers have been set in total.
      *
      * @param count timers set so far to wait for
      */
     void awaitTimersSet(int count) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
+        EventLoopFixture.awaitUntil(() -> {
             synchronized (this) {
-                if (delaysMs.size() >= count) {
-                    return;
-                }
+                return delaysMs.size() >= count;
             }
-            Thread.onSpinWait();
-        }
-        synchronized (this) {
-            assertTrue(delaysMs.size() >= count, "timers set: " + delaysMs);
-        }
+        });
     }
 }

@@ -3,9 +3,6 @@ package io.capstream.loadgen.arrival;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,17 +11,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link OpenLoop} on a {@link ManualClock}: the schedule, the in-flight cap, the deadline and a stop, without real waiting. */
 class OpenLoopTest {
     private static final long T0 = 5_000_000_000L;
     private static final long MS = 1_000_000L;
 
-    private Vertx vertx;
-    private Context ctx;
+    @RegisterExtension
+    final EventLoopFixture eventLoop = new EventLoopFixture();
     private final ManualClock clock = new ManualClock(T0);
     private final AtomicBoolean stop = new AtomicBoolean();
     /** Requests launched, in launch order. */
@@ -38,20 +34,9 @@ class OpenLoopTest {
     private record Launch(int index, long scheduledNs, long startedNs) {
     }
 
-    @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
-        ctx = ((VertxInternal) vertx).createEventLoopContext();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
     private CompletableFuture<Integer> start(int requests, int slots, long deadlineNs, double rateRps,
                                              boolean endAtOnce) {
-        DriverConfig config = new DriverConfig(requests, slots, T0, deadlineNs, List.of(ctx), stop::get, 0);
+        DriverConfig config = new DriverConfig(requests, slots, T0, deadlineNs, List.of(eventLoop.context()), stop::get, 0);
         RequestLauncher launcher = (index, scheduledNs, context, onEnd) -> {
             maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
             Launch launch = new Launch(index, scheduledNs, clock.nanoTime() - T0);
@@ -163,14 +148,11 @@ class OpenLoopTest {
     /** Ends the oldest request in flight, on the context (as a real response would). */
     private void endOldest() {
         Runnable end = inFlight.remove(0);
-        ctx.runOnContext(v -> end.run());
+        eventLoop.context().runOnContext(v -> end.run());
     }
 
     private void awaitLaunches(int count) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (launches.size() < count && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        EventLoopFixture.awaitUntil(() -> launches.size() >= count);
         assertEquals(count, launches.size(), () -> "launches: " + launches);
     }
 }
