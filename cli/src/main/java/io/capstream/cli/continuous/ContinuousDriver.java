@@ -1,6 +1,5 @@
 package io.capstream.cli.continuous;
 
-import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RegistryReachability;
@@ -86,8 +85,8 @@ public final class ContinuousDriver {
             err.println(cmd + ": " + unreachable + "; nothing was sent");
             return 1;
         }
-        StackConfig stackCfg = new StackConfig(kafka, req.schemaRegistryUrl(), req.registryClient(), false, resolved.sim(),
-                TopicSetup.DEFAULT_EVENT_PARTITIONS);
+        StackConfig stackCfg = StackConfig.of(kafka, req.schemaRegistryUrl(), req.registryClient())
+                .withSim(resolved.sim());
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
             return runOn(stack, resolved.boundTo(stack), cmd);
         } catch (Exception e) {
@@ -107,8 +106,8 @@ public final class ContinuousDriver {
             err.println(cmd + ": " + e.getMessage());
             return 2;
         }
-        KafkaSinkConfig sinkConfig = new KafkaSinkConfig(stack.kafka().bootstrapServers(), stack.schemaRegistryUrl(),
-                null, stack.kafka().userProperties(), 0, 0, stack.registryClient());
+        KafkaSinkConfig sinkConfig = KafkaSinkConfig.of(stack.kafka().bootstrapServers(), stack.schemaRegistryUrl())
+                .withClientProperties(stack.kafka().userProperties()).withRegistryClient(stack.registryClient());
         KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(stack.kafka().bootstrapServers(),
                 stack.schemaRegistryUrl(), stack.registryClient(), stack.kafka().userProperties(), base.workerId());
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(stack.vertx(), env),

@@ -94,8 +94,9 @@ final class RunDelivery implements AutoCloseable {
     }
 
     private KafkaEventSink openKafkaSink() {
-        KafkaEventSink k = new KafkaEventSink(new KafkaSinkConfig(stack.kafka().bootstrapServers(),
-                stack.schemaRegistryUrl(), null, stack.kafka().userProperties(), 0, 0, stack.registryClient()));
+        KafkaSinkConfig config = KafkaSinkConfig.of(stack.kafka().bootstrapServers(), stack.schemaRegistryUrl())
+                .withClientProperties(stack.kafka().userProperties()).withRegistryClient(stack.registryClient());
+        KafkaEventSink k = new KafkaEventSink(config);
         kafkaSink = k;
         return k;
     }

@@ -11,7 +11,6 @@ import io.capstream.cli.report.SummaryTable;
 import io.capstream.cli.report.TopicHistory;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
-import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.emit.KafkaEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
@@ -133,9 +132,10 @@ public final class RunDriver {
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = addStopHook("capstream-run-shutdown", control::requestStop, finished, Duration.ofSeconds(30));
         // deferred delivery on the embedded broker: the broker and the aggregator start after the last request
-        StackConfig stackCfg = new StackConfig(kafka, registry, req.registryClient(), req.aggregator(), resolved.sim(),
-                TopicSetup.DEFAULT_EVENT_PARTITIONS, req.aggregatorGroup(),
-                req.eventDelivery().deferred(kafka.bootstrapServers() == null));
+        StackConfig stackCfg = StackConfig.of(kafka, registry, req.registryClient())
+                .withAggregator(req.aggregator(), req.aggregatorGroup())
+                .withSim(resolved.sim())
+                .withKafkaAtEnd(req.eventDelivery().deferred(kafka.bootstrapServers() == null));
         try (LocalStack stack = LocalStack.start(stackCfg, err)) {
             return runOn(stack, resolved.boundTo(stack), control, cmd);
         } catch (Exception e) {

@@ -32,12 +32,6 @@ public record KafkaSinkConfig(String bootstrapServers, String schemaRegistryUrl,
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
     }
 
-    /** Default registry client settings (no credentials); see the canonical constructor. */
-    public KafkaSinkConfig(String bootstrapServers, String schemaRegistryUrl, String topic,
-                           Map<String, String> clientProperties, int bufferCapacity, int deliveryTimeoutMs) {
-        this(bootstrapServers, schemaRegistryUrl, topic, clientProperties, bufferCapacity, deliveryTimeoutMs, null);
-    }
-
     /**
      * @param bootstrapServers  Kafka bootstrap servers
      * @param schemaRegistryUrl registry URL
@@ -45,6 +39,24 @@ public record KafkaSinkConfig(String bootstrapServers, String schemaRegistryUrl,
      */
     public static KafkaSinkConfig of(String bootstrapServers, String schemaRegistryUrl) {
         return new KafkaSinkConfig(bootstrapServers, schemaRegistryUrl, null, null, 0, 0, null);
+    }
+
+    /**
+     * @param properties extra producer properties (security etc.); null means none
+     * @return a copy using these properties
+     */
+    public KafkaSinkConfig withClientProperties(Map<String, String> properties) {
+        return new KafkaSinkConfig(bootstrapServers, schemaRegistryUrl, topic, properties, bufferCapacity,
+                deliveryTimeoutMs, registryClient);
+    }
+
+    /**
+     * @param timeoutMs producer {@code delivery.timeout.ms}, ms; 0 or less means the default (120 s)
+     * @return a copy using this delivery timeout
+     */
+    public KafkaSinkConfig withDeliveryTimeoutMs(int timeoutMs) {
+        return new KafkaSinkConfig(bootstrapServers, schemaRegistryUrl, topic, clientProperties, bufferCapacity,
+                timeoutMs, registryClient);
     }
 
     /**

@@ -177,8 +177,8 @@ class KafkaEventSinkTest {
 
     @Test
     void unreachableBrokerIsCountedByTheRealProducer() throws Exception {
-        KafkaSinkConfig c = new KafkaSinkConfig("127.0.0.1:1", "mock://kafka-sink-test", null,
-                Map.of("max.block.ms", "300"), 0, 600);
+        KafkaSinkConfig c = KafkaSinkConfig.of("127.0.0.1:1", "mock://kafka-sink-test")
+                .withClientProperties(Map.of("max.block.ms", "300")).withDeliveryTimeoutMs(600);
         KafkaEventSink sink = new KafkaEventSink(c);
         long t = System.nanoTime();
         for (int i = 0; i < 3; i++) {
@@ -191,8 +191,8 @@ class KafkaEventSinkTest {
 
     @Test
     void anOutageCostsAboutOneDeliveryTimeoutNotOneBlockPerEvent() throws Exception {
-        KafkaSinkConfig c = new KafkaSinkConfig("127.0.0.1:1", "mock://kafka-sink-test", null,
-                Map.of("max.block.ms", "300"), 0, 1000);
+        KafkaSinkConfig c = KafkaSinkConfig.of("127.0.0.1:1", "mock://kafka-sink-test")
+                .withClientProperties(Map.of("max.block.ms", "300")).withDeliveryTimeoutMs(1000);
         KafkaEventSink sink = new KafkaEventSink(c);
         for (int i = 0; i < 50; i++) {
             sink.send(event("r", i));

@@ -11,7 +11,6 @@ import io.capstream.schemas.registry.AuthRegistryStub;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The event sink's and the heartbeat sender's producer serdes send the registry credentials. */
@@ -23,7 +22,7 @@ class KafkaSinkRegistryAuthTest {
     @Test
     void eventSinkSerializerSendsBasicAuth() throws Exception {
         try (AuthRegistryStub stub = new AuthRegistryStub(USER_INFO)) {
-            KafkaSinkConfig c = new KafkaSinkConfig("127.0.0.1:1", stub.url(), null, Map.of(), 0, 0, AUTH);
+            KafkaSinkConfig c = KafkaSinkConfig.of("127.0.0.1:1", stub.url()).withRegistryClient(AUTH);
             RunEvent e = KafkaEventSinkTest.event("r", 1);
             byte[] bytes = KafkaEventSink.valueSerializer(c).serialize(Topics.EVENTS, e);
             assertEquals(e, SpecificAvroSerde.forValue(RunEvent.class, stub.url(), AUTH).deserializer()
