@@ -16,6 +16,11 @@ public final class Topics {
     public static final String REPORT_CHUNKS = "capstream.reports.chunks";
     /** {@code WindowSummary} records, emitted when a tumbling window closes. */
     public static final String SUMMARIES = "capstream.summaries";
+    /**
+     * {@code SweepCurve} records, key = sweep id, compacted: a sweep's capacity curve, rewritten as each
+     * step's report arrives.
+     */
+    public static final String SWEEPS = "capstream.sweeps";
     /** {@code SloBreach} records, key = target + model. */
     public static final String ALERTS = "capstream.alerts";
     /** Undecodable records of {@link #EVENTS}: original key and bytes, error in headers. */

@@ -156,6 +156,11 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
         return measurements.maxGapNs();
     }
 
+    /** @return the gaps between consecutive output chunks so far, µs (a snapshot; at most 4096 kept) */
+    public OutputChunkGaps outputChunkGaps() {
+        return measurements.outputChunkGaps();
+    }
+
     /** @return {@code data:} lines seen */
     public int dataLines() {
         return measurements.dataLines();

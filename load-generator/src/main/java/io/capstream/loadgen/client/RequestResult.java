@@ -17,11 +17,19 @@ package io.capstream.loadgen.client;
  * @param maxChunkGapNs    largest gap between consecutive {@code data:} lines, ns, or -1
  * @param finishReason     last finish_reason, or null
  * @param bodyBytes        response body bytes read
+ * @param outputGaps       gaps between consecutive output chunks, µs ({@link OutputChunkGaps#NONE} when none);
+ *                         null is taken as none
  * @param error            the failure, or null for a completed request
  */
 public record RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
                             long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,
-                            long maxChunkGapNs, String finishReason, long bodyBytes, RequestError error) {
+                            long maxChunkGapNs, String finishReason, long bodyBytes, OutputChunkGaps outputGaps,
+                            RequestError error) {
+
+    /** Takes a null {@code outputGaps} as none. */
+    public RequestResult {
+        outputGaps = outputGaps == null ? OutputChunkGaps.NONE : outputGaps;
+    }
 
     /** @return whether the request completed (no error) */
     public boolean ok() {
@@ -42,6 +50,6 @@ public record RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int
      * @return the result
      */
     public static RequestResult failed(long t0Ns, long e2eNs, RequestError error) {
-        return new RequestResult(t0Ns, -1, -1, e2eNs, -1, -1, -1, -1, 0, 0, -1, null, 0, error);
+        return new RequestResult(t0Ns, -1, -1, e2eNs, -1, -1, -1, -1, 0, 0, -1, null, 0, OutputChunkGaps.NONE, error);
     }
 }

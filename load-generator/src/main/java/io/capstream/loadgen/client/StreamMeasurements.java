@@ -4,7 +4,7 @@ package io.capstream.loadgen.client;
  * The raw measurements of one streamed request (spec §4.2, §4.3): time to first output (reasoning
  * or content) and to first content, content and reasoning delta counts, the last truthy usage,
  * the last {@code finish_reason}, the number of {@code data:} lines and the largest gap between
- * consecutive ones.
+ * consecutive ones, and the gaps between consecutive output chunks ({@link OutputChunkGaps}, µs).
  *
  * <p>Times are {@code atNs − t0} in ns, {@code atNs} being the {@code System.nanoTime()} at which
  * the bytes that completed the chunk (or the data line) arrived; -1 means "not reached". The
@@ -25,6 +25,10 @@ final class StreamMeasurements {
     private int dataLines;
     private long lastDataNs;
     private long maxGapNs = -1;
+    private long lastOutputUs = -1;
+    private int[] outputGapsUs = new int[16];
+    private int outputGaps;
+    private int outputGapsDropped;
 
     /** @param t0Ns the request's t0, {@code System.nanoTime()} just before connecting */
     StreamMeasurements(long t0Ns) {
@@ -76,6 +80,7 @@ final class StreamMeasurements {
                 ttfo = atNs - t0;
             }
             reasoningChunks += reasoning;
+            outputChunkAt(atNs);
         }
         if (content > 0) {
             if (ttft < 0) {
@@ -86,6 +91,32 @@ final class StreamMeasurements {
         if (chunk.finishReason() != null) {
             finishReason = chunk.finishReason();
         }
+    }
+
+    /**
+     * Records the gap from the previous output chunk (the first {@value OutputChunkGaps#MAX_GAPS} gaps):
+     * the difference of the two arrival times after t0 in whole µs, so that the gaps add up exactly to
+     * the last output chunk's time minus the first's (delta encoding, no rounding drift).
+     */
+    private void outputChunkAt(long atNs) {
+        long atUs = (atNs - t0) / 1_000L;
+        if (lastOutputUs >= 0) {
+            if (outputGaps == OutputChunkGaps.MAX_GAPS) {
+                outputGapsDropped++;
+            } else {
+                if (outputGaps == outputGapsUs.length) {
+                    outputGapsUs = java.util.Arrays.copyOf(outputGapsUs,
+                            Math.min(OutputChunkGaps.MAX_GAPS, outputGapsUs.length * 2));
+                }
+                outputGapsUs[outputGaps++] = (int) Math.min(Integer.MAX_VALUE, atUs - lastOutputUs);
+            }
+        }
+        lastOutputUs = atUs;
+    }
+
+    /** @return the gaps between consecutive output chunks so far (µs), a snapshot */
+    OutputChunkGaps outputChunkGaps() {
+        return OutputChunkGaps.of(outputGapsUs, outputGaps, outputGapsDropped);
     }
 
     /** @return time to first output (reasoning or content), ns after t0, or -1 when none */

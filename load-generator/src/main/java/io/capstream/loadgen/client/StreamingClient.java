@@ -346,7 +346,7 @@ public final class StreamingClient implements AutoCloseable {
             promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
                     acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
                     acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),
-                    nonStream != null ? nonStream.bytes() : splitter.bytes(), e));
+                    nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e));
         }
     }
 }

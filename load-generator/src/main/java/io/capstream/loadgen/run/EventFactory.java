@@ -105,6 +105,8 @@ public final class EventFactory {
                 .setStartedAtEpochMs(startedAt.toEpochMilli())
                 .setOrigin("live")
                 .setCapstreamVersion(version)
+                .setSlos(c.report().slos())
+                .setSweep(c.report().sweep())
                 .build();
         return wrap(rs);
     }
@@ -137,6 +139,8 @@ public final class EventFactory {
                 .setContentChunks(r.contentChunks())
                 .setReasoningChunks(r.reasoningChunks())
                 .setMaxChunkGapNs(r.maxChunkGapNs() >= 0 ? r.maxChunkGapNs() : null)
+                .setOutputChunkGapsUs(r.outputGaps().toList())
+                .setOutputChunkGapsDropped(r.outputGaps().dropped())
                 .setFinishReason(r.finishReason())
                 .setHttpStatus(r.httpStatus() >= 0 ? r.httpStatus() : null)
                 .setCompletedAtEpochMs(System.currentTimeMillis())

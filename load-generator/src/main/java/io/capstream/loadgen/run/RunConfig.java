@@ -29,7 +29,7 @@ import java.util.function.Function;
  *                 the CLI defaults to {@link WarmupConfig#DEFAULTS})
  */
 public record RunConfig(TargetConfig target, LoadShape load, RequestShape request, RunIdentity identity,
-                        WarmupConfig warmup) {
+                        WarmupConfig warmup, ReportContext report) {
 
     /** Default {@code --requests}. */
     public static final int DEFAULT_REQUESTS = 60;
@@ -50,13 +50,17 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
     /** Context assumed by the aggregate guard when none is fixed (spec §1). */
     public static final int SAMPLED_CONTEXT_CEILING = 262_144;
 
-    /** Canonical constructor: the groups are required; a null warm-up is {@link WarmupConfig#NONE}. */
+    /**
+     * Canonical constructor: the groups are required; a null warm-up is {@link WarmupConfig#NONE}, a null
+     * report context {@link ReportContext#NONE}.
+     */
     public RunConfig {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(load, "load");
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(identity, "identity");
         warmup = warmup == null ? WarmupConfig.NONE : warmup;
+        report = report == null ? ReportContext.NONE : report;
     }
 
     /**
@@ -95,22 +99,27 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
      * @return a copy targeting {@code baseUrl}
      */
     public RunConfig withBaseUrl(String baseUrl) {
-        return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup);
+        return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup, report);
     }
 
     /** @param v the new load shape; not null @return a copy with it */
     public RunConfig withLoad(LoadShape v) {
-        return new RunConfig(target, v, request, identity, warmup);
+        return new RunConfig(target, v, request, identity, warmup, report);
     }
 
     /** @param v the new run identity; not null @return a copy with it */
     public RunConfig withIdentity(RunIdentity v) {
-        return new RunConfig(target, load, request, v, warmup);
+        return new RunConfig(target, load, request, v, warmup, report);
     }
 
     /** @param v the new warm-up, null = none @return a copy with it */
     public RunConfig withWarmup(WarmupConfig v) {
-        return new RunConfig(target, load, request, identity, v);
+        return new RunConfig(target, load, request, identity, v, report);
+    }
+
+    /** @param v the new report context (SLOs, sweep step), null = none @return a copy with it */
+    public RunConfig withReport(ReportContext v) {
+        return new RunConfig(target, load, request, identity, warmup, v);
     }
 
     /**
@@ -253,6 +262,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         private String workerId;
         private int expectedWorkers = 1;
         private WarmupConfig warmup = WarmupConfig.NONE;
+        private List<String> slos = List.of();
 
         private Builder() {
         }
@@ -321,6 +331,8 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         public Builder expectedWorkers(int v) { this.expectedWorkers = v; return this; }
         /** @param v warm-up before T0 (null = none) @return this */
         public Builder warmup(WarmupConfig v) { this.warmup = v; return this; }
+        /** @param v SLO texts carried to the report (null = none) @return this */
+        public Builder slos(List<String> v) { this.slos = v; return this; }
 
         /** @return the config (not validated: call {@link RunConfig#validate(Function)}) */
         public RunConfig build() {
@@ -330,7 +342,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
             RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
                     thinkingMode, noThinking, reasoningEffort);
             RunIdentity identity = new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, gpu);
-            return new RunConfig(target, load, request, identity, warmup);
+            return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, null));
         }
     }
 }

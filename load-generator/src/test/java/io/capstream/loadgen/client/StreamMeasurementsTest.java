@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The measurements on its own, fed decoded chunks at given times. */
@@ -83,5 +84,35 @@ class StreamMeasurementsTest {
         m.dataLine(6_100);
         assertEquals(4_000, m.maxGapNs());
         assertEquals(4, m.dataLines());
+    }
+
+    @Test
+    void outputChunkGapsAreTheMicrosecondsBetweenConsecutiveOutputChunks() {
+        assertEquals(0, m.outputChunkGaps().size(), "no output yet");
+        m.output(chunk(0, 1, null), 2_000_000);
+        assertEquals(0, m.outputChunkGaps().size(), "one output chunk: no gap");
+        m.output(chunk(0, 0, null), 2_500_000);
+        m.output(chunk(1, 0, null), 12_000_999);
+        m.output(chunk(2, 1, null), 12_500_000);
+        OutputChunkGaps g = m.outputChunkGaps();
+        assertEquals(List.of(10_000, 500), g.toList(),
+                "a chunk without deltas is no output chunk; the arrival times after t0 (1,000 ns) are cut to whole µs"
+                        + " before the difference, so the gaps add up to the last minus the first exactly");
+        assertEquals(0, g.dropped());
+    }
+
+    @Test
+    void gapsBeyondTheCapAreCountedNotKept() {
+        long at = 1_000;
+        for (int i = 0; i <= OutputChunkGaps.MAX_GAPS + 10; i++) {
+            m.output(chunk(1, 0, null), at);
+            at += 1_000 * (i % 7 + 1);
+        }
+        OutputChunkGaps g = m.outputChunkGaps();
+        assertEquals(OutputChunkGaps.MAX_GAPS, g.size());
+        assertEquals(10, g.dropped());
+        assertEquals(1, g.gapUs(0));
+        assertEquals(7, g.gapUs(6));
+        assertEquals(1, g.gapUs(7));
     }
 }

@@ -114,7 +114,8 @@ class LoadGeneratorTest {
         InMemoryEventSink sink = new InMemoryEventSink();
         List<RunProgress> progress = new CopyOnWriteArrayList<>();
         RunConfig c = RunConfig.builder(base, "fake").requests(12).concurrency(3).ctxTokens(512)
-                .sharedPrefixTokens(100).maxTokens(16).runIdSuffix("t1").apiKeyEnv("KEY").build();
+                .sharedPrefixTokens(100).maxTokens(16).runIdSuffix("t1").apiKeyEnv("KEY")
+                .slos(List.of("ttft_p95_ms<=300", "error_rate<=0.01")).build();
         RunOutcome o = run(c, sink, new RunListener() {
             @Override
             public void onProgress(RunProgress p) {
@@ -139,6 +140,8 @@ class LoadGeneratorTest {
         assertEquals(12, rs.getPlannedContextTokens().size());
         assertEquals("closed", rs.getArrival());
         assertEquals(100, rs.getSharedPrefixTokens());
+        assertEquals(List.of("ttft_p95_ms<=300", "error_rate<=0.01"), rs.getSlos(), "SLOs are carried to the report");
+        assertNull(rs.getSweep(), "a single run is no sweep step");
         assertFalse(ev.toString().contains("sk-secret"), "the API key never appears in events");
         List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         done.sort(Comparator.comparingInt(RequestCompleted::getRequestIndex));
@@ -155,6 +158,8 @@ class LoadGeneratorTest {
             assertEquals(512L, r.getPromptTokens());
             assertEquals("usage", r.getOutputTokenSource());
             assertEquals(1, r.getContentChunks());
+            assertEquals(List.of(), r.getOutputChunkGapsUs(), "one output chunk: no gap");
+            assertEquals(0, r.getOutputChunkGapsDropped());
             assertEquals(200, r.getHttpStatus());
             assertTrue(r.getClientQueueNs() >= 0 && r.getStartNs() >= r.getScheduledStartNs());
             assertTrue(r.getCompletedAtEpochMs() > 0);

@@ -35,7 +35,7 @@ class SchemaEvolutionTest {
         Map<String, Schema> current = parseDir(CURRENT);
         assertEquals(List.of("io.capstream.schemas.avro.BenchmarkReport", "io.capstream.schemas.avro.ReportChunk",
                         "io.capstream.schemas.avro.RunEvent", "io.capstream.schemas.avro.SloBreach",
-                        "io.capstream.schemas.avro.WindowSummary"),
+                        "io.capstream.schemas.avro.SweepCurve", "io.capstream.schemas.avro.WindowSummary"),
                 List.copyOf(current.keySet()));
         List<Path> versions = releasedVersions();
         assertFalse(versions.isEmpty(), "no released versions under " + RELEASED);

@@ -1,0 +1,32 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.schemas.avro.SweepStep;
+import java.util.List;
+
+/**
+ * The report-context group of a {@link RunConfig}: what the run's report is evaluated against and where
+ * the run sits in a sweep. Both go into {@code RunStarted} ({@code slos}, {@code sweep}), so that a
+ * replay of the events gives the same report and the same sweep curve.
+ *
+ * @param slos  SLO texts as given to {@code --slo}, e.g. {@code ttft_p95_ms<=300}; never null (null
+ *              becomes empty). Their grammar is checked by the command that parses them (the
+ *              aggregator's {@code SloParser}); the generator only carries them.
+ * @param sweep the run's sweep step, or null for a single run
+ */
+public record ReportContext(List<String> slos, SweepStep sweep) {
+    /** No SLOs, not part of a sweep. */
+    public static final ReportContext NONE = new ReportContext(List.of(), null);
+
+    /** Copies the SLO list (null = empty). */
+    public ReportContext {
+        slos = slos == null ? List.of() : List.copyOf(slos);
+    }
+
+    /**
+     * @param step the sweep step, or null for none
+     * @return a copy in this sweep step
+     */
+    public ReportContext withSweep(SweepStep step) {
+        return new ReportContext(slos, step);
+    }
+}
