@@ -3,6 +3,8 @@ package io.capstream.aggregator;
 import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.slo.SloTopology;
+import io.capstream.aggregator.sweep.SweepTopology;
+import io.capstream.aggregator.sweep.SweepTopologyConfig;
 import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.ReportChunk;
@@ -16,6 +18,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -27,10 +30,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * also read back into the queryable store {@value #REPORTS_STORE} (key run id) for the HTTP API, and
  * the chunks of large reports ({@code capstream.reports.chunks}) into the global store
  * {@value #REPORT_CHUNKS_STORE} (key {@code <run id>|<index>}; a global table is restored from its
- * topic, so the chunks are not copied to a changelog).
+ * topic, so the chunks are not copied to a changelog). The updates of the reports table feed the sweep
+ * path ({@link SweepTopology}: sweep steps' reports to capacity curves on {@code capstream.sweeps}).
  *
  * <p>Queryable stores: {@value #REPORTS_STORE}, {@value #REPORT_CHUNKS_STORE}, {@link WindowTopology#SUMMARIES_STORE},
- * {@link SloTopology#STATE_STORE}, {@link SloTopology#HISTORY_STORE}.
+ * {@link SloTopology#STATE_STORE}, {@link SloTopology#HISTORY_STORE}, {@link SweepTopology#STORE}.
  */
 public final class AggregatorTopology {
     /** Key-value store of the latest report per run id (from capstream.reports). */
@@ -57,13 +61,15 @@ public final class AggregatorTopology {
         if (onSummary != null) {
             summaries.foreach((k, v) -> onSummary.accept(v), Named.as("capstream-summaries-listener"));
         }
-        builder.table(config.report().reportsTopic(),
+        KTable<String, BenchmarkReport> reports = builder.table(config.report().reportsTopic(),
                 Consumed.with(Serdes.String(), SpecificAvroSerde.forValue(BenchmarkReport.class,
                         config.report().schemaRegistryUrl(), config.report().registryClient())).withName("capstream-reports-table-source"),
                 Materialized.<String, BenchmarkReport, KeyValueStore<Bytes, byte[]>>as(REPORTS_STORE)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(SpecificAvroSerde.forValue(BenchmarkReport.class,
                                 config.report().schemaRegistryUrl(), config.report().registryClient())));
+        SweepTopology.addTo(reports.toStream(Named.as("capstream-reports-table-updates")),
+                SweepTopologyConfig.of(config.report()));
         builder.globalTable(config.report().chunksTopic(),
                 Consumed.with(Serdes.String(), SpecificAvroSerde.forValue(ReportChunk.class,
                         config.report().schemaRegistryUrl(), config.report().registryClient()))

@@ -29,13 +29,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code capstream tail reports|summaries|alerts}: prints the records of a capstream output topic
+ * {@code capstream tail reports|summaries|alerts|sweeps}: prints the records of a capstream output topic
  * as a table or JSON, with a plain Kafka consumer (no consumer group, read_committed) and the
  * Confluent-format Avro deserializer; exits once caught up unless {@code --follow}.
  * Exit codes: 0 ok; 1 Kafka or registry error; 2 usage error.
  */
 @Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Prints the records of capstream.reports, capstream.summaries or capstream.alerts as a table"
+        description = {"Prints the records of capstream.reports, capstream.summaries, capstream.alerts or capstream.sweeps as a table"
                 + " or JSON. Without --follow: prints what the topic holds (or, with --since, its recent part) and"
                 + " exits. With --follow: prints new records as they arrive until Ctrl-C (add --from-beginning or"
                 + " --since to print older ones first)."},
@@ -43,7 +43,7 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:ok (caught up, without --follow)", "1:Kafka or schema registry error", "2:usage error",
             "130:stopped by Ctrl-C (SIGINT)", "143:stopped by SIGTERM"})
 public final class TailCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "reports|summaries|alerts", description = "Which topic to read.")
+    @Parameters(index = "0", paramLabel = "reports|summaries|alerts|sweeps", description = "Which topic to read.")
     String what;
 
     @Option(names = "--format", paramLabel = "table|json|jsonl",
@@ -93,7 +93,7 @@ public final class TailCommand implements Callable<Integer> {
         try {
             kind = TailKind.valueOf(what.toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            problems.add("unknown topic '" + what + "': expected reports, summaries or alerts");
+            problems.add("unknown topic '" + what + "': expected reports, summaries, alerts or sweeps");
         }
         TailFormat fmt = null;
         try {

@@ -20,11 +20,12 @@ import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * Creates capstream's topics ({@link Topics}) when they do not exist yet; existing topics are left
- * as they are. {@code capstream.reports} (latest report per run id) and
+ * as they are. {@code capstream.reports} (latest report per run id),
  * {@code capstream.reports.chunks} (the artifacts of large reports in pieces, latest per
- * {@code <run id>|<index>}) are compacted and take records up to {@value #REPORT_MAX_MESSAGE_BYTES}
- * bytes ({@code max.message.bytes}, the broker's default, set on the topic so that a broker with a
- * lower default still takes every report record: the aggregator keeps each below 960 KiB); the others
+ * {@code <run id>|<index>}) and {@code capstream.sweeps} (latest capacity curve per sweep id) are
+ * compacted and take records up to {@value #REPORT_MAX_MESSAGE_BYTES} bytes ({@code max.message.bytes},
+ * the broker's default, set on the topic so that a broker with a lower default still takes every
+ * report record: the aggregator keeps each below 960 KiB); the others
  * use the broker's default delete policy. Replication factor: the broker default
  * ({@code default.replication.factor}).
  */
@@ -34,7 +35,7 @@ public final class TopicSetup {
      * over 1, 2 or 4 stream threads (the default is one per core, see StreamsSettings).
      */
     public static final int DEFAULT_EVENT_PARTITIONS = 4;
-    /** {@code max.message.bytes} of the two report topics: 1,048,588, the broker's default. */
+    /** {@code max.message.bytes} of the compacted topics (reports, report chunks, sweeps): 1,048,588, the broker's default. */
     public static final int REPORT_MAX_MESSAGE_BYTES = 1_048_588;
     private static final long TIMEOUT_MS = 30_000;
 
@@ -102,6 +103,7 @@ public final class TopicSetup {
                 new NewTopic(Topics.EVENTS, Optional.of(eventPartitions), Optional.empty()),
                 new NewTopic(Topics.REPORTS, Optional.of(1), Optional.empty()).configs(REPORT_TOPIC_CONFIGS),
                 new NewTopic(Topics.REPORT_CHUNKS, Optional.of(1), Optional.empty()).configs(REPORT_TOPIC_CONFIGS),
+                new NewTopic(Topics.SWEEPS, Optional.of(1), Optional.empty()).configs(REPORT_TOPIC_CONFIGS),
                 new NewTopic(Topics.SUMMARIES, Optional.of(1), Optional.empty()),
                 new NewTopic(Topics.ALERTS, Optional.of(1), Optional.empty()),
                 new NewTopic(Topics.EVENTS_DLQ, Optional.of(eventPartitions), Optional.empty()));

@@ -1,10 +1,10 @@
 package io.capstream.cli.stack;
 
 import io.capstream.aggregator.StreamsSettings;
-import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsStartException;
+import io.capstream.aggregator.sweep.SweepTopology;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
@@ -29,7 +29,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The in-process parts of {@code capstream run}: a Vert.x instance, optionally the simulated
  * engine, optionally the embedded Kafka broker (with every capstream topic), and optionally the
- * report topology as a Kafka Streams application. On a shared Kafka the report topology is not
+ * report topology (with the sweep path, {@code SweepTopology#buildWithReports}) as a Kafka Streams
+ * application. On a shared Kafka the report topology is not
  * started while a {@code capstream aggregate} service runs there ({@link AggregatorChoice}): the
  * service publishes the report, once. {@link #close()} stops everything in reverse order and leaves
  * no threads or temp directories behind, and on a shared Kafka none of the in-process topology's
@@ -173,14 +174,15 @@ public final class LocalStack implements AutoCloseable {
                 }
             });
         }
-        startAtEnd(kafka, appId);
+        startAtEnd(kafka, appId, List.of(Topics.EVENTS, Topics.REPORTS));
         // no state directory: a temp one, deleted on close, that holds all of the application's local state
         StreamsSettings settings = StreamsSettings.defaults(appId, kafka.bootstrapServers(), null)
                 .withExtra(kafka.userProperties());
         // closing leaves the group at once (Streams otherwise stays a member until its session times out), so
         // that the group is empty and can be deleted
         StreamsRuntime runtime = StreamsRuntime.create(
-                ReportTopology.build(ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient)),
+                SweepTopology.buildWithReports(
+                        ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient)),
                 settings, StreamsRuntime.Options.named(AGGREGATOR_NAME).withTempStateDir().withCleanUpOnClose(true)
                         .withCloseTimeout(STREAMS_CLOSE_TIMEOUT));
         closers.add(runtime);
@@ -204,11 +206,32 @@ public final class LocalStack implements AutoCloseable {
      * @throws Exception when Kafka does not answer within 30 s or the group has active members
      */
     public static void startAtEnd(KafkaClientProperties kafka, String groupId) throws Exception {
+        startAtEnd(kafka, groupId, List.of(Topics.EVENTS));
+    }
+
+    /**
+     * Commits the Streams group's offsets at the current end of each topic, so that a fresh in-process
+     * aggregator on a shared Kafka reads only what this process makes, not the topics' history (for
+     * {@code run}: {@code capstream.events} for the reports, and {@code capstream.reports} for the sweep
+     * curves, which would otherwise re-publish the curve of every past sweep). A topic that does not
+     * exist is skipped.
+     *
+     * @param kafka   client settings (bootstrap servers, security)
+     * @param groupId the Streams application id (= consumer group); must have no active member
+     * @param topics  the source topics to start at their end; not null
+     * @throws Exception when Kafka does not answer within 30 s or the group has active members
+     */
+    public static void startAtEnd(KafkaClientProperties kafka, String groupId, List<String> topics) throws Exception {
         try (Admin admin = Admin.create(kafka.admin())) {
-            var desc = admin.describeTopics(List.of(Topics.EVENTS)).allTopicNames().get(30, TimeUnit.SECONDS);
+            java.util.Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<String> present = topics.stream().filter(existing::contains).toList();
+            if (present.isEmpty()) {
+                return;
+            }
+            var desc = admin.describeTopics(present).allTopicNames().get(30, TimeUnit.SECONDS);
             Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
-            desc.get(Topics.EVENTS).partitions()
-                    .forEach(p -> specs.put(new TopicPartition(Topics.EVENTS, p.partition()), OffsetSpec.latest()));
+            desc.forEach((topic, d) -> d.partitions()
+                    .forEach(p -> specs.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
             var ends = admin.listOffsets(specs).all().get(30, TimeUnit.SECONDS);
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             ends.forEach((tp, info) -> offsets.put(tp, new OffsetAndMetadata(info.offset())));

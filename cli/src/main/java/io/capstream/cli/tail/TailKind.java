@@ -3,6 +3,7 @@ package io.capstream.cli.tail;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.WindowSummary;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -13,7 +14,9 @@ public enum TailKind {
     /** {@code capstream.summaries}: WindowSummary. */
     SUMMARIES(Topics.SUMMARIES, WindowSummary.class),
     /** {@code capstream.alerts}: SloBreach. */
-    ALERTS(Topics.ALERTS, SloBreach.class);
+    ALERTS(Topics.ALERTS, SloBreach.class),
+    /** {@code capstream.sweeps}: SweepCurve (no target or model: {@code --target} / {@code --model} match none). */
+    SWEEPS(Topics.SWEEPS, SweepCurve.class);
 
     private final String topic;
     private final Class<? extends SpecificRecord> type;
@@ -35,9 +38,12 @@ public enum TailKind {
 
     /**
      * @param record a value of this kind
-     * @return its target (reports: base_url)
+     * @return its target (reports: base_url); null for sweeps
      */
     public String target(SpecificRecord record) {
+        if (record instanceof SweepCurve) {
+            return null;
+        }
         if (record instanceof BenchmarkReport r) {
             return r.getBaseUrl();
         }
@@ -49,9 +55,12 @@ public enum TailKind {
 
     /**
      * @param record a value of this kind
-     * @return its model
+     * @return its model; null for sweeps
      */
     public String model(SpecificRecord record) {
+        if (record instanceof SweepCurve) {
+            return null;
+        }
         if (record instanceof BenchmarkReport r) {
             return r.getModel();
         }

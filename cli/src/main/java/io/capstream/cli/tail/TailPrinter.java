@@ -2,12 +2,15 @@ package io.capstream.cli.tail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.SloBreach;
+import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.WindowSummary;
 import io.capstream.schemas.report.ReportView;
+import io.capstream.schemas.report.SweepJson;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -18,12 +21,14 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Renders tailed records: a fixed-width table (times in UTC, latencies in ms, rates in tokens/s,
  * {@code -} for missing values; the report columns are {@link ReportView#TAIL_METRICS}), or JSON (Avro
- * field names; reports print their artifact JSON).
+ * field names; reports print their artifact JSON, sweeps their {@code sweep.json} form, {@link SweepJson}).
  */
 public final class TailPrinter {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
             .withZone(ZoneOffset.UTC);
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Layout of the sweeps table. */
+    private static final String SWEEP_ROW = "%-20s %-36s %-11s %-6s %7s %9s %-40s";
 
     private final TailKind kind;
     private final TailFormat format;
@@ -77,6 +82,8 @@ public final class TailPrinter {
             }
             case ALERTS -> String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s",
                     "window_start", "state", "target", "model", "bucket", "slo", "observed");
+            case SWEEPS -> String.format(Locale.ROOT, SWEEP_ROW, "updated_at", "sweep_id", "axis", "mode", "steps",
+                    "max_load", "max_load_run_id");
         };
     }
 
@@ -103,6 +110,9 @@ public final class TailPrinter {
                     r.getProvenance() == null ? "-" : r.getProvenance().getKind().name().toLowerCase(Locale.ROOT)))
                     .toString();
         }
+        if (record instanceof SweepCurve c) {
+            return sweepRow(c);
+        }
         SloBreach a = (SloBreach) record;
         return String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s", time(a.getWindowStartMs()),
                 a.getState(), cut(a.getTarget(), 32), cut(a.getModel(), 20), a.getContextBucket(), cut(a.getSlo(), 22),
@@ -110,6 +120,15 @@ public final class TailPrinter {
     }
 
     String json(SpecificRecord record, boolean pretty) {
+        if (record instanceof SweepCurve c) {
+            ObjectNode node = SweepJson.toJson(c);
+            try {
+                return pretty ? MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node)
+                        : MAPPER.writeValueAsString(node);
+            } catch (java.io.IOException e) {
+                return c.toString();
+            }
+        }
         // a large report's artifact is on capstream.reports.chunks: its report record (typed summary) is printed
         String text = record instanceof BenchmarkReport r && r.getArtifactChunks() == 0 ? r.getArtifactJson()
                 : record.toString();
@@ -120,6 +139,21 @@ public final class TailPrinter {
         } catch (java.io.IOException e) {
             return text;
         }
+    }
+
+    /**
+     * One line per curve update: when, which sweep, its axis and mode, steps done (of planned, for a
+     * grid), and the max load meeting the SLOs (slots as an integer, req/s with 2 decimals; {@code -}
+     * when none) with its run id.
+     */
+    private static String sweepRow(SweepCurve c) {
+        int done = c.getPoints().size();
+        String steps = c.getStepsPlanned() == null ? Integer.toString(done) : done + "/" + c.getStepsPlanned();
+        Double max = c.getMaxLoadMeetingSlos();
+        String load = max == null ? "-" : "concurrency".equals(c.getAxis())
+                ? Long.toString(Math.round(max)) : String.format(Locale.ROOT, "%.2f", max);
+        return String.format(Locale.ROOT, SWEEP_ROW, time(c.getUpdatedAtMs()), cut(c.getSweepId(), 36),
+                cut(c.getAxis(), 11), cut(c.getMode(), 6), steps, load, cut(c.getMaxLoadRunId(), 40));
     }
 
     private static String time(long epochMs) {

@@ -45,8 +45,8 @@ class EmbeddedKafkaIT {
             assertTrue(kafka.port() > 0);
 
             Set<String> created = TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), 3);
-            assertEquals(Set.of(Topics.EVENTS, Topics.REPORTS, Topics.REPORT_CHUNKS, Topics.SUMMARIES, Topics.ALERTS,
-                    Topics.EVENTS_DLQ), created);
+            assertEquals(Set.of(Topics.EVENTS, Topics.REPORTS, Topics.REPORT_CHUNKS, Topics.SWEEPS, Topics.SUMMARIES,
+                    Topics.ALERTS, Topics.EVENTS_DLQ), created);
             assertEquals(Set.of(), TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), 3), "second call creates nothing");
             checkTopicLayout(kafka.bootstrapServers());
 
@@ -98,7 +98,7 @@ class EmbeddedKafkaIT {
             Map<String, TopicDescription> d = admin.describeTopics(List.of(Topics.EVENTS, Topics.REPORTS))
                     .allTopicNames().get(30, TimeUnit.SECONDS);
             assertEquals(3, d.get(Topics.EVENTS).partitions().size(), "the partitions asked for");
-            for (String topic : List.of(Topics.REPORTS, Topics.REPORT_CHUNKS)) {
+            for (String topic : List.of(Topics.REPORTS, Topics.REPORT_CHUNKS, Topics.SWEEPS)) {
                 ConfigResource reports = new ConfigResource(ConfigResource.Type.TOPIC, topic);
                 var configs = admin.describeConfigs(List.of(reports)).all().get(30, TimeUnit.SECONDS).get(reports);
                 assertEquals("compact", configs.get("cleanup.policy").value(), topic);

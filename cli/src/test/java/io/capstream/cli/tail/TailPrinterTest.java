@@ -86,4 +86,40 @@ class TailPrinterTest {
                 .setDetectedAtMs(2).build());
         assertTrue(alert.contains("\"state\":\"BREACH\""), alert);
     }
+
+    static io.capstream.schemas.avro.SweepCurve sweep(String axis, Double max, Integer planned) {
+        var point = io.capstream.schemas.avro.SweepPoint.newBuilder().setStep(1).setRunId("sweep-1-s1").setLoad(8)
+                .setRequests(10).setCompleted(10).setFailed(0).setOfferedLoad(8).setMeetsSlos(max != null).build();
+        return io.capstream.schemas.avro.SweepCurve.newBuilder().setSweepId("sweep-1").setAxis(axis).setMode("grid")
+                .setStepsPlanned(planned).setPoints(new java.util.ArrayList<>(java.util.List.of(point, point)))
+                .setMaxLoadMeetingSlos(max).setMaxLoadRunId(max == null ? null : "sweep-1-s1")
+                .setUpdatedAtMs(1_767_225_600_000L).build();
+    }
+
+    @Test
+    void sweepsTableHasOneLinePerCurveUpdate() {
+        String[] lines = render(TailKind.SWEEPS, TailFormat.TABLE, sweep("concurrency", 8.0, 4), sweep("rate", 12.5, null),
+                sweep("rate", null, null)).split("\n");
+        String layout = "%-20s %-36s %-11s %-6s %7s %9s %-40s";
+        assertEquals(4, lines.length);
+        assertEquals(String.format(java.util.Locale.ROOT, layout, "updated_at", "sweep_id", "axis", "mode", "steps",
+                "max_load", "max_load_run_id"), lines[0]);
+        assertEquals(String.format(java.util.Locale.ROOT, layout, "2026-01-01 00:00:00Z", "sweep-1", "concurrency", "grid",
+                "2/4", "8", "sweep-1-s1"), lines[1]);
+        assertEquals(String.format(java.util.Locale.ROOT, layout, "2026-01-01 00:00:00Z", "sweep-1", "rate", "grid",
+                "2", "12.50", "sweep-1-s1"), lines[2]);
+        assertEquals(String.format(java.util.Locale.ROOT, layout, "2026-01-01 00:00:00Z", "sweep-1", "rate", "grid",
+                "2", "-", "-"), lines[3]);
+    }
+
+    @Test
+    void sweepsJsonIsTheSweepFileForm() {
+        String text = render(TailKind.SWEEPS, TailFormat.JSONL, sweep("concurrency", 8.0, 4));
+        assertEquals(1, text.split("\n").length);
+        assertTrue(text.contains("\"max_load_meeting_slos\":{\"concurrency\":8,\"run_id\":\"sweep-1-s1\",\"step\":1}"),
+                text);
+        assertTrue(!text.contains("max_load_run_id"), text);
+        assertEquals(null, TailKind.SWEEPS.target(sweep("rate", null, null)));
+        assertEquals(null, TailKind.SWEEPS.model(sweep("rate", null, null)));
+    }
 }
