@@ -1,6 +1,7 @@
 package io.capstream.aggregator;
 
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.aggregator.slo.ReportSlos;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloTopologyConfig;
 import io.capstream.aggregator.window.WindowTopologyConfig;
@@ -47,7 +48,8 @@ public record AggregatorConfig(ReportTopologyConfig report, WindowTopologyConfig
      */
     public static AggregatorConfig of(String schemaRegistryUrl, RegistryClientConfig registryClient, Duration windowSize,
                                       Duration grace, List<Slo> slos) {
-        return new AggregatorConfig(ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient),
+        return new AggregatorConfig(ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient)
+                        .withSloParser(ReportSlos::parse),
                 WindowTopologyConfig.defaults(schemaRegistryUrl).withWindow(windowSize, grace).withSlos(slos)
                         .withRegistryClient(registryClient),
                 SloTopologyConfig.defaults(slos, schemaRegistryUrl).withRegistryClient(registryClient));

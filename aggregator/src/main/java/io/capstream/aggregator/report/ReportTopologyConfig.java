@@ -3,6 +3,7 @@ package io.capstream.aggregator.report;
 import io.capstream.aggregator.events.EventsSourceConfig;
 import io.capstream.aggregator.events.RegistryHealth;
 import io.capstream.aggregator.events.RegistryRetry;
+import io.capstream.aggregator.report.calc.RunSloParser;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Duration;
@@ -28,11 +29,16 @@ import java.util.Objects;
  *                            null means {@link RegistryRetry#defaults()}
  * @param registryHealth      where the event decoder reports registry outages (readiness reads it);
  *                            null means a new instance
+ * @param sloParser           the SLO grammar the reports evaluate {@code RunStarted.slos} with
+ *                            ({@code io.capstream.aggregator.slo.ReportSlos::parse}, given by whoever
+ *                            builds the topology: the report package does not depend on the SLO
+ *                            package); null means reports carry no {@code slo}
  */
 public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic, String dlqTopic, String reportsTopic,
                                    String chunksTopic, Duration incompleteDeadline, Duration punctuationInterval,
                                    Duration doneRetention, RegistryClientConfig registryClient,
-                                   RegistryRetry registryRetry, RegistryHealth registryHealth) {
+                                   RegistryRetry registryRetry, RegistryHealth registryHealth,
+                                   RunSloParser sloParser) {
     /** Default deadline after the last event of a run: 5 minutes. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
     /** Default punctuation interval: 1 second. */
@@ -75,7 +81,7 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
                                 String chunksTopic, Duration incompleteDeadline, Duration punctuationInterval,
                                 Duration doneRetention, RegistryClientConfig registryClient) {
         this(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic, incompleteDeadline, punctuationInterval,
-                doneRetention, registryClient, null, null);
+                doneRetention, registryClient, null, null, null);
     }
 
     /**
@@ -119,7 +125,7 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
      */
     public ReportTopologyConfig withIncompleteDeadline(Duration deadline) {
         return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic, deadline,
-                punctuationInterval, doneRetention, registryClient, registryRetry, registryHealth);
+                punctuationInterval, doneRetention, registryClient, registryRetry, registryHealth, sloParser);
     }
 
     /**
@@ -128,7 +134,7 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
      */
     public ReportTopologyConfig withRegistryClient(RegistryClientConfig client) {
         return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic,
-                incompleteDeadline, punctuationInterval, doneRetention, client, registryRetry, registryHealth);
+                incompleteDeadline, punctuationInterval, doneRetention, client, registryRetry, registryHealth, sloParser);
     }
 
     /**
@@ -138,7 +144,7 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
     public ReportTopologyConfig withRegistryRetry(RegistryRetry retry) {
         return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic,
                 incompleteDeadline, punctuationInterval, doneRetention, registryClient,
-                Objects.requireNonNull(retry, "retry"), registryHealth);
+                Objects.requireNonNull(retry, "retry"), registryHealth, sloParser);
     }
 
     /**
@@ -148,7 +154,18 @@ public record ReportTopologyConfig(String schemaRegistryUrl, String eventsTopic,
     public ReportTopologyConfig withRegistryHealth(RegistryHealth health) {
         return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic,
                 incompleteDeadline, punctuationInterval, doneRetention, registryClient, registryRetry,
-                Objects.requireNonNull(health, "health"));
+                Objects.requireNonNull(health, "health"), sloParser);
+    }
+
+    /**
+     * @param parser the SLO grammar the reports evaluate {@code RunStarted.slos} with, e.g.
+     *     {@code ReportSlos::parse}; null = no SLO evaluation
+     * @return a copy evaluating the runs' SLOs with it
+     */
+    public ReportTopologyConfig withSloParser(RunSloParser parser) {
+        return new ReportTopologyConfig(schemaRegistryUrl, eventsTopic, dlqTopic, reportsTopic, chunksTopic,
+                incompleteDeadline, punctuationInterval, doneRetention, registryClient, registryRetry, registryHealth,
+                parser);
     }
 
     /** @return the settings of the shared events source */

@@ -246,7 +246,8 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         ReportChunks.Publication publication;
         try {
             publication = ReportChunks.publication(
-                    ReportCalculator.compute(new RunData(runId, started, completed, failed, finished, provenance)));
+                    ReportCalculator.compute(new RunData(runId, started, completed, failed, finished, provenance),
+                            config.sloParser()));
         } catch (RuntimeException e) {
             // A run whose report cannot be computed or would not fit in a record must not stop the
             // application for every other run: it is logged, dead-lettered and dropped (marked as

@@ -5,6 +5,7 @@ import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsStartException;
+import io.capstream.aggregator.slo.ReportSlos;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
@@ -166,7 +167,8 @@ public final class ReportPipeline implements AutoCloseable {
                 applicationId = throwawayId.value();
             }
             ReportTopologyConfig topologyConfig = ReportTopologyConfig.defaults(registryUrl)
-                    .withIncompleteDeadline(config.incompleteDeadline()).withRegistryClient(config.registryClient());
+                    .withIncompleteDeadline(config.incompleteDeadline()).withRegistryClient(config.registryClient())
+                    .withSloParser(ReportSlos::parse);
             // no state directory given: the runtime uses a temp one, deleted on close
             StreamsSettings settings = StreamsSettings.defaults(applicationId, bootstrap, config.stateDir())
                     .withExtra(config.kafka().userProperties());

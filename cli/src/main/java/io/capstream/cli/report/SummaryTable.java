@@ -2,17 +2,26 @@ package io.capstream.cli.report;
 
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.ClientCheck;
+import io.capstream.schemas.avro.Distribution;
 import io.capstream.schemas.avro.FailureEntry;
+import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.Metrics;
+import io.capstream.schemas.avro.RunStatistics;
+import io.capstream.schemas.avro.SloAttainment;
+import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.report.ReportView;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Renders the readable summary of a typed capacity report (spec §8, §9): run, target, completed and
- * failed counts, the p50/p95 lines of {@link ReportView#SUMMARY_PERCENTILES} (ms, tokens/s, tokens),
- * throughput (tokens/s) and the measurement protocol label, the generator's self-check, then the
- * first failures. Missing values print as {@code -}.
+ * failed counts, the p50/p95/p99 lines of {@link ReportView#SUMMARY_PERCENTILES} (ms, tokens/s, tokens;
+ * p99 and the per-token inter-chunk latency from {@code statistics}), throughput (tokens/s), request
+ * throughput (req/s) and total token throughput, and the measurement protocol label; then, when the
+ * report has them, one line per SLO with its attainment, the goodput, the load health (offered,
+ * scheduled and achieved rate and client queue time in an open loop, achieved concurrency in a closed
+ * one) and a warning when the run fell behind its arrival schedule; the generator's self-check, then
+ * the first failures. Missing values print as {@code -}.
  */
 public final class SummaryTable {
     private static final int MAX_FAILURES_SHOWN = 10;
@@ -38,17 +47,27 @@ public final class SummaryTable {
                 + "  failed " + zeroIfNull(report.getFailed()) + "  concurrency " + report.getConcurrency());
         line(sb, "wall clock", fmt(report.getWallClockMs(), " ms"));
         sb.append('\n');
-        sb.append(String.format(Locale.ROOT, "%-26s %14s %14s%n", "metric", "p50", "p95"));
+        RunStatistics stats = report.getStatistics();
+        sb.append(String.format(Locale.ROOT, "%-26s %14s %14s %14s%n", "metric", "p50", "p95", "p99"));
         for (ReportView.PercentileLine p : ReportView.SUMMARY_PERCENTILES) {
-            sb.append(String.format(Locale.ROOT, "%-26s %14s %14s%n", p.label(),
-                    fmt(ReportView.metric(m, p.p50Field()), ""), fmt(ReportView.metric(m, p.p95Field()), "")));
+            Distribution d = ReportView.distribution(stats, p.distribution());
+            Double p50 = p.p50Field() != null ? ReportView.metric(m, p.p50Field()) : d == null ? null : d.getP50();
+            Double p95 = p.p95Field() != null ? ReportView.metric(m, p.p95Field()) : d == null ? null : d.getP95();
+            sb.append(String.format(Locale.ROOT, "%-26s %14s %14s %14s%n", p.label(), fmt(p50, ""), fmt(p95, ""),
+                    fmt(d == null ? null : d.getP99(), "")));
         }
         sb.append('\n');
         line(sb, "throughput", fmt(m.getThroughputTokS(), " tok/s") + "  (output tokens "
                 + text(m.getOutputTokens()) + ")");
+        if (stats != null) {
+            line(sb, ReportView.REQUESTS_PER_S_LABEL, fmt(stats.getRequestThroughputRps(), " req/s")
+                    + "  (total tokens " + fmt(stats.getTotalTokenThroughputTokS(), " tok/s") + ")");
+        }
         if (m.getPrefixCacheHitAvg() != null) {
             line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
         }
+        slo(sb, report.getSlo());
+        load(sb, report.getLoad());
         clientCheck(sb, client);
         failures(sb, report);
         return sb.toString();
@@ -99,6 +118,54 @@ public final class SummaryTable {
                 c.getWarnings().forEach(x -> w.append(w.length() == 0 ? "" : "; ").append(x));
             }
             sb.append("warning: the client may have distorted these numbers: ").append(w).append('\n');
+        }
+    }
+
+    /**
+     * One line per SLO ({@code observed ... met} or {@code MISSED}, with the attainment of percentile
+     * SLOs), then the goodput: share of requests meeting every percentile SLO, and good requests per
+     * second. Nothing when the run had no SLOs.
+     */
+    private static void slo(StringBuilder sb, SloReport slo) {
+        if (slo == null) {
+            return;
+        }
+        for (SloAttainment a : slo.getSlos()) {
+            String observed = a.getObserved() == null ? "-"
+                    : String.format(Locale.ROOT, ReportView.FRACTION_SLO_METRICS.contains(a.getMetric()) ? "%.3f" : "%.1f",
+                    a.getObserved());
+            String attainment = a.getAttainment() == null ? ""
+                    : String.format(Locale.ROOT, "  (attainment %.1f %%)", a.getAttainment() * 100);
+            line(sb, ReportView.SLO_LABEL, a.getSlo() + "  observed " + observed + "  " + (a.getMet() ? "met" : "MISSED")
+                    + attainment);
+        }
+        line(sb, ReportView.GOODPUT_LABEL, (slo.getGoodput() == null ? "-"
+                : String.format(Locale.ROOT, "%.2f", slo.getGoodput())) + " (" + slo.getGoodRequests() + " of "
+                + slo.getRequests() + " requests), " + fmt(slo.getGoodputRps(), " req/s"));
+    }
+
+    /**
+     * Offered against achieved load: in an open loop the offered, scheduled and achieved rates and the
+     * client queue time; in a closed loop the achieved concurrency of the configured slots. Then one
+     * warning line when the run fell behind its arrival schedule. Nothing without load health.
+     */
+    private static void load(StringBuilder sb, LoadHealth load) {
+        if (load == null) {
+            return;
+        }
+        if (!ReportView.CLOSED_LOOP_ARRIVAL.equals(load.getArrival())) {
+            line(sb, ReportView.LOAD_LABEL, "offered " + fmt(load.getOfferedRateRps(), " req/s") + ", scheduled "
+                    + num(load.getScheduledRateRps()) + ", achieved " + fmt(load.getAchievedRateRps(), " req/s")
+                    + "; client queue p50/p99/max " + num(load.getQueueP50Ms()) + "/" + num(load.getQueueP99Ms()) + "/"
+                    + num(load.getQueueMaxMs()) + " ms");
+        } else {
+            line(sb, ReportView.LOAD_LABEL, "achieved concurrency " + num(load.getAchievedConcurrency()) + " of "
+                    + text(load.getOfferedConcurrency()));
+        }
+        if (load.getBehindSchedule()) {
+            sb.append("warning: the run fell behind its arrival schedule (achieved ").append(num(load.getAchievedRateRps()))
+                    .append(" of ").append(num(load.getScheduledRateRps())).append(" req/s, client queue up to ")
+                    .append(num0(load.getQueueMaxMs())).append(" ms): latencies understate the load\n");
         }
     }
 

@@ -4,6 +4,7 @@ import io.capstream.aggregator.StreamsSettings;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsStartException;
+import io.capstream.aggregator.slo.ReportSlos;
 import io.capstream.aggregator.sweep.SweepTopology;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
@@ -181,8 +182,8 @@ public final class LocalStack implements AutoCloseable {
         // closing leaves the group at once (Streams otherwise stays a member until its session times out), so
         // that the group is empty and can be deleted
         StreamsRuntime runtime = StreamsRuntime.create(
-                SweepTopology.buildWithReports(
-                        ReportTopologyConfig.defaults(schemaRegistryUrl).withRegistryClient(registryClient)),
+                SweepTopology.buildWithReports(ReportTopologyConfig.defaults(schemaRegistryUrl)
+                        .withRegistryClient(registryClient).withSloParser(ReportSlos::parse)),
                 settings, StreamsRuntime.Options.named(AGGREGATOR_NAME).withTempStateDir().withCleanUpOnClose(true)
                         .withCloseTimeout(STREAMS_CLOSE_TIMEOUT));
         closers.add(runtime);

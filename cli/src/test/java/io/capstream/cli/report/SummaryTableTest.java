@@ -9,10 +9,15 @@ import io.capstream.aggregator.importer.ArtifactImporter;
 import io.capstream.aggregator.report.calc.ReportCalculator;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.ClientCheck;
+import io.capstream.schemas.avro.Distribution;
 import io.capstream.schemas.avro.FailureEntry;
+import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
+import io.capstream.schemas.avro.RunStatistics;
+import io.capstream.schemas.avro.SloAttainment;
+import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.report.ReportView;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,11 +60,17 @@ class SummaryTableTest {
                         + seed.getFailed() + "  concurrency " + seed.getConcurrency(),
                 String.format(Locale.ROOT, "wall clock        %.1f ms", seed.getWallClockMs()),
                 "",
-                "metric                                p50            p95");
+                "metric                                p50            p95            p99");
         String t = SummaryTable.render(seed, null);
         assertTrue(t.startsWith(expected + "\n"), t);
         // seed (spec §8.1): e2e p50 664.3758000573143, p95 747.0614000922069
-        assertTrue(t.contains("\nE2E (ms)                            664.4          747.1\n"), t);
+        assertTrue(t.contains(String.format(Locale.ROOT, "\nE2E (ms)                            664.4          747.1 %14.1f\n",
+                seed.getStatistics().getE2eMs().getP99())), t);
+        assertTrue(t.contains("\ninter-chunk latency (ms)                -              -              -\n"),
+                "imports carry no chunk gaps: " + t);
+        assertTrue(t.contains(String.format(Locale.ROOT, "\nrequests/s        %.1f req/s  (total tokens %.1f tok/s)\n",
+                seed.getStatistics().getRequestThroughputRps(), seed.getStatistics().getTotalTokenThroughputTokS())), t);
+        assertTrue(!t.contains("\nload ") && !t.contains("\nslo "), "imports have no load health and no SLOs");
         for (ReportView.PercentileLine p : ReportView.SUMMARY_PERCENTILES) {
             assertTrue(t.contains("\n" + String.format(Locale.ROOT, "%-26s ", p.label())), p.label() + ": " + t);
         }
@@ -85,14 +96,15 @@ class SummaryTableTest {
                 requests          60  completed 60  failed 0  concurrency 20
                 wall clock        7594.6 ms
 
-                metric                                p50            p95
-                TTFT (ms)                           872.1         2431.7
-                time to first output (ms)           872.1         2431.7
-                E2E (ms)                           1922.6         3515.9
-                inter-token latency (ms)             16.7           20.1
-                decode (tok/s)                       59.8           63.8
-                effective prefill (tok/s)         30583.9        41958.8
-                prompt tokens                     27953.0        27953.0
+                metric                                p50            p95            p99
+                TTFT (ms)                           872.1         2431.7              -
+                time to first output (ms)           872.1         2431.7              -
+                E2E (ms)                           1922.6         3515.9              -
+                inter-token latency (ms)             16.7           20.1              -
+                inter-chunk latency (ms)                -              -              -
+                decode (tok/s)                       59.8           63.8              -
+                effective prefill (tok/s)         30583.9        41958.8              -
+                prompt tokens                     27953.0        27953.0              -
 
                 throughput        505.6 tok/s  (output tokens 3840)
                 prefix cache hit  27.1 %
@@ -111,7 +123,7 @@ class SummaryTableTest {
                         .setErrorMessage("HTTP Error 500: Internal Server Error").build()),
                 Metrics.newBuilder().setThroughputTokS(0.0).build());
         String t = SummaryTable.render(a, null);
-        assertTrue(t.contains("TTFT (ms)                               -              -"), t);
+        assertTrue(t.contains("TTFT (ms)                               -              -              -\n"), t);
         assertTrue(t.contains("#0     URLError        <urlopen error [Errno 111] Connection refused>"), t);
         assertTrue(t.contains("#1     HTTPError       HTTP Error 500"), t);
         assertTrue(t.contains("throughput        0.0 tok/s  (output tokens -)"), t);
@@ -140,6 +152,103 @@ class SummaryTableTest {
         assertTrue(good.contains("client check"), good);
         assertTrue(!good.contains("warning:"), "no warning line for a clean self-check");
         assertTrue(!SummaryTable.render(r, null).contains("client check"), "imports have no self-check");
+    }
+
+    private static Distribution dist(double p50, double p95, double p99) {
+        return Distribution.newBuilder().setCount(30).setMean(p50).setStddev(1.0).setMin(p50).setMax(p99).setP50(p50)
+                .setP90(p95).setP95(p95).setP99(p99).build();
+    }
+
+    private static Metrics knownMetrics() {
+        return Metrics.newBuilder().setTtftP50Ms(872.14).setTtftP95Ms(2431.7).setTimeToFirstOutputP50Ms(872.14)
+                .setTimeToFirstOutputP95Ms(2431.7).setE2eP50Ms(1922.6).setE2eP95Ms(3515.9)
+                .setMeanInterTokenLatencyMsP50(16.7).setMeanInterTokenLatencyMsP95(20.1).setDecodeTokSP50(59.8)
+                .setDecodeTokSP95(63.8).setEffectivePrefillTokSP50(30583.9).setEffectivePrefillTokSP95(41958.8)
+                .setPromptTokensP50(27953.0).setPromptTokensP95(27953.0).setThroughputTokS(505.6)
+                .setOutputTokens(3840L).setPrefixCacheHitAvg(0.271).build();
+    }
+
+    /** A 32-request open-loop run with statistics, two SLOs and load health, 2 failures (listed last). */
+    private static BenchmarkReport fullReport(LoadHealth load) {
+        RunStatistics stats = RunStatistics.newBuilder().setTtftMs(dist(872.14, 2431.7, 2950.4))
+                .setTtfoMs(dist(872.14, 2431.7, 2950.4)).setE2eMs(dist(1922.6, 3515.9, 4100.0))
+                .setItlMs(dist(16.7, 20.1, 25.3)).setInterChunkMs(dist(15.2, 40.1, 88.8))
+                .setRequestThroughputRps(3.1).setOutputThroughputTokS(505.6).setTotalTokenThroughputTokS(12345.6).build();
+        SloReport slo = SloReport.newBuilder().setSlos(List.of(
+                SloAttainment.newBuilder().setSlo("ttft_p95_ms<=300").setMetric("ttft_p95_ms").setThreshold(300.0)
+                        .setObserved(212.4).setMet(true).setRequestsMeeting(31).setAttainment(0.97).build(),
+                SloAttainment.newBuilder().setSlo("error_rate<=0.01").setMetric("error_rate").setThreshold(0.01)
+                        .setObserved(0.0612).setMet(false).build()))
+                .setRequests(32).setGoodRequests(30).setGoodput(0.9375).setGoodputRps(3.1).setMetAll(false).build();
+        return BenchmarkReport.newBuilder(report(List.of(), knownMetrics())).setRunId("benchmark-20261201T120000Z")
+                .setBaseUrl("http://127.0.0.1:37707/v1").setModel("capstream-sim").setEngine("capstream-sim")
+                .setMeasurementProtocol("capacity-v3").setRequests(32).setCompleted(30).setFailed(2).setConcurrency(8)
+                .setWallClockMs(9677.4).setStatistics(stats).setSlo(slo).setLoad(load).build();
+    }
+
+    @Test
+    void rendersP99SlosGoodputAndAnOpenLoopThatFellBehindItsSchedule() {
+        LoadHealth load = LoadHealth.newBuilder().setArrival("poisson").setOfferedRateRps(20.0).setScheduledRateRps(19.6)
+                .setAchievedRateRps(1.7).setBehindSchedule(true).setQueueP50Ms(2999.0).setQueueP99Ms(5900.0)
+                .setQueueMaxMs(6012.4).setOfferedConcurrency(8).setAchievedConcurrency(7.9).build();
+        String expected = """
+                run               benchmark-20261201T120000Z
+                target            http://127.0.0.1:37707/v1  model capstream-sim  engine capstream-sim
+                protocol          capacity-v3
+                requests          32  completed 30  failed 2  concurrency 8
+                wall clock        9677.4 ms
+
+                metric                                p50            p95            p99
+                TTFT (ms)                           872.1         2431.7         2950.4
+                time to first output (ms)           872.1         2431.7         2950.4
+                E2E (ms)                           1922.6         3515.9         4100.0
+                inter-token latency (ms)             16.7           20.1           25.3
+                inter-chunk latency (ms)             15.2           40.1           88.8
+                decode (tok/s)                       59.8           63.8              -
+                effective prefill (tok/s)         30583.9        41958.8              -
+                prompt tokens                     27953.0        27953.0              -
+
+                throughput        505.6 tok/s  (output tokens 3840)
+                requests/s        3.1 req/s  (total tokens 12345.6 tok/s)
+                prefix cache hit  27.1 %
+                slo               ttft_p95_ms<=300  observed 212.4  met  (attainment 97.0 %)
+                slo               error_rate<=0.01  observed 0.061  MISSED
+                goodput           0.94 (30 of 32 requests), 3.1 req/s
+                load              offered 20.0 req/s, scheduled 19.6, achieved 1.7 req/s; client queue p50/p99/max 2999.0/5900.0/6012.4 ms
+                warning: the run fell behind its arrival schedule (achieved 1.7 of 19.6 req/s, client queue up to 6012 ms): latencies understate the load
+                """;
+        assertEquals(expected, SummaryTable.render(fullReport(load), null));
+    }
+
+    @Test
+    void aHealthyOpenLoopHasNoWarningAndAClosedLoopShowsItsConcurrency() {
+        LoadHealth healthy = LoadHealth.newBuilder().setArrival("constant").setOfferedRateRps(20.0)
+                .setScheduledRateRps(20.0).setAchievedRateRps(19.9).setBehindSchedule(false).setQueueP50Ms(0.1)
+                .setQueueP99Ms(0.4).setQueueMaxMs(1.2).build();
+        String open = SummaryTable.render(fullReport(healthy), null);
+        assertTrue(open.contains("\nload              offered 20.0 req/s, scheduled 20.0, achieved 19.9 req/s; client queue"
+                + " p50/p99/max 0.1/0.4/1.2 ms\n"), open);
+        assertTrue(!open.contains("warning:"), open);
+
+        LoadHealth closed = LoadHealth.newBuilder().setArrival("closed").setAchievedRateRps(4.2).setQueueP50Ms(0.0)
+                .setQueueP99Ms(0.0).setQueueMaxMs(0.0).setOfferedConcurrency(8).setAchievedConcurrency(7.9).build();
+        String c = SummaryTable.render(fullReport(closed), null);
+        assertTrue(c.contains("\nload              achieved concurrency 7.9 of 8\n"), c);
+        assertTrue(!c.contains("warning:"), c);
+    }
+
+    @Test
+    void withoutStatisticsSlosOrLoadThoseLinesAreLeftOut() {
+        String t = SummaryTable.render(report(List.of(), knownMetrics()), null);
+        assertTrue(!t.contains("requests/s") && !t.contains("\nslo ") && !t.contains("\ngoodput ")
+                && !t.contains("\nload "), t);
+        SloReport noRequests = SloReport.newBuilder().setSlos(List.of(SloAttainment.newBuilder().setSlo("latency<=5")
+                .setMetric("invalid").setThreshold(0.0).setMet(false).build())).setRequests(0).setGoodRequests(0)
+                .setMetAll(false).build();
+        String s = SummaryTable.render(BenchmarkReport.newBuilder(report(List.of(), knownMetrics())).setSlo(noRequests)
+                .build(), null);
+        assertTrue(s.contains("\nslo               latency<=5  observed -  MISSED\n"), s);
+        assertTrue(s.contains("\ngoodput           - (0 of 0 requests), -\n"), s);
     }
 
     @Test

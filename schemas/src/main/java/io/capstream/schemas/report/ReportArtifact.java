@@ -6,6 +6,7 @@ import io.capstream.schemas.artifact.AvroRecordJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Metrics;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -22,6 +23,9 @@ import org.apache.avro.Schema;
  *   <li>{@link #RECORD_ONLY} fields (how the record carries the artifact) are not artifact keys;</li>
  *   <li>{@code provenance} is written under the key {@value #CAPSTREAM_KEY}, together with capstream's
  *       other additions given by the caller (§9.2: everything capstream adds is under that key);</li>
+ *   <li>the {@link #CAPSTREAM_FIELDS} ({@code statistics}, {@code slo}, {@code load}, {@code sweep}) are
+ *       written under {@value #CAPSTREAM_KEY} too, as nested objects of the same names after the
+ *       caller's additions, and left out when null; the top level has no such keys;</li>
  *   <li>{@code serve_flags} is left out when null, and its {@code reasoning_effort} when the run's flags
  *       had no such key (the reference writes the key only when the flag exists, even with a null value);</li>
  *   <li>{@code failures[]}: {@code error_message} and {@code error_message_truncated} are left out when
@@ -35,6 +39,11 @@ public final class ReportArtifact {
     public static final String CAPSTREAM_KEY = "capstream";
     /** The artifact key of the {@code provenance} field. */
     public static final String PROVENANCE_FIELD = "provenance";
+    /**
+     * Fields of the record written as nested objects under {@value #CAPSTREAM_KEY} (same names, in
+     * this order, left out when null) instead of top-level keys.
+     */
+    public static final List<String> CAPSTREAM_FIELDS = List.of("statistics", "slo", "load", "sweep");
     /** Fields of the record that are not artifact keys. */
     public static final Set<String> RECORD_ONLY = Set.of("artifact_json", "artifact_chunks", "artifact_bytes",
             "artifact_sha256");
@@ -83,13 +92,19 @@ public final class ReportArtifact {
         if (capstreamExtras != null) {
             capstream.setAll(capstreamExtras);
         }
+        for (String field : CAPSTREAM_FIELDS) {
+            JsonNode value = root.remove(field);
+            if (value != null && !value.isNull()) {
+                capstream.set(field, value);
+            }
+        }
         root.set(CAPSTREAM_KEY, capstream);
         return root;
     }
 
     /**
-     * The artifact key of a record field: the field name, except {@code provenance} (under
-     * {@value #CAPSTREAM_KEY}); null for {@link #RECORD_ONLY} fields.
+     * The top-level artifact key of a record field: the field name, except {@code provenance} and the
+     * {@link #CAPSTREAM_FIELDS} (all under {@value #CAPSTREAM_KEY}); null for {@link #RECORD_ONLY} fields.
      *
      * @param field a {@code BenchmarkReport} field name, not null
      * @return the top-level artifact key, or null when the field is not in the artifact
@@ -98,7 +113,7 @@ public final class ReportArtifact {
         if (RECORD_ONLY.contains(field)) {
             return null;
         }
-        return PROVENANCE_FIELD.equals(field) ? CAPSTREAM_KEY : field;
+        return PROVENANCE_FIELD.equals(field) || CAPSTREAM_FIELDS.contains(field) ? CAPSTREAM_KEY : field;
     }
 
     /**

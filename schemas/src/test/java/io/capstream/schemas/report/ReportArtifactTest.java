@@ -10,12 +10,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Distribution;
 import io.capstream.schemas.avro.FailureEntry;
+import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
 import io.capstream.schemas.avro.RequestTiming;
+import io.capstream.schemas.avro.RunStatistics;
 import io.capstream.schemas.avro.ServeFlags;
+import io.capstream.schemas.avro.SloAttainment;
+import io.capstream.schemas.avro.SloReport;
+import io.capstream.schemas.avro.SweepStepRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -83,14 +89,20 @@ class ReportArtifactTest {
         List<String> mapped = new ArrayList<>();
         for (Schema.Field f : BenchmarkReport.getClassSchema().getFields()) {
             String key = ReportArtifact.artifactKey(f.name());
-            if (key != null) {
+            if (ReportArtifact.CAPSTREAM_FIELDS.contains(f.name())) {
+                assertEquals(ReportArtifact.CAPSTREAM_KEY, key, f.name() + " is under the capstream key");
+            } else if (key != null) {
                 mapped.add(key);
                 expected.add(key);
             }
         }
         assertEquals(expected.size(), mapped.size(), "no two fields share an artifact key: " + mapped);
         assertEquals(expected, keys(a));
-        assertEquals(BenchmarkReport.getClassSchema().getFields().size() - ReportArtifact.RECORD_ONLY.size(), a.size());
+        assertEquals(BenchmarkReport.getClassSchema().getFields().size() - ReportArtifact.RECORD_ONLY.size()
+                - ReportArtifact.CAPSTREAM_FIELDS.size(), a.size());
+        for (String field : ReportArtifact.CAPSTREAM_FIELDS) {
+            assertNotNull(BenchmarkReport.getClassSchema().getField(field), field + " is a record field");
+        }
         for (String recordOnly : ReportArtifact.RECORD_ONLY) {
             assertNotNull(BenchmarkReport.getClassSchema().getField(recordOnly), recordOnly + " is a record field");
         }
@@ -149,8 +161,17 @@ class ReportArtifactTest {
     void theConsoleFieldListsNameNumericMetrics() {
         Set<String> names = new HashSet<>();
         ReportView.SUMMARY_PERCENTILES.forEach(p -> {
-            names.add(p.p50Field());
-            names.add(p.p95Field());
+            if (p.p50Field() != null) {
+                names.add(p.p50Field());
+                names.add(p.p95Field());
+            } else {
+                assertNull(p.p95Field(), p.label() + ": p50 and p95 both come from the distribution");
+                assertNotNull(p.distribution(), p.label());
+            }
+            if (p.distribution() != null) {
+                assertEquals(Distribution.getClassSchema(),
+                        RunStatistics.getClassSchema().getField(p.distribution()).schema(), p.distribution());
+            }
         });
         ReportView.TAIL_METRICS.forEach(c -> names.add(c.field()));
         Metrics m = metrics();
@@ -159,5 +180,53 @@ class ReportArtifactTest {
             assertEquals(((Number) m.get(n)).doubleValue(), ReportView.metric(m, n), n);
         }
         assertNull(ReportView.metric(new Metrics(), "ttft_p95_ms"));
+    }
+
+    @Test
+    void statisticsSloLoadAndSweepGoUnderTheCapstreamKeyAndAreLeftOutWhenNull() {
+        Distribution empty = Distribution.newBuilder().setCount(0).build();
+        Distribution ttft = Distribution.newBuilder().setCount(2).setMean(375.0).setStddev(125.0).setMin(250.0)
+                .setMax(500.0).setP50(250.0).setP90(500.0).setP95(500.0).setP99(500.0).build();
+        RunStatistics stats = RunStatistics.newBuilder().setTtftMs(ttft).setTtfoMs(empty).setE2eMs(empty)
+                .setItlMs(empty).setInterChunkMs(empty).setRequestThroughputRps(0.5).build();
+        SloReport slo = SloReport.newBuilder().setSlos(List.of(SloAttainment.newBuilder().setSlo("ttft_p95_ms<=400")
+                .setMetric("ttft_p95_ms").setThreshold(400.0).setObserved(500.0).setMet(false).setRequestsMeeting(1)
+                .setAttainment(0.5).build())).setRequests(2).setGoodRequests(1).setGoodput(0.5).setMetAll(false).build();
+        LoadHealth load = LoadHealth.newBuilder().setArrival("closed").setAchievedRateRps(2.0).setOfferedConcurrency(4)
+                .build();
+        SweepStepRef sweep = SweepStepRef.newBuilder().setSweepId("sweep-1").setStep(1).setAxis("concurrency")
+                .setValue(4.0).setMode("search").build();
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(null, List.of())).setStatistics(stats).setSlo(slo)
+                .setLoad(load).setSweep(sweep).build();
+        ObjectNode extras = ArtifactJson.nodes().objectNode().put("origin", "live");
+        ObjectNode a = ReportArtifact.toArtifact(r, false, extras);
+        JsonNode c = a.get(ReportArtifact.CAPSTREAM_KEY);
+        for (String field : ReportArtifact.CAPSTREAM_FIELDS) {
+            assertFalse(a.has(field), field + " is not a top-level key");
+        }
+        assertEquals(fieldNames(RunStatistics.getClassSchema()), keys(c.get("statistics")));
+        assertEquals(fieldNames(Distribution.getClassSchema()), keys(c.get("statistics").get("ttft_ms")));
+        assertEquals(375.0, c.get("statistics").get("ttft_ms").get("mean").doubleValue());
+        assertTrue(c.get("statistics").get("ttft_ms").get("count").isIntegralNumber());
+        assertTrue(c.get("statistics").get("e2e_ms").get("p99").isNull(), "null statistics of an empty distribution stay");
+        assertEquals(fieldNames(SloReport.getClassSchema()), keys(c.get("slo")));
+        assertEquals(fieldNames(SloAttainment.getClassSchema()), keys(c.get("slo").get("slos").get(0)));
+        assertEquals(0.5, c.get("slo").get("slos").get(0).get("attainment").doubleValue());
+        assertEquals(fieldNames(LoadHealth.getClassSchema()), keys(c.get("load")));
+        assertTrue(c.get("load").get("offered_rate_rps").isNull());
+        assertEquals(fieldNames(SweepStepRef.getClassSchema()), keys(c.get("sweep")));
+        assertEquals("search", c.get("sweep").get("mode").textValue());
+        // order under the key: provenance, the caller's extras, then statistics, slo, load, sweep
+        List<String> order = new ArrayList<>();
+        c.fieldNames().forEachRemaining(order::add);
+        assertEquals(List.of("origin", "statistics", "slo", "load", "sweep"), order.subList(order.size() - 5, order.size()));
+        assertEquals("kind", order.get(0));
+
+        ObjectNode none = ReportArtifact.toArtifact(report(null, List.of()), false, extras);
+        for (String field : ReportArtifact.CAPSTREAM_FIELDS) {
+            assertFalse(none.has(field), field);
+            assertFalse(none.get(ReportArtifact.CAPSTREAM_KEY).has(field), field + " is left out when null");
+        }
+        assertEquals(fieldNames(Provenance.getClassSchema()).size() + 1, none.get(ReportArtifact.CAPSTREAM_KEY).size());
     }
 }

@@ -15,6 +15,8 @@ import io.capstream.schemas.avro.RequestTiming;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.ServeFlags;
+import io.capstream.schemas.avro.SweepStep;
+import io.capstream.schemas.avro.SweepStepRef;
 import io.capstream.schemas.report.ReportArtifact;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -43,6 +45,11 @@ import java.util.TreeSet;
  *       {@code serve_flags} (omitted when {@code serve_flags_present} is false, without
  *       {@code reasoning_effort} when {@code serve_flags_has_reasoning_effort} is false),
  *       {@code timing_methodology} (the seed's wording when RunStarted has none).</li>
+ *   <li>capstream's statistics, SLOs and load ({@code statistics}: {@link StatisticsCalculator};
+ *       {@code slo}: {@link SloEvaluator}, only with a {@link RunSloParser} and SLOs in RunStarted;
+ *       {@code load}: {@link LoadHealthCalculator}; {@code sweep}: RunStarted.sweep), written under
+ *       the artifact's {@value io.capstream.schemas.report.ReportArtifact#CAPSTREAM_KEY} key; the anvil
+ *       keys are unchanged.</li>
  *   <li>{@code artifact_json}: the exact artifact text ({@link ArtifactJson#write}); everything
  *       capstream adds is under the single top-level key {@value io.capstream.schemas.report.ReportArtifact#CAPSTREAM_KEY}.</li>
  * </ul>
@@ -65,13 +72,27 @@ public final class ReportCalculator {
     }
 
     /**
-     * Computes the report.
+     * Computes the report without evaluating SLOs ({@code slo} is null); see
+     * {@link #compute(RunData, RunSloParser)}.
      *
      * @param data the run's events (duplicates removed by the caller, any order), not null
      * @return the typed report with {@code artifact_json} set to the exact artifact text (§9.1)
      * @throws IllegalArgumentException when a computed number is NaN or infinite (cannot be written)
      */
     public static BenchmarkReport compute(RunData data) {
+        return compute(data, null);
+    }
+
+    /**
+     * Computes the report, evaluating the run's SLOs ({@code RunStarted.slos}) with the given grammar.
+     *
+     * @param data the run's events (duplicates removed by the caller, any order), not null
+     * @param sloParser the SLO grammar ({@code io.capstream.aggregator.slo.ReportSlos::parse}); null
+     *     leaves {@code slo} null whatever the run's SLOs
+     * @return the typed report with {@code artifact_json} set to the exact artifact text (§9.1)
+     * @throws IllegalArgumentException when a computed number is NaN or infinite (cannot be written)
+     */
+    public static BenchmarkReport compute(RunData data, RunSloParser sloParser) {
         RunStarted st = data.started();
         RunFinished fin = data.finished();
 
@@ -144,11 +165,26 @@ public final class ReportCalculator {
                 .setMetrics(m)
                 .setProvenance(prov)
                 .setArtifactJson("")
+                .setStatistics(StatisticsCalculator.compute(rows, successes, m, wallS))
+                .setSlo(st == null || sloParser == null ? null : SloEvaluator.evaluate(st.getSlos(), sloParser, rows,
+                        successes.size(), failures.size(), m, wallS))
+                .setLoad(LoadHealthCalculator.compute(st, successes, failures, fin))
+                .setSweep(st == null ? null : sweep(st.getSweep()))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
         report.setArtifactJson(ArtifactJson.write(root));
         return report;
+    }
+
+    /** {@code BenchmarkReport.sweep}: a copy of {@code RunStarted.sweep}, field by field; null for a single run. */
+    private static SweepStepRef sweep(SweepStep step) {
+        if (step == null) {
+            return null;
+        }
+        return SweepStepRef.newBuilder().setSweepId(step.getSweepId()).setStep(step.getStep()).setAxis(step.getAxis())
+                .setValue(step.getValue()).setMode(step.getMode()).setRepeat(step.getRepeat())
+                .setStepsPlanned(step.getStepsPlanned()).build();
     }
 
     private static int highestIndex(List<RequestCompleted> ok, List<RequestFailed> failed) {
