@@ -6,6 +6,7 @@ import io.capstream.cli.commands.ImportCommand;
 import io.capstream.cli.commands.ReplayCommand;
 import io.capstream.cli.commands.RunCommand;
 import io.capstream.cli.commands.SimCommand;
+import io.capstream.cli.commands.SweepCommand;
 import io.capstream.cli.commands.TailCommand;
 import io.capstream.cli.commands.UpCommand;
 import picocli.CommandLine.Command;
@@ -27,6 +28,7 @@ import picocli.CommandLine.Spec;
         },
         subcommands = {
             RunCommand.class,
+            SweepCommand.class,
             GenerateCommand.class,
             AggregateCommand.class,
             ImportCommand.class,

@@ -45,13 +45,17 @@ import picocli.CommandLine.Spec;
  * {@code <replay run id>.json} and compares its metrics with the original report on
  * {@code capstream.reports} when that is still there.
  *
+ * <p>{@code --sweep-id S} replays every step of sweep S as a new sweep {@code S-replay-<UTC timestamp>}
+ * and writes that sweep's curve ({@code sweep.json}, {@code sweep.csv}) as well; the original curve is
+ * left alone. Single runs replayed with {@code --run-id} lose their sweep step ({@link Replays#rekey}).
+ *
  * <p>Needs {@code --bootstrap-servers}: an embedded broker starts empty and has no past events.
  * Exit codes: 0 every run replayed (and matched its original report when found); 1 a run was not
  * found, got no report or differs; 2 usage error.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, resourceBundle = ReportOptionTexts.BASE_NAME,
         description = {
-            "Recompute the report of past runs from their events on capstream.events.",
+            "Recompute the report of past runs (or of a sweep's steps, --sweep-id) from their events on capstream.events.",
             "The events are republished under a new run id (<id>-replay-<UTC time>) and the fresh report, marked"
                     + " as a replay of the original (provenance REPLAY, replay_of), is printed, written to --output-dir"
                     + " and compared with the original report. Needs --bootstrap-servers (an embedded broker has no"
@@ -76,6 +80,11 @@ public final class ReplayCommand implements Callable<Integer> {
         @Option(names = "--all", required = true,
                 description = "Replay every run that has a RunStarted on capstream.events (replays excluded).")
         boolean all;
+
+        @Option(names = "--sweep-id", paramLabel = "ID", required = true,
+                description = "Replay every step of sweep ID as a new sweep ID-replay-<UTC time> (steps <new id>-sN),"
+                        + " wait for its curve on capstream.sweeps and write its sweep.json and sweep.csv.")
+        String sweepId;
     }
 
     @Mixin
@@ -117,6 +126,9 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private int replay(ReportPipeline pipeline, PrintWriter out, PrintWriter err) {
         Map<String, List<RunEvent>> runs = readEvents(pipeline, err);
+        if (selection.sweepId != null) {
+            return replaySweep(pipeline, runs, out);
+        }
         List<String> wanted = new ArrayList<>();
         int failures = 0;
         if (selection.all) {
@@ -201,6 +213,74 @@ public final class ReplayCommand implements Callable<Integer> {
         return false;
     }
 
+    /**
+     * {@code --sweep-id S}: replays the steps of sweep S (in step order) as the steps of a new sweep
+     * {@code S-replay-<stamp>}, writes each step's report, then waits for the new sweep's curve and
+     * writes {@code sweep.json} and {@code sweep.csv} to {@code --output-dir}.
+     *
+     * @return 0 when every step's report and the curve arrived, else 1
+     */
+    private int replaySweep(ReportPipeline pipeline, Map<String, List<RunEvent>> runs, PrintWriter out) {
+        String original = selection.sweepId;
+        java.util.TreeMap<Integer, String> steps = new java.util.TreeMap<>();
+        runs.forEach((id, events) -> {
+            RunStarted s = started(events);
+            if (s != null && s.getSweep() != null && original.equals(s.getSweep().getSweepId())) {
+                steps.put(s.getSweep().getStep(), id);
+            }
+        });
+        if (steps.isEmpty()) {
+            out.println(original + ": no step of this sweep on " + Topics.EVENTS
+                    + " (never sent, or past the topic's retention)");
+            return 1;
+        }
+        String replaySweep = Replays.replayRunId(original, Instant.now());
+        int failures = 0;
+        java.util.Set<String> replayed = new java.util.LinkedHashSet<>();
+        try (io.capstream.cli.sweep.SweepWaiter curves = io.capstream.cli.sweep.SweepWaiter.forSweeps(
+                pipeline.kafka(), pipeline.schemaRegistryUrl(), pipeline.registryClient())) {
+            for (var step : steps.entrySet()) {
+                String id = step.getValue();
+                String replayId = replaySweep + "-s" + step.getKey();
+                CompletableFuture<BenchmarkReport> f = pipeline.expectReport(replayId);
+                pipeline.sendEvents(Replays.rekeyStep(runs.get(id), replayId, replaySweep));
+                BenchmarkReport report = pipeline.awaitReport(replayId, f, reports.timeout(), "replay " + replayId,
+                        p -> out.println(id + ": " + p));
+                if (report == null) {
+                    failures++;
+                    continue;
+                }
+                try {
+                    Path file = ReportFiles.write(reports.outputDir(), replayId + ".json", report);
+                    out.println(id + ": REPLAYED as " + replayId + " -> " + file);
+                    replayed.add(replayId);
+                } catch (IOException e) {
+                    out.println(id + ": cannot write the replay report: " + e.getMessage());
+                    failures++;
+                }
+                out.flush();
+            }
+            if (replayed.isEmpty()) {
+                return 1;
+            }
+            var curve = curves.await(replaySweep, replayed, reports.timeout());
+            if (curve.isEmpty()) {
+                out.println(original + ": no curve for " + replaySweep + " arrived on " + Topics.SWEEPS + " within "
+                        + reports.timeout().toSeconds() + " s");
+                return 1;
+            }
+            io.capstream.cli.sweep.SweepOutput output = new io.capstream.cli.sweep.SweepOutput(reports.outputDir());
+            output.writeCurve(curve.get());
+            out.print(io.capstream.cli.sweep.SweepTable.render(curve.get()));
+            out.printf("sweep %s replayed as %s: %d of %d steps; sweep.json and sweep.csv in %s%n", original,
+                    replaySweep, replayed.size(), steps.size(), reports.outputDir());
+        } catch (IOException e) {
+            out.println(original + ": cannot write the sweep files: " + e.getMessage());
+            return 1;
+        }
+        return failures == 0 ? 0 : 1;
+    }
+
     private static RunStarted started(List<RunEvent> events) {
         for (RunEvent e : events) {
             if (e.getPayload() instanceof RunStarted s) {
@@ -227,7 +307,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 undecodable[0]++;
                 return;
             }
-            if (selection.all || selection.runIds.contains(e.getRunId())) {
+            if (selection.runIds == null || selection.runIds.contains(e.getRunId())) {
                 runs.computeIfAbsent(e.getRunId(), k -> new ArrayList<>()).add(e);
             }
         });

@@ -1,37 +1,26 @@
 package io.capstream.cli.runner;
 
+import io.capstream.aggregator.slo.SloParseException;
+import io.capstream.aggregator.slo.SloParser;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RegistryReachability;
-import io.capstream.cli.options.RunOptions;
-import io.capstream.cli.progress.ProgressView;
+import io.capstream.cli.options.WorkloadOptions;
 import io.capstream.cli.report.OutputPath;
-import io.capstream.cli.report.ReportWaiter;
-import io.capstream.cli.report.SummaryTable;
 import io.capstream.cli.report.TopicHistory;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
-import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.emit.KafkaEventSink;
-import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunControl;
-import io.capstream.loadgen.run.RunOutcome;
-import io.capstream.loadgen.run.RunPlan;
-import io.capstream.loadgen.run.StoppedBeforeStartException;
-import io.capstream.loadgen.run.UsageException;
 import io.capstream.loadgen.sim.SimConfig;
-import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.Topics;
-import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Provenance;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -41,12 +30,13 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
- * One capacity run from the command line ({@code capstream run} and {@code capstream generate}):
- * checks the parameters (usage errors, exit 2, before anything is sent), starts the in-process
- * parts ({@link LocalStack}), runs the load through {@link LoadGenerator} into a
- * {@link KafkaEventSink}, waits for the report ({@link ReportWaiter}) and writes it, prints the
- * {@link SummaryTable}, and stops everything. Exit codes: 0 every request completed and every event
- * was delivered; 1 some requests failed, events were undelivered, or no report arrived; 2 usage error.
+ * A command that runs load from the command line ({@code capstream run}, {@code generate} and
+ * {@code sweep}): checks the parameters (usage errors, exit 2, before anything is sent), starts the
+ * in-process parts ({@link LocalStack}) and the {@link DeliverySession} once, runs the command's
+ * {@link StackWork} on them (for {@code run}: one {@link RunStep}, which runs the load into a
+ * {@link KafkaEventSink}, waits for the report, writes it and prints the summary), and stops
+ * everything. Exit codes of {@link #execute()}: 0 every request completed and every event was
+ * delivered; 1 some requests failed, events were undelivered, or no report arrived; 2 usage error.
  */
 public final class RunDriver {
     /** Registry used when none is given and the aggregator runs in-process. */
@@ -75,11 +65,52 @@ public final class RunDriver {
     }
 
     /**
-     * Runs to the end.
+     * The part of a command that runs on the started stack: one run ({@code run}, {@code generate})
+     * or several ({@code sweep}).
+     */
+    @FunctionalInterface
+    public interface StackWork {
+        /**
+         * @param stack   the started stack (its Kafka parts perhaps still to start at the end of the first run)
+         * @param session the Kafka side shared by the runs (closed by the driver)
+         * @param config  the resolved run configuration, bound to its target
+         * @param control the stop flag SIGINT/SIGTERM sets (no new request starts once it is set)
+         * @return the exit code
+         * @throws Exception when a run fails unexpectedly (printed, exit 1)
+         */
+        int run(LocalStack stack, DeliverySession session, RunConfig config, RunControl control) throws Exception;
+    }
+
+    /**
+     * Runs to the end: one run, its report written to {@code --output}.
      *
      * @return the exit code (0, 1 or 2)
      */
     public int execute() {
+        List<String> problems = new ArrayList<>();
+        if (req.awaitReport()) {
+            String outputProblem = OutputPath.check(req.output());
+            if (outputProblem != null) {
+                problems.add(outputProblem);
+            }
+        }
+        RunStep step = new RunStep(req, out, err, env);
+        return execute(problems, (stack, session, config, control) -> step.run(stack, session, config, control,
+                runId -> OutputPath.resolve(req.output(), runId), true).exitCode());
+    }
+
+    /**
+     * Checks the request (usage errors, exit 2, before anything is sent: the Kafka and registry
+     * settings, {@link #checkRun}, then {@code commandProblems}), checks that the registry and a given
+     * Kafka answer, installs the SIGINT/SIGTERM stop hook, starts the {@link LocalStack} and a
+     * {@link DeliverySession}, runs {@code work} on them, and stops everything.
+     *
+     * @param commandProblems usage problems the command found itself, listed after the run's; not null
+     * @param work            what runs on the stack
+     * @return the exit code: 2 for usage errors; 1 when the registry or Kafka do not answer or
+     *         {@code work} throws; else {@code work}'s
+     */
+    public int execute(List<String> commandProblems, StackWork work) {
         String cmd = "capstream " + req.commandName();
         List<String> problems = new ArrayList<>();
         KafkaClientProperties kafka = req.kafka();
@@ -96,12 +127,7 @@ public final class RunDriver {
             registry = MOCK_REGISTRY;
         }
         ResolvedRun resolved = checkRun(req, env, problems);
-        if (req.awaitReport()) {
-            String outputProblem = OutputPath.check(req.output());
-            if (outputProblem != null) {
-                problems.add(outputProblem);
-            }
-        }
+        problems.addAll(commandProblems);
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
@@ -136,8 +162,9 @@ public final class RunDriver {
                 .withAggregator(req.aggregator(), req.aggregatorGroup())
                 .withSim(resolved.sim())
                 .withKafkaAtEnd(req.eventDelivery().deferred(kafka.bootstrapServers() == null));
-        try (LocalStack stack = LocalStack.start(stackCfg, err)) {
-            return runOn(stack, resolved.boundTo(stack), control, cmd);
+        try (LocalStack stack = LocalStack.start(stackCfg, err);
+             DeliverySession session = DeliverySession.open(stack, req.eventDelivery(), req.awaitReport(), err)) {
+            return work.run(stack, session, resolved.boundTo(stack), control);
         } catch (Exception e) {
             err.println(cmd + ": " + describe(e));
             return 1;
@@ -145,96 +172,6 @@ public final class RunDriver {
             finished.countDown();
             removeStopHook(hook);
         }
-    }
-
-    private int runOn(LocalStack stack, RunConfig config, RunControl control, String cmd) throws Exception {
-        LoadGenerator generator = new LoadGenerator(stack.vertx(), env);
-        RunPlan plan;
-        try {
-            plan = generator.prepare(config).get(PREPARE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UsageException u) {
-                u.problems().forEach(p -> err.println(cmd + ": " + p));
-                return 2;
-            }
-            throw e;
-        } catch (java.util.concurrent.TimeoutException e) {
-            err.println(cmd + ": the run could not be prepared within " + PREPARE_TIMEOUT.toSeconds()
-                    + " s (GET /models probe); nothing was sent");
-            return 1;
-        }
-        RunOutcome outcome;
-        long undelivered;
-        long events;
-        String sinkError;
-        try (RunDelivery delivery = RunDelivery.open(stack, req.eventDelivery(), req.awaitReport(), err)) {
-            EventSink sink = delivery.sink();
-            // the run's future completes: every request ends (per-read --timeout), and a flush during an outage
-            // ends after delivery.timeout.ms + max.block.ms (KafkaEventSink); SIGINT/SIGTERM stop it early
-            try (ProgressView progress = ProgressView.forConsole().watchDelivery(sink::pending)) {
-                try {
-                    outcome = generator.run(plan, sink, progress, control).join();
-                } catch (CompletionException e) {
-                    if (e.getCause() instanceof StoppedBeforeStartException stopped) {
-                        // SIGINT/SIGTERM during the warm-up: no RunStarted was emitted, so no report will come
-                        err.println(cmd + ": " + stopped.getMessage() + "; nothing was sent to Kafka");
-                        return 130;
-                    }
-                    throw e;
-                }
-            } finally {
-                undelivered = sink.close(SINK_CLOSE_TIMEOUT);
-                events = sink.handedOver();
-                sinkError = delivery.lastError();
-            }
-            ReportWaiter awaiter = delivery.waiter();
-            undelivered = Math.max(undelivered, outcome.eventsUndelivered());
-            int code = outcome.exitCode();
-            if (awaiter != null && undelivered == 0) {
-                code = Math.max(code, writeReport(awaiter, outcome, cmd, stack));
-            } else if (!req.awaitReport()) {
-                out.printf("run %s: %d completed, %d failed of %d; %s (Kafka %s)%n", outcome.runId(),
-                        outcome.completed(), outcome.failed(), outcome.requestsPlanned(),
-                        deliverySummary(events, undelivered), stack.kafka().bootstrapServers());
-            }
-            if (outcome.failed() > 0) {
-                err.println(cmd + ": " + outcome.failed() + " of " + outcome.requestsSent() + " requests failed");
-            }
-            if (outcome.interrupted()) {
-                err.println(cmd + ": the run was interrupted before every planned request ran");
-            }
-            if (undelivered > 0) {
-                err.println(cmd + ": " + Math.min(undelivered, events) + " of " + events
-                        + " events could not be delivered to Kafka" + (sinkError == null ? "" : " (" + sinkError + ")")
-                        + (req.awaitReport() ? "; no report was awaited: it would be incomplete" : ""));
-                code = 1;
-            }
-            return code;
-        }
-    }
-
-    private int writeReport(ReportWaiter awaiter, RunOutcome outcome, String cmd, LocalStack stack) throws Exception {
-        Optional<BenchmarkReport> report = awaiter.await(outcome.runId(), req.reportTimeout());
-        if (report.isEmpty() && stack.aggregatorFailure() != null) {
-            err.println(cmd + ": no report for run " + outcome.runId() + ": " + stack.aggregatorFailure());
-            return 1;
-        }
-        if (report.isEmpty()) {
-            err.println(cmd + ": no report for run " + outcome.runId() + " arrived on capstream.reports within "
-                    + req.reportTimeout().toSeconds() + " s" + (stack.runningAggregatorGroup() == null ? ""
-                    : " from the running aggregator (group " + stack.runningAggregatorGroup() + ")"));
-            return 1;
-        }
-        String text = report.get().getArtifactJson();
-        Path file = OutputPath.resolve(req.output(), outcome.runId());
-        ArtifactJson.writeAtomically(file, text);
-        out.print(SummaryTable.render(report.get(), outcome.clientCheck()));
-        out.println("report written to " + file);
-        Provenance p = report.get().getProvenance();
-        if (!p.getComplete()) {
-            err.println(cmd + ": " + incompleteReason(p));
-        }
-        return p.getComplete() ? 0 : 1;
     }
 
     /**
@@ -269,8 +206,9 @@ public final class RunDriver {
     /**
      * Resolves the run parameters shared by {@code run}, {@code generate} and {@code generate
      * --continuous} once, and checks them before anything starts: the simulated engine's settings
-     * when it is the target, then every rule of the {@link RunConfig} but the simulated engine's URL
-     * (bound later by {@link ResolvedRun#boundTo}).
+     * when it is the target, then every rule of the {@link RunConfig} (after {@link RunRequest#adjust()})
+     * but the simulated engine's URL (bound later by {@link ResolvedRun#boundTo}), then each
+     * {@code --slo} with {@link SloParser} (one {@code --slo: <parser's message>} line per bad SLO).
      *
      * @param req      the request
      * @param env      environment lookup (for {@code --api-key-env})
@@ -278,7 +216,7 @@ public final class RunDriver {
      * @return the resolved run; its parts are null when they could not be resolved (see {@link ResolvedRun})
      */
     public static ResolvedRun checkRun(RunRequest req, Function<String, String> env, List<String> problems) {
-        RunOptions ro = req.run();
+        WorkloadOptions ro = req.run();
         SimConfig simCfg = null;
         if (ro.baseUrl() == null) {
             try {
@@ -289,10 +227,17 @@ public final class RunDriver {
         }
         RunConfig config = null;
         try {
-            config = ro.toConfig(req.sim());
+            config = req.adjust().apply(ro.toConfig(req.sim()));
             problems.addAll(config.validate(env));
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
+        }
+        for (String slo : ro.slos()) {
+            try {
+                SloParser.parse(slo);
+            } catch (SloParseException e) {
+                problems.add("--slo: " + e.getMessage());
+            }
         }
         return new ResolvedRun(config, simCfg);
     }
@@ -330,10 +275,12 @@ public final class RunDriver {
     }
 
     /**
+     * @param kafka client settings of a running Kafka
+     * @param runId the run id
      * @return whether {@code capstream.reports} holds a (non-deleted) report keyed {@code runId}; false when
      *         the topic does not exist or cannot be read (the check only warns)
      */
-    private static boolean reportExists(KafkaClientProperties kafka, String runId) {
+    public static boolean reportExists(KafkaClientProperties kafka, String runId) {
         boolean[] found = {false};
         try {
             TopicHistory.read(kafka.consumer(Map.of(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false)),
@@ -348,7 +295,11 @@ public final class RunDriver {
         return found[0];
     }
 
-    private static String describe(Throwable e) {
+    /**
+     * @param e an exception, perhaps wrapped in {@link CompletionException}/{@link ExecutionException}
+     * @return the innermost message (or the exception's name)
+     */
+    public static String describe(Throwable e) {
         Throwable t = e;
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();

@@ -1,16 +1,18 @@
 package io.capstream.cli.runner;
 
 import io.capstream.cli.options.KafkaClientProperties;
-import io.capstream.cli.options.RunOptions;
+import io.capstream.cli.options.WorkloadOptions;
 import io.capstream.cli.options.SimOptions;
+import io.capstream.loadgen.run.RunConfig;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 /**
  * What {@link RunDriver} runs.
  *
- * @param commandName         {@code run} or {@code generate} (for messages)
- * @param run                 run parameters
+ * @param commandName         {@code run}, {@code generate} or {@code sweep} (for messages)
+ * @param run                 run parameters ({@link io.capstream.cli.options.RunOptions} for run and generate)
  * @param sim                 simulated-engine options (used when no {@code --base-url} is given)
  * @param kafka               Kafka client settings; null bootstrap servers = embedded broker
  * @param schemaRegistryUrl   registry URL, or null for {@value RunDriver#MOCK_REGISTRY}
@@ -25,32 +27,39 @@ import java.time.Duration;
  * @param aggregatorGroup     application id of a {@code capstream aggregate} service: with a shared Kafka and
  *                            {@code aggregator}, while its group has active members no in-process aggregator
  *                            starts and the service's report is awaited; null = never look for one
+ * @param adjust              applied to the config resolved from {@code run} before it is checked and run
+ *                            ({@code sweep}: the first step's load level); null means unchanged
  */
-public record RunRequest(String commandName, RunOptions run, SimOptions sim, KafkaClientProperties kafka,
+public record RunRequest(String commandName, WorkloadOptions run, SimOptions sim, KafkaClientProperties kafka,
                          String schemaRegistryUrl, RegistryClientConfig registryClient, boolean requireExternalKafka,
                          boolean aggregator, boolean awaitReport, String output, Duration reportTimeout,
-                         EventDelivery eventDelivery, String aggregatorGroup) {
-    /** Defaults a null registry client config and a null event delivery ({@link EventDelivery#AUTO}). */
+                         EventDelivery eventDelivery, String aggregatorGroup,
+                         UnaryOperator<RunConfig> adjust) {
+    /**
+     * Defaults a null registry client config, a null event delivery ({@link EventDelivery#AUTO}) and a
+     * null adjustment (none).
+     */
     public RunRequest {
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
         eventDelivery = eventDelivery == null ? EventDelivery.AUTO : eventDelivery;
+        adjust = adjust == null ? UnaryOperator.identity() : adjust;
     }
 
     /**
-     * @param commandName {@code run} or {@code generate} (for messages)
+     * @param commandName {@code run}, {@code generate} or {@code sweep} (for messages)
      * @param run         run parameters; not null
      * @param sim         simulated-engine options; not null
      * @return a builder: no Kafka settings (embedded broker), mock registry, no aggregator, no report awaited,
-     *         report timeout 0, {@link EventDelivery#AUTO}, no aggregator group
+     *         report timeout 0, {@link EventDelivery#AUTO}, no aggregator group, no adjustment
      */
-    public static Builder builder(String commandName, RunOptions run, SimOptions sim) {
+    public static Builder builder(String commandName, WorkloadOptions run, SimOptions sim) {
         return new Builder(commandName, run, sim);
     }
 
     /** Named settings of a {@link RunRequest}, defaults as {@link #builder}. Not thread-safe. */
     public static final class Builder {
         private final String commandName;
-        private final RunOptions run;
+        private final WorkloadOptions run;
         private final SimOptions sim;
         private KafkaClientProperties kafka;
         private String schemaRegistryUrl;
@@ -62,8 +71,9 @@ public record RunRequest(String commandName, RunOptions run, SimOptions sim, Kaf
         private Duration reportTimeout = Duration.ZERO;
         private EventDelivery eventDelivery;
         private String aggregatorGroup;
+        private UnaryOperator<RunConfig> adjust;
 
-        private Builder(String commandName, RunOptions run, SimOptions sim) {
+        private Builder(String commandName, WorkloadOptions run, SimOptions sim) {
             this.commandName = commandName;
             this.run = run;
             this.sim = sim;
@@ -89,11 +99,13 @@ public record RunRequest(String commandName, RunOptions run, SimOptions sim, Kaf
         public Builder eventDelivery(EventDelivery v) { this.eventDelivery = v; return this; }
         /** @param v application id of a {@code capstream aggregate} service to look for, or null @return this */
         public Builder aggregatorGroup(String v) { this.aggregatorGroup = v; return this; }
+        /** @param v applied to the resolved config before it is checked, or null for none @return this */
+        public Builder adjust(UnaryOperator<RunConfig> v) { this.adjust = v; return this; }
 
         /** @return the request */
         public RunRequest build() {
             return new RunRequest(commandName, run, sim, kafka, schemaRegistryUrl, registryClient, requireExternalKafka,
-                    aggregator, awaitReport, output, reportTimeout, eventDelivery, aggregatorGroup);
+                    aggregator, awaitReport, output, reportTimeout, eventDelivery, aggregatorGroup, adjust);
         }
     }
 }

@@ -88,6 +88,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         b.runId = identity.runId(); b.runIdSuffix = identity.runIdSuffix(); b.workerId = identity.workerId();
         b.expectedWorkers = identity.expectedWorkers(); b.seed = identity.seed(); b.gpu = identity.gpu();
         b.warmup = warmup;
+        b.slos = report.slos(); b.sweep = report.sweep();
         return b;
     }
 
@@ -263,6 +264,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         private int expectedWorkers = 1;
         private WarmupConfig warmup = WarmupConfig.NONE;
         private List<String> slos = List.of();
+        private io.capstream.schemas.avro.SweepStep sweep;
 
         private Builder() {
         }
@@ -333,6 +335,8 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         public Builder warmup(WarmupConfig v) { this.warmup = v; return this; }
         /** @param v SLO texts carried to the report (null = none) @return this */
         public Builder slos(List<String> v) { this.slos = v; return this; }
+        /** @param v the run's sweep step, or null for a single run @return this */
+        public Builder sweep(io.capstream.schemas.avro.SweepStep v) { this.sweep = v; return this; }
 
         /** @return the config (not validated: call {@link RunConfig#validate(Function)}) */
         public RunConfig build() {
@@ -342,7 +346,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
             RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
                     thinkingMode, noThinking, reasoningEffort);
             RunIdentity identity = new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, gpu);
-            return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, null));
+            return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, sweep));
         }
     }
 }

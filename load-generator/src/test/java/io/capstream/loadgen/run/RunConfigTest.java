@@ -174,7 +174,11 @@ class RunConfigTest {
 
     @Test
     void theGroupsHoldTheValuesTheShortcutsReturn() {
-        RunConfig c = b().engine("vllm").gpu("h100").requests(7).ctxTokens(512).seed(9).runId("r").keepAlive(true).build();
+        RunConfig c = b().engine("vllm").gpu("h100").requests(7).ctxTokens(512).seed(9).runId("r").keepAlive(true)
+                .slos(java.util.List.of("ttft_p95_ms<=300"))
+                .sweep(io.capstream.schemas.avro.SweepStep.newBuilder().setSweepId("s").setStep(2).setAxis("rate")
+                        .setValue(4.0).setMode("grid").setStepsPlanned(3).build())
+                .build();
         assertEquals("vllm", c.target().engine());
         assertEquals(true, c.target().keepAlive());
         assertEquals(7, c.load().requests());
@@ -182,7 +186,9 @@ class RunConfigTest {
         assertEquals(9, c.identity().seed());
         assertEquals("h100", c.identity().gpu());
         assertEquals("r", c.runId());
-        assertEquals(c, c.toBuilder().build(), "toBuilder keeps every value");
+        assertEquals(List.of("ttft_p95_ms<=300"), c.report().slos());
+        assertEquals(2, c.report().sweep().getStep());
+        assertEquals(c, c.toBuilder().build(), "toBuilder keeps every value (the SLOs and the sweep step too)");
     }
 
     @Test

@@ -1,0 +1,210 @@
+package io.capstream.cli.options;
+
+import io.capstream.aggregator.slo.SloParser;
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.WarmupConfig;
+import io.capstream.loadgen.sim.SimConfig;
+import io.capstream.loadgen.workload.ThinkingMode;
+import picocli.CommandLine.Option;
+
+/**
+ * The run parameters shared by {@code capstream run}, {@code generate} and {@code sweep}: the
+ * reference's names and defaults (spec §1; {@code anvil-serving eval benchmark capacity}), plus
+ * capstream's arrival, keep-alive, duration, run-id and SLO options, but not the load level
+ * ({@code --concurrency N}, {@code --rate RPS}): {@link RunOptions} adds those for {@code run} and
+ * {@code generate}, while {@code sweep} takes them as lists of steps. Resolved once per command
+ * into a {@link RunConfig} by {@link #toConfig(SimOptions)} (here with the default load level:
+ * {@value RunConfig#DEFAULT_CONCURRENCY} closed-loop slots, no rate); validation is
+ * {@link RunConfig#validate}'s (each group's own rules) plus the SLO grammar (checked by the driver).
+ */
+public class WorkloadOptions {
+    @Option(names = "--base-url", paramLabel = "URL",
+            description = "Endpoint base URL, usually ending in /v1 (e.g. http://127.0.0.1:8000/v1). Default: none ="
+                    + " the built-in simulated engine (engine label capstream-sim).")
+    String baseUrl;
+
+    @Option(names = "--model", paramLabel = "ID", description = "Model id sent in each request. Required with --base-url.")
+    String model;
+
+    @Option(names = "--engine", paramLabel = "LABEL", description = "Engine label recorded in the report (vllm, sglang, ...).")
+    String engine;
+
+    @Option(names = "--gpu", paramLabel = "LABEL", description = "GPU label recorded in the report.")
+    String gpu;
+
+    @Option(names = "--requests", paramLabel = "N", description = "Planned requests. Default: ${DEFAULT-VALUE}.")
+    int requests = RunConfig.DEFAULT_REQUESTS;
+
+    @Option(names = "--burst", paramLabel = "N", description = "When non-zero replaces both --requests and --concurrency. Default: 0.")
+    int burst;
+
+    @Option(names = "--shared-prefix-tokens", paramLabel = "TOKENS",
+            description = "Shared prompt prefix, tokens. Default: ${DEFAULT-VALUE}.")
+    int sharedPrefixTokens = RunConfig.DEFAULT_SHARED_PREFIX_TOKENS;
+
+    @Option(names = "--ctx-tokens", paramLabel = "TOKENS",
+            description = "Fixed context per request, tokens; 0 samples the reference distribution. Default: 0.")
+    int ctxTokens;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed of the context plan (and Poisson arrivals). Default: 0.")
+    long seed;
+
+    @Option(names = "--max-tokens", paramLabel = "TOKENS", description = "Completion cap sent. Default: ${DEFAULT-VALUE}.")
+    int maxTokens = RunConfig.DEFAULT_MAX_TOKENS;
+
+    @Option(names = "--max-model-len", paramLabel = "TOKENS",
+            description = "Context window, tokens; 0 probes GET /models. Default: 0.")
+    int maxModelLen;
+
+    @Option(names = "--margin", paramLabel = "TOKENS",
+            description = "Tokens kept free below the context window. Default: ${DEFAULT-VALUE}.")
+    int margin = RunConfig.DEFAULT_MARGIN;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "Socket timeout for connect, headers and each read, s (not a total deadline). Default: ${DEFAULT-VALUE}.")
+    double timeoutS = RunConfig.DEFAULT_TIMEOUT_S;
+
+    @Option(names = "--thinking-mode", paramLabel = "MODE",
+            description = "default, enabled, disabled or unsupported. Default: default.")
+    String thinkingMode = "default";
+
+    @Option(names = "--no-thinking", description = "Alias that forces --thinking-mode disabled.")
+    boolean noThinking;
+
+    @Option(names = "--reasoning-effort", paramLabel = "EFFORT",
+            description = "none, minimal, low, medium, high, max or xhigh (sent as top-level reasoning_effort).")
+    String reasoningEffort;
+
+    @Option(names = "--api-key-env", paramLabel = "VAR",
+            description = "Environment variable holding the API key (sent as Bearer; never logged or recorded).")
+    String apiKeyEnv;
+
+    @Option(names = "--arrival", paramLabel = "MODE",
+            description = "closed (reference closed loop), constant or poisson (open loop at --rate). Default: closed.")
+    String arrival = "closed";
+
+    @Option(names = "--max-in-flight", paramLabel = "N", description = "Open-loop cap on requests in flight. Default: --concurrency.")
+    Integer maxInFlight;
+
+    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Time bound, e.g. 30s, 5m, 1h (a bare number is seconds): no new request starts after it."
+                    + " Closed loop: --requests stays the upper bound. Open loop (--arrival constant|poisson): the run"
+                    + " plans exactly the arrivals scheduled before it, whatever --requests says (at most "
+                    + RunConfig.MAX_REQUESTS + ").")
+    java.time.Duration duration;
+
+    @Option(names = "--ramp-up", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Closed loop only: start the --concurrency slots evenly over this time (slot k of c takes its"
+                    + " first request k/c of it after the start) instead of all at once, e.g. 2s, 500ms (a bare number"
+                    + " is seconds; 0 = no ramp). A deviation from the"
+                    + " reference, which starts every slot at once; at high concurrency the simultaneous connects of the"
+                    + " first wave queue in the client and the engine and add to those requests' TTFT. Default: none.")
+    java.time.Duration rampUp;
+
+    @Option(names = "--warmup-requests", paramLabel = "N",
+            description = "Requests sent to the target before the run starts and discarded: never in the events or the"
+                    + " report (as vLLM's --num-warmups). Their prompts carry request indices after the plan's, so no"
+                    + " measured prompt is sent twice (a shared prefix is still cached by the server); min(N, --concurrency) at a time."
+                    + " 0 to 100000. Default: 0.")
+    int warmupRequests;
+
+    @Option(names = "--client-warmup", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Upper bound of the client's own warm-up before the first timed request: the whole request"
+                    + " path (connect, upload, SSE, chunk decoding, timestamps, events) runs against an in-process"
+                    + " loopback stream until its cost per request stops falling (usually 1-3 s). 0 = off: a cold JVM"
+                    + " then adds tens to hundreds of ms to the first requests' TTFT. 0 to 600 s. Default: 5s.")
+    java.time.Duration clientWarmup = java.time.Duration.ofSeconds(5);
+
+    @Option(names = "--keep-alive",
+            description = "Reuse connections (a deviation from the reference, which opens one per request; lowers TTFT).")
+    boolean keepAlive;
+
+    @Option(names = "--run-id", paramLabel = "ID",
+            description = "Run id to use instead of benchmark-YYYYMMDDTHHMMSSZ. Must be unique: a reused id mixes two runs"
+                    + " (report, replay); with --bootstrap-servers a warning is printed when capstream.reports already"
+                    + " has a report with this id.")
+    String runId;
+
+    @Option(names = "--run-id-suffix", paramLabel = "S", description = "Suffix appended to the derived run id as -S.")
+    String runIdSuffix;
+
+    @Option(names = "--slo", paramLabel = "SLO",
+            description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
+                    + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
+                    + " value and attainment, and the run's goodput (requests meeting every percentile SLO).")
+    java.util.List<String> slos = new java.util.ArrayList<>();
+
+    /** @return the given {@code --slo} texts, in order; never null */
+    public java.util.List<String> slos() {
+        return slos == null ? java.util.List.of() : java.util.List.copyOf(slos);
+    }
+
+    /** @return the given {@code --run-id}, or null */
+    public String runId() {
+        return runId == null || runId.isBlank() ? null : runId;
+    }
+
+    /** @return the given base URL, or null when the simulated engine is the target */
+    public String baseUrl() {
+        return baseUrl == null || baseUrl.isBlank() ? null : baseUrl.trim();
+    }
+
+    /**
+     * Resolves the options once into the run configuration. With a {@code --base-url} the target is
+     * that endpoint; without one it is the simulated engine: model and engine label default to the
+     * engine's, and the base URL is bound with {@link RunConfig#withBaseUrl} once the engine listens
+     * (until then {@link RunConfig#validate} checks everything but the URL).
+     *
+     * @param sim the simulated engine's options (its model is the default when it is the target); not null
+     * @return the config (not validated)
+     * @throws IllegalArgumentException for an unknown --thinking-mode or --arrival (usage error)
+     */
+    public RunConfig toConfig(SimOptions sim) {
+        String url = baseUrl();
+        boolean simulated = url == null;
+        RunConfig.Builder b = RunConfig.builder(url, model != null ? model : simulated ? sim.model() : null)
+                .simulated(simulated)
+                .engine(engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null).gpu(gpu)
+                .requests(requests).burst(burst).sharedPrefixTokens(sharedPrefixTokens)
+                .ctxTokens(ctxTokens).seed(seed).maxTokens(maxTokens).maxModelLen(maxModelLen).margin(margin)
+                .timeoutS(timeoutS).thinkingMode(ThinkingMode.parse(thinkingMode)).noThinking(noThinking)
+                .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv).arrival(ArrivalMode.parse(arrival))
+                .maxInFlight(maxInFlight).durationS(seconds(duration)).keepAlive(keepAlive)
+                .rampUpS(seconds(rampUp)).runId(runId).runIdSuffix(runIdSuffix)
+                .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests))
+                .slos(slos());
+        loadLevel(b);
+        return b.build();
+    }
+
+    /**
+     * Sets the load level on the builder: nothing here (the builder's defaults,
+     * {@value RunConfig#DEFAULT_CONCURRENCY} closed-loop slots and no rate); {@link RunOptions} sets
+     * its {@code --concurrency} and {@code --rate}.
+     *
+     * @param b the builder of {@link #toConfig}
+     */
+    void loadLevel(RunConfig.Builder b) {
+    }
+
+    /** @return the given {@code --arrival} text (closed, constant or poisson; not yet parsed); never null */
+    public String arrival() {
+        return arrival == null ? "closed" : arrival;
+    }
+
+    /** @return the given {@code --burst} (0 = off) */
+    public int burst() {
+        return burst;
+    }
+
+    /** @return the given {@code --run-id-suffix}, or null */
+    public String runIdSuffix() {
+        return runIdSuffix == null || runIdSuffix.isBlank() ? null : runIdSuffix;
+    }
+
+    /** @return {@code d} in seconds (nanosecond precision), or null when {@code d} is null */
+    private static Double seconds(java.time.Duration d) {
+        return d == null ? null : d.toNanos() / 1e9;
+    }
+}

@@ -1,0 +1,186 @@
+package io.capstream.cli.runner;
+
+import io.capstream.cli.progress.ProgressView;
+import io.capstream.cli.report.ReportWaiter;
+import io.capstream.cli.report.SummaryTable;
+import io.capstream.cli.stack.LocalStack;
+import io.capstream.loadgen.emit.EventSink;
+import io.capstream.loadgen.run.LoadGenerator;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunControl;
+import io.capstream.loadgen.run.RunOutcome;
+import io.capstream.loadgen.run.RunPlan;
+import io.capstream.loadgen.run.StoppedBeforeStartException;
+import io.capstream.loadgen.run.UsageException;
+import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Provenance;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * One run on a started stack, the part that {@code run} does once and {@code sweep} once per step:
+ * prepares the plan ({@link LoadGenerator#prepare}, the {@code GET /models} probe), runs the load with a
+ * progress bar, delivers its events through the session ({@link DeliverySession#newRun()}), waits for
+ * its report ({@link ReportWaiter}, up to the request's report timeout), writes the report file and,
+ * when asked, prints the {@link SummaryTable}. Messages go to stderr prefixed with
+ * {@code capstream <command>:}. Not thread-safe; one step at a time.
+ */
+public final class RunStep {
+    /**
+     * What a step did.
+     *
+     * @param exitCode   0 every request completed, every event was delivered and a complete report was
+     *                   written; 1 otherwise; 2 a usage error found by the preparation (nothing was sent);
+     *                   130 stopped during the warm-up (nothing was sent)
+     * @param outcome    what the load generator did, or null when the run did not start
+     * @param report     the run's report, or null when none arrived (or none was awaited)
+     * @param reportFile where the report was written, or null
+     */
+    public record Result(int exitCode, RunOutcome outcome, BenchmarkReport report, Path reportFile) {
+        /** @return true when the run's report arrived and was written */
+        public boolean hasReport() {
+            return report != null;
+        }
+    }
+
+    private final RunRequest req;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Function<String, String> env;
+    private final String cmd;
+
+    /**
+     * @param req what the command runs (report timeout, event delivery, whether to wait for reports)
+     * @param out summary table and result lines
+     * @param err progress, notices and errors
+     * @param env environment lookup (for {@code --api-key-env})
+     */
+    public RunStep(RunRequest req, PrintStream out, PrintStream err, Function<String, String> env) {
+        this.req = req;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.cmd = "capstream " + req.commandName();
+    }
+
+    /**
+     * Runs one run to its report.
+     *
+     * @param stack      the started stack
+     * @param session    the session the run's events and report go through
+     * @param config     the run's configuration, bound to its target; a run id set here is expected on
+     *                   {@code capstream.reports} before any event is sent
+     * @param control    early stop (SIGINT/SIGTERM)
+     * @param reportFile the report file for a run id
+     * @param summary    print the summary table and the {@code report written to} line on stdout
+     * @return what the step did
+     * @throws Exception when the preparation or the run fails unexpectedly (not for failed requests)
+     */
+    public Result run(LocalStack stack, DeliverySession session, RunConfig config, RunControl control,
+                      Function<String, Path> reportFile, boolean summary) throws Exception {
+        LoadGenerator generator = new LoadGenerator(stack.vertx(), env);
+        RunPlan plan;
+        try {
+            plan = generator.prepare(config).get(RunDriver.PREPARE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UsageException u) {
+                u.problems().forEach(p -> err.println(cmd + ": " + p));
+                return new Result(2, null, null, null);
+            }
+            throw e;
+        } catch (TimeoutException e) {
+            err.println(cmd + ": the run could not be prepared within " + RunDriver.PREPARE_TIMEOUT.toSeconds()
+                    + " s (GET /models probe); nothing was sent");
+            return new Result(1, null, null, null);
+        }
+        if (config.runId() != null) {
+            session.expect(config.runId());
+        }
+        RunDelivery delivery = session.newRun();
+        RunOutcome outcome;
+        long undelivered;
+        long events;
+        String sinkError;
+        EventSink sink = delivery.sink();
+        // the run's future completes: every request ends (per-read --timeout), and a flush during an outage
+        // ends after delivery.timeout.ms + max.block.ms (KafkaEventSink); SIGINT/SIGTERM stop it early
+        try (ProgressView progress = ProgressView.forConsole().watchDelivery(sink::pending)) {
+            try {
+                outcome = generator.run(plan, sink, progress, control).join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof StoppedBeforeStartException stopped) {
+                    // SIGINT/SIGTERM during the warm-up: no RunStarted was emitted, so no report will come
+                    err.println(cmd + ": " + stopped.getMessage() + "; nothing was sent to Kafka");
+                    return new Result(130, null, null, null);
+                }
+                throw e;
+            }
+        } finally {
+            undelivered = sink.close(RunDriver.SINK_CLOSE_TIMEOUT);
+            events = sink.handedOver();
+            sinkError = delivery.lastError();
+        }
+        ReportWaiter awaiter = delivery.waiter();
+        undelivered = Math.max(undelivered, outcome.eventsUndelivered());
+        int code = outcome.exitCode();
+        BenchmarkReport report = null;
+        Path file = null;
+        if (awaiter != null && undelivered == 0) {
+            Optional<BenchmarkReport> got = awaitReport(awaiter, outcome.runId(), stack);
+            if (got.isEmpty()) {
+                code = 1;
+            } else {
+                report = got.get();
+                file = reportFile.apply(outcome.runId());
+                ArtifactJson.writeAtomically(file, report.getArtifactJson());
+                if (summary) {
+                    out.print(SummaryTable.render(report, outcome.clientCheck()));
+                    out.println("report written to " + file);
+                }
+                Provenance p = report.getProvenance();
+                if (!p.getComplete()) {
+                    err.println(cmd + ": " + RunDriver.incompleteReason(p));
+                    code = 1;
+                }
+            }
+        } else if (!req.awaitReport()) {
+            out.printf("run %s: %d completed, %d failed of %d; %s (Kafka %s)%n", outcome.runId(),
+                    outcome.completed(), outcome.failed(), outcome.requestsPlanned(),
+                    RunDriver.deliverySummary(events, undelivered), stack.kafka().bootstrapServers());
+        }
+        if (outcome.failed() > 0) {
+            err.println(cmd + ": " + outcome.failed() + " of " + outcome.requestsSent() + " requests failed");
+        }
+        if (outcome.interrupted()) {
+            err.println(cmd + ": the run was interrupted before every planned request ran");
+        }
+        if (undelivered > 0) {
+            err.println(cmd + ": " + Math.min(undelivered, events) + " of " + events
+                    + " events could not be delivered to Kafka" + (sinkError == null ? "" : " (" + sinkError + ")")
+                    + (req.awaitReport() ? "; no report was awaited: it would be incomplete" : ""));
+            code = 1;
+        }
+        return new Result(code, outcome, report, file);
+    }
+
+    /** @return the report, or empty (with the reason printed) when none arrived in time */
+    private Optional<BenchmarkReport> awaitReport(ReportWaiter awaiter, String runId, LocalStack stack)
+            throws InterruptedException {
+        Optional<BenchmarkReport> report = awaiter.await(runId, req.reportTimeout());
+        if (report.isEmpty() && stack.aggregatorFailure() != null) {
+            err.println(cmd + ": no report for run " + runId + ": " + stack.aggregatorFailure());
+        } else if (report.isEmpty()) {
+            err.println(cmd + ": no report for run " + runId + " arrived on capstream.reports within "
+                    + req.reportTimeout().toSeconds() + " s" + (stack.runningAggregatorGroup() == null ? ""
+                    : " from the running aggregator (group " + stack.runningAggregatorGroup() + ")"));
+        }
+        return report;
+    }
+}

@@ -1,0 +1,356 @@
+package io.capstream.cli.sweep;
+
+import io.capstream.aggregator.slo.Slo;
+import io.capstream.cli.runner.DeliverySession;
+import io.capstream.cli.runner.RunDriver;
+import io.capstream.cli.runner.RunRequest;
+import io.capstream.cli.runner.RunStep;
+import io.capstream.cli.stack.LocalStack;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunControl;
+import io.capstream.loadgen.run.WarmupConfig;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RunStatistics;
+import io.capstream.schemas.avro.SloAttainment;
+import io.capstream.schemas.avro.SloReport;
+import io.capstream.schemas.avro.SweepCurve;
+import io.capstream.schemas.avro.SweepStep;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * {@code capstream sweep}: a series of runs over one load axis on one stack (issue 12, parts 1-2).
+ * Everything {@code run} checks and starts is done once by {@link RunDriver#execute(List, RunDriver.StackWork)}
+ * (one {@link LocalStack}, one producer and report waiter in a {@link DeliverySession}; with the
+ * embedded broker it starts after the first step's last request); then each step is a
+ * {@link RunStep} with the same workload at the step's load ({@link LoadAxis#apply}), run id
+ * {@code <sweep id>-s<step>} and {@code RunStarted.sweep} set, the client warm-up only before step 1.
+ * The steps are the grid's values, or those {@link SloSearch} chooses. After each step one progress
+ * line goes to stderr; at the end the driver waits (up to the report timeout) for the sweep's
+ * {@link SweepCurve} on {@code capstream.sweeps} ({@link SweepWaiter}), writes {@code sweep.json} and
+ * {@code sweep.csv} ({@link SweepOutput}) and prints the {@link SweepTable}. SIGINT/SIGTERM stop the
+ * current step (its report is still awaited) and the sweep.
+ *
+ * <p>Exit codes: 0 every step has its report and the curve arrived; 1 otherwise; 2 usage error
+ * (every problem listed at once, before anything starts).
+ */
+public final class SweepDriver {
+    /** Bound of the curve wait after a stop by SIGINT/SIGTERM (the stop hook waits 30 s in all). */
+    private static final Duration CURVE_WAIT_AFTER_STOP = Duration.ofSeconds(10);
+
+    private final SweepSettings settings;
+    private final RunRequest req;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Function<String, String> env;
+    private final String cmd;
+
+    /**
+     * @param settings the sweep, or null when the options could not be resolved (then the usage problems
+     *                 given to {@link #execute} are printed and nothing runs)
+     * @param req      the run options every step shares ({@code commandName} sweep, reports awaited)
+     * @param out      the table and result lines
+     * @param err      progress lines, notices and errors
+     * @param env      environment lookup (for {@code --api-key-env})
+     */
+    public SweepDriver(SweepSettings settings, RunRequest req, PrintStream out, PrintStream err,
+                       Function<String, String> env) {
+        this.settings = settings;
+        this.req = req;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.cmd = "capstream " + req.commandName();
+    }
+
+    /**
+     * @param commandProblems the sweep's own usage problems (axis, search, output directory, ...); listed
+     *                        after the run options' problems; must not be empty when the settings are null
+     * @return the exit code (0, 1 or 2)
+     */
+    public int execute(List<String> commandProblems) {
+        if (settings == null && commandProblems.isEmpty()) {
+            throw new IllegalArgumentException("no sweep settings and no problem to report");
+        }
+        return new RunDriver(req, out, err, env).execute(commandProblems, this::sweep);
+    }
+
+    /** The steps, the curve and the files, on the started stack. */
+    private int sweep(LocalStack stack, DeliverySession session, RunConfig base, RunControl control) throws Exception {
+        settings.output().create();
+        CurveSource curves = new CurveSource();
+        session.onKafkaReady(curves::attach);
+        if (!stack.embeddedKafka() && RunDriver.reportExists(stack.kafka(), settings.runId(1))) {
+            err.println(cmd + ": warning: capstream.reports already has a report for run id " + settings.runId(1)
+                    + "; a reused sweep id mixes two sweeps: give a new --sweep-id");
+        }
+        Steps steps = new Steps(stack, session, base, control);
+        try {
+            boolean complete;
+            if (settings.grid() != null) {
+                complete = steps.grid();
+            } else {
+                complete = steps.search();
+            }
+            if (steps.usageError) {
+                return 2;
+            }
+            if (steps.reportIds.isEmpty()) {
+                err.println(cmd + ": no step produced a report; no sweep curve");
+                return 1;
+            }
+            Duration wait = control.stopRequested() ? CURVE_WAIT_AFTER_STOP : req.reportTimeout();
+            Optional<SweepCurve> curve = curves.await(settings.sweepId(), steps.reportIds, wait, stack);
+            if (curve.isEmpty()) {
+                return 1;
+            }
+            settings.output().writeCurve(curve.get());
+            out.print(SweepTable.render(curve.get()));
+            out.println("sweep written to " + settings.output().dir().resolve(SweepOutput.SWEEP_JSON) + " and "
+                    + SweepOutput.SWEEP_CSV + ", " + steps.reportIds.size() + " step report(s) in "
+                    + settings.output().dir());
+            return complete ? 0 : 1;
+        } finally {
+            curves.close();
+        }
+    }
+
+    /** The steps of one sweep, run one after another. */
+    private final class Steps {
+        private final LocalStack stack;
+        private final DeliverySession session;
+        private final RunConfig base;
+        private final RunControl control;
+        private final RunStep runStep;
+        /** Run ids of the steps whose reports arrived, in step order. */
+        private final Set<String> reportIds = new LinkedHashSet<>();
+        private boolean usageError;
+
+        Steps(LocalStack stack, DeliverySession session, RunConfig base, RunControl control) {
+            this.stack = stack;
+            this.session = session;
+            this.base = base;
+            this.control = control;
+            this.runStep = new RunStep(req, out, err, env);
+        }
+
+        /** @return whether every step ran and has its report */
+        boolean grid() throws Exception {
+            List<Double> loads = settings.grid();
+            for (int i = 0; i < loads.size(); i++) {
+                if (control.stopRequested()) {
+                    err.println(cmd + ": stopped after step " + i + " of " + loads.size());
+                    return false;
+                }
+                if (run(i + 1, loads.get(i), false) == null) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** @return whether the search ended normally (every step it ran has its report) */
+        boolean search() throws Exception {
+            SloSearch search = new SloSearch(settings.search(), settings.slos());
+            SloSearch.Outcome o = search.run((step, load, repeat) -> {
+                if (control.stopRequested()) {
+                    err.println(cmd + ": stopped after step " + (step - 1));
+                    return Optional.empty();
+                }
+                BenchmarkReport report = run(step, load, repeat);
+                if (report == null) {
+                    return Optional.empty();
+                }
+                SloReport slo = report.getSlo();
+                if (slo == null) {
+                    err.println(cmd + ": the report of step " + step + " has no SLO evaluation (capstream.slo);"
+                            + " the search cannot go on");
+                    return Optional.empty();
+                }
+                return Optional.of(observation(slo, settings.slos()));
+            });
+            LoadAxis axis = settings.axis();
+            if (o.best() == null && !o.aborted()) {
+                err.println(cmd + ": search: none of the loads met the SLOs");
+            } else if (o.best() != null) {
+                err.println(cmd + ": search: " + axis.wireName() + " " + axis.format(o.best())
+                        + (o.confirmed() ? " met the SLOs twice" : " met the SLOs once (not confirmed: "
+                        + (o.aborted() ? "the search ended early" : "--max-steps " + settings.search().maxSteps()
+                        + " reached") + ")") + " in " + o.probes().size() + " step(s)");
+            }
+            return !o.aborted();
+        }
+
+        /** @return the step's report, or null when it has none (the sweep stops) */
+        private BenchmarkReport run(int step, double load, boolean repeat) throws Exception {
+            RunConfig config = stepConfig(base, step, load, repeat);
+            RunStep.Result r = runStep.run(stack, session, config, control, id -> settings.output().report(id), false);
+            if (r.exitCode() == 2) {
+                usageError = true;
+                return null;
+            }
+            err.println(progressLine(settings, step, load, repeat, r.report()));
+            if (!r.hasReport()) {
+                return null;
+            }
+            reportIds.add(config.runId());
+            return r.report();
+        }
+    }
+
+    /**
+     * The run configuration of one step.
+     *
+     * @param base   the resolved options (bound to the target)
+     * @param step   1-based step number
+     * @param load   the step's load
+     * @param repeat the search's confirmation
+     * @return {@code base} at the step's load, with run id {@code <sweep id>-s<step>}, the sweep step in its
+     *         report context, and no warm-up after step 1
+     */
+    RunConfig stepConfig(RunConfig base, int step, double load, boolean repeat) {
+        SweepStep s = SweepStep.newBuilder().setSweepId(settings.sweepId()).setStep(step)
+                .setAxis(settings.axis().wireName()).setValue(load).setMode(settings.mode()).setRepeat(repeat)
+                .setStepsPlanned(settings.grid() == null ? null : settings.grid().size()).build();
+        RunConfig c = settings.axis().apply(base, load)
+                .withIdentity(base.identity().withRunId(settings.runId(step)).withRunIdSuffix(null))
+                .withReport(base.report().withSweep(s));
+        return step == 1 ? c : c.withWarmup(WarmupConfig.NONE);
+    }
+
+    /**
+     * @param slo  a step's SLO evaluation; not null
+     * @param slos the search's SLOs
+     * @return met = {@code met_all}; observed values and attainments matched to {@code slos} by their text
+     *         (else position)
+     */
+    static SloSearch.Observation observation(SloReport slo, List<Slo> slos) {
+        List<Double> observed = new ArrayList<>();
+        List<Double> attainment = new ArrayList<>();
+        List<SloAttainment> given = slo.getSlos();
+        for (int i = 0; i < slos.size(); i++) {
+            SloAttainment match = null;
+            for (SloAttainment a : given) {
+                if (a.getSlo().trim().equals(slos.get(i).text())) {
+                    match = a;
+                    break;
+                }
+            }
+            if (match == null && i < given.size()) {
+                match = given.get(i);
+            }
+            observed.add(match == null ? null : match.getObserved());
+            attainment.add(match == null ? null : match.getAttainment());
+        }
+        return new SloSearch.Observation(slo.getMetAll(), observed, attainment);
+    }
+
+    /**
+     * The progress line after a step, e.g.
+     * {@code capstream sweep: step 3/6 concurrency 4: TTFT p95 212.4 ms, 3.1 req/s, SLOs met}.
+     *
+     * @param settings the sweep
+     * @param step     1-based step number
+     * @param load     the step's load
+     * @param repeat   the search's confirmation
+     * @param report   the step's report, or null when none arrived
+     * @return the line (without a line end)
+     */
+    static String progressLine(SweepSettings settings, int step, double load, boolean repeat, BenchmarkReport report) {
+        LoadAxis axis = settings.axis();
+        StringBuilder sb = new StringBuilder("capstream sweep: step ").append(step);
+        if (settings.grid() != null) {
+            sb.append('/').append(settings.grid().size());
+        }
+        sb.append(' ').append(axis.wireName()).append(' ').append(axis.format(load));
+        if (!axis.integral()) {
+            sb.append(" req/s");
+        }
+        if (repeat) {
+            sb.append(" (repeat)");
+        }
+        if (report == null) {
+            return sb.append(": no report").toString();
+        }
+        Double p95 = report.getMetrics() == null ? null : report.getMetrics().getTtftP95Ms();
+        sb.append(": TTFT p95 ").append(p95 == null ? "-" : String.format(Locale.ROOT, "%.1f", p95)).append(" ms, ")
+                .append(fmt(requestsPerS(report))).append(" req/s");
+        SloReport slo = report.getSlo();
+        if (slo != null && slo.getMetAll()) {
+            sb.append(", SLOs met");
+        } else if (slo != null) {
+            sb.append(", SLOs MISSED:");
+            for (SloAttainment a : slo.getSlos()) {
+                if (!a.getMet()) {
+                    sb.append(' ').append(a.getSlo()).append(" (observed ")
+                            .append(a.getObserved() == null ? "none" : fmt(a.getObserved())).append(')');
+                }
+            }
+        } else if (!settings.slos().isEmpty()) {
+            sb.append(", SLOs not evaluated");
+        }
+        return sb.toString();
+    }
+
+    /** @return completed requests per second of the step's wall clock, or null */
+    private static Double requestsPerS(BenchmarkReport report) {
+        RunStatistics s = report.getStatistics();
+        if (s != null && s.getRequestThroughputRps() != null) {
+            return s.getRequestThroughputRps();
+        }
+        Double wall = report.getWallClockMs();
+        return wall == null || wall <= 0 ? null : report.getCompleted() * 1000.0 / wall;
+    }
+
+    private static String fmt(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.0f" : Math.abs(v) >= 10 ? "%.1f"
+                : "%.2f", v);
+    }
+
+    /** Where the sweep's curve comes from: a {@link SweepWaiter} attached when Kafka is up. */
+    private final class CurveSource implements AutoCloseable {
+        private volatile SweepWaiter waiter;
+        private volatile String attachError;
+
+        /** Attaches the waiter; never throws (a failure is reported at the end). */
+        void attach(LocalStack stack) {
+            try {
+                waiter = SweepWaiter.forSweeps(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient())
+                        .failWhen(stack::aggregatorFailure);
+            } catch (RuntimeException e) {
+                attachError = RunDriver.describe(e);
+            }
+        }
+
+        Optional<SweepCurve> await(String sweepId, Set<String> runIds, Duration timeout, LocalStack stack) {
+            SweepWaiter w = waiter;
+            if (w == null) {
+                err.println(cmd + ": cannot read " + io.capstream.schemas.Topics.SWEEPS + " for the sweep curve"
+                        + (attachError == null ? "" : ": " + attachError));
+                return Optional.empty();
+            }
+            Optional<SweepCurve> curve = w.await(sweepId, runIds, timeout);
+            if (curve.isEmpty()) {
+                err.println(cmd + ": no sweep curve for " + sweepId + " with all " + runIds.size()
+                        + " step(s) arrived on " + io.capstream.schemas.Topics.SWEEPS + " within " + timeout.toSeconds()
+                        + " s" + (stack.aggregatorFailure() == null ? "" : ": " + stack.aggregatorFailure()));
+            }
+            return curve;
+        }
+
+        @Override
+        public void close() {
+            SweepWaiter w = waiter;
+            if (w != null) {
+                w.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.capstream.cli.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.capstream.aggregator.slo.SloParser;
+import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.options.WorkloadOptions;
+import io.capstream.cli.runner.RunRequest;
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.LoadShape;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.WarmupConfig;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.Metrics;
+import io.capstream.schemas.avro.Provenance;
+import io.capstream.schemas.avro.ReportKind;
+import io.capstream.schemas.avro.SloAttainment;
+import io.capstream.schemas.avro.SloReport;
+import io.capstream.schemas.avro.SweepStep;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A step's configuration, its progress line and what the search reads from its report. */
+class SweepDriverTest {
+    private static final List<String> SLOS = List.of("ttft_p95_ms<=300", "error_rate<=0.01");
+
+    private static SweepSettings grid(LoadAxis axis, Double... loads) {
+        return new SweepSettings("sweep-1", axis, List.of(loads), null, new SweepOutput(Path.of("out")),
+                SloParser.parseAll(SLOS));
+    }
+
+    private static SweepDriver driver(SweepSettings s) {
+        return new SweepDriver(s, RunRequest.builder("sweep", new WorkloadOptions(), new SimOptions()).build(),
+                System.out, System.err, k -> null);
+    }
+
+    private static RunConfig base() {
+        return RunConfig.builder("http://127.0.0.1:8000/v1", "m").requests(32).ctxTokens(256).maxTokens(32)
+                .sharedPrefixTokens(0).seed(7).slos(SLOS).warmup(new WarmupConfig(5, 3)).maxInFlight(50).build();
+    }
+
+    @Test
+    void aConcurrencyStepIsAClosedLoopWithItsRunIdAndSweepStepAndNoWarmUpAfterStepOne() {
+        SweepDriver d = driver(grid(LoadAxis.CONCURRENCY, 1.0, 2.0, 4.0));
+        RunConfig first = d.stepConfig(base(), 1, 1, false);
+        RunConfig third = d.stepConfig(base(), 3, 4, false);
+        assertEquals(new LoadShape(32, 4, 0, ArrivalMode.CLOSED, null, 50, null, null), third.load());
+        assertEquals("sweep-1-s3", third.runId());
+        assertEquals(new WarmupConfig(5, 3), first.warmup(), "the client warms up before step 1 only");
+        assertEquals(WarmupConfig.NONE, third.warmup());
+        assertEquals(SLOS, third.report().slos());
+        assertEquals(SweepStep.newBuilder().setSweepId("sweep-1").setStep(3).setAxis("concurrency").setValue(4)
+                .setMode("grid").setRepeat(false).setStepsPlanned(3).build(), third.report().sweep());
+        assertEquals(base().request(), third.request(), "the same workload at every step");
+        assertEquals(7, third.seed());
+    }
+
+    @Test
+    void aRateStepIsAPoissonOpenLoopUnlessConstantWasGiven() {
+        SweepSettings search = new SweepSettings("s", LoadAxis.RATE, null,
+                new SloSearch.Settings(LoadAxis.RATE, 1, 1000, 12), new SweepOutput(Path.of("out")),
+                SloParser.parseAll(SLOS));
+        RunConfig c = driver(search).stepConfig(base(), 7, 2.5, true);
+        assertEquals(new LoadShape(32, 20, 0, ArrivalMode.POISSON, 2.5, 50, null, null), c.load());
+        assertEquals(SweepStep.newBuilder().setSweepId("s").setStep(7).setAxis("rate").setValue(2.5)
+                .setMode("search").setRepeat(true).setStepsPlanned(null).build(), c.report().sweep());
+        RunConfig constant = base().withLoad(new LoadShape(32, 20, 0, ArrivalMode.CONSTANT, 1.0, null, null, null));
+        assertEquals(ArrivalMode.CONSTANT, LoadAxis.RATE.apply(constant, 4).arrival());
+        assertEquals(4.0, LoadAxis.RATE.apply(constant, 4).rateRps());
+    }
+
+    private static BenchmarkReport report(SloReport slo) {
+        return BenchmarkReport.newBuilder().setRunId("sweep-1-s3").setBaseUrl("http://127.0.0.1:8000/v1")
+                .setModel("m").setRequests(32).setCompleted(31).setFailed(1).setFailures(List.of()).setConcurrency(4)
+                .setMaxTokens(32).setRequestTimings(List.of()).setWallClockMs(10_000.0)
+                .setMetrics(Metrics.newBuilder().setTtftP95Ms(212.44).build())
+                .setProvenance(Provenance.newBuilder().setKind(ReportKind.LIVE).build()).setArtifactJson("")
+                .setSlo(slo).build();
+    }
+
+    private static SloAttainment attained(String slo, String metric, double threshold, Double observed, boolean met) {
+        return SloAttainment.newBuilder().setSlo(slo).setMetric(metric).setThreshold(threshold).setObserved(observed)
+                .setMet(met).build();
+    }
+
+    private static SloReport sloReport(boolean metAll, SloAttainment... slos) {
+        return SloReport.newBuilder().setSlos(List.of(slos)).setRequests(32).setGoodRequests(30).setGoodput(30 / 32.0)
+                .setMetAll(metAll).build();
+    }
+
+    @Test
+    void theProgressLineShowsTtftP95RequestRateAndTheSlos() {
+        SweepSettings g = grid(LoadAxis.CONCURRENCY, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0);
+        BenchmarkReport met = report(sloReport(true, attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 212.44, true),
+                attained("error_rate<=0.01", "error_rate", 0.01, 0.0, true)));
+        assertEquals("capstream sweep: step 3/6 concurrency 4: TTFT p95 212.4 ms, 3.10 req/s, SLOs met",
+                SweepDriver.progressLine(g, 3, 4, false, met));
+        BenchmarkReport missed = report(sloReport(false, attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 912.3, false),
+                attained("error_rate<=0.01", "error_rate", 0.01, 0.03125, false)));
+        assertEquals("capstream sweep: step 3/6 concurrency 4: TTFT p95 212.4 ms, 3.10 req/s, SLOs MISSED:"
+                        + " ttft_p95_ms<=300 (observed 912) error_rate<=0.01 (observed 0.03)",
+                SweepDriver.progressLine(g, 3, 4, false, missed));
+        SweepSettings search = new SweepSettings("s", LoadAxis.RATE, null,
+                new SloSearch.Settings(LoadAxis.RATE, 1, 1000, 12), new SweepOutput(Path.of("out")), List.of());
+        assertEquals("capstream sweep: step 7 rate 2.5 req/s (repeat): no report",
+                SweepDriver.progressLine(search, 7, 2.5, true, null));
+        assertEquals("capstream sweep: step 7 rate 2.5 req/s: TTFT p95 212.4 ms, 3.10 req/s",
+                SweepDriver.progressLine(search, 7, 2.5, false, report(null)));
+    }
+
+    @Test
+    void theSearchReadsMetAllAndEachSlosObservedValueByItsText() {
+        SloReport slo = sloReport(false, attained("error_rate<=0.01", "error_rate", 0.01, null, false),
+                attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 412.0, false));
+        SloSearch.Observation o = SweepDriver.observation(slo, SloParser.parseAll(SLOS));
+        assertEquals(new SloSearch.Observation(false, Arrays.asList(412.0, null)), o);
+        assertNull(o.observed().get(1));
+    }
+}
