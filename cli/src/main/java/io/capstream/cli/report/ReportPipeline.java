@@ -3,6 +3,7 @@ package io.capstream.cli.report;
 import io.capstream.aggregator.StreamsSettings;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.aggregator.sweep.SweepTopology;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsStartException;
 import io.capstream.aggregator.slo.ReportSlos;
@@ -175,9 +176,10 @@ public final class ReportPipeline implements AutoCloseable {
             if (!config.embedded()) {
                 // On a shared Kafka, aggregate only the events this command produces: without this the
                 // group would start at the earliest offset (or its last commit) and publish a second
-                // report for every past run (the same mechanism as 'capstream run').
+                // report for every past run, and the sweep path a curve for every past sweep (the same
+                // mechanism as 'capstream run').
                 try {
-                    LocalStack.startAtEnd(kafka, applicationId);
+                    LocalStack.startAtEnd(kafka, applicationId, java.util.List.of(Topics.EVENTS, Topics.REPORTS));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while preparing the report topology", e);
@@ -190,7 +192,8 @@ public final class ReportPipeline implements AutoCloseable {
             // waiting for this member's session to time out (45 s), and so that a throwaway group is empty and
             // can be deleted; a throwaway id's local state is of no use after this pipeline, whatever the
             // state directory.
-            runtime = StreamsRuntime.create(ReportTopology.build(topologyConfig), settings,
+            // the sweep path too: a replayed sweep (replay --sweep-id) gets its curve on capstream.sweeps
+            runtime = StreamsRuntime.create(SweepTopology.buildWithReports(topologyConfig), settings,
                     StreamsRuntime.Options.named("report aggregator").withTempStateDir()
                             .withCleanUpOnClose(config.stateDir() == null || throwawayId != null));
             waiter.failWhen(runtime::failure);

@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -140,6 +142,15 @@ public final class LocalStack implements AutoCloseable {
                 if (choice.useRunning()) {
                     runningAggregatorGroup = choice.group();
                     return;
+                }
+            }
+            if (broker == null) {
+                // a shared Kafka that never saw capstream (no 'capstream up' or 'aggregate' yet): create the
+                // missing topics as import, replay and aggregate do, or Streams stops at once on a missing source
+                Set<String> created = TopicSetup.ensureTopics(kafka.bootstrapServers(), kafka.userProperties(),
+                        cfg.eventPartitions());
+                if (!created.isEmpty()) {
+                    log.println("capstream: created the missing topics " + String.join(", ", new TreeSet<>(created)));
                 }
             }
             startAggregator(log);
