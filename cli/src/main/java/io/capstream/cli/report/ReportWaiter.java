@@ -19,12 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -117,9 +115,9 @@ public final class ReportWaiter implements AutoCloseable {
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         try {
-            List<TopicPartition> parts = new ArrayList<>(partitionsOf(consumer, reportsTopic, ATTACH_TIMEOUT));
+            List<TopicPartition> parts = new ArrayList<>(TopicPartitions.await(consumer, reportsTopic, ATTACH_TIMEOUT));
             if (chunksTopic != null) {
-                parts.addAll(partitionsOf(consumer, chunksTopic, ATTACH_TIMEOUT));
+                parts.addAll(TopicPartitions.await(consumer, chunksTopic, ATTACH_TIMEOUT));
             }
             consumer.assign(parts);
             consumer.seekToEnd(parts);
@@ -214,26 +212,6 @@ public final class ReportWaiter implements AutoCloseable {
         assemblies.remove(runId);
     }
 
-    /**
-     * The partitions of {@code topic}, waiting while the cluster does not know them yet (a topic
-     * created a moment ago has no partition metadata at first).
-     *
-     * @throws IllegalStateException when the topic has no partitions after {@code timeout}
-     */
-    private static List<TopicPartition> partitionsOf(KafkaConsumer<?, ?> consumer, String topic, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("topic " + topic + " has no partitions on the cluster after "
-                        + timeout.toSeconds() + " s (does it exist?)");
-            }
-            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-        }
-    }
 
     private synchronized void startIfNeeded() {
         if (!started && running) {

@@ -13,12 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -62,7 +60,7 @@ public final class SweepWaiter implements AutoCloseable {
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         try {
-            List<TopicPartition> parts = partitionsOf(topic);
+            List<TopicPartition> parts = io.capstream.cli.report.TopicPartitions.await(consumer, topic, ATTACH_TIMEOUT);
             consumer.assign(parts);
             consumer.seekToEnd(parts);
             parts.forEach(consumer::position); // resolve the end offsets now, before any curve is produced
@@ -143,20 +141,6 @@ public final class SweepWaiter implements AutoCloseable {
         return have.containsAll(runIds);
     }
 
-    private List<TopicPartition> partitionsOf(String t) {
-        long deadline = System.nanoTime() + ATTACH_TIMEOUT.toNanos();
-        while (true) {
-            List<PartitionInfo> infos = consumer.partitionsFor(t, ATTACH_TIMEOUT);
-            if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(p -> new TopicPartition(t, p.partition())).toList();
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("topic " + t + " has no partitions on the cluster after "
-                        + ATTACH_TIMEOUT.toSeconds() + " s (does it exist?)");
-            }
-            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-        }
-    }
 
     @Override
     public void close() {

@@ -1,0 +1,90 @@
+package io.capstream.schemas.serde;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Plain Avro binary encoding of a generated record (no registry, no wire-format header) for Kafka
+ * Streams' internal topics and state stores (changelogs, repartition topics). Writer and reader schema
+ * are the compiled schema, so data written by one capstream version is read by the same version: an
+ * internal topic is rebuilt by the same application. No schema is registered, so a throwaway
+ * application id leaves no subject in the registry. Thread-safe: the datum writer/reader and buffers
+ * are per thread (a serde instance is shared by the stream tasks). A null value (tombstone) maps to
+ * null both ways.
+ *
+ * @param <T> the generated record type
+ */
+public class AvroBinarySerde<T extends SpecificRecord> implements Serde<T> {
+    private final ThreadLocal<Codec<T>> codec;
+
+    /** One thread's reusable Avro objects. */
+    private static final class Codec<T> {
+        final SpecificDatumWriter<T> writer;
+        final SpecificDatumReader<T> reader;
+        final ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        BinaryEncoder encoder;
+        BinaryDecoder decoder;
+
+        Codec(Schema schema, SpecificData model) {
+            writer = new SpecificDatumWriter<>(schema, model);
+            reader = new SpecificDatumReader<>(schema, schema, model);
+        }
+    }
+
+    /**
+     * @param schema the record's compiled schema ({@code getClassSchema()}); not null
+     * @param model  the data model, e.g. {@link CustomCoderModels#forClass} for the generated custom coders,
+     *               or {@link SpecificData#getForSchema(Schema)}; not null
+     */
+    protected AvroBinarySerde(Schema schema, SpecificData model) {
+        this.codec = ThreadLocal.withInitial(() -> new Codec<>(schema, model));
+    }
+
+    @Override
+    public Serializer<T> serializer() {
+        return (topic, value) -> {
+            if (value == null) {
+                return null;
+            }
+            Codec<T> c = codec.get();
+            try {
+                c.out.reset();
+                c.encoder = EncoderFactory.get().binaryEncoder(c.out, c.encoder);
+                c.writer.write(value, c.encoder);
+                c.encoder.flush();
+                return c.out.toByteArray();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
+    @Override
+    public Deserializer<T> deserializer() {
+        return (topic, bytes) -> {
+            if (bytes == null) {
+                return null;
+            }
+            Codec<T> c = codec.get();
+            try {
+                c.decoder = DecoderFactory.get().binaryDecoder(bytes, c.decoder);
+                return c.reader.read(null, c.decoder);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+}
