@@ -54,12 +54,14 @@ public final class SweepCurves {
      * {@code statistics.request_throughput_rps}, {@code output_tok_s} = {@code metrics.throughput_tok_s},
      * {@code total_tok_s} = {@code statistics.total_token_throughput_tok_s}, TTFT and E2E percentiles
      * from {@code statistics.ttft_ms} / {@code statistics.e2e_ms} (p50 and p95 fall back to
-     * {@code metrics} when {@code statistics} is null), ITL from {@code statistics.inter_chunk_ms},
-     * {@code goodput} / {@code goodput_rps} / {@code meets_slos} from {@code slo}, {@code offered_load} =
-     * {@code load} = {@code sweep.value}, {@code achieved_load} = {@code load.achieved_concurrency}
-     * (concurrency axis) or {@code load.achieved_rate_rps} (rate axis), {@code behind_schedule} from
-     * {@code load}. A missing statistics, slo or load record leaves its fields null (false for
-     * {@code behind_schedule}).
+     * {@code metrics} when {@code statistics} is null), ITL from {@code statistics.itl_ms} (per-request
+     * mean, what an {@code itl_pNN_ms} SLO observes), inter-chunk latency from
+     * {@code statistics.inter_chunk_ms}, {@code goodput} / {@code goodput_rps} from {@code slo},
+     * {@code meets_slos} = {@link #meetsSlos}, {@code offered_load} = {@code load} = {@code sweep.value},
+     * {@code scheduled_load} = {@code load.scheduled_rate_rps} (rate axis), {@code achieved_load} =
+     * {@code load.achieved_concurrency} (concurrency axis) or {@code load.achieved_rate_rps} (rate axis),
+     * {@code behind_schedule} and {@code interrupted} from {@code load}. A missing statistics, slo or load
+     * record leaves its fields null (false for the flags).
      *
      * @param r a report with a {@code sweep} reference; not null
      * @return the point; never null
@@ -76,7 +78,8 @@ public final class SweepCurves {
         Double errorRate = r.getFailed() == null || requests == 0 ? null : (double) failed / requests;
         Distribution ttft = s == null ? null : s.getTtftMs();
         Distribution e2e = s == null ? null : s.getE2eMs();
-        Distribution itl = s == null ? null : s.getInterChunkMs();
+        Distribution itl = s == null ? null : s.getItlMs();
+        Distribution chunks = s == null ? null : s.getInterChunkMs();
         Double achieved = null;
         if (load != null) {
             achieved = AXIS_RATE.equals(ref.getAxis()) ? load.getAchievedRateRps()
@@ -100,16 +103,43 @@ public final class SweepCurves {
                 .setItlP50Ms(itl == null ? null : itl.getP50())
                 .setItlP95Ms(itl == null ? null : itl.getP95())
                 .setItlP99Ms(itl == null ? null : itl.getP99())
+                .setInterChunkP50Ms(chunks == null ? null : chunks.getP50())
+                .setInterChunkP95Ms(chunks == null ? null : chunks.getP95())
+                .setInterChunkP99Ms(chunks == null ? null : chunks.getP99())
                 .setE2eP50Ms(e2e != null ? e2e.getP50() : m == null ? null : m.getE2eP50Ms())
                 .setE2eP95Ms(e2e != null ? e2e.getP95() : m == null ? null : m.getE2eP95Ms())
                 .setE2eP99Ms(e2e == null ? null : e2e.getP99())
                 .setGoodput(slo == null ? null : slo.getGoodput())
                 .setGoodputRps(slo == null ? null : slo.getGoodputRps())
                 .setOfferedLoad(ref.getValue())
+                .setScheduledLoad(load != null && AXIS_RATE.equals(ref.getAxis()) ? load.getScheduledRateRps() : null)
                 .setAchievedLoad(achieved)
                 .setBehindSchedule(load != null && load.getBehindSchedule())
-                .setMeetsSlos(slo == null ? null : slo.getMetAll())
+                .setInterrupted(load != null && load.getInterrupted())
+                .setMeetsSlos(meetsSlos(r))
                 .build();
+    }
+
+    /**
+     * Whether a step met every SLO at the load it was asked for: the one pass/fail rule of sweeps, used
+     * by the curve ({@code meets_slos}, {@link #maxLoadMeetingSlos}) and by the SLO search. A step passes
+     * when its report says every SLO was met ({@code slo.met_all}), and it did not fall behind its arrival
+     * schedule ({@code load.behind_schedule}: the endpoint, or the in-flight cap, held the load below
+     * the rate asked for, so the latencies belong to a lower load), was not interrupted
+     * ({@code load.interrupted}) and its report is complete ({@code provenance.complete}).
+     *
+     * @param r a step's report; not null
+     * @return whether it passes; null when the report has no SLOs
+     */
+    public static Boolean meetsSlos(BenchmarkReport r) {
+        SloReport slo = r.getSlo();
+        if (slo == null) {
+            return null;
+        }
+        LoadHealth load = r.getLoad();
+        boolean loadApplied = load == null || (!load.getBehindSchedule() && !load.getInterrupted());
+        boolean complete = r.getProvenance() == null || r.getProvenance().getComplete();
+        return slo.getMetAll() && loadApplied && complete;
     }
 
     /**

@@ -46,9 +46,12 @@ class SweepCurvesTest {
         assertEquals(12.0, p.getTtftP50Ms());
         assertEquals(25.0, p.getTtftP95Ms());
         assertEquals(30.0, p.getTtftP99Ms());
-        assertEquals(4.0, p.getItlP50Ms());
-        assertEquals(8.0, p.getItlP95Ms());
-        assertEquals(9.5, p.getItlP99Ms());
+        assertEquals(5.0, p.getItlP50Ms(), "ITL: the per-request mean, as the itl SLO and the anvil metric");
+        assertEquals(6.0, p.getItlP95Ms());
+        assertEquals(7.0, p.getItlP99Ms());
+        assertEquals(4.0, p.getInterChunkP50Ms(), "every chunk gap");
+        assertEquals(8.0, p.getInterChunkP95Ms());
+        assertEquals(9.5, p.getInterChunkP99Ms());
         assertEquals(110.0, p.getE2eP50Ms());
         assertEquals(210.0, p.getE2eP95Ms());
         assertEquals(250.0, p.getE2eP99Ms());
@@ -56,8 +59,26 @@ class SweepCurvesTest {
         assertEquals(9.0, p.getGoodputRps());
         assertEquals(4.0, p.getOfferedLoad());
         assertEquals(3.75, p.getAchievedLoad(), "concurrency axis: mean requests in flight");
-        assertTrue(p.getBehindSchedule());
+        assertNull(p.getScheduledLoad(), "the realised schedule is a rate-axis figure");
+        assertFalse(p.getBehindSchedule());
+        assertFalse(p.getInterrupted());
         assertEquals(Boolean.TRUE, p.getMeetsSlos());
+    }
+
+    @Test
+    void aStepThatDidNotApplyItsLoadMissesTheSlosWhateverItsLatencies() {
+        BenchmarkReport behind = SweepReports.step(SWEEP, 4, "rate", 64.0, true, false);
+        behind.getLoad().setBehindSchedule(true);
+        SweepPoint p = SweepCurves.point(behind);
+        assertTrue(p.getBehindSchedule());
+        assertEquals(Boolean.FALSE, p.getMeetsSlos(), "its latencies belong to a lower load than 64 req/s");
+        BenchmarkReport stopped = SweepReports.step(SWEEP, 4, "concurrency", 8.0, true, false);
+        stopped.getLoad().setInterrupted(true);
+        assertEquals(Boolean.FALSE, SweepCurves.point(stopped).getMeetsSlos());
+        BenchmarkReport incomplete = SweepReports.step(SWEEP, 4, "concurrency", 8.0, true, false);
+        incomplete.getProvenance().setComplete(false);
+        assertEquals(Boolean.FALSE, SweepCurves.meetsSlos(incomplete));
+        assertEquals(Boolean.TRUE, SweepCurves.meetsSlos(SweepReports.step(SWEEP, 4, "concurrency", 8.0, true, false)));
     }
 
     @Test
@@ -65,6 +86,7 @@ class SweepCurvesTest {
         SweepPoint p = SweepCurves.point(SweepReports.step(SWEEP, 1, "rate", 8.0, false, true));
         assertEquals(8.0, p.getOfferedLoad());
         assertEquals(7.25, p.getAchievedLoad());
+        assertEquals(7.5, p.getScheduledLoad());
         assertTrue(p.getRepeat());
         assertEquals(Boolean.FALSE, p.getMeetsSlos());
     }

@@ -45,11 +45,11 @@ final class SweepReports {
     static BenchmarkReport step(String sweepId, int step, String axis, double value, Boolean met, boolean repeat) {
         BenchmarkReport.Builder b = bare(sweepId, step, axis, value, repeat)
                 .setStatistics(RunStatistics.newBuilder().setTtftMs(dist(12.0, 25.0, 30.0)).setTtfoMs(empty())
-                        .setE2eMs(dist(110.0, 210.0, 250.0)).setItlMs(empty()).setInterChunkMs(dist(4.0, 8.0, 9.5))
+                        .setE2eMs(dist(110.0, 210.0, 250.0)).setItlMs(dist(5.0, 6.0, 7.0)).setInterChunkMs(dist(4.0, 8.0, 9.5))
                         .setRequestThroughputRps(9.5).setOutputThroughputTokS(350.25).setTotalTokenThroughputTokS(1200.5)
                         .build())
                 .setLoad(LoadHealth.newBuilder().setArrival("closed").setAchievedConcurrency(3.75)
-                        .setAchievedRateRps(7.25).setBehindSchedule(true).build());
+                        .setScheduledRateRps(7.5).setAchievedRateRps(7.25).build());
         if (met != null) {
             b.setSlo(SloReport.newBuilder()
                     .setSlos(List.of(SloAttainment.newBuilder().setSlo(SLO).setMetric("ttft_p95_ms").setThreshold(300)

@@ -51,7 +51,7 @@ import picocli.CommandLine.Spec;
                 + " the --sim-* options), except --burst, --run-id and --run-id-suffix."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every step has its report and the sweep's curve arrived",
-            "1:a step got no report, the curve did not arrive, or the sweep was stopped",
+            "1:a step got no report, or the curve did not arrive",
             "2:usage error (nothing was sent)",
             "130:stopped by Ctrl-C (SIGINT), after the current step's orderly stop",
             "143:stopped by SIGTERM, likewise"})

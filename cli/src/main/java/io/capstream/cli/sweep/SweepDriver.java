@@ -1,6 +1,7 @@
 package io.capstream.cli.sweep;
 
 import io.capstream.aggregator.slo.Slo;
+import io.capstream.aggregator.sweep.SweepCurves;
 import io.capstream.cli.runner.DeliverySession;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.cli.runner.RunRequest;
@@ -12,6 +13,7 @@ import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunStatistics;
 import io.capstream.schemas.avro.SloAttainment;
+import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepStep;
@@ -174,7 +176,7 @@ public final class SweepDriver {
                             + " the search cannot go on");
                     return Optional.empty();
                 }
-                return Optional.of(observation(slo, settings.slos()));
+                return Optional.of(observation(report, settings.slos()));
             });
             LoadAxis axis = settings.axis();
             if (o.best() == null && !o.aborted()) {
@@ -183,7 +185,9 @@ public final class SweepDriver {
                 err.println(cmd + ": search: " + axis.wireName() + " " + axis.format(o.best())
                         + (o.confirmed() ? " met the SLOs twice" : " met the SLOs once (not confirmed: "
                         + (o.aborted() ? "the search ended early" : "--max-steps " + settings.search().maxSteps()
-                        + " reached") + ")") + " in " + o.probes().size() + " step(s)");
+                        + " reached") + ")") + " in " + o.probes().size() + " step(s)"
+                        + (o.best() >= settings.search().max() ? "; that is --search-max "
+                        + axis.format(settings.search().max()) + ": the endpoint may take more (raise --search-max)" : ""));
             }
             return !o.aborted();
         }
@@ -226,12 +230,14 @@ public final class SweepDriver {
     }
 
     /**
-     * @param slo  a step's SLO evaluation; not null
-     * @param slos the search's SLOs
-     * @return met = {@code met_all}; observed values and attainments matched to {@code slos} by their text
-     *         (else position)
+     * @param report a step's report with its SLO evaluation ({@code slo} not null)
+     * @param slos   the search's SLOs
+     * @return met = {@link SweepCurves#meetsSlos} (the curve's rule: every SLO met, and the load really
+     *         applied: not behind schedule, not interrupted, complete); observed values and attainments
+     *         matched to {@code slos} by their text (else position)
      */
-    static SloSearch.Observation observation(SloReport slo, List<Slo> slos) {
+    static SloSearch.Observation observation(BenchmarkReport report, List<Slo> slos) {
+        SloReport slo = report.getSlo();
         List<Double> observed = new ArrayList<>();
         List<Double> attainment = new ArrayList<>();
         List<SloAttainment> given = slo.getSlos();
@@ -249,7 +255,7 @@ public final class SweepDriver {
             observed.add(match == null ? null : match.getObserved());
             attainment.add(match == null ? null : match.getAttainment());
         }
-        return new SloSearch.Observation(slo.getMetAll(), observed, attainment);
+        return new SloSearch.Observation(Boolean.TRUE.equals(SweepCurves.meetsSlos(report)), observed, attainment);
     }
 
     /**
@@ -283,8 +289,19 @@ public final class SweepDriver {
         sb.append(": TTFT p95 ").append(p95 == null ? "-" : String.format(Locale.ROOT, "%.1f", p95)).append(" ms, ")
                 .append(fmt(requestsPerS(report))).append(" req/s");
         SloReport slo = report.getSlo();
+        LoadHealth health = report.getLoad();
+        if (health != null && health.getBehindSchedule()) {
+            sb.append(String.format(Locale.ROOT, ", BEHIND its schedule (achieved %s of %s req/s, client queue up to"
+                            + " %.0f ms): counts as missing the SLOs", fmt(health.getAchievedRateRps()),
+                    fmt(health.getScheduledRateRps()), health.getQueueMaxMs() == null ? 0.0 : health.getQueueMaxMs()));
+        }
+        if (health != null && health.getInterrupted()) {
+            sb.append(", interrupted: counts as missing the SLOs");
+        }
         if (slo != null && slo.getMetAll()) {
-            sb.append(", SLOs met");
+            if (Boolean.TRUE.equals(SweepCurves.meetsSlos(report))) {
+                sb.append(", SLOs met");
+            }
         } else if (slo != null) {
             sb.append(", SLOs MISSED:");
             for (SloAttainment a : slo.getSlos()) {

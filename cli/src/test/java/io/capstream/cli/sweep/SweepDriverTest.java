@@ -1,6 +1,8 @@
 package io.capstream.cli.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.capstream.aggregator.slo.SloParser;
@@ -12,6 +14,7 @@ import io.capstream.loadgen.run.LoadShape;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
@@ -115,8 +118,27 @@ class SweepDriverTest {
     void theSearchReadsMetAllAndEachSlosObservedValueByItsText() {
         SloReport slo = sloReport(false, attained("error_rate<=0.01", "error_rate", 0.01, null, false),
                 attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 412.0, false));
-        SloSearch.Observation o = SweepDriver.observation(slo, SloParser.parseAll(SLOS));
+        SloSearch.Observation o = SweepDriver.observation(report(slo), SloParser.parseAll(SLOS));
         assertEquals(new SloSearch.Observation(false, Arrays.asList(412.0, null)), o);
         assertNull(o.observed().get(1));
+    }
+
+    @Test
+    void aStepBehindItsScheduleOrInterruptedMissesTheSlosEvenWhenItsLatenciesMeetThem() {
+        SloReport met = sloReport(true, attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 212.44, true));
+        BenchmarkReport behind = report(met);
+        behind.setLoad(LoadHealth.newBuilder().setArrival("poisson").setOfferedRateRps(64.0).setScheduledRateRps(60.2)
+                .setAchievedRateRps(3.5).setBehindSchedule(true).setQueueMaxMs(8123.0).build());
+        assertFalse(SweepDriver.observation(behind, SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met(),
+                "the rate was never applied: the search must not take it");
+        SweepSettings search = new SweepSettings("s", LoadAxis.RATE, null,
+                new SloSearch.Settings(LoadAxis.RATE, 1, 1000, 12), new SweepOutput(Path.of("out")), List.of());
+        assertEquals("capstream sweep: step 7 rate 64 req/s: TTFT p95 212.4 ms, 3.10 req/s, BEHIND its schedule"
+                        + " (achieved 3.50 of 60.2 req/s, client queue up to 8123 ms): counts as missing the SLOs",
+                SweepDriver.progressLine(search, 7, 64, false, behind));
+        BenchmarkReport stopped = report(met);
+        stopped.setLoad(LoadHealth.newBuilder().setArrival("closed").setInterrupted(true).build());
+        assertFalse(SweepDriver.observation(stopped, SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met());
+        assertTrue(SweepDriver.observation(report(met), SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met());
     }
 }

@@ -108,6 +108,7 @@ public final class LoadHealthCalculator {
                 .setQueueMaxMs(maxQueueNs / 1e6)
                 .setOfferedConcurrency(offeredConcurrency)
                 .setAchievedConcurrency(WallClock.usable(wallNs) ? busyNs / wallNs : null)
+                .setInterrupted(finished != null && finished.getInterrupted())
                 .build();
     }
 
