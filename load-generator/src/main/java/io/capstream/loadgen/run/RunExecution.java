@@ -286,13 +286,26 @@ final class RunExecution {
         selfCheck.request(queueNs, r == null ? -1 : r.e2eNs(), r == null ? 0 : r.contentChunks() + r.reasoningChunks());
         emit(ev);
         int d = done.incrementAndGet();
-        int f = inFlight.decrementAndGet();
+        inFlight.decrementAndGet();
+        if (d >= plan.requests()) {
+            // the last request: reported before onEnd, which may end the run (nothing is reported after that)
+            progress(d, now);
+            onEnd.run();
+        } else {
+            // a closed loop's slot starts its next request in onEnd: the progress counts it in flight, so that
+            // a run at concurrency N shows N in flight, not N - 1 (the count was read between the two before)
+            onEnd.run();
+            progress(d, now);
+        }
+    }
+
+    private void progress(int done, long now) {
         try {
-            listener.onProgress(new RunProgress(d, plan.requests(), failed.get(), f, ttftMedian.median(), now - t0));
+            listener.onProgress(new RunProgress(done, plan.requests(), failed.get(), inFlight.get(),
+                    ttftMedian.median(), now - t0));
         } catch (RuntimeException ignored) {
             // a listener's bug must not stop the run
         }
-        onEnd.run();
     }
 
     private void emit(RunEvent ev) {

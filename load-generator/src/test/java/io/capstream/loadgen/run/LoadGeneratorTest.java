@@ -128,6 +128,10 @@ class LoadGeneratorTest {
         assertFalse(o.interrupted());
         assertTrue(o.runId().matches("benchmark-\\d{8}T\\d{6}Z-t1"), o.runId());
         assertEquals(3, maxActive.get(), "at most `concurrency` requests in flight, and all slots used");
+        assertEquals(3, progress.stream().mapToInt(RunProgress::inFlight).max().orElse(-1),
+                "a slot's next request is counted in flight when the progress of the one before it is reported");
+        assertEquals(0, progress.stream().filter(p -> p.done() == 12).findFirst().orElseThrow().inFlight(),
+                "nothing in flight after the last request");
         List<RunEvent> ev = sink.events();
         assertEquals(14, ev.size());
         assertInstanceOf(RunStarted.class, ev.get(0).getPayload());
