@@ -7,12 +7,15 @@ import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.ReportOptionTexts;
 import io.capstream.cli.options.ReportWaitOptions;
+import io.capstream.cli.report.Replays;
 import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
 import io.capstream.cli.report.ReportPipelineConfig;
-import io.capstream.cli.report.Replays;
 import io.capstream.cli.report.StoredReports;
 import io.capstream.cli.report.TopicHistory;
+import io.capstream.cli.sweep.SweepOutput;
+import io.capstream.cli.sweep.SweepTable;
+import io.capstream.cli.sweep.SweepWaiter;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
@@ -25,8 +28,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -222,7 +228,7 @@ public final class ReplayCommand implements Callable<Integer> {
      */
     private int replaySweep(ReportPipeline pipeline, Map<String, List<RunEvent>> runs, PrintWriter out) {
         String original = selection.sweepId;
-        java.util.TreeMap<Integer, String> steps = new java.util.TreeMap<>();
+        TreeMap<Integer, String> steps = new TreeMap<>();
         runs.forEach((id, events) -> {
             RunStarted s = started(events);
             if (s != null && s.getSweep() != null && original.equals(s.getSweep().getSweepId())) {
@@ -236,8 +242,8 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         String replaySweep = Replays.replayRunId(original, Instant.now());
         int failures = 0;
-        java.util.Set<String> replayed = new java.util.LinkedHashSet<>();
-        try (io.capstream.cli.sweep.SweepWaiter curves = io.capstream.cli.sweep.SweepWaiter.forSweeps(
+        Set<String> replayed = new LinkedHashSet<>();
+        try (SweepWaiter curves = SweepWaiter.forSweeps(
                 pipeline.kafka(), pipeline.schemaRegistryUrl(), pipeline.registryClient())) {
             for (var step : steps.entrySet()) {
                 String id = step.getValue();
@@ -269,9 +275,9 @@ public final class ReplayCommand implements Callable<Integer> {
                         + reports.timeout().toSeconds() + " s");
                 return 1;
             }
-            io.capstream.cli.sweep.SweepOutput output = new io.capstream.cli.sweep.SweepOutput(reports.outputDir());
+            SweepOutput output = new SweepOutput(reports.outputDir());
             output.writeCurve(curve.get());
-            out.print(io.capstream.cli.sweep.SweepTable.render(curve.get()));
+            out.print(SweepTable.render(curve.get()));
             out.printf("sweep %s replayed as %s: %d of %d steps; sweep.json and sweep.csv in %s%n", original,
                     replaySweep, replayed.size(), steps.size(), reports.outputDir());
         } catch (IOException e) {

@@ -165,7 +165,8 @@ public final class SummaryTable {
         if (load.getBehindSchedule()) {
             sb.append("warning: the run fell behind its arrival schedule (achieved ").append(num(load.getAchievedRateRps()))
                     .append(" of ").append(num(load.getScheduledRateRps())).append(" req/s, client queue up to ")
-                    .append(num0(load.getQueueMaxMs())).append(" ms): latencies understate the load\n");
+                    .append(num0(load.getQueueMaxMs())).append(" ms): latencies understate the load")
+                    .append(ReportView.heldByInFlightCap(load) ? ReportView.inFlightCapHint(load) : "").append('\n');
         }
     }
 

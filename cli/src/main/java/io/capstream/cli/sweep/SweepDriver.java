@@ -17,6 +17,7 @@ import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepStep;
+import io.capstream.schemas.report.ReportView;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -292,8 +293,9 @@ public final class SweepDriver {
         LoadHealth health = report.getLoad();
         if (health != null && health.getBehindSchedule()) {
             sb.append(String.format(Locale.ROOT, ", BEHIND its schedule (achieved %s of %s req/s, client queue up to"
-                            + " %.0f ms): counts as missing the SLOs", fmt(health.getAchievedRateRps()),
-                    fmt(health.getScheduledRateRps()), health.getQueueMaxMs() == null ? 0.0 : health.getQueueMaxMs()));
+                            + " %.0f ms%s): counts as missing the SLOs", fmt(health.getAchievedRateRps()),
+                    fmt(health.getScheduledRateRps()), health.getQueueMaxMs() == null ? 0.0 : health.getQueueMaxMs(),
+                    ReportView.heldByInFlightCap(health) ? ReportView.inFlightCapHint(health) : ""));
         }
         if (health != null && health.getInterrupted()) {
             sb.append(", interrupted: counts as missing the SLOs");

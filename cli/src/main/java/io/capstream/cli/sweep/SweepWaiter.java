@@ -1,6 +1,7 @@
 package io.capstream.cli.sweep;
 
 import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.report.TopicPartitions;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepPoint;
@@ -60,7 +61,7 @@ public final class SweepWaiter implements AutoCloseable {
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         try {
-            List<TopicPartition> parts = io.capstream.cli.report.TopicPartitions.await(consumer, topic, ATTACH_TIMEOUT);
+            List<TopicPartition> parts = TopicPartitions.await(consumer, topic, ATTACH_TIMEOUT);
             consumer.assign(parts);
             consumer.seekToEnd(parts);
             parts.forEach(consumer::position); // resolve the end offsets now, before any curve is produced

@@ -128,13 +128,15 @@ class SweepDriverTest {
         SloReport met = sloReport(true, attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 212.44, true));
         BenchmarkReport behind = report(met);
         behind.setLoad(LoadHealth.newBuilder().setArrival("poisson").setOfferedRateRps(64.0).setScheduledRateRps(60.2)
-                .setAchievedRateRps(3.5).setBehindSchedule(true).setQueueMaxMs(8123.0).build());
+                .setAchievedRateRps(3.5).setBehindSchedule(true).setQueueMaxMs(8123.0).setOfferedConcurrency(2)
+                .setAchievedConcurrency(1.96).build());
         assertFalse(SweepDriver.observation(behind, SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met(),
                 "the rate was never applied: the search must not take it");
         SweepSettings search = new SweepSettings("s", LoadAxis.RATE, null,
                 new SloSearch.Settings(LoadAxis.RATE, 1, 1000, 12), new SweepOutput(Path.of("out")), List.of());
         assertEquals("capstream sweep: step 7 rate 64 req/s: TTFT p95 212.4 ms, 3.10 req/s, BEHIND its schedule"
-                        + " (achieved 3.50 of 60.2 req/s, client queue up to 8123 ms): counts as missing the SLOs",
+                        + " (achieved 3.50 of 60.2 req/s, client queue up to 8123 ms; the in-flight cap of 2 was reached"
+                        + " (--max-in-flight): raise it to offer more): counts as missing the SLOs",
                 SweepDriver.progressLine(search, 7, 64, false, behind));
         BenchmarkReport stopped = report(met);
         stopped.setLoad(LoadHealth.newBuilder().setArrival("closed").setInterrupted(true).build());

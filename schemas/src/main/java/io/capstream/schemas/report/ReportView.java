@@ -1,6 +1,7 @@
 package io.capstream.schemas.report;
 
 import io.capstream.schemas.avro.Distribution;
+import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.RunStatistics;
 import java.util.List;
@@ -71,6 +72,33 @@ public final class ReportView {
             new Column("tok/s", 10, "throughput_tok_s"));
 
     private ReportView() {
+    }
+
+    /** Share of the in-flight cap at which an open loop that fell behind is said to be held by the cap. */
+    public static final double CAP_REACHED_SHARE = 0.9;
+
+    /**
+     * Whether an open loop that fell behind its schedule was held back by the client's own in-flight cap
+     * ({@code --max-in-flight}) rather than by the endpoint: its mean requests in flight reached
+     * {@value #CAP_REACHED_SHARE} of the cap. Raising the cap then offers more load.
+     *
+     * @param load the run's load health, or null
+     * @return true when the run fell behind and its mean in flight is at least 90% of the cap
+     */
+    public static boolean heldByInFlightCap(LoadHealth load) {
+        return load != null && load.getBehindSchedule() && !CLOSED_LOOP_ARRIVAL.equals(load.getArrival())
+                && load.getOfferedConcurrency() != null && load.getAchievedConcurrency() != null
+                && load.getAchievedConcurrency() >= CAP_REACHED_SHARE * load.getOfferedConcurrency();
+    }
+
+    /**
+     * @param load the run's load health; {@link #heldByInFlightCap} true
+     * @return the hint that ends a behind-schedule warning, e.g. {@code "; the in-flight cap of 20 was
+     *         reached (--max-in-flight): raise it to offer more"}
+     */
+    public static String inFlightCapHint(LoadHealth load) {
+        return "; the in-flight cap of " + load.getOfferedConcurrency()
+                + " was reached (--max-in-flight): raise it to offer more";
     }
 
     /**
