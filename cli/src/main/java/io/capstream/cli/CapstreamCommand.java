@@ -1,9 +1,11 @@
 package io.capstream.cli;
 
 import io.capstream.cli.commands.AggregateCommand;
+import io.capstream.cli.commands.CompareCommand;
 import io.capstream.cli.commands.GenerateCommand;
 import io.capstream.cli.commands.ImportCommand;
 import io.capstream.cli.commands.ReplayCommand;
+import io.capstream.cli.commands.ReportCommand;
 import io.capstream.cli.commands.RunCommand;
 import io.capstream.cli.commands.SimCommand;
 import io.capstream.cli.commands.SweepCommand;
@@ -33,6 +35,8 @@ import picocli.CommandLine.Spec;
             AggregateCommand.class,
             ImportCommand.class,
             ReplayCommand.class,
+            ReportCommand.class,
+            CompareCommand.class,
             TailCommand.class,
             SimCommand.class,
             UpCommand.class,

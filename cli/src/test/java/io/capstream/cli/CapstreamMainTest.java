@@ -56,7 +56,8 @@ class CapstreamMainTest {
 
     @Test
     void everySubcommandPrintsTheVersion() {
-        for (String sub : new String[] {"run", "generate", "aggregate", "import", "replay", "tail", "sim", "up"}) {
+        for (String sub : new String[] {"run", "sweep", "generate", "aggregate", "import", "replay", "report", "compare",
+                "tail", "sim", "up"}) {
             Outcome o = execute(Map.of(), sub, "-V");
             assertEquals(0, o.code(), sub);
             assertTrue(o.out().startsWith("capstream "), sub + ": " + o.out());
@@ -74,5 +75,27 @@ class CapstreamMainTest {
             assertTrue(o.out().contains("143") && o.out().contains("stopped by SIGTERM"), sub + ": " + o.out());
             assertFalse(o.out().matches("(?s).*\\b0\\s+stopped.*"), sub + ": " + o.out());
         }
+    }
+
+    @Test
+    void theRootHelpListsReportAndCompare() {
+        Outcome o = execute(Map.of(), "--help");
+        assertEquals(0, o.code());
+        assertTrue(o.out().matches("(?s).*\\n\\s+report\\s+Prints the summary of a report.*"), o.out());
+        assertTrue(o.out().matches("(?s).*\\n\\s+compare\\s+Compares two runs' reports.*"), o.out());
+    }
+
+    @Test
+    void theVisualOutputsAreDocumentedOnEveryCommandThatWritesAReport() {
+        for (String sub : new String[] {"run", "sweep", "import", "replay", "report"}) {
+            Outcome o = execute(Map.of(), sub, "--help");
+            assertEquals(0, o.code(), sub);
+            assertTrue(o.out().contains("--html=FILE") && o.out().contains("--csv=FILE"), sub + ": " + o.out());
+            assertTrue(o.out().replaceAll("\\s+", " ").contains("self-contained HTML page"), sub + ": " + o.out());
+        }
+        Outcome compare = execute(Map.of(), "compare", "--help");
+        assertTrue(compare.out().contains("--html=FILE") && !compare.out().contains("--csv"), compare.out());
+        Outcome report = execute(Map.of(), "report", "--help");
+        assertTrue(report.out().contains("--json=FILE") && report.out().contains("--bootstrap-servers"), report.out());
     }
 }

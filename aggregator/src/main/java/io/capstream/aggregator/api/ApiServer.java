@@ -1,5 +1,8 @@
 package io.capstream.aggregator.api;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.capstream.aggregator.html.HtmlPage;
+import io.capstream.aggregator.html.RunPage;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -15,6 +18,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
@@ -22,6 +26,12 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * The aggregator's HTTP API (Vert.x Web), answering from Kafka Streams interactive queries:
  * <ul>
+ *   <li>{@code GET /}: the live dashboard ({@link DashboardPage}), one self-contained HTML page that
+ *       polls the routes below every 5 s;</li>
+ *   <li>{@code GET /runs/{id}} (also {@code /runs/{id}.html}): the run's HTML page
+ *       ({@link RunPage#render}) from the artifact {@code /api/runs/{id}} returns; an HTML error page
+ *       with 404 if unknown, 503 while a large report's chunks are still loading or Streams is not
+ *       RUNNING;</li>
  *   <li>{@code GET /api/runs}: JSON array of run headers (run_id, model, base_url, started_at,
  *       finished_at, requests, completed, failed, kind, complete), newest first;</li>
  *   <li>{@code GET /api/runs/{id}}: the run's whole report artifact JSON (byte for byte the report
@@ -43,12 +53,16 @@ import org.apache.avro.specific.SpecificRecord;
 public final class ApiServer implements AutoCloseable {
     private static final Duration DEFAULT_SPAN = Duration.ofHours(24);
     private static final String JSON = "application/json";
+    private static final String HTML = "text/html; charset=utf-8";
+    private static final String HTML_SUFFIX = ".html";
 
     private final Vertx vertx;
     private final boolean ownsVertx;
     private final QueryService queries;
     private final MonitoringMetrics metrics;
     private final Clock clock;
+    private final String dashboard = DashboardPage.render();
+    private final ObjectMapper json = new ObjectMapper();
     private HttpServer server;
 
     private ApiServer(Vertx vertx, boolean ownsVertx, QueryService queries, MonitoringMetrics metrics, Clock clock) {
@@ -99,6 +113,8 @@ public final class ApiServer implements AutoCloseable {
             ctx.response().setStatusCode(reason == null ? 200 : 503).putHeader("content-type", JSON).end(body.encode());
         });
         router.get("/metrics").handler(ctx -> blocking(ctx, metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
+        router.get("/").handler(ctx -> ctx.response().putHeader("content-type", HTML).end(dashboard));
+        router.get("/runs/:id").handler(this::runPage);
         router.get("/api/runs").handler(ctx -> blocking(ctx, () -> new JsonArray(queries.runs().stream()
                 .map(ApiServer::runHeader).collect(Collectors.toList())).encode(), JSON));
         router.get("/api/runs/:id").handler(ctx -> {
@@ -132,6 +148,35 @@ public final class ApiServer implements AutoCloseable {
                     JSON);
         });
         return router;
+    }
+
+    /** {@code /runs/:id}: renders the run's artifact off the event loop. */
+    private void runPage(RoutingContext ctx) {
+        String param = ctx.pathParam("id");
+        String id = param.endsWith(HTML_SUFFIX) && param.length() > HTML_SUFFIX.length()
+                ? param.substring(0, param.length() - HTML_SUFFIX.length()) : param;
+        vertx.executeBlocking(() -> {
+            Optional<byte[]> artifact = queries.artifact(id);
+            return artifact.isEmpty() ? null : RunPage.render(json.readTree(artifact.get()));
+        }).onComplete(ar -> {
+            if (ar.failed()) {
+                boolean notReady = ar.cause() instanceof QueryService.NotReadyException;
+                htmlError(ctx, notReady ? 503 : 500, notReady ? "Not available yet" : "Cannot show run " + id,
+                        notReady ? ar.cause().getMessage() + " (retry in a few seconds)" : String.valueOf(ar.cause()));
+            } else if (ar.result() == null) {
+                htmlError(ctx, 404, "Unknown run", "no report for run " + id);
+            } else {
+                ctx.response().putHeader("content-type", HTML).end(ar.result());
+            }
+        });
+    }
+
+    /** An HTML error page (self-contained, text escaped) linking back to the dashboard. */
+    private static void htmlError(RoutingContext ctx, int status, String title, String message) {
+        ctx.response().setStatusCode(status).putHeader("content-type", HTML)
+                .end("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\">"
+                        + "<title>" + HtmlPage.escape(title) + "</title></head><body><h1>" + HtmlPage.escape(title) + "</h1><p>"
+                        + HtmlPage.escape(message) + "</p><p><a href=\"../\">capstream live dashboard</a></p></body></html>\n");
     }
 
     private long[] range(RoutingContext ctx) {

@@ -59,6 +59,9 @@ class ApiServerTest {
             if ("loading".equals(runId)) {
                 throw new NotReadyException("report of run loading: chunk 3 of 9 is not loaded yet", null);
             }
+            if (RUN_ID.equals(runId)) {
+                return Optional.of(RUN.getBytes(StandardCharsets.UTF_8));
+            }
             return "big".equals(runId) ? Optional.of(BIG.getBytes(StandardCharsets.UTF_8)) : QueryService.super.artifact(runId);
         }
 
@@ -125,6 +128,12 @@ class ApiServerTest {
                 prom);
         assertTrue(prom.contains("capstream_window_error_rate{"), prom);
     }
+
+    /** Id of the one small run artifact the fake knows. */
+    static final String RUN_ID = "run-7f3a";
+    /** A small report artifact (the keys a run page reads first). */
+    static final String RUN = "{\"run_id\": \"" + RUN_ID + "\", \"base_url\": \"http://h/v1\", \"model\": \"m\","
+            + " \"requests\": 2, \"completed\": 2, \"failed\": 0, \"request_timings\": [], \"failures\": []}";
 
     /** A 3 MB artifact, as a large report reassembled from its chunks. */
     static final String BIG = "{\n  \"request_timings\": [" + "0123456789abcdef".repeat(200_000) + "]\n}\n";

@@ -69,6 +69,8 @@ class ReportChunksTest {
         assertEquals(List.of(), summary.getRequestTimings());
         assertEquals(List.of(), summary.getFailures());
         assertNull(summary.getContextDistribution());
+        assertNull(summary.getTimeline(), "the timeline grows with the requests: it is in the artifact only");
+        assertEquals(2_000, full.getTimeline().getRequestIndex().size());
         assertEquals(full.getMetrics(), summary.getMetrics());
         assertEquals(full.getProvenance(), summary.getProvenance());
         assertEquals(2_000, summary.getCompleted());

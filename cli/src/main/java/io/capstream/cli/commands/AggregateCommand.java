@@ -154,6 +154,7 @@ public final class AggregateCommand implements Callable<Integer> {
         out.printf("capstream aggregate: running (window %s, grace %s, %d SLO%s); HTTP API on http://%s:%d"
                         + " (/api/runs, /api/summaries, /api/alerts, /metrics). Ctrl-C to stop.%n",
                 window, grace, parsed.size(), parsed.size() == 1 ? "" : "s", httpHost, service.httpPort());
+        out.println("capstream aggregate: live dashboard on " + dashboardUrl(httpHost, service.httpPort()));
         out.flush();
         boolean failedByItself = service.awaitStopped(Duration.ofDays(365 * 100L));
         if (closed.getCount() > 0) {
@@ -169,5 +170,18 @@ public final class AggregateCommand implements Callable<Integer> {
             return failedByItself ? 1 : 0;
         }
         return 0;
+    }
+
+    /**
+     * @param host the address the HTTP API binds to; a wildcard address (0.0.0.0, ::) becomes 127.0.0.1
+     * @param port the port it listens on
+     * @return the live dashboard's URL, e.g. {@code http://127.0.0.1:8088/} (IPv6 literals in brackets)
+     */
+    static String dashboardUrl(String host, int port) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (h.isBlank() || "0.0.0.0".equals(h) || "::".equals(h) || "0:0:0:0:0:0:0:0".equals(h)) {
+            h = ApiConfig.DEFAULT_HOST;
+        }
+        return "http://" + (h.contains(":") ? "[" + h + "]" : h) + ":" + port + "/";
     }
 }

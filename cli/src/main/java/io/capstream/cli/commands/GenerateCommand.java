@@ -62,7 +62,7 @@ public final class GenerateCommand implements Callable<Integer> {
     }
 
     /**
-     * Call site of the continuous loop (helper H4's io.capstream.loadgen.continuous.ContinuousRunner):
+     * Call site of the continuous loop ({@code io.capstream.loadgen.continuous.ContinuousRunner}):
      * it repeats the run of {@code req} every {@link #interval} with heartbeats in between,
      * until SIGINT/SIGTERM.
      */

@@ -9,9 +9,11 @@ import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.ReportOptionTexts;
 import io.capstream.cli.options.ReportWaitOptions;
+import io.capstream.cli.options.VisualOutputOptions;
 import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
 import io.capstream.cli.report.ReportPipelineConfig;
+import io.capstream.cli.report.RunViews;
 import io.capstream.schemas.avro.BenchmarkReport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,7 +52,9 @@ import picocli.CommandLine.Spec;
                     + " is written to --output-dir under the input's file name and compared with the file's own metrics"
                     + " (MATCHED / MISMATCH). Artifacts without rows (legacy, capacity-v2) are published to"
                     + " capstream.reports unchanged (IMPORTED_SUMMARY). Without --bootstrap-servers an embedded broker,"
-                    + " an in-memory schema registry and the report topology run inside this process."
+                    + " an in-memory schema registry and the report topology run inside this process.",
+            "--html FILE and --csv FILE (one artifact only) also write the recomputed report's page and its"
+                    + " per-request CSV."
         })
 public final class ImportCommand implements Callable<Integer> {
     /** Files whose report requests are in flight together (distinct run ids). */
@@ -72,6 +76,9 @@ public final class ImportCommand implements Callable<Integer> {
     @Mixin
     AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
 
+    @Mixin
+    VisualOutputOptions visual = new VisualOutputOptions();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -84,6 +91,11 @@ public final class ImportCommand implements Callable<Integer> {
         String problem = reports.usageProblem(kafkaOptions.bootstrapServers() != null);
         if (problem != null) {
             err.println("capstream import: " + problem);
+            return 2;
+        }
+        List<String> visualProblems = visual.problems();
+        if (!visualProblems.isEmpty()) {
+            visualProblems.forEach(p -> err.println("capstream import: " + p));
             return 2;
         }
 
@@ -101,6 +113,12 @@ public final class ImportCommand implements Callable<Integer> {
             } else {
                 files.add(input);
             }
+        }
+
+        if (visual.any() && files.size() != 1) {
+            err.println("capstream import: --html and --csv take one artifact file, got " + files.size()
+                    + " (import the file alone to get its page)");
+            return 2;
         }
 
         Map<Path, ImportPlan> plans = new LinkedHashMap<>();
@@ -216,9 +234,16 @@ public final class ImportCommand implements Callable<Integer> {
     private boolean writeReport(String name, BenchmarkReport report, PrintWriter out, Tally tally) {
         try {
             ReportFiles.write(reports.outputDir(), name, report);
-            return true;
         } catch (IOException e) {
             out.println(name + ": <output>: cannot write " + reports.outputDir().resolve(name) + ": " + e.getMessage());
+            tally.failed++;
+            return false;
+        }
+        try {
+            RunViews.write(report.getArtifactJson(), visual.html(), visual.csv()).forEach(out::println);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            out.println(name + ": <output>: cannot write the --html/--csv files: " + e.getMessage());
             tally.failed++;
             return false;
         }

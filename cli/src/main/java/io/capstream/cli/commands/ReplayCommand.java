@@ -7,20 +7,24 @@ import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.ReportOptionTexts;
 import io.capstream.cli.options.ReportWaitOptions;
+import io.capstream.cli.options.VisualOutputOptions;
 import io.capstream.cli.report.Replays;
 import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
 import io.capstream.cli.report.ReportPipelineConfig;
+import io.capstream.cli.report.RunViews;
 import io.capstream.cli.report.StoredReports;
 import io.capstream.cli.report.TopicHistory;
 import io.capstream.cli.sweep.SweepOutput;
 import io.capstream.cli.sweep.SweepTable;
+import io.capstream.cli.sweep.SweepViews;
 import io.capstream.cli.sweep.SweepWaiter;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.report.SweepJson;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -65,7 +69,10 @@ import picocli.CommandLine.Spec;
             "The events are republished under a new run id (<id>-replay-<UTC time>) and the fresh report, marked"
                     + " as a replay of the original (provenance REPLAY, replay_of), is printed, written to --output-dir"
                     + " and compared with the original report. Needs --bootstrap-servers (an embedded broker has no"
-                    + " history) and the --schema-registry-url the events were written with."
+                    + " history) and the --schema-registry-url the events were written with.",
+            "--html FILE and --csv FILE (one --run-id, or --sweep-id) also write the replay's page and its"
+                    + " per-request CSV (a sweep: its page, each step's page beside its report, and one CSV of"
+                    + " every step's requests)."
         })
 public final class ReplayCommand implements Callable<Integer> {
     @Spec
@@ -99,6 +106,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
 
+    @Mixin
+    VisualOutputOptions visual = new VisualOutputOptions();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -115,6 +125,10 @@ public final class ReplayCommand implements Callable<Integer> {
         String problem = reports.usageProblem(true);
         if (problem != null) {
             problems.add(problem);
+        }
+        problems.addAll(visual.problems());
+        if (visual.any() && (selection.all || selection.runIds != null && selection.runIds.size() != 1)) {
+            problems.add("--html and --csv take one run (a single --run-id) or one sweep (--sweep-id)");
         }
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println("capstream replay: " + p));
@@ -193,6 +207,12 @@ public final class ReplayCommand implements Callable<Integer> {
             out.println(id + ": cannot write the replay report: " + e.getMessage());
             return false;
         }
+        try {
+            RunViews.write(report.getArtifactJson(), visual.html(), visual.csv()).forEach(out::println);
+        } catch (IOException | RuntimeException e) {
+            out.println(id + ": cannot write the --html/--csv files: " + e.getMessage());
+            return false;
+        }
         var p = report.getProvenance();
         String head = id + ": REPLAYED as " + replayId + " (" + p.getKind() + " of " + p.getReplayOf() + ", "
                 + report.getCompleted() + " completed, " + report.getFailed() + " failed"
@@ -243,6 +263,7 @@ public final class ReplayCommand implements Callable<Integer> {
         String replaySweep = Replays.replayRunId(original, Instant.now());
         int failures = 0;
         Set<String> replayed = new LinkedHashSet<>();
+        List<SweepViews.Step> views = new ArrayList<>();
         try (SweepWaiter curves = SweepWaiter.forSweeps(
                 pipeline.kafka(), pipeline.schemaRegistryUrl(), pipeline.registryClient())) {
             for (var step : steps.entrySet()) {
@@ -260,6 +281,10 @@ public final class ReplayCommand implements Callable<Integer> {
                     Path file = ReportFiles.write(reports.outputDir(), replayId + ".json", report);
                     out.println(id + ": REPLAYED as " + replayId + " -> " + file);
                     replayed.add(replayId);
+                    if (visual.any()) {
+                        views.add(new SweepViews.Step(replayId, step.getKey(), file,
+                                ArtifactJson.parse(report.getArtifactJson())));
+                    }
                 } catch (IOException e) {
                     out.println(id + ": cannot write the replay report: " + e.getMessage());
                     failures++;
@@ -280,6 +305,7 @@ public final class ReplayCommand implements Callable<Integer> {
             out.print(SweepTable.render(curve.get()));
             out.printf("sweep %s replayed as %s: %d of %d steps; sweep.json and sweep.csv in %s%n", original,
                     replaySweep, replayed.size(), steps.size(), reports.outputDir());
+            SweepViews.write(SweepJson.toJson(curve.get()), views, visual.html(), visual.csv()).forEach(out::println);
         } catch (IOException e) {
             out.println(original + ": cannot write the sweep files: " + e.getMessage());
             return 1;

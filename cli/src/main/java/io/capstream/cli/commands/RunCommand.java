@@ -5,10 +5,14 @@ import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.options.RunOptions;
 import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.options.VisualOutputOptions;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.cli.runner.EventDelivery;
 import io.capstream.cli.runner.RunRequest;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,7 +23,8 @@ import picocli.CommandLine.Option;
  * the embedded broker and the {@code mock://capstream} registry; it runs the report aggregator
  * in-process (unless {@code --no-aggregator}, or a {@code capstream aggregate} service of
  * {@code --aggregator-group} runs on the given Kafka); with no {@code --base-url} it targets the built-in
- * simulated engine. Writes the report and prints a summary. See {@link RunDriver}.
+ * simulated engine. Writes the report and prints a summary, then the {@code --html} page and the
+ * {@code --csv} rows when asked. See {@link RunDriver}.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs a capacity benchmark (capacity-v3 protocol) and writes the anvil-serving.benchmark/v1 report.",
@@ -38,6 +43,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "FILE",
             description = "Report file. Default: capstream-report-<run_id>.json in the current directory.")
     String output;
+
+    @Mixin
+    VisualOutputOptions visual = new VisualOutputOptions();
 
     @Option(names = "--no-aggregator",
             description = "Do not run the report aggregator in-process and do not wait for a report (another"
@@ -77,11 +85,15 @@ public final class RunCommand implements Callable<Integer> {
                     + " with this process)");
             return 2;
         }
+        List<String> problems = new ArrayList<>(visual.problems(output == null ? null : Path.of(output)));
+        if (noAggregator && visual.any()) {
+            problems.add("--html and --csv need the report: not with --no-aggregator");
+        }
         RunRequest req = RunRequest.builder("run", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
                 .aggregator(!noAggregator).awaitReport(!noAggregator).output(output)
                 .reportTimeout(Duration.ofSeconds(reportTimeoutS)).eventDelivery(eventDelivery)
-                .aggregatorGroup(aggregatorGroup.group()).build();
-        return new RunDriver(req, System.out, System.err, System::getenv).execute();
+                .aggregatorGroup(aggregatorGroup.group()).visual(visual).build();
+        return new RunDriver(req, System.out, System.err, System::getenv).execute(problems);
     }
 }

@@ -7,6 +7,7 @@ import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.options.VisualOutputOptions;
 import io.capstream.cli.options.WorkloadOptions;
 import io.capstream.cli.runner.EventDelivery;
 import io.capstream.cli.runner.RunRequest;
@@ -47,6 +48,8 @@ import picocli.CommandLine.Spec;
                 + " the SLOs: a grid (--concurrency 1,2,4,8 or --rate 2:64:x2) or a search (--search concurrency|rate"
                 + " --slo ...). Each step is a normal run with its own report; the aggregator turns them into the"
                 + " sweep's curve on capstream.sweeps, written to --output-dir as sweep.json and sweep.csv.",
+            "--html FILE writes the sweep's page (capacity curve) and each step's page beside its report;"
+                + " --csv FILE one row per request of every step, with run_id and step columns.",
             "Every option of 'capstream run' applies (embedded stack by default, --bootstrap-servers for a real one,"
                 + " the --sim-* options), except --burst, --run-id and --run-id-suffix."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -115,6 +118,9 @@ public final class SweepCommand implements Callable<Integer> {
     EventDelivery eventDelivery = EventDelivery.AUTO;
 
     @Mixin
+    VisualOutputOptions visual = new VisualOutputOptions();
+
+    @Mixin
     AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
 
     @Mixin
@@ -137,7 +143,7 @@ public final class SweepCommand implements Callable<Integer> {
         RunRequest req = RunRequest.builder("sweep", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
                 .aggregator(true).awaitReport(true).reportTimeout(Duration.ofSeconds(Math.max(1, reportTimeoutS)))
-                .eventDelivery(eventDelivery).aggregatorGroup(aggregatorGroup.group()).adjust(firstStep).build();
+                .eventDelivery(eventDelivery).aggregatorGroup(aggregatorGroup.group()).adjust(firstStep).visual(visual).build();
         return new SweepDriver(problems.isEmpty() ? settings : null, req, System.out, System.err, System::getenv)
                 .execute(problems);
     }
@@ -228,6 +234,7 @@ public final class SweepCommand implements Callable<Integer> {
                 problems.add(outputProblem);
             }
         }
+        problems.addAll(visual.problems());
         if (!problems.isEmpty() || axis == null) {
             return null;
         }

@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.up.UpBanner;
@@ -103,6 +104,8 @@ public final class UpCommand implements Callable<Integer> {
         PrintStream out = System.out;
         UpBanner.lines(stack.bootstrapServers(), stack.schemaRegistryUrl(), stack.simBaseUrl()).forEach(out::println);
         out.flush();
+        err.println("capstream up: live dashboard on http://" + ApiConfig.DEFAULT_HOST + ":" + ApiConfig.DEFAULT_PORT
+                + "/ once `capstream aggregate` runs with the flags above");
         err.println("capstream up: running; press Ctrl-C (or send SIGTERM) to stop");
         stack.awaitClosed();
         return 0;

@@ -87,6 +87,18 @@ public final class RunDriver {
      * @return the exit code (0, 1 or 2)
      */
     public int execute() {
+        return execute(List.of());
+    }
+
+    /**
+     * Runs to the end: one run, its report written to {@code --output} (and the {@code --html}/{@code --csv}
+     * files when given).
+     *
+     * @param commandProblems usage problems the command found itself, listed after the {@code --output}
+     *                        check's; not null
+     * @return the exit code (0, 1 or 2)
+     */
+    public int execute(List<String> commandProblems) {
         List<String> problems = new ArrayList<>();
         if (req.awaitReport()) {
             String outputProblem = OutputPath.check(req.output());
@@ -94,6 +106,7 @@ public final class RunDriver {
                 problems.add(outputProblem);
             }
         }
+        problems.addAll(commandProblems);
         RunStep step = new RunStep(req, out, err, env);
         return execute(problems, (stack, session, config, control) -> step.run(stack, session, config, control,
                 runId -> OutputPath.resolve(req.output(), runId), true).exitCode());

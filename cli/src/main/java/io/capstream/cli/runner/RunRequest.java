@@ -3,6 +3,7 @@ package io.capstream.cli.runner;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.WorkloadOptions;
 import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.options.VisualOutputOptions;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import java.time.Duration;
@@ -29,20 +30,23 @@ import java.util.function.UnaryOperator;
  *                            starts and the service's report is awaited; null = never look for one
  * @param adjust              applied to the config resolved from {@code run} before it is checked and run
  *                            ({@code sweep}: the first step's load level); null means unchanged
+ * @param visual              {@code --html}/{@code --csv} files written after the report ({@code run}: the run's;
+ *                            {@code sweep}: the sweep's, see {@code SweepViews}); null means none
  */
 public record RunRequest(String commandName, WorkloadOptions run, SimOptions sim, KafkaClientProperties kafka,
                          String schemaRegistryUrl, RegistryClientConfig registryClient, boolean requireExternalKafka,
                          boolean aggregator, boolean awaitReport, String output, Duration reportTimeout,
                          EventDelivery eventDelivery, String aggregatorGroup,
-                         UnaryOperator<RunConfig> adjust) {
+                         UnaryOperator<RunConfig> adjust, VisualOutputOptions visual) {
     /**
-     * Defaults a null registry client config, a null event delivery ({@link EventDelivery#AUTO}) and a
-     * null adjustment (none).
+     * Defaults a null registry client config, a null event delivery ({@link EventDelivery#AUTO}), a
+     * null adjustment (none) and null visual outputs (none).
      */
     public RunRequest {
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
         eventDelivery = eventDelivery == null ? EventDelivery.AUTO : eventDelivery;
         adjust = adjust == null ? UnaryOperator.identity() : adjust;
+        visual = visual == null ? new VisualOutputOptions() : visual;
     }
 
     /**
@@ -72,6 +76,7 @@ public record RunRequest(String commandName, WorkloadOptions run, SimOptions sim
         private EventDelivery eventDelivery;
         private String aggregatorGroup;
         private UnaryOperator<RunConfig> adjust;
+        private VisualOutputOptions visual;
 
         private Builder(String commandName, WorkloadOptions run, SimOptions sim) {
             this.commandName = commandName;
@@ -101,11 +106,13 @@ public record RunRequest(String commandName, WorkloadOptions run, SimOptions sim
         public Builder aggregatorGroup(String v) { this.aggregatorGroup = v; return this; }
         /** @param v applied to the resolved config before it is checked, or null for none @return this */
         public Builder adjust(UnaryOperator<RunConfig> v) { this.adjust = v; return this; }
+        /** @param v {@code --html}/{@code --csv} files written after the report, or null for none @return this */
+        public Builder visual(VisualOutputOptions v) { this.visual = v; return this; }
 
         /** @return the request */
         public RunRequest build() {
             return new RunRequest(commandName, run, sim, kafka, schemaRegistryUrl, registryClient, requireExternalKafka,
-                    aggregator, awaitReport, output, reportTimeout, eventDelivery, aggregatorGroup, adjust);
+                    aggregator, awaitReport, output, reportTimeout, eventDelivery, aggregatorGroup, adjust, visual);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.capstream.cli.runner;
 
 import io.capstream.cli.progress.ProgressView;
 import io.capstream.cli.report.ReportWaiter;
+import io.capstream.cli.report.RunViews;
 import io.capstream.cli.report.SummaryTable;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.loadgen.emit.EventSink;
@@ -15,6 +16,7 @@ import io.capstream.loadgen.run.UsageException;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Provenance;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -29,7 +31,8 @@ import java.util.function.Function;
  * prepares the plan ({@link LoadGenerator#prepare}, the {@code GET /models} probe), runs the load with a
  * progress bar, delivers its events through the session ({@link DeliverySession#newRun()}), waits for
  * its report ({@link ReportWaiter}, up to the request's report timeout), writes the report file and,
- * when asked, prints the {@link SummaryTable}. Messages go to stderr prefixed with
+ * when asked, prints the {@link SummaryTable} and writes the request's {@code --html}/{@code --csv} files
+ * ({@link RunViews}). Messages go to stderr prefixed with
  * {@code capstream <command>:}. Not thread-safe; one step at a time.
  */
 public final class RunStep {
@@ -143,6 +146,9 @@ public final class RunStep {
                 if (summary) {
                     out.print(SummaryTable.render(report, outcome.clientCheck()));
                     out.println("report written to " + file);
+                    if (!writeViews(report)) {
+                        code = 1;
+                    }
                 }
                 Provenance p = report.getProvenance();
                 if (!p.getComplete()) {
@@ -168,6 +174,21 @@ public final class RunStep {
             code = 1;
         }
         return new Result(code, outcome, report, file);
+    }
+
+    /**
+     * Writes the request's {@code --html}/{@code --csv} files of the report and prints their lines.
+     *
+     * @return false when one could not be written (the reason printed)
+     */
+    private boolean writeViews(BenchmarkReport report) {
+        try {
+            RunViews.write(report.getArtifactJson(), req.visual().html(), req.visual().csv()).forEach(out::println);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            err.println(cmd + ": cannot write the --html/--csv files: " + RunDriver.describe(e));
+            return false;
+        }
     }
 
     /** @return the report, or empty (with the reason printed) when none arrived in time */

@@ -17,7 +17,9 @@ import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepStep;
+import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.report.ReportView;
+import io.capstream.schemas.report.SweepJson;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +40,8 @@ import java.util.function.Function;
  * The steps are the grid's values, or those {@link SloSearch} chooses. After each step one progress
  * line goes to stderr; at the end the driver waits (up to the report timeout) for the sweep's
  * {@link SweepCurve} on {@code capstream.sweeps} ({@link SweepWaiter}), writes {@code sweep.json} and
- * {@code sweep.csv} ({@link SweepOutput}) and prints the {@link SweepTable}. SIGINT/SIGTERM stop the
+ * {@code sweep.csv} ({@link SweepOutput}), prints the {@link SweepTable} and writes the {@code --html} and
+ * {@code --csv} files when asked ({@link SweepViews}). SIGINT/SIGTERM stop the
  * current step (its report is still awaited) and the sweep.
  *
  * <p>Exit codes: 0 every step has its report and the curve arrived; 1 otherwise; 2 usage error
@@ -119,9 +122,31 @@ public final class SweepDriver {
             out.println("sweep written to " + settings.output().dir().resolve(SweepOutput.SWEEP_JSON) + " and "
                     + SweepOutput.SWEEP_CSV + ", " + steps.reportIds.size() + " step report(s) in "
                     + settings.output().dir());
+            if (!writeViews(curve.get(), steps.done)) {
+                return 1;
+            }
             return complete ? 0 : 1;
         } finally {
             curves.close();
+        }
+    }
+
+    /**
+     * Writes the {@code --html}/{@code --csv} files of the sweep ({@link SweepViews}) and prints their lines.
+     *
+     * @return false when one could not be written (the reason printed)
+     */
+    private boolean writeViews(SweepCurve curve, List<SweepViews.Step> done) {
+        if (!req.visual().any()) {
+            return true;
+        }
+        try {
+            SweepViews.write(SweepJson.toJson(curve), done, req.visual().html(), req.visual().csv())
+                    .forEach(out::println);
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            err.println(cmd + ": cannot write the --html/--csv files: " + RunDriver.describe(e));
+            return false;
         }
     }
 
@@ -134,6 +159,8 @@ public final class SweepDriver {
         private final RunStep runStep;
         /** Run ids of the steps whose reports arrived, in step order. */
         private final Set<String> reportIds = new LinkedHashSet<>();
+        /** The steps whose reports arrived, in step order, for the {@code --html}/{@code --csv} files. */
+        private final List<SweepViews.Step> done = new ArrayList<>();
         private boolean usageError;
 
         Steps(LocalStack stack, DeliverySession session, RunConfig base, RunControl control) {
@@ -206,6 +233,10 @@ public final class SweepDriver {
                 return null;
             }
             reportIds.add(config.runId());
+            if (req.visual().any()) {
+                done.add(new SweepViews.Step(config.runId(), step, r.reportFile(),
+                        ArtifactJson.parse(r.report().getArtifactJson())));
+            }
             return r.report();
         }
     }

@@ -12,10 +12,12 @@ import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Distribution;
 import io.capstream.schemas.avro.FailureEntry;
+import io.capstream.schemas.avro.Histogram;
 import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
+import io.capstream.schemas.avro.RequestTimeline;
 import io.capstream.schemas.avro.RequestTiming;
 import io.capstream.schemas.avro.RunStatistics;
 import io.capstream.schemas.avro.ServeFlags;
@@ -23,6 +25,7 @@ import io.capstream.schemas.avro.SloAttainment;
 import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.avro.SweepStepRef;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -183,12 +186,19 @@ class ReportArtifactTest {
     }
 
     @Test
-    void statisticsSloLoadAndSweepGoUnderTheCapstreamKeyAndAreLeftOutWhenNull() {
+    void statisticsSloLoadSweepAndTimelineGoUnderTheCapstreamKeyAndAreLeftOutWhenNull() {
         Distribution empty = Distribution.newBuilder().setCount(0).build();
         Distribution ttft = Distribution.newBuilder().setCount(2).setMean(375.0).setStddev(125.0).setMin(250.0)
                 .setMax(500.0).setP50(250.0).setP90(500.0).setP95(500.0).setP99(500.0).build();
+        Histogram histogram = Histogram.newBuilder().setLowerMs(List.of(10.0, 12.5893))
+                .setUpperMs(List.of(12.5893, 15.8489)).setCount(List.of(3L, 0L)).build();
         RunStatistics stats = RunStatistics.newBuilder().setTtftMs(ttft).setTtfoMs(empty).setE2eMs(empty)
-                .setItlMs(empty).setInterChunkMs(empty).setRequestThroughputRps(0.5).build();
+                .setItlMs(empty).setInterChunkMs(empty).setRequestThroughputRps(0.5)
+                .setInterChunkHistogram(histogram).build();
+        RequestTimeline timeline = RequestTimeline.newBuilder().setRequestIndex(List.of(0, 1))
+                .setStartMs(List.of(0.0, 12.5)).setQueueMs(List.of(0.0, 1.5))
+                .setFirstTokenMs(Arrays.asList(40.25, null)).setEndMs(List.of(142.0, 30.0))
+                .setErrorType(Arrays.asList(null, "HTTPError")).build();
         SloReport slo = SloReport.newBuilder().setSlos(List.of(SloAttainment.newBuilder().setSlo("ttft_p95_ms<=400")
                 .setMetric("ttft_p95_ms").setThreshold(400.0).setObserved(500.0).setMet(false).setRequestsMeeting(1)
                 .setAttainment(0.5).build())).setRequests(2).setGoodRequests(1).setGoodput(0.5).setMetAll(false).build();
@@ -197,7 +207,7 @@ class ReportArtifactTest {
         SweepStepRef sweep = SweepStepRef.newBuilder().setSweepId("sweep-1").setStep(1).setAxis("concurrency")
                 .setValue(4.0).setMode("search").build();
         BenchmarkReport r = BenchmarkReport.newBuilder(report(null, List.of())).setStatistics(stats).setSlo(slo)
-                .setLoad(load).setSweep(sweep).build();
+                .setLoad(load).setSweep(sweep).setTimeline(timeline).build();
         ObjectNode extras = ArtifactJson.nodes().objectNode().put("origin", "live");
         ObjectNode a = ReportArtifact.toArtifact(r, false, extras);
         JsonNode c = a.get(ReportArtifact.CAPSTREAM_KEY);
@@ -216,10 +226,19 @@ class ReportArtifactTest {
         assertTrue(c.get("load").get("offered_rate_rps").isNull());
         assertEquals(fieldNames(SweepStepRef.getClassSchema()), keys(c.get("sweep")));
         assertEquals("search", c.get("sweep").get("mode").textValue());
-        // order under the key: provenance, the caller's extras, then statistics, slo, load, sweep
+        assertEquals(fieldNames(Histogram.getClassSchema()), keys(c.get("statistics").get("inter_chunk_histogram")));
+        assertEquals("[10.0,12.5893]", c.get("statistics").get("inter_chunk_histogram").get("lower_ms").toString());
+        assertEquals("[3,0]", c.get("statistics").get("inter_chunk_histogram").get("count").toString());
+        assertEquals(fieldNames(RequestTimeline.getClassSchema()), keys(c.get("timeline")));
+        assertEquals("[0,1]", c.get("timeline").get("request_index").toString());
+        assertEquals("[40.25,null]", c.get("timeline").get("first_token_ms").toString());
+        assertEquals("[null,\"HTTPError\"]", c.get("timeline").get("error_type").toString());
+        assertEquals("[142.0,30.0]", c.get("timeline").get("end_ms").toString());
+        // order under the key: provenance, the caller's extras, then statistics, slo, load, sweep, timeline
         List<String> order = new ArrayList<>();
         c.fieldNames().forEachRemaining(order::add);
-        assertEquals(List.of("origin", "statistics", "slo", "load", "sweep"), order.subList(order.size() - 5, order.size()));
+        assertEquals(List.of("origin", "statistics", "slo", "load", "sweep", "timeline"),
+                order.subList(order.size() - 6, order.size()));
         assertEquals("kind", order.get(0));
 
         ObjectNode none = ReportArtifact.toArtifact(report(null, List.of()), false, extras);

@@ -45,9 +45,10 @@ import java.util.TreeSet;
  *       {@code serve_flags} (omitted when {@code serve_flags_present} is false, without
  *       {@code reasoning_effort} when {@code serve_flags_has_reasoning_effort} is false),
  *       {@code timing_methodology} (the seed's wording when RunStarted has none).</li>
- *   <li>capstream's statistics, SLOs and load ({@code statistics}: {@link StatisticsCalculator};
+ *   <li>capstream's statistics, SLOs, load and timeline ({@code statistics}: {@link StatisticsCalculator};
  *       {@code slo}: {@link SloEvaluator}, only with a {@link RunSloParser} and SLOs in RunStarted;
- *       {@code load}: {@link LoadHealthCalculator}; {@code sweep}: RunStarted.sweep), written under
+ *       {@code load}: {@link LoadHealthCalculator}; {@code sweep}: RunStarted.sweep;
+ *       {@code timeline}: {@link TimelineCalculator}), written under
  *       the artifact's {@value io.capstream.schemas.report.ReportArtifact#CAPSTREAM_KEY} key; the anvil
  *       keys are unchanged.</li>
  *   <li>{@code artifact_json}: the exact artifact text ({@link ArtifactJson#write}); everything
@@ -170,6 +171,7 @@ public final class ReportCalculator {
                         successes.size(), failures.size(), m, wallS))
                 .setLoad(LoadHealthCalculator.compute(st, successes, failures, fin))
                 .setSweep(st == null ? null : sweep(st.getSweep()))
+                .setTimeline(TimelineCalculator.compute(st, successes, failures))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));

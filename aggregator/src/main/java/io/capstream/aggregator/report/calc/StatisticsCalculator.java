@@ -23,7 +23,8 @@ import java.util.function.Function;
  *   <li>{@code inter_chunk_ms}: every gap of {@code RequestCompleted.output_chunk_gaps_us} of the
  *       successful requests that have a row, {@code us / 1000.0} ms (vLLM's per-token ITL, AIPerf's
  *       inter-chunk latency); {@code inter_chunk_gaps_dropped}: the sum of their
- *       {@code output_chunk_gaps_dropped};</li>
+ *       {@code output_chunk_gaps_dropped}; {@code inter_chunk_histogram}: the same gaps in
+ *       logarithmic buckets ({@link InterChunkHistogram}, null without gaps);</li>
  *   <li>{@code request_throughput_rps} = completed / wall s, req/s;
  *       {@code output_throughput_tok_s} = {@code metrics.throughput_tok_s}, tokens/s;
  *       {@code total_token_throughput_tok_s} = (sum of {@code prompt_tokens} of the successful
@@ -80,6 +81,7 @@ public final class StatisticsCalculator {
                 .setItlMs(column(rows, RequestTiming::getMeanInterTokenLatencyMs))
                 .setInterChunkMs(Distributions.of(gaps))
                 .setInterChunkGapsDropped(dropped)
+                .setInterChunkHistogram(InterChunkHistogram.of(gaps))
                 .setRequestThroughputRps(wallUsable ? successes.size() / wallSeconds : null)
                 .setOutputThroughputTokS(wallUsable ? metrics.getThroughputTokS() : null)
                 .setTotalTokenThroughputTokS(wallUsable && outputTokens != null

@@ -102,9 +102,36 @@ class ReportCalculatorCapacityTest {
     }
 
     @Test
-    void importedRunsHaveStatisticsButNoLoad() {
+    void importedRunsHaveStatisticsButNoLoadAndNoTimeline() throws Exception {
         BenchmarkReport r = ReportCalculator.compute(run(started(3, 4096).setOrigin("import").build()));
         assertNull(r.getLoad());
+        assertNull(r.getTimeline());
         assertEquals(2, r.getStatistics().getE2eMs().getCount());
+        assertFalse(ArtifactJson.parse(r.getArtifactJson()).get("capstream").has("timeline"));
+    }
+
+    @Test
+    void theTimelineAndTheInterChunkHistogramAreInTheArtifact() throws Exception {
+        BenchmarkReport r = ReportCalculator.compute(run(openLoop().build()));
+        JsonNode c = ArtifactJson.parse(r.getArtifactJson()).get("capstream");
+        assertFalse(ArtifactJson.parse(r.getArtifactJson()).has("timeline"), "not a top-level key");
+
+        // request 0: start 0, TTFT 250, E2E 1250; request 1: start 1000 (queued 500), TTFT 500, E2E 2500;
+        // request 2 failed: start 2000 (queued 1000), 1000 ms to the failure
+        JsonNode t = c.get("timeline");
+        assertEquals("[0,1,2]", t.get("request_index").toString());
+        assertEquals("[0.0,1000.0,2000.0]", t.get("start_ms").toString());
+        assertEquals("[0.0,500.0,1000.0]", t.get("queue_ms").toString());
+        assertEquals("[250.0,1500.0,null]", t.get("first_token_ms").toString());
+        assertEquals("[1250.0,3500.0,3000.0]", t.get("end_ms").toString());
+        assertEquals("[null,null,\"ValueError\"]", t.get("error_type").toString());
+        assertEquals(List.of(0, 1, 2), r.getTimeline().getRequestIndex());
+
+        // gaps 100, 100 and 50 ms: 50 ms in k = 16 [39.8107, 50.1187), 100 ms in k = 20 [100, 125.893)
+        JsonNode h = c.get("statistics").get("inter_chunk_histogram");
+        assertEquals("[39.8107,50.1187,63.0957,79.4328,100.0]", h.get("lower_ms").toString());
+        assertEquals("[50.1187,63.0957,79.4328,100.0,125.893]", h.get("upper_ms").toString());
+        assertEquals("[1,0,0,0,2]", h.get("count").toString());
+        assertEquals(c.get("statistics").get("inter_chunk_ms").get("count").longValue(), 3);
     }
 }

@@ -87,6 +87,12 @@ class StatisticsCalculatorTest {
         // gaps 10000, 20000, 30000 us -> 10, 20, 30 ms; squared deviations 200 / 3
         assertDistribution(s.getInterChunkMs(), 3, 20.0, Math.sqrt(200.0 / 3), 10.0, 30.0, 20.0, 30.0, 30.0, 30.0);
         assertEquals(5L, s.getInterChunkGapsDropped());
+        // the same three gaps in decile buckets: 10 ms in k = 10, 20 ms in k = 13, 30 ms in k = 14
+        assertEquals(List.of(10.0, 12.5893, 15.8489, 19.9526, 25.1189), s.getInterChunkHistogram().getLowerMs());
+        assertEquals(List.of(12.5893, 15.8489, 19.9526, 25.1189, 31.6228), s.getInterChunkHistogram().getUpperMs());
+        assertEquals(List.of(1L, 0L, 0L, 1L, 1L), s.getInterChunkHistogram().getCount());
+        assertEquals(s.getInterChunkMs().getCount(),
+                s.getInterChunkHistogram().getCount().stream().mapToLong(Long::longValue).sum());
         assertEquals(0.75, s.getRequestThroughputRps(), "3 completed requests / 4 s");
         assertEquals(15.0, s.getOutputThroughputTokS(), "60 output tokens / 4 s (metrics.throughput_tok_s)");
         assertEquals(m.getThroughputTokS(), s.getOutputThroughputTokS());
@@ -122,6 +128,7 @@ class StatisticsCalculatorTest {
         assertEmpty(none.getE2eMs());
         assertEmpty(none.getItlMs());
         assertEmpty(none.getInterChunkMs());
+        assertNull(none.getInterChunkHistogram(), "no gaps, no histogram");
         assertEquals(0L, none.getInterChunkGapsDropped());
         assertEquals(0.0, none.getRequestThroughputRps());
 

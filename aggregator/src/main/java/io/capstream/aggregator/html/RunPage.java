@@ -1,0 +1,103 @@
+package io.capstream.aggregator.html;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The HTML page of one run, from its report artifact: summary, latency percentiles, SLOs and goodput,
+ * load health, charts (TTFT/TTFO, E2E and ITL CDFs, the inter-chunk histogram, the per-request timeline,
+ * throughput and requests in flight over time, failures by error type), the first failures, the
+ * configuration and the client self-check. Keys missing from older or imported reports leave out their
+ * section or chart with a note. Stateless.
+ */
+public final class RunPage {
+    /** Most failures listed with their messages. */
+    static final int MAX_FAILURE_ROWS = 20;
+
+    private RunPage() {
+    }
+
+    /**
+     * Renders a run's page.
+     *
+     * @param artifact the report artifact JSON tree (a report file, or {@code /api/runs/{id}}); not null
+     * @return a self-contained HTML document
+     * @throws java.io.UncheckedIOException when an embedded asset is missing from the classpath
+     */
+    public static String render(JsonNode artifact) {
+        JsonNode c = artifact.path("capstream");
+        HtmlPage page = HtmlPage.titled("capstream run " + artifact.path("run_id").asText(""));
+        page.paragraph("Model " + artifact.path("model").asText("?") + " at " + artifact.path("base_url").asText("?")
+                + ", engine " + (artifact.path("engine").isTextual() ? artifact.get("engine").asText() : "unknown")
+                + ".");
+        JsonNode client = c.path("client");
+        if (client.path("distorted").asBoolean(false)) {
+            page.warning("The client self-check flagged this run: the client may have added to the measured times"
+                    + " (see Client self-check).");
+        }
+
+        page.heading("Summary");
+        page.table(RunTables.KEY_VALUE, RunTables.summary(artifact));
+        List<List<String>> latency = RunTables.latency(artifact);
+        if (latency.isEmpty()) {
+            page.note("No latency statistics in this report.");
+        } else {
+            page.table(RunTables.LATENCY_HEADER, latency);
+        }
+
+        JsonNode slo = c.path("slo");
+        if (slo.isObject()) {
+            page.heading("SLOs");
+            page.table(List.of("SLO", "metric", "threshold", "observed", "met", "attainment"), RunTables.slos(slo));
+            page.headline(RunTables.goodput(slo));
+        }
+        JsonNode load = c.path("load");
+        if (load.isObject()) {
+            page.heading("Load health");
+            if (load.path("behind_schedule").asBoolean(false)) {
+                page.warning("The run fell behind its arrival schedule: the offered load was not achieved.");
+            }
+            page.table(RunTables.KEY_VALUE, RunTables.keyValues(load));
+        }
+
+        page.heading("Charts");
+        RunCharts charts = new RunCharts(page, artifact);
+        charts.addAll();
+
+        ErrorBreakdown errors = ErrorBreakdown.of(artifact.path("failures"));
+        if (artifact.path("failed").asInt(0) > 0 || !errors.counts().isEmpty()) {
+            page.heading("Errors");
+            List<List<String>> rows = new ArrayList<>();
+            errors.counts().forEach((type, n) -> rows.add(List.of(type, Integer.toString(n))));
+            page.table(List.of("error type", "failures"), rows);
+            charts.errors(errors);
+            JsonNode failures = artifact.path("failures");
+            page.subheading(failures.size() > MAX_FAILURE_ROWS
+                    ? "First " + MAX_FAILURE_ROWS + " of " + failures.size() + " failures" : "Failures");
+            page.table(List.of("request", "error type", "message"),
+                    RunTables.firstFailures(failures, MAX_FAILURE_ROWS));
+        }
+
+        page.heading("Configuration");
+        page.table(RunTables.KEY_VALUE, RunTables.config(artifact));
+
+        page.heading("Client self-check");
+        if (client.isObject()) {
+            if (client.path("distorted").asBoolean(false)) {
+                page.warning("distorted: the self-check saw conditions under which the client may have added to"
+                        + " the measured times.");
+            }
+            for (JsonNode w : client.path("warnings")) {
+                page.warning("warning: " + w.asText());
+            }
+            if (!client.path("distorted").asBoolean(false) && client.path("warnings").isEmpty()) {
+                page.paragraph("No self-check warnings.");
+            }
+            page.table(RunTables.KEY_VALUE, RunTables.keyValues(client));
+        } else {
+            page.note("No client self-check in this report (imported or older report).");
+        }
+        return page.render();
+    }
+}

@@ -1,0 +1,342 @@
+/*
+ * capstream live dashboard. Polls the same-origin API every 5 s through relative URLs only
+ * (api/runs, api/summaries, api/alerts?active=true) and redraws the runs table, one uPlot chart per
+ * window metric (one series per target | model | context bucket) and the active alerts.
+ * Every chart container is a div of class "chart" with attributes data-chart (the metric's id) and
+ * data-points (the number of finite values uPlot drew, 0 until it drew); a metric without values gets
+ * no chart container.
+ * All text from the API is set with textContent (never parsed as HTML).
+ */
+(function () {
+  'use strict';
+
+  var REFRESH_MS = 5000;
+  var CHART_HEIGHT = 240;
+  var COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf',
+    '#7f7f7f', '#bcbd22'];
+
+  function quantile(field, q) {
+    return function (s) { return s[field] == null ? null : num(s[field][q]); };
+  }
+
+  /** The charted window metrics: id (the container's data-chart), title, y-axis label, value of a summary. */
+  var METRICS = [
+    {id: 'ttft-p50', title: 'TTFT p50 per window', unit: 'TTFT p50 (ms)', value: quantile('ttft_ms', 'p50')},
+    {id: 'ttft-p95', title: 'TTFT p95 per window', unit: 'TTFT p95 (ms)', value: quantile('ttft_ms', 'p95')},
+    {id: 'ttft-p99', title: 'TTFT p99 per window', unit: 'TTFT p99 (ms)', value: quantile('ttft_ms', 'p99')},
+    {id: 'e2e-p95', title: 'E2E p95 per window', unit: 'E2E p95 (ms)', value: quantile('e2e_ms', 'p95')},
+    {id: 'requests', title: 'Requests per window', unit: 'requests', value: function (s) { return num(s.requests); }},
+    {id: 'error-rate', title: 'Error rate per window', unit: 'failed / requests',
+      value: function (s) { return num(s.error_rate); }}
+  ];
+
+  /** chart id -> {plot: uPlot, signature: series labels, points: finite values} */
+  var plots = {};
+  var timer = null;
+
+  function num(v) {
+    if (v === null || v === undefined || v === '') {
+      return null;
+    }
+    var n = Number(v);
+    return isFinite(n) ? n : null;
+  }
+
+  function isNum(v) {
+    return typeof v === 'number' && isFinite(v);
+  }
+
+  function el(tag, className, text) {
+    var e = document.createElement(tag);
+    if (className) {
+      e.className = className;
+    }
+    if (text !== undefined && text !== null) {
+      e.textContent = String(text);
+    }
+    return e;
+  }
+
+  function note(text) {
+    return el('p', 'empty', text);
+  }
+
+  function fmtNumber(v) {
+    var n = num(v);
+    if (n === null) {
+      return '–';
+    }
+    return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(4)));
+  }
+
+  function fmtTime(ms) {
+    var n = num(ms);
+    return n === null ? '–' : new Date(n).toISOString().replace('T', ' ').slice(0, 19) + 'Z';
+  }
+
+  function fmtText(v) {
+    return v === null || v === undefined ? '–' : String(v);
+  }
+
+  /** A table: header labels and rows of cells, each cell a string, a number (right-aligned) or a Node. */
+  function table(header, rows, rowClass) {
+    var t = el('table');
+    var head = el('tr');
+    header.forEach(function (h) { head.appendChild(el('th', null, h)); });
+    t.appendChild(el('thead')).appendChild(head);
+    var body = t.appendChild(el('tbody'));
+    rows.forEach(function (cells, i) {
+      var tr = el('tr', rowClass ? rowClass(i) : null);
+      cells.forEach(function (c) {
+        var td;
+        if (c instanceof Node) {
+          td = el('td');
+          td.appendChild(c);
+        } else if (typeof c === 'number') {
+          td = el('td', 'num', fmtNumber(c));
+        } else {
+          td = el('td', null, fmtText(c));
+        }
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    return t;
+  }
+
+  function getJson(url) {
+    return fetch(url, {cache: 'no-store', headers: {accept: 'application/json'}}).then(function (res) {
+      return res.text().then(function (text) {
+        if (!res.ok) {
+          var message = text;
+          try {
+            message = JSON.parse(text).error || text;
+          } catch (notJson) {
+            // the body is the message
+          }
+          throw new Error(url + ': HTTP ' + res.status + ' ' + message);
+        }
+        return JSON.parse(text);
+      });
+    }, function (e) {
+      throw new Error(url + ': ' + (e && e.message ? e.message : String(e)));
+    });
+  }
+
+  function renderRuns(runs) {
+    var box = document.getElementById('runs');
+    if (!Array.isArray(runs) || runs.length === 0) {
+      box.replaceChildren(note('no runs yet'));
+      return;
+    }
+    var rows = runs.map(function (r) {
+      var link = el('a', null, r.run_id);
+      link.href = 'runs/' + encodeURIComponent(String(r.run_id));
+      return [link, r.model, r.base_url, r.started_at, num(r.requests), num(r.completed), num(r.failed),
+        r.kind, r.complete === null || r.complete === undefined ? null : (r.complete ? 'yes' : 'no')];
+    });
+    box.replaceChildren(table(['run', 'model', 'base_url', 'started', 'requests', 'completed', 'failed', 'kind',
+      'complete'], rows));
+  }
+
+  function renderAlerts(alerts) {
+    var box = document.getElementById('alerts');
+    if (!Array.isArray(alerts) || alerts.length === 0) {
+      box.replaceChildren(note('no active alerts'));
+      return;
+    }
+    var rows = alerts.map(function (a) {
+      return [a.target, a.model, a.context_bucket, a.slo, a.metric, num(a.observed), a.comparison, num(a.threshold),
+        a.state, fmtTime(a.window_start_ms) + ' – ' + fmtTime(a.window_end_ms), fmtTime(a.detected_at_ms)];
+    });
+    box.replaceChildren(table(['target', 'model', 'context bucket', 'SLO', 'metric', 'observed', 'comparison',
+      'threshold', 'state', 'window', 'detected'], rows, function () { return 'breach'; }));
+  }
+
+  function keyOf(s) {
+    return fmtText(s.target) + ' | ' + fmtText(s.model) + ' | ' + fmtText(s.context_bucket);
+  }
+
+  function destroyPlot(id) {
+    if (plots[id]) {
+      plots[id].plot.destroy();
+      delete plots[id];
+    }
+  }
+
+  function destroyAllPlots() {
+    Object.keys(plots).forEach(destroyPlot);
+  }
+
+  function chartWidth(box) {
+    return Math.max(240, box.clientWidth - 12);
+  }
+
+  /** The metric's box (title, then a chart container or a note), created on first use. */
+  function metricBox(grid, m) {
+    var box = document.getElementById('box-' + m.id);
+    if (!box) {
+      box = el('div', 'chart-box');
+      box.id = 'box-' + m.id;
+      box.appendChild(el('h3', null, m.title));
+      grid.appendChild(box);
+    }
+    return box;
+  }
+
+  function showNote(box, m, text) {
+    destroyPlot(m.id);
+    box.replaceChildren(el('h3', null, m.title), el('p', 'note', text));
+  }
+
+  function draw(box, m, xs, series, points) {
+    var data = [xs].concat(series.map(function (s) { return s.y; }));
+    var signature = series.map(function (s) { return s.label; }).join('\n');
+    var existing = plots[m.id];
+    if (existing && existing.signature === signature) {
+      existing.points = points;
+      existing.plot.setData(data);
+      return;
+    }
+    destroyPlot(m.id);
+    var container = el('div', 'chart');
+    container.setAttribute('data-chart', m.id);
+    container.setAttribute('data-points', '0');
+    box.replaceChildren(el('h3', null, m.title), container);
+    var state = {plot: null, signature: signature, points: points};
+    var opts = {
+      width: chartWidth(box),
+      height: CHART_HEIGHT,
+      scales: {x: {time: true}},
+      axes: [{label: 'window start'}, {label: m.unit}],
+      series: [{label: 'window start'}].concat(series.map(function (s, i) {
+        return {label: s.label, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true};
+      })),
+      hooks: {
+        draw: [function () { container.setAttribute('data-points', String(state.points)); }]
+      }
+    };
+    state.plot = new uPlot(opts, data, container);
+    plots[m.id] = state;
+  }
+
+  function renderSummaries(summaries) {
+    var section = document.getElementById('summaries');
+    if (!Array.isArray(summaries) || summaries.length === 0) {
+      destroyAllPlots();
+      section.replaceChildren(note('no window summaries yet'));
+      return;
+    }
+    var grid = section.querySelector('.charts');
+    if (!grid) {
+      grid = el('div', 'charts');
+      section.replaceChildren(grid);
+    }
+    var keys = [];
+    var starts = [];
+    var seenKey = {};
+    var seenStart = {};
+    summaries.forEach(function (s) {
+      var k = keyOf(s);
+      var x = num(s.window_start_ms);
+      if (!seenKey[k]) {
+        seenKey[k] = true;
+        keys.push(k);
+      }
+      if (x !== null && !seenStart[x]) {
+        seenStart[x] = true;
+        starts.push(x);
+      }
+    });
+    keys.sort();
+    starts.sort(function (a, b) { return a - b; });
+    var keyIndex = {};
+    keys.forEach(function (k, i) { keyIndex[k] = i; });
+    var xIndex = {};
+    starts.forEach(function (x, i) { xIndex[x] = i; });
+    var xs = starts.map(function (ms) { return ms / 1000; });   // uPlot time scales are in seconds
+
+    METRICS.forEach(function (m) {
+      var ys = keys.map(function () { return starts.map(function () { return null; }); });
+      summaries.forEach(function (s) {
+        var x = num(s.window_start_ms);
+        var v = m.value(s);
+        if (x !== null && v !== null) {
+          ys[keyIndex[keyOf(s)]][xIndex[x]] = v;
+        }
+      });
+      var series = [];
+      var points = 0;
+      keys.forEach(function (k, i) {
+        var finite = ys[i].filter(isNum).length;
+        if (finite > 0) {
+          series.push({label: k, y: ys[i]});
+          points += finite;
+        }
+      });
+      var box = metricBox(grid, m);
+      if (points === 0) {
+        showNote(box, m, 'no values in these windows');
+      } else {
+        draw(box, m, xs, series, points);
+      }
+    });
+  }
+
+  function setError(messages) {
+    var e = document.getElementById('error');
+    if (messages.length === 0) {
+      e.hidden = true;
+      e.textContent = '';
+    } else {
+      e.hidden = false;
+      e.textContent = 'API unreachable or not ready: ' + messages.join('; ') + ' (showing the last data, retrying every '
+        + (REFRESH_MS / 1000) + ' s)';
+    }
+  }
+
+  function refresh() {
+    if (timer !== null) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    var span = num(document.getElementById('span').value) || 86400000;
+    var from = Date.now() - span;
+    var parts = [
+      {url: 'api/runs', render: renderRuns},
+      {url: 'api/summaries?from=' + from, render: renderSummaries},
+      {url: 'api/alerts?active=true', render: renderAlerts}
+    ];
+    Promise.allSettled(parts.map(function (p) { return getJson(p.url); })).then(function (results) {
+      var errors = [];
+      results.forEach(function (r, i) {
+        if (r.status === 'fulfilled') {
+          try {
+            parts[i].render(r.value);
+          } catch (e) {
+            errors.push(parts[i].url + ': cannot show the answer: ' + (e && e.message ? e.message : String(e)));
+          }
+        } else {
+          errors.push(r.reason && r.reason.message ? r.reason.message : String(r.reason));
+        }
+      });
+      setError(errors);
+      if (errors.length < parts.length) {
+        document.getElementById('updated').textContent = 'last updated ' + new Date().toLocaleTimeString();
+      }
+    }).finally(function () {
+      timer = setTimeout(refresh, REFRESH_MS);
+    });
+  }
+
+  window.addEventListener('resize', function () {
+    Object.keys(plots).forEach(function (id) {
+      var box = document.getElementById('box-' + id);
+      if (box) {
+        plots[id].plot.setSize({width: chartWidth(box), height: CHART_HEIGHT});
+      }
+    });
+  });
+  document.getElementById('span').addEventListener('change', refresh);
+  refresh();
+}());

@@ -1,0 +1,91 @@
+package io.capstream.cli.commands;
+
+import io.capstream.cli.compare.CompareTable;
+import io.capstream.cli.compare.ComparePage;
+import io.capstream.cli.compare.RunComparison;
+import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.VisualOutputOptions;
+import io.capstream.cli.report.ReportSources;
+import io.capstream.cli.report.RunViews;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code capstream compare A B [--html FILE]}: two reports (each a file or a run id, {@link ReportArguments})
+ * metric by metric ({@link RunComparison}, printed by {@link CompareTable}) with the workload differences;
+ * {@code --html} writes the side-by-side page ({@link ComparePage}).
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Compares two runs' reports metric by metric: TTFT, TTFO, E2E, ITL and inter-chunk latency"
+                + " percentiles, throughputs, completed and failed requests and goodput, each with B's absolute and"
+                + " relative change from A and whether that is better or worse; then the workload settings that"
+                + " differ.",
+            "A and B are report files (anvil-serving.benchmark/v1) when such paths exist, else run ids read from"
+                + " capstream.reports (needs --bootstrap-servers and --schema-registry-url)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the comparison was printed (and the page written)",
+            "1:Kafka or the schema registry did not answer, or the page could not be written",
+            "2:usage error, unknown run id, or a file that is not a readable report"})
+public final class CompareCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "A", description = "The baseline: a report file or a run id.")
+    String a;
+
+    @Parameters(index = "1", paramLabel = "B", description = "The run compared with A: a report file or a run id.")
+    String b;
+
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "Also write a side-by-side HTML page (metric table, workload differences, TTFT and E2E"
+                    + " CDFs of both runs; self-contained, works offline). Missing parent directories are created.")
+    Path html;
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> problems = new ArrayList<>(ReportArguments.usageProblems(List.of(a, b), kafka));
+        String htmlProblem = VisualOutputOptions.fileProblem("--html", html);
+        if (htmlProblem != null) {
+            problems.add(htmlProblem);
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> err.println("capstream compare: " + p));
+            return 2;
+        }
+        ReportArguments.Loaded loaded = ReportArguments.load(List.of(a, b), kafka, "capstream compare", err);
+        if (loaded.exitCode() != 0) {
+            return loaded.exitCode();
+        }
+        ReportSources.Found ra = loaded.reports().get(0);
+        ReportSources.Found rb = loaded.reports().get(1);
+        RunComparison c = RunComparison.of(ra.artifact(), rb.artifact());
+        out.print(CompareTable.render(c, ra.source(), rb.source()));
+        if (html != null) {
+            try {
+                RunViews.writeFile(html, ComparePage.render(c, ra.artifact(), rb.artifact()));
+                out.println("html: " + html);
+            } catch (IOException | RuntimeException e) {
+                out.flush();
+                err.println("capstream compare: cannot write " + html + ": " + e.getMessage());
+                return 1;
+            }
+        }
+        out.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,270 @@
+package io.capstream.cli.compare;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Two runs' reports side by side ({@code capstream compare A B}): per metric the value of A and of B,
+ * the absolute change B - A, the relative change (B - A) / A and whether the change is better or worse,
+ * and the workload settings that differ.
+ *
+ * <p>Metrics, each row present when A or B has a value:
+ * <ul>
+ *   <li>latencies (ms, lower is better): TTFT, TTFO, E2E, ITL and inter-chunk at p50, p90, p95 and p99 from
+ *       {@code capstream.statistics} (nearest-rank percentiles), falling back to the anvil {@code metrics}
+ *       p50/p95 for reports without statistics;</li>
+ *   <li>throughputs (higher is better): output tokens/s ({@code metrics.throughput_tok_s}), requests/s and
+ *       total tokens/s ({@code capstream.statistics});</li>
+ *   <li>completed (higher is better) and failed (lower is better) requests;</li>
+ *   <li>goodput (share of requests meeting every SLO) and goodput rate (req/s) ({@code capstream.slo}), higher is
+ *       better, when a report has them.</li>
+ * </ul>
+ *
+ * @param runA     A's run id
+ * @param runB     B's run id
+ * @param metrics  the metric rows, in the order above
+ * @param workload the workload keys whose values differ, in {@link #WORKLOAD_KEYS} order
+ */
+public record RunComparison(String runA, String runB, List<MetricChange> metrics, List<WorkloadDifference> workload) {
+    /**
+     * Top-level artifact keys compared as the workload (objects flattened to dotted keys), then the
+     * {@code capstream.} keys.
+     */
+    public static final List<String> WORKLOAD_KEYS = List.of("base_url", "model", "engine", "measurement_protocol",
+            "requests", "concurrency", "context_tokens", "context_distribution", "context_seed", "max_context_tokens",
+            "max_tokens", "gpu", "tier", "serve_flags");
+    /** Keys under {@code capstream} compared as the workload (objects flattened). */
+    public static final List<String> CAPSTREAM_WORKLOAD_KEYS = List.of("run", "capstream_version", "kind");
+
+    /** The latency distributions: statistics key, label, fallback anvil metric fields for p50 and p95. */
+    private static final List<String[]> LATENCIES = List.of(
+            new String[] {"ttft_ms", "TTFT", "ttft_p50_ms", "ttft_p95_ms"},
+            new String[] {"ttfo_ms", "TTFO", "time_to_first_output_p50_ms", "time_to_first_output_p95_ms"},
+            new String[] {"e2e_ms", "E2E", "e2e_p50_ms", "e2e_p95_ms"},
+            new String[] {"itl_ms", "ITL", "mean_inter_token_latency_ms_p50", "mean_inter_token_latency_ms_p95"},
+            new String[] {"inter_chunk_ms", "inter-chunk", null, null});
+    private static final List<String> PERCENTILES = List.of("p50", "p90", "p95", "p99");
+
+    /** Which way a metric improves. */
+    public enum Direction {
+        /** Latencies, failures. */
+        LOWER_IS_BETTER,
+        /** Throughputs, completed requests, goodput. */
+        HIGHER_IS_BETTER
+    }
+
+    /** What a change means for the metric. */
+    public enum Verdict {
+        /** B is better than A. */
+        BETTER,
+        /** B is worse than A. */
+        WORSE,
+        /** B equals A. */
+        UNCHANGED
+    }
+
+    /** A metric's unit and how its values print. */
+    public enum Unit {
+        /** Milliseconds. */
+        MS("ms", "%.1f"),
+        /** Tokens per second. */
+        TOK_S("tok/s", "%.1f"),
+        /** Requests per second. */
+        REQ_S("req/s", "%.2f"),
+        /** A number of requests. */
+        COUNT("", "%.0f"),
+        /** A share between 0 and 1. */
+        FRACTION("", "%.3f");
+
+        private final String label;
+        private final String format;
+
+        Unit(String label, String format) {
+            this.label = label;
+            this.format = format;
+        }
+
+        /** @return the unit as printed ({@code ms}, {@code tok/s}, {@code req/s}, or empty) */
+        public String label() {
+            return label;
+        }
+
+        /** @return the {@link String#format} pattern of one value, e.g. {@code %.1f} */
+        public String format() {
+            return format;
+        }
+    }
+
+    /**
+     * One metric of both runs.
+     *
+     * @param name      e.g. {@code TTFT p95}
+     * @param unit      its unit
+     * @param direction which way it improves
+     * @param a         A's value, or null when A's report has none
+     * @param b         B's value, or null when B's report has none
+     */
+    public record MetricChange(String name, Unit unit, Direction direction, Double a, Double b) {
+        /** Checks the name, unit and direction. */
+        public MetricChange {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(unit, "unit");
+            Objects.requireNonNull(direction, "direction");
+        }
+
+        /** @return B - A in the metric's unit, or null when either is missing */
+        public Double absolute() {
+            return a == null || b == null ? null : b - a;
+        }
+
+        /** @return (B - A) / A (0.123 = +12.3 %), or null when either is missing or A is 0 */
+        public Double relative() {
+            return a == null || b == null || a == 0 ? null : (b - a) / a;
+        }
+
+        /** @return whether B is better or worse than A, or null when either is missing */
+        public Verdict verdict() {
+            if (a == null || b == null) {
+                return null;
+            }
+            int c = Double.compare(b, a);
+            if (c == 0) {
+                return Verdict.UNCHANGED;
+            }
+            boolean lower = c < 0;
+            return lower == (direction == Direction.LOWER_IS_BETTER) ? Verdict.BETTER : Verdict.WORSE;
+        }
+    }
+
+    /**
+     * A workload setting that differs.
+     *
+     * @param key the artifact key, dotted for nested ones (e.g. {@code capstream.run.arrival})
+     * @param a   A's value as text, or null when A has none
+     * @param b   B's value as text, or null when B has none
+     */
+    public record WorkloadDifference(String key, String a, String b) {
+    }
+
+    /** Copies the lists. */
+    public RunComparison {
+        metrics = List.copyOf(metrics);
+        workload = List.copyOf(workload);
+    }
+
+    /**
+     * @param a A's report artifact; not null
+     * @param b B's report artifact; not null
+     * @return the comparison of B against A
+     */
+    public static RunComparison of(JsonNode a, JsonNode b) {
+        List<MetricChange> metrics = new ArrayList<>();
+        for (String[] l : LATENCIES) {
+            for (String p : PERCENTILES) {
+                String fallback = p.equals("p50") ? l[2] : p.equals("p95") ? l[3] : null;
+                add(metrics, l[1] + " " + p, Unit.MS, Direction.LOWER_IS_BETTER,
+                        latency(a, l[0], p, fallback), latency(b, l[0], p, fallback));
+            }
+        }
+        add(metrics, "output throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER, outputThroughput(a),
+                outputThroughput(b));
+        add(metrics, "request throughput", Unit.REQ_S, Direction.HIGHER_IS_BETTER,
+                number(statistics(a).get("request_throughput_rps")), number(statistics(b).get("request_throughput_rps")));
+        add(metrics, "total token throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER,
+                number(statistics(a).get("total_token_throughput_tok_s")),
+                number(statistics(b).get("total_token_throughput_tok_s")));
+        add(metrics, "completed", Unit.COUNT, Direction.HIGHER_IS_BETTER, number(a.get("completed")),
+                number(b.get("completed")));
+        add(metrics, "failed", Unit.COUNT, Direction.LOWER_IS_BETTER, number(a.get("failed")), number(b.get("failed")));
+        add(metrics, "goodput", Unit.FRACTION, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput")),
+                number(slo(b).get("goodput")));
+        add(metrics, "goodput rate", Unit.REQ_S, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput_rps")),
+                number(slo(b).get("goodput_rps")));
+        return new RunComparison(a.path("run_id").asText(null), b.path("run_id").asText(null), metrics,
+                workloadDifferences(a, b));
+    }
+
+    /**
+     * @param a A's report artifact; not null
+     * @param b B's report artifact; not null
+     * @return the workload keys ({@link #WORKLOAD_KEYS}, then {@code capstream.}{@link #CAPSTREAM_WORKLOAD_KEYS})
+     *         whose values differ, nested objects compared key by key
+     */
+    static List<WorkloadDifference> workloadDifferences(JsonNode a, JsonNode b) {
+        List<WorkloadDifference> out = new ArrayList<>();
+        for (String k : WORKLOAD_KEYS) {
+            differences(k, a.get(k), b.get(k), out);
+        }
+        for (String k : CAPSTREAM_WORKLOAD_KEYS) {
+            differences("capstream." + k, a.path("capstream").get(k), b.path("capstream").get(k), out);
+        }
+        return out;
+    }
+
+    /** Adds the differing flattened keys of one workload key, A's keys first, then the ones only B has. */
+    private static void differences(String key, JsonNode a, JsonNode b, List<WorkloadDifference> out) {
+        Map<String, String> wa = new LinkedHashMap<>();
+        Map<String, String> wb = new LinkedHashMap<>();
+        flatten(key, a, wa);
+        flatten(key, b, wb);
+        Set<String> keys = new LinkedHashSet<>(wa.keySet());
+        keys.addAll(wb.keySet());
+        for (String k : keys) {
+            if (!Objects.equals(wa.get(k), wb.get(k))) {
+                out.add(new WorkloadDifference(k, wa.get(k), wb.get(k)));
+            }
+        }
+    }
+
+    private static void flatten(String key, JsonNode n, Map<String, String> out) {
+        if (n == null || n.isNull() || n.isMissingNode()) {
+            return;
+        }
+        if (n.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                flatten(key + "." + e.getKey(), e.getValue(), out);
+            }
+            return;
+        }
+        out.put(key, n.isValueNode() ? n.asText() : n.toString());
+    }
+
+    private static void add(List<MetricChange> out, String name, Unit unit, Direction d, Double a, Double b) {
+        if (a != null || b != null) {
+            out.add(new MetricChange(name, unit, d, a, b));
+        }
+    }
+
+    private static Double latency(JsonNode artifact, String distribution, String percentile, String fallbackField) {
+        Double v = number(statistics(artifact).path(distribution).get(percentile));
+        if (v == null && fallbackField != null) {
+            v = number(artifact.path("metrics").get(fallbackField));
+        }
+        return v;
+    }
+
+    private static Double outputThroughput(JsonNode artifact) {
+        Double v = number(artifact.path("metrics").get("throughput_tok_s"));
+        return v != null ? v : number(statistics(artifact).get("output_throughput_tok_s"));
+    }
+
+    private static JsonNode statistics(JsonNode artifact) {
+        return artifact.path("capstream").path("statistics");
+    }
+
+    private static JsonNode slo(JsonNode artifact) {
+        return artifact.path("capstream").path("slo");
+    }
+
+    private static Double number(JsonNode n) {
+        return n != null && n.isNumber() ? n.doubleValue() : null;
+    }
+}

@@ -1,0 +1,207 @@
+package io.capstream.cli.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The per-request CSV of a report artifact ({@code --csv}, issue 13 item 4), written with
+ * jackson-dataformat-csv (RFC 4180 quoting: a field with a comma, quote or line break is quoted, quotes
+ * doubled; lines end in {@code \n}). One row per request, ordered by {@code request_index}:
+ *
+ * <ul>
+ *   <li>the {@code request_timings} columns: every key of the row objects, in their order (the union
+ *       over all rows, first seen first; {@code request_index} first when no row has it);</li>
+ *   <li>{@code status} ({@code ok} for a timing row, {@code failed} for a {@code failures[]} entry),
+ *       {@code error_type}, {@code error_message} (failure rows have empty timing columns);</li>
+ *   <li>{@value #START}, {@value #FIRST_TOKEN}, {@value #END}, {@value #QUEUE} (ms from the run's start)
+ *       from {@code capstream.timeline} when the report has one, else empty.</li>
+ * </ul>
+ *
+ * <p>The header row is always written, even for a report without requests. Several runs (a sweep's
+ * steps) go into one file with {@link #render(List)}: two leading columns {@code run_id} and
+ * {@code step}. Stateless and thread-safe.
+ */
+public final class RequestCsv {
+    /** Column: {@code ok} or {@code failed}. */
+    public static final String STATUS = "status";
+    /** Column: the failure's {@code error_type}, empty for successes. */
+    public static final String ERROR_TYPE = "error_type";
+    /** Column: the failure's {@code error_message}, empty for successes. */
+    public static final String ERROR_MESSAGE = "error_message";
+    /** Column: the request's start, ms after the run's start (timeline). */
+    public static final String START = "start_ms";
+    /** Column: start + TTFT, ms after the run's start (timeline); empty without content. */
+    public static final String FIRST_TOKEN = "first_token_ms";
+    /** Column: start + E2E (failures: start + elapsed), ms after the run's start (timeline). */
+    public static final String END = "end_ms";
+    /** Column: time the request waited in the client before it started, ms (timeline). */
+    public static final String QUEUE = "queue_ms";
+    /** Leading column of {@link #render(List)}: the run id. */
+    public static final String RUN_ID = "run_id";
+    /** Leading column of {@link #render(List)}: the sweep step number. */
+    public static final String STEP = "step";
+
+    private static final String REQUEST_INDEX = "request_index";
+    private static final List<String> TIMELINE = List.of(START, FIRST_TOKEN, END, QUEUE);
+    private static final CsvMapper MAPPER = new CsvMapper();
+
+    /**
+     * One run of a multi-run CSV.
+     *
+     * @param runId    the run id; not null
+     * @param step     the sweep step, or null
+     * @param artifact the run's report artifact; not null
+     */
+    public record Run(String runId, Integer step, JsonNode artifact) {
+    }
+
+    private RequestCsv() {
+    }
+
+    /**
+     * @param artifact a report artifact ({@code anvil-serving.benchmark/v1} tree); not null
+     * @return the CSV text, header first
+     */
+    public static String render(JsonNode artifact) {
+        List<String> columns = columns(List.of(artifact), false);
+        return write(columns, rows(artifact, columns, null));
+    }
+
+    /**
+     * @param runs the runs, in the order their rows are written; not null
+     * @return the CSV text with the leading {@code run_id} and {@code step} columns, header first
+     */
+    public static String render(List<Run> runs) {
+        List<String> columns = columns(runs.stream().map(Run::artifact).toList(), true);
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (Run r : runs) {
+            rows.addAll(rows(r.artifact(), columns, r));
+        }
+        return write(columns, rows);
+    }
+
+    /** @return the header: [run_id, step,] timing keys, status columns, timeline columns */
+    static List<String> columns(List<JsonNode> artifacts, boolean runColumns) {
+        Set<String> timing = new LinkedHashSet<>();
+        for (JsonNode a : artifacts) {
+            for (JsonNode row : a.path("request_timings")) {
+                row.fieldNames().forEachRemaining(timing::add);
+            }
+        }
+        List<String> columns = new ArrayList<>();
+        if (runColumns) {
+            columns.add(RUN_ID);
+            columns.add(STEP);
+        }
+        if (!timing.contains(REQUEST_INDEX)) {
+            columns.add(REQUEST_INDEX);
+        }
+        for (String key : timing) {
+            if (!columns.contains(key)) {
+                columns.add(key);
+            }
+        }
+        for (String c : List.of(STATUS, ERROR_TYPE, ERROR_MESSAGE)) {
+            if (!columns.contains(c)) {
+                columns.add(c);
+            }
+        }
+        for (String c : TIMELINE) {
+            if (!columns.contains(c)) {
+                columns.add(c);
+            }
+        }
+        return columns;
+    }
+
+    private static List<Map<String, String>> rows(JsonNode artifact, List<String> columns, Run run) {
+        TreeMap<Integer, Map<String, String>> byIndex = new TreeMap<>();
+        for (JsonNode t : artifact.path("request_timings")) {
+            Map<String, String> row = new HashMap<>();
+            Iterator<Map.Entry<String, JsonNode>> fields = t.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> f = fields.next();
+                row.put(f.getKey(), text(f.getValue()));
+            }
+            row.put(STATUS, "ok");
+            byIndex.put(t.path(REQUEST_INDEX).asInt(), row);
+        }
+        for (JsonNode f : artifact.path("failures")) {
+            int index = f.path(REQUEST_INDEX).asInt();
+            Map<String, String> row = new HashMap<>();
+            row.put(REQUEST_INDEX, Integer.toString(index));
+            row.put(STATUS, "failed");
+            row.put(ERROR_TYPE, text(f.get(ERROR_TYPE)));
+            row.put(ERROR_MESSAGE, text(f.get(ERROR_MESSAGE)));
+            byIndex.putIfAbsent(index, row);
+        }
+        addTimeline(artifact.path("capstream").path("timeline"), byIndex);
+        List<Map<String, String>> out = new ArrayList<>(byIndex.size());
+        for (Map<String, String> row : byIndex.values()) {
+            Map<String, String> ordered = new LinkedHashMap<>();
+            for (String c : columns) {
+                ordered.put(c, row.getOrDefault(c, ""));
+            }
+            if (run != null) {
+                ordered.put(RUN_ID, run.runId());
+                ordered.put(STEP, run.step() == null ? "" : run.step().toString());
+            }
+            out.add(ordered);
+        }
+        return out;
+    }
+
+    /** Adds the timeline columns of each request the timeline lists (a columnar object of equal-length arrays). */
+    private static void addTimeline(JsonNode timeline, Map<Integer, Map<String, String>> byIndex) {
+        JsonNode indices = timeline.path(REQUEST_INDEX);
+        if (!indices.isArray()) {
+            return;
+        }
+        for (int i = 0; i < indices.size(); i++) {
+            Map<String, String> row = byIndex.get(indices.get(i).asInt());
+            if (row == null) {
+                continue;
+            }
+            for (String c : TIMELINE) {
+                row.put(c, text(timeline.path(c).get(i)));
+            }
+        }
+    }
+
+    private static String text(JsonNode v) {
+        if (v == null || v.isNull() || v.isMissingNode()) {
+            return "";
+        }
+        return v.isValueNode() ? v.asText() : v.toString();
+    }
+
+    private static String write(List<String> columns, List<Map<String, String>> rows) {
+        CsvSchema.Builder b = CsvSchema.builder();
+        columns.forEach(b::addColumn);
+        CsvSchema schema = b.build().withHeader();
+        StringWriter sw = new StringWriter();
+        try (SequenceWriter w = MAPPER.writer(schema).writeValues(sw)) {
+            // the header is written even when there is no row
+            for (Map<String, String> row : rows) {
+                w.write(row);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return sw.toString();
+    }
+}

@@ -1,0 +1,63 @@
+package io.capstream.cli.browser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.cli.CapstreamMain;
+import io.capstream.schemas.artifact.ArtifactJson;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code capstream run --html FILE} on the embedded stack and the built-in simulated engine, with
+ * injected HTTP 500 answers, opened in headless Chromium: no console error, nothing loaded from the
+ * network, every chart (CDFs, timeline, throughput and in-flight, ITL histogram, error breakdown)
+ * drawn with data points. Skipped where Chromium is not installed.
+ */
+class RunPageBrowserIT {
+    private static HeadlessChromium chromium;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void startBrowser() {
+        Assumptions.assumeTrue(HeadlessChromium.available(),
+                "headless Chromium not installed (" + HeadlessChromium.CHROMIUM + ", " + HeadlessChromium.CHROMEDRIVER + ")");
+        chromium = HeadlessChromium.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (chromium != null) {
+            chromium.close();
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aRunPageWithFailuresDrawsEveryChartOffline() throws Exception {
+        Path report = tmp.resolve("browser-run.json");
+        Path html = tmp.resolve("browser-run.html");
+        int code = CapstreamMain.execute("run", "--run-id", "browser-run", "--requests", "48", "--concurrency", "4",
+                "--ctx-tokens", "256", "--max-tokens", "16", "--shared-prefix-tokens", "0", "--client-warmup", "0",
+                "--sim-error-rate", "0.15", "--sim-seed", "7", "--output", report.toString(), "--html", html.toString());
+        JsonNode artifact = ArtifactJson.read(report);
+        assertTrue(artifact.path("failed").asInt() > 0, "the sim injected failures: " + artifact.path("failed"));
+        assertEquals(48, artifact.path("completed").asInt() + artifact.path("failed").asInt());
+        assertEquals(1, code, "exit 1: some requests failed");
+        PageAssertions.assertSelfContainedFile(html);
+
+        PageCheck check = chromium.open(html.toUri(), "run-page");
+
+        PageAssertions.assertDrawnOffline(check, 6);
+        assertTrue(check.drawnCharts() >= 6, check.describe());
+        assertTrue(check.html().contains("browser-run"), "the page names its run");
+    }
+}

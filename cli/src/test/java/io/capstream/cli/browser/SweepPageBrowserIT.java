@@ -1,0 +1,62 @@
+package io.capstream.cli.browser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.cli.CapstreamMain;
+import io.capstream.schemas.artifact.ArtifactJson;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code capstream sweep --concurrency 1,2,4 --slo ttft_p95_ms<=300 --html FILE} on the embedded
+ * stack and the built-in simulated engine, opened in headless Chromium: no console error, nothing
+ * loaded from the network, the capacity curve charts drawn with data points. Skipped where Chromium
+ * is not installed.
+ */
+class SweepPageBrowserIT {
+    private static HeadlessChromium chromium;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void startBrowser() {
+        Assumptions.assumeTrue(HeadlessChromium.available(),
+                "headless Chromium not installed (" + HeadlessChromium.CHROMIUM + ", " + HeadlessChromium.CHROMEDRIVER + ")");
+        chromium = HeadlessChromium.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (chromium != null) {
+            chromium.close();
+        }
+    }
+
+    @Test
+    @Timeout(150)
+    void aSweepPageDrawsItsCapacityCurveOffline() throws Exception {
+        Path dir = tmp.resolve("sweep");
+        Path html = tmp.resolve("browser-sweep.html");
+        int code = CapstreamMain.execute("sweep", "--sweep-id", "browser-sweep", "--concurrency", "1,2,4",
+                "--requests", "8", "--ctx-tokens", "256", "--max-tokens", "16", "--shared-prefix-tokens", "0",
+                "--sim-slots", "8", "--client-warmup", "0", "--slo", "ttft_p95_ms<=300", "--output-dir", dir.toString(),
+                "--html", html.toString());
+        assertEquals(0, code, "every step has its report and the curve arrived");
+        JsonNode sweep = ArtifactJson.read(dir.resolve("sweep.json"));
+        assertEquals(3, sweep.path("points").size(), sweep.toString());
+        PageAssertions.assertSelfContainedFile(html);
+
+        PageCheck check = chromium.open(html.toUri(), "sweep-page");
+
+        PageAssertions.assertDrawnOffline(check, 2);
+        assertTrue(check.html().contains("browser-sweep"), "the page names its sweep");
+    }
+}

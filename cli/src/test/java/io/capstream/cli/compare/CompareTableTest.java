@@ -1,0 +1,56 @@
+package io.capstream.cli.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.cli.compare.RunComparison.Direction;
+import io.capstream.cli.compare.RunComparison.MetricChange;
+import io.capstream.cli.compare.RunComparison.Unit;
+import io.capstream.cli.compare.RunComparison.WorkloadDifference;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The console text of {@code capstream compare}. */
+class CompareTableTest {
+    @Test
+    void everyLineIsAlignedWithUnitSignedChangeAndPercent() {
+        RunComparison c = new RunComparison("run-a", "run-b", List.of(
+                new MetricChange("TTFT p95", Unit.MS, Direction.LOWER_IS_BETTER, 200.0, 224.6),
+                new MetricChange("request throughput", Unit.REQ_S, Direction.HIGHER_IS_BETTER, 4.0, 3.0),
+                new MetricChange("goodput", Unit.FRACTION, Direction.HIGHER_IS_BETTER, 0.0, 0.5),
+                new MetricChange("failed", Unit.COUNT, Direction.LOWER_IS_BETTER, 2.0, 2.0),
+                new MetricChange("E2E p99", Unit.MS, Direction.LOWER_IS_BETTER, 10.0, null)),
+                List.of(new WorkloadDifference("concurrency", "4", "8"),
+                        new WorkloadDifference("capstream.run.rate_rps", null, "5.0")));
+        String text = CompareTable.render(c, "a.json", "run-b");
+        assertEquals(String.join("\n",
+                "A  run-a  (a.json)",
+                "B  run-b",
+                "",
+                "metric                   unit              A            B          B-A    change",
+                "TTFT p95                 ms            200.0        224.6        +24.6    +12.3%  worse",
+                "request throughput       req/s          4.00         3.00        -1.00    -25.0%  worse",
+                "goodput                                0.000        0.500       +0.500         -  better",
+                "failed                                     2            2            0      0.0%",
+                "E2E p99                  ms             10.0            -            -         -",
+                "",
+                "workload differences:",
+                "  concurrency             A 4  B 8",
+                "  capstream.run.rate_rps  A -  B 5.0",
+                ""), text);
+    }
+
+    @Test
+    void sameWorkloadsSaySo() {
+        String text = CompareTable.render(new RunComparison("a", "b", List.of(), List.of()), "a", "b");
+        assertTrue(text.endsWith("\nworkload: same\n"), text);
+    }
+
+    @Test
+    void aTinyNegativeChangePrintsWithoutSign() {
+        assertEquals("0.0", CompareTable.signed("%.1f", -0.01));
+        assertEquals("+0.0", CompareTable.signed("%.1f", 0.01));
+        assertEquals("-0.1%", CompareTable.percent(-0.001));
+        assertEquals("-", CompareTable.percent(null));
+    }
+}

@@ -1,0 +1,105 @@
+package io.capstream.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import io.capstream.schemas.artifact.ArtifactJson;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code --csv}: one row per request, parsed back with the CSV mapper. */
+class RequestCsvTest {
+    private static final String MESSAGE = "HTTP 500: \"boom\", then\nthe connection closed";
+
+    private static JsonNode json(String text) throws Exception {
+        return ArtifactJson.parse(text.replace('\'', '"'));
+    }
+
+    /** Requests 0 and 2 succeeded, 1 failed with a message holding a quote, a comma and a line break. */
+    private static JsonNode artifact(boolean timeline) throws Exception {
+        JsonNode a = json("{'run_id':'r','request_timings':["
+                + "{'e2e_ms':12.5,'request_index':2,'ttft_ms':3.25},"
+                + "{'e2e_ms':10.0,'request_index':0,'ttft_ms':2.0}],"
+                + "'failures':[{'request_index':1,'error_type':'HTTPError','error_message':'MSG'}],"
+                + "'capstream':{" + (timeline ? "'timeline':{'request_index':[0,1,2],'start_ms':[0.0,1.0,2.0],"
+                + "'queue_ms':[0.0,0.5,0.25],'first_token_ms':[2.0,null,5.25],'end_ms':[10.0,4.0,14.5],"
+                + "'error_type':[null,'HTTPError',null]}" : "'timeline':null") + "}}");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) a.path("failures").get(0)).put("error_message", MESSAGE);
+        return a;
+    }
+
+    private static List<Map<String, String>> parse(String csv) throws Exception {
+        CsvMapper mapper = new CsvMapper();
+        try (MappingIterator<Map<String, String>> it = mapper.readerForMapOf(String.class)
+                .with(mapper.schemaWithHeader()).readValues(csv)) {
+            return it.readAll();
+        }
+    }
+
+    private static List<String> header(String csv) throws Exception {
+        CsvMapper mapper = new CsvMapper().enable(CsvParser.Feature.WRAP_AS_ARRAY);
+        try (MappingIterator<List<String>> it = mapper.readerFor(List.class).readValues(csv)) {
+            return it.next();
+        }
+    }
+
+    @Test
+    void oneRowPerRequestInRequestOrderWithTheFailureAndTheTimeline() throws Exception {
+        String csv = RequestCsv.render(artifact(true));
+        assertEquals(List.of("e2e_ms", "request_index", "ttft_ms", "status", "error_type", "error_message", "start_ms",
+                "first_token_ms", "end_ms", "queue_ms"), header(csv), "the rows' keys in their order, then ours");
+        List<Map<String, String>> rows = parse(csv);
+        assertEquals(3, rows.size());
+        assertEquals(List.of("0", "1", "2"), rows.stream().map(r -> r.get("request_index")).toList());
+        Map<String, String> ok = rows.get(2);
+        assertEquals("12.5", ok.get("e2e_ms"));
+        assertEquals("3.25", ok.get("ttft_ms"));
+        assertEquals("ok", ok.get("status"));
+        assertEquals("", ok.get("error_type"));
+        assertEquals("2.0", ok.get("start_ms"));
+        assertEquals("5.25", ok.get("first_token_ms"));
+        assertEquals("14.5", ok.get("end_ms"));
+        assertEquals("0.25", ok.get("queue_ms"));
+        Map<String, String> failed = rows.get(1);
+        assertEquals("failed", failed.get("status"));
+        assertEquals("HTTPError", failed.get("error_type"));
+        assertEquals(MESSAGE, failed.get("error_message"), "quote, comma and line break survive the quoting");
+        assertEquals("", failed.get("e2e_ms"));
+        assertEquals("", failed.get("ttft_ms"));
+        assertEquals("1.0", failed.get("start_ms"));
+        assertEquals("", failed.get("first_token_ms"));
+        assertEquals("4.0", failed.get("end_ms"));
+    }
+
+    @Test
+    void withoutATimelineItsColumnsAreEmpty() throws Exception {
+        List<Map<String, String>> rows = parse(RequestCsv.render(artifact(false)));
+        assertEquals(3, rows.size());
+        rows.forEach(r -> assertEquals("", r.get("start_ms"), r.toString()));
+    }
+
+    @Test
+    void aReportWithoutRequestsHasTheHeaderOnly() throws Exception {
+        String csv = RequestCsv.render(json("{'run_id':'r','request_timings':[],'failures':[]}"));
+        assertEquals("request_index,status,error_type,error_message,start_ms,first_token_ms,end_ms,queue_ms\n", csv);
+    }
+
+    @Test
+    void severalRunsGetTheirRunIdAndStep() throws Exception {
+        JsonNode one = json("{'run_id':'s-s1','request_timings':[{'request_index':0,'ttft_ms':1.0}]}");
+        JsonNode two = json("{'run_id':'s-s2','request_timings':[{'request_index':0,'ttft_ms':2.0,'e2e_ms':3.0},"
+                + "{'request_index':1,'ttft_ms':4.0,'e2e_ms':5.0}]}");
+        String csv = RequestCsv.render(List.of(new RequestCsv.Run("s-s1", 1, one), new RequestCsv.Run("s-s2", 2, two)));
+        assertEquals(List.of("run_id", "step", "request_index", "ttft_ms", "e2e_ms", "status", "error_type",
+                "error_message", "start_ms", "first_token_ms", "end_ms", "queue_ms"), header(csv));
+        List<Map<String, String>> rows = parse(csv);
+        assertEquals(List.of("s-s1", "s-s2", "s-s2"), rows.stream().map(r -> r.get("run_id")).toList());
+        assertEquals(List.of("1", "2", "2"), rows.stream().map(r -> r.get("step")).toList());
+        assertEquals("", rows.get(0).get("e2e_ms"), "a column of another run's rows is empty");
+        assertEquals("4.0", rows.get(2).get("ttft_ms"));
+    }
+}
