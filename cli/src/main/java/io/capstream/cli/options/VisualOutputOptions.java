@@ -1,8 +1,5 @@
 package io.capstream.cli.options;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,51 +94,7 @@ public final class VisualOutputOptions {
         if (file == null) {
             return null;
         }
-        String problem = fileProblem(file.toAbsolutePath().normalize());
+        String problem = WritableFile.problem(file, true);
         return problem == null ? null : option + ": " + problem;
-    }
-
-    /**
-     * @param p an absolute path
-     * @return why no file can be written at {@code p}, or null
-     */
-    static String fileProblem(Path p) {
-        if (Files.isSymbolicLink(p)) {
-            return p + " is a symlink";
-        }
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-            return p + " is a directory";
-        }
-        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-            return p + " is not a regular file";
-        }
-        Path existing = p.getParent();
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        if (existing == null || !Files.isDirectory(existing)) {
-            return "cannot create " + p.getParent() + " (" + existing + " is not a directory)";
-        }
-        try {
-            // the file is written as a temporary sibling, then renamed: try to create one where it will be
-            Path probe = Files.createTempFile(existing, ".capstream-output-check-", ".tmp");
-            Files.delete(probe);
-        } catch (IOException | RuntimeException e) {
-            return "cannot create a file in " + existing + " (" + reason(e) + ")";
-        }
-        return null;
-    }
-
-    private static String reason(Exception e) {
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return "the directory accepts no new files";
-        }
-        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
-            return fse.getReason();
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

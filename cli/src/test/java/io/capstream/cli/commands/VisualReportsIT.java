@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import io.capstream.cli.CapstreamMain;
+import io.capstream.cli.CommandOutput;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.schemas.artifact.ArtifactJson;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,31 +29,6 @@ class VisualReportsIT {
     @TempDir
     Path tmp;
 
-    /** What one command printed. */
-    private record Printed(int code, String out, String err) {
-    }
-
-    private static Printed execute(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = CapstreamMain.execute(args);
-        } finally {
-            System.out.flush();
-            System.err.flush();
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-        Printed p = new Printed(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        oldOut.println("capstream " + String.join(" ", args) + " -> exit " + code + "\n" + p.out + p.err);
-        return p;
-    }
-
     private static List<Map<String, String>> csvRows(Path csv) throws Exception {
         CsvMapper mapper = new CsvMapper();
         try (MappingIterator<Map<String, String>> it = mapper.readerForMapOf(String.class)
@@ -74,10 +46,10 @@ class VisualReportsIT {
             Path a = tmp.resolve("a.json");
             Path aHtml = tmp.resolve("pages/new/a.html");
             Path aCsv = tmp.resolve("pages/new/a.csv");
-            Printed runA = execute("run", "--requests", "6", "--concurrency", "2", "--ctx-tokens", "256",
+            CommandOutput runA = CommandOutput.run("run", "--requests", "6", "--concurrency", "2", "--ctx-tokens", "256",
                     "--max-tokens", "8", "--client-warmup", "0", "--output", a.toString(), "--html", aHtml.toString(),
                     "--csv", aCsv.toString(), "--bootstrap-servers", bs, "--schema-registry-url", registry);
-            assertEquals(0, runA.code(), runA.err());
+            assertEquals(0, runA.exitCode(), runA.err());
             assertTrue(runA.out().contains("\nhtml: " + aHtml + "\ncsv: " + aCsv + "\n"), runA.out());
             assertTrue(Files.readString(aHtml).startsWith("<!DOCTYPE html>"), "the page, in a directory created for it");
             List<Map<String, String>> rowsA = csvRows(aCsv);
@@ -88,18 +60,18 @@ class VisualReportsIT {
 
             // B: more load and injected failures; read back from capstream.reports by its run id
             Path b = tmp.resolve("b.json");
-            Printed runB = execute("run", "--requests", "8", "--concurrency", "4", "--ctx-tokens", "256",
+            CommandOutput runB = CommandOutput.run("run", "--requests", "8", "--concurrency", "4", "--ctx-tokens", "256",
                     "--max-tokens", "8", "--client-warmup", "0", "--sim-error-rate", "0.5", "--sim-seed", "7",
                     "--output", b.toString(), "--bootstrap-servers", bs, "--schema-registry-url", registry);
             JsonNode reportB = ArtifactJson.read(b);
             String runIdB = reportB.path("run_id").asText();
             int failed = reportB.path("failed").asInt();
-            assertEquals(failed > 0 ? 1 : 0, runB.code(), runB.err());
+            assertEquals(failed > 0 ? 1 : 0, runB.exitCode(), runB.err());
             Path bCsv = tmp.resolve("b.csv");
             Path bHtml = tmp.resolve("b.html");
-            Printed reportOfB = execute("report", runIdB, "--csv", bCsv.toString(), "--html", bHtml.toString(),
+            CommandOutput reportOfB = CommandOutput.run("report", runIdB, "--csv", bCsv.toString(), "--html", bHtml.toString(),
                     "--bootstrap-servers", bs, "--schema-registry-url", registry);
-            assertEquals(0, reportOfB.code(), reportOfB.err());
+            assertEquals(0, reportOfB.exitCode(), reportOfB.err());
             assertTrue(reportOfB.out().contains("run               " + runIdB), reportOfB.out());
             assertTrue(reportOfB.out().endsWith("html: " + bHtml + "\ncsv: " + bCsv + "\n"), reportOfB.out());
             List<Map<String, String>> rowsB = csvRows(bCsv);
@@ -110,23 +82,23 @@ class VisualReportsIT {
 
             // a report file: the summary and its artifact written again
             Path rJson = tmp.resolve("report/a.json");
-            Printed reportOfA = execute("report", a.toString(), "--json", rJson.toString());
-            assertEquals(0, reportOfA.code(), reportOfA.err());
+            CommandOutput reportOfA = CommandOutput.run("report", a.toString(), "--json", rJson.toString());
+            assertEquals(0, reportOfA.exitCode(), reportOfA.err());
             assertTrue(reportOfA.out().contains("TTFT (ms)"), reportOfA.out());
             assertTrue(reportOfA.out().endsWith("json: " + rJson + "\n"), reportOfA.out());
             assertEquals(Files.readString(a), Files.readString(rJson), "--json writes the artifact as the run did");
 
-            Printed unknown = execute("report", "no-such-run", "--bootstrap-servers", bs, "--schema-registry-url",
+            CommandOutput unknown = CommandOutput.run("report", "no-such-run", "--bootstrap-servers", bs, "--schema-registry-url",
                     registry);
-            assertEquals(2, unknown.code(), unknown.err());
+            assertEquals(2, unknown.exitCode(), unknown.err());
             assertTrue(unknown.err().contains("capstream report: no report for run id no-such-run on capstream.reports"),
                     unknown.err());
 
             // compare a file with a run id
             Path cHtml = tmp.resolve("compare.html");
-            Printed compare = execute("compare", a.toString(), runIdB, "--html", cHtml.toString(),
+            CommandOutput compare = CommandOutput.run("compare", a.toString(), runIdB, "--html", cHtml.toString(),
                     "--bootstrap-servers", bs, "--schema-registry-url", registry);
-            assertEquals(0, compare.code(), compare.err());
+            assertEquals(0, compare.exitCode(), compare.err());
             for (String line : List.of("TTFT p50", "TTFT p99", "E2E p95", "ITL p50", "output throughput", "completed",
                     "failed")) {
                 assertTrue(compare.out().contains("\n" + line + " "), line + ":\n" + compare.out());

@@ -11,6 +11,7 @@ import io.capstream.aggregator.AggregatorService;
 import io.capstream.aggregator.StreamsSettings;
 import io.capstream.aggregator.events.RegistryRetry;
 import io.capstream.aggregator.api.ApiConfig;
+import io.capstream.cli.CommandOutput;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;

@@ -1,13 +1,18 @@
-package io.capstream.cli.report;
+package io.capstream.cli;
 
-import io.capstream.cli.CapstreamMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** Runs {@link CapstreamMain#execute} in this JVM and captures what it prints on stdout and stderr. */
-record CommandOutput(int exitCode, String out, String err) {
-    static synchronized CommandOutput run(String... args) {
+public record CommandOutput(int exitCode, String out, String err) {
+    /**
+     * Runs one command and echoes it, its exit code and its stdout to the real stdout.
+     *
+     * @param args the command line after {@code capstream}
+     * @return the exit code and what the command printed
+     */
+    public static synchronized CommandOutput run(String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
