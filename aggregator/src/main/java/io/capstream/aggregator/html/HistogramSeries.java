@@ -52,10 +52,21 @@ public record HistogramSeries(double[] lowerMs, double[] upperMs, double[] count
 
     /**
      * @param id chart id
-     * @return a BARS chart: x = bucket lower edge (ms, drawn on a log scale), y = gaps
+     * @return a BARS chart: x = bucket lower edge (ms, drawn on a log scale), y = gaps; the bucket of zero gaps
+     *     ({@code [0, upper)}), which a log scale cannot place at 0, is drawn one log-bucket width (10^0.1) below
+     *     its upper edge
      */
     public Chart chart(String id) {
+        double[] x = lowerMs.clone();
+        for (int i = 0; i < x.length; i++) {
+            if (!(x[i] > 0) && upperMs[i] > 0) {
+                x[i] = upperMs[i] / BUCKET_RATIO;
+            }
+        }
         return new Chart(id, "Per-token inter-chunk latency histogram", "inter-chunk gap (ms, bucket lower edge)",
-                "gaps", Chart.Kind.BARS, lowerMs, java.util.List.of(new Chart.Series("gaps", count)));
+                "gaps", Chart.Kind.BARS, x, java.util.List.of(new Chart.Series("gaps", count)));
     }
+
+    /** Ratio of a bucket's upper to its lower edge: 10 buckets per decade. */
+    private static final double BUCKET_RATIO = Math.pow(10, 0.1);
 }

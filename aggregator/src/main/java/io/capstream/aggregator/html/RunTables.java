@@ -49,7 +49,7 @@ final class RunTables {
         } else {
             rows.add(List.of("concurrency", Fmt.value(a.get("concurrency"))));
         }
-        rows.add(List.of("context (tokens)", Fmt.value(a.get("context_tokens"))));
+        rows.add(List.of("context (tokens)", context(a)));
         rows.add(List.of("max_tokens", Fmt.value(a.get("max_tokens"))));
         JsonNode wall = a.get("wall_clock_ms");
         rows.add(List.of("wall clock (s)", wall != null && wall.isNumber() ? Fmt.number(wall.doubleValue() / 1000) : ""));
@@ -209,5 +209,35 @@ final class RunTables {
         } else {
             rows.add(List.of(key, Fmt.value(v)));
         }
+    }
+
+    /**
+     * @param a the artifact
+     * @return the fixed {@code context_tokens}, or for a sampled plan the range of {@code context_distribution}
+     *     ({@code "sampled: 16000 to 31680 (2 values)"}); empty when the report has neither
+     */
+    static String context(JsonNode a) {
+        JsonNode fixed = a.get("context_tokens");
+        if (fixed != null && fixed.isNumber()) {
+            return Fmt.value(fixed);
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        int values = 0;
+        for (Iterator<String> it = a.path("context_distribution").fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            try {
+                long v = Long.parseLong(key);
+                min = Math.min(min, v);
+                max = Math.max(max, v);
+                values++;
+            } catch (NumberFormatException e) {
+                // not a token count: ignored
+            }
+        }
+        if (values == 0) {
+            return "";
+        }
+        return values == 1 ? Long.toString(min) : "sampled: " + min + " to " + max + " (" + values + " values)";
     }
 }

@@ -51,7 +51,11 @@ public final class SweepPage {
                 + points.size() + " step" + (points.size() == 1 ? "" : "s")
                 + (planned.isNumber() ? " of " + planned.asInt() + " planned" : "") + ". SLOs: "
                 + (slos.isEmpty() ? "none" : String.join(", ", slos)) + ".");
-        page.headline(headline(sweep, axis, slos));
+        if (sweep.path("max_load_meeting_slos").isObject() || slos.isEmpty()) {
+            page.headline(headline(sweep, axis, slos));
+        } else {
+            page.warning(headline(sweep, axis, slos));
+        }
 
         SweepCurveSeries curve = new SweepCurveSeries(sweep);
         page.heading("Capacity curve");
@@ -98,6 +102,42 @@ public final class SweepPage {
     }
 
     /**
+     * Why a sweep with SLOs has no largest load meeting them. A load counts only when it and every lower
+     * load met the SLOs ({@code SweepCurves.maxLoadMeetingSlos}), so steps that met them above a lower
+     * step that missed (a cold first step, a noisy one) are named, with the step that blocked them.
+     *
+     * @param points the sweep.json points
+     * @param axis   the load axis
+     * @return e.g. {@code "No load met the SLOs"} or {@code "No load met the SLOs with every lower load
+     *     meeting them too: concurrency 1 (step 1) missed them; 2, 4 met them"}
+     */
+    static String noMaxLoad(JsonNode points, String axis) {
+        JsonNode lowestMiss = null;
+        for (JsonNode p : points) {
+            if (p.path("meets_slos").isBoolean() && !p.path("meets_slos").booleanValue()
+                    && (lowestMiss == null || p.path("load").asDouble() < lowestMiss.path("load").asDouble())) {
+                lowestMiss = p;
+            }
+        }
+        List<String> metAbove = new ArrayList<>();
+        for (JsonNode p : points) {
+            if (p.path("meets_slos").asBoolean(false) && lowestMiss != null
+                    && p.path("load").asDouble() > lowestMiss.path("load").asDouble()) {
+                String load = Fmt.value(p.get("load"));
+                if (!metAbove.contains(load)) {
+                    metAbove.add(load);
+                }
+            }
+        }
+        if (metAbove.isEmpty()) {
+            return "No load met the SLOs";
+        }
+        return "No load met the SLOs with every lower load meeting them too: " + axis + " "
+                + Fmt.value(lowestMiss.get("load")) + " (step " + lowestMiss.path("step").asInt() + ") missed them; "
+                + String.join(", ", metAbove) + " met them";
+    }
+
+    /**
      * @param sweep the sweep.json tree
      * @param axis  its axis
      * @param slos  its SLO texts
@@ -109,7 +149,7 @@ public final class SweepPage {
         }
         JsonNode max = sweep.path("max_load_meeting_slos");
         if (!max.isObject()) {
-            return "No load met the SLOs (" + String.join(", ", slos) + ").";
+            return noMaxLoad(sweep.path("points"), axis) + " (" + String.join(", ", slos) + ").";
         }
         String load = Fmt.value(max.get(axis));
         StringBuilder sb = new StringBuilder("Largest load meeting the SLOs: ").append(axis).append(' ').append(load);

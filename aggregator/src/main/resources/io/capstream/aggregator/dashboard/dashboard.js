@@ -224,7 +224,7 @@
     var section = document.getElementById('summaries');
     if (!Array.isArray(summaries) || summaries.length === 0) {
       destroyAllPlots();
-      section.replaceChildren(note('no window summaries yet'));
+      section.replaceChildren(note('no window summaries yet: a window is summarised once it has closed, i.e. when later events (another run, or the heartbeats of generate --continuous) move the stream past its end and grace period'));
       return;
     }
     var grid = section.querySelector('.charts');

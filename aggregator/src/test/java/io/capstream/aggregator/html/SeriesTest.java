@@ -180,4 +180,25 @@ class SeriesTest {
         assertArrayEquals(new double[] {0, 1, 2, 3}, c.x());
         assertArrayEquals(new double[] {2, 1, 1, 1}, c.series().get(0).y());
     }
+
+    /** Before: a report with zero gaps had lower_ms 0 first, which the log x scale cannot draw: an empty chart. */
+    @Test
+    void theZeroGapBucketIsDrawnBelowItsUpperEdgeOnTheLogScale() {
+        HistogramSeries h = HistogramSeries.parse(ArtifactJson.parse(
+                "{\"lower_ms\":[0.0,0.001],\"upper_ms\":[0.001,0.00125893],\"count\":[3,1]}"));
+        Chart c = h.chart("h");
+        assertEquals(0.001 / Math.pow(10, 0.1), c.x()[0], 1e-15);
+        assertEquals(0.001, c.x()[1]);
+        assertArrayEquals(new double[] {3, 1}, c.series().get(0).y());
+        assertEquals(4, h.total());
+    }
+
+    /** Before: the summary's context cell was empty for a sampled context plan (context_tokens null). */
+    @Test
+    void theContextCellGivesTheFixedValueOrTheSampledRange() {
+        assertEquals("1,024", RunTables.context(ArtifactJson.parse("{\"context_tokens\":1024}")));
+        assertEquals("sampled: 16000 to 31680 (2 values)", RunTables.context(ArtifactJson.parse(
+                "{\"context_tokens\":null,\"context_distribution\":{\"31680\":3,\"16000\":5}}")));
+        assertEquals("", RunTables.context(ArtifactJson.parse("{}")));
+    }
 }

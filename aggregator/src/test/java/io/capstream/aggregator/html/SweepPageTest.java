@@ -1,9 +1,11 @@
 package io.capstream.aggregator.html;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepPoint;
 import io.capstream.schemas.report.SweepJson;
@@ -89,8 +91,19 @@ class SweepPageTest {
     void withoutLinksOrAMetLoadThePageSaysSo() throws Exception {
         Document doc = Jsoup.parse(SweepPage.render(sweep(false)));
         assertTrue(doc.select("a").isEmpty());
-        assertEquals("No load met the SLOs (ttft_p95_ms<=300).", doc.selectFirst("p.headline").text());
+        assertEquals("No load met the SLOs (ttft_p95_ms<=300).", doc.selectFirst("p.warning").text());
+        assertNull(doc.selectFirst("p.headline"), "not shown as a success");
         JsonNode ttft = RunPageTest.charts(doc).get("ttft-curve");
         assertEquals(4, ttft.get("series").size(), "no marker series");
+    }
+
+    /** Before: "No load met the SLOs" (as a success headline) although steps 2 and 3 met them above a cold step 1. */
+    @Test
+    void higherStepsThatMetTheSlosAboveAMissedLowerStepAreNamed() throws Exception {
+        ObjectNode sweep = (ObjectNode) sweep(false);
+        ((ObjectNode) sweep.get("points").get(0)).put("meets_slos", false);
+        Document doc = Jsoup.parse(SweepPage.render(sweep));
+        assertEquals("No load met the SLOs with every lower load meeting them too: concurrency 1 (step 1) missed them;"
+                + " 2, 4 met them (ttft_p95_ms<=300).", doc.selectFirst("p.warning").text());
     }
 }

@@ -9,6 +9,7 @@ import io.capstream.cli.report.ReportSources;
 import io.capstream.cli.report.RunViews;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +61,9 @@ public final class CompareCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new ArrayList<>(ReportArguments.usageProblems(List.of(a, b), kafka));
         String htmlProblem = VisualOutputOptions.fileProblem("--html", html);
+        if (htmlProblem == null) {
+            htmlProblem = VisualOutputOptions.collision("--html", html, readTaken(a, "report A"), readTaken(b, "report B"));
+        }
         if (htmlProblem != null) {
             problems.add(htmlProblem);
         }
@@ -87,5 +91,11 @@ public final class CompareCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** @return the argument as a file the command reads (which --html may not replace), or null for a run id */
+    private static VisualOutputOptions.Taken readTaken(String source, String name) {
+        Path p = Path.of(source);
+        return Files.exists(p) ? new VisualOutputOptions.Taken(p, name + ", which is being read") : null;
     }
 }

@@ -120,6 +120,14 @@ public final class ImportCommand implements Callable<Integer> {
                     + " (import the file alone to get its page)");
             return 2;
         }
+        if (visual.any()) {
+            List<String> collisions = visual.problems(new VisualOutputOptions.Taken(files.get(0),
+                    "the artifact being imported"));
+            if (!collisions.isEmpty()) {
+                collisions.forEach(p -> err.println("capstream import: " + p));
+                return 2;
+            }
+        }
 
         Map<Path, ImportPlan> plans = new LinkedHashMap<>();
         for (Path file : files) {

@@ -8,6 +8,7 @@ import io.capstream.cli.report.RunViews;
 import io.capstream.cli.report.SummaryTable;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,11 +58,16 @@ public final class ReportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new ArrayList<>(ReportArguments.usageProblems(List.of(source), kafka));
+        Path read = Files.exists(Path.of(source)) ? Path.of(source) : null;
+        VisualOutputOptions.Taken input = new VisualOutputOptions.Taken(read, "the report being read");
         String jsonProblem = VisualOutputOptions.fileProblem("--json", json);
+        if (jsonProblem == null) {
+            jsonProblem = VisualOutputOptions.collision("--json", json, input);
+        }
         if (jsonProblem != null) {
             problems.add(jsonProblem);
         }
-        problems.addAll(visual.problems(json));
+        problems.addAll(visual.problems(input, new VisualOutputOptions.Taken(json, "also the --json output")));
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println("capstream report: " + p));
             return 2;

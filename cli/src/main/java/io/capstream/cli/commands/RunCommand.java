@@ -85,7 +85,7 @@ public final class RunCommand implements Callable<Integer> {
                     + " with this process)");
             return 2;
         }
-        List<String> problems = new ArrayList<>(visual.problems(output == null ? null : Path.of(output)));
+        List<String> problems = new ArrayList<>(visual.problems(new VisualOutputOptions.Taken(output == null ? null : Path.of(output), "the report file itself")));
         if (noAggregator && visual.any()) {
             problems.add("--html and --csv need the report: not with --no-aggregator");
         }

@@ -234,7 +234,7 @@ public final class SweepCommand implements Callable<Integer> {
                 problems.add(outputProblem);
             }
         }
-        problems.addAll(visual.problems());
+        problems.addAll(visual.problems(output.taken()));
         if (!problems.isEmpty() || axis == null) {
             return null;
         }

@@ -65,8 +65,8 @@ public final class CompareTable {
             return "-";
         }
         String s = String.format(Locale.ROOT, fmt, v);
-        if (s.matches("-0(\\.0*)?")) {
-            s = s.substring(1); // a tiny negative change prints as 0, without a sign
+        if (s.matches("-?0(\\.0*)?")) {
+            return s.startsWith("-") ? s.substring(1) : s; // a change that prints as 0 has no sign
         }
         return v > 0 ? "+" + s : s;
     }

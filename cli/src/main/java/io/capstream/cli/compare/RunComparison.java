@@ -22,7 +22,8 @@ import java.util.Set;
  *       p50/p95 for reports without statistics;</li>
  *   <li>throughputs (higher is better): output tokens/s ({@code metrics.throughput_tok_s}), requests/s and
  *       total tokens/s ({@code capstream.statistics});</li>
- *   <li>completed (higher is better) and failed (lower is better) requests;</li>
+ *   <li>completed and failed requests (counts that follow the workload: no verdict) and the error rate,
+ *       failed / (completed + failed) (lower is better);</li>
  *   <li>goodput (share of requests meeting every SLO) and goodput rate (req/s) ({@code capstream.slo}), higher is
  *       better, when a report has them.</li>
  * </ul>
@@ -56,8 +57,10 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
     public enum Direction {
         /** Latencies, failures. */
         LOWER_IS_BETTER,
-        /** Throughputs, completed requests, goodput. */
-        HIGHER_IS_BETTER
+        /** Throughputs, goodput. */
+        HIGHER_IS_BETTER,
+        /** Counts that follow the workload (completed, failed requests): no verdict. */
+        NEITHER
     }
 
     /** What a change means for the metric. */
@@ -112,6 +115,9 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
      * @param b         B's value, or null when B's report has none
      */
     public record MetricChange(String name, Unit unit, Direction direction, Double a, Double b) {
+        /** Relative difference below which a change is no change (0.1 %: below what the table prints). */
+        public static final double UNCHANGED_WITHIN = 0.001;
+
         /** Checks the name, unit and direction. */
         public MetricChange {
             Objects.requireNonNull(name, "name");
@@ -129,13 +135,17 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
             return a == null || b == null || a == 0 ? null : (b - a) / a;
         }
 
-        /** @return whether B is better or worse than A, or null when either is missing */
+        /**
+         * @return whether B is better or worse than A; {@link Verdict#UNCHANGED} when they differ by less than
+         *     {@value #UNCHANGED_WITHIN} of the larger; null when either is missing or the metric has no
+         *     direction ({@link Direction#NEITHER})
+         */
         public Verdict verdict() {
-            if (a == null || b == null) {
+            if (a == null || b == null || direction == Direction.NEITHER) {
                 return null;
             }
             int c = Double.compare(b, a);
-            if (c == 0) {
+            if (c == 0 || Math.abs(b - a) < UNCHANGED_WITHIN * Math.max(Math.abs(a), Math.abs(b))) {
                 return Verdict.UNCHANGED;
             }
             boolean lower = c < 0;
@@ -180,9 +190,10 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
         add(metrics, "total token throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER,
                 number(statistics(a).get("total_token_throughput_tok_s")),
                 number(statistics(b).get("total_token_throughput_tok_s")));
-        add(metrics, "completed", Unit.COUNT, Direction.HIGHER_IS_BETTER, number(a.get("completed")),
+        add(metrics, "completed", Unit.COUNT, Direction.NEITHER, number(a.get("completed")),
                 number(b.get("completed")));
-        add(metrics, "failed", Unit.COUNT, Direction.LOWER_IS_BETTER, number(a.get("failed")), number(b.get("failed")));
+        add(metrics, "failed", Unit.COUNT, Direction.NEITHER, number(a.get("failed")), number(b.get("failed")));
+        add(metrics, "error rate", Unit.FRACTION, Direction.LOWER_IS_BETTER, errorRate(a), errorRate(b));
         add(metrics, "goodput", Unit.FRACTION, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput")),
                 number(slo(b).get("goodput")));
         add(metrics, "goodput rate", Unit.REQ_S, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput_rps")),
@@ -235,6 +246,16 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
             return;
         }
         out.put(key, n.isValueNode() ? n.asText() : n.toString());
+    }
+
+    /** @return failed / (completed + failed), or null when the report has neither count or no requests */
+    private static Double errorRate(JsonNode artifact) {
+        Double completed = number(artifact.get("completed"));
+        Double failed = number(artifact.get("failed"));
+        if (completed == null || failed == null || completed + failed == 0) {
+            return null;
+        }
+        return failed / (completed + failed);
     }
 
     private static void add(List<MetricChange> out, String name, Unit unit, Direction d, Double a, Double b) {

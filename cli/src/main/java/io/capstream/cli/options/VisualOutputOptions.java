@@ -41,34 +41,59 @@ public final class VisualOutputOptions {
     }
 
     /**
+     * Another file of the command, which neither output may replace: the report it writes, or a report it reads.
+     *
+     * @param path the file; null = none (ignored)
+     * @param what how the message names it, e.g. {@code "the report file itself"}, {@code "the report being read"}
+     */
+    public record Taken(Path path, String what) {
+    }
+
+    /**
      * Checks both files before any work (usage errors): each must be creatable (its nearest existing
      * ancestor a directory that accepts a new file, tried with a temporary file removed at once), not a
      * directory, symlink or other non-regular file, and neither may be the same file as the other or as
-     * one of {@code taken} (the report file itself).
+     * one of {@code taken} (what the command writes or reads: writing there would replace it).
      *
-     * @param taken other files the command writes (e.g. its {@code --output}); null entries are ignored
+     * @param taken the command's other files; entries with a null path are ignored
      * @return one message per problem without command prefix, e.g. {@code "--html: /proc/x.html: cannot
-     *         create a file in /proc (the directory accepts no new files)"}; empty when both will do
+     *         create a file in /proc (the directory accepts no new files)"} or {@code "--csv: r.json is the
+     *         report being read"}; empty when both will do
      */
-    public List<String> problems(Path... taken) {
+    public List<String> problems(Taken... taken) {
         List<String> problems = new ArrayList<>();
         check("--html", html, problems);
         check("--csv", csv, problems);
         if (html != null && csv != null && same(html, csv)) {
             problems.add("--html and --csv name the same file " + html);
         }
-        for (Path other : taken) {
-            if (other == null) {
-                continue;
-            }
-            if (html != null && same(html, other)) {
-                problems.add("--html: " + html + " is the report file itself");
-            }
-            if (csv != null && same(csv, other)) {
-                problems.add("--csv: " + csv + " is the report file itself");
+        addIfNotNull(problems, collision("--html", html, taken));
+        addIfNotNull(problems, collision("--csv", csv, taken));
+        return problems;
+    }
+
+    /**
+     * @param option the option's name
+     * @param file   its file, or null
+     * @param taken  the command's other files
+     * @return {@code "<option>: <file> is <what>"} for the first of {@code taken} that is the same file, or null
+     */
+    public static String collision(String option, Path file, Taken... taken) {
+        if (file == null) {
+            return null;
+        }
+        for (Taken other : taken) {
+            if (other != null && other.path() != null && same(file, other.path())) {
+                return option + ": " + file + " is " + other.what();
             }
         }
-        return problems;
+        return null;
+    }
+
+    private static void addIfNotNull(List<String> problems, String problem) {
+        if (problem != null) {
+            problems.add(problem);
+        }
     }
 
     private static boolean same(Path a, Path b) {

@@ -2,6 +2,7 @@ package io.capstream.cli.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
@@ -57,7 +58,9 @@ public final class RequestCsv {
 
     private static final String REQUEST_INDEX = "request_index";
     private static final List<String> TIMELINE = List.of(START, FIRST_TOKEN, END, QUEUE);
-    private static final CsvMapper MAPPER = new CsvMapper();
+    /** Quotes a field only when it needs it (a comma, quote, CR or LF), however long: like sweep.csv. */
+    private static final CsvMapper MAPPER = CsvMapper.builder()
+            .enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING).build();
 
     /**
      * One run of a multi-run CSV.

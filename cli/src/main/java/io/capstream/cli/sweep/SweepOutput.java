@@ -1,5 +1,6 @@
 package io.capstream.cli.sweep;
 
+import io.capstream.cli.options.VisualOutputOptions;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.report.SweepJson;
@@ -30,6 +31,16 @@ public final class SweepOutput {
     /** @return the directory */
     public Path dir() {
         return dir;
+    }
+
+    /**
+     * @return the files the sweep writes under fixed names ({@value #SWEEP_JSON}, {@value #SWEEP_CSV}), which
+     *     {@code --html}/{@code --csv} may not replace
+     */
+    public VisualOutputOptions.Taken[] taken() {
+        return new VisualOutputOptions.Taken[] {
+            new VisualOutputOptions.Taken(dir.resolve(SWEEP_JSON), "the sweep's " + SWEEP_JSON),
+            new VisualOutputOptions.Taken(dir.resolve(SWEEP_CSV), "the sweep's " + SWEEP_CSV)};
     }
 
     /**

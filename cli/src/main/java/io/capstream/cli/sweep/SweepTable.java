@@ -2,7 +2,9 @@ package io.capstream.cli.sweep;
 
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepPoint;
+import java.util.LinkedHashSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The console table at the end of {@code capstream sweep}: one row per step of the curve (step, load,
@@ -40,17 +42,18 @@ public final class SweepTable {
     /**
      * @param curve the sweep's curve; not null
      * @return {@code max load meeting SLOs: concurrency 8 (step 4, run <id>)}, {@code none of the loads met the
-     *         SLOs}, or {@code no SLOs given: no max load} without SLOs
+     *         SLOs}, {@code no max load meeting SLOs: concurrency 1 (step 1) missed them, and ...} when higher
+     *         loads met them above a lower one that missed, or {@code no SLOs given: no max load} without SLOs
      */
     public static String maxLine(SweepCurve curve) {
         if (curve.getSlos().isEmpty()) {
             return "no SLOs given (--slo): no max load meeting SLOs";
         }
         Double max = curve.getMaxLoadMeetingSlos();
-        if (max == null) {
-            return "none of the loads met the SLOs";
-        }
         LoadAxis axis = LoadAxis.parse(curve.getAxis());
+        if (max == null) {
+            return noMaxLoad(curve, axis);
+        }
         String runId = curve.getMaxLoadRunId();
         Integer step = null;
         for (SweepPoint p : curve.getPoints()) {
@@ -61,6 +64,31 @@ public final class SweepTable {
         return "max load meeting SLOs: " + axis.wireName() + " " + axis.format(max)
                 + (axis.integral() ? "" : " req/s") + " (" + (step == null ? "" : "step " + step + ", ")
                 + "run " + runId + ")";
+    }
+
+    /**
+     * Why there is no max load: none met the SLOs, or (a load counts only when every lower load met them too,
+     * {@code SweepCurves.maxLoadMeetingSlos}) a lower step missed them while higher ones met them.
+     */
+    private static String noMaxLoad(SweepCurve curve, LoadAxis axis) {
+        SweepPoint lowestMiss = null;
+        for (SweepPoint p : curve.getPoints()) {
+            if (Boolean.FALSE.equals(p.getMeetsSlos()) && (lowestMiss == null || p.getLoad() < lowestMiss.getLoad())) {
+                lowestMiss = p;
+            }
+        }
+        Set<String> metAbove = new LinkedHashSet<>();
+        for (SweepPoint p : curve.getPoints()) {
+            if (Boolean.TRUE.equals(p.getMeetsSlos()) && lowestMiss != null && p.getLoad() > lowestMiss.getLoad()) {
+                metAbove.add(axis.format(p.getLoad()));
+            }
+        }
+        if (metAbove.isEmpty()) {
+            return "none of the loads met the SLOs";
+        }
+        return "no max load meeting SLOs: " + axis.wireName() + " " + axis.format(lowestMiss.getLoad()) + " (step "
+                + lowestMiss.getStep() + ") missed them, and a load counts only when every lower load met them too ("
+                + String.join(", ", metAbove) + " met them)";
     }
 
     private static void row(StringBuilder sb, Object... cells) {

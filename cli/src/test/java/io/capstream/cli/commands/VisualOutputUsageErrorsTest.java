@@ -1,6 +1,7 @@
 package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -150,5 +151,36 @@ class VisualOutputUsageErrorsTest {
         r = run("compare", junk.toString(), seed().toString());
         assertEquals(2, r.code(), r.err());
         assertEquals(List.of("capstream compare: " + junk + ": not a report artifact (no run_id)"), r.lines());
+    }
+
+    /** Before: report/compare/import/sweep replaced the report they read (or their sweep.json) by the page, exit 0. */
+    @Test
+    @Timeout(30)
+    void noOutputMayReplaceAReportTheCommandReadsOrItsSweepJson() throws Exception {
+        Path report = Files.copy(seed(), tmp.resolve("victim.json"));
+        byte[] before = Files.readAllBytes(report);
+        CliRun r = run("report", report.toString(), "--html", report.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream report: --html: " + report + " is the report being read"), r.lines());
+        r = run("report", report.toString(), "--csv", tmp.resolve("./victim.json").toString(), "--json", report.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals("capstream report: --json: " + report + " is the report being read", r.lines().get(0));
+        Path page = tmp.resolve("p.html");
+        r = run("report", report.toString(), "--json", page.toString(), "--html", page.toString());
+        assertEquals(List.of("capstream report: --html: " + page + " is also the --json output"), r.lines());
+        r = run("compare", seed().toString(), report.toString(), "--html", report.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream compare: --html: " + report + " is report B, which is being read"), r.lines());
+        r = run("import", "--output-dir", tmp.resolve("out").toString(), "--csv", report.toString(), report.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream import: --csv: " + report + " is the artifact being imported"), r.lines());
+        Path dir = tmp.resolve("sweep");
+        r = run("sweep", "--base-url", target.baseUrl(), "--model", "m", "--concurrency", "1", "--output-dir",
+                dir.toString(), "--html", dir.resolve("sweep.json").toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream sweep: --html: " + dir.resolve("sweep.json") + " is the sweep's sweep.json"),
+                r.lines());
+        assertEquals(0, target.hits());
+        assertArrayEquals(before, Files.readAllBytes(report), "the report is untouched");
     }
 }

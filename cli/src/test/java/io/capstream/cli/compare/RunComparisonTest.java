@@ -76,6 +76,25 @@ class RunComparisonTest {
         assertEquals(Verdict.BETTER, failed.verdict());
     }
 
+    /** Before: completed 40 vs 16 (two workloads of different sizes, every request completed) was "worse". */
+    @Test
+    void countsThatFollowTheWorkloadHaveNoVerdictTheErrorRateHasAndTinyChangesAreNoChange() {
+        JsonNode a = Artifacts.json("{'run_id':'a','completed':40,'failed':0}");
+        JsonNode b = Artifacts.json("{'run_id':'b','completed':12,'failed':4}");
+        RunComparison c = RunComparison.of(a, b);
+        assertEquals(Direction.NEITHER, metric(c, "completed").direction());
+        assertNull(metric(c, "completed").verdict());
+        assertNull(metric(c, "failed").verdict());
+        MetricChange errors = metric(c, "error rate");
+        assertEquals(0.0, errors.a());
+        assertEquals(0.25, errors.b());
+        assertEquals(Verdict.WORSE, errors.verdict());
+        assertEquals(Verdict.UNCHANGED,
+                new MetricChange("ITL p90", Unit.MS, Direction.LOWER_IS_BETTER, 16.72, 16.7205).verdict());
+        assertEquals(Verdict.BETTER,
+                new MetricChange("ITL p90", Unit.MS, Direction.LOWER_IS_BETTER, 16.72, 16.70).verdict());
+    }
+
     @Test
     void everyDifferingWorkloadKeyIsListedNestedOnesDotted() {
         JsonNode a = Artifacts.json("{'run_id':'a','model':'m','concurrency':4,'max_tokens':32,"

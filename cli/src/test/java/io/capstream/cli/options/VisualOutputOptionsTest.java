@@ -45,7 +45,8 @@ class VisualOutputOptionsTest {
         assertEquals(List.of("--html and --csv name the same file " + same),
                 parse("--html", same.toString(), "--csv", tmp.resolve("x/../same").toString()).problems());
         assertEquals(List.of("--csv: " + same + " is the report file itself"),
-                parse("--csv", same.toString()).problems(null, same));
+                parse("--csv", same.toString()).problems(null, new VisualOutputOptions.Taken(null, "ignored"),
+                        new VisualOutputOptions.Taken(same, "the report file itself")));
     }
 
     @Test

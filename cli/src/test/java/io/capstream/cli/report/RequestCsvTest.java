@@ -102,4 +102,16 @@ class RequestCsvTest {
         assertEquals("", rows.get(0).get("e2e_ms"), "a column of another run's rows is empty");
         assertEquals("4.0", rows.get(2).get("ttft_ms"));
     }
+
+    /** Before: Jackson quoted every string over 24 characters ("mean_inter_token_latency_ms", long run ids). */
+    @Test
+    void longFieldsAreQuotedOnlyWhenTheyNeedIt() throws Exception {
+        JsonNode r = json("{'run_id':'r','request_timings':[{'request_index':0,'mean_inter_token_latency_ms':1.5}],"
+                + "'failures':[{'request_index':1,'error_type':'HTTPError','error_message':'a long message, with a comma'}]}");
+        String csv = RequestCsv.render(List.of(new RequestCsv.Run("sweep-20261201T210000Z-s1", 1, r)));
+        assertEquals("run_id,step,request_index,mean_inter_token_latency_ms,status,error_type,error_message,start_ms,"
+                + "first_token_ms,end_ms,queue_ms", csv.lines().findFirst().orElseThrow());
+        assertEquals("sweep-20261201T210000Z-s1,1,1,,failed,HTTPError,\"a long message, with a comma\",,,,",
+                csv.lines().toList().get(2));
+    }
 }

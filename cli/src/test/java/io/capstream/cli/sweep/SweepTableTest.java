@@ -41,6 +41,11 @@ class SweepTableTest {
     void theMaxLineSaysWhenNoLoadMetTheSlosOrThereWereNone() {
         assertEquals("none of the loads met the SLOs",
                 SweepTable.maxLine(curve(List.of("ttft_p95_ms<=300"), null, null, point(1, 1, false, 500.0, false))));
+        // before: "none of the loads met the SLOs" although steps 2 and 3 met them above a cold step 1
+        assertEquals("no max load meeting SLOs: concurrency 1 (step 1) missed them, and a load counts only when every"
+                + " lower load met them too (2, 4 met them)",
+                SweepTable.maxLine(curve(List.of("ttft_p95_ms<=100"), null, null, point(1, 1, false, 265.0, false),
+                        point(2, 2, false, 74.9, true), point(3, 4, false, 84.6, true))));
         assertEquals("no SLOs given (--slo): no max load meeting SLOs",
                 SweepTable.maxLine(curve(List.of(), null, null, point(1, 1, false, 500.0, null))));
     }
