@@ -183,7 +183,7 @@ class SeriesTest {
 
     /** Before: a report with zero gaps had lower_ms 0 first, which the log x scale cannot draw: an empty chart. */
     @Test
-    void theZeroGapBucketIsDrawnBelowItsUpperEdgeOnTheLogScale() {
+    void theZeroGapBucketIsDrawnBelowItsUpperEdgeOnTheLogScale() throws Exception {
         HistogramSeries h = HistogramSeries.parse(ArtifactJson.parse(
                 "{\"lower_ms\":[0.0,0.001],\"upper_ms\":[0.001,0.00125893],\"count\":[3,1]}"));
         Chart c = h.chart("h");
@@ -195,7 +195,7 @@ class SeriesTest {
 
     /** Before: the summary's context cell was empty for a sampled context plan (context_tokens null). */
     @Test
-    void theContextCellGivesTheFixedValueOrTheSampledRange() {
+    void theContextCellGivesTheFixedValueOrTheSampledRange() throws Exception {
         assertEquals("1,024", RunTables.context(ArtifactJson.parse("{\"context_tokens\":1024}")));
         assertEquals("sampled: 16000 to 31680 (2 values)", RunTables.context(ArtifactJson.parse(
                 "{\"context_tokens\":null,\"context_distribution\":{\"31680\":3,\"16000\":5}}")));

@@ -2,6 +2,7 @@ package io.capstream.cli.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.compare.RunComparison.Direction;
@@ -35,7 +36,7 @@ class RunComparisonTest {
         // p50 from statistics (100), not from the anvil metric (101)
         assertEquals(100.0, metric(c, "TTFT p50").a());
         assertEquals(List.of("TTFT p50", "TTFT p90", "TTFT p95", "TTFT p99", "output throughput", "request throughput",
-                "total token throughput", "completed", "failed"), c.metrics().stream().map(MetricChange::name).toList(),
+                "total token throughput", "completed", "failed", "error rate"), c.metrics().stream().map(MetricChange::name).toList(),
                 "metrics neither report has (E2E, ITL, goodput) are left out");
     }
 
@@ -55,8 +56,9 @@ class RunComparisonTest {
         assertNull(e2e.absolute());
         assertNull(e2e.relative());
         assertNull(e2e.verdict());
-        assertEquals(Verdict.UNCHANGED, metric(c, "completed").verdict());
+        assertNull(metric(c, "completed").verdict(), "a count that follows the workload has no verdict");
         assertEquals(0.0, metric(c, "completed").relative());
+        assertTrue(c.metrics().stream().noneMatch(m -> m.name().equals("error rate")), "no failed count: no error rate");
     }
 
     @Test
