@@ -1,14 +1,19 @@
 package io.capstream.aggregator;
 
+import io.capstream.aggregator.api.AdvertisedUrl;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.api.ApiServer;
 import io.capstream.aggregator.api.MonitoringMetrics;
+import io.capstream.aggregator.api.StreamsInstanceLocator;
 import io.capstream.aggregator.api.StreamsQueryService;
 import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * down. {@code /ready} is false while the events decoder waits for the registry (the
  * {@code RegistryHealth} of {@code config.report()}). The Streams application's lifecycle is owned by a
  * {@link StreamsRuntime}.
+ *
+ * <p>Several instances with the same application id share the partitions (Kafka Streams' group
+ * protocol); each advertises its API as {@code application.server} and the API answers for every run
+ * and window from any instance ({@link ApiServer}: keyed lookups forwarded to the owner, range queries
+ * merged). {@code /metrics} stays per instance.
  */
 public final class AggregatorService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AggregatorService.class);
@@ -30,49 +40,79 @@ public final class AggregatorService implements AutoCloseable {
     private final StreamsRuntime runtime;
     private final MonitoringMetrics metrics;
     private final ApiServer api;
+    private final AdvertisedUrl advertised;
 
-    private AggregatorService(StreamsRuntime runtime, MonitoringMetrics metrics, ApiServer api) {
+    private AggregatorService(StreamsRuntime runtime, MonitoringMetrics metrics, ApiServer api, AdvertisedUrl advertised) {
         this.runtime = runtime;
         this.metrics = metrics;
         this.api = api;
+        this.advertised = advertised;
     }
 
     /**
-     * Starts Streams and, when {@code apiConfig} is not null, the HTTP API.
+     * Starts the HTTP API when {@code apiConfig} is not null, then Streams. The API's advertised address
+     * ({@link ApiConfig#advertisedOr}: the configured one, else the bind address and the actual port) becomes
+     * Streams' {@code application.server}, so that instances sharing the application id forward queries to each
+     * other ({@link StreamsInstanceLocator}); it replaces an {@code application.server} in the settings' extras.
      *
      * @param config    topology settings; not null
      * @param settings  Streams settings (application id, bootstrap servers, ...); not null
-     * @param apiConfig HTTP bind address and port, or null for no API
+     * @param apiConfig HTTP bind address, port and advertised address, or null for no API
      * @return the running service
-     * @throws IllegalStateException when the API port cannot be bound (Streams is closed again)
+     * @throws IllegalStateException when the API port cannot be bound
+     * @throws org.apache.kafka.common.KafkaException when the Streams settings are invalid (the API is closed again)
      */
     public static AggregatorService start(AggregatorConfig config, StreamsSettings settings, ApiConfig apiConfig) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(settings, "settings");
         MonitoringMetrics metrics = new MonitoringMetrics();
-        Topology topology = AggregatorTopology.build(config, metrics);
-        // the runtime installs the handler: a registry outage replaces the thread, anything else stops the application
-        StreamsRuntime runtime = StreamsRuntime.create(topology, settings, StreamsRuntime.Options.named("aggregator")
-                .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));
-        metrics.bindStreams(runtime.streams());
         ApiServer api = null;
-        if (apiConfig != null) {
-            try {
-                api = ApiServer.start(apiConfig, new StreamsQueryService(runtime.streams(),
-                        config.report().registryHealth()), metrics);
-            } catch (RuntimeException e) {
-                runtime.close();
-                metrics.close();
-                throw e;
+        AdvertisedUrl advertised = null;
+        StreamsSettings effective = settings;
+        StreamsRuntime runtime = null;
+        try {
+            if (apiConfig != null) {
+                // listen first: application.server must name the actual port (the configured one may be 0)
+                api = ApiServer.listen(apiConfig, metrics);
+                advertised = apiConfig.advertisedOr(api.port());
+                Map<String, String> extra = new HashMap<>(settings.extra());
+                extra.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.endpoint());
+                effective = settings.withExtra(extra);
             }
+            Topology topology = AggregatorTopology.build(config, metrics);
+            // the runtime installs the handler: a registry outage replaces the thread, anything else stops the application
+            runtime = StreamsRuntime.create(topology, effective, StreamsRuntime.Options.named("aggregator")
+                    .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));
+            metrics.bindStreams(runtime.streams());
+            if (api != null) {
+                api.serve(new StreamsQueryService(runtime.streams(), config.report().registryHealth()),
+                        new StreamsInstanceLocator(runtime.streams(), advertised));
+            }
+            runtime.start();
+        } catch (RuntimeException e) {
+            if (api != null) {
+                api.close();
+            }
+            if (runtime != null) {
+                runtime.close();
+            }
+            metrics.close();
+            throw e;
         }
-        runtime.start();
-        return new AggregatorService(runtime, metrics, api);
+        return new AggregatorService(runtime, metrics, api, advertised);
     }
 
     /** @return the HTTP port, or -1 without API */
     public int httpPort() {
         return api == null ? -1 : api.port();
+    }
+
+    /**
+     * @return the address other instances reach this one's API under (its {@code application.server}), or null
+     *         without API
+     */
+    public AdvertisedUrl advertisedUrl() {
+        return advertised;
     }
 
     /** @return the Streams state */

@@ -1,8 +1,11 @@
 package io.capstream.aggregator.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.capstream.aggregator.AggregatorTopology;
 import io.capstream.aggregator.html.HtmlPage;
 import io.capstream.aggregator.html.RunPage;
+import io.capstream.aggregator.slo.SloTopology;
+import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -12,14 +15,17 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -49,28 +55,43 @@ import org.apache.avro.specific.SpecificRecord;
  *       {@code schema registry unreachable: ...}).</li>
  * </ul>
  * Query errors while Streams is not RUNNING answer 503 with a JSON {@code error}; bad parameters 400.
+ *
+ * <p><b>Several instances</b> (one application id, {@link #serve} with a {@link StreamsInstanceLocator}):
+ * {@code /api/runs/{id}} and the artifact of {@code /runs/{id}} are answered by the instance that owns
+ * the run's report (this one, or the request is forwarded to the owner's advertised URL and its status
+ * and body passed on); {@code /api/runs}, {@code /api/summaries} and {@code /api/alerts} merge this
+ * instance's answer with those of every other instance holding partitions of the store
+ * ({@link ClusterQueries}); an instance that cannot be reached, or answers other than 200, makes the
+ * merged query answer 503 with a JSON {@code error} naming it (no partial answers). A request with
+ * the header {@value PeerClient#FORWARDED_HEADER} (sent by the instances to each other) or the
+ * parameter {@code local=true} is answered from this instance's stores only. {@code /metrics},
+ * {@code /health} and {@code /ready} are per instance: each exports the windows it computes.
+ * Until {@link #serve} is called (the API listens before Kafka Streams is created, to learn its port
+ * for {@code application.server}) the query routes answer 503.
  */
 public final class ApiServer implements AutoCloseable {
     private static final Duration DEFAULT_SPAN = Duration.ofHours(24);
     private static final String JSON = "application/json";
     private static final String HTML = "text/html; charset=utf-8";
     private static final String HTML_SUFFIX = ".html";
+    private static final String STARTING = "the aggregator is starting";
 
     private final Vertx vertx;
     private final boolean ownsVertx;
-    private final QueryService queries;
     private final MonitoringMetrics metrics;
     private final Clock clock;
     private final String dashboard = DashboardPage.render();
     private final ObjectMapper json = new ObjectMapper();
+    private final PeerClient peers;
+    private volatile ClusterQueries cluster;
     private HttpServer server;
 
-    private ApiServer(Vertx vertx, boolean ownsVertx, QueryService queries, MonitoringMetrics metrics, Clock clock) {
+    private ApiServer(Vertx vertx, boolean ownsVertx, MonitoringMetrics metrics, Clock clock) {
         this.vertx = vertx;
         this.ownsVertx = ownsVertx;
-        this.queries = queries;
         this.metrics = metrics;
         this.clock = clock;
+        this.peers = new PeerClient(vertx);
     }
 
     /**
@@ -83,8 +104,23 @@ public final class ApiServer implements AutoCloseable {
      * @throws IllegalStateException when the port cannot be bound (the message names host and port)
      */
     public static ApiServer start(ApiConfig config, QueryService queries, MonitoringMetrics metrics) {
-        ApiServer api = new ApiServer(Vertx.vertx(), true, Objects.requireNonNull(queries),
-                Objects.requireNonNull(metrics), Clock.systemUTC());
+        Objects.requireNonNull(queries, "queries");
+        ApiServer api = listen(config, metrics);
+        api.serve(queries, InstanceLocator.alone());
+        return api;
+    }
+
+    /**
+     * Starts the server and waits until it listens; its query routes and {@code /ready} answer 503
+     * ("starting") until {@link #serve} is called, {@code /health} and {@code /metrics} answer at once.
+     *
+     * @param config  bind address and port; not null
+     * @param metrics metrics to expose on /metrics; not null
+     * @return the listening server
+     * @throws IllegalStateException when the port cannot be bound (the message names host and port)
+     */
+    public static ApiServer listen(ApiConfig config, MonitoringMetrics metrics) {
+        ApiServer api = new ApiServer(Vertx.vertx(), true, Objects.requireNonNull(metrics), Clock.systemUTC());
         try {
             api.server = api.vertx.createHttpServer().requestHandler(api.router())
                     .listen(config.port(), config.host()).await();
@@ -96,6 +132,20 @@ public final class ApiServer implements AutoCloseable {
         return api;
     }
 
+    /**
+     * Starts answering queries.
+     *
+     * @param queries this instance's stores; not null
+     * @param locator which instance holds what ({@link InstanceLocator#alone()} for a lone instance); not null
+     * @throws IllegalStateException when already serving
+     */
+    public synchronized void serve(QueryService queries, InstanceLocator locator) {
+        if (cluster != null) {
+            throw new IllegalStateException("already serving");
+        }
+        cluster = new ClusterQueries(vertx, queries, locator, peers);
+    }
+
     /** @return the port the server listens on */
     public int port() {
         return server.actualPort();
@@ -105,7 +155,8 @@ public final class ApiServer implements AutoCloseable {
         Router router = Router.router(vertx);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", JSON).end("{\"status\":\"UP\"}"));
         router.get("/ready").handler(ctx -> {
-            String reason = queries.notReadyReason();
+            ClusterQueries c = cluster;
+            String reason = c == null ? STARTING : c.local().notReadyReason();
             JsonObject body = new JsonObject().put("ready", reason == null);
             if (reason != null) {
                 body.put("reason", reason);
@@ -115,20 +166,16 @@ public final class ApiServer implements AutoCloseable {
         router.get("/metrics").handler(ctx -> blocking(ctx, metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
         router.get("/").handler(ctx -> ctx.response().putHeader("content-type", HTML).end(dashboard));
         router.get("/runs/:id").handler(this::runPage);
-        router.get("/api/runs").handler(ctx -> blocking(ctx, () -> new JsonArray(queries.runs().stream()
-                .map(ApiServer::runHeader).collect(Collectors.toList())).encode(), JSON));
-        router.get("/api/runs/:id").handler(ctx -> {
-            String id = ctx.pathParam("id");
-            vertx.executeBlocking(() -> queries.artifact(id)).onComplete(ar -> {
-                if (ar.failed()) {
-                    fail(ctx, ar.cause());
-                } else if (ar.result().isEmpty()) {
-                    error(ctx, 404, "no report for run " + id);
-                } else {
-                    ctx.response().putHeader("content-type", JSON).end(Buffer.buffer(ar.result().get()));
-                }
-            });
-        });
+        router.get("/api/runs").handler(ctx -> withCluster(ctx, c -> c.range(AggregatorTopology.REPORTS_STORE,
+                () -> new JsonArray(c.local().runs().stream().map(ApiServer::runHeader).collect(Collectors.toList()))
+                        .encode(), "/api/runs", JsonArrayMerge.RUNS, localOnly(ctx))));
+        router.get("/api/runs/:id").handler(ctx -> whenServing(ctx, c -> c.artifact(ctx.pathParam("id"), localOnly(ctx))
+                .onSuccess(r -> {
+                    if (r.contentType() != null) {
+                        ctx.response().putHeader("content-type", r.contentType());
+                    }
+                    ctx.response().setStatusCode(r.status()).end(r.body());
+                }).onFailure(e -> fail(ctx, e))));
         router.get("/api/summaries").handler(ctx -> {
             long[] range = range(ctx);
             if (range == null) {
@@ -136,7 +183,11 @@ public final class ApiServer implements AutoCloseable {
             }
             String target = blankToNull(ctx.queryParams().get("target"));
             String model = blankToNull(ctx.queryParams().get("model"));
-            blocking(ctx, () -> toJsonArray(queries.summaries(target, model, range[0], range[1])), JSON);
+            String peerQuery = "/api/summaries?from=" + range[0] + "&to=" + range[1]
+                    + (target == null ? "" : "&target=" + encode(target)) + (model == null ? "" : "&model=" + encode(model));
+            withCluster(ctx, c -> c.range(WindowTopology.SUMMARIES_STORE,
+                    () -> toJsonArray(c.local().summaries(target, model, range[0], range[1])), peerQuery,
+                    JsonArrayMerge.SUMMARIES, localOnly(ctx)));
         });
         router.get("/api/alerts").handler(ctx -> {
             long[] range = range(ctx);
@@ -144,31 +195,89 @@ public final class ApiServer implements AutoCloseable {
                 return;
             }
             boolean active = "true".equalsIgnoreCase(ctx.queryParams().get("active"));
-            blocking(ctx, () -> toJsonArray(active ? queries.activeBreaches() : queries.alerts(range[0], range[1])),
-                    JSON);
+            withCluster(ctx, c -> active
+                    ? c.range(SloTopology.STATE_STORE, () -> toJsonArray(c.local().activeBreaches()),
+                            "/api/alerts?active=true", JsonArrayMerge.ACTIVE_BREACHES, localOnly(ctx))
+                    : c.range(SloTopology.HISTORY_STORE, () -> toJsonArray(c.local().alerts(range[0], range[1])),
+                            "/api/alerts?from=" + range[0] + "&to=" + range[1], JsonArrayMerge.ALERTS, localOnly(ctx)));
         });
         return router;
     }
 
-    /** {@code /runs/:id}: renders the run's artifact off the event loop. */
+    /**
+     * {@code /runs/:id}: renders the run's artifact (looked up like {@code /api/runs/{id}}, on the owning
+     * instance) off the event loop.
+     */
     private void runPage(RoutingContext ctx) {
         String param = ctx.pathParam("id");
         String id = param.endsWith(HTML_SUFFIX) && param.length() > HTML_SUFFIX.length()
                 ? param.substring(0, param.length() - HTML_SUFFIX.length()) : param;
-        vertx.executeBlocking(() -> {
-            Optional<byte[]> artifact = queries.artifact(id);
-            return artifact.isEmpty() ? null : RunPage.render(json.readTree(artifact.get()));
-        }).onComplete(ar -> {
+        ClusterQueries c = cluster;
+        Future<PeerResponse> lookup = c == null ? Future.failedFuture(new QueryService.NotReadyException(STARTING, null))
+                : c.artifact(id, localOnly(ctx));
+        lookup.compose(r -> r.status() == 200
+                ? vertx.executeBlocking(() -> new PeerResponse(200, HTML, Buffer.buffer(
+                        RunPage.render(json.readTree(r.body().getBytes())), "UTF-8")))
+                : Future.succeededFuture(r)).onComplete(ar -> {
+                    if (ar.failed()) {
+                        boolean notReady = ar.cause() instanceof QueryService.NotReadyException;
+                        htmlError(ctx, notReady ? 503 : 500, notReady ? "Not available yet" : "Cannot show run " + id,
+                                notReady ? ar.cause().getMessage() + " (retry in a few seconds)" : String.valueOf(ar.cause()));
+                    } else if (ar.result().status() == 200) {
+                        ctx.response().putHeader("content-type", HTML).end(ar.result().body());
+                    } else if (ar.result().status() == 404) {
+                        htmlError(ctx, 404, "Unknown run", "no report for run " + id);
+                    } else if (ar.result().status() == 503) {
+                        htmlError(ctx, 503, "Not available yet", errorText(ar.result()) + " (retry in a few seconds)");
+                    } else {
+                        htmlError(ctx, 502, "Cannot show run " + id, errorText(ar.result()));
+                    }
+                });
+    }
+
+    /** @return the {@code error} of a JSON error answer, else its body */
+    private static String errorText(PeerResponse r) {
+        String body = r.body().toString(StandardCharsets.UTF_8);
+        try {
+            return new JsonObject(body).getString("error", body);
+        } catch (RuntimeException e) {
+            return "HTTP " + r.status() + ": " + body;
+        }
+    }
+
+    /** @return whether to answer from this instance's stores only (forwarded by a peer, or {@code local=true}) */
+    private static boolean localOnly(RoutingContext ctx) {
+        return ctx.request().getHeader(PeerClient.FORWARDED_HEADER) != null
+                || "true".equalsIgnoreCase(ctx.queryParams().get("local"));
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** Runs a JSON query once {@link #serve} was called (else 503) and writes its answer. */
+    private void withCluster(RoutingContext ctx, Function<ClusterQueries, Future<String>> query) {
+        whenServing(ctx, c -> query.apply(c).onComplete(ar -> {
             if (ar.failed()) {
-                boolean notReady = ar.cause() instanceof QueryService.NotReadyException;
-                htmlError(ctx, notReady ? 503 : 500, notReady ? "Not available yet" : "Cannot show run " + id,
-                        notReady ? ar.cause().getMessage() + " (retry in a few seconds)" : String.valueOf(ar.cause()));
-            } else if (ar.result() == null) {
-                htmlError(ctx, 404, "Unknown run", "no report for run " + id);
+                fail(ctx, ar.cause());
             } else {
-                ctx.response().putHeader("content-type", HTML).end(ar.result());
+                ctx.response().putHeader("content-type", JSON).end(ar.result());
             }
-        });
+        }));
+    }
+
+    /** Runs {@code answer} (which writes the response) once {@link #serve} was called, else answers 503. */
+    private void whenServing(RoutingContext ctx, Consumer<ClusterQueries> answer) {
+        ClusterQueries c = cluster;
+        if (c == null) {
+            error(ctx, 503, STARTING);
+            return;
+        }
+        try {
+            answer.accept(c);
+        } catch (RuntimeException e) {
+            fail(ctx, e);
+        }
     }
 
     /** An HTML error page (self-contained, text escaped) linking back to the dashboard. */
@@ -263,6 +372,7 @@ public final class ApiServer implements AutoCloseable {
 
     @Override
     public void close() {
+        peers.close();
         Future<Void> closing = server == null ? Future.succeededFuture() : server.close();
         try {
             closing.await();

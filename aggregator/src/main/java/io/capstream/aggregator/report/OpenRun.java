@@ -6,6 +6,7 @@ import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,6 +74,11 @@ final class OpenRun {
     /** @return the stored RunFinished events, one per worker */
     List<RunEvent> finishedEvents() {
         return new ArrayList<>(finished.values());
+    }
+
+    /** @return the stored RunFinished events by worker id (a live view; do not modify) */
+    Map<String, RunEvent> finishedByWorker() {
+        return Collections.unmodifiableMap(finished);
     }
 
     /**

@@ -31,7 +31,7 @@ import org.apache.avro.specific.SpecificRecord;
  * {@link #chunkKey}), and the report record keeps the typed summary (header, metrics, provenance)
  * with {@code artifact_json} empty, {@code request_timings} and {@code failures} empty and
  * {@code context_distribution} and {@code timeline} null, plus {@code artifact_chunks}, {@code artifact_bytes} and
- * {@code artifact_sha256}. The chunks are published before the report record in the same
+ * {@code artifact_sha256}; it keeps {@code workers} (one small entry per worker, for the console summary). The chunks are published before the report record in the same
  * exactly-once transaction, so a read_committed reader that sees the report can read all its chunks.
  * Every record stays below {@value #MAX_RECORD_BYTES} bytes (the broker's default
  * {@code message.max.bytes} is 1,048,588): a chunk record is its data plus about 100 bytes; a report

@@ -44,6 +44,11 @@ import org.slf4j.LoggerFactory;
  * whose RunStarted never arrives is still published at the deadline (incomplete, header fields
  * empty, missing indices = the gaps below the highest index seen).
  *
+ * <p>The report's {@code workers} ({@link WorkerTally}) count the request events it uses by their
+ * envelope {@code worker_id} and take each worker's stored RunFinished: the events store keeps whole
+ * events, so this needs no state beyond what was already stored, state written by earlier versions
+ * gives the same counts, and a replay (same worker ids) gives the same section.
+ *
  * <p>A report is published as {@link ReportChunks} says: one record when it is small, else its
  * artifact in chunks followed by a summary record, all in the same transaction. A run whose report
  * cannot be computed, or whose record would be too large even without its rows, is logged,
@@ -202,6 +207,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         List<RequestCompleted> completed = new ArrayList<>(requestEvents.size());
         List<RequestFailed> failed = new ArrayList<>();
         BitSet present = new BitSet();
+        WorkerTally workers = new WorkerTally();
         int limit = started == null ? Integer.MAX_VALUE : Math.max(0, started.getRequests());
         for (RunEvent e : requestEvents) {
             Object payload = e.getPayload();
@@ -211,12 +217,14 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
                 continue;
             }
             present.set(index);
+            workers.request(e.getWorkerId(), payload instanceof RequestCompleted);
             if (payload instanceof RequestCompleted c) {
                 completed.add(c);
             } else {
                 failed.add((RequestFailed) payload);
             }
         }
+        run.finishedByWorker().forEach((worker, ev) -> workers.finished(worker, (RunFinished) ev.getPayload()));
         // Without RunStarted the plan size is unknown: indices up to the highest one seen are expected. A
         // time-bounded run that reached its bound ran requests_sent requests (indices are taken in order):
         // the planned ones it had no time for are not missing.
@@ -246,7 +254,8 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         ReportChunks.Publication publication;
         try {
             publication = ReportChunks.publication(
-                    ReportCalculator.compute(new RunData(runId, started, completed, failed, finished, provenance),
+                    ReportCalculator.compute(new RunData(runId, started, completed, failed, finished, provenance,
+                            workers.events()),
                             config.sloParser()));
         } catch (RuntimeException e) {
             // A run whose report cannot be computed or would not fit in a record must not stop the

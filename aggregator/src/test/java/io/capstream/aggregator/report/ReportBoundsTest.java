@@ -7,6 +7,7 @@ import io.capstream.aggregator.StreamsSettings;
 import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.calc.ReportCalculator;
 import io.capstream.aggregator.report.calc.RunData;
+import io.capstream.aggregator.report.calc.WorkerEvents;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
@@ -157,6 +158,7 @@ class ReportBoundsTest {
         assertTrue(header.getProvenance().getComplete());
         assertEquals("", header.getArtifactJson(), "the artifact travels in chunks");
         assertEquals(List.of(), header.getRequestTimings());
+        assertEquals(n, header.getWorkers().get("w0").getRequests(), "the summary record keeps the workers");
 
         // the chunks: bounded, in index order, keyed run|index, and together exactly today's artifact
         TestOutputTopic<String, byte[]> chunkTopic = driver.createOutputTopic(Topics.REPORT_CHUNKS,
@@ -181,8 +183,9 @@ class ReportBoundsTest {
         RunStarted started = (RunStarted) run.get(0).getPayload();
         List<RequestCompleted> completed = run.subList(1, n + 1).stream()
                 .map(e -> (RequestCompleted) e.getPayload()).toList();
+        RunFinished finished = (RunFinished) run.get(n + 1).getPayload();
         BenchmarkReport expected = ReportCalculator.compute(new RunData("run-big", started, completed, List.of(),
-                (RunFinished) run.get(n + 1).getPayload(), header.getProvenance()));
+                finished, header.getProvenance(), Map.of("w0", new WorkerEvents(n, 0, finished))));
         assertEquals(expected.getArtifactJson(), artifact);
         assertEquals(n, ArtifactJson.parse(artifact).path("request_timings").size());
         assertTrue(artifact.length() > BROKER_DEFAULT_MAX_MESSAGE_BYTES, artifact.length() + " bytes");

@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.aggregator.StreamsSettings;
 import io.capstream.aggregator.events.EventsSource;
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.ReportKind;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.WorkerSummary;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -375,5 +379,131 @@ class ReportTopologyTest {
         assertSyntheticMetrics(r, 10);
         assertEquals(0, r.getProvenance().getDuplicateEvents());
         assertNull(r.getProvenance().getReplayOf());
+    }
+
+    @Test
+    void aOneProcessRunListsItsOneWorker() throws Exception {
+        sendAll(TestRuns.run("run-one-worker", 10));
+        BenchmarkReport r = single();
+        assertEquals(List.of("w0"), new ArrayList<>(r.getWorkers().keySet()));
+        WorkerSummary w = r.getWorkers().get("w0");
+        assertEquals(10, w.getRequests());
+        assertEquals(10, w.getCompleted());
+        assertTrue(w.getRunFinished());
+        assertEquals(10, w.getRequestsSent());
+        assertNull(w.getShare());
+        assertNull(w.getShares());
+        assertNull(r.getClockOffsetSpreadMs());
+        JsonNode c = ArtifactJson.parse(r.getArtifactJson()).get("capstream");
+        assertEquals(1, c.get("workers").size());
+        assertFalse(c.has("clock_offset_spread_ms"), "no spread with one worker");
+    }
+
+    @Test
+    void threeWorkersGiveOneReportWithThreeEntriesWhoseCountsSumToRequests() throws Exception {
+        List<RunEvent> run = new ArrayList<>(TestRuns.distributed("run-3w", 30, 3));
+        Collections.shuffle(run, new Random(7));
+        RunEvent lastFinished = null;
+        for (RunEvent e : run) {
+            if (e.getPayload() instanceof RunFinished) {
+                lastFinished = e;
+            }
+        }
+        for (RunEvent e : run) {
+            if (e != lastFinished) {
+                send(e);
+            }
+        }
+        assertTrue(reports.isEmpty(), "two of the three RunFinished are in");
+        send(lastFinished);
+
+        BenchmarkReport r = single();
+        assertSyntheticMetrics(r, 30);
+        assertTrue(r.getProvenance().getComplete());
+        Map<String, WorkerSummary> workers = r.getWorkers();
+        assertEquals(List.of("w0", "w1", "w2"), new ArrayList<>(workers.keySet()), "the coordinator sent no request");
+        assertEquals(r.getRequests(), workers.values().stream().mapToInt(WorkerSummary::getRequests).sum());
+        for (int k = 0; k < 3; k++) {
+            WorkerSummary w = workers.get("w" + k);
+            assertEquals(10, w.getRequests());
+            assertEquals(10, w.getCompleted());
+            assertEquals(0, w.getFailed());
+            assertTrue(w.getRunFinished());
+            assertEquals(10, w.getRequestsSent());
+            assertEquals(k, w.getShare());
+            assertEquals(3, w.getShares());
+            assertEquals(k * 0.75 - 0.5, w.getClockOffsetMs(), EPS);
+            assertEquals(0.25, w.getClockOffsetUncertaintyMs(), EPS);
+        }
+        assertEquals(1.5, r.getClockOffsetSpreadMs(), EPS);
+        JsonNode c = ArtifactJson.parse(r.getArtifactJson()).get("capstream");
+        assertEquals(3, c.get("workers").size());
+        assertEquals(10, c.get("workers").get("w2").get("requests").intValue());
+        assertEquals(1.5, c.get("clock_offset_spread_ms").doubleValue(), EPS);
+        assertEquals(0, storedEvents());
+    }
+
+    @Test
+    void aKilledWorkerIsListedUnfinishedInTheIncompleteReport() {
+        // w2 is killed after 2 of its 10 requests (indices 2 and 5): no RunFinished, 8 indices missing
+        List<RunEvent> run = TestRuns.distributed("run-killed", 30, 3);
+        List<Integer> missing = new ArrayList<>();
+        int w2Sent = 0;
+        for (RunEvent e : run) {
+            if ("w2".equals(e.getWorkerId())) {
+                if (e.getPayload() instanceof RunFinished || w2Sent == 2) {
+                    if (!(e.getPayload() instanceof RunFinished)) {
+                        missing.add(((io.capstream.schemas.avro.RequestCompleted) e.getPayload()).getRequestIndex());
+                    }
+                    continue;
+                }
+                w2Sent++;
+            }
+            send(e);
+        }
+        assertTrue(reports.isEmpty());
+        driver.advanceWallClockTime(DEADLINE.plusSeconds(1));
+        BenchmarkReport r = single();
+        assertFalse(r.getProvenance().getComplete());
+        assertFalse(r.getProvenance().getRunFinishedSeen());
+        assertEquals(missing, r.getProvenance().getMissingRequestIndices());
+        WorkerSummary dead = r.getWorkers().get("w2");
+        assertFalse(dead.getRunFinished());
+        assertEquals(2, dead.getRequests());
+        assertNull(dead.getRequestsSent());
+        assertNull(dead.getShare());
+        assertNull(dead.getClockOffsetMs());
+        assertTrue(r.getWorkers().get("w0").getRunFinished());
+        assertEquals(22, r.getWorkers().values().stream().mapToInt(WorkerSummary::getRequests).sum());
+        assertEquals(0.75, r.getClockOffsetSpreadMs(), EPS, "the offsets of w0 and w1");
+    }
+
+    @Test
+    void aReplayOfADistributedRunGivesTheSameWorkersAndAnImportHasNone() {
+        sendAll(TestRuns.distributed("run-orig", 12, 3));
+        BenchmarkReport original = single();
+        List<RunEvent> replay = new ArrayList<>();
+        for (RunEvent e : TestRuns.distributed("run-orig", 12, 3)) {
+            RunEvent copy = RunEvent.newBuilder(e).setRunId("run-orig-replay").setEventId("replay-" + e.getEventId())
+                    .build();
+            if (copy.getPayload() instanceof io.capstream.schemas.avro.RunStarted s) {
+                s.setOrigin(Origins.replayOf("run-orig"));
+            }
+            replay.add(copy);
+        }
+        Collections.reverse(replay);
+        sendAll(replay);
+        BenchmarkReport r = single();
+        assertEquals(ReportKind.REPLAY, r.getProvenance().getKind());
+        assertEquals(original.getWorkers(), r.getWorkers());
+        assertEquals(original.getClockOffsetSpreadMs(), r.getClockOffsetSpreadMs());
+
+        List<RunEvent> imported = new ArrayList<>(TestRuns.run("run-imported", 5));
+        imported.set(0, TestRuns.started("run-imported", 5, Origins.IMPORT));
+        sendAll(imported);
+        BenchmarkReport i = single();
+        assertEquals(ReportKind.IMPORTED, i.getProvenance().getKind());
+        assertNull(i.getWorkers());
+        assertNull(i.getClockOffsetSpreadMs());
     }
 }

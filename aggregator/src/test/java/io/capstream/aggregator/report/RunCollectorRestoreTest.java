@@ -145,4 +145,29 @@ class RunCollectorRestoreTest {
         assertFalse(published.get(1).getProvenance().getDuplicateEvents() > 0);
         assertEquals(0, storedEvents());
     }
+
+    @Test
+    void aRestoredDistributedRunListsTheSameWorkersAsAnUninterruptedOne() {
+        List<RunEvent> run = TestRuns.distributed("restored-3w", 30, 3);
+        RunCollector first = newInstance();
+        feed(first, run.subList(0, 16)); // RunStarted and requests 0..14 of the three workers
+        feed(first, List.of(run.get(run.size() - 1))); // w2's RunFinished
+        first.close();
+
+        RunCollector second = newInstance();
+        feed(second, run.subList(16, run.size() - 1));
+        List<BenchmarkReport> published = reports();
+        assertEquals(1, published.size());
+        BenchmarkReport restored = published.get(0);
+        assertEquals(0, storedEvents());
+
+        RunCollector uninterrupted = newInstance();
+        feed(uninterrupted, TestRuns.distributed("uninterrupted-3w", 30, 3));
+        BenchmarkReport reference = reports().get(0);
+        assertEquals(3, restored.getWorkers().size());
+        assertEquals(reference.getWorkers(), restored.getWorkers());
+        assertEquals(reference.getClockOffsetSpreadMs(), restored.getClockOffsetSpreadMs());
+        assertEquals(10, restored.getWorkers().get("w2").getRequests());
+        assertTrue(restored.getWorkers().get("w2").getRunFinished());
+    }
 }

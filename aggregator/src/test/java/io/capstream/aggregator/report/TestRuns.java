@@ -70,6 +70,46 @@ final class TestRuns {
         return envelope(runId, runId + "-finish", f);
     }
 
+    /**
+     * A run split among workers as {@code run --workers N} does: RunStarted (expected_workers = N,
+     * from the coordinator "coordinator"), request i from worker {@code w<i % N>} (completed), and
+     * one RunFinished per worker with its share, {@code shares} = N and a clock offset of
+     * {@code k x 0.75 - 0.5} ms (uncertainty 0.25 ms).
+     *
+     * @return RunStarted, the n requests in index order, the N RunFinished events in share order
+     */
+    static List<RunEvent> distributed(String runId, int n, int workers) {
+        List<RunEvent> out = new ArrayList<>();
+        RunEvent start = started(runId, n, Origins.LIVE);
+        ((RunStarted) start.getPayload()).setExpectedWorkers(workers);
+        start.setWorkerId("coordinator");
+        out.add(start);
+        int[] sent = new int[workers];
+        for (int i = 0; i < n; i++) {
+            RunEvent e = completed(runId, i);
+            e.setWorkerId("w" + (i % workers));
+            sent[i % workers]++;
+            out.add(e);
+        }
+        for (int k = 0; k < workers; k++) {
+            out.add(workerFinished(runId, k, workers, sent[k]));
+        }
+        return out;
+    }
+
+    /** @return worker {@code w<k>}'s RunFinished of a distributed run (see {@link #distributed}) */
+    static RunEvent workerFinished(String runId, int k, int workers, int sent) {
+        RunEvent e = finished(runId, sent);
+        e.setWorkerId("w" + k);
+        e.setEventId(runId + "-finish-" + k);
+        RunFinished f = (RunFinished) e.getPayload();
+        f.setShare(k);
+        f.setShares(workers);
+        f.setClockOffsetMs(k * 0.75 - 0.5);
+        f.setClockOffsetUncertaintyMs(0.25);
+        return e;
+    }
+
     /** @return the number of entries in a store */
     static int entries(KeyValueStore<String, ?> store) {
         int n = 0;

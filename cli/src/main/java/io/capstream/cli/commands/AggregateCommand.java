@@ -4,6 +4,7 @@ import io.capstream.cli.options.DurationConverter;
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
 import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.api.AdvertisedUrl;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
@@ -28,14 +29,19 @@ import picocli.CommandLine.Option;
  * {@code capstream aggregate}: the long-running aggregator service. One Kafka Streams application
  * turns {@code capstream.events} into run reports ({@code capstream.reports}), windowed summaries
  * ({@code capstream.summaries}) and SLO alerts ({@code capstream.alerts}), and serves the HTTP API
- * and Prometheus metrics. Runs until Ctrl-C / SIGTERM, then closes Streams cleanly.
+ * and Prometheus metrics. Runs until Ctrl-C / SIGTERM, then closes Streams cleanly. Several instances
+ * with the same {@code --application-id} share the partitions and answer the API for each other
+ * ({@code --advertised-url}).
  * Exit codes: 1 the application failed; 2 usage error; stopped by SIGINT / SIGTERM the JVM exits
  * 130 / 143 (128 + the signal number) once the shutdown hook has closed Streams.
  */
 @Command(name = "aggregate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs the aggregator service until stopped: run reports, windowed p50/p95/p99 summaries,"
                 + " SLO alerts, and an HTTP API (/api/runs, /api/runs/{id}, /api/summaries, /api/alerts, /metrics,"
-                + " /health, /ready). Requires --bootstrap-servers and --schema-registry-url."},
+                + " /health, /ready). Requires --bootstrap-servers and --schema-registry-url.",
+            "Run several instances with the same --application-id (each with its own --state-dir and an"
+                + " --advertised-url the others can reach) to share the load; any of them answers for every run"
+                + " and window. /metrics, /health and /ready are per instance."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"1:the aggregator failed", "2:usage error",
             "130:stopped by Ctrl-C (SIGINT), after Kafka Streams closed", "143:stopped by SIGTERM, likewise"})
@@ -46,6 +52,15 @@ public final class AggregateCommand implements Callable<Integer> {
     @Option(names = "--http-host", paramLabel = "ADDRESS",
             description = "Address the HTTP API binds to. Default: ${DEFAULT-VALUE} (this machine only).")
     String httpHost = ApiConfig.DEFAULT_HOST;
+
+    @Option(names = "--advertised-url", paramLabel = "URL",
+            description = "The address other 'aggregate' instances with the same --application-id reach this one's HTTP"
+                    + " API under, http://HOST:PORT (Kafka Streams application.server). Several instances share the"
+                    + " partitions; each answers /api/runs/{id} by forwarding to the instance holding the run's report"
+                    + " and merges /api/runs, /api/summaries, /api/alerts from all of them (503 naming an instance that"
+                    + " does not answer). Default: the --http-host address and the API's port; with a wildcard"
+                    + " --http-host (0.0.0.0) this machine's host name. Env CAPSTREAM_ADVERTISED_URL.")
+    String advertisedUrl;
 
     @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Tumbling window size of the summaries, e.g. 1m, 30s. Default: 1m.")
@@ -112,6 +127,14 @@ public final class AggregateCommand implements Callable<Integer> {
         if (streamThreads < 1) {
             problems.add("--stream-threads must be >= 1, got " + streamThreads);
         }
+        AdvertisedUrl advertised = null;
+        if (advertisedUrl != null) {
+            try {
+                advertised = AdvertisedUrl.parse(advertisedUrl);
+            } catch (IllegalArgumentException e) {
+                problems.add("--advertised-url: " + e.getMessage());
+            }
+        }
         List<Slo> parsed = List.of();
         try {
             parsed = SloParser.parseAll(slos);
@@ -140,7 +163,7 @@ public final class AggregateCommand implements Callable<Integer> {
                 .withStreamThreads(streamThreads).withExtra(props.userProperties());
         AggregatorService service;
         try {
-            service = AggregatorService.start(config, settings, new ApiConfig(httpHost, httpPort));
+            service = AggregatorService.start(config, settings, new ApiConfig(httpHost, httpPort, advertised));
         } catch (RuntimeException e) {
             err.println("capstream aggregate: " + e.getMessage());
             return 1;
@@ -155,6 +178,7 @@ public final class AggregateCommand implements Callable<Integer> {
                         + " (/api/runs, /api/summaries, /api/alerts, /metrics). Ctrl-C to stop.%n",
                 window, grace, parsed.size(), parsed.size() == 1 ? "" : "s", httpHost, service.httpPort());
         out.println("capstream aggregate: live dashboard on " + dashboardUrl(httpHost, service.httpPort()));
+        out.println(advertisedLine(applicationId, service.advertisedUrl(), advertised != null));
         out.flush();
         boolean failedByItself = service.awaitStopped(Duration.ofDays(365 * 100L));
         if (closed.getCount() > 0) {
@@ -170,6 +194,20 @@ public final class AggregateCommand implements Callable<Integer> {
             return failedByItself ? 1 : 0;
         }
         return 0;
+    }
+
+    /**
+     * @param applicationId the Streams application id
+     * @param url           the advertised address
+     * @param explicit      whether it was given with --advertised-url
+     * @return the banner line naming the address other instances forward queries to
+     */
+    static String advertisedLine(String applicationId, AdvertisedUrl url, boolean explicit) {
+        String host = url.host();
+        boolean loopback = host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
+        return "capstream aggregate: application id " + applicationId + "; other instances of it reach this one at " + url
+                + (loopback ? " (loopback: only instances on this machine can; see --advertised-url)"
+                : explicit ? "" : " (set --advertised-url if they cannot)");
     }
 
     /**

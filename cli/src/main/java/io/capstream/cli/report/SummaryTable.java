@@ -9,13 +9,18 @@ import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.RunStatistics;
 import io.capstream.schemas.avro.SloAttainment;
 import io.capstream.schemas.avro.SloReport;
+import io.capstream.schemas.avro.WorkerSummary;
 import io.capstream.schemas.report.ReportView;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Renders the readable summary of a typed capacity report (spec §8, §9): run, target, completed and
- * failed counts, the p50/p95/p99 lines of {@link ReportView#SUMMARY_PERCENTILES} (ms, tokens/s, tokens;
+ * failed counts, the workers of a run sent by more than one (their request counts, those that did
+ * not finish, the spread of their clock offsets), the p50/p95/p99 lines of {@link ReportView#SUMMARY_PERCENTILES} (ms, tokens/s, tokens;
  * p99 and the per-token inter-chunk latency from {@code statistics}), throughput (tokens/s), request
  * throughput (req/s) and total token throughput, and the measurement protocol label; then, when the
  * report has them, one line per SLO with its attainment, the goodput, the load health (offered,
@@ -25,6 +30,7 @@ import java.util.Locale;
  */
 public final class SummaryTable {
     private static final int MAX_FAILURES_SHOWN = 10;
+    private static final int MAX_WORKERS_SHOWN = 8;
 
     private SummaryTable() {
     }
@@ -46,6 +52,7 @@ public final class SummaryTable {
         line(sb, "requests", report.getRequests() + "  completed " + report.getCompleted()
                 + "  failed " + zeroIfNull(report.getFailed()) + "  concurrency " + report.getConcurrency());
         line(sb, "wall clock", fmt(report.getWallClockMs(), " ms"));
+        workers(sb, report.getWorkers(), report.getClockOffsetSpreadMs());
         sb.append('\n');
         RunStatistics stats = report.getStatistics();
         sb.append(String.format(Locale.ROOT, "%-26s %14s %14s %14s%n", "metric", "p50", "p95", "p99"));
@@ -71,6 +78,43 @@ public final class SummaryTable {
         clientCheck(sb, client);
         failures(sb, report);
         return sb.toString();
+    }
+
+    /**
+     * One line for a run with more than one worker: their number, each worker's requests (by worker
+     * id, the first {@value #MAX_WORKERS_SHOWN}), the workers whose RunFinished did not arrive, and
+     * the spread of their clock offsets when known, e.g.
+     * {@code workers           3 (w1 100, w2 100, w3 100 requests; clock offsets within 1.8 ms)}.
+     * Nothing for one worker or none (imports).
+     */
+    private static void workers(StringBuilder sb, Map<String, WorkerSummary> workers, Double spreadMs) {
+        if (workers == null || workers.size() < 2) {
+            return;
+        }
+        StringBuilder list = new StringBuilder();
+        List<String> unfinished = new ArrayList<>();
+        int shown = 0;
+        for (Map.Entry<String, WorkerSummary> w : new TreeMap<>(workers).entrySet()) {
+            if (!w.getValue().getRunFinished()) {
+                unfinished.add(w.getKey());
+            }
+            if (shown++ < MAX_WORKERS_SHOWN) {
+                list.append(list.length() == 0 ? "" : ", ").append(w.getKey()).append(' ')
+                        .append(w.getValue().getRequests());
+            }
+        }
+        if (shown > MAX_WORKERS_SHOWN) {
+            list.append(", ").append(shown - MAX_WORKERS_SHOWN).append(" more");
+        }
+        list.append(" requests");
+        if (!unfinished.isEmpty()) {
+            list.append("; no RunFinished from ").append(unfinished.size() > MAX_WORKERS_SHOWN
+                    ? unfinished.size() + " workers" : String.join(", ", unfinished));
+        }
+        if (spreadMs != null) {
+            list.append(String.format(Locale.ROOT, "; clock offsets within %.1f ms", spreadMs));
+        }
+        line(sb, "workers", workers.size() + " (" + list + ")");
     }
 
     private static void failures(StringBuilder sb, BenchmarkReport report) {

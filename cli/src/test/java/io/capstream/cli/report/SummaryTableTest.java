@@ -18,11 +18,14 @@ import io.capstream.schemas.avro.ReportKind;
 import io.capstream.schemas.avro.RunStatistics;
 import io.capstream.schemas.avro.SloAttainment;
 import io.capstream.schemas.avro.SloReport;
+import io.capstream.schemas.avro.WorkerSummary;
 import io.capstream.schemas.report.ReportView;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -271,5 +274,60 @@ class SummaryTableTest {
         assertTrue(OutputPath.check(link.toString()).contains("symlink"));
         assertEquals(Path.of("capstream-report-benchmark-x.json"), OutputPath.resolve(null, "benchmark-x"));
         assertEquals(Path.of("out.json"), OutputPath.resolve("out.json", "benchmark-x"));
+    }
+
+    private static WorkerSummary worker(int requests, boolean finished) {
+        return WorkerSummary.newBuilder().setRequests(requests).setCompleted(requests).setFailed(0)
+                .setRunFinished(finished).build();
+    }
+
+    @Test
+    void aRunOfSeveralWorkersHasOneWorkersLine() {
+        Map<String, WorkerSummary> three = new LinkedHashMap<>();
+        three.put("w3", worker(100, true));
+        three.put("w1", worker(100, true));
+        three.put("w2", worker(100, true));
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), knownMetrics())).setWallClockMs(1000.0)
+                .setWorkers(three).setClockOffsetSpreadMs(1.84).build();
+        String t = SummaryTable.render(r, null);
+        assertTrue(t.contains("\nwall clock        1000.0 ms\n"
+                + "workers           3 (w1 100, w2 100, w3 100 requests; clock offsets within 1.8 ms)\n"), t);
+
+        Map<String, WorkerSummary> killed = new LinkedHashMap<>(three);
+        killed.put("w3", worker(37, false));
+        String k = SummaryTable.render(BenchmarkReport.newBuilder(r).setWorkers(killed).setClockOffsetSpreadMs(null)
+                .build(), null);
+        assertTrue(k.contains("\nworkers           3 (w1 100, w2 100, w3 37 requests; no RunFinished from w3)\n"), k);
+
+        Map<String, WorkerSummary> many = new LinkedHashMap<>();
+        for (int i = 0; i < 10; i++) {
+            many.put("w" + i, worker(5, true));
+        }
+        String m = SummaryTable.render(BenchmarkReport.newBuilder(r).setWorkers(many).build(), null);
+        assertTrue(m.contains("\nworkers           10 (w0 5, w1 5, w2 5, w3 5, w4 5, w5 5, w6 5, w7 5, 2 more requests;"
+                + " clock offsets within 1.8 ms)\n"), m);
+    }
+
+    @Test
+    void oneWorkerOrNoneHasNoWorkersLine() {
+        BenchmarkReport one = BenchmarkReport.newBuilder(report(List.of(), knownMetrics()))
+                .setWorkers(Map.of("host-1", worker(2, true))).build();
+        assertTrue(!SummaryTable.render(one, null).contains("\nworkers "), "a one-process run");
+        assertTrue(!SummaryTable.render(report(List.of(), knownMetrics()), null).contains("\nworkers "), "an import");
+    }
+
+    @Test
+    void theWorkersLineComesBackFromAnArtifactFile() throws Exception {
+        Map<String, WorkerSummary> two = new LinkedHashMap<>();
+        two.put("host-b", WorkerSummary.newBuilder(worker(1, true)).setClockOffsetMs(0.25).build());
+        two.put("host-a", WorkerSummary.newBuilder(worker(1, true)).setClockOffsetMs(-0.5).build());
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), knownMetrics())).setWorkers(two)
+                .setClockOffsetSpreadMs(0.75).build();
+        String artifact = io.capstream.schemas.artifact.ArtifactJson.write(
+                io.capstream.schemas.report.ReportArtifact.toArtifact(r, false, null));
+        BenchmarkReport back = ArtifactRecords.report(io.capstream.schemas.artifact.ArtifactJson.parse(artifact));
+        assertEquals(two.get("host-a"), back.getWorkers().get("host-a"));
+        assertTrue(SummaryTable.render(back, null).contains(
+                "\nworkers           2 (host-a 1, host-b 1 requests; clock offsets within 0.8 ms)\n"));
     }
 }

@@ -24,10 +24,13 @@ import org.apache.avro.Schema;
  *   <li>{@code provenance} is written under the key {@value #CAPSTREAM_KEY}, together with capstream's
  *       other additions given by the caller (§9.2: everything capstream adds is under that key);</li>
  *   <li>the {@link #CAPSTREAM_FIELDS} ({@code statistics}, {@code slo}, {@code load}, {@code sweep},
- *       {@code timeline}) are written under {@value #CAPSTREAM_KEY} too, as nested objects of the same
- *       names after the caller's additions, and left out when null; the top level has no such keys
- *       (so {@code capstream.timeline} is the columnar per-request timeline, and the statistics'
- *       {@code inter_chunk_histogram} is {@code capstream.statistics.inter_chunk_histogram});</li>
+ *       {@code timeline}, {@code workers}, {@code clock_offset_spread_ms}) are written under
+ *       {@value #CAPSTREAM_KEY} too, as nested values of the same names after the caller's additions,
+ *       and left out when null; the top level has no such keys (so {@code capstream.timeline} is the
+ *       columnar per-request timeline, the statistics' {@code inter_chunk_histogram} is
+ *       {@code capstream.statistics.inter_chunk_histogram}, {@code capstream.workers} is an object keyed
+ *       by worker id (an Avro map becomes an object; {@code ArtifactJson.write} sorts its keys like every
+ *       other object's) and {@code capstream.clock_offset_spread_ms} a number);</li>
  *   <li>{@code serve_flags} is left out when null, and its {@code reasoning_effort} when the run's flags
  *       had no such key (the reference writes the key only when the flag exists, even with a null value);</li>
  *   <li>{@code failures[]}: {@code error_message} and {@code error_message_truncated} are left out when
@@ -42,10 +45,11 @@ public final class ReportArtifact {
     /** The artifact key of the {@code provenance} field. */
     public static final String PROVENANCE_FIELD = "provenance";
     /**
-     * Fields of the record written as nested objects under {@value #CAPSTREAM_KEY} (same names, in
+     * Fields of the record written as nested values under {@value #CAPSTREAM_KEY} (same names, in
      * this order, left out when null) instead of top-level keys.
      */
-    public static final List<String> CAPSTREAM_FIELDS = List.of("statistics", "slo", "load", "sweep", "timeline");
+    public static final List<String> CAPSTREAM_FIELDS = List.of("statistics", "slo", "load", "sweep", "timeline",
+            "workers", "clock_offset_spread_ms");
     /** Fields of the record that are not artifact keys. */
     public static final Set<String> RECORD_ONLY = Set.of("artifact_json", "artifact_chunks", "artifact_bytes",
             "artifact_sha256");

@@ -24,6 +24,8 @@ import io.capstream.schemas.avro.ServeFlags;
 import io.capstream.schemas.avro.SloAttainment;
 import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.avro.SweepStepRef;
+import io.capstream.schemas.avro.WorkerSummary;
+import java.util.LinkedHashMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -247,5 +249,42 @@ class ReportArtifactTest {
             assertFalse(none.get(ReportArtifact.CAPSTREAM_KEY).has(field), field + " is left out when null");
         }
         assertEquals(fieldNames(Provenance.getClassSchema()).size() + 1, none.get(ReportArtifact.CAPSTREAM_KEY).size());
+    }
+
+    @Test
+    void workersAreAnObjectKeyedByWorkerIdWithSortedKeysUnderTheCapstreamKey() throws Exception {
+        Map<String, WorkerSummary> workers = new LinkedHashMap<>();
+        workers.put("w2", WorkerSummary.newBuilder().setRequests(2).setCompleted(1).setFailed(1).setRunFinished(false)
+                .build());
+        workers.put("w10", WorkerSummary.newBuilder().setRequests(3).setCompleted(3).setFailed(0).setRunFinished(true)
+                .setRequestsSent(3).setShare(1).setShares(2).setClockOffsetMs(-0.5).setClockOffsetUncertaintyMs(0.25)
+                .build());
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(null, List.of())).setWorkers(workers)
+                .setClockOffsetSpreadMs(1.75).build();
+        ObjectNode a = ReportArtifact.toArtifact(r, false, null);
+        assertFalse(a.has("workers"), "not a top-level key");
+        assertFalse(a.has("clock_offset_spread_ms"), "not a top-level key");
+        JsonNode c = a.get(ReportArtifact.CAPSTREAM_KEY);
+        assertEquals(Set.of("w2", "w10"), keys(c.get("workers")));
+        assertEquals(fieldNames(WorkerSummary.getClassSchema()), keys(c.get("workers").get("w10")));
+        assertTrue(c.get("workers").get("w10").get("requests").isInt());
+        assertTrue(c.get("workers").get("w10").get("run_finished").booleanValue());
+        assertEquals(-0.5, c.get("workers").get("w10").get("clock_offset_ms").doubleValue());
+        assertTrue(c.get("workers").get("w2").get("requests_sent").isNull(), "null fields of an entry stay");
+        assertTrue(c.get("clock_offset_spread_ms").isDouble());
+        assertEquals(1.75, c.get("clock_offset_spread_ms").doubleValue());
+        // written, the worker ids are sorted by code point like every other object's keys
+        String text = ArtifactJson.write(a);
+        int w10 = text.indexOf("\"w10\": {");
+        int w2 = text.indexOf("\"w2\": {");
+        assertTrue(w10 > 0 && w2 > w10, text);
+        JsonNode back = ArtifactJson.parse(text).get(ReportArtifact.CAPSTREAM_KEY).get("workers");
+        List<String> order = new ArrayList<>();
+        back.fieldNames().forEachRemaining(order::add);
+        assertEquals(List.of("w10", "w2"), order);
+
+        JsonNode none = ReportArtifact.toArtifact(report(null, List.of()), false, null).get(ReportArtifact.CAPSTREAM_KEY);
+        assertFalse(none.has("workers"), "null workers (imports) are left out");
+        assertFalse(none.has("clock_offset_spread_ms"), "a null spread is left out");
     }
 }

@@ -17,6 +17,7 @@ import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.ServeFlags;
 import io.capstream.schemas.avro.SweepStep;
 import io.capstream.schemas.avro.SweepStepRef;
+import io.capstream.schemas.avro.WorkerSummary;
 import io.capstream.schemas.report.ReportArtifact;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -48,7 +49,8 @@ import java.util.TreeSet;
  *   <li>capstream's statistics, SLOs, load and timeline ({@code statistics}: {@link StatisticsCalculator};
  *       {@code slo}: {@link SloEvaluator}, only with a {@link RunSloParser} and SLOs in RunStarted;
  *       {@code load}: {@link LoadHealthCalculator}; {@code sweep}: RunStarted.sweep;
- *       {@code timeline}: {@link TimelineCalculator}), written under
+ *       {@code timeline}: {@link TimelineCalculator}; {@code workers} and {@code clock_offset_spread_ms}:
+ *       {@link WorkersCalculator}, from {@link RunData#workers()}), written under
  *       the artifact's {@value io.capstream.schemas.report.ReportArtifact#CAPSTREAM_KEY} key; the anvil
  *       keys are unchanged.</li>
  *   <li>{@code artifact_json}: the exact artifact text ({@link ArtifactJson#write}); everything
@@ -133,6 +135,7 @@ public final class ReportCalculator {
         ServeFlags flags = !flagsPresent ? null : ServeFlags.newBuilder().setSharedPrefixBurst(st.getSharedPrefixBurst())
                 .setNoThinking(st.getNoThinking()).setThinkingMode(st.getThinkingMode())
                 .setReasoningEffort(st.getReasoningEffort()).build();
+        Map<String, WorkerSummary> workers = WorkersCalculator.compute(st, data.workers());
         Map<String, String> methodology = st != null && st.getTimingMethodology() != null
                 ? new TreeMap<>(st.getTimingMethodology()) : new TreeMap<>(TimingMethodology.CURRENT);
 
@@ -172,6 +175,8 @@ public final class ReportCalculator {
                 .setLoad(LoadHealthCalculator.compute(st, successes, failures, fin))
                 .setSweep(st == null ? null : sweep(st.getSweep()))
                 .setTimeline(TimelineCalculator.compute(st, successes, failures))
+                .setWorkers(workers)
+                .setClockOffsetSpreadMs(WorkersCalculator.clockOffsetSpreadMs(workers))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));

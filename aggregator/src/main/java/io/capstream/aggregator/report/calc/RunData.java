@@ -5,7 +5,10 @@ import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything the aggregator collected for one run: the input of {@link ReportCalculator#compute(RunData)}.
@@ -21,12 +24,27 @@ import java.util.List;
  *     and the plan indices without an event; complete becomes the given value AND no missing index
  *     AND finished != null AND started != null; run_finished_seen the given value AND
  *     finished != null); null = LIVE, complete, generated_at_ms 0
+ * @param workers the run's events per worker id (request counts and RunFinished, see
+ *     {@link WorkersCalculator}); null when the caller does not know the workers (the report's
+ *     {@code workers} is then null); copied into an unmodifiable map sorted by worker id
  */
 public record RunData(String runId, RunStarted started, List<RequestCompleted> completed,
-                      List<RequestFailed> failed, RunFinished finished, Provenance provenance) {
+                      List<RequestFailed> failed, RunFinished finished, Provenance provenance,
+                      Map<String, WorkerEvents> workers) {
     /** Normalises null lists to empty lists. */
     public RunData {
         completed = completed == null ? List.of() : List.copyOf(completed);
         failed = failed == null ? List.of() : List.copyOf(failed);
+        workers = workers == null ? null : Collections.unmodifiableMap(new TreeMap<>(workers));
+    }
+
+    /**
+     * Run data without per-worker information ({@code workers} null), e.g. an import's or a test's.
+     *
+     * @see #RunData(String, RunStarted, List, List, RunFinished, Provenance, Map)
+     */
+    public RunData(String runId, RunStarted started, List<RequestCompleted> completed, List<RequestFailed> failed,
+                   RunFinished finished, Provenance provenance) {
+        this(runId, started, completed, failed, finished, provenance, null);
     }
 }
