@@ -31,11 +31,9 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,24 +45,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DashboardBrowserIT {
     private static final String RUN_ID = "browser-dash";
-    private static HeadlessChromium chromium;
+    @RegisterExtension
+    static final ChromiumExtension CHROMIUM = new ChromiumExtension();
 
     @TempDir
     Path stateDir;
-
-    @BeforeAll
-    static void startBrowser() {
-        Assumptions.assumeTrue(HeadlessChromium.available(),
-                "headless Chromium not installed (" + HeadlessChromium.CHROMIUM + ", " + HeadlessChromium.CHROMEDRIVER + ")");
-        chromium = HeadlessChromium.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     @Test
     @Timeout(150)
@@ -100,7 +85,7 @@ class DashboardBrowserIT {
                 }
 
                 URI dashboard = URI.create(base + "/");
-                PageCheck check = chromium.open(dashboard, "dashboard",
+                PageCheck check = CHROMIUM.browser().open(dashboard, "dashboard",
                         "document.querySelectorAll('.chart').length > 0"
                                 + " && document.body.innerText.indexOf('" + RUN_ID + "') >= 0");
                 PageAssertions.assertDrawnOffline(check, 1);
@@ -111,7 +96,7 @@ class DashboardBrowserIT {
                         .filter(a -> a.absUrl("href").endsWith("/runs/" + RUN_ID)).findFirst()
                         .orElseThrow(() -> new AssertionError("no link to /runs/" + RUN_ID + ": " + dom.select("a[href]")));
 
-                PageCheck run = chromium.open(URI.create(link.absUrl("href")), "dashboard-run-page");
+                PageCheck run = CHROMIUM.browser().open(URI.create(link.absUrl("href")), "dashboard-run-page");
                 PageAssertions.assertDrawnOffline(run, 4);
                 assertTrue(run.html().contains(RUN_ID), "the run's page names it");
             }

@@ -15,11 +15,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,24 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * those tests would pass for the wrong reason. Skipped where Chromium is not installed.
  */
 class HeadlessChromiumIT {
-    private static HeadlessChromium chromium;
+    @RegisterExtension
+    static final ChromiumExtension CHROMIUM = new ChromiumExtension();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBrowser() {
-        Assumptions.assumeTrue(HeadlessChromium.available(),
-                "headless Chromium not installed (" + HeadlessChromium.CHROMIUM + ", " + HeadlessChromium.CHROMEDRIVER + ")");
-        chromium = HeadlessChromium.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     private URI page(String name, String head, String body) throws Exception {
         Path file = dir.resolve(name + ".html");
@@ -68,7 +53,7 @@ class HeadlessChromiumIT {
                 + "</script>", "<h1>self-test</h1><div class=\"chart\" data-chart=\"c1\" data-points=\"0\"></div><script>"
                 + script + "</script><div style=\"height: 1600px\">below the fold</div>");
 
-        PageCheck check = chromium.open(uri, "self-test-uplot");
+        PageCheck check = CHROMIUM.browser().open(uri, "self-test-uplot");
 
         assertTrue(check.chartsReady(), check.describe());
         assertEquals(List.of(new PageCheck.ChartState("c1", 5, check.charts().get(0).canvases(), 0)), check.charts());
@@ -89,7 +74,7 @@ class HeadlessChromiumIT {
     void aScriptFromTheNetworkIsReportedEvenWhenItFailsToLoad() throws Exception {
         URI uri = page("network", "<script src=\"http://127.0.0.1:9/x.js\"></script>", "<p>loads a script</p>");
 
-        PageCheck check = chromium.open(uri, "self-test-network");
+        PageCheck check = CHROMIUM.browser().open(uri, "self-test-network");
 
         assertEquals(List.of("http://127.0.0.1:9/x.js"), check.networkRequests());
         assertTrue(check.consoleErrors().stream().anyMatch(e -> e.contains("http://127.0.0.1:9/x.js")),
@@ -104,7 +89,7 @@ class HeadlessChromiumIT {
         URI uri = page("errors", "", "<script>console.error('deliberate console error 1');</script>"
                 + "<script>throw new Error('deliberate uncaught 2');</script><script>console.log('not an error');</script>");
 
-        PageCheck check = chromium.open(uri, "self-test-errors");
+        PageCheck check = CHROMIUM.browser().open(uri, "self-test-errors");
 
         assertEquals(2, check.consoleErrors().size(), check.consoleErrors().toString());
         assertTrue(check.consoleErrors().get(0).contains("deliberate console error 1"), check.consoleErrors().toString());
@@ -135,7 +120,7 @@ class HeadlessChromiumIT {
         try {
             URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
 
-            PageCheck check = chromium.open(uri, "self-test-http");
+            PageCheck check = CHROMIUM.browser().open(uri, "self-test-http");
 
             assertEquals(List.of("http://127.0.0.1:9/other.js"), check.networkRequests());
             assertEquals("served and scripted", check.title(), "the same-origin script ran");

@@ -7,11 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.CapstreamMain;
 import io.capstream.schemas.artifact.ArtifactJson;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,24 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  * is not installed.
  */
 class SweepPageBrowserIT {
-    private static HeadlessChromium chromium;
+    @RegisterExtension
+    static final ChromiumExtension CHROMIUM = new ChromiumExtension();
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void startBrowser() {
-        Assumptions.assumeTrue(HeadlessChromium.available(),
-                "headless Chromium not installed (" + HeadlessChromium.CHROMIUM + ", " + HeadlessChromium.CHROMEDRIVER + ")");
-        chromium = HeadlessChromium.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     @Test
     @Timeout(150)
@@ -54,7 +39,7 @@ class SweepPageBrowserIT {
         assertEquals(3, sweep.path("points").size(), sweep.toString());
         PageAssertions.assertSelfContainedFile(html);
 
-        PageCheck check = chromium.open(html.toUri(), "sweep-page");
+        PageCheck check = CHROMIUM.browser().open(html.toUri(), "sweep-page");
 
         PageAssertions.assertDrawnOffline(check, 2);
         assertTrue(check.html().contains("browser-sweep"), "the page names its sweep");
