@@ -11,6 +11,7 @@ import io.capstream.cli.commands.SimCommand;
 import io.capstream.cli.commands.SweepCommand;
 import io.capstream.cli.commands.TailCommand;
 import io.capstream.cli.commands.UpCommand;
+import io.capstream.cli.commands.WorkerCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Spec;
             RunCommand.class,
             SweepCommand.class,
             GenerateCommand.class,
+            WorkerCommand.class,
             AggregateCommand.class,
             ImportCommand.class,
             ReplayCommand.class,

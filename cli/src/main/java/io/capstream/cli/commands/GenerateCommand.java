@@ -40,6 +40,13 @@ public final class GenerateCommand implements Callable<Integer> {
                     + " is seconds). Default: 60s.")
     Duration interval = Duration.ofSeconds(60);
 
+    @Option(names = "--workers", paramLabel = "N",
+            description = "Distributed run: publish the plan to N 'capstream worker' processes on the same Kafka"
+                    + " (topic capstream.plan.<run id>, one partition per worker) instead of sending the load here, print"
+                    + " the run id and exit; the workers send their shares from one shared start instant. Not with"
+                    + " --continuous. 1.." + DistributedRunOptions.MAX_WORKERS + ".")
+    Integer workers;
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
@@ -55,6 +62,16 @@ public final class GenerateCommand implements Callable<Integer> {
         RunRequest req = RunRequest.builder("generate", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
                 .requireExternalKafka(true).eventDelivery(EventDelivery.LIVE).build();
+        if (workers != null) {
+            String bad = continuous ? "--workers cannot be combined with --continuous"
+                    : DistributedRunOptions.problem(workers, kafka);
+            if (bad != null) {
+                System.err.println("capstream generate: " + bad);
+                return 2;
+            }
+            return new RunDriver(req, System.out, System.err, System::getenv).execute(java.util.List.of(),
+                    DistributedRunOptions.coordinator(req, workers));
+        }
         if (continuous) {
             return runContinuous(req);
         }

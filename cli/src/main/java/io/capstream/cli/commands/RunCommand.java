@@ -67,6 +67,17 @@ public final class RunCommand implements Callable<Integer> {
                     + " embedded broker, live with --bootstrap-servers. One of: auto, live, deferred. Default: auto.")
     EventDelivery eventDelivery = EventDelivery.AUTO;
 
+    @Option(names = "--workers", paramLabel = "N",
+            description = "Distributed run: do not send the load here but publish the plan to N 'capstream worker'"
+                    + " processes on the same Kafka (topic capstream.plan.<run id>, one partition per worker; clock"
+                    + " offsets over capstream.control), each sending request indices i with i %% N == its share from"
+                    + " one shared start instant (closed loop: --concurrency divided among them; open loop: the global"
+                    + " schedule), then wait for the report as usual (--report-timeout counts after the start instant"
+                    + " and, when the plan bounds it, the run's --duration or open-loop schedule). Needs"
+                    + " --bootstrap-servers and --schema-registry-url, and N workers already running. 1.."
+                    + DistributedRunOptions.MAX_WORKERS + ".")
+    Integer workers;
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
@@ -89,11 +100,27 @@ public final class RunCommand implements Callable<Integer> {
         if (noAggregator && visual.any()) {
             problems.add("--html and --csv need the report: not with --no-aggregator");
         }
+        if (workers != null) {
+            String bad = DistributedRunOptions.problem(workers, kafka);
+            if (bad != null) {
+                System.err.println("capstream run: " + bad);
+                return 2;
+            }
+            String outputProblem = io.capstream.cli.report.OutputPath.check(output);
+            if (outputProblem != null) {
+                problems.add(0, outputProblem);
+            }
+        }
         RunRequest req = RunRequest.builder("run", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
                 .aggregator(!noAggregator).awaitReport(!noAggregator).output(output)
-                .reportTimeout(Duration.ofSeconds(reportTimeoutS)).eventDelivery(eventDelivery)
+                .reportTimeout(Duration.ofSeconds(reportTimeoutS))
+                .eventDelivery(workers != null ? EventDelivery.LIVE : eventDelivery)
                 .aggregatorGroup(aggregatorGroup.group()).visual(visual).build();
-        return new RunDriver(req, System.out, System.err, System::getenv).execute(problems);
+        RunDriver driver = new RunDriver(req, System.out, System.err, System::getenv);
+        if (workers != null) {
+            return driver.execute(problems, DistributedRunOptions.coordinator(req, workers));
+        }
+        return driver.execute(problems);
     }
 }

@@ -7,11 +7,17 @@ import java.util.SplittableRandom;
  * at {@code k / rate} s. {@link ArrivalMode#POISSON}: exponential gaps with mean {@code 1 / rate} s
  * drawn from a {@link SplittableRandom} seeded with the run seed, so a seed reproduces the schedule;
  * the first request is at 0. Not thread-safe.
+ *
+ * <p>A share of a distributed run ({@link #ofShare}) draws the same global schedule and returns only
+ * the offsets of the indices {@code i} with {@code i % shares == share}, so that N workers with the
+ * same seed and rate hold the global rate together.
  */
 public final class ArrivalSchedule {
     private final ArrivalMode mode;
     private final double rateRps;
     private final SplittableRandom rng;
+    private final int share;
+    private final int shares;
     private double nextS;
     private int k;
 
@@ -21,16 +27,48 @@ public final class ArrivalSchedule {
      * @param seed    seed of the Poisson gaps
      */
     public ArrivalSchedule(ArrivalMode mode, double rateRps, long seed) {
+        this(mode, rateRps, seed, 0, 1);
+    }
+
+    private ArrivalSchedule(ArrivalMode mode, double rateRps, long seed, int share, int shares) {
         if (mode == ArrivalMode.CLOSED) {
             throw new IllegalArgumentException("closed loop has no arrival schedule");
+        }
+        if (shares < 1 || share < 0 || share >= shares) {
+            throw new IllegalArgumentException("share must be 0.." + (shares - 1) + ", got " + share);
         }
         this.mode = mode;
         this.rateRps = rateRps;
         this.rng = new SplittableRandom(seed);
+        this.share = share;
+        this.shares = shares;
     }
 
-    /** @return the scheduled start of the next request, ns after T0 (non-decreasing) */
+    /**
+     * @param mode    CONSTANT or POISSON
+     * @param rateRps the global rate, requests/s, &gt; 0
+     * @param seed    seed of the Poisson gaps (the run's)
+     * @param share   0-based share index, {@code 0 <= share < shares}
+     * @param shares  number of shares, &gt;= 1
+     * @return the schedule of the indices {@code share, share + shares, ...}: their global offsets, ns after T0
+     * @throws IllegalArgumentException for a closed loop or a share outside {@code 0..shares-1}
+     */
+    public static ArrivalSchedule ofShare(ArrivalMode mode, double rateRps, long seed, int share, int shares) {
+        return new ArrivalSchedule(mode, rateRps, seed, share, shares);
+    }
+
+    /** @return the scheduled start of the next request (of this share), ns after T0 (non-decreasing) */
     public long next() {
+        if (shares == 1) {
+            return nextGlobal();
+        }
+        while (k % shares != share) {
+            nextGlobal();
+        }
+        return nextGlobal();
+    }
+
+    private long nextGlobal() {
         double t;
         if (mode == ArrivalMode.CONSTANT) {
             t = k / rateRps;

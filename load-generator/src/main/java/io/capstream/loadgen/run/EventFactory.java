@@ -194,6 +194,25 @@ public final class EventFactory {
      */
     public RunEvent runFinished(long wallNs, Instant startedAt, Instant finishedAt, int sent, boolean interrupted,
                                 long undelivered, ClientCheck clientCheck) {
+        return runFinished(wallNs, startedAt, finishedAt, sent, interrupted, undelivered, clientCheck, null);
+    }
+
+    /**
+     * As {@link #runFinished(long, Instant, Instant, int, boolean, long, ClientCheck)}, for a worker's share of a
+     * distributed run: {@code share}, {@code shares} and the clock offset set from {@code assignment}.
+     *
+     * @param wallNs      T0 to the end of the slowest request, ns
+     * @param startedAt   UTC start
+     * @param finishedAt  UTC end
+     * @param sent        request events emitted (the share's)
+     * @param interrupted stopped before every planned request ran
+     * @param undelivered events not delivered so far
+     * @param clientCheck the generator's self-check of the run, or null
+     * @param assignment  the share executed, or null for a run sent by one process (the share fields stay null)
+     * @return RunFinished
+     */
+    public RunEvent runFinished(long wallNs, Instant startedAt, Instant finishedAt, int sent, boolean interrupted,
+                                long undelivered, ClientCheck clientCheck, ShareAssignment assignment) {
         RunFinished rf = RunFinished.newBuilder()
                 .setWallClockNs(wallNs)
                 .setWallClockS(null)
@@ -205,6 +224,10 @@ public final class EventFactory {
                 .setInterrupted(interrupted)
                 .setEventsUndelivered((int) Math.min(Integer.MAX_VALUE, undelivered))
                 .setClientCheck(clientCheck)
+                .setShare(assignment == null ? null : assignment.share().share())
+                .setShares(assignment == null ? null : assignment.share().shares())
+                .setClockOffsetMs(assignment == null ? null : assignment.clockOffsetMs())
+                .setClockOffsetUncertaintyMs(assignment == null ? null : assignment.clockOffsetUncertaintyMs())
                 .build();
         return wrap(rf);
     }

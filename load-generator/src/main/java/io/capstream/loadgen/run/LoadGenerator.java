@@ -66,6 +66,29 @@ public final class LoadGenerator {
      * @return the outcome
      */
     public CompletableFuture<RunOutcome> run(RunPlan plan, EventSink sink, RunListener listener, RunControl control) {
-        return new RunExecution(vertx, plan, sink, listener, control).start();
+        return new RunExecution(vertx, plan, sink, listener, control, null).start();
+    }
+
+    /**
+     * Runs one share of a distributed run's plan (a {@code capstream worker}): only the share's
+     * request indices, at its slots, from its shared start instant (waiting for it after the warm-up;
+     * a late start keeps the instant as T0, so that an open loop's due requests queue), emitting no
+     * {@code RunStarted} (the coordinator did) and one {@code RunFinished} with the share and the clock
+     * offset. {@code plan.config().runId()} must be the run's id.
+     *
+     * @param plan       the resolved plan of the whole run
+     * @param assignment the share, its slots and start instant; not null
+     * @param sink       where events go (not closed by this method)
+     * @param listener   progress callbacks (event-loop threads; must not block), or null
+     * @param control    early stop, or null
+     * @return the outcome of the share ({@link RunOutcome#requestsPlanned()} = the share's count)
+     * @throws IllegalArgumentException when the plan has no run id
+     */
+    public CompletableFuture<RunOutcome> runShare(RunPlan plan, ShareAssignment assignment, EventSink sink,
+                                                  RunListener listener, RunControl control) {
+        if (plan.config().runId() == null || assignment == null) {
+            throw new IllegalArgumentException("a share needs the run's id and an assignment");
+        }
+        return new RunExecution(vertx, plan, sink, listener, control, assignment).start();
     }
 }

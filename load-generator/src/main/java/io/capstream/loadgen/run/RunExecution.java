@@ -5,6 +5,7 @@ import io.capstream.loadgen.arrival.ArrivalSchedule;
 import io.capstream.loadgen.arrival.ClosedLoop;
 import io.capstream.loadgen.arrival.DriverConfig;
 import io.capstream.loadgen.arrival.OpenLoop;
+import io.capstream.loadgen.arrival.RequestLauncher;
 import io.capstream.loadgen.client.ClientConfig;
 import io.capstream.loadgen.client.ErrorTypes;
 import io.capstream.loadgen.client.RequestError;
@@ -55,6 +56,10 @@ final class RunExecution {
     private final RunListener listener;
     private final RunControl control;
     private final BodySource bodySource;
+    /** The share a worker executes, or null for a run sent by one process. */
+    private final ShareAssignment assignment;
+    /** Requests this execution sends: the plan's, or the share's part of it. */
+    private final int requests;
     private final RunningMedian ttftMedian = new RunningMedian();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
@@ -75,8 +80,11 @@ final class RunExecution {
     private Instant startedAt;
     private long t0;
 
-    RunExecution(Vertx vertx, RunPlan plan, EventSink sink, RunListener listener, RunControl control) {
+    RunExecution(Vertx vertx, RunPlan plan, EventSink sink, RunListener listener, RunControl control,
+                 ShareAssignment assignment) {
         this.vertx = vertx;
+        this.assignment = assignment;
+        this.requests = assignment == null ? plan.requests() : assignment.share().count(plan.requests());
         this.plan = plan;
         this.config = plan.config();
         this.sink = sink;
@@ -90,7 +98,8 @@ final class RunExecution {
     CompletableFuture<RunOutcome> start() {
         try {
             boolean open = config.arrival() != ArrivalMode.CLOSED;
-            slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
+            slots = assignment != null ? assignment.slots()
+                    : open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
             // the credentials of a user:password@ travel in the Authorization header (plan.apiKey())
             clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(config.baseUrl()), config.timeoutS(), config.keepAlive(),
                     2 * Math.min(slots, plan.requests()) + 16, plan.apiKey());
@@ -111,8 +120,10 @@ final class RunExecution {
                         if (ar.failed() || control.stopRequested()) {
                             client.close();
                             outcome.completeExceptionally(ar.failed() ? ar.cause() : new StoppedBeforeStartException());
-                        } else {
+                        } else if (assignment == null) {
                             startTimed(open);
+                        } else {
+                            startAtSharedInstant(open);
                         }
                     });
         } catch (RuntimeException e) {
@@ -172,24 +183,49 @@ final class RunExecution {
         return f;
     }
 
+    /** A share: waits for the shared start instant (at once when it has passed), then starts. */
+    private void startAtSharedInstant(boolean open) {
+        long delayMs = assignment.startEpochMs() - System.currentTimeMillis();
+        if (delayMs >= 1) {
+            vertx.setTimer(delayMs, id -> startTimed(open));
+        } else {
+            startTimed(open);
+        }
+    }
+
     private void startTimed(boolean open) {
         try {
-            startedAt = Instant.now();
-            t0 = System.nanoTime();
+            if (assignment == null) {
+                startedAt = Instant.now();
+                t0 = System.nanoTime();
+            } else {
+                // T0 is the shared instant even when this worker starts late (its due requests then queue)
+                long lateMs = Math.max(0, System.currentTimeMillis() - assignment.startEpochMs());
+                startedAt = Instant.ofEpochMilli(assignment.startEpochMs());
+                t0 = System.nanoTime() - lateMs * 1_000_000L;
+            }
             lastEndNs.set(t0);
             runId = RunIds.runId(startedAt, config.runId(), config.runIdSuffix());
             workerId = config.workerId() != null ? config.workerId() : "worker-" + UUID.randomUUID();
             events = new EventFactory(runId, workerId, plan);
-            emit(events.runStarted(startedAt));
+            if (assignment == null) {
+                emit(events.runStarted(startedAt));
+            }
             listener.onStarted(runId, plan);
             long deadline = !open && config.durationS() != null
                     ? t0 + (long) (config.durationS() * 1e9) : Long.MAX_VALUE;
             long rampUpNs = config.rampUpS() == null ? 0 : (long) (config.rampUpS() * 1e9);
-            DriverConfig dc = new DriverConfig(plan.requests(), slots, t0, deadline, contexts, control::stopRequested,
+            DriverConfig dc = new DriverConfig(requests, slots, t0, deadline, contexts, control::stopRequested,
                     rampUpNs);
+            RequestLauncher launcher = assignment == null ? this::launch
+                    : (local, scheduledNs, ctx, onEnd) -> launch(assignment.share().globalIndex(local), scheduledNs, ctx,
+                    onEnd);
+            ArrivalSchedule schedule = !open ? null : assignment == null
+                    ? new ArrivalSchedule(config.arrival(), config.rateRps(), config.seed())
+                    : assignment.share().schedule(config.arrival(), config.rateRps(), config.seed());
             CompletableFuture<Integer> drained = open
-                    ? new OpenLoop(dc, new ArrivalSchedule(config.arrival(), config.rateRps(), config.seed()), this::launch).start()
-                    : new ClosedLoop(dc, this::launch).start();
+                    ? new OpenLoop(dc, schedule, launcher).start()
+                    : new ClosedLoop(dc, launcher).start();
             drained.whenComplete((started, err) -> finish());
         } catch (RuntimeException e) {
             client.close();
@@ -287,7 +323,7 @@ final class RunExecution {
         emit(ev);
         int d = done.incrementAndGet();
         inFlight.decrementAndGet();
-        if (d >= plan.requests()) {
+        if (d >= requests) {
             // the last request: reported before onEnd, which may end the run (nothing is reported after that)
             progress(d, now);
             onEnd.run();
@@ -301,7 +337,7 @@ final class RunExecution {
 
     private void progress(int done, long now) {
         try {
-            listener.onProgress(new RunProgress(done, plan.requests(), failed.get(), inFlight.get(),
+            listener.onProgress(new RunProgress(done, requests, failed.get(), inFlight.get(),
                     ttftMedian.median(), now - t0));
         } catch (RuntimeException ignored) {
             // a listener's bug must not stop the run
@@ -322,7 +358,7 @@ final class RunExecution {
         Instant finishedAt = Instant.now();
         int sent = done.get();
         // a time-bounded closed loop that ends at its duration is complete, not interrupted
-        boolean interrupted = control.stopRequested() || (sent < plan.requests() && config.durationS() == null);
+        boolean interrupted = control.stopRequested() || (sent < requests && config.durationS() == null);
         client.close();
         selfCheck.stop(wall, warmup, sink.delivery()).onComplete(check -> {
             ClientCheck cc = check.succeeded() ? check.result() : null;
@@ -336,9 +372,9 @@ final class RunExecution {
             }
             sink.flush().whenComplete((u1, e1) -> {
                 long undelivered = sink.undelivered();
-                emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, undelivered, cc));
+                emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, undelivered, cc, assignment));
                 sink.flush().whenComplete((u2, e2) -> {
-                    RunOutcome o = new RunOutcome(runId, workerId, plan.requests(), sent, sent - failed.get(),
+                    RunOutcome o = new RunOutcome(runId, workerId, requests, sent, sent - failed.get(),
                             failed.get(), sink.undelivered(), interrupted, startedAt, finishedAt, wall, cc);
                     try {
                         listener.onFinished(o);

@@ -1,0 +1,110 @@
+package io.capstream.cli.distributed;
+
+import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.loadgen.run.PlanShare;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.avro.WorkerShare;
+import io.capstream.schemas.registry.RegistryClientConfig;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The coordinator's side of a distributed run: estimates its clock offset over {@link ControlTopic},
+ * picks the shared start instant (broker clock: now on the broker plus a lead time, so that every
+ * worker has its share and has warmed up by then), creates the {@link PlanTopic} with one partition
+ * per worker and writes share {@code k} to partition {@code k}. Kafka's partition assignment then
+ * hands the shares to the workers. One instance per coordinator process; not thread-safe.
+ */
+public final class PlanPublisher implements AutoCloseable {
+    /** Default lead time between the publication and the shared start instant. */
+    public static final Duration DEFAULT_LEAD = Duration.ofSeconds(3);
+    private static final long SEND_TIMEOUT_S = 30;
+    private final Admin admin;
+    private final KafkaClientProperties kafka;
+    private final String registryUrl;
+    private final RegistryClientConfig registryClient;
+
+    /**
+     * @param kafka          client settings with the bootstrap servers set; not null
+     * @param registryUrl    registry URL for the plan's serde; not null
+     * @param registryClient registry client settings; not null
+     */
+    public PlanPublisher(KafkaClientProperties kafka, String registryUrl, RegistryClientConfig registryClient) {
+        this.kafka = kafka;
+        this.registryUrl = registryUrl;
+        this.registryClient = registryClient;
+        this.admin = Admin.create(kafka.admin());
+    }
+
+    /**
+     * Ensures the control topic and estimates this process's clock offset against the broker.
+     *
+     * @param from who probes (probe record key)
+     * @return the offset
+     * @throws IllegalStateException when Kafka does not answer or the control topic is misconfigured
+     * @throws InterruptedException  when interrupted
+     */
+    public ClockOffset clockOffset(String from) throws InterruptedException {
+        ControlTopic.ensure(admin);
+        try (Producer<byte[], byte[]> p = new KafkaProducer<>(kafka.producer(Map.of(
+                ProducerConfig.ACKS_CONFIG, "1", ProducerConfig.LINGER_MS_CONFIG, 0)),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            return new ClockProbe(p, System::currentTimeMillis).measure(ClockProbe.DEFAULT_PROBES, from);
+        }
+    }
+
+    /**
+     * Creates the plan topic and writes one share per partition.
+     *
+     * @param runId         the run id
+     * @param coordinatorId worker id of the coordinator's RunStarted
+     * @param started       the RunStarted payload (expected_workers = shares)
+     * @param config        the coordinator's config
+     * @param shares        number of workers, &gt;= 1
+     * @param startBrokerMs the shared T0 on the broker's clock, epoch ms
+     * @throws IllegalStateException when the topic cannot be created or a share is not acknowledged in 30 s
+     * @throws InterruptedException  when interrupted
+     */
+    public void publish(String runId, String coordinatorId, RunStarted started, RunConfig config, int shares,
+                        long startBrokerMs) throws InterruptedException {
+        PlanTopic.create(admin, runId, shares);
+        try (Producer<String, WorkerShare> p = new KafkaProducer<>(kafka.producer(Map.of(
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)),
+                new StringSerializer(),
+                SpecificAvroSerde.forValue(WorkerShare.class, registryUrl, registryClient).serializer())) {
+            for (int k = 0; k < shares; k++) {
+                WorkerShare ws = WorkerShares.build(runId, coordinatorId, started, config, new PlanShare(k, shares),
+                        startBrokerMs);
+                p.send(new ProducerRecord<>(PlanTopic.name(runId), k, runId, ws)).get(SEND_TIMEOUT_S, TimeUnit.SECONDS);
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot write the plan to " + PlanTopic.name(runId) + ": "
+                    + (e.getCause() == null ? e.toString() : e.getCause().getMessage()), e);
+        }
+    }
+
+    /**
+     * @param runId the run id
+     * @return null when the plan topic was deleted, else why not (best effort)
+     */
+    public String deletePlan(String runId) {
+        return PlanTopic.delete(admin, runId);
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,107 @@
+package io.capstream.cli.distributed;
+
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.PlanShare;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.WarmupConfig;
+import io.capstream.loadgen.workload.ThinkingMode;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.avro.WorkerShare;
+import io.capstream.schemas.text.HttpUrls;
+
+/**
+ * The mapping between a run's {@link RunConfig} (with its {@link RunStarted}) and the
+ * {@link WorkerShare} records of its plan. What a worker needs besides RunStarted: the run id, the
+ * base URL without credentials (RunStarted's is redacted), the API key's environment variable name,
+ * the warm-up settings, the share, its slots and the shared start instant. Stateless.
+ */
+public final class WorkerShares {
+    private WorkerShares() {
+    }
+
+    /**
+     * @param runId          the run id; not null
+     * @param coordinatorId  worker id of the coordinator's RunStarted; not null
+     * @param started        the RunStarted payload the coordinator emitted; not null
+     * @param config         the coordinator's config (base URL, API key variable, warm-up); not null
+     * @param share          the share; not null
+     * @param startBrokerMs  the shared T0 on the broker's clock, epoch ms
+     * @return share {@code share.share()} of the plan, its slots {@link PlanShare#concurrency} of RunStarted's
+     *         concurrency (the in-flight cap of an open loop)
+     */
+    public static WorkerShare build(String runId, String coordinatorId, RunStarted started, RunConfig config,
+                                    PlanShare share, long startBrokerMs) {
+        return WorkerShare.newBuilder()
+                .setRunId(runId)
+                .setCoordinatorId(coordinatorId)
+                .setShare(share.share())
+                .setShares(share.shares())
+                .setConcurrency(share.concurrency(started.getConcurrency()))
+                .setStartAtBrokerEpochMs(startBrokerMs)
+                .setBaseUrl(HttpUrls.withoutUserInfo(config.baseUrl()))
+                .setApiKeyEnv(config.apiKeyEnv())
+                .setClientWarmupS(config.warmup().clientWarmupS())
+                .setWarmupRequests(config.warmup().targetRequests())
+                .setRunStarted(started)
+                .build();
+    }
+
+    /**
+     * Rebuilds the run's configuration on a worker: every workload value from RunStarted, the target from the
+     * share, the worker's own id.
+     *
+     * @param ws       the share; not null
+     * @param workerId this worker's id; not null
+     * @return the configuration (not validated: the API key variable must exist on this worker)
+     * @throws IllegalArgumentException when RunStarted names an unknown arrival process or thinking mode
+     */
+    public static RunConfig toConfig(WorkerShare ws, String workerId) {
+        RunStarted rs = ws.getRunStarted();
+        ArrivalMode arrival = ArrivalMode.parse(rs.getArrival());
+        RunConfig.Builder b = RunConfig.builder(ws.getBaseUrl(), rs.getModel())
+                .engine(rs.getEngine())
+                .gpu(rs.getGpu())
+                .apiKeyEnv(ws.getApiKeyEnv())
+                .requests(rs.getRequests())
+                .burst(rs.getBurst())
+                .concurrency(rs.getConcurrency())
+                .arrival(arrival)
+                .rateRps(rs.getRateRps())
+                .maxInFlight(rs.getMaxInFlight())
+                .durationS(rs.getDurationS())
+                .keepAlive(rs.getKeepAlive())
+                .rampUpS(rs.getRampUpS())
+                .ctxTokens(rs.getContextTokens() == null ? 0 : rs.getContextTokens())
+                .seed(rs.getContextSeed())
+                .maxTokens(rs.getMaxTokens())
+                .maxModelLen(rs.getMaxContextTokens() == null ? 0 : rs.getMaxContextTokens())
+                .reasoningEffort(rs.getReasoningEffort())
+                .noThinking(rs.getNoThinking())
+                // RunStarted holds the resolved mode: disabled whenever --no-thinking was set
+                .thinkingMode(rs.getNoThinking() ? ThinkingMode.DEFAULT : ThinkingMode.parse(rs.getThinkingMode()))
+                .runId(ws.getRunId())
+                .workerId(workerId)
+                .expectedWorkers(rs.getExpectedWorkers())
+                .warmup(new WarmupConfig(ws.getClientWarmupS(), ws.getWarmupRequests()))
+                .slos(rs.getSlos())
+                .sweep(rs.getSweep());
+        if (rs.getSharedPrefixTokens() != null) {
+            b.sharedPrefixTokens(rs.getSharedPrefixTokens());
+        }
+        if (rs.getMarginTokens() != null) {
+            b.margin(rs.getMarginTokens());
+        }
+        if (rs.getTimeoutS() != null) {
+            b.timeoutS(rs.getTimeoutS());
+        }
+        return b.build();
+    }
+
+    /**
+     * @param ws a share; not null
+     * @return the share of the plan it names
+     */
+    public static PlanShare planShare(WorkerShare ws) {
+        return new PlanShare(ws.getShare(), ws.getShares());
+    }
+}

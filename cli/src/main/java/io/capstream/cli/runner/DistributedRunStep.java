@@ -1,0 +1,217 @@
+package io.capstream.cli.runner;
+
+import io.capstream.cli.distributed.ClockOffset;
+import io.capstream.cli.distributed.PlanPublisher;
+import io.capstream.cli.distributed.PlanTopic;
+import io.capstream.cli.report.ReportWaiter;
+import io.capstream.cli.report.RunViews;
+import io.capstream.cli.report.SummaryTable;
+import io.capstream.cli.stack.LocalStack;
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.emit.EventSink;
+import io.capstream.loadgen.run.EventFactory;
+import io.capstream.loadgen.run.LoadGenerator;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunControl;
+import io.capstream.loadgen.run.RunIds;
+import io.capstream.loadgen.run.RunPlan;
+import io.capstream.loadgen.run.UsageException;
+import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.text.HttpUrls;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.internals.Topic;
+
+/**
+ * The coordinator of a distributed run ({@code run --workers N}, {@code generate --workers N}): prepares
+ * the plan as a one-process run does ({@link LoadGenerator#prepare}, the {@code GET /models} probe),
+ * estimates its clock offset, emits the run's one {@code RunStarted} (expected_workers = N, started at the
+ * shared start instant), publishes the N shares ({@link PlanPublisher}) and, for {@code run}, waits for the
+ * report, writes it, prints the summary and deletes the plan topic. It sends no request itself. Exit codes
+ * as {@link RunStep}'s: 0 a complete report without failed requests (or, without waiting, the plan
+ * published), 1 otherwise, 2 usage errors found by the preparation. Not thread-safe.
+ */
+public final class DistributedRunStep {
+    private final RunRequest req;
+    private final int workers;
+    private final Duration lead;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Function<String, String> env;
+    private final String cmd;
+
+    /**
+     * @param req     what the command runs (report timeout, output, whether to wait)
+     * @param workers N, the number of shares and of workers expected, &gt;= 1
+     * @param lead    time from the publication to the shared start instant; positive
+     * @param out     summary and result lines
+     * @param err     notices and errors
+     * @param env     environment lookup (for {@code --api-key-env})
+     */
+    public DistributedRunStep(RunRequest req, int workers, Duration lead, PrintStream out, PrintStream err,
+                              Function<String, String> env) {
+        this.req = req;
+        this.workers = workers;
+        this.lead = lead;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.cmd = "capstream " + req.commandName();
+    }
+
+    /**
+     * @param stack      the started stack (external Kafka)
+     * @param session    the session RunStarted and the report go through
+     * @param config     the run's configuration, bound to its target
+     * @param control    early stop (SIGINT/SIGTERM) of the wait
+     * @param reportFile the report file for a run id
+     * @return the exit code
+     * @throws Exception when the preparation or the publication fails unexpectedly
+     */
+    public int run(LocalStack stack, DeliverySession session, RunConfig config, RunControl control,
+                   Function<String, Path> reportFile) throws Exception {
+        if (HttpUrls.userInfo(config.baseUrl()) != null) {
+            err.println(cmd + ": --workers: credentials in --base-url (user:password@) are not sent to workers; use"
+                    + " --api-key-env with the variable set on every worker");
+            return 2;
+        }
+        config = config.toBuilder().expectedWorkers(workers).build();
+        RunPlan plan;
+        try {
+            plan = new LoadGenerator(stack.vertx(), env).prepare(config)
+                    .get(RunDriver.PREPARE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UsageException u) {
+                u.problems().forEach(p -> err.println(cmd + ": " + p));
+                return 2;
+            }
+            throw e;
+        } catch (TimeoutException e) {
+            err.println(cmd + ": the run could not be prepared within " + RunDriver.PREPARE_TIMEOUT.toSeconds()
+                    + " s (GET /models probe); nothing was sent");
+            return 1;
+        }
+        boolean open = config.arrival() != ArrivalMode.CLOSED;
+        int slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
+        if (slots < workers) {
+            err.println(cmd + ": --workers " + workers + " needs " + (open ? "--max-in-flight" : "--concurrency")
+                    + " of at least " + workers + " (each worker gets a part of it), got " + slots);
+            return 2;
+        }
+        String runId = RunIds.runId(Instant.now(), config.runId(), config.runIdSuffix());
+        try {
+            Topic.validate(PlanTopic.name(runId));
+        } catch (InvalidTopicException e) {
+            err.println(cmd + ": --workers: run id '" + runId + "' cannot name the plan topic (letters, digits, '.',"
+                    + " '_' and '-' only)");
+            return 2;
+        }
+        String coordinatorId = "coordinator-" + runId;
+        try (PlanPublisher publisher = new PlanPublisher(stack.kafka(), stack.schemaRegistryUrl(),
+                stack.registryClient())) {
+            ClockOffset offset = publisher.clockOffset(coordinatorId);
+            long startLocalMs = System.currentTimeMillis() + lead.toMillis();
+            long startBrokerMs = offset.toBroker(startLocalMs);
+            RunEvent started = new EventFactory(runId, coordinatorId, plan).runStarted(Instant.ofEpochMilli(startLocalMs));
+            session.expect(runId);
+            RunDelivery delivery = session.newRun();
+            EventSink sink = delivery.sink();
+            sink.send(started);
+            long undelivered = sink.close(RunDriver.SINK_CLOSE_TIMEOUT);
+            if (undelivered > 0) {
+                err.println(cmd + ": RunStarted could not be delivered to Kafka"
+                        + (delivery.lastError() == null ? "" : " (" + delivery.lastError() + ")") + "; no plan was published");
+                return 1;
+            }
+            publisher.publish(runId, coordinatorId, (RunStarted) started.getPayload(), config, workers, startBrokerMs);
+            err.printf("%s: run %s: plan of %d requests published to %d workers on %s, start at %s (broker clock;"
+                            + " this clock %+.1f ms +/- %.1f ms)%n", cmd, runId, plan.requests(), workers,
+                    PlanTopic.name(runId), Instant.ofEpochMilli(startBrokerMs), offset.offsetMs(), offset.uncertaintyMs());
+            if (!req.awaitReport()) {
+                out.println("run " + runId + ": plan published to " + workers + " workers (Kafka "
+                        + stack.kafka().bootstrapServers() + ")");
+                return 0;
+            }
+            ReportWaiter waiter = delivery.waiter();
+            BenchmarkReport report = waiter == null ? null : await(waiter, runId, config, plan, control);
+            if (report == null) {
+                err.println(cmd + ": no report for run " + runId + " arrived on capstream.reports within "
+                        + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toSeconds() + " s"
+                        + (stack.aggregatorFailure() == null ? "" : ": " + stack.aggregatorFailure()));
+                return 1;
+            }
+            String why = publisher.deletePlan(runId);
+            if (why != null) {
+                err.println(cmd + ": note: the plan topic " + PlanTopic.name(runId) + " was not deleted: " + why);
+            }
+            return written(report, reportFile.apply(runId));
+        }
+    }
+
+    /** Writes the report, prints the summary and the views; @return the exit code */
+    private int written(BenchmarkReport report, Path file) throws java.io.IOException {
+        ArtifactJson.writeAtomically(file, report.getArtifactJson());
+        out.print(SummaryTable.render(report, null));
+        out.println("report written to " + file);
+        int code = 0;
+        try {
+            RunViews.write(report.getArtifactJson(), req.visual().html(), req.visual().csv()).forEach(out::println);
+        } catch (java.io.IOException | RuntimeException e) {
+            err.println(cmd + ": cannot write the --html/--csv files: " + RunDriver.describe(e));
+            code = 1;
+        }
+        if (!report.getProvenance().getComplete()) {
+            err.println(cmd + ": " + RunDriver.incompleteReason(report.getProvenance()));
+            code = 1;
+        }
+        int failed = ArtifactJson.parse(report.getArtifactJson()).path("failed").asInt(0);
+        if (failed > 0) {
+            err.println(cmd + ": " + failed + " requests failed");
+            code = 1;
+        }
+        return code;
+    }
+
+    /**
+     * The report is awaited for the lead time, plus this, plus {@code --report-timeout} after the publication.
+     *
+     * @return the run's own length when the plan bounds it ({@code --duration}, the open-loop schedule), else 0
+     */
+    static Duration waitBound(RunConfig config, RunPlan plan) {
+        double runS = 0;
+        if (config.durationS() != null) {
+            runS = config.durationS();
+        } else if (config.arrival() != ArrivalMode.CLOSED && config.rateRps() != null) {
+            runS = plan.requests() / config.rateRps();
+        }
+        return Duration.ofMillis((long) (runS * 1000));
+    }
+
+    private BenchmarkReport await(ReportWaiter waiter, String runId, RunConfig config, RunPlan plan, RunControl control)
+            throws InterruptedException {
+        CompletableFuture<BenchmarkReport> f = waiter.expect(runId);
+        long deadline = System.nanoTime() + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toNanos();
+        while (System.nanoTime() < deadline && !control.stopRequested()) {
+            try {
+                return f.get(200, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // keep waiting
+            } catch (ExecutionException e) {
+                return null;
+            }
+        }
+        waiter.forget(runId);
+        return null;
+    }
+}

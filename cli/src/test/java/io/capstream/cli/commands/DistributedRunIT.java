@@ -1,0 +1,265 @@
+package io.capstream.cli.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.aggregator.AggregatorConfig;
+import io.capstream.aggregator.AggregatorService;
+import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.api.ApiConfig;
+import io.capstream.cli.distributed.PlanTopic;
+import io.capstream.cli.distributed.WorkerService;
+import io.capstream.cli.embedded.EmbeddedKafka;
+import io.capstream.cli.embedded.EmbeddedKafkaConfig;
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code run --workers 3} against three {@code capstream worker}s in this JVM (each in its own thread) on
+ * one embedded broker: one complete report of all requests, whose events come from the three workers; and a
+ * worker that dies after taking its share leaves exactly that share's indices missing from an incomplete report.
+ */
+class DistributedRunIT {
+    private static final String REGISTRY = "mock://distributed-run-it";
+    private static EmbeddedKafka kafka;
+
+    @TempDir
+    Path tmp;
+
+    @TempDir
+    Path stateDir;
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
+        TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), TopicSetup.DEFAULT_EVENT_PARTITIONS);
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    @Test
+    @Timeout(240)
+    void threeWorkersSendOneRunWithOneCompleteReport() throws Exception {
+        String bs = kafka.bootstrapServers();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        List<WorkerCommand> workers = new ArrayList<>();
+        List<Future<Integer>> exits = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                WorkerCommand w = new WorkerCommand();
+                workers.add(w);
+                String id = "w" + i;
+                exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs,
+                        "--schema-registry-url", REGISTRY, "--worker-id", id)));
+            }
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
+                Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+                    var groups = admin.describeConsumerGroups(List.of(WorkerService.GROUP)).all().get();
+                    return groups.get(WorkerService.GROUP).members().size() == 3;
+                });
+            }
+            Path report = tmp.resolve("dist.json");
+            CliRun run = CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
+                    "--workers", "3", "--requests", "300", "--concurrency", "12", "--ctx-tokens", "256",
+                    "--max-tokens", "4", "--client-warmup", "0", "--run-id", "dist-300", "--output", report.toString());
+            assertEquals(0, run.code(), run.err());
+            JsonNode a = ArtifactJson.read(report);
+            assertEquals(300, a.path("requests").asInt());
+            assertEquals(300, a.path("completed").asInt() + a.path("failed").asInt());
+            assertEquals(300, a.path("completed").asInt());
+
+            List<RunEvent> events = eventsOf("dist-300", 300 + 4);
+            Map<String, Long> requestsByWorker = events.stream()
+                    .filter(e -> e.getPayload() instanceof RequestCompleted || e.getPayload() instanceof RequestFailed)
+                    .collect(Collectors.groupingBy(RunEvent::getWorkerId, Collectors.counting()));
+            assertEquals(Map.of("w0", 100L, "w1", 100L, "w2", 100L), requestsByWorker);
+            List<RunFinished> finished = events.stream().filter(e -> e.getPayload() instanceof RunFinished)
+                    .map(e -> (RunFinished) e.getPayload()).toList();
+            assertEquals(3, finished.size());
+            assertEquals(Set.of(0, 1, 2), finished.stream().map(RunFinished::getShare).collect(Collectors.toSet()));
+            finished.forEach(f -> {
+                assertEquals(3, f.getShares());
+                assertEquals(100, f.getRequestsSent());
+                assertTrue(f.getClockOffsetUncertaintyMs() != null && f.getClockOffsetUncertaintyMs() >= 0);
+                assertTrue(Math.abs(f.getClockOffsetMs()) <= f.getClockOffsetUncertaintyMs() + 1, "one machine's clock");
+            });
+            List<RunEvent> started = events.stream().filter(e -> e.getPayload() instanceof RunStarted).toList();
+            assertEquals(1, started.size(), "only the coordinator emits RunStarted");
+            assertEquals(3, ((RunStarted) started.get(0).getPayload()).getExpectedWorkers());
+            // each worker sent exactly its indices: i % 3 == its share
+            Map<String, Set<Integer>> sharesByWorker = events.stream()
+                    .filter(e -> e.getPayload() instanceof RequestCompleted)
+                    .collect(Collectors.groupingBy(RunEvent::getWorkerId, Collectors.mapping(
+                            e -> ((RequestCompleted) e.getPayload()).getRequestIndex() % 3,
+                            Collectors.toCollection(TreeSet::new))));
+            sharesByWorker.values().forEach(s -> assertEquals(1, s.size(), "one share per worker: " + sharesByWorker));
+            assertEquals(Set.of(0, 1, 2), sharesByWorker.values().stream().map(s -> s.iterator().next())
+                    .collect(Collectors.toSet()));
+        } finally {
+            for (WorkerCommand w : workers) {
+                w.stop();
+            }
+            for (Future<Integer> f : exits) {
+                assertEquals(0, f.get(90, TimeUnit.SECONDS));
+            }
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * A worker that dies right after it took its share (committed, nothing sent: at most once, the share is not
+     * redone): the other two shares run, and the aggregator publishes the run incomplete after its deadline,
+     * listing exactly the dead share's indices as missing.
+     */
+    @Test
+    @Timeout(240)
+    void aShareWhoseWorkerDiedIsReportedMissing() throws Exception {
+        String bs = kafka.bootstrapServers();
+        AggregatorConfig base = AggregatorConfig.of(REGISTRY, Duration.ofMinutes(1), Duration.ofSeconds(10), List.of());
+        AggregatorConfig config = new AggregatorConfig(base.report().withIncompleteDeadline(Duration.ofSeconds(5)),
+                base.window(), base.slo());
+        StreamsSettings settings = StreamsSettings.defaults("dist-kill-it", bs, stateDir).withStreamThreads(1);
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        List<WorkerCommand> workers = new ArrayList<>();
+        List<Future<Integer>> exits = new ArrayList<>();
+        AtomicBoolean victimStop = new AtomicBoolean();
+        try (AggregatorService service = AggregatorService.start(config, settings, new ApiConfig("127.0.0.1", 0))) {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> service.state() == KafkaStreams.State.RUNNING);
+            for (int i = 0; i < 2; i++) {
+                WorkerCommand w = new WorkerCommand();
+                workers.add(w);
+                String id = "k" + i;
+                exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs,
+                        "--schema-registry-url", REGISTRY, "--worker-id", id)));
+            }
+            Future<Integer> victim = pool.submit(() -> takeOneShareAndDie(bs, victimStop));
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
+                Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                        .ignoreExceptions().until(() -> admin.describeConsumerGroups(List.of(WorkerService.GROUP)).all()
+                                .get().get(WorkerService.GROUP).members().size() == 3);
+            }
+            Path report = tmp.resolve("kill.json");
+            CliRun run = CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
+                    "--aggregator-group", "dist-kill-it", "--report-timeout", "90",
+                    "--workers", "3", "--requests", "60", "--concurrency", "6", "--ctx-tokens", "256",
+                    "--max-tokens", "4", "--client-warmup", "0", "--run-id", "dist-kill", "--output", report.toString());
+            int dead = victim.get(60, TimeUnit.SECONDS);
+            assertEquals(1, run.code(), run.err());
+            List<Integer> missing = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                if (i % 3 == dead) {
+                    missing.add(i);
+                }
+            }
+            assertTrue(run.err().contains("the report is incomplete: 20 request(s) without an event"), run.err());
+            JsonNode a = ArtifactJson.read(report);
+            assertEquals(40, a.path("completed").asInt());
+            List<RunEvent> events = eventsOf("dist-kill", 1 + 40 + 2);
+            assertEquals(Set.of("k0", "k1"), events.stream().filter(e -> e.getPayload() instanceof RunFinished)
+                    .map(RunEvent::getWorkerId).collect(Collectors.toSet()));
+            Set<Integer> sent = events.stream().filter(e -> e.getPayload() instanceof RequestCompleted)
+                    .map(e -> ((RequestCompleted) e.getPayload()).getRequestIndex()).collect(Collectors.toSet());
+            missing.forEach(i -> assertTrue(!sent.contains(i), "index " + i + " of the dead share was not sent"));
+            assertEquals(40, sent.size());
+        } finally {
+            victimStop.set(true);
+            for (WorkerCommand w : workers) {
+                w.stop();
+            }
+            for (Future<Integer> f : exits) {
+                assertEquals(0, f.get(90, TimeUnit.SECONDS));
+            }
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * A group member that takes its share as a worker does (commit) and then leaves without running it.
+     *
+     * @return the share (partition) it took, or -1 when stopped first
+     */
+    private static int takeOneShareAndDie(String bs, AtomicBoolean stop) {
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bs,
+                ConsumerConfig.GROUP_ID_CONFIG, WorkerService.GROUP,
+                ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName(),
+                ConsumerConfig.METADATA_MAX_AGE_CONFIG, 1000,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1), new StringDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(PlanTopic.PATTERN);
+            while (!stop.get()) {
+                for (var r : c.poll(Duration.ofMillis(200))) {
+                    c.commitSync(Map.of(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1)));
+                    return r.partition();
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** @return every event of {@code runId} on capstream.events, once at least {@code atLeast} have been read */
+    private static List<RunEvent> eventsOf(String runId, int atLeast) {
+        List<RunEvent> out = new ArrayList<>();
+        try (KafkaConsumer<String, RunEvent> c = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                SpecificAvroSerde.forValue(RunEvent.class, REGISTRY).deserializer())) {
+            List<TopicPartition> parts = c.partitionsFor(Topics.EVENTS).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                c.poll(Duration.ofMillis(200)).forEach(r -> {
+                    if (runId.equals(r.key())) {
+                        out.add(r.value());
+                    }
+                });
+                return out.size() >= atLeast;
+            });
+        }
+        return out;
+    }
+}

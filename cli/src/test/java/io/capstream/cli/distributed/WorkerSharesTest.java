@@ -1,0 +1,81 @@
+package io.capstream.cli.distributed;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.EventFactory;
+import io.capstream.loadgen.run.PlanShare;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunPlan;
+import io.capstream.loadgen.run.RunPlanner;
+import io.capstream.loadgen.run.WarmupConfig;
+import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.ThinkingMode;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.avro.WorkerShare;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WorkerSharesTest {
+
+    private static RunConfig config() {
+        return RunConfig.builder("http://127.0.0.1:9/v1", "qwen3-8b").engine("vllm").gpu("h100")
+                .requests(30).concurrency(7).arrival(ArrivalMode.POISSON).rateRps(5.0).maxInFlight(7).keepAlive(true)
+                .ctxTokens(0).sharedPrefixTokens(512).maxTokens(8).maxModelLen(32_768).margin(100).seed(7)
+                .timeoutS(30).thinkingMode(ThinkingMode.ENABLED).apiKeyEnv("BENCH_KEY")
+                .runId("dist-1").expectedWorkers(3).warmup(new WarmupConfig(1.5, 2)).slos(List.of("ttft_p99<2s"))
+                .build();
+    }
+
+    @Test
+    void aShareRebuildsTheRunConfigAndPlan() {
+        RunConfig c = config();
+        RunPlan plan = RunPlanner.complete(c, 32_768, ApiKey.none()).join();
+        RunStarted rs = (RunStarted) new EventFactory("dist-1", "coordinator-dist-1", plan)
+                .runStarted(Instant.ofEpochMilli(1_000)).getPayload();
+        WorkerShare ws = WorkerShares.build("dist-1", "coordinator-dist-1", rs, c, new PlanShare(1, 3), 123_456L);
+        // through the wire format, as a worker reads it
+        var serde = SpecificAvroSerde.forValue(WorkerShare.class, "mock://worker-shares-test");
+        WorkerShare read = serde.deserializer().deserialize("capstream.plan.dist-1",
+                serde.serializer().serialize("capstream.plan.dist-1", ws));
+        assertEquals(ws, read);
+        assertEquals(2, read.getConcurrency(), "7 in flight over 3 shares: 3, 2, 2");
+        assertEquals(123_456L, read.getStartAtBrokerEpochMs());
+        assertEquals("BENCH_KEY", read.getApiKeyEnv());
+
+        RunConfig back = WorkerShares.toConfig(read, "w-1");
+        assertEquals(c.load(), back.load());
+        assertEquals(c.request(), back.request());
+        assertEquals(c.target(), back.target());
+        assertEquals(c.warmup(), back.warmup());
+        assertEquals(c.report().slos(), back.report().slos());
+        assertEquals("dist-1", back.runId());
+        assertEquals("w-1", back.workerId());
+        assertEquals(3, back.expectedWorkers());
+        assertEquals(7L, back.seed());
+        assertEquals("h100", back.gpu());
+        assertEquals(List.of(), back.validate(name -> "BENCH_KEY".equals(name) ? "k" : null));
+        RunPlan rebuilt = RunPlanner.complete(back, rs.getMaxContextTokens(), ApiKey.none()).join();
+        assertArrayEquals(plan.contextPlan().toArray(), rebuilt.contextPlan().toArray());
+        assertEquals(new PlanShare(1, 3), WorkerShares.planShare(read));
+    }
+
+    @Test
+    void noThinkingAndCredentialsInTheUrl() {
+        RunConfig c = RunConfig.builder("http://user:secret@127.0.0.1:9/v1", "m").requests(4).concurrency(4)
+                .ctxTokens(256).maxTokens(8).maxModelLen(4096).noThinking(true).runId("r").build();
+        RunPlan plan = RunPlanner.complete(c, 4096, ApiKey.none()).join();
+        RunStarted rs = (RunStarted) new EventFactory("r", "c", plan).runStarted(Instant.EPOCH).getPayload();
+        WorkerShare ws = WorkerShares.build("r", "c", rs, c, new PlanShare(0, 2), 0);
+        assertEquals("http://127.0.0.1:9/v1", ws.getBaseUrl(), "the password never goes into a plan");
+        assertNull(ws.getApiKeyEnv());
+        RunConfig back = WorkerShares.toConfig(ws, "w");
+        assertEquals(ThinkingMode.DISABLED, back.resolvedThinkingMode());
+        assertEquals(c.load(), back.load());
+        assertEquals(2, ws.getConcurrency());
+    }
+}
