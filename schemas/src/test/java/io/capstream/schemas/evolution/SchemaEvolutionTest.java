@@ -35,7 +35,8 @@ class SchemaEvolutionTest {
         Map<String, Schema> current = parseDir(CURRENT);
         assertEquals(List.of("io.capstream.schemas.avro.BenchmarkReport", "io.capstream.schemas.avro.ReportChunk",
                         "io.capstream.schemas.avro.RunEvent", "io.capstream.schemas.avro.SloBreach",
-                        "io.capstream.schemas.avro.SweepCurve", "io.capstream.schemas.avro.WindowSummary"),
+                        "io.capstream.schemas.avro.SweepCurve", "io.capstream.schemas.avro.WindowSummary",
+                        "io.capstream.schemas.avro.WorkerShare"),
                 List.copyOf(current.keySet()));
         List<Path> versions = releasedVersions();
         assertFalse(versions.isEmpty(), "no released versions under " + RELEASED);
@@ -92,12 +93,17 @@ class SchemaEvolutionTest {
         }
     }
 
-    /** Parses every .avsc of a directory; returns full name -> schema, sorted by name. */
+    /**
+     * Parses every .avsc of a directory with one parser, in file-name order, so that a file may use the named
+     * types of a file before it (WorkerShare.avsc embeds RunEvent.avsc's RunStarted); returns full name ->
+     * schema of each file's top-level type, sorted by name.
+     */
     static Map<String, Schema> parseDir(Path dir) throws IOException {
         Map<String, Schema> out = new TreeMap<>();
+        Schema.Parser parser = new Schema.Parser();
         try (Stream<Path> s = Files.list(dir)) {
             for (Path p : s.filter(f -> f.toString().endsWith(".avsc")).sorted().collect(Collectors.toList())) {
-                Schema schema = new Schema.Parser().parse(p.toFile());
+                Schema schema = parser.parse(p.toFile());
                 out.put(schema.getFullName(), schema);
             }
         }
