@@ -5,12 +5,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * The control topic {@value #NAME} of distributed runs: one partition, {@code
@@ -24,6 +26,8 @@ public final class ControlTopic {
     /** Retention of probe records, ms (1 hour: nobody reads them back). */
     static final long RETENTION_MS = 3_600_000L;
     private static final long TIMEOUT_S = 30;
+    /** Pause before describing a just-created topic again, ms. */
+    private static final long RETRY_MS = 100;
 
     private ControlTopic() {
     }
@@ -46,19 +50,50 @@ public final class ControlTopic {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new IllegalStateException("cannot create " + NAME + ": " + e.getCause().getMessage(), e);
             }
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new IllegalStateException("cannot create " + NAME + ": no answer from Kafka in " + TIMEOUT_S + " s", e);
         }
         ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, NAME);
-        try {
-            Config config = admin.describeConfigs(List.of(res)).all().get(TIMEOUT_S, TimeUnit.SECONDS).get(res);
-            var type = config.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
-            if (type != null && !"LogAppendTime".equals(type.value())) {
-                throw new IllegalStateException(NAME + " has " + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG + "="
-                        + type.value() + "; the clock offset needs LogAppendTime (delete the topic or alter its config)");
+        Config config = describe(() -> admin.describeConfigs(List.of(res)).all().get(TIMEOUT_S, TimeUnit.SECONDS).get(res),
+                System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S));
+        var type = config.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+        if (type != null && !"LogAppendTime".equals(type.value())) {
+            throw new IllegalStateException(NAME + " has " + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG + "="
+                    + type.value() + "; the clock offset needs LogAppendTime (delete the topic or alter its config)");
+        }
+    }
+
+    /** One describe call of the topic's configuration. */
+    @FunctionalInterface
+    interface Describe {
+        Config call() throws ExecutionException, InterruptedException, TimeoutException;
+    }
+
+    /**
+     * Describes the topic, retrying while the broker does not know it yet: a topic another worker or coordinator
+     * created a moment ago answers {@link UnknownTopicOrPartitionException} until its metadata has propagated
+     * (workers starting together race to create it).
+     *
+     * @param describe     the describe call
+     * @param deadlineNano {@link System#nanoTime()} after which an unknown topic is an error
+     * @return the topic's configuration
+     * @throws IllegalStateException when Kafka does not answer, answers another error, or still does not know the
+     *                               topic at the deadline
+     * @throws InterruptedException  when interrupted
+     */
+    static Config describe(Describe describe, long deadlineNano) throws InterruptedException {
+        while (true) {
+            try {
+                return describe.call();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadlineNano) {
+                    throw new IllegalStateException("cannot describe " + NAME + ": " + e.getMessage(), e);
+                }
+                Thread.sleep(RETRY_MS);
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("cannot describe " + NAME + ": no answer from Kafka in " + TIMEOUT_S
+                        + " s", e);
             }
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("cannot describe " + NAME + ": " + e.getMessage(), e);
         }
     }
 }

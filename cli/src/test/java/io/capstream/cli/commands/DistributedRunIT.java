@@ -139,10 +139,13 @@ class DistributedRunIT {
             for (WorkerCommand w : workers) {
                 w.stop();
             }
-            for (Future<Integer> f : exits) {
-                assertEquals(0, f.get(90, TimeUnit.SECONDS));
+            try {
+                for (Future<Integer> f : exits) {
+                    assertEquals(0, f.get(90, TimeUnit.SECONDS), "worker exit code");
+                }
+            } finally {
+                pool.shutdownNow(); // even when a worker failed: no thread of this test outlives it
             }
-            pool.shutdown();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
         }
     }
@@ -207,10 +210,13 @@ class DistributedRunIT {
             for (WorkerCommand w : workers) {
                 w.stop();
             }
-            for (Future<Integer> f : exits) {
-                assertEquals(0, f.get(90, TimeUnit.SECONDS));
+            try {
+                for (Future<Integer> f : exits) {
+                    assertEquals(0, f.get(90, TimeUnit.SECONDS), "worker exit code");
+                }
+            } finally {
+                pool.shutdownNow(); // even when a worker failed: no thread of this test outlives it
             }
-            pool.shutdown();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
         }
     }
