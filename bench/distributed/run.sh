@@ -70,7 +70,7 @@ for n in $WORKERS; do
       >"$OUT/n$n-w$w.out" 2>"$OUT/n$n-w$w.err" </dev/null &
     workers+=($!); pids+=($!)
   done
-  for w in $(seq 1 "$n"); do wait_for "$OUT/n$n-w$w.out" "waiting for plans" 60; done
+  for w in $(seq 1 "$n"); do wait_for "$OUT/n$n-w$w.err" "waiting for plans" 60; done
   # one discarded run first, so the measured one finds warm workers (JIT, connection pools)
   nice -n 10 taskset -c "$ORACLE_CPU" java "${java_opts[@]}" -jar "$JAR" run "${kafka[@]}" --workers "$n" \
     --base-url "$url" --model oracle --requests "$CONC" --concurrency "$CONC" --ctx-tokens 256 --shared-prefix-tokens 0 \
