@@ -136,17 +136,7 @@ class DistributedRunIT {
             assertEquals(Set.of(0, 1, 2), sharesByWorker.values().stream().map(s -> s.iterator().next())
                     .collect(Collectors.toSet()));
         } finally {
-            for (WorkerCommand w : workers) {
-                w.stop();
-            }
-            try {
-                for (Future<Integer> f : exits) {
-                    assertEquals(0, f.get(90, TimeUnit.SECONDS), "worker exit code");
-                }
-            } finally {
-                pool.shutdownNow(); // even when a worker failed: no thread of this test outlives it
-            }
-            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+            stopWorkers(workers, exits, pool);
         }
     }
 
@@ -207,17 +197,7 @@ class DistributedRunIT {
             assertEquals(40, sent.size());
         } finally {
             victimStop.set(true);
-            for (WorkerCommand w : workers) {
-                w.stop();
-            }
-            try {
-                for (Future<Integer> f : exits) {
-                    assertEquals(0, f.get(90, TimeUnit.SECONDS), "worker exit code");
-                }
-            } finally {
-                pool.shutdownNow(); // even when a worker failed: no thread of this test outlives it
-            }
-            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+            stopWorkers(workers, exits, pool);
         }
     }
 
@@ -267,5 +247,23 @@ class DistributedRunIT {
             });
         }
         return out;
+    }
+
+    /**
+     * Stops the in-process workers and asserts each exited 0; their threads are stopped even when one did not.
+     */
+    private static void stopWorkers(List<WorkerCommand> workers, List<Future<Integer>> exits, ExecutorService pool)
+            throws Exception {
+        for (WorkerCommand w : workers) {
+            w.stop();
+        }
+        try {
+            for (Future<Integer> f : exits) {
+                assertEquals(0, f.get(90, TimeUnit.SECONDS), "worker exit code");
+            }
+        } finally {
+            pool.shutdownNow(); // even when a worker failed: no thread of this test outlives it
+        }
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
     }
 }
