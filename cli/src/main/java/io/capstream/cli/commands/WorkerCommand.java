@@ -12,6 +12,7 @@ import io.capstream.cli.runner.RunDriver;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
@@ -50,6 +51,8 @@ public final class WorkerCommand implements Callable<Integer> {
             description = "This worker's id (worker_id of its events; unique among the workers). Default: <host>-<pid>.")
     String workerId;
 
+    /** Where the worker logs; null: {@code System.err} when it starts (tests give each worker its own). */
+    PrintStream log;
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile WorkerService service;
 
@@ -64,30 +67,31 @@ public final class WorkerCommand implements Callable<Integer> {
 
     private int serve() throws Exception {
         String cmd = "capstream worker";
+        PrintStream log = this.log == null ? System.err : this.log;
         if (kafka.bootstrapServers() == null || kafka.schemaRegistryUrl() == null) {
-            System.err.println(cmd + ": --bootstrap-servers and --schema-registry-url are required");
+            log.println(cmd + ": --bootstrap-servers and --schema-registry-url are required");
             return 2;
         }
         String id = workerId == null ? defaultId() : workerId.strip();
         if (id.isEmpty()) {
-            System.err.println(cmd + ": --worker-id must not be blank");
+            log.println(cmd + ": --worker-id must not be blank");
             return 2;
         }
         KafkaClientProperties props = kafka.clientProperties();
         RegistryClientConfig rc = kafka.registryClientConfig();
         String registryDown = RegistryReachability.check(kafka.schemaRegistryUrl(), rc);
         if (registryDown != null) {
-            System.err.println(cmd + ": " + registryDown);
+            log.println(cmd + ": " + registryDown);
             return 1;
         }
         String unreachable = KafkaReachability.check(props);
         if (unreachable != null) {
-            System.err.println(cmd + ": " + unreachable);
+            log.println(cmd + ": " + unreachable);
             return 1;
         }
         Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000).setPreferNativeTransport(true));
         WorkerService s = new WorkerService(props, kafka.schemaRegistryUrl(), rc, id,
-                new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, System::getenv), System.err);
+                new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, System::getenv), log);
         service = s;
         started.countDown();
         CountDownLatch finished = new CountDownLatch(1);
@@ -97,7 +101,7 @@ public final class WorkerCommand implements Callable<Integer> {
             s.run();
             return 0;
         } catch (IllegalStateException e) {
-            System.err.println(cmd + ": " + e.getMessage());
+            log.println(cmd + ": " + e.getMessage());
             return 1;
         } finally {
             vertx.close().await(10, TimeUnit.SECONDS);

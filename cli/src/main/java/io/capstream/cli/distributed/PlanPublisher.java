@@ -96,6 +96,21 @@ public final class PlanPublisher implements AutoCloseable {
     }
 
     /**
+     * @param runId  the run id
+     * @param shares number of shares published
+     * @return which shares the workers have taken ({@link ShareWatch}); null when Kafka did not answer in 2 s
+     *         or refused (the look is best effort: a run does not depend on it)
+     * @throws InterruptedException when interrupted
+     */
+    public ShareWatch.Status shares(String runId, int shares) throws InterruptedException {
+        try {
+            return ShareWatch.status(admin, runId, shares, Duration.ofSeconds(2));
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        }
+    }
+
+    /**
      * @param runId the run id
      * @return null when the plan topic was deleted, else why not (best effort)
      */

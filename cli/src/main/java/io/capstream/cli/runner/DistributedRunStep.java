@@ -3,6 +3,7 @@ package io.capstream.cli.runner;
 import io.capstream.cli.distributed.ClockOffset;
 import io.capstream.cli.distributed.PlanPublisher;
 import io.capstream.cli.distributed.PlanTopic;
+import io.capstream.cli.distributed.ShareWatch;
 import io.capstream.cli.report.ReportWaiter;
 import io.capstream.cli.report.RunViews;
 import io.capstream.cli.report.SummaryTable;
@@ -50,6 +51,8 @@ public final class DistributedRunStep {
     private final PrintStream err;
     private final Function<String, String> env;
     private final String cmd;
+    /** A share still not taken this long after the start instant is warned about, once. */
+    static final Duration UNTAKEN_WARNING = Duration.ofSeconds(10);
 
     /**
      * @param req     what the command runs (report timeout, output, whether to wait)
@@ -144,11 +147,19 @@ public final class DistributedRunStep {
                 return 0;
             }
             ReportWaiter waiter = delivery.waiter();
-            BenchmarkReport report = waiter == null ? null : await(waiter, runId, config, plan, control);
+            BenchmarkReport report = waiter == null ? null
+                    : await(waiter, new ShareLooks(publisher, runId, startLocalMs), config, plan, control);
             if (report == null) {
+                ShareWatch.Status shares = publisher.shares(runId, workers);
                 err.println(cmd + ": no report for run " + runId + " arrived on capstream.reports within "
                         + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toSeconds() + " s"
+                        + (shares == null ? "" : " (" + shares.describe() + ")")
                         + (stack.aggregatorFailure() == null ? "" : ": " + stack.aggregatorFailure()));
+                // the run is given up: a worker that starts later must not take its shares
+                String why = publisher.deletePlan(runId);
+                if (why != null) {
+                    err.println(cmd + ": note: the plan topic " + PlanTopic.name(runId) + " was not deleted: " + why);
+                }
                 return 1;
             }
             String why = publisher.deletePlan(runId);
@@ -198,11 +209,13 @@ public final class DistributedRunStep {
         return Duration.ofMillis((long) (runS * 1000));
     }
 
-    private BenchmarkReport await(ReportWaiter waiter, String runId, RunConfig config, RunPlan plan, RunControl control)
-            throws InterruptedException {
+    private BenchmarkReport await(ReportWaiter waiter, ShareLooks looks, RunConfig config, RunPlan plan,
+                                  RunControl control) throws InterruptedException {
+        String runId = looks.runId;
         CompletableFuture<BenchmarkReport> f = waiter.expect(runId);
         long deadline = System.nanoTime() + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toNanos();
         while (System.nanoTime() < deadline && !control.stopRequested()) {
+            looks.look();
             try {
                 return f.get(200, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
@@ -213,5 +226,46 @@ public final class DistributedRunStep {
         }
         waiter.forget(runId);
         return null;
+    }
+
+    /**
+     * While the report is awaited: about once a second, which shares the workers took ({@link ShareWatch}),
+     * until all are; one line when they all are, and one warning when some are still not taken
+     * {@link #UNTAKEN_WARNING} after the start instant (fewer workers running than shares, or none).
+     */
+    private final class ShareLooks {
+        private final PlanPublisher publisher;
+        private final String runId;
+        private final long startLocalMs;
+        private long nextLookMs;
+        private boolean done;
+        private boolean warned;
+
+        ShareLooks(PlanPublisher publisher, String runId, long startLocalMs) {
+            this.publisher = publisher;
+            this.runId = runId;
+            this.startLocalMs = startLocalMs;
+        }
+
+        void look() throws InterruptedException {
+            long now = System.currentTimeMillis();
+            if (done || now < nextLookMs) {
+                return;
+            }
+            nextLookMs = now + 1000;
+            ShareWatch.Status s = publisher.shares(runId, workers);
+            if (s == null) {
+                return;
+            }
+            if (s.allTaken()) {
+                done = true;
+                err.println(cmd + ": run " + runId + ": all " + workers + " " + s.describe());
+            } else if (!warned && now - startLocalMs > UNTAKEN_WARNING.toMillis()) {
+                warned = true;
+                err.println(cmd + ": run " + runId + ": " + UNTAKEN_WARNING.toSeconds() + " s after the start, share(s) "
+                        + s.notTaken() + " of " + workers + " not taken by a worker yet (" + s.describe() + "); start a"
+                        + " 'capstream worker' on this Kafka for each share; still waiting");
+            }
+        }
     }
 }

@@ -21,6 +21,9 @@ import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,11 +85,13 @@ class DistributedRunIT {
     void threeWorkersSendOneRunWithOneCompleteReport() throws Exception {
         String bs = kafka.bootstrapServers();
         ExecutorService pool = Executors.newFixedThreadPool(3);
+        WorkerLogs logs = new WorkerLogs(3);
         List<WorkerCommand> workers = new ArrayList<>();
         List<Future<Integer>> exits = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
                 WorkerCommand w = new WorkerCommand();
+                w.log = logs.stream(i);
                 workers.add(w);
                 String id = "w" + i;
                 exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs,
@@ -102,7 +107,8 @@ class DistributedRunIT {
             CliRun run = CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
                     "--workers", "3", "--requests", "300", "--concurrency", "12", "--ctx-tokens", "256",
                     "--max-tokens", "4", "--client-warmup", "0", "--run-id", "dist-300", "--output", report.toString());
-            assertEquals(0, run.code(), run.err());
+            assertEquals(0, run.code(), run.err() + logs);
+            assertTrue(run.err().contains("run dist-300: all 3 shares taken: 0 (capstream-worker-w"), run.err());
             JsonNode a = ArtifactJson.read(report);
             assertEquals(300, a.path("requests").asInt());
             assertEquals(300, a.path("completed").asInt() + a.path("failed").asInt());
@@ -136,7 +142,31 @@ class DistributedRunIT {
             assertEquals(Set.of(0, 1, 2), sharesByWorker.values().stream().map(s -> s.iterator().next())
                     .collect(Collectors.toSet()));
         } finally {
-            stopWorkers(workers, exits, pool);
+            stopWorkers(workers, exits, pool, logs);
+        }
+    }
+
+    /**
+     * No worker running: the coordinator warns 10 s after the start that nobody took the shares, and its final
+     * line says which shares were not taken and how many workers the group has; the plan topic is deleted.
+     */
+    @Test
+    @Timeout(120)
+    void aRunNobodyTakesSaysWhichSharesWereNotTaken() throws Exception {
+        String bs = kafka.bootstrapServers();
+        CliRun run = CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
+                "--workers", "2", "--requests", "10", "--concurrency", "2", "--ctx-tokens", "256", "--max-tokens", "4",
+                "--client-warmup", "0", "--run-id", "dist-nobody", "--report-timeout", "12",
+                "--output", tmp.resolve("nobody.json").toString());
+        assertEquals(1, run.code(), run.err());
+        assertTrue(run.err().contains("run dist-nobody: 10 s after the start, share(s) [0, 1] of 2 not taken by a worker"
+                + " yet (not taken: 0 (assigned to no worker), 1 (assigned to no worker); 0 workers in group"
+                + " capstream-workers)"), run.err());
+        assertTrue(run.err().contains("no report for run dist-nobody arrived on capstream.reports within 15 s (not taken:"
+                + " 0 (assigned to no worker), 1 (assigned to no worker); 0 workers in group capstream-workers)"), run.err());
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
+                    !admin.listTopics().names().get().contains(PlanTopic.name("dist-nobody")));
         }
     }
 
@@ -154,6 +184,7 @@ class DistributedRunIT {
                 base.window(), base.slo());
         StreamsSettings settings = StreamsSettings.defaults("dist-kill-it", bs, stateDir).withStreamThreads(1);
         ExecutorService pool = Executors.newFixedThreadPool(3);
+        WorkerLogs logs = new WorkerLogs(3);
         List<WorkerCommand> workers = new ArrayList<>();
         List<Future<Integer>> exits = new ArrayList<>();
         AtomicBoolean victimStop = new AtomicBoolean();
@@ -161,6 +192,7 @@ class DistributedRunIT {
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> service.state() == KafkaStreams.State.RUNNING);
             for (int i = 0; i < 2; i++) {
                 WorkerCommand w = new WorkerCommand();
+                w.log = logs.stream(i);
                 workers.add(w);
                 String id = "k" + i;
                 exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs,
@@ -178,7 +210,7 @@ class DistributedRunIT {
                     "--workers", "3", "--requests", "60", "--concurrency", "6", "--ctx-tokens", "256",
                     "--max-tokens", "4", "--client-warmup", "0", "--run-id", "dist-kill", "--output", report.toString());
             int dead = victim.get(60, TimeUnit.SECONDS);
-            assertEquals(1, run.code(), run.err());
+            assertEquals(1, run.code(), run.err() + logs);
             List<Integer> missing = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 if (i % 3 == dead) {
@@ -197,7 +229,7 @@ class DistributedRunIT {
             assertEquals(40, sent.size());
         } finally {
             victimStop.set(true);
-            stopWorkers(workers, exits, pool);
+            stopWorkers(workers, exits, pool, logs);
         }
     }
 
@@ -223,6 +255,32 @@ class DistributedRunIT {
                 }
             }
             return -1;
+        }
+    }
+
+    /** Each in-process worker's log, kept apart so that a failure message can show what every worker did. */
+    private static final class WorkerLogs {
+        private final List<ByteArrayOutputStream> bufs = new ArrayList<>();
+
+        WorkerLogs(int n) {
+            for (int i = 0; i < n; i++) {
+                bufs.add(new ByteArrayOutputStream());
+            }
+        }
+
+        PrintStream stream(int i) {
+            return new PrintStream(bufs.get(i), true, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < bufs.size(); i++) {
+                synchronized (bufs.get(i)) {
+                    b.append("\n--- worker ").append(i).append(" log:\n").append(bufs.get(i).toString(StandardCharsets.UTF_8));
+                }
+            }
+            return b.toString();
         }
     }
 
@@ -252,17 +310,18 @@ class DistributedRunIT {
     /**
      * Stops the in-process workers and asserts each exited 0; their threads are stopped even when one did not.
      */
-    private static void stopWorkers(List<WorkerCommand> workers, List<Future<Integer>> exits, ExecutorService pool)
-            throws Exception {
+    private static void stopWorkers(List<WorkerCommand> workers, List<Future<Integer>> exits, ExecutorService pool,
+                                    WorkerLogs logs) throws Exception {
         for (WorkerCommand w : workers) {
             w.stop();
         }
         try {
             for (Future<Integer> f : exits) {
-                assertEquals(0, f.get(90, TimeUnit.SECONDS), "worker exit code");
+                assertEquals(0, f.get(90, TimeUnit.SECONDS), "worker exit code" + logs);
             }
         } finally {
             pool.shutdownNow(); // even when a worker failed: no thread of this test outlives it
+            System.err.print(logs);
         }
         assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
     }
