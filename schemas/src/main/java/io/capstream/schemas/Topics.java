@@ -21,6 +21,8 @@ public final class Topics {
      * step's report arrives.
      */
     public static final String SWEEPS = "capstream.sweeps";
+    /** {@code ServerMetricsScrape} records (the endpoint's own metrics during runs), key = target. */
+    public static final String SERVER_METRICS = "capstream.server-metrics";
     /** {@code SloBreach} records, key = target + model. */
     public static final String ALERTS = "capstream.alerts";
     /** Undecodable records of {@link #EVENTS}: original key and bytes, error in headers. */

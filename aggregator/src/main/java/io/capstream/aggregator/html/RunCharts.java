@@ -64,6 +64,7 @@ final class RunCharts {
                             "The most requests in flight per " + Fmt.number(f.binS()) + " s bin."));
             page.endGrid();
         }
+        new ServerMetricsCharts(page, artifact).add();
     }
 
     /** Adds the error breakdown chart (when there are failures). */

@@ -52,12 +52,26 @@ final class OpenRun {
     }
 
     /**
-     * Records a worker's RunFinished event unless that worker's is already held.
+     * What one RunFinished completes: a worker's run, or for a distributed run one share of it (a worker that
+     * ran two shares sends two RunFinished events, both needed).
      *
+     * @param event a RunFinished event
+     * @return the worker id, plus {@code #share} when the RunFinished names a share
+     */
+    static String finisher(RunEvent event) {
+        Integer share = event.getPayload() instanceof io.capstream.schemas.avro.RunFinished f ? f.getShare() : null;
+        return share == null ? event.getWorkerId() : event.getWorkerId() + "#" + share;
+    }
+
+    /**
+     * Records a RunFinished event unless its finisher's ({@link #finisher}) is already held.
+     *
+     * @param finisher {@link #finisher} of the event
+     * @param event    the RunFinished event
      * @return true when recorded, false for a duplicate
      */
-    boolean finished(String workerId, RunEvent event) {
-        return finished.putIfAbsent(workerId, event) == null;
+    boolean finished(String finisher, RunEvent event) {
+        return finished.putIfAbsent(finisher, event) == null;
     }
 
     /** @return the stored RunStarted event, or null */
@@ -76,7 +90,7 @@ final class OpenRun {
         return new ArrayList<>(finished.values());
     }
 
-    /** @return the stored RunFinished events by worker id (a live view; do not modify) */
+    /** @return the stored RunFinished events by {@link #finisher} (a live view; do not modify) */
     Map<String, RunEvent> finishedByWorker() {
         return Collections.unmodifiableMap(finished);
     }

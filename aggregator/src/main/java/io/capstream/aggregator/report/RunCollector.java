@@ -144,8 +144,9 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         } else if (payload instanceof RequestFailed f) {
             applyRequest(runId, f.getRequestIndex(), event, run);
         } else if (payload instanceof RunFinished f) {
-            if (run.finished(event.getWorkerId(), event)) {
-                store.put(StateKeys.finished(runId, event.getWorkerId()), event);
+            String finisher = OpenRun.finisher(event);
+            if (run.finished(finisher, event)) {
+                store.put(StateKeys.finished(runId, finisher), event);
                 p.finish(f.getRequestsSent(), f.getInterrupted());
             } else {
                 p.duplicate();
@@ -224,7 +225,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
                 failed.add((RequestFailed) payload);
             }
         }
-        run.finishedByWorker().forEach((worker, ev) -> workers.finished(worker, (RunFinished) ev.getPayload()));
+        run.finishedByWorker().forEach((finisher, ev) -> workers.finished(ev.getWorkerId(), (RunFinished) ev.getPayload()));
         // Without RunStarted the plan size is unknown: indices up to the highest one seen are expected. A
         // time-bounded run that reached its bound ran requests_sent requests (indices are taken in order):
         // the planned ones it had no time for are not missing.

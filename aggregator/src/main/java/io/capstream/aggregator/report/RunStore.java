@@ -55,7 +55,7 @@ final class RunStore {
             run.request(kv.value);
         }
         for (KeyValue<String, RunEvent> kv : scan(StateKeys.finishedPrefix(runId))) {
-            run.finished(kv.value.getWorkerId(), kv.value);
+            run.finished(OpenRun.finisher(kv.value), kv.value);
         }
         return run;
     }

@@ -443,6 +443,31 @@ class ReportTopologyTest {
         assertEquals(0, storedEvents());
     }
 
+    /**
+     * A worker that ran two of the three shares (a worker that saw a new plan topic before the others took
+     * every partition; CI: 'no report within 123 s'): its two RunFinished events are both needed, not a
+     * duplicate, and the report is complete as soon as the third arrives.
+     */
+    @Test
+    void aWorkerThatRanTwoSharesSendsTwoRunFinishedThatBothCount() throws Exception {
+        List<RunEvent> run = new ArrayList<>(TestRuns.distributed("run-2of3", 30, 3));
+        for (RunEvent e : run) {
+            if ("w1".equals(e.getWorkerId())) {
+                e.setWorkerId("w0"); // w0 ran shares 0 and 1
+            }
+        }
+        RunEvent last = run.remove(run.size() - 1);
+        sendAll(run);
+        assertTrue(reports.isEmpty(), "two of the three shares' RunFinished are in");
+        send(last);
+        BenchmarkReport r = single();
+        assertTrue(r.getProvenance().getComplete());
+        assertEquals(0, r.getProvenance().getDuplicateEvents());
+        assertEquals(List.of("w0", "w2"), new ArrayList<>(r.getWorkers().keySet()));
+        assertEquals(20, r.getWorkers().get("w0").getRequests());
+        assertEquals(10, r.getWorkers().get("w2").getRequests());
+    }
+
     @Test
     void aKilledWorkerIsListedUnfinishedInTheIncompleteReport() {
         // w2 is killed after 2 of its 10 requests (indices 2 and 5): no RunFinished, 8 indices missing

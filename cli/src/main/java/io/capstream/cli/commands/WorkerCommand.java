@@ -91,7 +91,7 @@ public final class WorkerCommand implements Callable<Integer> {
         }
         Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000).setPreferNativeTransport(true));
         WorkerService s = new WorkerService(props, kafka.schemaRegistryUrl(), rc, id,
-                new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, System::getenv), log);
+                new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, System::getenv, log), log);
         service = s;
         started.countDown();
         CountDownLatch finished = new CountDownLatch(1);

@@ -22,15 +22,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The coordinator's side of a distributed run: estimates its clock offset over {@link ControlTopic},
- * picks the shared start instant (broker clock: now on the broker plus a lead time, so that every
- * worker has its share and has warmed up by then), creates the {@link PlanTopic} with one partition
- * per worker and writes share {@code k} to partition {@code k}. Kafka's partition assignment then
- * hands the shares to the workers. One instance per coordinator process; not thread-safe.
+ * creates the {@link PlanTopic} with one partition per worker, waits until Kafka's partition assignment
+ * has given each of N workers one partition, picks the shared start instant (broker clock: now on the
+ * broker plus a lead time, so that every worker has its share and has warmed up by then) and writes share
+ * {@code k} to partition {@code k}, which the worker holding it reads. One instance per coordinator process; not thread-safe.
  */
 public final class PlanPublisher implements AutoCloseable {
     /** Default lead time between the publication and the shared start instant. */
     public static final Duration DEFAULT_LEAD = Duration.ofSeconds(3);
     private static final long SEND_TIMEOUT_S = 30;
+    /** Period of the assignment look while waiting for one share per worker, ms. */
+    private static final long ASSIGNMENT_POLL_MS = 200;
     private final Admin admin;
     private final KafkaClientProperties kafka;
     private final String registryUrl;
@@ -66,7 +68,36 @@ public final class PlanPublisher implements AutoCloseable {
     }
 
     /**
-     * Creates the plan topic and writes one share per partition.
+     * Creates the plan topic (empty) and waits until the workers' group has assigned its N partitions to N
+     * distinct workers, so that no worker is handed two shares: with a pattern subscription, the worker that
+     * sees a new topic first is assigned all of its partitions until the others subscribe to it too, and the
+     * shares are written only after that ({@link #publish}).
+     *
+     * @param runId   the run id
+     * @param shares  number of partitions (= workers), &gt;= 1
+     * @param timeout how long to wait for one share per worker
+     * @return the last status seen (check {@link ShareWatch.Status#oneSharePerWorker()}); null when Kafka never
+     *         answered the look
+     * @throws IllegalStateException when the topic cannot be created (it exists: a reused run id)
+     * @throws InterruptedException  when interrupted
+     */
+    public ShareWatch.Status createAndAwaitAssignment(String runId, int shares, Duration timeout)
+            throws InterruptedException {
+        PlanTopic.create(admin, runId, shares);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ShareWatch.Status last = null;
+        while (true) {
+            ShareWatch.Status s = shares(runId, shares);
+            last = s == null ? last : s;
+            if ((s != null && s.oneSharePerWorker()) || System.nanoTime() >= deadline) {
+                return last;
+            }
+            Thread.sleep(ASSIGNMENT_POLL_MS);
+        }
+    }
+
+    /**
+     * Writes one share per partition of the plan topic {@link #createAndAwaitAssignment} created.
      *
      * @param runId         the run id
      * @param coordinatorId worker id of the coordinator's RunStarted
@@ -74,12 +105,11 @@ public final class PlanPublisher implements AutoCloseable {
      * @param config        the coordinator's config
      * @param shares        number of workers, &gt;= 1
      * @param startBrokerMs the shared T0 on the broker's clock, epoch ms
-     * @throws IllegalStateException when the topic cannot be created or a share is not acknowledged in 30 s
+     * @throws IllegalStateException when a share is not acknowledged in 30 s
      * @throws InterruptedException  when interrupted
      */
     public void publish(String runId, String coordinatorId, RunStarted started, RunConfig config, int shares,
                         long startBrokerMs) throws InterruptedException {
-        PlanTopic.create(admin, runId, shares);
         try (Producer<String, WorkerShare> p = new KafkaProducer<>(kafka.producer(Map.of(
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)),
                 new StringSerializer(),

@@ -1,6 +1,7 @@
 package io.capstream.cli.distributed;
 
 import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.servermetrics.ServerMetricsPublisher;
 import io.capstream.loadgen.emit.KafkaEventSink;
 import io.capstream.loadgen.emit.KafkaSinkConfig;
 import io.capstream.loadgen.run.LoadGenerator;
@@ -37,6 +38,7 @@ public final class ShareRunner {
     private final String registryUrl;
     private final RegistryClientConfig registryClient;
     private final Function<String, String> env;
+    private final java.io.PrintStream log;
 
     /**
      * @param vertx          the Vert.x instance the requests run on (not closed here)
@@ -44,14 +46,16 @@ public final class ShareRunner {
      * @param registryUrl    registry URL of the events' serde
      * @param registryClient registry client settings
      * @param env            environment lookup (for the API key variable)
+     * @param log            notes (a share's server metrics that could not be sent)
      */
     public ShareRunner(Vertx vertx, KafkaClientProperties kafka, String registryUrl, RegistryClientConfig registryClient,
-                       Function<String, String> env) {
+                       Function<String, String> env, java.io.PrintStream log) {
         this.vertx = vertx;
         this.kafka = kafka;
         this.registryUrl = registryUrl;
         this.registryClient = registryClient;
         this.env = env;
+        this.log = log;
     }
 
     /**
@@ -95,7 +99,21 @@ public final class ShareRunner {
                 sink.close(SINK_CLOSE);
                 return CompletableFuture.failedFuture(e);
             }
-            return f.whenComplete((o, e) -> sink.close(SINK_CLOSE));
+            // off the event loop that completed the share: closing the sink and sending the scrapes block
+            return f.whenCompleteAsync((o, e) -> {
+                sink.close(SINK_CLOSE);
+                if (o != null && o.serverMetrics() != null) {
+                    try {
+                        String why = ServerMetricsPublisher.publish(kafka, registryUrl, registryClient,
+                                o.serverMetrics(), o.runId(), o.workerId(), config.baseUrl(), config.model());
+                        if (why != null) {
+                            log.println("capstream worker " + workerId + ": note: " + why);
+                        }
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
         });
     }
 

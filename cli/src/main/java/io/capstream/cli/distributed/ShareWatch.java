@@ -36,8 +36,18 @@ public final class ShareWatch {
      * @param assignedTo share index to the client id of the member its partition is assigned to, for every
      *                   assigned share (taken or not)
      * @param members    members in group {@value WorkerService#GROUP}
+     * @param holders    distinct members the plan topic's partitions are assigned to
      */
-    public record Status(int shares, Map<Integer, String> taken, Map<Integer, String> assignedTo, int members) {
+    public record Status(int shares, Map<Integer, String> taken, Map<Integer, String> assignedTo, int members,
+                         int holders) {
+        /**
+         * @return true when every share's partition is assigned and no member holds two: each worker will
+         *         take one share (the state in which the coordinator writes the shares)
+         */
+        public boolean oneSharePerWorker() {
+            return assignedTo.size() == shares && holders == shares;
+        }
+
         /** @return the share indices not taken yet, ascending */
         public List<Integer> notTaken() {
             List<Integer> out = new ArrayList<>();
@@ -96,6 +106,7 @@ public final class ShareWatch {
         int ms = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
         String topic = PlanTopic.name(runId);
         Map<Integer, String> assigned = new TreeMap<>();
+        java.util.Set<String> holders = new java.util.HashSet<>();
         int members = 0;
         try {
             ConsumerGroupDescription g = admin.describeConsumerGroups(List.of(WorkerService.GROUP),
@@ -106,6 +117,7 @@ public final class ShareWatch {
                 for (TopicPartition tp : m.assignment().topicPartitions()) {
                     if (tp.topic().equals(topic)) {
                         assigned.put(tp.partition(), m.clientId());
+                        holders.add(m.consumerId());
                     }
                 }
             }
@@ -131,6 +143,6 @@ public final class ShareWatch {
                 taken.put(tp.partition(), assigned.getOrDefault(tp.partition(), ""));
             }
         });
-        return new Status(shares, taken, assigned, members);
+        return new Status(shares, taken, assigned, members, holders.size());
     }
 }

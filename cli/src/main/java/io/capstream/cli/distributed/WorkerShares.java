@@ -4,6 +4,7 @@ import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.PlanShare;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.WarmupConfig;
+import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import io.capstream.loadgen.workload.ThinkingMode;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.WorkerShare;
@@ -42,6 +43,7 @@ public final class WorkerShares {
                 .setApiKeyEnv(config.apiKeyEnv())
                 .setClientWarmupS(config.warmup().clientWarmupS())
                 .setWarmupRequests(config.warmup().targetRequests())
+                .setServerMetrics(config.serverMetrics().label())
                 .setRunStarted(started)
                 .build();
     }
@@ -62,6 +64,7 @@ public final class WorkerShares {
                 .engine(rs.getEngine())
                 .gpu(rs.getGpu())
                 .apiKeyEnv(ws.getApiKeyEnv())
+                .serverMetrics(ServerMetricsConfig.parse(ws.getServerMetrics()))
                 .requests(rs.getRequests())
                 .burst(rs.getBurst())
                 .concurrency(rs.getConcurrency())

@@ -3,6 +3,7 @@ package io.capstream.cli.options;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.loadgen.workload.ThinkingMode;
@@ -79,6 +80,13 @@ public class WorkloadOptions {
     @Option(names = "--api-key-env", paramLabel = "VAR",
             description = "Environment variable holding the API key (sent as Bearer; never logged or recorded).")
     String apiKeyEnv;
+
+    @Option(names = "--server-metrics", paramLabel = "URL|auto|off",
+            description = "Scrape the endpoint's own Prometheus metrics about once a second while requests are in"
+                    + " flight (queue, KV cache, prefix cache; vLLM, SGLang and llama.cpp series get common names):"
+                    + " into capstream.server-metrics, the report's capstream.server_metrics and the HTML report."
+                    + " auto: <base URL without /v1>/metrics when it answers with Prometheus text. Default: auto.")
+    String serverMetrics = "auto";
 
     @Option(names = "--arrival", paramLabel = "MODE",
             description = "closed (reference closed loop), constant or poisson (open loop at --rate). Default: closed.")
@@ -158,7 +166,7 @@ public class WorkloadOptions {
      *
      * @param sim the simulated engine's options (its model is the default when it is the target); not null
      * @return the config (not validated)
-     * @throws IllegalArgumentException for an unknown --thinking-mode or --arrival (usage error)
+     * @throws IllegalArgumentException for an unknown --thinking-mode, --arrival or --server-metrics (usage error)
      */
     public RunConfig toConfig(SimOptions sim) {
         String url = baseUrl();
@@ -173,7 +181,8 @@ public class WorkloadOptions {
                 .maxInFlight(maxInFlight).durationS(seconds(duration)).keepAlive(keepAlive)
                 .rampUpS(seconds(rampUp)).runId(runId).runIdSuffix(runIdSuffix)
                 .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests))
-                .slos(slos());
+                .slos(slos())
+                .serverMetrics(ServerMetricsConfig.parse(serverMetrics));
         loadLevel(b);
         return b.build();
     }

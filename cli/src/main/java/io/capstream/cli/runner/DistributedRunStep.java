@@ -37,8 +37,9 @@ import org.apache.kafka.common.internals.Topic;
 /**
  * The coordinator of a distributed run ({@code run --workers N}, {@code generate --workers N}): prepares
  * the plan as a one-process run does ({@link LoadGenerator#prepare}, the {@code GET /models} probe),
- * estimates its clock offset, emits the run's one {@code RunStarted} (expected_workers = N, started at the
- * shared start instant), publishes the N shares ({@link PlanPublisher}) and, for {@code run}, waits for the
+ * estimates its clock offset, creates the plan topic and waits until each of N workers holds one of its
+ * partitions, emits the run's one {@code RunStarted} (expected_workers = N, started at the shared start
+ * instant), writes the N shares ({@link PlanPublisher}) and, for {@code run}, waits for the
  * report, writes it, prints the summary and deletes the plan topic. It sends no request itself. Exit codes
  * as {@link RunStep}'s: 0 a complete report without failed requests (or, without waiting, the plan
  * published), 1 otherwise, 2 usage errors found by the preparation. Not thread-safe.
@@ -53,6 +54,8 @@ public final class DistributedRunStep {
     private final String cmd;
     /** A share still not taken this long after the start instant is warned about, once. */
     static final Duration UNTAKEN_WARNING = Duration.ofSeconds(10);
+    /** Longest wait for the workers' group to give each worker one share before the plan is written. */
+    static final Duration ASSIGNMENT_TIMEOUT = Duration.ofSeconds(15);
 
     /**
      * @param req     what the command runs (report timeout, output, whether to wait)
@@ -124,6 +127,13 @@ public final class DistributedRunStep {
         try (PlanPublisher publisher = new PlanPublisher(stack.kafka(), stack.schemaRegistryUrl(),
                 stack.registryClient())) {
             ClockOffset offset = publisher.clockOffset(coordinatorId);
+            ShareWatch.Status assigned = publisher.createAndAwaitAssignment(runId, workers, ASSIGNMENT_TIMEOUT);
+            if (assigned == null || !assigned.oneSharePerWorker()) {
+                err.println(cmd + ": run " + runId + ": Kafka did not give each of " + workers + " workers one share within "
+                        + ASSIGNMENT_TIMEOUT.toSeconds() + " s (" + (assigned == null ? "the group did not answer"
+                        : assigned.describe()) + "); writing the plan anyway: a worker holding several shares runs"
+                        + " them all, a share nobody holds waits for a worker");
+            }
             long startLocalMs = System.currentTimeMillis() + lead.toMillis();
             long startBrokerMs = offset.toBroker(startLocalMs);
             RunEvent started = new EventFactory(runId, coordinatorId, plan).runStarted(Instant.ofEpochMilli(startLocalMs));
@@ -135,6 +145,7 @@ public final class DistributedRunStep {
             if (undelivered > 0) {
                 err.println(cmd + ": RunStarted could not be delivered to Kafka"
                         + (delivery.lastError() == null ? "" : " (" + delivery.lastError() + ")") + "; no plan was published");
+                publisher.deletePlan(runId);
                 return 1;
             }
             publisher.publish(runId, coordinatorId, (RunStarted) started.getPayload(), config, workers, startBrokerMs);

@@ -9,6 +9,7 @@ import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunControl;
+import io.capstream.cli.servermetrics.ServerMetricsPublisher;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.run.RunPlan;
 import io.capstream.loadgen.run.StoppedBeforeStartException;
@@ -130,6 +131,7 @@ public final class RunStep {
             events = sink.handedOver();
             sinkError = delivery.lastError();
         }
+        publishServerMetrics(stack, outcome, config);
         ReportWaiter awaiter = delivery.waiter();
         undelivered = Math.max(undelivered, outcome.eventsUndelivered());
         int code = outcome.exitCode();
@@ -203,5 +205,18 @@ public final class RunStep {
                     : " from the running aggregator (group " + stack.runningAggregatorGroup() + ")"));
         }
         return report;
+    }
+
+    /** Sends the run's server-metrics scrapes to their topic (a failure is a note: the run's numbers stand). */
+    private void publishServerMetrics(LocalStack stack, RunOutcome outcome, RunConfig config) throws InterruptedException {
+        if (outcome.serverMetrics() == null || outcome.serverMetrics().scrapes().isEmpty() || stack.kafka() == null
+                || stack.kafka().bootstrapServers() == null) {
+            return;
+        }
+        String why = ServerMetricsPublisher.publish(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient(),
+                outcome.serverMetrics(), outcome.runId(), outcome.workerId(), config.baseUrl(), config.model());
+        if (why != null) {
+            err.println(cmd + ": note: " + why);
+        }
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.CapstreamMain;
 import io.capstream.schemas.artifact.ArtifactJson;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,6 +44,15 @@ class RunPageBrowserIT {
 
         PageAssertions.assertDrawnOffline(check, 6);
         assertTrue(check.drawnCharts() >= 6, check.describe());
+        // the sim serves /metrics: --server-metrics auto scraped it, and its charts are drawn too
+        JsonNode sm = artifact.path("capstream").path("server_metrics");
+        assertTrue(sm.path("scrapes").asInt() >= 2, "scrapes: " + sm);
+        double running = sm.path("series").path("requests_running").path("max").asDouble();
+        assertTrue(running >= 1 && running <= 4, "at most the run's 4 streams at once: " + running);
+        for (String id : List.of("server-queue", "server-token-rate")) {
+            assertTrue(check.charts().stream().anyMatch(c -> c.id().equals(id) && c.rendered()),
+                    id + " drew: " + check.describe());
+        }
         assertTrue(check.html().contains("browser-run"), "the page names its run");
     }
 }

@@ -20,6 +20,7 @@ import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.avro.ServerMetricsScrape;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -113,6 +114,10 @@ class DistributedRunIT {
             assertEquals(300, a.path("requests").asInt());
             assertEquals(300, a.path("completed").asInt() + a.path("failed").asInt());
             assertEquals(300, a.path("completed").asInt());
+            // the worker of share 0 scraped the sim's /metrics (--server-metrics auto) and sent every scrape
+            JsonNode sm = a.path("capstream").path("server_metrics");
+            assertTrue(sm.path("scrapes").asInt() >= 2, "server metrics: " + sm);
+            assertEquals(sm.path("scrapes").asInt(), scrapesOf("dist-300", sm.path("scrapes").asInt()).size());
 
             List<RunEvent> events = eventsOf("dist-300", 300 + 4);
             Map<String, Long> requestsByWorker = events.stream()
@@ -147,7 +152,53 @@ class DistributedRunIT {
     }
 
     /**
-     * No worker running: the coordinator warns 10 s after the start that nobody took the shares, and its final
+     * Fewer workers than shares: the coordinator waits for one share per worker, says it did not get it and
+     * writes the plan; the worker holding two partitions runs both shares and the report is complete (its two
+     * RunFinished events both count).
+     */
+    @Test
+    @Timeout(180)
+    void twoWorkersForThreeSharesStillGiveOneCompleteReport() throws Exception {
+        String bs = kafka.bootstrapServers();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        WorkerLogs logs = new WorkerLogs(2);
+        List<WorkerCommand> workers = new ArrayList<>();
+        List<Future<Integer>> exits = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                WorkerCommand w = new WorkerCommand();
+                w.log = logs.stream(i);
+                workers.add(w);
+                String id = "t" + i;
+                exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs,
+                        "--schema-registry-url", REGISTRY, "--worker-id", id)));
+            }
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
+                Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                        .until(() -> admin.describeConsumerGroups(List.of(WorkerService.GROUP)).all().get()
+                                .get(WorkerService.GROUP).members().size() == 2);
+            }
+            Path report = tmp.resolve("two-of-three.json");
+            CliRun run = CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
+                    "--workers", "3", "--requests", "30", "--concurrency", "3", "--ctx-tokens", "256",
+                    "--max-tokens", "4", "--client-warmup", "0", "--run-id", "dist-2of3", "--output", report.toString());
+            assertEquals(0, run.code(), run.err() + logs);
+            assertTrue(run.err().contains("run dist-2of3: Kafka did not give each of 3 workers one share within 15 s"),
+                    run.err());
+            JsonNode a = ArtifactJson.read(report);
+            assertEquals(30, a.path("completed").asInt());
+            assertTrue(a.path("capstream").path("complete").asBoolean(), a.path("capstream").toString());
+            JsonNode w = a.path("capstream").path("workers");
+            assertEquals(2, w.size(), w.toString());
+            assertEquals(30, w.path("t0").path("requests").asInt() + w.path("t1").path("requests").asInt());
+        } finally {
+            stopWorkers(workers, exits, pool, logs);
+        }
+    }
+
+    /**
+     * No worker running: the coordinator waits 15 s for the group to hand the shares out, warns 10 s after the
+     * start that nobody took them, and its final
      * line says which shares were not taken and how many workers the group has; the plan topic is deleted.
      */
     @Test
@@ -159,6 +210,9 @@ class DistributedRunIT {
                 "--client-warmup", "0", "--run-id", "dist-nobody", "--report-timeout", "12",
                 "--output", tmp.resolve("nobody.json").toString());
         assertEquals(1, run.code(), run.err());
+        assertTrue(run.err().contains("run dist-nobody: Kafka did not give each of 2 workers one share within 15 s (not"
+                + " taken: 0 (assigned to no worker), 1 (assigned to no worker); 0 workers in group capstream-workers);"
+                + " writing the plan anyway"), run.err());
         assertTrue(run.err().contains("run dist-nobody: 10 s after the start, share(s) [0, 1] of 2 not taken by a worker"
                 + " yet (not taken: 0 (assigned to no worker), 1 (assigned to no worker); 0 workers in group"
                 + " capstream-workers)"), run.err());
@@ -282,6 +336,28 @@ class DistributedRunIT {
             }
             return b.toString();
         }
+    }
+
+    /** @return the run's records on capstream.server-metrics, once at least {@code atLeast} have been read */
+    private static List<ServerMetricsScrape> scrapesOf(String runId, int atLeast) {
+        List<ServerMetricsScrape> out = new ArrayList<>();
+        try (KafkaConsumer<String, ServerMetricsScrape> c = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                SpecificAvroSerde.forValue(ServerMetricsScrape.class, REGISTRY).deserializer())) {
+            TopicPartition p = new TopicPartition(Topics.SERVER_METRICS, 0);
+            c.assign(List.of(p));
+            c.seekToBeginning(List.of(p));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                c.poll(Duration.ofMillis(200)).forEach(r -> {
+                    if (runId.equals(r.value().getRunId())) {
+                        out.add(r.value());
+                    }
+                });
+                return out.size() >= atLeast;
+            });
+        }
+        return out;
     }
 
     /** @return every event of {@code runId} on capstream.events, once at least {@code atLeast} have been read */

@@ -17,6 +17,7 @@ import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.WorkerShare;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Instant;
+import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,7 @@ class WorkerSharesTest {
                 .ctxTokens(0).sharedPrefixTokens(512).maxTokens(8).maxModelLen(32_768).margin(100).seed(7)
                 .timeoutS(30).thinkingMode(ThinkingMode.ENABLED).apiKeyEnv("BENCH_KEY")
                 .runId("dist-1").expectedWorkers(3).warmup(new WarmupConfig(1.5, 2)).slos(List.of("ttft_p99<2s"))
+                .serverMetrics(ServerMetricsConfig.parse("http://127.0.0.1:9/metrics"))
                 .build();
     }
 
@@ -52,6 +54,7 @@ class WorkerSharesTest {
         assertEquals(c.request(), back.request());
         assertEquals(c.target(), back.target());
         assertEquals(c.warmup(), back.warmup());
+        assertEquals(c.serverMetrics(), back.serverMetrics(), "the worker of share 0 scrapes what the run names");
         assertEquals(c.report().slos(), back.report().slos());
         assertEquals("dist-1", back.runId());
         assertEquals("w-1", back.workerId());

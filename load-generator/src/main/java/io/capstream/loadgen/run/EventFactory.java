@@ -194,12 +194,13 @@ public final class EventFactory {
      */
     public RunEvent runFinished(long wallNs, Instant startedAt, Instant finishedAt, int sent, boolean interrupted,
                                 long undelivered, ClientCheck clientCheck) {
-        return runFinished(wallNs, startedAt, finishedAt, sent, interrupted, undelivered, clientCheck, null);
+        return runFinished(wallNs, startedAt, finishedAt, sent, interrupted, undelivered, clientCheck, null, null);
     }
 
     /**
      * As {@link #runFinished(long, Instant, Instant, int, boolean, long, ClientCheck)}, for a worker's share of a
-     * distributed run: {@code share}, {@code shares} and the clock offset set from {@code assignment}.
+     * distributed run ({@code share}, {@code shares} and the clock offset set from {@code assignment}) and with
+     * the server metrics scraped during the run.
      *
      * @param wallNs      T0 to the end of the slowest request, ns
      * @param startedAt   UTC start
@@ -209,10 +210,12 @@ public final class EventFactory {
      * @param undelivered events not delivered so far
      * @param clientCheck the generator's self-check of the run, or null
      * @param assignment  the share executed, or null for a run sent by one process (the share fields stay null)
+     * @param serverMetrics the endpoint's own metrics scraped during the run, or null
      * @return RunFinished
      */
     public RunEvent runFinished(long wallNs, Instant startedAt, Instant finishedAt, int sent, boolean interrupted,
-                                long undelivered, ClientCheck clientCheck, ShareAssignment assignment) {
+                                long undelivered, ClientCheck clientCheck, ShareAssignment assignment,
+                                io.capstream.schemas.avro.ServerMetrics serverMetrics) {
         RunFinished rf = RunFinished.newBuilder()
                 .setWallClockNs(wallNs)
                 .setWallClockS(null)
@@ -228,6 +231,7 @@ public final class EventFactory {
                 .setShares(assignment == null ? null : assignment.share().shares())
                 .setClockOffsetMs(assignment == null ? null : assignment.clockOffsetMs())
                 .setClockOffsetUncertaintyMs(assignment == null ? null : assignment.clockOffsetUncertaintyMs())
+                .setServerMetrics(serverMetrics)
                 .build();
         return wrap(rf);
     }

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.workload.ThinkingMode;
 import java.util.ArrayList;
@@ -27,9 +28,12 @@ import java.util.function.Function;
  * @param identity run id, worker id, labels and seed; not null
  * @param warmup   what runs before T0 to warm the client and the target (null = {@link WarmupConfig#NONE};
  *                 the CLI defaults to {@link WarmupConfig#DEFAULTS})
+ * @param report   SLOs and sweep step recorded with the run (null = {@link ReportContext#NONE})
+ * @param serverMetrics whether and where the endpoint's own metrics are scraped during the run (null =
+ *                 {@link ServerMetricsConfig#OFF}; the CLI defaults to {@link ServerMetricsConfig#AUTO})
  */
 public record RunConfig(TargetConfig target, LoadShape load, RequestShape request, RunIdentity identity,
-                        WarmupConfig warmup, ReportContext report) {
+                        WarmupConfig warmup, ReportContext report, ServerMetricsConfig serverMetrics) {
 
     /** Default {@code --requests}. */
     public static final int DEFAULT_REQUESTS = 60;
@@ -52,7 +56,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
 
     /**
      * Canonical constructor: the groups are required; a null warm-up is {@link WarmupConfig#NONE}, a null
-     * report context {@link ReportContext#NONE}.
+     * report context {@link ReportContext#NONE}, null server metrics {@link ServerMetricsConfig#OFF}.
      */
     public RunConfig {
         Objects.requireNonNull(target, "target");
@@ -61,6 +65,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         Objects.requireNonNull(identity, "identity");
         warmup = warmup == null ? WarmupConfig.NONE : warmup;
         report = report == null ? ReportContext.NONE : report;
+        serverMetrics = serverMetrics == null ? ServerMetricsConfig.OFF : serverMetrics;
     }
 
     /**
@@ -89,6 +94,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         b.expectedWorkers = identity.expectedWorkers(); b.seed = identity.seed(); b.gpu = identity.gpu();
         b.warmup = warmup;
         b.slos = report.slos(); b.sweep = report.sweep();
+        b.serverMetrics = serverMetrics;
         return b;
     }
 
@@ -100,27 +106,27 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
      * @return a copy targeting {@code baseUrl}
      */
     public RunConfig withBaseUrl(String baseUrl) {
-        return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup, report);
+        return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup, report, serverMetrics);
     }
 
     /** @param v the new load shape; not null @return a copy with it */
     public RunConfig withLoad(LoadShape v) {
-        return new RunConfig(target, v, request, identity, warmup, report);
+        return new RunConfig(target, v, request, identity, warmup, report, serverMetrics);
     }
 
     /** @param v the new run identity; not null @return a copy with it */
     public RunConfig withIdentity(RunIdentity v) {
-        return new RunConfig(target, load, request, v, warmup, report);
+        return new RunConfig(target, load, request, v, warmup, report, serverMetrics);
     }
 
     /** @param v the new warm-up, null = none @return a copy with it */
     public RunConfig withWarmup(WarmupConfig v) {
-        return new RunConfig(target, load, request, identity, v, report);
+        return new RunConfig(target, load, request, identity, v, report, serverMetrics);
     }
 
     /** @param v the new report context (SLOs, sweep step), null = none @return a copy with it */
     public RunConfig withReport(ReportContext v) {
-        return new RunConfig(target, load, request, identity, warmup, v);
+        return new RunConfig(target, load, request, identity, warmup, v, serverMetrics);
     }
 
     /**
@@ -265,6 +271,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         private WarmupConfig warmup = WarmupConfig.NONE;
         private List<String> slos = List.of();
         private io.capstream.schemas.avro.SweepStep sweep;
+        private ServerMetricsConfig serverMetrics = ServerMetricsConfig.OFF;
 
         private Builder() {
         }
@@ -337,6 +344,8 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         public Builder slos(List<String> v) { this.slos = v; return this; }
         /** @param v the run's sweep step, or null for a single run @return this */
         public Builder sweep(io.capstream.schemas.avro.SweepStep v) { this.sweep = v; return this; }
+        /** @param v whether and where the endpoint's metrics are scraped (null = off, the default) @return this */
+        public Builder serverMetrics(ServerMetricsConfig v) { this.serverMetrics = v; return this; }
 
         /** @return the config (not validated: call {@link RunConfig#validate(Function)}) */
         public RunConfig build() {
@@ -346,7 +355,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
             RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
                     thinkingMode, noThinking, reasoningEffort);
             RunIdentity identity = new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, gpu);
-            return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, sweep));
+            return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, sweep), serverMetrics);
         }
     }
 }

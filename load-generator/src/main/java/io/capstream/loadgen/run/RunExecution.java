@@ -13,6 +13,11 @@ import io.capstream.loadgen.client.RequestResult;
 import io.capstream.loadgen.client.StreamingClient;
 import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.selfcheck.SelfCheck;
+import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
+import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
+import io.capstream.loadgen.servermetrics.ServerMetricsScraper;
+import io.capstream.loadgen.servermetrics.ServerMetricsSummary;
+import io.capstream.schemas.avro.ServerMetrics;
 import io.capstream.loadgen.selfcheck.WarmupResult;
 import io.capstream.loadgen.warmup.ClientWarmup;
 import io.capstream.loadgen.warmup.TargetWarmup;
@@ -73,7 +78,11 @@ final class RunExecution {
     private List<Context> contexts;
     private int slots;
     private EventFactory events;
+    private static final java.time.Duration PROBE_TIMEOUT = java.time.Duration.ofSeconds(2);
     private SelfCheck selfCheck;
+    /** The metrics URL scraped from T0, or null (off, not found, or not share 0 of a distributed run). */
+    private String serverMetricsUrl;
+    private ServerMetricsScraper scraper;
     private WarmupResult warmup = WarmupResult.NONE;
     private String runId;
     private String workerId;
@@ -105,7 +114,11 @@ final class RunExecution {
                     2 * Math.min(slots, plan.requests()) + 16, plan.apiKey());
             client = new StreamingClient(vertx, clientConfig);
             contexts = contexts();
-            warmUp()
+            serverMetricsUrl()
+                    .compose(url -> {
+                        serverMetricsUrl = url;
+                        return warmUp();
+                    })
                     .compose(w -> vertx.executeBlocking(() -> {
                         // collect the start-up and warm-up garbage now rather than during the run
                         System.gc();
@@ -133,6 +146,31 @@ final class RunExecution {
             outcome.completeExceptionally(e);
         }
         return outcome;
+    }
+
+    /**
+     * Where the endpoint's metrics are scraped: the configured URL, or for auto {@code <base>/metrics} when it
+     * answers with Prometheus text (one GET, off the event loops); null when off, not found, or this is a share
+     * other than 0 of a distributed run (one worker scrapes for all).
+     */
+    private Future<String> serverMetricsUrl() {
+        ServerMetricsConfig sm = config.serverMetrics();
+        if (sm.mode() == ServerMetricsConfig.Mode.OFF || (assignment != null && assignment.share().share() != 0)) {
+            return Future.succeededFuture();
+        }
+        if (sm.mode() == ServerMetricsConfig.Mode.URL) {
+            notice("server metrics: scraping " + sm.url() + " every " + sm.intervalMs() + " ms during the run");
+            return Future.succeededFuture(sm.url());
+        }
+        String url = ServerMetricsConfig.defaultUrl(HttpUrls.withoutUserInfo(config.baseUrl()));
+        return vertx.executeBlocking(() -> ServerMetricsScraper.probe(url, PROBE_TIMEOUT), false).map(why -> {
+            if (why != null) {
+                return null;
+            }
+            notice("server metrics: " + url + " answers with Prometheus text; scraping it every " + sm.intervalMs()
+                    + " ms during the run (--server-metrics off to skip)");
+            return url;
+        });
     }
 
     private Future<WarmupResult> warmUp() {
@@ -205,6 +243,9 @@ final class RunExecution {
                 t0 = System.nanoTime() - lateMs * 1_000_000L;
             }
             lastEndNs.set(t0);
+            if (serverMetricsUrl != null) {
+                scraper = ServerMetricsScraper.start(serverMetricsUrl, config.serverMetrics().intervalMs(), t0);
+            }
             runId = RunIds.runId(startedAt, config.runId(), config.runIdSuffix());
             workerId = config.workerId() != null ? config.workerId() : "worker-" + UUID.randomUUID();
             events = new EventFactory(runId, workerId, plan);
@@ -228,6 +269,9 @@ final class RunExecution {
                     : new ClosedLoop(dc, launcher).start();
             drained.whenComplete((started, err) -> finish());
         } catch (RuntimeException e) {
+            if (scraper != null) {
+                scraper.cancel();
+            }
             client.close();
             outcome.completeExceptionally(e);
         }
@@ -360,7 +404,12 @@ final class RunExecution {
         // a time-bounded closed loop that ends at its duration is complete, not interrupted
         boolean interrupted = control.stopRequested() || (sent < requests && config.durationS() == null);
         client.close();
-        selfCheck.stop(wall, warmup, sink.delivery()).onComplete(check -> {
+        ServerMetricsScraper scraping = scraper;
+        Future<ServerMetricsRecording> recorded = scraping == null ? Future.succeededFuture()
+                : vertx.executeBlocking(scraping::stop, false);
+        recorded.compose(r -> selfCheck.stop(wall, warmup, sink.delivery())).onComplete(check -> {
+            ServerMetricsRecording rec = recorded.result();
+            ServerMetrics sm = rec == null ? null : ServerMetricsSummary.of(rec);
             ClientCheck cc = check.succeeded() ? check.result() : null;
             if ("deferred".equals(sink.delivery())) {
                 notice("all requests ended; sending the run's held events to Kafka");
@@ -372,10 +421,10 @@ final class RunExecution {
             }
             sink.flush().whenComplete((u1, e1) -> {
                 long undelivered = sink.undelivered();
-                emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, undelivered, cc, assignment));
+                emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, undelivered, cc, assignment, sm));
                 sink.flush().whenComplete((u2, e2) -> {
                     RunOutcome o = new RunOutcome(runId, workerId, requests, sent, sent - failed.get(),
-                            failed.get(), sink.undelivered(), interrupted, startedAt, finishedAt, wall, cc);
+                            failed.get(), sink.undelivered(), interrupted, startedAt, finishedAt, wall, cc, rec);
                     try {
                         listener.onFinished(o);
                     } catch (RuntimeException ignored) {

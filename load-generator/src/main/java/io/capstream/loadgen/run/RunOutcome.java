@@ -20,10 +20,13 @@ import java.time.Instant;
  * @param finishedAt        UTC end (after the slowest request)
  * @param wallClockNs       monotonic T0 to the end of the slowest request, ns (spec §5)
  * @param clientCheck       the generator's self-check of the run (also in RunFinished), or null
+ * @param serverMetrics     the endpoint's own metrics scraped during the run (summarised in RunFinished), or
+ *                          null when not scraped
  */
 public record RunOutcome(String runId, String workerId, int requestsPlanned, int requestsSent, int completed,
                          int failed, long eventsUndelivered, boolean interrupted, Instant startedAt,
-                         Instant finishedAt, long wallClockNs, ClientCheck clientCheck) {
+                         Instant finishedAt, long wallClockNs, ClientCheck clientCheck,
+                         io.capstream.loadgen.servermetrics.ServerMetricsRecording serverMetrics) {
 
     /** @return 0 when every request completed and every event was delivered, else 1 (spec §5) */
     public int exitCode() {

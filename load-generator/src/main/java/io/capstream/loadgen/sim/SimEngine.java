@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A simulated OpenAI-compatible inference engine on Vert.x: {@code GET /v1/models},
  * streaming and non-streaming {@code POST /v1/chat/completions} in the OpenAI/vLLM stream shape,
  * {@code GET /sim/stats} (counters and the engine-side TTFT p50/p99/max since the last
- * {@code GET /sim/stats?reset=true}). Reports of runs against it carry the engine label
+ * {@code GET /sim/stats?reset=true}), and {@code GET /metrics} ({@link SimMetrics}: requests running and
+ * waiting, requests and tokens, in the Prometheus text format). Reports of runs against it carry the engine label
  * {@value SimConfig#ENGINE_LABEL}. See {@link SimConfig} for the timing model and fault injection.
  *
  * <p>Each of {@link SimConfig#replicas()} replicas runs on one event loop of the given Vert.x (one
@@ -137,6 +138,9 @@ public final class SimEngine implements AutoCloseable {
             router.get("/v1/models").handler(this::models);
             router.get("/models").handler(this::models);
             router.get("/sim/stats").handler(this::statsJson);
+            SimMetrics metrics = new SimMetrics(stats);
+            router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
+                    .end(io.vertx.core.buffer.Buffer.buffer(metrics.scrape())));
             router.post("/v1/chat/completions")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
                     .handler(this::chat);

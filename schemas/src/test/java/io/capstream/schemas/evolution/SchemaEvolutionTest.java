@@ -34,7 +34,8 @@ class SchemaEvolutionTest {
     void everyCurrentSchemaReadsEveryReleasedVersion() throws IOException {
         Map<String, Schema> current = parseDir(CURRENT);
         assertEquals(List.of("io.capstream.schemas.avro.BenchmarkReport", "io.capstream.schemas.avro.ReportChunk",
-                        "io.capstream.schemas.avro.RunEvent", "io.capstream.schemas.avro.SloBreach",
+                        "io.capstream.schemas.avro.RunEvent", "io.capstream.schemas.avro.ServerMetricsScrape",
+                        "io.capstream.schemas.avro.SloBreach",
                         "io.capstream.schemas.avro.SweepCurve", "io.capstream.schemas.avro.WindowSummary",
                         "io.capstream.schemas.avro.WorkerShare"),
                 List.copyOf(current.keySet()));

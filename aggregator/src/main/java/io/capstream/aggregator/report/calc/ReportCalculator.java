@@ -177,6 +177,7 @@ public final class ReportCalculator {
                 .setTimeline(TimelineCalculator.compute(st, successes, failures))
                 .setWorkers(workers)
                 .setClockOffsetSpreadMs(WorkersCalculator.clockOffsetSpreadMs(workers))
+                .setServerMetrics(serverMetrics(fin, data.workers()))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
@@ -272,6 +273,24 @@ public final class ReportCalculator {
         }
         return Provenance.newBuilder().setKind(kind).setReplayOf(replayOf)
                 .setSourceFile(st == null ? null : st.getSourceFile()).build();
+    }
+
+    /**
+     * The run's server metrics: the given RunFinished's, else the first worker's (by id) that has them (one
+     * worker scrapes for a distributed run); null when none has.
+     */
+    private static io.capstream.schemas.avro.ServerMetrics serverMetrics(RunFinished fin, Map<String, WorkerEvents> workers) {
+        if (fin != null && fin.getServerMetrics() != null) {
+            return fin.getServerMetrics();
+        }
+        if (workers != null) {
+            for (WorkerEvents w : workers.values()) {
+                if (w.finished() != null && w.finished().getServerMetrics() != null) {
+                    return w.finished().getServerMetrics();
+                }
+            }
+        }
+        return null;
     }
 
     /** capstream's additions besides provenance (which {@link ReportArtifact} maps from the record). */
