@@ -71,6 +71,11 @@ public final class AggregateCommand implements Callable<Integer> {
                     + " emitted after it. Default: 10s.")
     Duration grace = Duration.ofSeconds(10);
 
+    @Option(names = "--incomplete-deadline", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "A run with no new event for this long (e.g. its worker died) is published as an incomplete"
+                    + " report listing its missing request indices, e.g. 5m, 30s. Default: 5m.")
+    Duration incompleteDeadline = io.capstream.aggregator.report.ReportTopologyConfig.DEFAULT_DEADLINE;
+
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=500', 'error_rate<=0.01'. Metrics: "
                     + SloParser.METRICS_HELP + ". Breaches and recoveries go to capstream.alerts; goodput is added to"
@@ -124,6 +129,9 @@ public final class AggregateCommand implements Callable<Integer> {
         if (grace.isNegative()) {
             problems.add("--grace must be >= 0");
         }
+        if (incompleteDeadline.isZero() || incompleteDeadline.isNegative()) {
+            problems.add("--incomplete-deadline must be > 0");
+        }
         if (streamThreads < 1) {
             problems.add("--stream-threads must be >= 1, got " + streamThreads);
         }
@@ -157,8 +165,10 @@ public final class AggregateCommand implements Callable<Integer> {
             err.println("capstream aggregate: " + KafkaReachability.message(props.bootstrapServers(), e.getMessage()));
             return 1;
         }
-        AggregatorConfig config = AggregatorConfig.of(kafka.schemaRegistryUrl(), kafka.registryClientConfig(), window,
+        AggregatorConfig base = AggregatorConfig.of(kafka.schemaRegistryUrl(), kafka.registryClientConfig(), window,
                 grace, parsed);
+        AggregatorConfig config = new AggregatorConfig(base.report().withIncompleteDeadline(incompleteDeadline),
+                base.window(), base.slo());
         StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateDir)
                 .withStreamThreads(streamThreads).withExtra(props.userProperties());
         AggregatorService service;

@@ -56,8 +56,15 @@ public final class RunCommand implements Callable<Integer> {
     AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
 
     @Option(names = "--report-timeout", paramLabel = "SECONDS",
-            description = "How long to wait for the report after the last request. Default: ${DEFAULT-VALUE}.")
-    long reportTimeoutS = 120;
+            description = "How long to wait for the report after the last request. Default: 120; with --workers "
+                    + DISTRIBUTED_REPORT_TIMEOUT_S + " (past the aggregator's 5-minute incompleteness deadline, so that"
+                    + " a run missing a dead worker's share is printed as an incomplete report).")
+    Long reportTimeoutS;
+
+    /** Default {@code --report-timeout} of a run, seconds. */
+    static final long REPORT_TIMEOUT_S = 120;
+    /** Default {@code --report-timeout} of a distributed run, seconds: the incompleteness deadline plus a minute. */
+    static final long DISTRIBUTED_REPORT_TIMEOUT_S = 360;
 
     @Option(names = "--event-delivery", paramLabel = "MODE",
             description = "When events go to Kafka: deferred holds them in memory until the last request has ended (the"
@@ -86,6 +93,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        long reportTimeoutS = this.reportTimeoutS != null ? this.reportTimeoutS
+                : workers != null ? DISTRIBUTED_REPORT_TIMEOUT_S : REPORT_TIMEOUT_S;
         if (reportTimeoutS < 1 || reportTimeoutS > ReportWaitOptions.MAX_TIMEOUT_S) {
             System.err.println("capstream run: --report-timeout must be 1.." + ReportWaitOptions.MAX_TIMEOUT_S + " seconds, got "
                     + reportTimeoutS + "; nothing was sent");

@@ -73,6 +73,7 @@ public final class SummaryTable {
         if (m.getPrefixCacheHitAvg() != null) {
             line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
         }
+        serverMetrics(sb, report.getServerMetrics());
         slo(sb, report.getSlo());
         load(sb, report.getLoad());
         clientCheck(sb, client);
@@ -115,6 +116,32 @@ public final class SummaryTable {
             list.append(String.format(Locale.ROOT, "; clock offsets within %.1f ms", spreadMs));
         }
         line(sb, "workers", workers.size() + " (" + list + ")");
+    }
+
+    /**
+     * One line when the endpoint's metrics were scraped: the scrapes, and the max of the queue and KV-cache series
+     * it has, e.g. {@code server metrics    14 scrapes: requests_running max 4, requests_waiting max 0}.
+     */
+    private static void serverMetrics(StringBuilder sb, io.capstream.schemas.avro.ServerMetrics sm) {
+        if (sm == null) {
+            return;
+        }
+        StringBuilder v = new StringBuilder(sm.getScrapes() + " scrapes");
+        if (sm.getFailedScrapes() > 0) {
+            v.append(" (").append(sm.getFailedScrapes()).append(" failed: ").append(sm.getFirstError()).append(')');
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        for (String name : List.of("requests_running", "requests_waiting", "kv_cache_usage")) {
+            io.capstream.schemas.avro.ServerSeries s = sm.getSeries().get(name);
+            if (s != null) {
+                parts.add(name + " max " + (s.getMax() == Math.rint(s.getMax()) ? num0(s.getMax()) : String.format(
+                        Locale.ROOT, "%.2f", s.getMax())));
+            }
+        }
+        if (!parts.isEmpty()) {
+            v.append(": ").append(String.join(", ", parts));
+        }
+        line(sb, "server metrics", v.toString());
     }
 
     private static void failures(StringBuilder sb, BenchmarkReport report) {

@@ -194,7 +194,7 @@ public final class DistributedRunStep {
             code = 1;
         }
         if (!report.getProvenance().getComplete()) {
-            err.println(cmd + ": " + RunDriver.incompleteReason(report.getProvenance()));
+            err.println(cmd + ": " + RunDriver.incompleteReason(report));
             code = 1;
         }
         int failed = ArtifactJson.parse(report.getArtifactJson()).path("failed").asInt(0);

@@ -203,11 +203,31 @@ public final class RunDriver {
      *         event (indices 3, 7)"
      */
     static String incompleteReason(Provenance p) {
+        return incompleteReason(p, List.of());
+    }
+
+    /**
+     * As {@link #incompleteReason(Provenance)}, naming the workers whose RunFinished did arrive when not all did
+     * (a distributed run whose worker died), e.g. "..., and only 2 workers' RunFinished arrived (w1, w2)".
+     *
+     * @param report an incomplete report; not null
+     * @return why it is incomplete
+     */
+    static String incompleteReason(io.capstream.schemas.avro.BenchmarkReport report) {
+        List<String> finished = report.getWorkers() == null ? List.of() : report.getWorkers().entrySet().stream()
+                .filter(e -> e.getValue().getRunFinished()).map(Map.Entry::getKey).sorted().toList();
+        return incompleteReason(report.getProvenance(), finished);
+    }
+
+    private static String incompleteReason(Provenance p, List<String> finishedWorkers) {
         List<Integer> missing = p.getMissingRequestIndices();
+        String finished = p.getRunFinishedSeen() ? ""
+                : finishedWorkers.isEmpty() ? "no RunFinished arrived"
+                : "only " + finishedWorkers.size() + (finishedWorkers.size() == 1 ? " worker's" : " workers'")
+                + " RunFinished arrived (" + String.join(", ", finishedWorkers) + ")";
         return "the report is incomplete: " + (missing.isEmpty() ? "" : missing.size()
                 + " request(s) without an event (indices " + abbreviate(missing) + ")")
-                + (missing.isEmpty() || p.getRunFinishedSeen() ? "" : ", and ")
-                + (p.getRunFinishedSeen() ? "" : "no RunFinished arrived");
+                + (missing.isEmpty() || finished.isEmpty() ? "" : ", and ") + finished;
     }
 
     /** @return at most the first 10 indices, then ", ..." */

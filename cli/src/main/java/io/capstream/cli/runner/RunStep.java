@@ -154,7 +154,7 @@ public final class RunStep {
                 }
                 Provenance p = report.getProvenance();
                 if (!p.getComplete()) {
-                    err.println(cmd + ": " + RunDriver.incompleteReason(p));
+                    err.println(cmd + ": " + RunDriver.incompleteReason(report));
                     code = 1;
                 }
             }

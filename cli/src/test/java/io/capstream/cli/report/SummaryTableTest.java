@@ -118,6 +118,23 @@ class SummaryTableTest {
     }
 
     @Test
+    void aScrapedEndpointGetsAServerMetricsLine() {
+        io.capstream.schemas.avro.ServerSeries running = io.capstream.schemas.avro.ServerSeries.newBuilder()
+                .setSource("vllm:num_requests_running").setSamples(3).setMin(0).setP50(4).setMax(4).setLast(0).build();
+        io.capstream.schemas.avro.ServerSeries kv = io.capstream.schemas.avro.ServerSeries.newBuilder()
+                .setSource("vllm:kv_cache_usage_perc").setSamples(3).setMin(0).setP50(0.2).setMax(0.4375).setLast(0)
+                .build();
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), Metrics.newBuilder().build()))
+                .setServerMetrics(io.capstream.schemas.avro.ServerMetrics.newBuilder().setUrl("http://h/metrics")
+                        .setScrapes(3).setFailedScrapes(1).setFirstError("GET http://h/metrics answered 503")
+                        .setIntervalMs(1000).setSeries(Map.of("requests_running", running, "kv_cache_usage", kv)).build())
+                .build();
+        assertTrue(SummaryTable.render(r, null).contains("server metrics    3 scrapes (1 failed: GET http://h/metrics"
+                + " answered 503): requests_running max 4, kv_cache_usage max 0.44\n"), SummaryTable.render(r, null));
+        assertTrue(!SummaryTable.render(report(List.of(), Metrics.newBuilder().build()), null).contains("server metrics"));
+    }
+
+    @Test
     void listsFailuresAndShowsDashesForNulls() {
         BenchmarkReport a = report(List.of(
                 FailureEntry.newBuilder().setRequestIndex(0).setErrorType("URLError")

@@ -25,6 +25,21 @@ class IncompleteReasonTest {
                 RunDriver.incompleteReason(incomplete(List.of(0), false)));
     }
 
+    /** A distributed run with a dead worker: the workers whose RunFinished arrived are named (was "no RunFinished"). */
+    @Test
+    void aDeadWorkersRunNamesTheWorkersThatFinished() {
+        io.capstream.schemas.avro.WorkerSummary done = io.capstream.schemas.avro.WorkerSummary.newBuilder().setRequests(100)
+                .setCompleted(100).setFailed(0).setRunFinished(true).setRequestsSent(100).build();
+        io.capstream.schemas.avro.BenchmarkReport r = io.capstream.schemas.avro.BenchmarkReport.newBuilder()
+                .setRunId("r").setBaseUrl("u").setModel("m").setRequests(300).setCompleted(200).setConcurrency(6)
+                .setMaxTokens(4).setRequestTimings(List.of()).setArtifactJson("")
+                .setMetrics(io.capstream.schemas.avro.Metrics.newBuilder().build())
+                .setProvenance(incomplete(List.of(2, 5), false)).setWorkers(java.util.Map.of("w2", done, "w1", done))
+                .build();
+        assertEquals("the report is incomplete: 2 request(s) without an event (indices 2, 5), and only 2 workers'"
+                + " RunFinished arrived (w1, w2)", RunDriver.incompleteReason(r));
+    }
+
     @Test
     void longListsAreCutAfterTenIndices() {
         List<Integer> many = IntStream.range(20, 400).boxed().toList();
