@@ -13,9 +13,9 @@ import java.util.List;
  * @param code the exit code
  * @param err  everything the command wrote to stderr
  */
-record CliRun(int code, String err) {
+public record CliRun(int code, String err) {
     /** @return stderr's lines */
-    List<String> lines() {
+    public List<String> lines() {
         return err.lines().toList();
     }
 
@@ -23,7 +23,7 @@ record CliRun(int code, String err) {
      * @param args the command line after {@code capstream}
      * @return its exit code and stderr
      */
-    static CliRun run(String... args) {
+    public static CliRun run(String... args) {
         synchronized (CliRun.class) {
             PrintStream oldErr = System.err;
             ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -91,12 +91,7 @@ class DistributedRunIT {
         List<Future<Integer>> exits = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
-                WorkerCommand w = new WorkerCommand();
-                w.log = logs.stream(i);
-                workers.add(w);
-                String id = "w" + i;
-                exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs,
-                        "--schema-registry-url", REGISTRY, "--worker-id", id)));
+                startWorker(bs, "w" + i, logs.stream(i), pool, workers, exits);
             }
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
@@ -166,12 +161,7 @@ class DistributedRunIT {
         List<Future<Integer>> exits = new ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
-                WorkerCommand w = new WorkerCommand();
-                w.log = logs.stream(i);
-                workers.add(w);
-                String id = "t" + i;
-                exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs,
-                        "--schema-registry-url", REGISTRY, "--worker-id", id)));
+                startWorker(bs, "t" + i, logs.stream(i), pool, workers, exits);
             }
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
@@ -245,12 +235,7 @@ class DistributedRunIT {
         try (AggregatorService service = AggregatorService.start(config, settings, new ApiConfig("127.0.0.1", 0))) {
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> service.state() == KafkaStreams.State.RUNNING);
             for (int i = 0; i < 2; i++) {
-                WorkerCommand w = new WorkerCommand();
-                w.log = logs.stream(i);
-                workers.add(w);
-                String id = "k" + i;
-                exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs,
-                        "--schema-registry-url", REGISTRY, "--worker-id", id)));
+                startWorker(bs, "k" + i, logs.stream(i), pool, workers, exits);
             }
             Future<Integer> victim = pool.submit(() -> takeOneShareAndDie(bs, victimStop));
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
@@ -381,6 +366,16 @@ class DistributedRunIT {
             });
         }
         return out;
+    }
+
+    /** Starts one in-process {@code capstream worker} on the pool, logging to {@code log}. */
+    private static void startWorker(String bs, String id, PrintStream log, ExecutorService pool,
+                                    List<WorkerCommand> workers, List<Future<Integer>> exits) {
+        WorkerCommand w = new WorkerCommand();
+        w.log = log;
+        workers.add(w);
+        exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs, "--schema-registry-url",
+                REGISTRY, "--worker-id", id)));
     }
 
     /**

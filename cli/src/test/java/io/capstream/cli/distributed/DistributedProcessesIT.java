@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.capstream.cli.CapstreamMain;
+import io.capstream.cli.commands.CliRun;
 import io.capstream.cli.up.Ports;
 import io.capstream.cli.up.UpBanner;
 import io.capstream.schemas.artifact.ArtifactJson;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,24 +89,6 @@ class DistributedProcessesIT {
         assertTrue(c.text().contains(text), () -> c.name() + " exited or did not print '" + text + "':\n" + c.text());
     }
 
-    /** Runs one capstream command in this JVM; @return its exit code and stderr */
-    private static String[] runHere(String... args) {
-        synchronized (DistributedProcessesIT.class) {
-            PrintStream old = System.err;
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int code;
-            try {
-                System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-                code = CapstreamMain.execute(args);
-            } finally {
-                System.setErr(old);
-            }
-            String text = err.toString(StandardCharsets.UTF_8);
-            old.println("capstream " + String.join(" ", args) + " -> exit " + code + "\n" + text);
-            return new String[] {Integer.toString(code), text};
-        }
-    }
-
     private static HttpResponse<String> get(String url) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                 .build(), HttpResponse.BodyHandlers.ofString());
@@ -155,13 +134,13 @@ class DistributedProcessesIT {
 
         // one process, then three workers: the same workload
         Path one = dir.resolve("one.json");
-        String[] r1 = runHere(args(common, "run", "--requests", "3000", "--concurrency", "30", "--run-id", "one-3000",
+        CliRun r1 = CliRun.run(args(common, "run", "--requests", "3000", "--concurrency", "30", "--run-id", "one-3000",
                 "--output", one.toString()));
-        assertEquals("0", r1[0], r1[1]);
+        assertEquals(0, r1.code(), r1.err());
         Path dist = dir.resolve("dist.json");
-        String[] r2 = runHere(args(common, "run", "--workers", "3", "--requests", "3000", "--concurrency", "30",
+        CliRun r2 = CliRun.run(args(common, "run", "--workers", "3", "--requests", "3000", "--concurrency", "30",
                 "--run-id", "dist-3000", "--output", dist.toString()));
-        assertEquals("0", r2[0], r2[1] + logs(workers));
+        assertEquals(0, r2.code(), r2.err() + logs(workers));
         JsonNode a1 = ArtifactJson.read(one);
         JsonNode a2 = ArtifactJson.read(dist);
         for (String key : List.of("requests", "completed", "failed", "concurrency")) {
@@ -188,7 +167,7 @@ class DistributedProcessesIT {
         // SIGKILL of a worker right after it took its share (before the shared start instant)
         Child victim = workers.get(2);
         Path kill = dir.resolve("kill.json");
-        CompletableFuture<String[]> killRun = CompletableFuture.supplyAsync(() -> runHere(args(common, "run",
+        CompletableFuture<CliRun> killRun = CompletableFuture.supplyAsync(() -> CliRun.run(args(common, "run",
                 "--workers", "3", "--requests", "300", "--concurrency", "6", "--run-id", "dist-kill",
                 "--report-timeout", "120", "--output", kill.toString())));
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
@@ -199,10 +178,10 @@ class DistributedProcessesIT {
         victim.process().destroyForcibly(); // SIGKILL
         assertTrue(victim.process().waitFor(10, TimeUnit.SECONDS));
         assertEquals(137, victim.process().exitValue(), "killed by SIGKILL");
-        String[] r3 = killRun.get(240, TimeUnit.SECONDS);
-        assertEquals("1", r3[0], r3[1]);
-        assertTrue(r3[1].contains("the report is incomplete: 100 request(s) without an event"), r3[1]);
-        assertTrue(r3[1].contains("and only 2 workers' RunFinished arrived (w1, w2)"), r3[1]);
+        CliRun r3 = killRun.get(240, TimeUnit.SECONDS);
+        assertEquals(1, r3.code(), r3.err());
+        assertTrue(r3.err().contains("the report is incomplete: 100 request(s) without an event"), r3.err());
+        assertTrue(r3.err().contains("and only 2 workers' RunFinished arrived (w1, w2)"), r3.err());
         JsonNode a3 = ArtifactJson.read(kill);
         assertEquals(200, a3.path("completed").asInt());
         JsonNode missing = a3.path("capstream").path("missing_request_indices");
