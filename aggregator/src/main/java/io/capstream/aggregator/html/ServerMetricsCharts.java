@@ -52,9 +52,11 @@ final class ServerMetricsCharts {
             Map.Entry<String, JsonNode> e = it.next();
             JsonNode s = e.getValue();
             rows.add(List.of(e.getKey(), s.path("source").asText(), s.path("kind").asText(), Fmt.value(s.get("min")),
-                    Fmt.value(s.get("p50")), Fmt.value(s.get("max")), Fmt.value(s.get("last"))));
+                    Fmt.value(s.get("p50")), Fmt.value(s.get("max")), Fmt.value(s.get("last")),
+                    s.path("increase").isNumber() ? Fmt.value(s.get("increase")) : "-"));
         }
-        page.table(List.of("series", "engine's name", "kind", "min", "p50", "max", "last"), rows);
+        page.table(List.of("series", "engine's name", "kind", "min", "p50", "max", "last", "increase during the run"),
+                rows);
     }
 
     private double[] times() {

@@ -1,11 +1,14 @@
 package io.capstream.aggregator.window;
 
+import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.WindowSummary;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -29,12 +32,20 @@ import org.slf4j.LoggerFactory;
  * once, when observed stream time reaches {@code start + size + grace}. Requests for a window
  * that is already closed are dropped (counted in the log at debug level).
  *
+ * <p>Heartbeats that carry a scrape of the endpoint's metrics ({@code server_samples}, sent by a run with
+ * {@code --server-metrics} in time order with its requests) are aggregated per window, target and model
+ * ({@link ServerWindowAggregate}); every summary of that window, target and model carries them in
+ * {@code server_metrics}.
+ *
  * <p>Store layout (key-value store {@link WindowTopology#AGGREGATES_STORE}, String keys): window
  * aggregates under {@code <start, 19 digits>|target|model|bucket} (so a range scan finds closed
- * windows in start order), and the observed stream time under {@value #STREAM_TIME_KEY}.
+ * windows in start order), server aggregates under {@code <start>|target|model|}{@value #SERVER_BUCKET},
+ * and the observed stream time under {@value #STREAM_TIME_KEY}.
  */
 final class TumblingWindowProcessor implements Processor<String, RunEvent, String, WindowSummary> {
     static final String STREAM_TIME_KEY = "~stream-time";
+    /** Bucket label of a window's server-metrics aggregate in the store (no context bucket is named so). */
+    static final String SERVER_BUCKET = "~server";
     private static final Logger LOG = LoggerFactory.getLogger(TumblingWindowProcessor.class);
 
     private final long sizeMs;
@@ -70,6 +81,9 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         RunEvent event = record.value();
         if (event != null && !RekeyProcessor.HEARTBEAT_KEY.equals(record.key())) {
             aggregate(record.key(), t, event.getPayload());
+        } else if (event != null && event.getPayload() instanceof Heartbeat h && !h.getServerSamples().isEmpty()
+                && h.getTarget() != null && h.getModel() != null) {
+            aggregateServer(new WindowKey(h.getTarget(), h.getModel(), SERVER_BUCKET).encode(), t, h.getServerSamples());
         }
         if (t > observed) {
             observed = t;
@@ -103,6 +117,19 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         store.put(storeKey, agg.toBytes());
     }
 
+    /** Adds one scrape of the endpoint's metrics to its window's server aggregate (dropped when that closed). */
+    private void aggregateServer(String key, long t, Map<String, Double> samples) {
+        long start = t - Math.floorMod(t, sizeMs);
+        if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
+            return;
+        }
+        String storeKey = storeKey(start, key);
+        byte[] old = store.get(storeKey);
+        ServerWindowAggregate agg = old == null ? new ServerWindowAggregate() : ServerWindowAggregate.fromBytes(old);
+        agg.add(t, samples);
+        store.put(storeKey, agg.toBytes());
+    }
+
     private void emitClosed() {
         long maxStart = observed - graceMs - sizeMs; // windows with start + size + grace <= observed
         if (maxStart < 0) {
@@ -114,12 +141,28 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
                 closed.add(it.next());
             }
         }
+        // the server aggregates of the closed windows first (every task gets every scrape: heartbeats are
+        // broadcast); each summary of the same window, target and model carries them
+        Map<String, Map<String, io.capstream.schemas.avro.ServerWindowSeries>> server = new HashMap<>();
+        List<KeyValue<String, byte[]>> windows = new ArrayList<>(closed.size());
         for (KeyValue<String, byte[]> kv : closed) {
+            int sep = kv.key.indexOf(WindowKey.SEP);
+            WindowKey key = WindowKey.decode(kv.key.substring(sep + 1));
+            if (SERVER_BUCKET.equals(key.bucket())) {
+                server.put(kv.key.substring(0, sep) + WindowKey.SEP + key.targetModel(),
+                        ServerWindowAggregate.fromBytes(kv.value).summary());
+                store.delete(kv.key);
+            } else {
+                windows.add(kv);
+            }
+        }
+        for (KeyValue<String, byte[]> kv : windows) {
             int sep = kv.key.indexOf(WindowKey.SEP);
             long start = Long.parseLong(kv.key.substring(0, sep));
             WindowKey key = WindowKey.decode(kv.key.substring(sep + 1));
             WindowSummary summary = SummaryBuilder.build(key, start, start + sizeMs,
                     WindowAggregate.fromBytes(kv.value), withGoodput);
+            summary.setServerMetrics(server.get(kv.key.substring(0, sep) + WindowKey.SEP + key.targetModel()));
             store.delete(kv.key);
             context.forward(new Record<>(key.summaryKey(start), summary, start + sizeMs));
         }

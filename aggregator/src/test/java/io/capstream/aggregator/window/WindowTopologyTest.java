@@ -17,6 +17,8 @@ import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SloState;
 import io.capstream.schemas.avro.WindowSummary;
+import io.capstream.schemas.avro.Heartbeat;
+import io.capstream.schemas.avro.ServerWindowSeries;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Clock;
 import java.time.Duration;
@@ -140,6 +142,54 @@ class WindowTopologyTest {
             assertEquals(T0, it.next().key);
             assertEquals(T0 + 10_000, it.next().key);
         }
+    }
+
+    /**
+     * A run with --server-metrics sends each scrape as a heartbeat with server_samples, in time order with its
+     * requests: every summary of that window, target and model carries the window's min/p50/max/last.
+     */
+    @Test
+    void scrapesOfTheEndpointsMetricsGoIntoTheirWindowsSummaries() {
+        start(List.of());
+        send(serverSamples(T0 + 100, Map.of("requests_running", 2.0, "requests_waiting", 0.0)));
+        send(completed("run-a", 0, T0 + 500, 100, 200, 5));
+        RunEvent other = completed("run-a", 1, T0 + 600, 100, 200, 5);
+        ((io.capstream.schemas.avro.RequestCompleted) other.getPayload()).setPlannedContextTokens(9000);
+        send(other); // another context bucket
+        send(serverSamples(T0 + 1100, Map.of("requests_running", 4.0, "requests_waiting", 3.0)));
+        send(serverSamples(T0 + 2100, Map.of("requests_running", 3.0, "requests_waiting", 1.0)));
+        send(serverSamples(T0 + 10_100, Map.of("requests_running", 9.0))); // the next window's
+        send(completed("run-a", 2, T0 + 10_500, 100, 200, 5));
+        send(heartbeat(T0 + 12_500)); // window 1 closes
+
+        List<WindowSummary> first = summaries.readValuesToList();
+        assertEquals(2, first.size(), "two context buckets");
+        for (WindowSummary w : first) {
+            ServerWindowSeries running = w.getServerMetrics().get("requests_running");
+            assertEquals(3, running.getSamples());
+            assertEquals(2.0, running.getMin());
+            assertEquals(3.0, running.getP50(), "nearest rank: 2nd of 2, 3, 4");
+            assertEquals(4.0, running.getMax());
+            assertEquals(3.0, running.getLast(), "the latest scrape's");
+            assertEquals(1.0, w.getServerMetrics().get("requests_waiting").getLast());
+        }
+        send(heartbeat(T0 + 40_000));
+        WindowSummary second = summaries.readValuesToList().get(0);
+        assertEquals(1, second.getServerMetrics().get("requests_running").getSamples());
+        assertEquals(9.0, second.getServerMetrics().get("requests_running").getMax());
+        assertEquals(null, second.getServerMetrics().get("requests_waiting"));
+    }
+
+    @Test
+    void aWindowWithoutScrapesHasNoServerMetrics() {
+        start(List.of());
+        send(completed("run-a", 0, T0 + 500, 100, 200, 5));
+        send(heartbeat(T0 + 12_500));
+        assertEquals(null, summaries.readValuesToList().get(0).getServerMetrics());
+    }
+
+    private static RunEvent serverSamples(long t, Map<String, Double> samples) {
+        return WindowTestEvents.envelopeOf("run-a", t, new Heartbeat(TARGET, MODEL, samples));
     }
 
     @Test

@@ -29,13 +29,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code capstream tail reports|summaries|alerts|sweeps}: prints the records of a capstream output topic
+ * {@code capstream tail reports|summaries|alerts|sweeps|server-metrics}: prints the records of a capstream output topic
  * as a table or JSON, with a plain Kafka consumer (no consumer group, read_committed) and the
  * Confluent-format Avro deserializer; exits once caught up unless {@code --follow}.
  * Exit codes: 0 ok; 1 Kafka or registry error; 2 usage error.
  */
 @Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Prints the records of capstream.reports, capstream.summaries, capstream.alerts or capstream.sweeps as a table"
+        description = {"Prints the records of capstream.reports, capstream.summaries, capstream.alerts, capstream.sweeps or"
+                + " capstream.server-metrics as a table"
                 + " or JSON. Without --follow: prints what the topic holds (or, with --since, its recent part) and"
                 + " exits. With --follow: prints new records as they arrive until Ctrl-C (add --from-beginning or"
                 + " --since to print older ones first)."},
@@ -43,7 +44,8 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:ok (caught up, without --follow)", "1:Kafka or schema registry error", "2:usage error",
             "130:stopped by Ctrl-C (SIGINT)", "143:stopped by SIGTERM"})
 public final class TailCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "reports|summaries|alerts|sweeps", description = "Which topic to read.")
+    @Parameters(index = "0", paramLabel = "reports|summaries|alerts|sweeps|server-metrics",
+            description = "Which topic to read.")
     String what;
 
     @Option(names = "--format", paramLabel = "table|json|jsonl",
@@ -91,9 +93,9 @@ public final class TailCommand implements Callable<Integer> {
         List<String> problems = new ArrayList<>();
         TailKind kind = null;
         try {
-            kind = TailKind.valueOf(what.toUpperCase(java.util.Locale.ROOT));
+            kind = TailKind.parse(what);
         } catch (IllegalArgumentException e) {
-            problems.add("unknown topic '" + what + "': expected reports, summaries, alerts or sweeps");
+            problems.add("unknown topic '" + what + "': expected reports, summaries, alerts, sweeps or server-metrics");
         }
         TailFormat fmt = null;
         try {

@@ -83,9 +83,10 @@ public class WorkloadOptions {
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off",
             description = "Scrape the endpoint's own Prometheus metrics about once a second while requests are in"
-                    + " flight (queue, KV cache, prefix cache; vLLM, SGLang and llama.cpp series get common names):"
-                    + " into capstream.server-metrics, the report's capstream.server_metrics and the HTML report."
-                    + " auto: <base URL without /v1>/metrics when it answers with Prometheus text. Default: auto.")
+                    + " flight (queue, KV cache, prefix cache; vLLM, SGLang and llama.cpp series get common names)"
+                    + " into the report, the HTML report and the topic capstream.server-metrics. auto: <base URL"
+                    + " without /v1>/metrics when it answers with Prometheus text. A URL is scraped whatever it"
+                    + " answers: failed scrapes are counted, the run goes on. Default: auto.")
     String serverMetrics = "auto";
 
     @Option(names = "--arrival", paramLabel = "MODE",

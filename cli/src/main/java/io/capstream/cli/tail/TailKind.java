@@ -2,6 +2,7 @@ package io.capstream.cli.tail;
 
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ServerMetricsScrape;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.WindowSummary;
@@ -16,7 +17,9 @@ public enum TailKind {
     /** {@code capstream.alerts}: SloBreach. */
     ALERTS(Topics.ALERTS, SloBreach.class),
     /** {@code capstream.sweeps}: SweepCurve (no target or model: {@code --target} / {@code --model} match none). */
-    SWEEPS(Topics.SWEEPS, SweepCurve.class);
+    SWEEPS(Topics.SWEEPS, SweepCurve.class),
+    /** {@code capstream.server-metrics}: ServerMetricsScrape (the endpoints' own metrics during runs). */
+    SERVER_METRICS(Topics.SERVER_METRICS, ServerMetricsScrape.class);
 
     private final String topic;
     private final Class<? extends SpecificRecord> type;
@@ -24,6 +27,15 @@ public enum TailKind {
     TailKind(String topic, Class<? extends SpecificRecord> type) {
         this.topic = topic;
         this.type = type;
+    }
+
+    /**
+     * @param name the command-line name: reports, summaries, alerts, sweeps or server-metrics (any case)
+     * @return the kind
+     * @throws IllegalArgumentException for another name
+     */
+    public static TailKind parse(String name) {
+        return valueOf(name.strip().replace('-', '_').toUpperCase(java.util.Locale.ROOT));
     }
 
     /** @return the topic name */
@@ -50,6 +62,9 @@ public enum TailKind {
         if (record instanceof WindowSummary s) {
             return s.getTarget();
         }
+        if (record instanceof ServerMetricsScrape m) {
+            return m.getTarget();
+        }
         return ((SloBreach) record).getTarget();
     }
 
@@ -66,6 +81,9 @@ public enum TailKind {
         }
         if (record instanceof WindowSummary s) {
             return s.getModel();
+        }
+        if (record instanceof ServerMetricsScrape m) {
+            return m.getModel();
         }
         return ((SloBreach) record).getModel();
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Quantiles;
+import io.capstream.schemas.avro.ServerMetricsScrape;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.WindowSummary;
@@ -29,6 +30,8 @@ public final class TailPrinter {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Layout of the sweeps table. */
     private static final String SWEEP_ROW = "%-20s %-36s %-11s %-6s %7s %9s %-40s";
+    /** Layout of the server-metrics table (the queue and KV-cache series by their common names). */
+    private static final String SERVER_ROW = "%-20s %-40s %-32s %8s %8s %8s %8s %6s";
 
     private final TailKind kind;
     private final TailFormat format;
@@ -84,6 +87,8 @@ public final class TailPrinter {
                     "window_start", "state", "target", "model", "bucket", "slo", "observed");
             case SWEEPS -> String.format(Locale.ROOT, SWEEP_ROW, "updated_at", "sweep_id", "axis", "mode", "steps",
                     "max_load", "max_load_run_id");
+            case SERVER_METRICS -> String.format(Locale.ROOT, SERVER_ROW, "scraped_at", "run_id", "target", "t_s",
+                    "running", "waiting", "kv_cache", "series");
         };
     }
 
@@ -112,6 +117,13 @@ public final class TailPrinter {
         }
         if (record instanceof SweepCurve c) {
             return sweepRow(c);
+        }
+        if (record instanceof ServerMetricsScrape m) {
+            return String.format(Locale.ROOT, SERVER_ROW, time(m.getScrapedAtEpochMs()), cut(m.getRunId() == null ? "-"
+                    : m.getRunId(), 40), cut(m.getTarget(), 32), m.getTMs() == null ? "-" : String.format(Locale.ROOT,
+                    "%.1f", m.getTMs() / 1000), num(m.getSamples().get("requests_running")),
+                    num(m.getSamples().get("requests_waiting")), num(m.getSamples().get("kv_cache_usage")),
+                    m.getSamples().size());
         }
         SloBreach a = (SloBreach) record;
         return String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s", time(a.getWindowStartMs()),

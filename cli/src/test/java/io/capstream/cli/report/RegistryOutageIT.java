@@ -74,7 +74,7 @@ class RegistryOutageIT {
                 registry.down(true);
                 CommandOutput gen = CommandOutput.run("generate", "--bootstrap-servers", bs, "--schema-registry-url",
                         "mock://" + SCOPE, "--requests", "4", "--concurrency", "2", "--ctx-tokens", "256",
-                        "--max-tokens", "4", "--run-id", "outage-run");
+                        "--max-tokens", "4", "--run-id", "outage-run", "--server-metrics", "off");
                 assertEquals(0, gen.exitCode(), gen.out() + gen.err());
                 assertTrue(gen.out().contains("6 events, 6 delivered, 0 undelivered"), gen.out());
 

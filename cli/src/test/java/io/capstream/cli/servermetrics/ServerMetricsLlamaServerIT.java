@@ -54,6 +54,7 @@ class ServerMetricsLlamaServerIT {
             JsonNode gen = series.path("generation_tokens");
             assertEquals(output, gen.path("last").asLong() - gen.path("min").asLong(),
                     "llamacpp:tokens_predicted_total rose by the run's output tokens");
+            assertEquals(output, gen.path("increase").asLong(), "the report's increase is that rise");
         }
     }
 }

@@ -122,4 +122,21 @@ class TailPrinterTest {
         assertEquals(null, TailKind.SWEEPS.target(sweep("rate", null, null)));
         assertEquals(null, TailKind.SWEEPS.model(sweep("rate", null, null)));
     }
+
+    @Test
+    void serverMetricsScrapesPrintTheQueueAndKvCache() {
+        io.capstream.schemas.avro.ServerMetricsScrape m = io.capstream.schemas.avro.ServerMetricsScrape.newBuilder()
+                .setRunId("run-1").setWorkerId("w").setTarget("http://127.0.0.1:8000/v1").setModel("m")
+                .setUrl("http://127.0.0.1:8000/metrics").setScrapedAtEpochMs(1_780_000_000_000L).setTMs(2500.0)
+                .setScrapeMs(1.2).setSamples(java.util.Map.of("requests_running", 4.0, "requests_waiting", 2.0,
+                        "generation_tokens", 900.0)).build();
+        String[] lines = render(TailKind.SERVER_METRICS, TailFormat.TABLE, m).split("\n");
+        assertEquals(2, lines.length);
+        assertTrue(lines[0].startsWith("scraped_at           run_id"), lines[0]);
+        assertEquals("2026-05-28 20:26:40Z run-1                                    http://127.0.0.1:8000/v1              "
+                + "2.5      4.0      2.0        -      3", lines[1]);
+        assertEquals(TailKind.SERVER_METRICS, TailKind.parse("server-metrics"));
+        assertEquals("http://127.0.0.1:8000/v1", TailKind.SERVER_METRICS.target(m));
+        assertTrue(render(TailKind.SERVER_METRICS, TailFormat.JSONL, m).contains("\"requests_running\":4.0"));
+    }
 }

@@ -62,6 +62,22 @@ public final class EventFactory {
     }
 
     /**
+     * One scrape of the endpoint's metrics as a heartbeat in the run's event stream, so that the window
+     * summaries see it in time order with the run's requests.
+     *
+     * @param epochMs when the scrape's response arrived, epoch ms (the event time)
+     * @param samples series name to value; not null
+     * @return a Heartbeat event with {@code server_samples}, the target and model as the run's requests record
+     *         them (so that the windows of its requests carry it)
+     */
+    public RunEvent serverSamples(long epochMs, java.util.Map<String, Double> samples) {
+        RunEvent e = wrap(io.capstream.schemas.avro.Heartbeat.newBuilder().setTarget(target).setModel(plan.config().model())
+                .setServerSamples(samples).build());
+        e.setEmittedAtMs(epochMs);
+        return e;
+    }
+
+    /**
      * @param startedAt UTC start (just before T0)
      * @return RunStarted with the full configuration and plan (spec §1, §3.1)
      */

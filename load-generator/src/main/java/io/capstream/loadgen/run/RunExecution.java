@@ -159,8 +159,12 @@ final class RunExecution {
             return Future.succeededFuture();
         }
         if (sm.mode() == ServerMetricsConfig.Mode.URL) {
-            notice("server metrics: scraping " + sm.url() + " every " + sm.intervalMs() + " ms during the run");
-            return Future.succeededFuture(sm.url());
+            // one look first, so that a wrong URL is said before the run rather than only in the summary
+            return vertx.executeBlocking(() -> ServerMetricsScraper.probe(sm.url(), PROBE_TIMEOUT), false).map(why -> {
+                notice("server metrics: scraping " + sm.url() + " every " + sm.intervalMs() + " ms during the run"
+                        + (why == null ? "" : "; warning: " + why + " (failed scrapes are counted, the run goes on)"));
+                return sm.url();
+            });
         }
         String url = ServerMetricsConfig.defaultUrl(HttpUrls.withoutUserInfo(config.baseUrl()));
         return vertx.executeBlocking(() -> ServerMetricsScraper.probe(url, PROBE_TIMEOUT), false).map(why -> {
@@ -243,14 +247,17 @@ final class RunExecution {
                 t0 = System.nanoTime() - lateMs * 1_000_000L;
             }
             lastEndNs.set(t0);
-            if (serverMetricsUrl != null) {
-                scraper = ServerMetricsScraper.start(serverMetricsUrl, config.serverMetrics().intervalMs(), t0);
-            }
             runId = RunIds.runId(startedAt, config.runId(), config.runIdSuffix());
             workerId = config.workerId() != null ? config.workerId() : "worker-" + UUID.randomUUID();
             events = new EventFactory(runId, workerId, plan);
             if (assignment == null) {
                 emit(events.runStarted(startedAt));
+            }
+            if (serverMetricsUrl != null) {
+                // each scrape also goes into the run's event stream (a heartbeat with server_samples), in time order
+                // with the requests, for the window summaries; the sinks are thread-safe
+                scraper = ServerMetricsScraper.start(serverMetricsUrl, config.serverMetrics().intervalMs(), t0,
+                        (epochMs, samples) -> sink.send(events.serverSamples(epochMs, samples)));
             }
             listener.onStarted(runId, plan);
             long deadline = !open && config.durationS() != null

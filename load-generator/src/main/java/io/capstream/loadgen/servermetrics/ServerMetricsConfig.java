@@ -50,10 +50,10 @@ public record ServerMetricsConfig(Mode mode, String url, int intervalMs) {
      *
      * @param value {@code off}, {@code auto} or an http(s) URL; null is {@link #AUTO}
      * @return the setting
-     * @throws IllegalArgumentException for anything else
+     * @throws IllegalArgumentException for anything else (an empty value too)
      */
     public static ServerMetricsConfig parse(String value) {
-        if (value == null || value.isBlank() || value.strip().equalsIgnoreCase("auto")) {
+        if (value == null || value.strip().equalsIgnoreCase("auto")) {
             return AUTO;
         }
         if (value.strip().equalsIgnoreCase("off")) {

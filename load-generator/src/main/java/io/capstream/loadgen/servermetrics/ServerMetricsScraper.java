@@ -31,13 +31,25 @@ public final class ServerMetricsScraper {
     private final List<SeriesInfo> series = new ArrayList<>();
     private final Map<String, Integer> index = new HashMap<>();
     private final List<ServerScrape> scrapes = new ArrayList<>();
+    private final ScrapeListener listener;
     private int failed;
     private String firstError;
 
-    private ServerMetricsScraper(String url, int intervalMs, long t0Nanos) {
+    /** Told each successful scrape, on the scraper's thread. */
+    @FunctionalInterface
+    public interface ScrapeListener {
+        /**
+         * @param epochMs when the response arrived, epoch ms
+         * @param samples series name to value (a new map each time)
+         */
+        void scraped(long epochMs, Map<String, Double> samples);
+    }
+
+    private ServerMetricsScraper(String url, int intervalMs, long t0Nanos, ScrapeListener listener) {
         this.url = url;
         this.intervalMs = intervalMs;
         this.t0Nanos = t0Nanos;
+        this.listener = listener;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "capstream-server-metrics");
             t.setDaemon(true);
@@ -55,7 +67,20 @@ public final class ServerMetricsScraper {
      * @return the running scraper
      */
     public static ServerMetricsScraper start(String url, int intervalMs, long t0Nanos) {
-        ServerMetricsScraper s = new ServerMetricsScraper(url, intervalMs, t0Nanos);
+        return start(url, intervalMs, t0Nanos, (t, m) -> { });
+    }
+
+    /**
+     * As {@link #start(String, int, long)}, telling {@code listener} each successful scrape.
+     *
+     * @param url        the metrics URL; not null
+     * @param intervalMs scrape period, ms, &gt; 0
+     * @param t0Nanos    the run's T0 ({@link System#nanoTime()})
+     * @param listener   told each successful scrape on the scraper's thread; its exceptions are ignored
+     * @return the running scraper
+     */
+    public static ServerMetricsScraper start(String url, int intervalMs, long t0Nanos, ScrapeListener listener) {
+        ServerMetricsScraper s = new ServerMetricsScraper(url, intervalMs, t0Nanos, listener);
         s.timer.scheduleAtFixedRate(s::scrapeOnce, 0, intervalMs, TimeUnit.MILLISECONDS);
         return s;
     }
@@ -77,8 +102,17 @@ public final class ServerMetricsScraper {
             }
             return PrometheusText.parse(r.body()).isEmpty() ? "GET " + url + " has no Prometheus samples" : null;
         } catch (IOException | IllegalArgumentException e) {
-            return "GET " + url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            return "GET " + url + ": " + describe(e);
         }
+    }
+
+    /** @return the exception's message, else its cause's ("Connection refused"), with the exception's type */
+    static String describe(Exception e) {
+        if (e.getMessage() != null && !e.getMessage().isBlank()) {
+            return e.getMessage();
+        }
+        Throwable c = e.getCause();
+        return e.getClass().getSimpleName() + (c != null && c.getMessage() != null ? ": " + c.getMessage() : "");
     }
 
     private static HttpRequest request(String url, Duration timeout) {
@@ -103,8 +137,15 @@ public final class ServerMetricsScraper {
                 return;
             }
             record(epochMs, (arrived - t0Nanos) / 1e6, (arrived - sent) / 1e6, named);
+            Map<String, Double> samples = new java.util.LinkedHashMap<>();
+            named.forEach(n -> samples.putIfAbsent(n.name(), n.value()));
+            try {
+                listener.scraped(epochMs, samples);
+            } catch (RuntimeException e) {
+                // the listener's problem must not stop the scraping
+            }
         } catch (IOException e) {
-            fail("GET " + url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            fail("GET " + url + ": " + describe(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {

@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * Turns a {@link ServerMetricsRecording} into RunFinished's {@link ServerMetrics}: per series min, nearest-rank
  * p50 (spec §8.1: the value at rank ceil(0.5 n) of the n sorted values), max and last over every scrape that
- * had it, and a timeline of at most {@link #MAX_POINTS} scrapes (every k-th and the last) for the report's
+ * had it, for counters their increase (last minus first: what the endpoint counted during the run), and a timeline of at most {@link #MAX_POINTS} scrapes (every k-th and the last) for the report's
  * chart. Stateless.
  */
 public final class ServerMetricsSummary {
@@ -42,9 +42,13 @@ public final class ServerMetricsSummary {
             double[] all = new double[n];
             int m = 0;
             double last = Double.NaN;
+            double first = Double.NaN;
             for (ServerScrape sc : scrapes) {
                 double v = sc.value(s);
                 if (!Double.isNaN(v)) {
+                    if (m == 0) {
+                        first = v;
+                    }
                     all[m++] = v;
                     last = v;
                 }
@@ -63,6 +67,7 @@ public final class ServerMetricsSummary {
             series.put(info.name(), ServerSeries.newBuilder()
                     .setSource(info.source()).setKind(info.kind()).setSamples(m)
                     .setMin(sorted[0]).setP50(nearestRank(sorted, 50)).setMax(sorted[m - 1]).setLast(last)
+                    .setIncrease("counter".equals(info.kind()) ? last - first : null)
                     .setValues(values).build());
         }
         return ServerMetrics.newBuilder()

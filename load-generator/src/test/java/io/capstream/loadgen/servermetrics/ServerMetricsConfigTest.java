@@ -22,6 +22,8 @@ class ServerMetricsConfigTest {
                 () -> ServerMetricsConfig.parse("127.0.0.1:8080/metrics"));
         assertEquals("--server-metrics must be off, auto or an http(s) URL, got '127.0.0.1:8080/metrics'", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ServerMetricsConfig.parse("ftp://h/metrics"));
+        assertEquals("--server-metrics must be off, auto or an http(s) URL, got ''",
+                assertThrows(IllegalArgumentException.class, () -> ServerMetricsConfig.parse("")).getMessage());
     }
 
     @Test

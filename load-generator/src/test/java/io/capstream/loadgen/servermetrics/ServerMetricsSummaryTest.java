@@ -35,6 +35,7 @@ class ServerMetricsSummaryTest {
         assertEquals(4.0, w.getMax());
         assertEquals(2.0, w.getLast(), "the last scrape that had it");
         assertEquals(Arrays.asList(4.0, 1.0, 3.0, 2.0, null), w.getValues());
+        assertNull(w.getIncrease(), "a gauge has none");
         ServerSeries late = sm.getSeries().get("late");
         assertEquals(Arrays.asList(null, null, 10.0, null, 20.0), late.getValues(), "values before it appeared are gaps");
         assertEquals(10.0, late.getP50(), "ceil(0.5 x 2) = 1st of 10,20");
@@ -54,6 +55,7 @@ class ServerMetricsSummaryTest {
         assertEquals(3601, x.getSamples());
         assertEquals(1800.0, x.getP50(), "ceil(0.5 x 3601) = 1801st of 0..3600");
         assertEquals(3600.0, x.getLast());
+        assertEquals(3600.0, x.getIncrease(), "a counter's increase over the run");
         assertEquals(sm.getTMs().size(), x.getValues().size());
     }
 
