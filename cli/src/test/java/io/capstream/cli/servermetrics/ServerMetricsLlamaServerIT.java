@@ -25,7 +25,8 @@ class ServerMetricsLlamaServerIT {
     @Timeout(180)
     void aRunAgainstLlamaServerWithMetricsReportsItsSeries() throws Exception {
         assumeTrue(LlamaServer.binary() != null && LlamaServer.model() != null,
-                "llama-server is not built here (../shared/peers/llama-server.sh build)");
+                "llama-server is not built here (peers llama-server.sh build, or set CAPSTREAM_LLAMA_SERVER and"
+                        + " CAPSTREAM_LLAMA_MODEL)");
         try (LlamaServer server = LlamaServer.start(tmp, "--metrics", "-np", "2")) {
             Path report = tmp.resolve("llama.json");
             int code = CapstreamMain.execute("run", "--base-url", server.url("/v1"), "--model", "random-llama-20m",
