@@ -253,8 +253,8 @@ public final class ReportPipeline implements AutoCloseable {
     }
 
     /**
-     * Waits for a report registered with {@link #expectReport}; when it does not come within the
-     * timeout the run is {@link #forget forgotten}.
+     * Waits for a report registered with {@link #expectReport}; the run is then {@link #forget forgotten}, whether
+     * its report came within the timeout or not.
      *
      * @param runId    the run id given to {@link #expectReport}; not null
      * @param report   what {@link #expectReport} returned; not null
@@ -268,7 +268,9 @@ public final class ReportPipeline implements AutoCloseable {
     public BenchmarkReport awaitReport(String runId, CompletableFuture<BenchmarkReport> report, Duration timeout,
                                        String what, Consumer<String> problems) {
         try {
-            return report.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            BenchmarkReport got = report.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            forget(runId);
+            return got;
         } catch (TimeoutException e) {
             forget(runId);
             problems.accept("no report for " + what + " within " + timeout.toSeconds() + " s");

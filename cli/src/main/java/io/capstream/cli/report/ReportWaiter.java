@@ -165,15 +165,17 @@ public final class ReportWaiter implements AutoCloseable {
      * is known; otherwise any time after creating the waiter (reports published since then count).
      *
      * @param runId run id (the report's key)
-     * @return completes with the first report for that run id read after this call (reports read
-     *         earlier for unexpected run ids are not kept); exceptionally with {@link Stopped} when
-     *         {@link #failWhen} reports a failure, or with the consumer's error
+     * @return completes with the first report for that run id read after the first of these calls (reports
+     *         read earlier for unexpected run ids are not kept); exceptionally with {@link Stopped} when
+     *         {@link #failWhen} reports a failure, or with the consumer's error. Calling it again for the same
+     *         run id returns the same future, completed or not, until {@link #await} returned it or the run
+     *         was {@link #forget forgotten}: a report that arrived in between is not lost
      */
     public CompletableFuture<BenchmarkReport> expect(String runId) {
         CompletableFuture<BenchmarkReport> f = waiting.computeIfAbsent(runId, k -> new CompletableFuture<>());
         startIfNeeded();
         RuntimeException s = stopped;
-        if (s != null) {
+        if (s != null && !f.isDone()) {
             waiting.remove(runId, f);
             f.completeExceptionally(s);
         }
@@ -192,11 +194,14 @@ public final class ReportWaiter implements AutoCloseable {
     public Optional<BenchmarkReport> await(String runId, Duration timeout) throws InterruptedException {
         CompletableFuture<BenchmarkReport> f = expect(runId);
         try {
-            return Optional.of(f.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
+            BenchmarkReport report = f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            waiting.remove(runId, f);
+            return Optional.of(report);
         } catch (TimeoutException e) {
             forget(runId);
             return Optional.empty();
         } catch (ExecutionException e) {
+            waiting.remove(runId, f);
             if (e.getCause() instanceof Stopped) {
                 return Optional.empty();
             }
@@ -254,7 +259,7 @@ public final class ReportWaiter implements AutoCloseable {
 
     private void onReport(ConsumerRecord<String, byte[]> r) {
         String runId = r.key();
-        if (!waiting.containsKey(runId)) {
+        if (!awaited(runId)) {
             return;
         }
         BenchmarkReport report;
@@ -282,8 +287,8 @@ public final class ReportWaiter implements AutoCloseable {
     private void onChunk(ConsumerRecord<String, byte[]> r) {
         int bar = r.key().lastIndexOf('|');
         String runId = bar < 0 ? r.key() : r.key().substring(0, bar);
-        if (!waiting.containsKey(runId)) {
-            return; // not decoded: chunks of other runs are skipped cheaply
+        if (!awaited(runId)) {
+            return; // not decoded: chunks of other runs, and of runs whose report is in, are skipped cheaply
         }
         ReportChunk chunk;
         try {
@@ -326,8 +331,18 @@ public final class ReportWaiter implements AutoCloseable {
         complete(runId, ReportChunks.withArtifact(report, text));
     }
 
+    /** @return whether a report of the run id is expected and has not arrived yet */
+    private boolean awaited(String runId) {
+        CompletableFuture<BenchmarkReport> f = waiting.get(runId);
+        return f != null && !f.isDone();
+    }
+
+    /**
+     * Completes the run's future and keeps it: a report that arrives before the caller gets to {@link #await}
+     * (e.g. while the run's server metrics are still being sent) is there when it does.
+     */
     private void complete(String runId, BenchmarkReport report) {
-        CompletableFuture<BenchmarkReport> f = waiting.remove(runId);
+        CompletableFuture<BenchmarkReport> f = waiting.get(runId);
         if (f != null) {
             f.complete(report);
         }
@@ -336,9 +351,9 @@ public final class ReportWaiter implements AutoCloseable {
     private void stopAll(RuntimeException why) {
         stopped = why;
         for (String id : List.copyOf(waiting.keySet())) {
-            CompletableFuture<BenchmarkReport> f = waiting.remove(id);
-            if (f != null) {
-                f.completeExceptionally(why);
+            CompletableFuture<BenchmarkReport> f = waiting.get(id);
+            if (f != null && f.completeExceptionally(why)) {
+                waiting.remove(id, f);
             }
         }
     }

@@ -223,20 +223,25 @@ public final class DistributedRunStep {
     private BenchmarkReport await(ReportWaiter waiter, ShareLooks looks, RunConfig config, RunPlan plan,
                                   RunControl control) throws InterruptedException {
         String runId = looks.runId;
+        // the future registered before the shares were written: a report that came while the coordinator was
+        // still busy is in it
         CompletableFuture<BenchmarkReport> f = waiter.expect(runId);
         long deadline = System.nanoTime() + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toNanos();
-        while (System.nanoTime() < deadline && !control.stopRequested()) {
-            looks.look();
-            try {
-                return f.get(200, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                // keep waiting
-            } catch (ExecutionException e) {
-                return null;
+        try {
+            while (System.nanoTime() < deadline && !control.stopRequested()) {
+                looks.look();
+                try {
+                    return f.get(200, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    // keep waiting
+                } catch (ExecutionException e) {
+                    return null;
+                }
             }
+            return null;
+        } finally {
+            waiter.forget(runId);
         }
-        waiter.forget(runId);
-        return null;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.capstream.cli.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -134,6 +135,27 @@ class ReportWaiterIT {
             p.send(new ProducerRecord<>(Topics.REPORTS, runId, report(runId))).get(30, TimeUnit.SECONDS);
             Optional<BenchmarkReport> got = waiter.await(runId, Duration.ofSeconds(30));
             assertEquals(runId, got.orElseThrow().getRunId());
+        }
+    }
+
+    /**
+     * The sweep and run steps register the run id before the run, then do more work (send the server metrics)
+     * before they await: a report read in between was dropped (its future removed once completed, and await
+     * made a new one), and the step waited its whole report timeout (CI: SweepIT "no report within 120 s").
+     */
+    @Test
+    @Timeout(60)
+    void aReportThatArrivesBetweenExpectAndAwaitIsStillThereForAwait() throws Exception {
+        String runId = "waiter-between-" + UUID.randomUUID();
+        try (ReportWaiter waiter = waiter(); KafkaProducer<String, BenchmarkReport> p = producer(null)) {
+            CompletableFuture<BenchmarkReport> registered = waiter.expect(runId);
+            p.send(new ProducerRecord<>(Topics.REPORTS, runId, report(runId))).get(30, TimeUnit.SECONDS);
+            assertEquals(runId, registered.get(30, TimeUnit.SECONDS).getRunId(), "read by the waiter's thread");
+            assertSame(registered, waiter.expect(runId), "expecting again gives the completed future");
+            Optional<BenchmarkReport> got = waiter.await(runId, Duration.ofSeconds(5));
+            assertEquals(runId, got.orElseThrow().getRunId());
+            // once awaited it is let go: a later wait is for a later report
+            assertEquals(Optional.empty(), waiter.await(runId, Duration.ofMillis(500)));
         }
     }
 
