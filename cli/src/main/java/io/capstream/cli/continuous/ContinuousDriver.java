@@ -19,6 +19,8 @@ import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
+import io.capstream.cli.servermetrics.ServerMetricsPublisher;
+import java.util.function.Consumer;
 import io.capstream.loadgen.run.UsageException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -112,7 +114,7 @@ public final class ContinuousDriver {
                 stack.schemaRegistryUrl(), stack.registryClient(), stack.kafka().userProperties(), base.workerId());
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(stack.vertx(), env),
                 () -> new KafkaEventSink(sinkConfig), heartbeats, config,
-                new Printer(out, err), RunListener.NONE);
+                new Printer(out, err, o -> publishServerMetrics(stack, o, baseUrl, base.model(), cmd)), RunListener.NONE);
         CountDownLatch done = new CountDownLatch(1);
         // the current run's RunFinished, the sink flush and the final line, at most 60 s
         Thread hook = RunDriver.addStopHook("capstream-continuous-shutdown", runner::stop, done, Duration.ofSeconds(60));
@@ -146,13 +148,33 @@ public final class ContinuousDriver {
         return summary.exitCode();
     }
 
-    /** One line per run. */
-    private record Printer(PrintStream out, PrintStream err) implements ContinuousListener {
+    /**
+     * Sends a finished run's server-metrics scrapes to {@code capstream.server-metrics}, as a one-off run does
+     * (between runs, on the runner's thread: one producer and a few records per run); a failure is a note.
+     */
+    private void publishServerMetrics(LocalStack stack, RunOutcome o, String baseUrl, String model, String cmd) {
+        if (o.serverMetrics() == null || o.serverMetrics().scrapes().isEmpty()) {
+            return;
+        }
+        try {
+            String why = ServerMetricsPublisher.publish(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient(),
+                    o.serverMetrics(), o.runId(), o.workerId(), baseUrl, model);
+            if (why != null) {
+                err.println(cmd + ": note: " + why);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One line per run; then the run's server metrics go to their topic. */
+    private record Printer(PrintStream out, PrintStream err, Consumer<RunOutcome> afterRun) implements ContinuousListener {
         @Override
         public void onRunFinished(int iteration, RunOutcome o) {
             out.printf("run %s: %d completed, %d failed of %d%s%n", o.runId(), o.completed(), o.failed(),
                     o.requestsPlanned(), o.interrupted() ? " (interrupted)" : "");
             out.flush();
+            afterRun.accept(o);
         }
 
         @Override

@@ -61,7 +61,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with 1 s grace, SLO ttft_p95_ms<=800) and the continuous generator against the in-process
  * simulated engine. The first window sees a fast engine, the second a slow one (TTFT 1500 ms);
  * then traffic stops and only heartbeats arrive. Expected: two summaries with the right counts,
- * the second's p95 TTFT above the SLO, exactly one SloBreach, both windows closed by heartbeats.
+ * the second's p95 TTFT above the SLO, exactly one SloBreach, both windows closed by heartbeats, and each
+ * window's {@code server_metrics} from the sim's own {@code /metrics} (scraped by the runs, issue 15).
  */
 class ContinuousMonitoringIT {
     private static final long WINDOW_MS = 5_000;
@@ -90,7 +91,8 @@ class ContinuousMonitoringIT {
 
                 RunConfig probe = RunConfig.builder(target, "sim-model").requests(REQUESTS).concurrency(REQUESTS)
                         .maxTokens(8).ctxTokens(64).sharedPrefixTokens(0).maxModelLen(4096).timeoutS(10)
-                        .workerId("monitoring-it").build();
+                        .workerId("monitoring-it")
+                        .serverMetrics(io.capstream.loadgen.servermetrics.ServerMetricsConfig.AUTO).build();
                 // warm-up (JIT, connections) without events, so that the first window measures a warm client
                 new LoadGenerator(vertx).run(probe, new InMemoryEventSink(), RunListener.NONE).get(30, TimeUnit.SECONDS);
                 KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(bootstrap, registry, Map.of(),
@@ -175,6 +177,17 @@ class ContinuousMonitoringIT {
                     assertTrue(w2.getTtftMs().getP95() > 800, "window 2 p95 TTFT " + w2.getTtftMs().getP95());
                     assertEquals(1.0, w1.getGoodput());
                     assertEquals(0.0, w2.getGoodput());
+                    // the sim's own /metrics, scraped at each run's start and after its last request, both in the
+                    // run's window: nothing waited for a slot (64 slots), and the engine's token counter rose by the
+                    // run's 8 x 8 output tokens between the two scrapes
+                    for (WindowSummary w : List.of(w1, w2)) {
+                        var server = w.getServerMetrics();
+                        assertTrue(server != null && server.containsKey("requests_running"), "server_metrics: " + server);
+                        assertTrue(server.get("requests_running").getSamples() >= 2, server.toString());
+                        assertEquals(0.0, server.get("requests_waiting").getMax(), server.toString());
+                        var tokens = server.get("generation_tokens");
+                        assertEquals(REQUESTS * 8.0, tokens.getLast() - tokens.getMin(), server.toString());
+                    }
 
                     assertEquals(1, breaches.size(), "exactly one alert: " + breaches);
                     SloBreach breach = breaches.get(0);

@@ -254,9 +254,10 @@ final class RunExecution {
                 emit(events.runStarted(startedAt));
             }
             if (serverMetricsUrl != null) {
-                // the scrapes stay out of the run's event stream for now (EventFactory.serverSamples makes the
-                // heartbeats the window summaries would read: a CI run that sent them lost a report, unexplained)
-                scraper = ServerMetricsScraper.start(serverMetricsUrl, config.serverMetrics().intervalMs(), t0);
+                // each scrape also goes into the run's event stream (a heartbeat with server_samples), in time order
+                // with the requests, for the window summaries; the sinks are thread-safe
+                scraper = ServerMetricsScraper.start(serverMetricsUrl, config.serverMetrics().intervalMs(), t0,
+                        (epochMs, samples) -> sink.send(events.serverSamples(epochMs, samples)));
             }
             listener.onStarted(runId, plan);
             long deadline = !open && config.durationS() != null

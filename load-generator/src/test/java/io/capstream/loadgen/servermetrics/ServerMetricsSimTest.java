@@ -70,8 +70,24 @@ class ServerMetricsSimTest {
         assertEquals(sm.getTMs().size(), running.getValues().size());
         assertNotNull(o.serverMetrics());
         assertEquals(sm.getScrapes(), o.serverMetrics().scrapes().size());
-        assertTrue(sink.events().stream().noneMatch(e -> e.getPayload() instanceof io.capstream.schemas.avro.Heartbeat),
-                "the scrapes are not in the run's event stream");
+        // each scrape is also a heartbeat in the run's event stream, for the windows: the requests' target and
+        // model, in time order, all before RunFinished
+        java.util.List<io.capstream.schemas.avro.RunEvent> events = sink.events();
+        java.util.List<io.capstream.schemas.avro.RunEvent> beats = events.stream()
+                .filter(e -> e.getPayload() instanceof io.capstream.schemas.avro.Heartbeat).toList();
+        assertEquals(sm.getScrapes(), beats.size());
+        String target = sink.payloads(io.capstream.schemas.avro.RequestCompleted.class).get(0).getTarget();
+        long previous = 0;
+        for (io.capstream.schemas.avro.RunEvent b : beats) {
+            io.capstream.schemas.avro.Heartbeat h = (io.capstream.schemas.avro.Heartbeat) b.getPayload();
+            assertEquals(target, h.getTarget());
+            assertEquals(SimConfig.defaults().modelId(), h.getModel());
+            assertTrue(h.getServerSamples().containsKey("requests_running"), h.toString());
+            assertTrue(b.getEmittedAtMs() >= previous, "in time order");
+            previous = b.getEmittedAtMs();
+        }
+        assertTrue(events.indexOf(beats.get(beats.size() - 1)) < events.indexOf(events.stream()
+                .filter(e -> e.getPayload() instanceof RunFinished).findFirst().orElseThrow()), "before RunFinished");
     }
 
     @Test
