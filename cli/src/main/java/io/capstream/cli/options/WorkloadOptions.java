@@ -4,6 +4,9 @@ import io.capstream.aggregator.slo.SloParser;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
+import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.ExtraBody;
+import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.loadgen.workload.ThinkingMode;
@@ -80,6 +83,23 @@ public class WorkloadOptions {
     @Option(names = "--api-key-env", paramLabel = "VAR",
             description = "Environment variable holding the API key (sent as Bearer; never logged or recorded).")
     String apiKeyEnv;
+
+    @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
+            description = "Header sent with every request and the GET /models probe (repeatable), e.g. a gateway's"
+                    + " routing or tenant header. Only the names are recorded in the report (values may be secrets).")
+    java.util.List<String> headers = new java.util.ArrayList<>();
+
+    @Option(names = "--extra-body", paramLabel = "JSON",
+            description = "JSON object whose members are added to every request body, e.g."
+                    + " '{\"temperature\":0.7,\"top_p\":0.9,\"ignore_eos\":true}'; a member capstream also sends"
+                    + " (temperature, stream_options, ...) is sent with this value. Recorded in the report.")
+    String extraBody;
+
+    @Option(names = "--endpoint", paramLabel = "chat|completions",
+            description = "chat: POST <base>/chat/completions with one user message (the reference); completions:"
+                    + " POST <base>/completions with the prompt as a string (choices[].text is the output)."
+                    + " Default: chat.")
+    String endpoint = "chat";
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off",
             description = "Scrape the endpoint's own Prometheus metrics about once a second while requests are in"
@@ -167,7 +187,8 @@ public class WorkloadOptions {
      *
      * @param sim the simulated engine's options (its model is the default when it is the target); not null
      * @return the config (not validated)
-     * @throws IllegalArgumentException for an unknown --thinking-mode, --arrival or --server-metrics (usage error)
+     * @throws IllegalArgumentException for an unknown --thinking-mode, --arrival, --server-metrics or --endpoint,
+     *                                  a malformed -H or an --extra-body that is not a JSON object (usage error)
      */
     public RunConfig toConfig(SimOptions sim) {
         String url = baseUrl();
@@ -183,7 +204,10 @@ public class WorkloadOptions {
                 .rampUpS(seconds(rampUp)).runId(runId).runIdSuffix(runIdSuffix)
                 .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests))
                 .slos(slos())
-                .serverMetrics(ServerMetricsConfig.parse(serverMetrics));
+                .serverMetrics(ServerMetricsConfig.parse(serverMetrics))
+                .endpoint(ApiEndpoint.parse(endpoint))
+                .headers(headers.stream().map(ExtraHeader::parse).toList())
+                .extraBody(extraBody == null ? null : ExtraBody.parse(extraBody));
         loadLevel(b);
         return b.build();
     }

@@ -29,10 +29,20 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     private final DecodedChunk chunk = new DecodedChunk();
     private final SseEventAssembler events = new SseEventAssembler(new Payloads());
     private RequestError failure;
+    private final boolean textChoices;
 
     /** @param t0Ns the request's t0, {@code System.nanoTime()} just before connecting */
     public ChunkAccumulator(long t0Ns) {
+        this(t0Ns, false);
+    }
+
+    /**
+     * @param t0Ns        the request's t0, {@code System.nanoTime()} just before connecting
+     * @param textChoices the stream is from the completions endpoint: {@code choices[].text} is the content
+     */
+    public ChunkAccumulator(long t0Ns, boolean textChoices) {
         this.measurements = new StreamMeasurements(t0Ns);
+        this.textChoices = textChoices;
         events.at(t0Ns);
     }
 
@@ -66,7 +76,7 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
 
         @Override
         public Parse parse(byte[] b, int off, int len) {
-            return ChunkDecoder.decode(b, off, len, chunk);
+            return ChunkDecoder.decode(b, off, len, chunk, textChoices);
         }
 
         @Override

@@ -41,8 +41,23 @@ final class ChunkDecoder {
      *         never throws
      */
     static Parse decode(byte[] b, int off, int len, DecodedChunk out) {
+        return decode(b, off, len, out, false);
+    }
+
+    /**
+     * As {@link #decode(byte[], int, int, DecodedChunk)}; with {@code textChoices} (the completions endpoint) a
+     * choice's non-empty {@code text} string is a content delta, as {@code delta.content} is for chat.
+     *
+     * @param b           bytes (only read during the call)
+     * @param off         offset of the payload
+     * @param len         length of the payload, bytes
+     * @param out         receives the payload's values (reset first)
+     * @param textChoices read {@code choices[].text} as content (completions), else ignore it (chat)
+     * @return as {@link #decode(byte[], int, int, DecodedChunk)}; never throws
+     */
+    static Parse decode(byte[] b, int off, int len, DecodedChunk out, boolean textChoices) {
         try (JsonParser p = JSON.createParser(b, off, len)) {
-            return chunk(p, out) ? Parse.PARSED : Parse.INVALID;
+            return chunk(p, out, textChoices) ? Parse.PARSED : Parse.INVALID;
         } catch (JsonEOFException ex) {
             return Parse.INCOMPLETE; // the end came inside the value: a later data line may complete it
         } catch (IOException | RuntimeException ex) {
@@ -52,7 +67,7 @@ final class ChunkDecoder {
         }
         // invalid UTF-8 somewhere: decode with replacement characters, like the reference, and retry
         try (JsonParser p = JSON.createParser(new String(b, off, len, StandardCharsets.UTF_8))) {
-            return chunk(p, out) ? Parse.PARSED : Parse.INVALID;
+            return chunk(p, out, textChoices) ? Parse.PARSED : Parse.INVALID;
         } catch (JsonEOFException ex) {
             return Parse.INCOMPLETE;
         } catch (IOException | RuntimeException ex) {
@@ -69,7 +84,7 @@ final class ChunkDecoder {
         }
     }
 
-    private static boolean chunk(JsonParser p, DecodedChunk out) throws IOException {
+    private static boolean chunk(JsonParser p, DecodedChunk out, boolean textChoices) throws IOException {
         out.reset();
         JsonToken t = p.nextToken();
         if (t == null) {
@@ -88,7 +103,7 @@ final class ChunkDecoder {
             JsonToken v = p.nextToken();
             switch (name) {
                 case "usage" -> usage(p, v, out);
-                case "choices" -> choices(p, v, out);
+                case "choices" -> choices(p, v, out, textChoices);
                 case "error" -> error(p, v, out);
                 default -> p.skipChildren();
             }
@@ -147,7 +162,7 @@ final class ChunkDecoder {
         return -1;
     }
 
-    private static void choices(JsonParser p, JsonToken v, DecodedChunk out) throws IOException {
+    private static void choices(JsonParser p, JsonToken v, DecodedChunk out, boolean textChoices) throws IOException {
         // the reference iterates chunk.get("choices", []) and calls .get on each element
         if (v != JsonToken.START_ARRAY) {
             if (v == JsonToken.VALUE_STRING) {
@@ -176,6 +191,10 @@ final class ChunkDecoder {
                 JsonToken x = p.nextToken();
                 if ("delta".equals(name) && x == JsonToken.START_OBJECT) {
                     delta(p, out);
+                } else if (textChoices && "text".equals(name) && x == JsonToken.VALUE_STRING) {
+                    if (p.getTextLength() > 0) {
+                        out.contentDelta();
+                    }
                 } else if ("finish_reason".equals(name) && x == JsonToken.VALUE_STRING) {
                     out.finishReason(finish(p));
                 } else {

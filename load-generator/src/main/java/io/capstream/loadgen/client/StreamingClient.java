@@ -1,6 +1,9 @@
 package io.capstream.loadgen.client;
 
+import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.loadgen.workload.ModelsProbe;
+import java.util.List;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -29,8 +32,9 @@ import io.vertx.core.http.RequestOptions;
  * the rest of a longer body is read and discarded so that the connection can be reused.
  *
  * <p>Headers: {@code Content-Type: application/json}, {@code Accept-Encoding: identity},
- * {@code Authorization: Bearer <key>} when a key is configured, and {@code Connection: close}
- * unless keep-alive is on. Callbacks run on the event loop of the context the request was started
+ * {@code Authorization: Bearer <key>} when a key is configured, {@code Connection: close}
+ * unless keep-alive is on, then the {@code -H} headers ({@link ExtraHeader}). The path is the configured
+ * endpoint's ({@link ApiEndpoint#path()}). Callbacks run on the event loop of the context the request was started
  * from; call {@link #execute} from the event-loop context that should own the connection.
  */
 public final class StreamingClient implements AutoCloseable {
@@ -40,6 +44,8 @@ public final class StreamingClient implements AutoCloseable {
     private final long timeoutMs;
     private final boolean keepAlive;
     private final String authorization;
+    private final List<ExtraHeader> headers;
+    private final boolean textChoices;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
 
     /**
@@ -48,7 +54,9 @@ public final class StreamingClient implements AutoCloseable {
      */
     public StreamingClient(Vertx vertx, ClientConfig config) {
         this.vertx = vertx;
-        this.url = ModelsProbe.stripSlash(config.baseUrl()) + "/chat/completions";
+        this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
+        this.headers = config.headers();
+        this.textChoices = config.endpoint() == ApiEndpoint.COMPLETIONS;
         this.timeoutMs = Math.max(1, Math.round(config.timeoutS() * 1000));
         this.keepAlive = config.keepAlive();
         this.authorization = config.apiKey().authorizationHeader().orElse(null);
@@ -112,6 +120,9 @@ public final class StreamingClient implements AutoCloseable {
         if (authorization != null) {
             ro.putHeader("Authorization", authorization);
         }
+        for (ExtraHeader h : headers) {
+            ro.addHeader(h.name(), h.value());
+        }
         return ro;
     }
 
@@ -164,7 +175,7 @@ public final class StreamingClient implements AutoCloseable {
 
         Exchange(long t0) {
             this.t0 = t0;
-            this.acc = new ChunkAccumulator(t0);
+            this.acc = new ChunkAccumulator(t0, textChoices);
             this.splitter = new SseLineSplitter(acc);
         }
 

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.workload.ExtraBody;
 import io.capstream.loadgen.workload.ThinkingMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +21,28 @@ import java.util.Set;
  * @param thinkingMode       {@code --thinking-mode}; null means {@link ThinkingMode#DEFAULT}
  * @param noThinking         {@code --no-thinking}: forces thinking-mode disabled
  * @param reasoningEffort    {@code --reasoning-effort}, or null
+ * @param extraBody          {@code --extra-body} members added to each body, or null for none
  */
 public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
-                           ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort) {
+                           ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort, ExtraBody extraBody) {
+
+    /**
+     * A request shape without extra body members.
+     *
+     * @param sharedPrefixTokens shared prefix, tokens
+     * @param ctxTokens          fixed context, tokens, or 0
+     * @param maxTokens          completion cap, tokens
+     * @param maxModelLen        context window, tokens, or 0
+     * @param margin             margin, tokens
+     * @param thinkingMode       thinking mode, or null
+     * @param noThinking         the --no-thinking flag
+     * @param reasoningEffort    reasoning effort, or null
+     */
+    public RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
+                        ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort) {
+        this(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking, reasoningEffort,
+                null);
+    }
 
     /** Accepted {@code --reasoning-effort} values (spec §1). */
     public static final Set<String> REASONING_EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "max", "xhigh");

@@ -1,6 +1,9 @@
 package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
+import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.ExtraBody;
+import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.workload.ThinkingMode;
 import java.util.ArrayList;
@@ -146,6 +149,16 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         errors.addAll(load.problems());
         errors.addAll(request.problems());
         errors.addAll(request.modelProblems(target.model()));
+        if (target.endpoint() == ApiEndpoint.COMPLETIONS) {
+            // the thinking controls are chat-template features: the completions endpoint applies no template
+            if (request.noThinking() || request.thinkingMode() == ThinkingMode.ENABLED
+                    || request.thinkingMode() == ThinkingMode.DISABLED) {
+                errors.add("--thinking-mode/--no-thinking apply to --endpoint chat only (a chat template setting)");
+            }
+            if (request.reasoningEffort() != null) {
+                errors.add("--reasoning-effort applies to --endpoint chat only");
+            }
+        }
         if (request.ctxTokens() != 0 || request.maxModelLen() != 0) {
             long perRequest = request.ctxTokens() != 0 ? request.ctxTokens()
                     : Math.min(Math.max(0L, request.promptCap(request.maxModelLen())), SAMPLED_CONTEXT_CEILING);
@@ -224,6 +237,12 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
     public String reasoningEffort() { return request.reasoningEffort(); }
     /** @return the thinking mode sent and recorded: disabled whenever {@code --no-thinking} is set */
     public ThinkingMode resolvedThinkingMode() { return request.resolvedThinkingMode(); }
+    /** @return {@link RequestShape#extraBody()}, or null */
+    public ExtraBody extraBody() { return request.extraBody(); }
+    /** @return {@link TargetConfig#endpoint()}; never null */
+    public ApiEndpoint endpoint() { return target.endpoint(); }
+    /** @return {@link TargetConfig#headers()}; never null */
+    public List<ExtraHeader> headers() { return target.headers(); }
     /** @return {@link RunIdentity#seed()} */
     public long seed() { return identity.seed(); }
     /** @return {@link RunIdentity#gpu()}, or null */
@@ -272,9 +291,19 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         private List<String> slos = List.of();
         private io.capstream.schemas.avro.SweepStep sweep;
         private ServerMetricsConfig serverMetrics = ServerMetricsConfig.OFF;
+        private ApiEndpoint endpoint = ApiEndpoint.CHAT;
+        private List<ExtraHeader> headers = List.of();
+        private ExtraBody extraBody;
 
         private Builder() {
         }
+
+        /** @param v chat or completions (null = chat) @return this */
+        public Builder endpoint(ApiEndpoint v) { this.endpoint = v; return this; }
+        /** @param v headers sent with every request, in order (null = none) @return this */
+        public Builder headers(List<ExtraHeader> v) { this.headers = v; return this; }
+        /** @param v members added to every body, or null @return this */
+        public Builder extraBody(ExtraBody v) { this.extraBody = v; return this; }
 
         /** @param v endpoint base URL @return this */
         public Builder baseUrl(String v) { this.baseUrl = v; return this; }
@@ -349,11 +378,12 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
 
         /** @return the config (not validated: call {@link RunConfig#validate(Function)}) */
         public RunConfig build() {
-            TargetConfig target = new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive);
+            TargetConfig target = new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive,
+                    endpoint, headers);
             LoadShape load = new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS,
                     rampUpS);
             RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
-                    thinkingMode, noThinking, reasoningEffort);
+                    thinkingMode, noThinking, reasoningEffort, extraBody);
             RunIdentity identity = new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, gpu);
             return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, sweep), serverMetrics);
         }

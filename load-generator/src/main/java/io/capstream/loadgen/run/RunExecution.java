@@ -101,7 +101,7 @@ final class RunExecution {
         this.control = control == null ? new RunControl() : control;
         this.bodySource = new BodySource(new PromptBuilder(config.sharedPrefixTokens()),
                 new RequestBodyBuilder(config.model(), config.maxTokens(), config.resolvedThinkingMode(),
-                        config.reasoningEffort()));
+                        config.reasoningEffort(), config.endpoint(), config.extraBody()));
     }
 
     CompletableFuture<RunOutcome> start() {
@@ -111,7 +111,7 @@ final class RunExecution {
                     : open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
             // the credentials of a user:password@ travel in the Authorization header (plan.apiKey())
             clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(config.baseUrl()), config.timeoutS(), config.keepAlive(),
-                    2 * Math.min(slots, plan.requests()) + 16, plan.apiKey());
+                    2 * Math.min(slots, plan.requests()) + 16, plan.apiKey(), config.endpoint(), config.headers());
             client = new StreamingClient(vertx, clientConfig);
             contexts = contexts();
             serverMetricsUrl()

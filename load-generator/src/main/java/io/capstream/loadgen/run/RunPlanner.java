@@ -47,7 +47,8 @@ public final class RunPlanner {
             return complete(config, config.maxModelLen(), key);
         }
         CompletableFuture<RunPlan> out = new CompletableFuture<>();
-        ModelsProbe.probe(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.model(), key).onComplete(ar -> {
+        ModelsProbe.probe(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.model(), key, config.headers())
+                .onComplete(ar -> {
             Integer mml = ar.succeeded() ? ar.result() : null;
             complete(config, mml, key).whenComplete((p, e) -> {
                 if (e != null) {

@@ -1,5 +1,7 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.schemas.text.HttpUrls;
 import io.capstream.schemas.text.Redaction;
 import java.util.ArrayList;
@@ -24,9 +26,34 @@ import java.util.function.Function;
  * @param apiKeyEnv {@code --api-key-env}: name of the environment variable holding the key, or null
  * @param timeoutS  {@code --timeout}: socket timeout per connect and per read, seconds (default 900)
  * @param keepAlive reuse connections (a deviation from the reference, which opens one per request)
+ * @param endpoint  {@code --endpoint}: chat (the reference) or completions; null means chat
+ * @param headers   {@code -H} headers sent with every request and the {@code /models} probe, in order; null
+ *                  means none
  */
 public record TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
-                           double timeoutS, boolean keepAlive) {
+                           double timeoutS, boolean keepAlive, ApiEndpoint endpoint, List<ExtraHeader> headers) {
+
+    /** Fills the defaults: chat, no extra headers. */
+    public TargetConfig {
+        endpoint = endpoint == null ? ApiEndpoint.CHAT : endpoint;
+        headers = headers == null ? List.of() : List.copyOf(headers);
+    }
+
+    /**
+     * A chat target without extra headers.
+     *
+     * @param baseUrl   endpoint base URL, or null while a simulated target is unbound
+     * @param simulated the target is capstream's simulated engine
+     * @param model     model id
+     * @param engine    engine label, or null
+     * @param apiKeyEnv name of the API key variable, or null
+     * @param timeoutS  socket timeout, seconds
+     * @param keepAlive reuse connections
+     */
+    public TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
+                        double timeoutS, boolean keepAlive) {
+        this(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, ApiEndpoint.CHAT, List.of());
+    }
 
     /** @return whether the base URL is still to be bound (a simulated target before its engine listens) */
     public boolean unbound() {
@@ -39,7 +66,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      */
     public TargetConfig withBaseUrl(String url) {
         return new TargetConfig(java.util.Objects.requireNonNull(url, "url"), simulated, model, engine, apiKeyEnv,
-                timeoutS, keepAlive);
+                timeoutS, keepAlive, endpoint, headers);
     }
 
     /**
@@ -70,6 +97,14 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
         }
         if (!Double.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) {
             errors.add("--timeout must be a finite number of seconds > 0 and <= 3600, got " + timeoutS);
+        }
+        if (headers.stream().anyMatch(ExtraHeader::isAuthorization)) {
+            if (apiKeyEnv != null) {
+                errors.add("-H Authorization and --api-key-env both set the Authorization header; give one");
+            } else if (baseUrl != null && HttpUrls.userInfo(baseUrl) != null) {
+                errors.add("-H Authorization and user:password@ in --base-url both set the Authorization header;"
+                        + " give one");
+            }
         }
         if (apiKeyEnv != null) {
             String value = env.apply(apiKeyEnv);

@@ -269,13 +269,19 @@ final class BatchScheduler {
                 if (s.reasoning.length() > 0) {
                     message.put("reasoning_content", s.reasoning.toString());
                 }
+                JsonObject choice = new JsonObject().put("index", 0);
+                if (s.request.text()) {
+                    choice.put("text", s.content.toString());
+                } else {
+                    choice.put("message", message);
+                }
                 JsonObject body = new JsonObject()
                         .put("id", s.id)
-                        .put("object", "chat.completion")
+                        .put("object", s.request.text() ? "text_completion" : "chat.completion")
                         .put("created", System.currentTimeMillis() / 1000)
                         .put("model", s.request.model())
-                        .put("choices", new JsonArray().add(new JsonObject().put("index", 0).put("message", message)
-                                .put("logprobs", null).put("finish_reason", s.finishReason())))
+                        .put("choices", new JsonArray().add(choice.put("logprobs", null)
+                                .put("finish_reason", s.finishReason())))
                         .put("usage", new JsonObject(usage))
                         .put("timings", new JsonObject(timings));
                 s.response.putHeader("content-type", "application/json").end(body.toBuffer());

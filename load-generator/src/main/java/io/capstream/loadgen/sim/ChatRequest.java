@@ -4,7 +4,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The parts of a {@code POST /v1/chat/completions} body that the simulated engine uses.
+ * The parts of a {@code POST /v1/chat/completions} body (or of a {@code POST /v1/completions} one, {@code text})
+ * that the simulated engine uses.
  *
  * @param model        requested model (echoed back), never null
  * @param prompt       concatenated message contents, never null
@@ -13,9 +14,41 @@ import io.vertx.core.json.JsonObject;
  * @param includeUsage {@code stream_options.include_usage}
  * @param thinking     explicit {@code chat_template_kwargs.enable_thinking}, or true when a
  *                     {@code reasoning_effort} other than "none" is set; null when no control was sent
+ * @param text         a text completion ({@code /v1/completions}): answered with {@code choices[].text}
  */
 record ChatRequest(String model, String prompt, Integer maxTokens, boolean stream, boolean includeUsage,
-                   Boolean thinking) {
+                   Boolean thinking, boolean text) {
+
+    /**
+     * Parses a {@code /v1/completions} body: {@code prompt} is a string or an array of strings (joined); no chat
+     * template, so no thinking.
+     *
+     * @param body         the JSON body (may be null)
+     * @param defaultModel model id when the body names none
+     * @return the request
+     * @throws IllegalArgumentException with an OpenAI-style message when the body is not a completion request
+     */
+    static ChatRequest parseCompletion(JsonObject body, String defaultModel) {
+        if (body == null) {
+            throw new IllegalArgumentException("request body must be a JSON object");
+        }
+        Object p = body.getValue("prompt");
+        StringBuilder prompt = new StringBuilder();
+        if (p instanceof String str) {
+            prompt.append(str);
+        } else if (p instanceof JsonArray arr && !arr.isEmpty()) {
+            for (Object part : arr) {
+                if (!(part instanceof String str)) {
+                    throw new IllegalArgumentException("'prompt' must be a string or an array of strings");
+                }
+                prompt.append(str);
+            }
+        } else {
+            throw new IllegalArgumentException("'prompt' must be a string or an array of strings");
+        }
+        ChatRequest shape = common(body, defaultModel, prompt.toString(), true);
+        return new ChatRequest(shape.model, shape.prompt, shape.maxTokens, shape.stream, shape.includeUsage, false, true);
+    }
 
     /**
      * Parses a request body.
@@ -49,6 +82,11 @@ record ChatRequest(String model, String prompt, Integer maxTokens, boolean strea
                 }
             }
         }
+        return common(body, defaultModel, prompt.toString(), false);
+    }
+
+    /** @return the request with the members chat and text completions share */
+    private static ChatRequest common(JsonObject body, String defaultModel, String prompt, boolean text) {
         Integer maxTokens = intOrNull(body.getValue("max_tokens"));
         if (maxTokens == null) {
             maxTokens = intOrNull(body.getValue("max_completion_tokens"));
@@ -67,7 +105,7 @@ record ChatRequest(String model, String prompt, Integer maxTokens, boolean strea
             thinking = !"none".equals(eff);
         }
         String model = body.getValue("model") instanceof String s && !s.isEmpty() ? s : defaultModel;
-        return new ChatRequest(model, prompt.toString(), maxTokens, stream, includeUsage, thinking);
+        return new ChatRequest(model, prompt, maxTokens, stream, includeUsage, thinking, text);
     }
 
     private static Integer intOrNull(Object v) {

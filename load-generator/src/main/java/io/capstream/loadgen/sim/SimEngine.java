@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A simulated OpenAI-compatible inference engine on Vert.x: {@code GET /v1/models},
- * streaming and non-streaming {@code POST /v1/chat/completions} in the OpenAI/vLLM stream shape,
+ * streaming and non-streaming {@code POST /v1/chat/completions} in the OpenAI/vLLM stream shape (and
+ * {@code POST /v1/completions}, the text completions API: {@code prompt} in, {@code choices[].text} out),
  * {@code GET /sim/stats} (counters and the engine-side TTFT p50/p99/max since the last
  * {@code GET /sim/stats?reset=true}), and {@code GET /metrics} ({@link SimMetrics}: requests running and
  * waiting, requests and tokens, in the Prometheus text format). Reports of runs against it carry the engine label
@@ -143,7 +144,10 @@ public final class SimEngine implements AutoCloseable {
                     .end(io.vertx.core.buffer.Buffer.buffer(metrics.scrape())));
             router.post("/v1/chat/completions")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
-                    .handler(this::chat);
+                    .handler(ctx -> serve(ctx, false));
+            router.post("/v1/completions")
+                    .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
+                    .handler(ctx -> serve(ctx, true));
             server = vertx.createHttpServer(new HttpServerOptions()
                     .setHost(cfg.host()).setPort(listenPort)
                     .setTcpNoDelay(true).setAcceptBacklog(16384).setIdleTimeout(0));
@@ -193,14 +197,15 @@ public final class SimEngine implements AutoCloseable {
             ctx.response().putHeader("content-type", "application/json").end(o.toBuffer());
         }
 
-        private void chat(RoutingContext ctx) {
+        /** Answers a chat completion, or a text completion when {@code text}. */
+        private void serve(RoutingContext ctx, boolean text) {
             long arrived = System.nanoTime();
             HttpServerResponse resp = ctx.response();
             stats.requests.incrementAndGet();
             ChatRequest req;
             try {
                 JsonObject body = ctx.body().asJsonObject();
-                req = ChatRequest.parse(body, cfg.modelId());
+                req = text ? ChatRequest.parseCompletion(body, cfg.modelId()) : ChatRequest.parse(body, cfg.modelId());
             } catch (RuntimeException e) {
                 badRequest(resp, e.getMessage());
                 return;
@@ -237,7 +242,8 @@ public final class SimEngine implements AutoCloseable {
             int cachedChars = cfg.prefixCache() ? cache.lookupAndInsert(req.prompt()) : 0;
             int cached = Math.min(promptTokens - 1, TokenEstimator.cachedTokens(cachedChars));
             String id = cfg.replicas() == 1 ? "chatcmpl-sim-" + (++seq) : "chatcmpl-sim-" + replica + "-" + (++seq);
-            SseChunks chunks = new SseChunks(id, System.currentTimeMillis() / 1000, req.model());
+            SseChunks chunks = new SseChunks(text ? id.replace("chatcmpl-", "cmpl-") : id,
+                    System.currentTimeMillis() / 1000, req.model(), text);
             scheduler.submit(new SimStream(resp, req, chunks, id, promptTokens, Math.max(0, cached), output, reasoning,
                     byLength, fault, arrived,
                     cfg.decodeSpread() == 0 ? cfg.streamDecodeTokPerS() : cfg.streamDecodeTokPerS(rng.nextDouble())));

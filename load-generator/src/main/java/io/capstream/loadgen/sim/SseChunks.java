@@ -18,10 +18,23 @@ final class SseChunks {
     };
 
     private final String head;
+    private final boolean text;
 
     /** @param id completion id @param created epoch seconds @param model echoed model id */
     SseChunks(String id, long created, String model) {
-        this.head = "data: {\"id\":" + Json.encode(id) + ",\"object\":\"chat.completion.chunk\",\"created\":"
+        this(id, created, model, false);
+    }
+
+    /**
+     * @param id      completion id
+     * @param created epoch seconds
+     * @param model   echoed model id
+     * @param text    text completion chunks ({@code text_completion}, {@code choices[].text}, no role chunk)
+     */
+    SseChunks(String id, long created, String model, boolean text) {
+        this.text = text;
+        this.head = "data: {\"id\":" + Json.encode(id) + ",\"object\":\""
+                + (text ? "text_completion" : "chat.completion.chunk") + "\",\"created\":"
                 + created + ",\"model\":" + Json.encode(model) + ",\"choices\":";
     }
 
@@ -37,12 +50,20 @@ final class SseChunks {
 
     /** Appends the role-only first delta ({@code "content":""}, as OpenAI and vLLM send). */
     void role(Buffer out) {
+        if (text) {
+            return; // text completions have no role
+        }
         out.appendString(head).appendString(
                 "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
     }
 
     /** Appends one content delta. @param text token text (no escaping needed) */
     void content(Buffer out, String text) {
+        if (this.text) {
+            out.appendString(head).appendString("[{\"index\":0,\"text\":\"").appendString(text)
+                    .appendString("\",\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+            return;
+        }
         out.appendString(head).appendString("[{\"index\":0,\"delta\":{\"content\":\"").appendString(text)
                 .appendString("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
     }
@@ -55,6 +76,11 @@ final class SseChunks {
 
     /** Appends the finish chunk with an empty delta. @param reason stop or length */
     void finish(Buffer out, String reason) {
+        if (text) {
+            out.appendString(head).appendString("[{\"index\":0,\"text\":\"\",\"logprobs\":null,\"finish_reason\":\"")
+                    .appendString(reason).appendString("\"}]}\n\n");
+            return;
+        }
         out.appendString(head).appendString("[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"")
                 .appendString(reason).appendString("\"}]}\n\n");
     }

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.workload;
 
+import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.Context;
@@ -35,16 +36,32 @@ public final class ModelsProbe {
      * @return a future with the window in tokens, or null when unknown; it never fails
      */
     public static Future<Integer> probe(Vertx vertx, String baseUrl, String model, ApiKey apiKey) {
+        return probe(vertx, baseUrl, model, apiKey, List.of());
+    }
+
+    /**
+     * As {@link #probe(Vertx, String, String, ApiKey)}, also sending the run's {@code -H} headers.
+     *
+     * @param vertx   Vert.x instance
+     * @param baseUrl endpoint base URL (a trailing "/" is removed)
+     * @param model   model id to look for
+     * @param apiKey  key for the Authorization header
+     * @param headers extra headers, in order; not null
+     * @return a future with the window in tokens, or null when unknown; it never fails
+     */
+    public static Future<Integer> probe(Vertx vertx, String baseUrl, String model, ApiKey apiKey,
+                                        List<ExtraHeader> headers) {
         Promise<Integer> result = Promise.promise();
         // The whole exchange runs on one Vert.x context. Started from a thread outside Vert.x, each
         // call got a fresh context and the response's end could be delivered before body() was
         // attached, so the body future never completed (about 1 probe in 3,000, Vert.x 5.0.7).
         Context context = vertx.getOrCreateContext();
-        context.runOnContext(v -> send(vertx, baseUrl, model, apiKey, result));
+        context.runOnContext(v -> send(vertx, baseUrl, model, apiKey, headers, result));
         return result.future();
     }
 
-    private static void send(Vertx vertx, String baseUrl, String model, ApiKey apiKey, Promise<Integer> result) {
+    private static void send(Vertx vertx, String baseUrl, String model, ApiKey apiKey, List<ExtraHeader> headers,
+                             Promise<Integer> result) {
         HttpClient client;
         RequestOptions ro;
         try {
@@ -54,6 +71,7 @@ public final class ModelsProbe {
             ro = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url)
                     .setConnectTimeout(TIMEOUT_MS).setIdleTimeout(TIMEOUT_MS);
             apiKey.authorizationHeader().ifPresent(h -> ro.putHeader("Authorization", h));
+            headers.forEach(h -> ro.addHeader(h.name(), h.value()));
         } catch (RuntimeException e) {
             result.tryComplete(null);
             return;

@@ -12,7 +12,12 @@ import java.io.UncheckedIOException;
  * {@code messages} (one user message), {@code max_tokens}, {@code temperature} 0.0, {@code stream}
  * true, {@code stream_options.include_usage} true, then {@code chat_template_kwargs.enable_thinking}
  * only for thinking-mode enabled/disabled, or top-level {@code reasoning_effort} when set (then the
- * thinking control is never sent). Nothing else is sent. Immutable, thread-safe.
+ * thinking control is never sent). Without options nothing else is sent.
+ *
+ * <p>Options (issue 15): for {@link ApiEndpoint#COMPLETIONS} the prompt is a {@code prompt} string instead of
+ * {@code messages} (the thinking controls are chat-template features and are refused for it by the run's
+ * validation); an {@link ExtraBody}'s members follow capstream's, and a member it sets replaces capstream's own
+ * (e.g. {@code temperature}). Immutable, thread-safe.
  */
 public final class RequestBodyBuilder {
     private static final JsonFactory JSON = new JsonFactory();
@@ -21,18 +26,41 @@ public final class RequestBodyBuilder {
     private final int maxTokens;
     private final ThinkingMode thinking;
     private final String reasoningEffort;
+    private final ApiEndpoint endpoint;
+    private final ExtraBody extra;
 
     /**
+     * The reference's chat body, without extra members.
+     *
      * @param model           model id
      * @param maxTokens       {@code max_tokens}
      * @param thinking        resolved thinking mode
      * @param reasoningEffort reasoning effort, or null
      */
     public RequestBodyBuilder(String model, int maxTokens, ThinkingMode thinking, String reasoningEffort) {
+        this(model, maxTokens, thinking, reasoningEffort, ApiEndpoint.CHAT, null);
+    }
+
+    /**
+     * @param model           model id
+     * @param maxTokens       {@code max_tokens}
+     * @param thinking        resolved thinking mode
+     * @param reasoningEffort reasoning effort, or null
+     * @param endpoint        chat ({@code messages}) or completions ({@code prompt}); not null
+     * @param extra           {@code --extra-body} members, or null for none
+     */
+    public RequestBodyBuilder(String model, int maxTokens, ThinkingMode thinking, String reasoningEffort,
+                              ApiEndpoint endpoint, ExtraBody extra) {
         this.model = model;
         this.maxTokens = maxTokens;
         this.thinking = thinking;
         this.reasoningEffort = reasoningEffort;
+        this.endpoint = java.util.Objects.requireNonNull(endpoint, "endpoint");
+        this.extra = extra;
+    }
+
+    private boolean own(String member) {
+        return extra == null || !extra.has(member);
     }
 
     /**
@@ -44,24 +72,38 @@ public final class RequestBodyBuilder {
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeStringField("model", model);
-            g.writeArrayFieldStart("messages");
-            g.writeStartObject();
-            g.writeStringField("role", "user");
-            g.writeStringField("content", prompt);
-            g.writeEndObject();
-            g.writeEndArray();
+            if (endpoint == ApiEndpoint.COMPLETIONS) {
+                g.writeStringField("prompt", prompt);
+            } else {
+                g.writeArrayFieldStart("messages");
+                g.writeStartObject();
+                g.writeStringField("role", "user");
+                g.writeStringField("content", prompt);
+                g.writeEndObject();
+                g.writeEndArray();
+            }
             g.writeNumberField("max_tokens", maxTokens);
-            g.writeNumberField("temperature", 0.0);
+            if (own("temperature")) {
+                g.writeNumberField("temperature", 0.0);
+            }
             g.writeBooleanField("stream", true);
-            g.writeObjectFieldStart("stream_options");
-            g.writeBooleanField("include_usage", true);
-            g.writeEndObject();
+            if (own("stream_options")) {
+                g.writeObjectFieldStart("stream_options");
+                g.writeBooleanField("include_usage", true);
+                g.writeEndObject();
+            }
             if (reasoningEffort != null) {
-                g.writeStringField("reasoning_effort", reasoningEffort);
-            } else if (thinking == ThinkingMode.ENABLED || thinking == ThinkingMode.DISABLED) {
+                if (own("reasoning_effort")) {
+                    g.writeStringField("reasoning_effort", reasoningEffort);
+                }
+            } else if ((thinking == ThinkingMode.ENABLED || thinking == ThinkingMode.DISABLED)
+                    && own("chat_template_kwargs")) {
                 g.writeObjectFieldStart("chat_template_kwargs");
                 g.writeBooleanField("enable_thinking", thinking == ThinkingMode.ENABLED);
                 g.writeEndObject();
+            }
+            if (extra != null) {
+                extra.writeMembers(g);
             }
             g.writeEndObject();
         } catch (IOException e) {

@@ -51,6 +51,7 @@ class StreamingClientTest {
             String shape = req.path().split("/")[1];
             req.body().onSuccess(body -> {
                 h.put("_body", body.toString());
+                h.put("_path", req.path());
                 seenHeaders.add(h);
                 serve(shape, req.response());
             });
@@ -90,6 +91,12 @@ class StreamingClientTest {
 
     static void serve(String shape, HttpServerResponse r) {
         switch (shape) {
+            case "text" -> paced(r, 20, ": first bytes, no data\n\n",
+                    "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\"Hel\"}]}\n\n",
+                    "data: {\"id\":\"cmpl-1\",\"choices\":[{\"index\":0,\"text\":\"lo\"}]}\n\n"
+                            + "data: {\"id\":\"cmpl-1\",\"choices\":[{\"index\":0,\"text\":\"\"}]}\n\n",
+                    "data: {\"id\":\"cmpl-1\",\"choices\":[{\"index\":0,\"text\":\"!\",\"finish_reason\":\"length\"}]}\n\n",
+                    USAGE, "data: [DONE]\n\n");
             case "normal" -> paced(r, 30,
                     chunk("{\"role\":\"assistant\",\"content\":null}"),
                     chunk("{\"content\":\"Hel\"}"),
@@ -266,6 +273,42 @@ class StreamingClientTest {
         assertEquals("identity", h.get("accept-encoding"));
         assertNull(h.get("authorization"));
         assertNull(h.get("accept"));
+    }
+
+    /**
+     * {@code --endpoint completions} and {@code -H} (issue 15): the path is {@code /completions}, each non-empty
+     * {@code choices[].text} is an output chunk (the empty one is not), the extra headers arrive after
+     * capstream's own; the same stream read as chat has no content (text is not a chat field).
+     */
+    @Test
+    void theCompletionsEndpointReadsChoicesTextAndSendsTheExtraHeaders() throws Exception {
+        StreamingClient client = new StreamingClient(vertx, new ClientConfig("http://127.0.0.1:" + httpPort + "/text/v1",
+                5, false, 8, ApiKey.none(), io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS,
+                List.of(new io.capstream.loadgen.workload.ExtraHeader("X-Tenant", "team-a"),
+                        new io.capstream.loadgen.workload.ExtraHeader("Authorization", "Token abc"))));
+        RequestResult r;
+        try {
+            io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
+            vertx.runOnContext(v -> client.execute(Buffer.buffer("{\"model\":\"m\",\"prompt\":\"hi\"}")).onComplete(p));
+            r = p.future().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } finally {
+            client.close();
+        }
+        assertNull(r.error());
+        assertEquals(3, r.contentChunks(), "Hel, lo and ! (the empty text is no output)");
+        assertEquals("length", r.finishReason());
+        assertEquals(3, r.completionTokens());
+        assertTrue(r.ttftNs() >= 15 * MS, "the first text comes after one 20 ms pause: " + r.ttftNs());
+        Map<String, String> h = seenHeaders.get(seenHeaders.size() - 1);
+        assertEquals("/text/v1/completions", h.get("_path"));
+        assertEquals("team-a", h.get("x-tenant"));
+        assertEquals("Token abc", h.get("authorization"));
+        assertEquals("application/json", h.get("content-type"));
+
+        RequestResult chat = http("text");
+        assertEquals("/text/v1/chat/completions", seenHeaders.get(seenHeaders.size() - 1).get("_path"));
+        assertEquals(0, chat.contentChunks(), "read as chat, choices[].text is not content");
+        assertEquals(ErrorTypes.VALUE_ERROR, chat.error().type());
     }
 
     @Test

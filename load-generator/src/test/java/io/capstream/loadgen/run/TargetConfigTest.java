@@ -57,4 +57,31 @@ class TargetConfigTest {
                 + " Authorization header; give one"), t.problems(Map.of("K", "sk-1")::get));
         assertNull(b().build().target().apiKeyEnv());
     }
+
+    /** -H Authorization is the third way to set the Authorization header: with either other one it is a problem. */
+    @Test
+    void anAuthorizationHeaderWithAKeyVariableOrUrlCredentialsIsOneProblem() {
+        java.util.List<io.capstream.loadgen.workload.ExtraHeader> auth =
+                List.of(io.capstream.loadgen.workload.ExtraHeader.parse("authorization: Token x"));
+        assertEquals(List.of("-H Authorization and --api-key-env both set the Authorization header; give one"),
+                b().headers(auth).apiKeyEnv("K").build().target().problems(Map.of("K", "sk-1")::get));
+        assertEquals(List.of("-H Authorization and user:password@ in --base-url both set the Authorization header;"
+                + " give one"), b().headers(auth).baseUrl("http://u:pw@h:8000/v1").build().target().problems(NO_ENV));
+        TargetConfig ok = b().headers(auth).build().target();
+        assertEquals(List.of(), ok.problems(NO_ENV));
+        assertEquals(auth, ok.withBaseUrl("http://127.0.0.1:1/v1").headers(), "binding the URL keeps the headers");
+        assertEquals(io.capstream.loadgen.workload.ApiEndpoint.CHAT, b().build().target().endpoint(), "chat by default");
+    }
+
+    /** The thinking controls are chat-template features: with --endpoint completions they are usage errors. */
+    @Test
+    void theCompletionsEndpointRefusesTheThinkingControls() {
+        RunConfig.Builder c = b().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).maxModelLen(4096);
+        assertEquals(List.of(), c.build().validate(NO_ENV));
+        assertEquals(List.of("--thinking-mode/--no-thinking apply to --endpoint chat only (a chat template setting)"),
+                c.noThinking(true).build().validate(NO_ENV));
+        assertEquals(List.of("--reasoning-effort applies to --endpoint chat only"),
+                b().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).maxModelLen(4096)
+                        .reasoningEffort("low").build().validate(NO_ENV));
+    }
 }

@@ -87,6 +87,35 @@ class SimEngineTest {
         assertNull(r.error());
     }
 
+    /** {@code POST /v1/completions} (for {@code --endpoint completions}): text chunks, no role, then usage. */
+    @Test
+    void textCompletionsStreamChoicesText() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(5).streamDecodeTokPerS(1000).build());
+        JsonObject body = new JsonObject().put("model", "capstream-sim").put("prompt", prompt(340)).put("max_tokens", 8)
+                .put("stream", true).put("stream_options", new JsonObject().put("include_usage", true));
+        List<JsonObject> chunks = await(SseProbe.post(http, sim.port(), "/v1/completions", body)).json();
+        assertEquals(10, chunks.size(), "8 texts, finish, usage: " + chunks);
+        for (int i = 0; i < 8; i++) {
+            JsonObject c = chunks.get(i);
+            assertEquals("text_completion", c.getString("object"));
+            assertTrue(c.getString("id").startsWith("cmpl-sim-"), c.getString("id"));
+            assertFalse(c.getJsonArray("choices").getJsonObject(0).getString("text").isEmpty());
+            assertFalse(c.getJsonArray("choices").getJsonObject(0).containsKey("delta"));
+        }
+        assertEquals("length", chunks.get(8).getJsonArray("choices").getJsonObject(0).getString("finish_reason"));
+        assertEquals(8, chunks.get(9).getJsonObject("usage").getInteger("completion_tokens"));
+
+        JsonObject plain = body.copy().put("stream", false);
+        plain.remove("stream_options");
+        JsonObject whole = new JsonObject(await(SseProbe.post(http, sim.port(), "/v1/completions", plain)).json().get(0)
+                .encode());
+        assertEquals("text_completion", whole.getString("object"));
+        assertFalse(whole.getJsonArray("choices").getJsonObject(0).getString("text").isEmpty());
+        SseProbe.Result bad = await(SseProbe.post(http, sim.port(), "/v1/completions",
+                new JsonObject().put("model", "m").put("messages", new io.vertx.core.json.JsonArray())));
+        assertEquals(400, bad.status(), "a completion needs a prompt");
+    }
+
     @Test
     void noUsageChunkWithoutIncludeUsage() throws Exception {
         SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).build());

@@ -66,10 +66,14 @@ final class SseProbe {
     }
 
     static Future<Result> post(HttpClient client, int port, JsonObject body) {
+        return post(client, port, "/v1/chat/completions", body);
+    }
+
+    static Future<Result> post(HttpClient client, int port, String path, JsonObject body) {
         long t0 = System.nanoTime();
         List<Line> lines = new ArrayList<>();
         StringBuilder partial = new StringBuilder();
-        return client.request(HttpMethod.POST, port, "127.0.0.1", "/v1/chat/completions")
+        return client.request(HttpMethod.POST, port, "127.0.0.1", path)
                 .compose(req -> req.putHeader("content-type", "application/json").send(body.toBuffer()))
                 .compose(resp -> {
                     int status = resp.statusCode();

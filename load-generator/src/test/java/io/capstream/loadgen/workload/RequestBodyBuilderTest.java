@@ -30,4 +30,26 @@ class RequestBodyBuilderTest {
         assertEquals(true, body(ThinkingMode.DEFAULT, "low").endsWith("{\"include_usage\":true},\"reasoning_effort\":\"low\"}"));
         assertEquals(true, body(ThinkingMode.ENABLED, "high").endsWith("\"reasoning_effort\":\"high\"}"));
     }
+
+    @Test
+    void theCompletionsEndpointSendsThePromptAsAString() {
+        String b = new String(new RequestBodyBuilder("m", 8, ThinkingMode.DEFAULT, null, ApiEndpoint.COMPLETIONS, null)
+                .body("hi"), StandardCharsets.UTF_8);
+        assertEquals("{\"model\":\"m\",\"prompt\":\"hi\",\"max_tokens\":8,\"temperature\":0.0,\"stream\":true,"
+                + "\"stream_options\":{\"include_usage\":true}}", b);
+    }
+
+    @Test
+    void anExtraBodyIsAppendedAndReplacesCapstreamsOwnMembers() {
+        ExtraBody extra = ExtraBody.parse("{\"temperature\":0.7,\"top_p\":0.9,\"ignore_eos\":true,"
+                + "\"chat_template_kwargs\":{\"enable_thinking\":true,\"x\":[1,null]}}");
+        String b = new String(new RequestBodyBuilder("m", 8, ThinkingMode.DISABLED, null, ApiEndpoint.CHAT, extra)
+                .body("hi"), StandardCharsets.UTF_8);
+        assertEquals("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":8,"
+                + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"temperature\":0.7,\"top_p\":0.9,"
+                + "\"ignore_eos\":true,\"chat_template_kwargs\":{\"enable_thinking\":true,\"x\":[1,null]}}", b,
+                "each member once: temperature and chat_template_kwargs from the extra body");
+        assertEquals(body(ThinkingMode.DEFAULT, null), new String(new RequestBodyBuilder("m\"1", 64, ThinkingMode.DEFAULT,
+                null, ApiEndpoint.CHAT, null).body("hi\nthere"), StandardCharsets.UTF_8), "without options: the reference's");
+    }
 }

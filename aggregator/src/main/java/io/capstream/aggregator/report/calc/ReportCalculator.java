@@ -293,6 +293,18 @@ public final class ReportCalculator {
         return null;
     }
 
+    /** @return the run's {@code --extra-body} object, or a JSON null for none (or, never expected, unparseable) */
+    private static com.fasterxml.jackson.databind.JsonNode extraBody(String json) {
+        if (json == null) {
+            return ArtifactJson.nodes().nullNode();
+        }
+        try {
+            return ArtifactJson.mapper().readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return ArtifactJson.nodes().textNode(json);
+        }
+    }
+
     /** capstream's additions besides provenance (which {@link ReportArtifact} maps from the record). */
     private static ObjectNode capstreamJson(RunStarted st, RunFinished fin, List<Integer> invalid) {
         ObjectNode c = ArtifactJson.nodes().objectNode();
@@ -314,6 +326,10 @@ public final class ReportCalculator {
             run.put("max_in_flight", st.getMaxInFlight());
             run.put("duration_s", st.getDurationS());
             run.put("keep_alive", st.getKeepAlive());
+            run.put("endpoint", st.getEndpoint());
+            ArrayNode headerNames = run.putArray("header_names");
+            st.getHeaderNames().forEach(headerNames::add);
+            run.set("extra_body", extraBody(st.getExtraBodyJson()));
             run.put("ramp_up_s", st.getRampUpS());
             run.put("burst", st.getBurst());
             run.put("shared_prefix_tokens", st.getSharedPrefixTokens());

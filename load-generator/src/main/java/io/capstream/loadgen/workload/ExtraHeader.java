@@ -1,0 +1,70 @@
+package io.capstream.loadgen.workload;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * One {@code -H 'Name: value'} header, sent with every request and with the {@code GET /models} probe (e.g. a
+ * gateway's routing or tenant header, or an API key in a header of the provider's own name). The headers that
+ * frame the exchange are capstream's and are refused: {@code Host}, {@code Content-Type}, {@code Content-Length},
+ * {@code Transfer-Encoding}, {@code Connection} and {@code Accept-Encoding} (the stream must arrive uncompressed
+ * to be timed as it arrives). {@code Authorization} is allowed unless {@code --api-key-env} or credentials in the
+ * base URL already set it. Header values may be secrets: only the names are recorded in the report.
+ *
+ * @param name  the header name, an RFC 9110 token; not null
+ * @param value the value, without CR, LF or NUL; may be empty
+ */
+public record ExtraHeader(String name, String value) {
+    /** Header names (lower case) capstream sets itself. */
+    public static final Set<String> RESERVED = Set.of("host", "content-type", "content-length", "transfer-encoding",
+            "connection", "accept-encoding");
+    private static final String TCHARS = "!#$%&'*+-.^_`|~";
+
+    /**
+     * Parses {@code Name: value} (spaces around the value are dropped, as curl does).
+     *
+     * @param line the option's value; not null
+     * @return the header
+     * @throws IllegalArgumentException (one line, without the value) when there is no colon, the name is not a
+     *                                  token, the value holds a line break, or the name is {@link #RESERVED}
+     */
+    public static ExtraHeader parse(String line) {
+        int colon = line.indexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("-H must be 'Name: value'" + (colon == 0 ? " (the name is empty)"
+                    : " (no colon)"));
+        }
+        String name = line.substring(0, colon).strip();
+        String value = line.substring(colon + 1).strip();
+        if (name.isEmpty() || !name.chars().allMatch(ExtraHeader::tchar)) {
+            throw new IllegalArgumentException("-H header name '" + safeName(name) + "' is not a valid HTTP header name");
+        }
+        if (value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
+            throw new IllegalArgumentException("-H " + name + ": the value may not contain a line break");
+        }
+        if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
+            throw new IllegalArgumentException("-H " + name + ": capstream sets this header itself");
+        }
+        return new ExtraHeader(name, value);
+    }
+
+    /** @return whether this is the Authorization header (case-insensitive) */
+    public boolean isAuthorization() {
+        return name.equalsIgnoreCase("authorization");
+    }
+
+    private static boolean tchar(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || TCHARS.indexOf(c) >= 0;
+    }
+
+    /** @return at most the first 40 characters, without control characters (never the value of a header) */
+    private static String safeName(String s) {
+        String t = s.length() > 40 ? s.substring(0, 40) + "..." : s;
+        return t.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    @Override
+    public String toString() {
+        return name + ": ***";
+    }
+}

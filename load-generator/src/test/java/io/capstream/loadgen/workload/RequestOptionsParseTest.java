@@ -1,0 +1,59 @@
+package io.capstream.loadgen.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The request options' values (issue 15 part 3): -H, --extra-body and --endpoint, and their one-line errors. */
+class RequestOptionsParseTest {
+    private static String error(Runnable r) {
+        return assertThrows(IllegalArgumentException.class, r::run).getMessage();
+    }
+
+    @Test
+    void aHeaderIsNameColonValueWithTheSpacesAroundTheValueDropped() {
+        assertEquals(new ExtraHeader("X-Tenant", "team a"), ExtraHeader.parse("X-Tenant:   team a  "));
+        assertEquals(new ExtraHeader("X-Empty", ""), ExtraHeader.parse("X-Empty:"));
+        assertEquals(new ExtraHeader("Authorization", "Bearer a:b"), ExtraHeader.parse("Authorization: Bearer a:b"));
+        assertTrue(ExtraHeader.parse("authorization: x").isAuthorization());
+        assertEquals("X-Key: ***", ExtraHeader.parse("X-Key: secret").toString(), "the value is never printed");
+    }
+
+    @Test
+    void aBadHeaderSaysWhyWithoutItsValue() {
+        assertEquals("-H must be 'Name: value' (no colon)", error(() -> ExtraHeader.parse("Bearer secret")));
+        assertEquals("-H must be 'Name: value' (the name is empty)", error(() -> ExtraHeader.parse(": secret")));
+        assertEquals("-H header name 'X Key' is not a valid HTTP header name", error(() -> ExtraHeader.parse("X Key: s")));
+        assertEquals("-H X-A: the value may not contain a line break", error(() -> ExtraHeader.parse("X-A: a\r\nB: c")));
+        assertEquals("-H content-length: capstream sets this header itself", error(() -> ExtraHeader.parse("content-length: 1")));
+        assertEquals("-H Accept-Encoding: capstream sets this header itself", error(() -> ExtraHeader.parse("Accept-Encoding: gzip")));
+    }
+
+    @Test
+    void anExtraBodyIsAJsonObjectWithoutTheMembersThatDefineTheMeasurement() {
+        ExtraBody b = ExtraBody.parse(" {\"temperature\": 0.7, \"top_p\": 0.9} ");
+        assertTrue(b.has("temperature"));
+        assertFalse(b.has("seed"));
+        assertEquals("{\"temperature\":0.7,\"top_p\":0.9}", b.json());
+        assertEquals("--extra-body must be a JSON object such as {\"temperature\":0.7}, got array",
+                error(() -> ExtraBody.parse("[1]")));
+        assertTrue(error(() -> ExtraBody.parse("{\"a\":")).startsWith("--extra-body is not valid JSON: "));
+        assertEquals("--extra-body may not set \"max_tokens\": capstream sets it from --max-tokens",
+                error(() -> ExtraBody.parse("{\"max_tokens\":5}")));
+        for (String reserved : ExtraBody.RESERVED) {
+            assertTrue(error(() -> ExtraBody.parse("{\"" + reserved + "\":1}")).contains("\"" + reserved + "\""), reserved);
+        }
+    }
+
+    @Test
+    void theEndpointIsChatOrCompletions() {
+        assertEquals(ApiEndpoint.CHAT, ApiEndpoint.parse(null));
+        assertEquals(ApiEndpoint.COMPLETIONS, ApiEndpoint.parse(" Completions "));
+        assertEquals("/chat/completions", ApiEndpoint.CHAT.path());
+        assertEquals("/completions", ApiEndpoint.COMPLETIONS.path());
+        assertEquals("--endpoint must be chat or completions, got 'responses'", error(() -> ApiEndpoint.parse("responses")));
+    }
+}
