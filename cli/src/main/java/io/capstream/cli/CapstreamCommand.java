@@ -5,6 +5,7 @@ import io.capstream.cli.commands.CompareCommand;
 import io.capstream.cli.commands.GenerateCommand;
 import io.capstream.cli.commands.ImportCommand;
 import io.capstream.cli.commands.ReplayCommand;
+import io.capstream.cli.commands.RerunCommand;
 import io.capstream.cli.commands.ReportCommand;
 import io.capstream.cli.commands.RunCommand;
 import io.capstream.cli.commands.SimCommand;
@@ -37,6 +38,7 @@ import picocli.CommandLine.Spec;
             AggregateCommand.class,
             ImportCommand.class,
             ReplayCommand.class,
+            RerunCommand.class,
             ReportCommand.class,
             CompareCommand.class,
             TailCommand.class,

@@ -169,6 +169,11 @@ public class WorkloadOptions {
         return slos == null ? java.util.List.of() : java.util.List.copyOf(slos);
     }
 
+    /** @return the given {@code --model}, or null */
+    public String model() {
+        return model;
+    }
+
     /** @return the given {@code --run-id}, or null */
     public String runId() {
         return runId == null || runId.isBlank() ? null : runId;

@@ -7,14 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.CapstreamMain;
 import io.capstream.schemas.artifact.ArtifactJson;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.capstream.cli.testing.CapturedConsole;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,33 +21,15 @@ class RunCommandIT {
     @TempDir
     Path tmp;
 
-    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
-
-    @BeforeEach
-    void captureOutput() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreOutput() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-        oldOut.print(outBytes.toString(StandardCharsets.UTF_8));
-        oldErr.print(errBytes.toString(StandardCharsets.UTF_8));
-    }
+    @RegisterExtension
+    final CapturedConsole console = new CapturedConsole();
 
     private String out() {
-        return outBytes.toString(StandardCharsets.UTF_8);
+        return console.out();
     }
 
     private String err() {
-        return errBytes.toString(StandardCharsets.UTF_8);
+        return console.err();
     }
 
     @Test

@@ -126,6 +126,7 @@ public final class EventFactory {
                 .setCapstreamVersion(version)
                 .setSlos(c.report().slos())
                 .setSweep(c.report().sweep())
+                .setRerunOf(c.report().rerunOf())
                 .build();
         return wrap(rs);
     }

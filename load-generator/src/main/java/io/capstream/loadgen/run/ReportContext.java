@@ -12,10 +12,19 @@ import java.util.List;
  *              becomes empty). Their grammar is checked by the command that parses them (the
  *              aggregator's {@code SloParser}); the generator only carries them.
  * @param sweep the run's sweep step, or null for a single run
+ * @param rerunOf the run id whose workload this run re-sends ({@code capstream rerun}), or null
  */
-public record ReportContext(List<String> slos, SweepStep sweep) {
-    /** No SLOs, not part of a sweep. */
-    public static final ReportContext NONE = new ReportContext(List.of(), null);
+public record ReportContext(List<String> slos, SweepStep sweep, String rerunOf) {
+    /** No SLOs, not part of a sweep, not a rerun. */
+    public static final ReportContext NONE = new ReportContext(List.of(), null, null);
+
+    /**
+     * @param slos  SLO texts (null = empty)
+     * @param sweep the sweep step, or null
+     */
+    public ReportContext(List<String> slos, SweepStep sweep) {
+        this(slos, sweep, null);
+    }
 
     /** Copies the SLO list (null = empty). */
     public ReportContext {
@@ -27,6 +36,6 @@ public record ReportContext(List<String> slos, SweepStep sweep) {
      * @return a copy in this sweep step
      */
     public ReportContext withSweep(SweepStep step) {
-        return new ReportContext(slos, step);
+        return new ReportContext(slos, step, rerunOf);
     }
 }

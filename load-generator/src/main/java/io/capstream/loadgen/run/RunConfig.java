@@ -85,18 +85,18 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         Builder b = new Builder();
         b.baseUrl = target.baseUrl(); b.simulated = target.simulated(); b.model = target.model();
         b.engine = target.engine(); b.apiKeyEnv = target.apiKeyEnv(); b.timeoutS = target.timeoutS();
-        b.keepAlive = target.keepAlive();
+        b.keepAlive = target.keepAlive(); b.endpoint = target.endpoint(); b.headers = target.headers();
         b.requests = load.requests(); b.concurrency = load.concurrency(); b.burst = load.burst();
         b.arrival = load.arrival(); b.rateRps = load.rateRps(); b.maxInFlight = load.maxInFlight();
         b.durationS = load.durationS(); b.rampUpS = load.rampUpS();
         b.sharedPrefixTokens = request.sharedPrefixTokens(); b.ctxTokens = request.ctxTokens();
         b.maxTokens = request.maxTokens(); b.maxModelLen = request.maxModelLen(); b.margin = request.margin();
         b.thinkingMode = request.thinkingMode(); b.noThinking = request.noThinking();
-        b.reasoningEffort = request.reasoningEffort();
+        b.reasoningEffort = request.reasoningEffort(); b.extraBody = request.extraBody();
         b.runId = identity.runId(); b.runIdSuffix = identity.runIdSuffix(); b.workerId = identity.workerId();
         b.expectedWorkers = identity.expectedWorkers(); b.seed = identity.seed(); b.gpu = identity.gpu();
         b.warmup = warmup;
-        b.slos = report.slos(); b.sweep = report.sweep();
+        b.slos = report.slos(); b.sweep = report.sweep(); b.rerunOf = report.rerunOf();
         b.serverMetrics = serverMetrics;
         return b;
     }
@@ -294,9 +294,13 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         private ApiEndpoint endpoint = ApiEndpoint.CHAT;
         private List<ExtraHeader> headers = List.of();
         private ExtraBody extraBody;
+        private String rerunOf;
 
         private Builder() {
         }
+
+        /** @param v the run id whose workload this run re-sends ({@code capstream rerun}), or null @return this */
+        public Builder rerunOf(String v) { this.rerunOf = v; return this; }
 
         /** @param v chat or completions (null = chat) @return this */
         public Builder endpoint(ApiEndpoint v) { this.endpoint = v; return this; }
@@ -385,7 +389,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
             RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
                     thinkingMode, noThinking, reasoningEffort, extraBody);
             RunIdentity identity = new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, gpu);
-            return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, sweep), serverMetrics);
+            return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, sweep, rerunOf), serverMetrics);
         }
     }
 }

@@ -189,6 +189,13 @@ class RunConfigTest {
         assertEquals(List.of("ttft_p95_ms<=300"), c.report().slos());
         assertEquals(2, c.report().sweep().getStep());
         assertEquals(c, c.toBuilder().build(), "toBuilder keeps every value (the SLOs and the sweep step too)");
+        // the request options and the rerun marker too (toBuilder dropped them when they were new)
+        RunConfig o = c.toBuilder().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS)
+                .headers(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("X-A: 1")))
+                .extraBody(io.capstream.loadgen.workload.ExtraBody.parse("{\"top_p\":0.5}")).rerunOf("r0").build();
+        assertEquals(o, o.toBuilder().build());
+        assertEquals("r0", o.toBuilder().build().report().rerunOf());
+        assertEquals("{\"top_p\":0.5}", o.toBuilder().build().extraBody().json());
     }
 
     @Test

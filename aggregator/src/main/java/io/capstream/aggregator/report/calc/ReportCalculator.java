@@ -330,6 +330,7 @@ public final class ReportCalculator {
             ArrayNode headerNames = run.putArray("header_names");
             st.getHeaderNames().forEach(headerNames::add);
             run.set("extra_body", extraBody(st.getExtraBodyJson()));
+            run.put("rerun_of", st.getRerunOf());
             run.put("ramp_up_s", st.getRampUpS());
             run.put("burst", st.getBurst());
             run.put("shared_prefix_tokens", st.getSharedPrefixTokens());

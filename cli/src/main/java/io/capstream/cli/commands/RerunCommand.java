@@ -1,0 +1,171 @@
+package io.capstream.cli.commands;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.cli.compare.CompareTable;
+import io.capstream.cli.compare.RunComparison;
+import io.capstream.cli.options.AggregatorGroupOption;
+import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.options.ReportWaitOptions;
+import io.capstream.cli.options.RunOptions;
+import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.options.VisualOutputOptions;
+import io.capstream.cli.report.OutputPath;
+import io.capstream.cli.rerun.PastRun;
+import io.capstream.cli.rerun.RerunWorkload;
+import io.capstream.cli.runner.EventDelivery;
+import io.capstream.cli.runner.RunDriver;
+import io.capstream.cli.runner.RunRequest;
+import io.capstream.schemas.Topics;
+import io.capstream.schemas.artifact.ArtifactJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code capstream rerun RUN_ID --base-url URL}: sends a past run's exact workload again, to another endpoint
+ * (issue 15 part 4). The workload comes from the run's {@code RunStarted} on {@code capstream.events}
+ * ({@link RerunWorkload}: the same prompts and, for an open loop, the same arrival offsets); the target from
+ * the command line. Runs like {@code run} (report file, summary, {@code --html}/{@code --csv}), then prints the
+ * comparison with the original's report from {@code capstream.reports} ({@link RunComparison}).
+ */
+@Command(name = "rerun", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Re-sends a past run's exact workload (its prompts, and for an open loop its arrival offsets) to"
+                + " another endpoint, then prints the comparison with the original run.",
+            "The workload is read from the run's RunStarted on capstream.events, so it needs the Kafka and registry"
+                + " the run was written to (--bootstrap-servers, --schema-registry-url; e.g. those of 'capstream up')."
+                + " Only the target and client options may be given: --base-url (default: the built-in simulated"
+                + " engine), --model (default: the original's), --engine, --gpu, --api-key-env, -H, --client-warmup,"
+                + " --warmup-requests, --server-metrics, --run-id; everything else is the original's."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every request completed and the report was written",
+            "1:some requests failed, events were undelivered, or no report arrived",
+            "2:usage error, or the run id has no RunStarted on capstream.events (nothing was sent)"})
+public final class RerunCommand implements Callable<Integer> {
+    /** Options that would change the workload: the original's values are used instead. */
+    static final List<String> WORKLOAD_OPTIONS = List.of("--concurrency", "--rate", "--requests", "--burst",
+            "--shared-prefix-tokens", "--ctx-tokens", "--seed", "--max-tokens", "--max-model-len", "--margin",
+            "--timeout", "--thinking-mode", "--no-thinking", "--reasoning-effort", "--extra-body", "--endpoint",
+            "--arrival", "--max-in-flight", "--duration", "--ramp-up", "--keep-alive", "--slo", "--run-id-suffix");
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "RUN_ID", description = "The past run whose workload is sent again.")
+    String originalRunId;
+
+    @Mixin
+    RunOptions run = new RunOptions();
+
+    @Option(names = "--output", paramLabel = "FILE",
+            description = "Report file. Default: capstream-report-<run_id>.json, the run id being <RUN_ID>-rerun-<UTC>.")
+    String output;
+
+    @Option(names = "--report-timeout", paramLabel = "SECONDS",
+            description = "How long to wait for the report after the last request. Default: 120.")
+    long reportTimeoutS = RunCommand.REPORT_TIMEOUT_S;
+
+    @Mixin
+    VisualOutputOptions visual = new VisualOutputOptions();
+
+    @Mixin
+    AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Mixin
+    SimOptions sim = new SimOptions();
+
+    @Override
+    public Integer call() {
+        List<String> problems = new ArrayList<>();
+        for (String o : WORKLOAD_OPTIONS) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                problems.add(o + " cannot be given: rerun sends the workload of run " + originalRunId + " as it was");
+            }
+        }
+        if (kafka.bootstrapServers() == null) {
+            problems.add("needs --bootstrap-servers: the Kafka cluster that holds the run's events on " + Topics.EVENTS
+                    + " (an embedded broker starts empty; e.g. the one 'capstream up' started)");
+        }
+        if (kafka.schemaRegistryUrl() == null) {
+            problems.add("needs --schema-registry-url: the registry the events were written with");
+        }
+        if (reportTimeoutS < 1 || reportTimeoutS > ReportWaitOptions.MAX_TIMEOUT_S) {
+            problems.add("--report-timeout must be 1.." + ReportWaitOptions.MAX_TIMEOUT_S + " seconds, got " + reportTimeoutS);
+        }
+        problems.addAll(visual.problems(new VisualOutputOptions.Taken(output == null ? null : Path.of(output),
+                "the report file itself")));
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> System.err.println("capstream rerun: " + p));
+            return 2;
+        }
+        PastRun original;
+        try {
+            original = PastRun.read(kafka.clientProperties(), kafka.schemaRegistryUrl(), kafka.registryClientConfig(),
+                    originalRunId);
+        } catch (RuntimeException e) {
+            System.err.println("capstream rerun: cannot read " + Topics.EVENTS + " on " + kafka.bootstrapServers() + ": "
+                    + RunDriver.describe(e));
+            return 1;
+        }
+        if (original == null) {
+            System.err.println("capstream rerun: run " + originalRunId + " has no RunStarted on " + Topics.EVENTS + " at "
+                    + kafka.bootstrapServers() + " (wrong run id, or the topic's retention dropped it); nothing was sent");
+            return 2;
+        }
+        String runId = run.runId() != null ? run.runId()
+                : originalRunId + "-rerun-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
+        String model = run.model() != null ? run.model() : original.started().getModel();
+        System.err.println("capstream rerun: run " + originalRunId + ": " + original.started().getRequests() + " requests, "
+                + original.started().getArrival() + (original.started().getRateRps() == null ? ""
+                : " at " + original.started().getRateRps() + " req/s") + ", model " + model + " -> run " + runId);
+        if (original.started().getMaxContextTokens() == null) {
+            System.err.println("capstream rerun: note: the original's context window was unknown, so the plan is drawn"
+                    + " again for this endpoint's window: the prompts may differ from the original's");
+        }
+        RunRequest req = RunRequest.builder("rerun", run, sim).kafka(kafka.clientProperties())
+                .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
+                .aggregator(true).awaitReport(true).output(output)
+                .reportTimeout(Duration.ofSeconds(reportTimeoutS)).eventDelivery(EventDelivery.AUTO)
+                .aggregatorGroup(aggregatorGroup.group()).visual(visual)
+                .adjust(c -> RerunWorkload.apply(c.toBuilder().model(model).build(), original.started(), originalRunId,
+                        runId))
+                .build();
+        int code = new RunDriver(req, System.out, System.err, System::getenv).execute(new ArrayList<>());
+        printComparison(original, OutputPath.resolve(output, runId));
+        return code;
+    }
+
+    /** Prints the original-versus-rerun table, or why there is none. */
+    private void printComparison(PastRun original, Path rerunReport) {
+        if (!Files.isRegularFile(rerunReport)) {
+            return; // the run printed why it has no report
+        }
+        if (original.report() == null) {
+            System.err.println("capstream rerun: run " + originalRunId + " has no report on " + Topics.REPORTS
+                    + ": nothing to compare with");
+            return;
+        }
+        try {
+            JsonNode a = ArtifactJson.mapper().readTree(original.report().getArtifactJson().toString());
+            JsonNode b = ArtifactJson.read(rerunReport);
+            System.out.print(CompareTable.render(RunComparison.of(a, b), "original", rerunReport.toString()));
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("capstream rerun: cannot compare with the original: " + RunDriver.describe(e));
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.capstream.cli.rerun;
+
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.ExtraBody;
+import io.capstream.loadgen.workload.ThinkingMode;
+import io.capstream.schemas.avro.RunStarted;
+
+/**
+ * The one mapping from a past run's {@link RunStarted} to the workload of its rerun ({@code capstream rerun}):
+ * everything that decides what is sent and when comes from the original, so that the same prompts go out in the
+ * same order (the prompt of request {@code i} is a function of the shared prefix, {@code i} and its planned
+ * context, spec §3.3; the plan is a function of the seed, the window and the request shape, spec §3.1) and, for
+ * an open loop, at the same arrival offsets (a function of the arrival process, the rate and the seed). The target
+ * (base URL, model, engine label, key, headers), the warm-up and the server-metrics scraping are the command's.
+ *
+ * <p>Taken from the original: requests, concurrency (after {@code --burst}, which is not applied again), the
+ * arrival process, rate, in-flight cap, duration and ramp-up; shared prefix, fixed context, seed, max tokens,
+ * context window ({@code max_context_tokens}; when the original's was unknown the new endpoint is probed and the
+ * plan may differ, see {@link #planMatches}), margin, socket timeout, keep-alive, thinking mode, reasoning
+ * effort, endpoint and extra body; the SLOs. One process sends it all (a distributed original is rerun by one
+ * generator).
+ */
+public final class RerunWorkload {
+    private RerunWorkload() {
+    }
+
+    /**
+     * @param target   the command's resolved config (its target, warm-up, server metrics and identity are kept); not
+     *                 null
+     * @param original the original run's RunStarted; not null
+     * @param originalRunId the original's run id (recorded as the rerun's {@code rerun_of}); not null
+     * @param runId    the rerun's run id; not null
+     * @return the config that re-sends the original's workload to {@code target}'s endpoint
+     * @throws IllegalArgumentException when the original's recorded values cannot be read back (an unknown
+     *                                  thinking mode, arrival process or extra body)
+     */
+    public static RunConfig apply(RunConfig target, RunStarted original, String originalRunId, String runId) {
+        boolean open = ArrivalMode.parse(original.getArrival()) != ArrivalMode.CLOSED;
+        RunConfig.Builder b = target.toBuilder()
+                .requests(original.getRequests())
+                .concurrency(original.getConcurrency())
+                .burst(0)
+                .arrival(ArrivalMode.parse(original.getArrival()))
+                .rateRps(open ? original.getRateRps() : null)
+                .maxInFlight(open ? original.getMaxInFlight() : null)
+                .durationS(original.getDurationS())
+                .rampUpS(original.getRampUpS())
+                .sharedPrefixTokens(orDefault(original.getSharedPrefixTokens(), RunConfig.DEFAULT_SHARED_PREFIX_TOKENS))
+                .ctxTokens(original.getContextTokens() == null ? 0 : original.getContextTokens())
+                .seed(original.getContextSeed())
+                .maxTokens(original.getMaxTokens())
+                .maxModelLen(original.getMaxContextTokens() == null ? 0 : original.getMaxContextTokens())
+                .margin(orDefault(original.getMarginTokens(), RunConfig.DEFAULT_MARGIN))
+                .timeoutS(original.getTimeoutS() == null ? RunConfig.DEFAULT_TIMEOUT_S : original.getTimeoutS())
+                .keepAlive(original.getKeepAlive())
+                .thinkingMode(ThinkingMode.parse(original.getThinkingMode()))
+                .noThinking(original.getNoThinking())
+                .reasoningEffort(original.getReasoningEffort())
+                .endpoint(ApiEndpoint.parse(original.getEndpoint()))
+                .extraBody(original.getExtraBodyJson() == null ? null : ExtraBody.parse(original.getExtraBodyJson()))
+                .slos(original.getSlos())
+                .sweep(null)
+                .expectedWorkers(1)
+                .runId(runId)
+                .runIdSuffix(null)
+                .rerunOf(originalRunId);
+        return b.build();
+    }
+
+    /**
+     * Whether the rerun's plan is the original's (it is whenever the original's context window was known).
+     *
+     * @param original the original run's RunStarted; not null
+     * @param rerun    the rerun's RunStarted; not null
+     * @return true when both planned the same context for every request index
+     */
+    public static boolean planMatches(RunStarted original, RunStarted rerun) {
+        return original.getPlannedContextTokens().equals(rerun.getPlannedContextTokens());
+    }
+
+    private static int orDefault(Integer v, int dflt) {
+        return v == null ? dflt : v;
+    }
+}

@@ -1,0 +1,166 @@
+package io.capstream.cli.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.cli.CapstreamMain;
+import io.capstream.cli.embedded.EmbeddedKafka;
+import io.capstream.cli.embedded.EmbeddedKafkaConfig;
+import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.KafkaClientProperties;
+import io.capstream.cli.rerun.PastRun;
+import io.capstream.cli.rerun.RerunWorkload;
+import io.capstream.loadgen.sim.SimConfig;
+import io.capstream.loadgen.sim.SimEngine;
+import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.registry.RegistryClientConfig;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.capstream.cli.testing.CapturedConsole;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code capstream rerun} end to end (issue 15 part 4) on a broker the commands share: an open-loop run against
+ * the built-in simulated engine, then its rerun against a second, slower engine. The rerun sends the same plan
+ * (the same prompt for every request index), at the same arrival offsets, with the original's request options,
+ * and prints the comparison; its report says what it reran.
+ */
+class RerunIT {
+    private static final String REGISTRY = "mock://rerun-it";
+    private static EmbeddedKafka kafka;
+
+    @TempDir
+    Path tmp;
+
+    @RegisterExtension
+    final CapturedConsole console = new CapturedConsole();
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
+        TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), TopicSetup.DEFAULT_EVENT_PARTITIONS);
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    private String out() {
+        return console.out();
+    }
+
+    private String err() {
+        return console.err();
+    }
+
+    private static double[] column(JsonNode report, String field) {
+        JsonNode c = report.path("capstream").path("timeline").path(field);
+        double[] v = new double[c.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = c.get(i).asDouble();
+        }
+        return v;
+    }
+
+    @Test
+    @Timeout(240)
+    void aRerunSendsTheSamePlanAtTheSameOffsetsToAnotherEndpointAndCompares() throws Exception {
+        String bs = kafka.bootstrapServers();
+        Path original = tmp.resolve("original.json");
+        // sampled contexts (the sim's window is known from /models; 40,000 leaves the 16,000 and 32,768 buckets below the
+        // cap), Poisson arrivals, request options
+        assertEquals(0, CapstreamMain.execute("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
+                "--arrival", "poisson", "--rate", "8", "--requests", "16", "--seed", "7", "--max-tokens", "8",
+                "--shared-prefix-tokens", "64", "--sim-max-model-len", "40000", "--sim-prefill-tok-s", "2000000", "--extra-body", "{\"top_p\":0.9}",
+                "--client-warmup", "0", "--run-id", "rerun-it-original", "--output", original.toString()), err());
+
+        Vertx vertx = Vertx.vertx();
+        try {
+            SimEngine slower = SimEngine.start(vertx, SimConfig.builder().ttftBaseMs(250).maxModelLen(40000).prefillTokPerS(2_000_000).build())
+                    .toCompletionStage().toCompletableFuture().get();
+            Path rerun = tmp.resolve("rerun.json");
+            int code = CapstreamMain.execute("rerun", "rerun-it-original", "--base-url", slower.baseUrl(),
+                    "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY, "--client-warmup", "0",
+                    "--run-id", "rerun-it-again", "--output", rerun.toString());
+            assertEquals(0, code, err());
+            slower.close();
+
+            JsonNode a = ArtifactJson.read(original);
+            JsonNode b = ArtifactJson.read(rerun);
+            assertEquals("rerun-it-original", b.path("capstream").path("run").path("rerun_of").asText());
+            assertEquals(slower.baseUrl(), b.path("base_url").asText());
+            assertEquals(16, b.path("completed").asInt());
+            // the same prompt for each index: the same planned contexts and prompt sizes (and they vary by index, so
+            // that another plan would show)
+            java.util.Set<Integer> distinct = new java.util.HashSet<>();
+            for (int i = 0; i < 16; i++) {
+                distinct.add(a.path("request_timings").get(i).path("planned_context_tokens").asInt());
+            }
+            assertTrue(distinct.size() >= 2, "sampled contexts (16000, 32768 or the cap): " + distinct);
+            for (int i = 0; i < 16; i++) {
+                JsonNode ra = a.path("request_timings").get(i);
+                JsonNode rb = b.path("request_timings").get(i);
+                assertEquals(ra.path("request_index").asInt(), rb.path("request_index").asInt());
+                assertEquals(ra.path("planned_context_tokens").asInt(), rb.path("planned_context_tokens").asInt(), "index " + i);
+                assertEquals(ra.path("prompt_tokens").asInt(), rb.path("prompt_tokens").asInt(), "index " + i);
+            }
+            assertEquals(0.9, b.path("capstream").path("run").path("extra_body").path("top_p").asDouble());
+            assertEquals("poisson", b.path("capstream").path("run").path("arrival").asText());
+            // the same arrival schedule: each request started at about its original offset (the schedule's gaps
+            // are ~125 ms on average; another seed would put the starts hundreds of ms apart)
+            double[] sa = column(a, "start_ms");
+            double[] sb = column(b, "start_ms");
+            double[] diffs = new double[16];
+            for (int i = 0; i < 16; i++) {
+                diffs[i] = Math.abs(sa[i] - sb[i]);
+            }
+            Arrays.sort(diffs);
+            assertTrue(diffs[8] < 40, "median start difference " + diffs[8] + " ms: " + Arrays.toString(sa) + " vs "
+                    + Arrays.toString(sb));
+            // the engines differ: the slower one's TTFT shows in the comparison
+            JsonNode ta = a.path("capstream").path("statistics").path("ttft_ms");
+            JsonNode tb = b.path("capstream").path("statistics").path("ttft_ms");
+            assertTrue(tb.path("p50").asDouble() > ta.path("p50").asDouble() + 150, ta + " vs " + tb);
+            assertTrue(out().contains("original"), out());
+            assertTrue(out().contains("TTFT"), out());
+
+            KafkaClientProperties props = new KafkaClientProperties(bs, Map.of());
+            RunStarted first = PastRun.read(props, REGISTRY, RegistryClientConfig.defaults(), "rerun-it-original").started();
+            RunStarted again = PastRun.read(props, REGISTRY, RegistryClientConfig.defaults(), "rerun-it-again").started();
+            assertNotNull(again);
+            assertTrue(RerunWorkload.planMatches(first, again), "the whole plan is the original's");
+            assertEquals(first.getContextSeed(), again.getContextSeed());
+            assertEquals(first.getRateRps(), again.getRateRps());
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get();
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void anUnknownRunIdOrAWorkloadOptionIsAUsageErrorAndNothingIsSent() {
+        String bs = kafka.bootstrapServers();
+        assertEquals(2, CapstreamMain.execute("rerun", "no-such-run", "--bootstrap-servers", bs,
+                "--schema-registry-url", REGISTRY));
+        assertTrue(err().contains("capstream rerun: run no-such-run has no RunStarted on capstream.events"), err());
+        List<String> args = new ArrayList<>(List.of("rerun", "x", "--requests", "5", "--rate", "3"));
+        assertEquals(2, CapstreamMain.execute(args.toArray(String[]::new)));
+        assertTrue(err().contains("capstream rerun: --requests cannot be given: rerun sends the workload of run x as it was"),
+                err());
+        assertTrue(err().contains("capstream rerun: --rate cannot be given"), err());
+        assertTrue(err().contains("capstream rerun: needs --bootstrap-servers"), err());
+    }
+}
