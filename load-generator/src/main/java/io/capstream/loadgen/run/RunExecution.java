@@ -101,7 +101,7 @@ final class RunExecution {
         this.control = control == null ? new RunControl() : control;
         this.bodySource = new BodySource(new PromptBuilder(config.sharedPrefixTokens()),
                 new RequestBodyBuilder(config.model(), config.maxTokens(), config.resolvedThinkingMode(),
-                        config.reasoningEffort()));
+                        config.reasoningEffort()), plan.requestPlan(), config.maxTokens());
     }
 
     CompletableFuture<RunOutcome> start() {
