@@ -73,8 +73,9 @@ public class WorkloadOptions {
     java.nio.file.Path dataset;
 
     @Option(names = "--tokenizer", paramLabel = "FILE",
-            description = "A Hugging Face tokenizer.json counting the --dataset's prompt and reply tokens (default: the"
-                    + " reference's estimate, 3 characters per token).")
+            description = "A Hugging Face tokenizer.json counting the --dataset's prompt and reply tokens, and sizing the"
+                    + " --input-tokens prompts so that it counts their planned length (default: the reference's"
+                    + " estimate, 3 characters per token).")
     java.nio.file.Path tokenizer;
 
     @Option(names = "--input-tokens", paramLabel = "MEAN[,STDDEV]",

@@ -134,7 +134,7 @@ public final class EventFactory {
         rs.setDatasetName(ds == null ? null : ds.name())
                 .setDatasetSha256(ds == null ? null : ds.sha256())
                 .setDatasetEntries(ds == null ? null : ds.size())
-                .setTokenizer(ds == null || r.tokenizer() == null ? null : ds.tokenizer())
+                .setTokenizer(plan.requestPlan().tokenizer())
                 .setInputTokensMean(r.inputTokens() == null ? null : r.inputTokens().mean())
                 .setInputTokensStddev(r.inputTokens() == null ? null : r.inputTokens().stddev())
                 .setOutputTokensMean(r.outputTokens() == null ? null : r.outputTokens().mean())

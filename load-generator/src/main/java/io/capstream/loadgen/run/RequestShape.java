@@ -1,5 +1,7 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.workload.DatasetReader;
+import io.capstream.loadgen.workload.HfTokenCounter;
 import io.capstream.loadgen.workload.LengthDistribution;
 import io.capstream.loadgen.workload.ThinkingMode;
 import java.nio.file.Path;
@@ -27,8 +29,9 @@ import java.util.Set;
  * @param outputTokens       {@code --output-tokens MEAN[,STDDEV]}: {@code max_tokens} drawn per request instead of
  *                           {@code --max-tokens}, or null
  * @param dataset            {@code --dataset FILE}: the requests' messages come from this file, or null
- * @param tokenizer          {@code --tokenizer FILE}: a Hugging Face tokenizer.json counting the dataset's tokens,
- *                           or null (the reference's estimate, 3 characters per token)
+ * @param tokenizer          {@code --tokenizer FILE}: a Hugging Face tokenizer.json counting the dataset's tokens
+ *                           and sizing the {@code --input-tokens} prompts, or null (the reference's estimate, 3
+ *                           characters per token)
  */
 public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
                            ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort,
@@ -135,8 +138,10 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
     }
 
     /**
-     * Checks the group alone (spec §1): token bounds, an explicit window against the completion, and the
-     * reasoning-effort value and its combination with the thinking controls. The rules that also need the
+     * Checks the group alone (spec §1): token bounds, an explicit window against the completion, the
+     * reasoning-effort value and its combination with the thinking controls, and the dataset and length options
+     * (their combinations, and that the {@code --dataset} and {@code --tokenizer} files exist; their content is
+     * read by {@link RunPlanner}). The rules that also need the
      * model are {@link #modelProblems(String)}.
      *
      * @return one usage error message per problem; empty when valid; never null
@@ -183,8 +188,14 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
         if (ctxTokens != 0 && (dataset != null || inputTokens != null)) {
             errors.add("--ctx-tokens cannot be combined with " + (dataset != null ? "--dataset" : "--input-tokens"));
         }
-        if (tokenizer != null && dataset == null) {
-            errors.add("--tokenizer counts the tokens of a --dataset; give --dataset too");
+        if (tokenizer != null && dataset == null && inputTokens == null) {
+            errors.add("--tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of them");
+        }
+        if (dataset != null && DatasetReader.fileProblem(dataset) != null) {
+            errors.add(DatasetReader.fileProblem(dataset));
+        }
+        if (tokenizer != null && HfTokenCounter.fileProblem(tokenizer) != null) {
+            errors.add(HfTokenCounter.fileProblem(tokenizer));
         }
     }
 

@@ -49,19 +49,19 @@ public final class RunPlanner {
             return CompletableFuture.failedFuture(new UsageException(errors));
         }
         ApiKey key = credentials(config, env);
-        Dataset dataset;
+        WorkloadPlanner.Inputs inputs;
         try {
-            dataset = WorkloadPlanner.dataset(config, plannedRequests(config));
+            inputs = WorkloadPlanner.inputs(config, plannedRequests(config));
         } catch (UsageException e) {
             return CompletableFuture.failedFuture(e);
         }
         if (config.maxModelLen() != 0) {
-            return complete(config, config.maxModelLen(), key, dataset);
+            return complete(config, config.maxModelLen(), key, inputs);
         }
         CompletableFuture<RunPlan> out = new CompletableFuture<>();
         ModelsProbe.probe(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.model(), key).onComplete(ar -> {
             Integer mml = ar.succeeded() ? ar.result() : null;
-            complete(config, mml, key, dataset).whenComplete((p, e) -> {
+            complete(config, mml, key, inputs).whenComplete((p, e) -> {
                 if (e != null) {
                     out.completeExceptionally(e);
                 } else {
@@ -96,24 +96,28 @@ public final class RunPlanner {
      */
     public static CompletableFuture<RunPlan> complete(RunConfig config, Integer maxModelLen, ApiKey key) {
         try {
-            return complete(config, maxModelLen, key, WorkloadPlanner.dataset(config, plannedRequests(config)));
+            return complete(config, maxModelLen, key, WorkloadPlanner.inputs(config, plannedRequests(config)));
         } catch (UsageException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
     /**
-     * As {@link #complete(RunConfig, Integer, ApiKey)}, with the {@code --dataset} already read.
+     * As {@link #complete(RunConfig, Integer, ApiKey)}, with the {@code --dataset} and {@code --tokenizer} already
+     * read.
      *
      * @param config      parameters (already validated)
      * @param maxModelLen explicit or probed window in tokens, or null
      * @param key         API key
-     * @param dataset     the dataset's entries, or null without {@code --dataset}
+     * @param inputs      the dataset's entries and the synthetic prompts' scale
      * @return the plan, or a future failed with {@link UsageException}
      */
-    static CompletableFuture<RunPlan> complete(RunConfig config, Integer maxModelLen, ApiKey key, Dataset dataset) {
+    static CompletableFuture<RunPlan> complete(RunConfig config, Integer maxModelLen, ApiKey key,
+                                               WorkloadPlanner.Inputs inputs) {
         int n = plannedRequests(config);
-        RequestPlan requests = RequestPlan.of(dataset, WorkloadPlanner.maxTokens(config, n, dataset));
+        Dataset dataset = inputs.dataset();
+        RequestPlan requests = RequestPlan.of(dataset, WorkloadPlanner.maxTokens(config, n, dataset),
+                inputs.promptScale(), inputs.tokenizer());
         int largest = requests.largestMaxTokens(config.maxTokens());
         Integer cap = null;
         if (maxModelLen != null) {

@@ -5,6 +5,7 @@ import io.capstream.loadgen.workload.DatasetEntry;
 import io.capstream.loadgen.workload.DatasetReader;
 import io.capstream.loadgen.workload.HfTokenCounter;
 import io.capstream.loadgen.workload.LengthDistribution;
+import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.loadgen.workload.TokenCounter;
 import java.util.List;
 
@@ -17,27 +18,66 @@ final class WorkloadPlanner {
     private WorkloadPlanner() {
     }
 
+    /** Largest synthetic prompt a tokenizer counts to calibrate {@code --input-tokens}, tokens. */
+    static final int CALIBRATION_MAX_TOKENS = 32_768;
+
     /**
-     * Reads {@code --dataset} (counting with {@code --tokenizer} when given), keeping the entries the run can use.
+     * What the run reads before it is planned: the {@code --dataset}'s entries and, with {@code --tokenizer} and
+     * {@code --input-tokens}, the scale of the synthetic prompts.
+     *
+     * @param dataset     the dataset, or null without {@code --dataset}
+     * @param promptScale synthetic prompts are built at {@code planned × promptScale} estimated tokens (1.0 without
+     *                    a tokenizer)
+     * @param tokenizer   the tokenizer file's name, or null without {@code --tokenizer}
+     */
+    record Inputs(Dataset dataset, double promptScale, String tokenizer) {
+        /** Nothing to read: the reference's workload, or lengths by the estimate. */
+        static final Inputs NONE = new Inputs(null, 1.0, null);
+    }
+
+    /**
+     * Reads {@code --dataset} (counting with {@code --tokenizer} when given), keeping the entries the run can use,
+     * and calibrates the synthetic prompts of {@code --input-tokens} with the tokenizer: it counts the tokens t of
+     * the run's synthetic prompt at the mean length m (at most {@value #CALIBRATION_MAX_TOKENS}) and builds every
+     * prompt at m / t times its planned length (twice: the second count is of the scaled prompt), so that the
+     * tokenizer counts about the planned length (exactly only near the mean: the filler's tokens per character
+     * vary a little with its length).
      *
      * @param config a validated config
      * @param n      planned requests
-     * @return the dataset, or null without {@code --dataset}
+     * @return what was read; {@link Inputs#NONE} when there is nothing to read
      * @throws UsageException when the file or the tokenizer is unusable (one line each)
      */
-    static Dataset dataset(RunConfig config, int n) throws UsageException {
+    static Inputs inputs(RunConfig config, int n) throws UsageException {
         RequestShape r = config.request();
-        if (r.dataset() == null) {
-            return null;
+        if (r.tokenizer() == null) {
+            return r.dataset() == null ? Inputs.NONE : new Inputs(read(config, n, TokenCounter.ESTIMATE), 1.0, null);
         }
+        try (HfTokenCounter counter = HfTokenCounter.open(r.tokenizer())) {
+            Dataset ds = r.dataset() == null ? null : read(config, n, counter);
+            double scale = 1.0;
+            if (r.inputTokens() != null) {
+                int m = (int) Math.max(RequestShape.MIN_INPUT_TOKENS,
+                        Math.min(CALIBRATION_MAX_TOKENS, Math.round(r.inputTokens().mean())));
+                PromptBuilder prompts = new PromptBuilder(r.sharedPrefixTokens());
+                for (int round = 0; round < 2; round++) {
+                    // a second round corrects for the part of the prompt that is shared prefix
+                    int t = counter.count(prompts.prompt(0, (int) Math.max(1, Math.round(m * scale))));
+                    scale = t <= 0 ? scale : scale * m / t;
+                }
+            }
+            return new Inputs(ds, scale, counter.name());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        } catch (PromptBuilder.PromptTooSmallException e) {
+            throw new IllegalStateException(e); // m >= 32 tokens always holds the envelope
+        }
+    }
+
+    private static Dataset read(RunConfig config, int n, TokenCounter counter) throws UsageException {
         long keep = (long) n + config.warmup().targetRequests();
         try {
-            if (r.tokenizer() == null) {
-                return DatasetReader.read(r.dataset(), (int) Math.min(keep, DatasetReader.MAX_ENTRIES), TokenCounter.ESTIMATE);
-            }
-            try (HfTokenCounter counter = HfTokenCounter.open(r.tokenizer())) {
-                return DatasetReader.read(r.dataset(), (int) Math.min(keep, DatasetReader.MAX_ENTRIES), counter);
-            }
+            return DatasetReader.read(config.request().dataset(), (int) Math.min(keep, DatasetReader.MAX_ENTRIES), counter);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

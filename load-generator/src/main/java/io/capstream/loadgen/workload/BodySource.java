@@ -45,14 +45,15 @@ public final class BodySource {
     /**
      * @param ctx     the event-loop context of the request (its worker pool builds large bodies)
      * @param index   request index (goes into the prompt's tail)
-     * @param planned planned context, tokens (the synthetic prompt's size; a dataset entry is sent as it is)
+     * @param planned planned context, tokens (the synthetic prompt's size, scaled by the plan's
+     *                {@link RequestPlan#promptTokens}; a dataset entry is sent as it is)
      * @return the body; fails with {@link PromptBuilder.PromptTooSmallException} when the context
      *         cannot hold the prompt envelope
      */
     public Future<Buffer> body(Context ctx, int index, int planned) {
         Dataset dataset = requests.dataset();
         long size = dataset != null ? dataset.entry(index).messagesJson().length()
-                : (long) (planned * PromptBuilder.CHARS_PER_TOKEN);
+                : (long) (requests.promptTokens(planned) * PromptBuilder.CHARS_PER_TOKEN);
         if (size <= INLINE_BODY_CHARS) {
             try {
                 return Future.succeededFuture(Buffer.buffer(build(index, planned)));
@@ -70,6 +71,6 @@ public final class BodySource {
         int mt = requests.maxTokens(index, maxTokens);
         Dataset dataset = requests.dataset();
         return dataset != null ? bodies.bodyWithMessages(dataset.entry(index).messagesJson(), mt)
-                : bodies.body(prompts.prompt(index, planned), mt);
+                : bodies.body(prompts.prompt(index, requests.promptTokens(planned)), mt);
     }
 }

@@ -68,13 +68,23 @@ public final class DatasetReader {
      *         {@code max_tokens}), the kept entries exceed {@value #MAX_KEPT_CHARS} characters, or no entry is usable
      */
     public static Dataset read(Path file, int limit, TokenCounter counter) {
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("--dataset: no such file: " + file);
-        }
-        if (!Files.isReadable(file)) {
-            throw new IllegalArgumentException("--dataset: cannot read " + file);
+        String problem = fileProblem(file);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
         return new DatasetReader(file, limit, counter).read();
+    }
+
+    /**
+     * @param file the {@code --dataset} path
+     * @return {@code --dataset: no such file: FILE} or {@code --dataset: cannot read FILE}, or null when it is a
+     *         readable regular file (checked with the other options, before the file is parsed)
+     */
+    public static String fileProblem(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return "--dataset: no such file: " + file;
+        }
+        return Files.isReadable(file) ? null : "--dataset: cannot read " + file;
     }
 
     private Dataset read() {

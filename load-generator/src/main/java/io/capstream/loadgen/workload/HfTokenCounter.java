@@ -6,7 +6,8 @@ import java.nio.file.Path;
 
 /**
  * Token counts by a Hugging Face {@code tokenizer.json} ({@code --tokenizer FILE}), through DJL's
- * tokenizers binding (a native library bundled in its jar). Counts exclude special tokens. Thread-safe
+ * tokenizers binding (a native library bundled in its jar). Counts exclude special tokens and are never
+ * truncated (DJL's default would stop at 512 tokens). Thread-safe
  * (the native tokenizer is immutable); {@link #close()} frees the native tokenizer.
  */
 public final class HfTokenCounter implements TokenCounter, AutoCloseable {
@@ -25,15 +26,25 @@ public final class HfTokenCounter implements TokenCounter, AutoCloseable {
      *         tokenizer, or the native library cannot load on this machine
      */
     public static HfTokenCounter open(Path file) {
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new IllegalArgumentException("--tokenizer: no readable file " + file);
+        if (fileProblem(file) != null) {
+            throw new IllegalArgumentException(fileProblem(file));
         }
         try {
-            return new HfTokenCounter(HuggingFaceTokenizer.newInstance(file), file.getFileName().toString());
+            // DJL truncates to 512 tokens unless told not to: a count must see the whole text
+            return new HfTokenCounter(HuggingFaceTokenizer.newInstance(file,
+                    java.util.Map.of("truncation", "false", "padding", "false")), file.getFileName().toString());
         } catch (Exception | LinkageError e) {
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
             throw new IllegalArgumentException("--tokenizer " + file + ": cannot load the tokenizer (" + why + ")");
         }
+    }
+
+    /**
+     * @param file the {@code --tokenizer} path
+     * @return {@code --tokenizer: no readable file FILE}, or null when it is a readable regular file
+     */
+    public static String fileProblem(Path file) {
+        return Files.isRegularFile(file) && Files.isReadable(file) ? null : "--tokenizer: no readable file " + file;
     }
 
     @Override

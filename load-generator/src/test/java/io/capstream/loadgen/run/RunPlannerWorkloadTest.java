@@ -125,9 +125,28 @@ class RunPlannerWorkloadTest {
         assertTrue(e.contains("--dataset and --input-tokens cannot be combined (the dataset's prompts have their own"
                 + " lengths)"), e.toString());
         assertTrue(e.contains("--ctx-tokens cannot be combined with --dataset"), e.toString());
-        assertEquals(List.of("--tokenizer counts the tokens of a --dataset; give --dataset too"),
+        assertEquals(List.of("--tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of"
+                        + " them"),
                 b().tokenizer(DIR.resolve("wordlevel-tokenizer.json")).build().validate(k -> null));
         assertEquals(List.of("--output-tokens needs a mean > 0 and a standard deviation >= 0 (tokens), got 0,0"),
                 b().outputTokens(new LengthDistribution(0, 0)).build().validate(k -> null));
+    }
+
+    @Test
+    void aTokenizerSizesTheInputTokensPromptsSoThatItCountsTheirPlannedLength() throws Exception {
+        Path tok = DIR.resolve("wordlevel-tokenizer.json");
+        RunPlan p = plan(b().inputTokens(new LengthDistribution(3000, 0)).tokenizer(tok).sharedPrefixTokens(1000), null);
+        assertArrayEquals(new int[] {3000, 3000, 3000, 3000, 3000}, p.contextPlan().toArray());
+        assertEquals("wordlevel-tokenizer.json", started(p).getTokenizer());
+        int built = p.requestPlan().promptTokens(3000);
+        // the filler has fewer characters per word-level token than 3: the prompt is built longer than 3000 x 3 chars
+        assertTrue(built > 3000, "built at " + built);
+        try (io.capstream.loadgen.workload.HfTokenCounter counter = io.capstream.loadgen.workload.HfTokenCounter.open(tok)) {
+            String prompt = new io.capstream.loadgen.workload.PromptBuilder(1000).prompt(4, built);
+            int tokens = counter.count(prompt);
+            assertTrue(Math.abs(tokens - 3000) <= 30, tokens + " tokens");
+        }
+        // without a tokenizer the prompts are built at the planned length, as the reference's
+        assertEquals(3000, plan(b().inputTokens(new LengthDistribution(3000, 0)), null).requestPlan().promptTokens(3000));
     }
 }

@@ -16,6 +16,8 @@ class HfTokenCounterTest {
             // unknown words are [UNK] tokens; the Whitespace pre-tokenizer splits punctuation off
             assertEquals(6, t.count("hello world the foo bar."));
             assertEquals(0, t.count(""));
+            // no truncation (DJL's default is 512 tokens)
+            assertEquals(4000, t.count("hello world ".repeat(2000)));
         }
     }
 
