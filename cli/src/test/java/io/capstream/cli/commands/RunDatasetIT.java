@@ -77,4 +77,34 @@ class RunDatasetIT {
         // the planned context is the entry's prompt tokens by the reference's estimate (3 chars per token)
         assertEquals(List.of(14, 8, 14, 14, 8, 14), planned);
     }
+
+    @Test
+    @Timeout(120)
+    void inputAndOutputTokensDrawEachRequestsPromptLengthAndMaxTokens() throws Exception {
+        Path report = tmp.resolve("lengths.json");
+        int code = CapstreamMain.execute("run", "--input-tokens", "400", "--output-tokens", "20,5", "--seed", "5",
+                "--requests", "6", "--concurrency", "2", "--shared-prefix-tokens", "0", "--client-warmup", "0",
+                "--output", report.toString());
+        assertEquals(0, code, errBytes.toString(StandardCharsets.UTF_8));
+        JsonNode a = ArtifactJson.read(report);
+        assertEquals(6, a.path("completed").asInt());
+        int[] drawn = new io.capstream.loadgen.workload.LengthDistribution(20, 5).sample(6, 5,
+                io.capstream.loadgen.workload.LengthDistribution.OUTPUT_SALT, 1, 65_536);
+        List<Integer> expected = java.util.Arrays.stream(drawn).boxed().toList();
+        List<Integer> output = new ArrayList<>();
+        for (JsonNode row : a.path("request_timings")) {
+            output.add(row.path("output_tokens").asInt());
+            assertEquals(400, row.path("planned_context_tokens").asInt(), row.toString());
+            // 1,200 characters of synthetic prompt, ceil(1200 / 3.4) by the engine
+            assertEquals(353, row.path("prompt_tokens").asInt(), row.toString());
+        }
+        assertEquals(expected, output);
+        assertEquals(java.util.Collections.max(expected), a.path("max_tokens").asInt());
+        JsonNode run = a.path("capstream").path("run");
+        assertEquals(400.0, run.path("input_tokens_mean").asDouble());
+        assertEquals(0.0, run.path("input_tokens_stddev").asDouble());
+        assertEquals(20.0, run.path("output_tokens_mean").asDouble());
+        assertEquals(5.0, run.path("output_tokens_stddev").asDouble());
+        assertTrue(run.path("dataset_name").isNull(), run.toString());
+    }
 }
