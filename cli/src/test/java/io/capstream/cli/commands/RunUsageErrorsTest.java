@@ -47,9 +47,13 @@ class RunUsageErrorsTest {
                 "capstream run: --dataset: no such file: no-such.jsonl");
         assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--output-tokens", "128,x"),
                 "capstream run: --output-tokens must be MEAN or MEAN,STDDEV (tokens), got '128,x'");
-        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--input-tokens", "512",
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m",
                         "--tokenizer", "src/test/resources/datasets/chat.jsonl"),
-                "capstream run: --tokenizer counts the tokens of a --dataset; give --dataset too");
+                "capstream run: --tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of"
+                        + " them");
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--input-tokens", "512",
+                        "--tokenizer", "no-such-tokenizer.json"),
+                "capstream run: --tokenizer: no readable file no-such-tokenizer.json");
         CliRun r = run("run", "--base-url", baseUrl(), "--model", "m", "--dataset",
                 "src/test/resources/datasets/chat.jsonl", "--tokenizer", "src/test/resources/datasets/chat.jsonl");
         assertEquals(2, r.code(), r.err());
