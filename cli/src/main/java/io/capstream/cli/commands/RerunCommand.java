@@ -47,7 +47,8 @@ import picocli.CommandLine.Spec;
                 + " the run was written to (--bootstrap-servers, --schema-registry-url; e.g. those of 'capstream up')."
                 + " Only the target and client options may be given: --base-url (default: the built-in simulated"
                 + " engine), --model (default: the original's), --engine, --gpu, --api-key-env, -H, --client-warmup,"
-                + " --warmup-requests, --server-metrics, --run-id; everything else is the original's."},
+                + " --warmup-requests, --server-metrics, --run-id, and the original's --dataset/--tokenizer files when"
+                + " it used them (the dataset is checked by its SHA-256); everything else is the original's."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request completed and the report was written",
             "1:some requests failed, events were undelivered, or no report arrived",
@@ -57,7 +58,8 @@ public final class RerunCommand implements Callable<Integer> {
     static final List<String> WORKLOAD_OPTIONS = List.of("--concurrency", "--rate", "--requests", "--burst",
             "--shared-prefix-tokens", "--ctx-tokens", "--seed", "--max-tokens", "--max-model-len", "--margin",
             "--timeout", "--thinking-mode", "--no-thinking", "--reasoning-effort", "--extra-body", "--endpoint",
-            "--arrival", "--max-in-flight", "--duration", "--ramp-up", "--keep-alive", "--slo", "--run-id-suffix");
+            "--arrival", "--max-in-flight", "--duration", "--ramp-up", "--keep-alive", "--slo", "--run-id-suffix",
+            "--input-tokens", "--output-tokens");
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
     @Spec
@@ -127,6 +129,12 @@ public final class RerunCommand implements Callable<Integer> {
                     + kafka.bootstrapServers() + " (wrong run id, or the topic's retention dropped it); nothing was sent");
             return 2;
         }
+        List<String> missing = RerunWorkload.missingInputs(original.started(), run.dataset(), sha256(run.dataset()),
+                run.tokenizer());
+        if (!missing.isEmpty()) {
+            missing.forEach(p -> System.err.println("capstream rerun: " + p));
+            return 2;
+        }
         String runId = run.runId() != null ? run.runId()
                 : originalRunId + "-rerun-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
         String model = run.model() != null ? run.model() : original.started().getModel();
@@ -148,6 +156,20 @@ public final class RerunCommand implements Callable<Integer> {
         int code = new RunDriver(req, System.out, System.err, System::getenv).execute(new ArrayList<>());
         printComparison(original, OutputPath.resolve(output, runId));
         return code;
+    }
+
+    /** @return the SHA-256 of the file's bytes, lower-case hex; null for no file or an unreadable one */
+    private static String sha256(Path file) {
+        if (file == null) {
+            return null;
+        }
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            in.transferTo(new java.security.DigestOutputStream(java.io.OutputStream.nullOutputStream(), md));
+            return java.util.HexFormat.of().formatHex(md.digest());
+        } catch (java.io.IOException | java.security.NoSuchAlgorithmException e) {
+            return null;
+        }
     }
 
     /** Prints the original-versus-rerun table, or why there is none. */

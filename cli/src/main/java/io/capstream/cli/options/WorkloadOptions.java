@@ -9,6 +9,7 @@ import io.capstream.loadgen.workload.ExtraBody;
 import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.loadgen.sim.SimConfig;
+import io.capstream.loadgen.workload.LengthDistribution;
 import io.capstream.loadgen.workload.ThinkingMode;
 import picocli.CommandLine.Option;
 
@@ -64,6 +65,31 @@ public class WorkloadOptions {
     @Option(names = "--margin", paramLabel = "TOKENS",
             description = "Tokens kept free below the context window. Default: ${DEFAULT-VALUE}.")
     int margin = RunConfig.DEFAULT_MARGIN;
+
+    @Option(names = "--dataset", paramLabel = "FILE",
+            description = "Send the prompts of this file instead of synthetic ones: JSONL (one object per line with"
+                    + " messages, an OpenAI chat messages array, or prompt, a string; optional max_tokens) or ShareGPT"
+                    + " JSON (an array of {conversations: [{from: human, value}, {from: gpt, value}]}: the first human"
+                    + " turn is the prompt, the gpt turn's tokens the output length). Request i sends entry i mod N, in"
+                    + " file order. Output length: --output-tokens, else the entry's own, else --max-tokens. The report"
+                    + " records the file's name and SHA-256.")
+    java.nio.file.Path dataset;
+
+    @Option(names = "--tokenizer", paramLabel = "FILE",
+            description = "A Hugging Face tokenizer.json counting the --dataset's prompt and reply tokens, and sizing the"
+                    + " --input-tokens prompts so that it counts their planned length (default: the reference's"
+                    + " estimate, 3 characters per token).")
+    java.nio.file.Path tokenizer;
+
+    @Option(names = "--input-tokens", paramLabel = "MEAN[,STDDEV]",
+            description = "Synthetic prompt length drawn per request (normal, seeded by --seed, clamped to 32 tokens and"
+                    + " the prompt cap) instead of the reference's context distribution, e.g. 1024,256.")
+    String inputTokens;
+
+    @Option(names = "--output-tokens", paramLabel = "MEAN[,STDDEV]",
+            description = "max_tokens drawn per request (normal, seeded by --seed, clamped to 1..65536) instead of"
+                    + " --max-tokens, e.g. 128,32. The context-window rule uses the largest draw.")
+    String outputTokens;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Socket timeout for connect, headers and each read, s (not a total deadline). Default: ${DEFAULT-VALUE}.")
@@ -169,6 +195,16 @@ public class WorkloadOptions {
         return slos == null ? java.util.List.of() : java.util.List.copyOf(slos);
     }
 
+    /** @return the given {@code --dataset}, or null */
+    public java.nio.file.Path dataset() {
+        return dataset;
+    }
+
+    /** @return the given {@code --tokenizer}, or null */
+    public java.nio.file.Path tokenizer() {
+        return tokenizer;
+    }
+
     /** @return the given {@code --model}, or null */
     public String model() {
         return model;
@@ -193,7 +229,8 @@ public class WorkloadOptions {
      * @param sim the simulated engine's options (its model is the default when it is the target); not null
      * @return the config (not validated)
      * @throws IllegalArgumentException for an unknown --thinking-mode, --arrival, --server-metrics or --endpoint,
-     *                                  a malformed -H or an --extra-body that is not a JSON object (usage error)
+     *         a malformed -H, an --extra-body that is not a JSON object, or an --input-tokens / --output-tokens
+     *         that is not MEAN[,STDDEV] (usage error)
      */
     public RunConfig toConfig(SimOptions sim) {
         String url = baseUrl();
@@ -204,7 +241,10 @@ public class WorkloadOptions {
                 .requests(requests).burst(burst).sharedPrefixTokens(sharedPrefixTokens)
                 .ctxTokens(ctxTokens).seed(seed).maxTokens(maxTokens).maxModelLen(maxModelLen).margin(margin)
                 .timeoutS(timeoutS).thinkingMode(ThinkingMode.parse(thinkingMode)).noThinking(noThinking)
-                .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv).arrival(ArrivalMode.parse(arrival))
+                .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv)
+                .dataset(dataset).tokenizer(tokenizer)
+                .inputTokens(inputTokens == null ? null : LengthDistribution.parse("--input-tokens", inputTokens))
+                .outputTokens(outputTokens == null ? null : LengthDistribution.parse("--output-tokens", outputTokens)).arrival(ArrivalMode.parse(arrival))
                 .maxInFlight(maxInFlight).durationS(seconds(duration)).keepAlive(keepAlive)
                 .rampUpS(seconds(rampUp)).runId(runId).runIdSuffix(runIdSuffix)
                 .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests))

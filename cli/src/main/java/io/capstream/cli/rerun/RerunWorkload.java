@@ -19,7 +19,9 @@ import io.capstream.schemas.avro.RunStarted;
  * arrival process, rate, in-flight cap, duration and ramp-up; shared prefix, fixed context, seed, max tokens,
  * context window ({@code max_context_tokens}; when the original's was unknown the new endpoint is probed and the
  * plan may differ, see {@link #planMatches}), margin, socket timeout, keep-alive, thinking mode, reasoning
- * effort, endpoint and extra body; the SLOs. One process sends it all (a distributed original is rerun by one
+ * effort, endpoint and extra body; the {@code --input-tokens}/{@code --output-tokens} distributions; the SLOs. A
+ * {@code --dataset} and {@code --tokenizer} are the command's, checked against the original's
+ * ({@link #missingInputs}: the dataset by its SHA-256). One process sends it all (a distributed original is rerun by one
  * generator).
  */
 public final class RerunWorkload {
@@ -60,6 +62,8 @@ public final class RerunWorkload {
                 .reasoningEffort(original.getReasoningEffort())
                 .endpoint(ApiEndpoint.parse(original.getEndpoint()))
                 .extraBody(original.getExtraBodyJson() == null ? null : ExtraBody.parse(original.getExtraBodyJson()))
+                .inputTokens(distribution(original.getInputTokensMean(), original.getInputTokensStddev()))
+                .outputTokens(distribution(original.getOutputTokensMean(), original.getOutputTokensStddev()))
                 .slos(original.getSlos())
                 .sweep(null)
                 .expectedWorkers(1)
@@ -78,6 +82,42 @@ public final class RerunWorkload {
      */
     public static boolean planMatches(RunStarted original, RunStarted rerun) {
         return original.getPlannedContextTokens().equals(rerun.getPlannedContextTokens());
+    }
+
+    /**
+     * What the rerun needs from the command line besides the events: the original's {@code --dataset} file (the
+     * events hold its name and SHA-256, not its entries) and its {@code --tokenizer}, when it used them.
+     *
+     * @param original   the original run's RunStarted; not null
+     * @param dataset    the rerun's {@code --dataset}, or null
+     * @param datasetSha the SHA-256 of that file's bytes (lower-case hex), or null when none was given
+     * @param tokenizer  the rerun's {@code --tokenizer}, or null
+     * @return one usage error per problem; empty when the command line completes the workload
+     */
+    public static java.util.List<String> missingInputs(RunStarted original, java.nio.file.Path dataset, String datasetSha,
+                                                       java.nio.file.Path tokenizer) {
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        if (original.getDatasetName() == null) {
+            if (dataset != null) {
+                problems.add("--dataset: the original run sent no dataset (its prompts are synthetic)");
+            }
+        } else if (dataset == null) {
+            problems.add("needs --dataset: the original run's prompts came from " + original.getDatasetName()
+                    + " (SHA-256 " + original.getDatasetSha256() + "); give that file");
+        } else if (!String.valueOf(original.getDatasetSha256()).equals(datasetSha)) {
+            problems.add("--dataset " + dataset + " is not the original's " + original.getDatasetName() + ": SHA-256 "
+                    + datasetSha + ", the original's " + original.getDatasetSha256());
+        }
+        if (original.getTokenizer() != null && tokenizer == null) {
+            problems.add("needs --tokenizer: the original run counted tokens with " + original.getTokenizer());
+        } else if (original.getTokenizer() == null && tokenizer != null) {
+            problems.add("--tokenizer: the original run used none (the 3 characters per token estimate)");
+        }
+        return problems;
+    }
+
+    private static io.capstream.loadgen.workload.LengthDistribution distribution(Double mean, Double stddev) {
+        return mean == null ? null : new io.capstream.loadgen.workload.LengthDistribution(mean, stddev == null ? 0 : stddev);
     }
 
     private static int orDefault(Integer v, int dflt) {

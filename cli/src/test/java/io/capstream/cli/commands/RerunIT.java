@@ -163,4 +163,38 @@ class RerunIT {
         assertTrue(err().contains("capstream rerun: --rate cannot be given"), err());
         assertTrue(err().contains("capstream rerun: needs --bootstrap-servers"), err());
     }
+
+    /** A dataset run's rerun needs the dataset file (the events hold its name and SHA-256), and the same one. */
+    @Test
+    @Timeout(180)
+    void aDatasetRunIsRerunWithItsFileCheckedByItsHash() throws Exception {
+        String bs = kafka.bootstrapServers();
+        Path dataset = Path.of("src/test/resources/datasets/chat.jsonl");
+        Path original = tmp.resolve("ds.json");
+        assertEquals(0, CapstreamMain.execute("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
+                "--dataset", dataset.toString(), "--requests", "6", "--concurrency", "2", "--client-warmup", "0",
+                "--server-metrics", "off", "--run-id", "rerun-it-dataset", "--output", original.toString()), err());
+        assertEquals(2, CapstreamMain.execute("rerun", "rerun-it-dataset", "--bootstrap-servers", bs,
+                "--schema-registry-url", REGISTRY));
+        assertTrue(err().contains("capstream rerun: needs --dataset: the original run's prompts came from chat.jsonl"),
+                err());
+        Path other = tmp.resolve("chat.jsonl");
+        java.nio.file.Files.writeString(other, java.nio.file.Files.readString(dataset) + "{\"prompt\": \"one more\"}\n");
+        assertEquals(2, CapstreamMain.execute("rerun", "rerun-it-dataset", "--dataset", other.toString(),
+                "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY));
+        assertTrue(err().contains("is not the original's chat.jsonl: SHA-256 "), err());
+
+        Path rerun = tmp.resolve("ds-rerun.json");
+        assertEquals(0, CapstreamMain.execute("rerun", "rerun-it-dataset", "--dataset", dataset.toString(),
+                "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY, "--client-warmup", "0",
+                "--server-metrics", "off", "--output", rerun.toString()), err());
+        JsonNode a = ArtifactJson.read(original);
+        JsonNode b = ArtifactJson.read(rerun);
+        assertEquals(a.path("capstream").path("run").path("dataset_sha256").asText(),
+                b.path("capstream").path("run").path("dataset_sha256").asText());
+        for (int i = 0; i < 6; i++) {
+            assertEquals(a.path("request_timings").get(i).path("prompt_tokens").asInt(),
+                    b.path("request_timings").get(i).path("prompt_tokens").asInt(), "the same entry for index " + i);
+        }
+    }
 }

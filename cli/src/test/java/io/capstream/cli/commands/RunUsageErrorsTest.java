@@ -41,6 +41,31 @@ class RunUsageErrorsTest {
     }
 
     @Test
+    @Timeout(30)
+    void datasetAndLengthProblemsAreOneLineUsageErrors() {
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--dataset", "no-such.jsonl"),
+                "capstream run: --dataset: no such file: no-such.jsonl");
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--output-tokens", "128,x"),
+                "capstream run: --output-tokens must be MEAN or MEAN,STDDEV (tokens), got '128,x'");
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m",
+                        "--tokenizer", "src/test/resources/datasets/chat.jsonl"),
+                "capstream run: --tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of"
+                        + " them");
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--input-tokens", "512",
+                        "--tokenizer", "no-such-tokenizer.json"),
+                "capstream run: --tokenizer: no readable file no-such-tokenizer.json");
+        CliRun r = run("run", "--base-url", baseUrl(), "--model", "m", "--dataset",
+                "src/test/resources/datasets/chat.jsonl", "--tokenizer", "src/test/resources/datasets/chat.jsonl");
+        assertEquals(2, r.code(), r.err());
+        // the file's content is read when the run is prepared (after the line saying when the broker starts)
+        String last = r.lines().get(r.lines().size() - 1);
+        assertTrue(last.startsWith("capstream run: --tokenizer src/test/resources/datasets/chat.jsonl:"
+                + " cannot load the tokenizer ("), r.err());
+        assertEquals(List.of(last), r.lines().stream().filter(l -> l.startsWith("capstream run:")).toList());
+        assertEquals(0, target.hits(), "nothing may reach the target");
+    }
+
+    @Test
     @Timeout(20)
     void malformedBaseUrlIsAUsageErrorNotAHang() {
         assertUsageError(run("run", "--base-url", "http://[::1", "--model", "m"),

@@ -89,7 +89,7 @@ public final class EventFactory {
             planned.add(v);
         }
         boolean open = c.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED;
-        RunStarted rs = RunStarted.newBuilder()
+        RunStarted.Builder rs = RunStarted.newBuilder()
                 .setBaseUrl(target)
                 .setModel(c.model())
                 .setEngine(c.engine())
@@ -101,7 +101,7 @@ public final class EventFactory {
                 .setContextTokens(c.ctxTokens() == 0 ? null : c.ctxTokens())
                 .setContextSeed(c.seed())
                 .setMaxContextTokens(plan.maxModelLen())
-                .setMaxTokens(c.maxTokens())
+                .setMaxTokens(plan.largestMaxTokens())
                 .setSharedPrefixTokens(c.sharedPrefixTokens())
                 .setMarginTokens(c.margin())
                 .setTimeoutS(c.timeoutS())
@@ -126,9 +126,23 @@ public final class EventFactory {
                 .setCapstreamVersion(version)
                 .setSlos(c.report().slos())
                 .setSweep(c.report().sweep())
-                .setRerunOf(c.report().rerunOf())
-                .build();
-        return wrap(rs);
+                .setRerunOf(c.report().rerunOf());
+        workload(rs);
+        return wrap(rs.build());
+    }
+
+    /** The dataset and the length distributions of the run (all null for the reference's workload). */
+    private void workload(RunStarted.Builder rs) {
+        io.capstream.loadgen.workload.Dataset ds = plan.requestPlan().dataset();
+        RequestShape r = plan.config().request();
+        rs.setDatasetName(ds == null ? null : ds.name())
+                .setDatasetSha256(ds == null ? null : ds.sha256())
+                .setDatasetEntries(ds == null ? null : ds.size())
+                .setTokenizer(plan.requestPlan().tokenizer())
+                .setInputTokensMean(r.inputTokens() == null ? null : r.inputTokens().mean())
+                .setInputTokensStddev(r.inputTokens() == null ? null : r.inputTokens().stddev())
+                .setOutputTokensMean(r.outputTokens() == null ? null : r.outputTokens().mean())
+                .setOutputTokensStddev(r.outputTokens() == null ? null : r.outputTokens().stddev());
     }
 
     /**

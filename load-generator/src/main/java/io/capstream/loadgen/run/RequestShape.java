@@ -1,7 +1,11 @@
 package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.workload.ExtraBody;
+import io.capstream.loadgen.workload.DatasetReader;
+import io.capstream.loadgen.workload.HfTokenCounter;
+import io.capstream.loadgen.workload.LengthDistribution;
 import io.capstream.loadgen.workload.ThinkingMode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,27 +25,53 @@ import java.util.Set;
  * @param thinkingMode       {@code --thinking-mode}; null means {@link ThinkingMode#DEFAULT}
  * @param noThinking         {@code --no-thinking}: forces thinking-mode disabled
  * @param reasoningEffort    {@code --reasoning-effort}, or null
+ * @param inputTokens        {@code --input-tokens MEAN[,STDDEV]}: synthetic prompt lengths drawn per request
+ *                           instead of the reference's context plan, or null
+ * @param outputTokens       {@code --output-tokens MEAN[,STDDEV]}: {@code max_tokens} drawn per request instead of
+ *                           {@code --max-tokens}, or null
+ * @param dataset            {@code --dataset FILE}: the requests' messages come from this file, or null
+ * @param tokenizer          {@code --tokenizer FILE}: a Hugging Face tokenizer.json counting the dataset's tokens
+ *                           and sizing the {@code --input-tokens} prompts, or null (the reference's estimate, 3
+ *                           characters per token)
  * @param extraBody          {@code --extra-body} members added to each body, or null for none
  */
 public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
-                           ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort, ExtraBody extraBody) {
+                           ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort,
+                           LengthDistribution inputTokens, LengthDistribution outputTokens, Path dataset,
+                           Path tokenizer, ExtraBody extraBody) {
+
+    /** Smallest {@code --input-tokens} draw, tokens (the smallest {@code --ctx-tokens}: the prompt envelope fits). */
+    public static final int MIN_INPUT_TOKENS = 32;
+    /** Largest {@code --input-tokens} draw, tokens (the largest {@code --ctx-tokens}). */
+    public static final int MAX_INPUT_TOKENS = 1_048_576;
+    /** Largest {@code max_tokens} of a request, tokens (the bound of {@code --max-tokens}). */
+    public static final int MAX_OUTPUT_TOKENS = 65_536;
 
     /**
-     * A request shape without extra body members.
+     * The reference's request shape: synthetic prompts from the context plan, {@code --max-tokens} for every request.
      *
-     * @param sharedPrefixTokens shared prefix, tokens
-     * @param ctxTokens          fixed context, tokens, or 0
-     * @param maxTokens          completion cap, tokens
-     * @param maxModelLen        context window, tokens, or 0
-     * @param margin             margin, tokens
-     * @param thinkingMode       thinking mode, or null
-     * @param noThinking         the --no-thinking flag
-     * @param reasoningEffort    reasoning effort, or null
+     * @param sharedPrefixTokens {@code --shared-prefix-tokens}, tokens
+     * @param ctxTokens          {@code --ctx-tokens}, tokens (0 = sampled)
+     * @param maxTokens          {@code --max-tokens}, tokens
+     * @param maxModelLen        {@code --max-model-len}, tokens (0 = probe)
+     * @param margin             {@code --margin}, tokens
+     * @param thinkingMode       {@code --thinking-mode}, or null
+     * @param noThinking         {@code --no-thinking}
+     * @param reasoningEffort    {@code --reasoning-effort}, or null
      */
     public RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
                         ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort) {
         this(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking, reasoningEffort,
-                null);
+                null, null, null, null, null);
+    }
+
+    /**
+     * @return true when requests may send different {@code max_tokens} or prompts not from the context plan
+     *         ({@code --output-tokens}, {@code --input-tokens} or {@code --dataset}): the window rule and the aggregate
+     *         guard then need the per-request values and are checked by {@link RunPlanner}
+     */
+    public boolean perRequestLengths() {
+        return inputTokens != null || outputTokens != null || dataset != null;
     }
 
     /** Accepted {@code --reasoning-effort} values (spec §1). */
@@ -64,7 +94,16 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
      * @return the cap, tokens; ≤ 0 when {@link #windowProblem} reports the window
      */
     public long promptCap(long window) {
-        return window - maxTokens - margin;
+        return promptCap(window, maxTokens);
+    }
+
+    /**
+     * @param window        context window, tokens
+     * @param largestOutput the largest {@code max_tokens} of any request, tokens
+     * @return the prompt cap {@code window − largestOutput − margin}, tokens
+     */
+    public long promptCap(long window, int largestOutput) {
+        return window - largestOutput - margin;
     }
 
     /**
@@ -84,8 +123,27 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
     }
 
     /**
-     * Checks the group alone (spec §1): token bounds, an explicit window against the completion, and the
-     * reasoning-effort value and its combination with the thinking controls. The rules that also need the
+     * The window rule for per-request {@code max_tokens}: the window must exceed the largest plus the margin.
+     *
+     * @param label         how the window is named in the message
+     * @param window        context window, tokens
+     * @param largestOutput the largest {@code max_tokens} of any request, tokens
+     * @return the message, or null when the window is large enough; {@link #windowProblem(String, long)}'s
+     *         message when {@code largestOutput} is {@code --max-tokens}
+     */
+    public String windowProblem(String label, long window, int largestOutput) {
+        if (largestOutput == maxTokens || promptCap(window, largestOutput) > 0) {
+            return windowProblem(label, window);
+        }
+        return label + " " + window + " must exceed the largest max_tokens + --margin (" + largestOutput + " + "
+                + margin + ")";
+    }
+
+    /**
+     * Checks the group alone (spec §1): token bounds, an explicit window against the completion, the
+     * reasoning-effort value and its combination with the thinking controls, and the dataset and length options
+     * (their combinations, and that the {@code --dataset} and {@code --tokenizer} files exist; their content is
+     * read by {@link RunPlanner}). The rules that also need the
      * model are {@link #modelProblems(String)}.
      *
      * @return one usage error message per problem; empty when valid; never null
@@ -99,7 +157,8 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
         Ranges.check(errors, "--max-tokens", maxTokens, 1, 65_536);
         Ranges.check(errors, "--max-model-len", maxModelLen, 0, 1_048_576);
         Ranges.check(errors, "--margin", margin, 0, 1_048_576);
-        if (maxModelLen != 0) {
+        lengthProblems(errors);
+        if (maxModelLen != 0 && outputTokens == null && dataset == null) {
             String window = windowProblem("--max-model-len", maxModelLen);
             if (window != null) {
                 errors.add(window);
@@ -116,6 +175,30 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
             }
         }
         return errors;
+    }
+
+    private void lengthProblems(List<String> errors) {
+        if (inputTokens != null && inputTokens.problem("--input-tokens") != null) {
+            errors.add(inputTokens.problem("--input-tokens"));
+        }
+        if (outputTokens != null && outputTokens.problem("--output-tokens") != null) {
+            errors.add(outputTokens.problem("--output-tokens"));
+        }
+        if (dataset != null && inputTokens != null) {
+            errors.add("--dataset and --input-tokens cannot be combined (the dataset's prompts have their own lengths)");
+        }
+        if (ctxTokens != 0 && (dataset != null || inputTokens != null)) {
+            errors.add("--ctx-tokens cannot be combined with " + (dataset != null ? "--dataset" : "--input-tokens"));
+        }
+        if (tokenizer != null && dataset == null && inputTokens == null) {
+            errors.add("--tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of them");
+        }
+        if (dataset != null && DatasetReader.fileProblem(dataset) != null) {
+            errors.add(DatasetReader.fileProblem(dataset));
+        }
+        if (tokenizer != null && HfTokenCounter.fileProblem(tokenizer) != null) {
+            errors.add(HfTokenCounter.fileProblem(tokenizer));
+        }
     }
 
     /**

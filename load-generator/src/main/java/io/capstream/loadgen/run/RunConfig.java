@@ -93,6 +93,8 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         b.maxTokens = request.maxTokens(); b.maxModelLen = request.maxModelLen(); b.margin = request.margin();
         b.thinkingMode = request.thinkingMode(); b.noThinking = request.noThinking();
         b.reasoningEffort = request.reasoningEffort(); b.extraBody = request.extraBody();
+        b.inputTokens = request.inputTokens(); b.outputTokens = request.outputTokens();
+        b.dataset = request.dataset(); b.tokenizer = request.tokenizer();
         b.runId = identity.runId(); b.runIdSuffix = identity.runIdSuffix(); b.workerId = identity.workerId();
         b.expectedWorkers = identity.expectedWorkers(); b.seed = identity.seed(); b.gpu = identity.gpu();
         b.warmup = warmup;
@@ -158,8 +160,12 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
             if (request.reasoningEffort() != null) {
                 errors.add("--reasoning-effort applies to --endpoint chat only");
             }
+            if (request.dataset() != null) {
+                // a dataset's entries are chat messages: without a chat template there is no prompt string for them
+                errors.add("--dataset applies to --endpoint chat only (its entries are chat messages)");
+            }
         }
-        if (request.ctxTokens() != 0 || request.maxModelLen() != 0) {
+        if (!request.perRequestLengths() && (request.ctxTokens() != 0 || request.maxModelLen() != 0)) {
             long perRequest = request.ctxTokens() != 0 ? request.ctxTokens()
                     : Math.min(Math.max(0L, request.promptCap(request.maxModelLen())), SAMPLED_CONTEXT_CEILING);
             aggregateGuard(errors, load.effectiveRequests(), perRequest);
@@ -277,6 +283,10 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         private boolean noThinking;
         private String reasoningEffort;
         private String apiKeyEnv;
+        private io.capstream.loadgen.workload.LengthDistribution inputTokens;
+        private io.capstream.loadgen.workload.LengthDistribution outputTokens;
+        private java.nio.file.Path dataset;
+        private java.nio.file.Path tokenizer;
         private ArrivalMode arrival = ArrivalMode.CLOSED;
         private Double rateRps;
         private Integer maxInFlight;
@@ -349,6 +359,14 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         public Builder noThinking(boolean v) { this.noThinking = v; return this; }
         /** @param v reasoning effort or null @return this */
         public Builder reasoningEffort(String v) { this.reasoningEffort = v; return this; }
+        /** @param v {@code --input-tokens} prompt lengths, or null (the context plan) @return this */
+        public Builder inputTokens(io.capstream.loadgen.workload.LengthDistribution v) { this.inputTokens = v; return this; }
+        /** @param v {@code --output-tokens} max_tokens lengths, or null ({@code --max-tokens}) @return this */
+        public Builder outputTokens(io.capstream.loadgen.workload.LengthDistribution v) { this.outputTokens = v; return this; }
+        /** @param v {@code --dataset} file, or null (synthetic prompts) @return this */
+        public Builder dataset(java.nio.file.Path v) { this.dataset = v; return this; }
+        /** @param v {@code --tokenizer} tokenizer.json, or null (the estimate) @return this */
+        public Builder tokenizer(java.nio.file.Path v) { this.tokenizer = v; return this; }
         /** @param v name of the API key variable or null @return this */
         public Builder apiKeyEnv(String v) { this.apiKeyEnv = v; return this; }
         /** @param v arrival process @return this */
@@ -387,7 +405,8 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
             LoadShape load = new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS,
                     rampUpS);
             RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
-                    thinkingMode, noThinking, reasoningEffort, extraBody);
+                    thinkingMode, noThinking, reasoningEffort, inputTokens, outputTokens, dataset, tokenizer,
+                    extraBody);
             RunIdentity identity = new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, gpu);
             return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, sweep, rerunOf), serverMetrics);
         }

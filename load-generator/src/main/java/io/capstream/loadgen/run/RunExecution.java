@@ -101,7 +101,8 @@ final class RunExecution {
         this.control = control == null ? new RunControl() : control;
         this.bodySource = new BodySource(new PromptBuilder(config.sharedPrefixTokens()),
                 new RequestBodyBuilder(config.model(), config.maxTokens(), config.resolvedThinkingMode(),
-                        config.reasoningEffort(), config.endpoint(), config.extraBody()));
+                        config.reasoningEffort(), config.endpoint(), config.extraBody()), plan.requestPlan(),
+                config.maxTokens());
     }
 
     CompletableFuture<RunOutcome> start() {

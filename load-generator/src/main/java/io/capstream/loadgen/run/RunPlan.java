@@ -2,6 +2,7 @@ package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.workload.ApiKey;
 import io.capstream.loadgen.workload.ContextPlan;
+import io.capstream.loadgen.workload.RequestPlan;
 
 /**
  * Everything resolved before the first request (spec §5 step 1): the config, the context window
@@ -11,8 +12,32 @@ import io.capstream.loadgen.workload.ContextPlan;
  * @param maxModelLen explicit {@code --max-model-len} or the probed window, tokens; null when unknown
  * @param contextPlan the clamped plan of every request (spec §3.1)
  * @param apiKey      the key for the Authorization header (hidden in toString)
+ * @param requestPlan per-request {@code max_tokens} and dataset messages; null = {@link RequestPlan#SYNTHETIC}
  */
-public record RunPlan(RunConfig config, Integer maxModelLen, ContextPlan contextPlan, ApiKey apiKey) {
+public record RunPlan(RunConfig config, Integer maxModelLen, ContextPlan contextPlan, ApiKey apiKey,
+                      RequestPlan requestPlan) {
+
+    /** Fills a null request plan with {@link RequestPlan#SYNTHETIC}. */
+    public RunPlan {
+        requestPlan = requestPlan == null ? RequestPlan.SYNTHETIC : requestPlan;
+    }
+
+    /**
+     * The reference's workload (synthetic prompts, {@code --max-tokens} for every request).
+     *
+     * @param config      the validated run parameters
+     * @param maxModelLen the window, tokens, or null
+     * @param contextPlan the plan
+     * @param apiKey      the key
+     */
+    public RunPlan(RunConfig config, Integer maxModelLen, ContextPlan contextPlan, ApiKey apiKey) {
+        this(config, maxModelLen, contextPlan, apiKey, RequestPlan.SYNTHETIC);
+    }
+
+    /** @return the largest {@code max_tokens} any request sends, tokens ({@code --max-tokens} unless per request) */
+    public int largestMaxTokens() {
+        return requestPlan.largestMaxTokens(config.maxTokens());
+    }
 
     /** @return n, the number of planned requests (the upper bound for a time-bounded closed loop) */
     public int requests() {

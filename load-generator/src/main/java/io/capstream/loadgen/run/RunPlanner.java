@@ -3,7 +3,9 @@ package io.capstream.loadgen.run;
 import io.capstream.loadgen.arrival.ArrivalSchedule;
 import io.capstream.loadgen.workload.ApiKey;
 import io.capstream.loadgen.workload.ContextPlan;
+import io.capstream.loadgen.workload.Dataset;
 import io.capstream.loadgen.workload.ModelsProbe;
+import io.capstream.loadgen.workload.RequestPlan;
 import io.capstream.schemas.text.HttpUrls;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -21,6 +23,10 @@ import java.util.function.Function;
  * {@code --duration}, the number of scheduled arrivals before the duration (at most
  * {@link RunConfig#MAX_REQUESTS}); for a closed loop with {@code --duration}, {@code requests} is
  * the upper bound.
+ *
+ * <p>With {@code --dataset}, {@code --input-tokens} or {@code --output-tokens} the plan also holds each request's
+ * {@code max_tokens} and messages ({@link RequestPlan}); the window rule and the prompt cap then use the largest
+ * {@code max_tokens} of any request. The dataset is read on the calling thread, before the probe.
  */
 public final class RunPlanner {
     private RunPlanner() {
@@ -43,14 +49,20 @@ public final class RunPlanner {
             return CompletableFuture.failedFuture(new UsageException(errors));
         }
         ApiKey key = credentials(config, env);
+        WorkloadPlanner.Inputs inputs;
+        try {
+            inputs = WorkloadPlanner.inputs(config, plannedRequests(config));
+        } catch (UsageException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         if (config.maxModelLen() != 0) {
-            return complete(config, config.maxModelLen(), key);
+            return complete(config, config.maxModelLen(), key, inputs);
         }
         CompletableFuture<RunPlan> out = new CompletableFuture<>();
         ModelsProbe.probe(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.model(), key, config.headers())
                 .onComplete(ar -> {
             Integer mml = ar.succeeded() ? ar.result() : null;
-            complete(config, mml, key).whenComplete((p, e) -> {
+            complete(config, mml, key, inputs).whenComplete((p, e) -> {
                 if (e != null) {
                     out.completeExceptionally(e);
                 } else {
@@ -84,27 +96,60 @@ public final class RunPlanner {
      * @return the plan, or a future failed with {@link UsageException}
      */
     public static CompletableFuture<RunPlan> complete(RunConfig config, Integer maxModelLen, ApiKey key) {
+        try {
+            return complete(config, maxModelLen, key, WorkloadPlanner.inputs(config, plannedRequests(config)));
+        } catch (UsageException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * As {@link #complete(RunConfig, Integer, ApiKey)}, with the {@code --dataset} and {@code --tokenizer} already
+     * read.
+     *
+     * @param config      parameters (already validated)
+     * @param maxModelLen explicit or probed window in tokens, or null
+     * @param key         API key
+     * @param inputs      the dataset's entries and the synthetic prompts' scale
+     * @return the plan, or a future failed with {@link UsageException}
+     */
+    static CompletableFuture<RunPlan> complete(RunConfig config, Integer maxModelLen, ApiKey key,
+                                               WorkloadPlanner.Inputs inputs) {
+        int n = plannedRequests(config);
+        Dataset dataset = inputs.dataset();
+        RequestPlan requests = RequestPlan.of(dataset, WorkloadPlanner.maxTokens(config, n, dataset),
+                inputs.promptScale(), inputs.tokenizer());
+        int largest = requests.largestMaxTokens(config.maxTokens());
         Integer cap = null;
         if (maxModelLen != null) {
-            String window = config.request().windowProblem("max model length", maxModelLen);
+            String window = config.request().windowProblem("max model length", maxModelLen, largest);
             if (window != null) {
                 return CompletableFuture.failedFuture(new UsageException(window));
             }
-            cap = (int) config.request().promptCap(maxModelLen);
+            cap = (int) config.request().promptCap(maxModelLen, largest);
         }
-        int n = plannedRequests(config);
         List<String> errors = new ArrayList<>();
-        long perRequest = config.ctxTokens() != 0 ? config.ctxTokens()
-                : Math.min(cap == null ? RunConfig.SAMPLED_CONTEXT_CEILING : cap, RunConfig.SAMPLED_CONTEXT_CEILING);
-        RunConfig.aggregateGuard(errors, n, perRequest);
+        ContextPlan contexts;
+        if (dataset != null || config.request().inputTokens() != null) {
+            int[] planned = WorkloadPlanner.planned(config, n, dataset, cap, errors);
+            RunConfig.aggregateGuard(errors, n, java.util.Arrays.stream(planned).max().orElse(0));
+            contexts = ContextPlan.of(planned, cap);
+        } else {
+            long perRequest = config.ctxTokens() != 0 ? config.ctxTokens()
+                    : Math.min(cap == null ? RunConfig.SAMPLED_CONTEXT_CEILING : cap, RunConfig.SAMPLED_CONTEXT_CEILING);
+            RunConfig.aggregateGuard(errors, n, perRequest);
+            contexts = null;
+        }
         if (n == 0) {
             errors.add("--duration " + config.durationS() + " s at --rate " + config.rateRps() + " schedules no request");
         }
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new UsageException(errors));
         }
-        return CompletableFuture.completedFuture(
-                new RunPlan(config, maxModelLen, ContextPlan.build(n, config.ctxTokens(), config.seed(), cap), key));
+        if (contexts == null) {
+            contexts = ContextPlan.build(n, config.ctxTokens(), config.seed(), cap);
+        }
+        return CompletableFuture.completedFuture(new RunPlan(config, maxModelLen, contexts, key, requests));
     }
 
     /**

@@ -16,31 +16,61 @@ public final class BodySource {
 
     private final PromptBuilder prompts;
     private final RequestBodyBuilder bodies;
+    private final RequestPlan requests;
+    private final int maxTokens;
 
     /**
+     * The reference's workload: synthetic prompts, the builder's {@code max_tokens}.
+     *
      * @param prompts prompt construction (shared prefix of the run)
      * @param bodies  body serialisation (model, max_tokens, thinking controls)
      */
     public BodySource(PromptBuilder prompts, RequestBodyBuilder bodies) {
+        this(prompts, bodies, RequestPlan.SYNTHETIC, 0);
+    }
+
+    /**
+     * @param prompts   prompt construction (shared prefix of the run)
+     * @param bodies    body serialisation (model, thinking controls)
+     * @param requests  per-request {@code max_tokens} and dataset messages ({@link RequestPlan#SYNTHETIC}: none)
+     * @param maxTokens the run's {@code --max-tokens}, for requests the plan gives none, tokens
+     */
+    public BodySource(PromptBuilder prompts, RequestBodyBuilder bodies, RequestPlan requests, int maxTokens) {
         this.prompts = prompts;
         this.bodies = bodies;
+        this.requests = requests;
+        this.maxTokens = maxTokens;
     }
 
     /**
      * @param ctx     the event-loop context of the request (its worker pool builds large bodies)
      * @param index   request index (goes into the prompt's tail)
-     * @param planned planned context, tokens
+     * @param planned planned context, tokens (the synthetic prompt's size, scaled by the plan's
+     *                {@link RequestPlan#promptTokens}; a dataset entry is sent as it is)
      * @return the body; fails with {@link PromptBuilder.PromptTooSmallException} when the context
      *         cannot hold the prompt envelope
      */
     public Future<Buffer> body(Context ctx, int index, int planned) {
-        if (planned * PromptBuilder.CHARS_PER_TOKEN <= INLINE_BODY_CHARS) {
+        Dataset dataset = requests.dataset();
+        long size = dataset != null ? dataset.entry(index).messagesJson().length()
+                : (long) (requests.promptTokens(planned) * PromptBuilder.CHARS_PER_TOKEN);
+        if (size <= INLINE_BODY_CHARS) {
             try {
-                return Future.succeededFuture(Buffer.buffer(bodies.body(prompts.prompt(index, planned))));
+                return Future.succeededFuture(Buffer.buffer(build(index, planned)));
             } catch (PromptBuilder.PromptTooSmallException e) {
                 return Future.failedFuture(e);
             }
         }
-        return ctx.executeBlocking(() -> Buffer.buffer(bodies.body(prompts.prompt(index, planned))), false);
+        return ctx.executeBlocking(() -> Buffer.buffer(build(index, planned)), false);
+    }
+
+    private byte[] build(int index, int planned) throws PromptBuilder.PromptTooSmallException {
+        if (requests == RequestPlan.SYNTHETIC) {
+            return bodies.body(prompts.prompt(index, planned));
+        }
+        int mt = requests.maxTokens(index, maxTokens);
+        Dataset dataset = requests.dataset();
+        return dataset != null ? bodies.bodyWithMessages(dataset.entry(index).messagesJson(), mt)
+                : bodies.body(prompts.prompt(index, requests.promptTokens(planned)), mt);
     }
 }

@@ -42,6 +42,17 @@ public final class ContextPlan {
     }
 
     /**
+     * A plan whose contexts are given (a dataset's prompt lengths, or {@code --input-tokens} draws).
+     *
+     * @param planned each request's planned context, tokens, already clamped to the cap
+     * @param cap     prompt cap in tokens, or null when unknown
+     * @return the plan (a copy of {@code planned})
+     */
+    public static ContextPlan of(int[] planned, Integer cap) {
+        return new ContextPlan(planned.clone(), cap);
+    }
+
+    /**
      * @param r a draw in [0, 1)
      * @return the first bucket whose inclusive upper bound is ≥ r, tokens
      */

@@ -65,14 +65,41 @@ public final class RequestBodyBuilder {
 
     /**
      * @param prompt the user message content
-     * @return the UTF-8 JSON body
+     * @return the UTF-8 JSON body, with the builder's {@code max_tokens}
      */
     public byte[] body(String prompt) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(prompt.length() + prompt.length() / 20 + 256);
+        return body(prompt, maxTokens);
+    }
+
+    /**
+     * @param prompt    the user message content
+     * @param maxTokens the request's {@code max_tokens}, tokens
+     * @return the UTF-8 JSON body with one user message
+     */
+    public byte[] body(String prompt, int maxTokens) {
+        return write(prompt, null, maxTokens, prompt.length());
+    }
+
+    /**
+     * A body whose {@code messages} are a dataset entry's, written verbatim.
+     *
+     * @param messagesJson a JSON array of chat messages (compact JSON, as {@link DatasetReader} keeps it)
+     * @param maxTokens    the request's {@code max_tokens}, tokens
+     * @return the UTF-8 JSON body
+     */
+    public byte[] bodyWithMessages(String messagesJson, int maxTokens) {
+        return write(null, messagesJson, maxTokens, messagesJson.length());
+    }
+
+    private byte[] write(String prompt, String messagesJson, int maxTokens, int size) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size + size / 20 + 256);
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeStringField("model", model);
-            if (endpoint == ApiEndpoint.COMPLETIONS) {
+            if (messagesJson != null) {
+                g.writeFieldName("messages");
+                g.writeRawValue(messagesJson);
+            } else if (endpoint == ApiEndpoint.COMPLETIONS) {
                 g.writeStringField("prompt", prompt);
             } else {
                 g.writeArrayFieldStart("messages");

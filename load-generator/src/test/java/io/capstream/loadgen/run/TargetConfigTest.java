@@ -83,5 +83,9 @@ class TargetConfigTest {
         assertEquals(List.of("--reasoning-effort applies to --endpoint chat only"),
                 b().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).maxModelLen(4096)
                         .reasoningEffort("low").build().validate(NO_ENV));
+        assertEquals(List.of("--dataset applies to --endpoint chat only (its entries are chat messages)"),
+                b().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).maxModelLen(4096)
+                        .dataset(java.nio.file.Path.of("d.jsonl")).build().validate(NO_ENV).stream()
+                        .filter(e -> e.contains("--endpoint")).toList());
     }
 }

@@ -52,4 +52,19 @@ class RequestBodyBuilderTest {
         assertEquals(body(ThinkingMode.DEFAULT, null), new String(new RequestBodyBuilder("m\"1", 64, ThinkingMode.DEFAULT,
                 null, ApiEndpoint.CHAT, null).body("hi\nthere"), StandardCharsets.UTF_8), "without options: the reference's");
     }
+
+    @Test
+    void perRequestMaxTokensAndDatasetMessagesKeepTheReferenceOrder() {
+        RequestBodyBuilder b = new RequestBodyBuilder("m", 64, ThinkingMode.DISABLED, null);
+        assertEquals("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"max_tokens\":7,"
+                + "\"temperature\":0.0,\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                + "\"chat_template_kwargs\":{\"enable_thinking\":false}}",
+                new String(b.body("x", 7), StandardCharsets.UTF_8));
+        assertEquals(new String(b.body("x", 64), StandardCharsets.UTF_8), new String(b.body("x"), StandardCharsets.UTF_8));
+        String messages = "[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"t\"}]}]";
+        assertEquals("{\"model\":\"m\",\"messages\":" + messages + ",\"max_tokens\":9,"
+                + "\"temperature\":0.0,\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                + "\"chat_template_kwargs\":{\"enable_thinking\":false}}",
+                new String(b.bodyWithMessages(messages, 9), StandardCharsets.UTF_8));
+    }
 }

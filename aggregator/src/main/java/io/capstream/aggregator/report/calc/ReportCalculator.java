@@ -337,6 +337,14 @@ public final class ReportCalculator {
             run.put("margin_tokens", st.getMarginTokens());
             run.put("timeout_s", st.getTimeoutS());
             run.put("expected_workers", st.getExpectedWorkers());
+            run.put("dataset_name", st.getDatasetName());
+            run.put("dataset_sha256", st.getDatasetSha256());
+            run.put("dataset_entries", st.getDatasetEntries());
+            run.put("tokenizer", st.getTokenizer());
+            run.put("input_tokens_mean", st.getInputTokensMean());
+            run.put("input_tokens_stddev", st.getInputTokensStddev());
+            run.put("output_tokens_mean", st.getOutputTokensMean());
+            run.put("output_tokens_stddev", st.getOutputTokensStddev());
         }
         return c;
     }

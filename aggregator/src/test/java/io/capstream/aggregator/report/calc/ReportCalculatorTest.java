@@ -305,6 +305,28 @@ class ReportCalculatorTest {
     }
 
     @Test
+    void theDatasetAndLengthSettingsAreInCapstreamRun() throws Exception {
+        RunStarted st = started(1, 4096).setDatasetName("chat.jsonl").setDatasetSha256("ab12").setDatasetEntries(3)
+                .setTokenizer("tokenizer.json").setOutputTokensMean(128.0).setOutputTokensStddev(32.0).build();
+        JsonNode run = json(ReportCalculator.compute(new RunData("benchmark-1", st,
+                List.of(ok(0, 100, 600, 1000, 10).build()), List.of(), finished(1_000_000_000L), null)))
+                .get("capstream").get("run");
+        assertEquals("chat.jsonl", run.get("dataset_name").textValue());
+        assertEquals("ab12", run.get("dataset_sha256").textValue());
+        assertEquals(3, run.get("dataset_entries").intValue());
+        assertEquals("tokenizer.json", run.get("tokenizer").textValue());
+        assertTrue(run.get("input_tokens_mean").isNull());
+        assertTrue(run.get("input_tokens_stddev").isNull());
+        assertEquals(128.0, run.get("output_tokens_mean").doubleValue());
+        assertEquals(32.0, run.get("output_tokens_stddev").doubleValue());
+        JsonNode synthetic = json(ReportCalculator.compute(new RunData("benchmark-2", started(1, 4096).build(),
+                List.of(ok(0, 100, 600, 1000, 10).build()), List.of(), finished(1_000_000_000L), null)))
+                .get("capstream").get("run");
+        assertTrue(synthetic.get("dataset_name").isNull());
+        assertTrue(synthetic.get("dataset_sha256").isNull());
+    }
+
+    @Test
     void theGeneratorsSelfCheckIsTheCapstreamClientObject() throws Exception {
         ClientCheck cc = ClientCheck.newBuilder().setDelaySamples(5000).setDelayP50Ms(0.1).setDelayP99Ms(7.5)
                 .setDelayMaxMs(12.0).setCpuProcessMs(840.0).setCpuCores(2).setGcPauses(3).setGcPauseMs(1.5)

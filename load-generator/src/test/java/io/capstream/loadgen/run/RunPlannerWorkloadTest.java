@@ -1,0 +1,152 @@
+package io.capstream.loadgen.run;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.LengthDistribution;
+import io.capstream.loadgen.workload.RequestPlan;
+import io.capstream.schemas.avro.RunStarted;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+
+class RunPlannerWorkloadTest {
+    private static final Path DIR = Path.of("src/test/resources/datasets");
+
+    private static RunConfig.Builder b() {
+        return RunConfig.builder("http://127.0.0.1:1/v1", "some-model").requests(5);
+    }
+
+    private static RunPlan plan(RunConfig.Builder b, Integer window) throws Exception {
+        return RunPlanner.complete(b.build(), window, ApiKey.none()).get();
+    }
+
+    private static List<String> problems(RunConfig.Builder b, Integer window) {
+        ExecutionException e = assertThrows(ExecutionException.class, () -> plan(b, window));
+        return ((UsageException) e.getCause()).problems();
+    }
+
+    private static RunStarted started(RunPlan p) {
+        return (RunStarted) new EventFactory("r", "w", p).runStarted(Instant.EPOCH).getPayload();
+    }
+
+    @Test
+    void withoutTheNewOptionsThePlanIsTheReferenceOne() throws Exception {
+        RunPlan p = plan(b(), 32_768);
+        assertSame(RequestPlan.SYNTHETIC, p.requestPlan());
+        assertEquals(64, p.largestMaxTokens());
+        RunStarted rs = started(p);
+        assertEquals(64, rs.getMaxTokens());
+        assertNull(rs.getDatasetName());
+        assertNull(rs.getDatasetSha256());
+        assertNull(rs.getInputTokensMean());
+        assertNull(rs.getOutputTokensMean());
+    }
+
+    @Test
+    void aDatasetGivesEachRequestItsEntryPromptTokensAndOutputLength() throws Exception {
+        RunPlan p = plan(b().dataset(DIR.resolve("chat.jsonl")), 32_768);
+        // entries: 14 prompt tokens / max_tokens 12, 8 / none (--max-tokens 64), 14 / 40; request i = entry i mod 3
+        assertArrayEquals(new int[] {14, 8, 14, 14, 8}, p.contextPlan().toArray());
+        RequestPlan r = p.requestPlan();
+        assertEquals(List.of(12, 64, 40, 12, 64), List.of(r.maxTokens(0, 64), r.maxTokens(1, 64), r.maxTokens(2, 64),
+                r.maxTokens(3, 64), r.maxTokens(4, 64)));
+        assertEquals(32_768 - 64 - 1024, p.cap());
+        RunStarted rs = started(p);
+        assertEquals("chat.jsonl", rs.getDatasetName());
+        assertEquals("e0c910b99c7c9c712dcc1f719628561193c37adfad6f99a3600be52611556621", rs.getDatasetSha256());
+        assertEquals(3, rs.getDatasetEntries());
+        assertNull(rs.getTokenizer());
+        assertEquals(64, rs.getMaxTokens());
+        assertEquals(List.of(14, 8, 14, 14, 8), rs.getPlannedContextTokens());
+    }
+
+    @Test
+    void outputTokensOverrideTheDatasetsAndTheWindowRuleUsesTheLargest() throws Exception {
+        RunConfig.Builder b = b().dataset(DIR.resolve("sharegpt.json")).tokenizer(DIR.resolve("wordlevel-tokenizer.json"))
+                .outputTokens(new LengthDistribution(200, 50)).seed(3);
+        RunPlan p = plan(b, 32_768);
+        int[] expected = new LengthDistribution(200, 50).sample(5, 3, LengthDistribution.OUTPUT_SALT, 1, 65_536);
+        int largest = java.util.Arrays.stream(expected).max().orElseThrow();
+        assertEquals(largest, p.largestMaxTokens());
+        assertEquals(expected[4], p.requestPlan().maxTokens(4, 64));
+        assertEquals(32_768 - largest - 1024, p.cap());
+        assertArrayEquals(new int[] {2, 2, 2, 2, 2}, p.contextPlan().toArray());
+        RunStarted rs = started(p);
+        assertEquals(largest, rs.getMaxTokens());
+        assertEquals("wordlevel-tokenizer.json", rs.getTokenizer());
+        assertEquals(200.0, rs.getOutputTokensMean());
+        assertEquals(50.0, rs.getOutputTokensStddev());
+        assertEquals(List.of("max model length 1100 must exceed the largest max_tokens + --margin (" + largest
+                + " + 1024)"), problems(b, 1100));
+    }
+
+    @Test
+    void inputTokensDrawSyntheticPromptLengthsClampedToTheCap() throws Exception {
+        RunConfig.Builder b = b().requests(200).inputTokens(new LengthDistribution(3000, 1000)).seed(9);
+        RunPlan p = plan(b, 4096 + 64 + 1024);
+        int[] raw = new LengthDistribution(3000, 1000).sample(200, 9, LengthDistribution.INPUT_SALT, 32, 1_048_576);
+        int[] planned = p.contextPlan().toArray();
+        for (int i = 0; i < raw.length; i++) {
+            assertEquals(Math.min(raw[i], 4096), planned[i]);
+        }
+        assertTrue(java.util.Arrays.stream(raw).anyMatch(v -> v > 4096));
+        assertEquals(4096, java.util.Arrays.stream(planned).max().orElseThrow());
+        assertEquals(3000.0, started(p).getInputTokensMean());
+        assertEquals(1000.0, started(p).getInputTokensStddev());
+        assertArrayEquals(planned, plan(b, 4096 + 64 + 1024).contextPlan().toArray());
+    }
+
+    @Test
+    void aDatasetPromptOverTheCapIsAUsageError() {
+        assertEquals(List.of("--dataset chat.jsonl: 3 request(s) exceed the prompt cap of 10 tokens (window - largest"
+                        + " max_tokens - --margin); first: request 0 (entry 0) has 14 prompt tokens"),
+                problems(b().dataset(DIR.resolve("chat.jsonl")).margin(0), 10 + 64));
+    }
+
+    @Test
+    void datasetProblemsAreUsageErrorsBeforeAnythingIsSent() {
+        assertEquals(List.of("--dataset empty.jsonl: no entries"), problems(b().dataset(DIR.resolve("empty.jsonl")), null));
+        assertEquals(List.of("--tokenizer: no readable file " + DIR.resolve("none.json")),
+                problems(b().dataset(DIR.resolve("chat.jsonl")).tokenizer(DIR.resolve("none.json")), null));
+    }
+
+    @Test
+    void conflictingOptionsAreUsageErrors() {
+        List<String> e = b().dataset(DIR.resolve("chat.jsonl")).inputTokens(new LengthDistribution(10, 0)).ctxTokens(64)
+                .build().validate(k -> null);
+        assertTrue(e.contains("--dataset and --input-tokens cannot be combined (the dataset's prompts have their own"
+                + " lengths)"), e.toString());
+        assertTrue(e.contains("--ctx-tokens cannot be combined with --dataset"), e.toString());
+        assertEquals(List.of("--tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of"
+                        + " them"),
+                b().tokenizer(DIR.resolve("wordlevel-tokenizer.json")).build().validate(k -> null));
+        assertEquals(List.of("--output-tokens needs a mean > 0 and a standard deviation >= 0 (tokens), got 0,0"),
+                b().outputTokens(new LengthDistribution(0, 0)).build().validate(k -> null));
+    }
+
+    @Test
+    void aTokenizerSizesTheInputTokensPromptsSoThatItCountsTheirPlannedLength() throws Exception {
+        Path tok = DIR.resolve("wordlevel-tokenizer.json");
+        RunPlan p = plan(b().inputTokens(new LengthDistribution(3000, 0)).tokenizer(tok).sharedPrefixTokens(1000), null);
+        assertArrayEquals(new int[] {3000, 3000, 3000, 3000, 3000}, p.contextPlan().toArray());
+        assertEquals("wordlevel-tokenizer.json", started(p).getTokenizer());
+        int built = p.requestPlan().promptTokens(3000);
+        // the filler has fewer characters per word-level token than 3: the prompt is built longer than 3000 x 3 chars
+        assertTrue(built > 3000, "built at " + built);
+        try (io.capstream.loadgen.workload.HfTokenCounter counter = io.capstream.loadgen.workload.HfTokenCounter.open(tok)) {
+            String prompt = new io.capstream.loadgen.workload.PromptBuilder(1000).prompt(4, built);
+            int tokens = counter.count(prompt);
+            assertTrue(Math.abs(tokens - 3000) <= 30, tokens + " tokens");
+        }
+        // without a tokenizer the prompts are built at the planned length, as the reference's
+        assertEquals(3000, plan(b().inputTokens(new LengthDistribution(3000, 0)), null).requestPlan().promptTokens(3000));
+    }
+}

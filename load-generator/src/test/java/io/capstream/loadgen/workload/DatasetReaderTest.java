@@ -1,0 +1,77 @@
+package io.capstream.loadgen.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DatasetReaderTest {
+    static final Path DIR = Path.of("src/test/resources/datasets");
+
+    private static String error(String file) {
+        return assertThrows(IllegalArgumentException.class,
+                () -> DatasetReader.read(DIR.resolve(file), 100, TokenCounter.ESTIMATE)).getMessage();
+    }
+
+    @Test
+    void jsonlEntriesKeepTheirMessagesAndMaxTokensAndCountByTheEstimate() {
+        Dataset d = DatasetReader.read(DIR.resolve("chat.jsonl"), 100, TokenCounter.ESTIMATE);
+        assertEquals("chat.jsonl", d.name());
+        assertEquals("jsonl", d.format());
+        assertEquals("estimate", d.tokenizer());
+        assertEquals("e0c910b99c7c9c712dcc1f719628561193c37adfad6f99a3600be52611556621", d.sha256());
+        assertEquals(List.of(
+                new DatasetEntry("[{\"role\":\"system\",\"content\":\"You are terse.\"},"
+                        + "{\"role\":\"user\",\"content\":\"Name three prime numbers.\"}]", 5 + 9, 12),
+                new DatasetEntry("[{\"role\":\"user\",\"content\":\"hello world hello world\"}]", 8, null),
+                new DatasetEntry("[{\"role\":\"user\",\"content\":\"Summarise the plot of Hamlet in one line.\"}]", 14, 40)),
+                d.entries());
+        // request i sends entry i mod N
+        assertEquals(d.entries().get(1), d.entry(4));
+    }
+
+    @Test
+    void shareGptUsesTheFirstHumanTurnAndTheReplyAfterItAndSkipsConversationsWithoutOne() {
+        Dataset d = DatasetReader.read(DIR.resolve("sharegpt.json"), 100, TokenCounter.ESTIMATE);
+        assertEquals("sharegpt", d.format());
+        assertEquals(List.of(
+                new DatasetEntry("[{\"role\":\"user\",\"content\":\"hello world\"}]", 4, 7),
+                new DatasetEntry("[{\"role\":\"user\",\"content\":\"the world\"}]", 3, 2)), d.entries());
+    }
+
+    @Test
+    void onlyTheFirstLimitEntriesAreKept() {
+        Dataset d = DatasetReader.read(DIR.resolve("chat.jsonl"), 2, TokenCounter.ESTIMATE);
+        assertEquals(2, d.size());
+        assertEquals(8, d.entry(1).promptTokens());
+    }
+
+    @Test
+    void problemsAreOneLineUsageErrors() {
+        assertEquals("--dataset: no such file: " + DIR.resolve("missing.jsonl"), error("missing.jsonl"));
+        String bad = error("bad-json.jsonl");
+        assertEquals(true, bad.startsWith("--dataset bad-json.jsonl: line 3: not valid JSON ("), bad);
+        assertEquals(1, bad.lines().count());
+        assertEquals("--dataset no-prompt.jsonl: line 2: an entry needs messages (an array of chat messages) or"
+                + " prompt (a string)", error("no-prompt.jsonl"));
+        assertEquals("--dataset empty.jsonl: no entries", error("empty.jsonl"));
+    }
+
+    @Test
+    void aTokenizerCountsThePromptAndReplyTokens() {
+        try (HfTokenCounter t = HfTokenCounter.open(DIR.resolve("wordlevel-tokenizer.json"))) {
+            Dataset d = DatasetReader.read(DIR.resolve("sharegpt.json"), 100, t);
+            assertEquals("wordlevel-tokenizer.json", d.tokenizer());
+            assertEquals(2, d.entry(0).promptTokens());
+            assertEquals(4, d.entry(0).outputTokens());
+            assertEquals(2, d.entry(1).promptTokens());
+            assertEquals(1, d.entry(1).outputTokens());
+            Dataset c = DatasetReader.read(DIR.resolve("chat.jsonl"), 100, t);
+            assertEquals(4 + 5, c.entry(0).promptTokens());
+            assertNull(c.entry(1).outputTokens());
+        }
+    }
+}
