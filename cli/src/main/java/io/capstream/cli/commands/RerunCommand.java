@@ -129,8 +129,13 @@ public final class RerunCommand implements Callable<Integer> {
                     + kafka.bootstrapServers() + " (wrong run id, or the topic's retention dropped it); nothing was sent");
             return 2;
         }
-        List<String> missing = RerunWorkload.missingInputs(original.started(), run.dataset(), sha256(run.dataset()),
-                run.tokenizer());
+        java.nio.file.Path file = run.trace() != null ? run.trace() : run.dataset();
+        List<String> missing = RerunWorkload.missingInputs(original.started(), file, sha256(file), run.tokenizer());
+        if (run.trace() != null && !"trace".equals(original.started().getArrival())) {
+            missing.add("--trace: the original run did not replay a trace (arrival " + original.started().getArrival() + ")");
+        } else if (run.trace() == null && "trace".equals(original.started().getArrival()) && run.dataset() != null) {
+            missing.add("--dataset: the original run replayed a trace; give it with --trace");
+        }
         if (!missing.isEmpty()) {
             missing.forEach(p -> System.err.println("capstream rerun: " + p));
             return 2;

@@ -204,6 +204,9 @@ public final class SweepCommand implements Callable<Integer> {
         if (run.burst() != 0) {
             problems.add("--burst does not apply to a sweep (each step's load comes from its axis)");
         }
+        if (run.trace() != null) {
+            problems.add("--trace does not apply to a sweep (the trace's timestamps are its load; use run --trace)");
+        }
         if (run.runId() != null || run.runIdSuffix() != null) {
             problems.add("--run-id and --run-id-suffix do not apply to a sweep: step N runs as <sweep id>-sN"
                     + " (give --sweep-id)");

@@ -87,7 +87,11 @@ public final class WorkerShares {
                 .expectedWorkers(rs.getExpectedWorkers())
                 .warmup(new WarmupConfig(ws.getClientWarmupS(), ws.getWarmupRequests()))
                 .slos(rs.getSlos())
-                .sweep(rs.getSweep());
+                .sweep(rs.getSweep())
+                .rerunOf(rs.getRerunOf())
+                .endpoint(io.capstream.loadgen.workload.ApiEndpoint.parse(rs.getEndpoint()))
+                .extraBody(rs.getExtraBodyJson() == null ? null
+                        : io.capstream.loadgen.workload.ExtraBody.parse(rs.getExtraBodyJson()));
         if (rs.getSharedPrefixTokens() != null) {
             b.sharedPrefixTokens(rs.getSharedPrefixTokens());
         }

@@ -38,8 +38,21 @@ public class WorkloadOptions {
     @Option(names = "--gpu", paramLabel = "LABEL", description = "GPU label recorded in the report.")
     String gpu;
 
-    @Option(names = "--requests", paramLabel = "N", description = "Planned requests. Default: ${DEFAULT-VALUE}.")
-    int requests = RunConfig.DEFAULT_REQUESTS;
+    @Option(names = "--requests", paramLabel = "N",
+            description = "Planned requests. Default: " + RunConfig.DEFAULT_REQUESTS + "; with --trace, every line of"
+                    + " the trace (--requests N takes its first N).")
+    Integer requests;
+
+    @Option(names = "--trace", paramLabel = "FILE",
+            description = "Open loop at the timestamps of a Mooncake-format trace (JSONL: timestamp ms, input_length,"
+                    + " output_length, optional hash_ids of 512-token blocks; equal ids give equal prompt blocks, a"
+                    + " shared prefix): each line is a request with that prompt length and max_tokens, arriving at its"
+                    + " offset from the first line. The in-flight cap is --max-in-flight (default with --trace: "
+                    + TRACE_MAX_IN_FLIGHT + ").")
+    java.nio.file.Path trace;
+
+    /** The in-flight cap of a {@code --trace} run without {@code --max-in-flight}. */
+    public static final int TRACE_MAX_IN_FLIGHT = 1000;
 
     @Option(names = "--burst", paramLabel = "N", description = "When non-zero replaces both --requests and --concurrency. Default: 0.")
     int burst;
@@ -195,6 +208,11 @@ public class WorkloadOptions {
         return slos == null ? java.util.List.of() : java.util.List.copyOf(slos);
     }
 
+    /** @return the given {@code --trace}, or null */
+    public java.nio.file.Path trace() {
+        return trace;
+    }
+
     /** @return the given {@code --dataset}, or null */
     public java.nio.file.Path dataset() {
         return dataset;
@@ -235,17 +253,35 @@ public class WorkloadOptions {
     public RunConfig toConfig(SimOptions sim) {
         String url = baseUrl();
         boolean simulated = url == null;
+        ArrivalMode arrivalMode = ArrivalMode.parse(arrival);
+        if (trace != null) {
+            java.util.List<String> with = new java.util.ArrayList<>();
+            if (dataset != null) with.add("--dataset");
+            if (inputTokens != null) with.add("--input-tokens");
+            if (ctxTokens != 0) with.add("--ctx-tokens");
+            if (tokenizer != null) with.add("--tokenizer");
+            if (arrivalMode != ArrivalMode.CLOSED && arrivalMode != ArrivalMode.TRACE) with.add("--arrival " + arrival);
+            if (duration != null) with.add("--duration");
+            if (!with.isEmpty()) {
+                throw new IllegalArgumentException("--trace cannot be combined with " + String.join(", ", with)
+                        + " (the trace sets the prompts, their lengths and the arrivals)");
+            }
+            arrivalMode = ArrivalMode.TRACE;
+        } else if (arrivalMode == ArrivalMode.TRACE) {
+            throw new IllegalArgumentException("--arrival trace needs --trace FILE");
+        }
         RunConfig.Builder b = RunConfig.builder(url, model != null ? model : simulated ? sim.model() : null)
                 .simulated(simulated)
                 .engine(engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null).gpu(gpu)
-                .requests(requests).burst(burst).sharedPrefixTokens(sharedPrefixTokens)
+                .requests(requests != null ? requests : trace != null ? RunConfig.MAX_REQUESTS : RunConfig.DEFAULT_REQUESTS)
+                .burst(burst).sharedPrefixTokens(sharedPrefixTokens)
                 .ctxTokens(ctxTokens).seed(seed).maxTokens(maxTokens).maxModelLen(maxModelLen).margin(margin)
                 .timeoutS(timeoutS).thinkingMode(ThinkingMode.parse(thinkingMode)).noThinking(noThinking)
                 .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv)
-                .dataset(dataset).tokenizer(tokenizer)
+                .dataset(trace != null ? trace : dataset).tokenizer(tokenizer)
                 .inputTokens(inputTokens == null ? null : LengthDistribution.parse("--input-tokens", inputTokens))
-                .outputTokens(outputTokens == null ? null : LengthDistribution.parse("--output-tokens", outputTokens)).arrival(ArrivalMode.parse(arrival))
-                .maxInFlight(maxInFlight).durationS(seconds(duration)).keepAlive(keepAlive)
+                .outputTokens(outputTokens == null ? null : LengthDistribution.parse("--output-tokens", outputTokens)).arrival(arrivalMode)
+                .maxInFlight(maxInFlight == null && trace != null ? Integer.valueOf(TRACE_MAX_IN_FLIGHT) : maxInFlight).durationS(seconds(duration)).keepAlive(keepAlive)
                 .rampUpS(seconds(rampUp)).runId(runId).runIdSuffix(runIdSuffix)
                 .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests))
                 .slos(slos())

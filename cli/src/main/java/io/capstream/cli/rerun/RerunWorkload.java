@@ -57,7 +57,8 @@ public final class RerunWorkload {
                 .margin(orDefault(original.getMarginTokens(), RunConfig.DEFAULT_MARGIN))
                 .timeoutS(original.getTimeoutS() == null ? RunConfig.DEFAULT_TIMEOUT_S : original.getTimeoutS())
                 .keepAlive(original.getKeepAlive())
-                .thinkingMode(ThinkingMode.parse(original.getThinkingMode()))
+                // RunStarted holds the resolved mode: disabled whenever --no-thinking was set
+                .thinkingMode(original.getNoThinking() ? ThinkingMode.DEFAULT : ThinkingMode.parse(original.getThinkingMode()))
                 .noThinking(original.getNoThinking())
                 .reasoningEffort(original.getReasoningEffort())
                 .endpoint(ApiEndpoint.parse(original.getEndpoint()))
@@ -89,7 +90,7 @@ public final class RerunWorkload {
      * events hold its name and SHA-256, not its entries) and its {@code --tokenizer}, when it used them.
      *
      * @param original   the original run's RunStarted; not null
-     * @param dataset    the rerun's {@code --dataset}, or null
+     * @param dataset    the rerun's {@code --dataset} (or {@code --trace} for a trace run), or null
      * @param datasetSha the SHA-256 of that file's bytes (lower-case hex), or null when none was given
      * @param tokenizer  the rerun's {@code --tokenizer}, or null
      * @return one usage error per problem; empty when the command line completes the workload
@@ -97,15 +98,17 @@ public final class RerunWorkload {
     public static java.util.List<String> missingInputs(RunStarted original, java.nio.file.Path dataset, String datasetSha,
                                                        java.nio.file.Path tokenizer) {
         java.util.List<String> problems = new java.util.ArrayList<>();
+        boolean trace = ArrivalMode.TRACE.wireName().equals(original.getArrival());
+        String option = trace ? "--trace" : "--dataset";
         if (original.getDatasetName() == null) {
             if (dataset != null) {
-                problems.add("--dataset: the original run sent no dataset (its prompts are synthetic)");
+                problems.add("--dataset/--trace: the original run sent no dataset or trace (its prompts are synthetic)");
             }
         } else if (dataset == null) {
-            problems.add("needs --dataset: the original run's prompts came from " + original.getDatasetName()
-                    + " (SHA-256 " + original.getDatasetSha256() + "); give that file");
+            problems.add("needs " + option + ": the original run's " + (trace ? "trace was " : "prompts came from ")
+                    + original.getDatasetName() + " (SHA-256 " + original.getDatasetSha256() + "); give that file");
         } else if (!String.valueOf(original.getDatasetSha256()).equals(datasetSha)) {
-            problems.add("--dataset " + dataset + " is not the original's " + original.getDatasetName() + ": SHA-256 "
+            problems.add(option + " " + dataset + " is not the original's " + original.getDatasetName() + ": SHA-256 "
                     + datasetSha + ", the original's " + original.getDatasetSha256());
         }
         if (original.getTokenizer() != null && tokenizer == null) {

@@ -92,6 +92,11 @@ public final class DistributedRunStep {
                     + " --api-key-env with the variable set on every worker");
             return 2;
         }
+        if (!config.headers().isEmpty()) {
+            err.println(cmd + ": --workers: -H headers are not sent to workers (the plan holds no header values, they may"
+                    + " be secrets); run them in one process");
+            return 2;
+        }
         if (config.request().perRequestLengths()) {
             err.println(cmd + ": --workers: --dataset, --input-tokens and --output-tokens are not sent to workers yet;"
                     + " run them in one process");

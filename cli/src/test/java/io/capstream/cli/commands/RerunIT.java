@@ -197,4 +197,35 @@ class RerunIT {
                     b.path("request_timings").get(i).path("prompt_tokens").asInt(), "the same entry for index " + i);
         }
     }
+
+    /** A trace run is rerun from the same trace file: the same lengths at the same scheduled offsets. */
+    @Test
+    @Timeout(180)
+    void aTraceRunIsRerunWithItsTrace() throws Exception {
+        String bs = kafka.bootstrapServers();
+        Path trace = Path.of("src/test/resources/traces/mooncake-small.jsonl");
+        Path original = tmp.resolve("trace.json");
+        assertEquals(0, CapstreamMain.execute("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
+                "--trace", trace.toString(), "--max-model-len", "8192", "--client-warmup", "0", "--server-metrics", "off",
+                "--run-id", "rerun-it-trace", "--output", original.toString()), err());
+        assertEquals(2, CapstreamMain.execute("rerun", "rerun-it-trace", "--bootstrap-servers", bs,
+                "--schema-registry-url", REGISTRY));
+        assertTrue(err().contains("capstream rerun: needs --trace: the original run's trace was mooncake-small.jsonl"),
+                err());
+        Path rerun = tmp.resolve("trace-rerun.json");
+        assertEquals(0, CapstreamMain.execute("rerun", "rerun-it-trace", "--trace", trace.toString(),
+                "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY, "--client-warmup", "0",
+                "--server-metrics", "off", "--output", rerun.toString()), err());
+        JsonNode a = ArtifactJson.read(original);
+        JsonNode b = ArtifactJson.read(rerun);
+        assertEquals("trace", b.path("capstream").path("run").path("arrival").asText());
+        JsonNode ta = a.path("capstream").path("timeline");
+        JsonNode tb = b.path("capstream").path("timeline");
+        for (int i = 0; i < 5; i++) {
+            assertEquals(ta.path("start_ms").get(i).asDouble() - ta.path("queue_ms").get(i).asDouble(),
+                    tb.path("start_ms").get(i).asDouble() - tb.path("queue_ms").get(i).asDouble(), 1.0, "offset " + i);
+            assertEquals(a.path("request_timings").get(i).path("output_tokens").asInt(),
+                    b.path("request_timings").get(i).path("output_tokens").asInt());
+        }
+    }
 }

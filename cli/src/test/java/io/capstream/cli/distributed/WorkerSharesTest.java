@@ -30,6 +30,10 @@ class WorkerSharesTest {
                 .timeoutS(30).thinkingMode(ThinkingMode.ENABLED).apiKeyEnv("BENCH_KEY")
                 .runId("dist-1").expectedWorkers(3).warmup(new WarmupConfig(1.5, 2)).slos(List.of("ttft_p99<2s"))
                 .serverMetrics(ServerMetricsConfig.parse("http://127.0.0.1:9/metrics"))
+                // the request options reach the workers (they were dropped: a worker sent chat with no extra body)
+                .endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS)
+                .thinkingMode(ThinkingMode.DEFAULT)
+                .extraBody(io.capstream.loadgen.workload.ExtraBody.parse("{\"top_p\":0.9}"))
                 .build();
     }
 

@@ -6,7 +6,7 @@ import java.util.Locale;
  * How request start times are chosen. {@link #CLOSED} is the reference's closed loop (a fixed
  * number of slots, each starting the next request index when its previous request ends, spec §5);
  * {@link #CONSTANT} and {@link #POISSON} are open loops at {@code --rate} requests per second,
- * capped by {@code --max-in-flight}.
+ * capped by {@code --max-in-flight}; {@link #TRACE} is an open loop at a trace's timestamps ({@code --trace}).
  */
 public enum ArrivalMode {
     /** Closed loop with {@code --concurrency} slots (reference behaviour). */
@@ -14,9 +14,11 @@ public enum ArrivalMode {
     /** Open loop, evenly spaced arrivals: request k is scheduled at k / rate seconds. */
     CONSTANT,
     /** Open loop, exponential inter-arrival times with mean 1 / rate (seeded by {@code --seed}). */
-    POISSON;
+    POISSON,
+    /** Open loop at the timestamps of a {@code --trace} file (Mooncake format), relative to its first. */
+    TRACE;
 
-    /** @return the recorded name: closed, constant or poisson */
+    /** @return the recorded name: closed, constant, poisson or trace */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -14,6 +14,8 @@ import java.util.SplittableRandom;
  */
 public final class ArrivalSchedule {
     private final ArrivalMode mode;
+    /** The offsets of a trace ({@link ArrivalMode#TRACE}), ns after T0, or null. */
+    private final long[] offsetsNs;
     private final double rateRps;
     private final SplittableRandom rng;
     private final int share;
@@ -37,11 +39,40 @@ public final class ArrivalSchedule {
         if (shares < 1 || share < 0 || share >= shares) {
             throw new IllegalArgumentException("share must be 0.." + (shares - 1) + ", got " + share);
         }
+        if (mode == ArrivalMode.TRACE) {
+            throw new IllegalArgumentException("a trace's schedule is its offsets: ArrivalSchedule.ofOffsets");
+        }
         this.mode = mode;
         this.rateRps = rateRps;
         this.rng = new SplittableRandom(seed);
         this.share = share;
         this.shares = shares;
+        this.offsetsNs = null;
+    }
+
+    private ArrivalSchedule(long[] offsetsNs) {
+        this.mode = ArrivalMode.TRACE;
+        this.rateRps = 0;
+        this.rng = null;
+        this.share = 0;
+        this.shares = 1;
+        this.offsetsNs = offsetsNs.clone();
+    }
+
+    /**
+     * The schedule of a trace ({@code --trace}): request k at {@code offsetsNs[k]}.
+     *
+     * @param offsetsNs non-decreasing offsets, ns after T0, one per request
+     * @return the schedule
+     * @throws IllegalArgumentException when an offset is negative or smaller than the one before
+     */
+    public static ArrivalSchedule ofOffsets(long[] offsetsNs) {
+        for (int i = 0; i < offsetsNs.length; i++) {
+            if (offsetsNs[i] < 0 || (i > 0 && offsetsNs[i] < offsetsNs[i - 1])) {
+                throw new IllegalArgumentException("trace offsets must be non-decreasing and >= 0 (index " + i + ")");
+            }
+        }
+        return new ArrivalSchedule(offsetsNs);
     }
 
     /**
@@ -69,6 +100,10 @@ public final class ArrivalSchedule {
     }
 
     private long nextGlobal() {
+        if (offsetsNs != null) {
+            // past the trace's end (never asked for: the run has as many requests as offsets) the last offset repeats
+            return offsetsNs[Math.min(k++, offsetsNs.length - 1)];
+        }
         double t;
         if (mode == ArrivalMode.CONSTANT) {
             t = k / rateRps;

@@ -73,6 +73,15 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
                     errors.add("--arrival " + arrival.wireName() + " needs --rate > 0 (requests per second)");
                 }
             }
+            case TRACE -> {
+                if (rateRps != null) {
+                    errors.add("--rate does not apply to --trace: the trace's timestamps are the arrivals");
+                }
+                if (durationS != null) {
+                    errors.add("--duration does not apply to --trace: the trace's last timestamp ends it"
+                            + " (--requests takes its first N entries)");
+                }
+            }
             default -> throw new IllegalStateException();
         }
         if (maxInFlight != null && (maxInFlight < 1 || maxInFlight > RunConfig.MAX_REQUESTS)) {

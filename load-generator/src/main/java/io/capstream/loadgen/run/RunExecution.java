@@ -269,7 +269,9 @@ final class RunExecution {
             RequestLauncher launcher = assignment == null ? this::launch
                     : (local, scheduledNs, ctx, onEnd) -> launch(assignment.share().globalIndex(local), scheduledNs, ctx,
                     onEnd);
-            ArrivalSchedule schedule = !open ? null : assignment == null
+            ArrivalSchedule schedule = !open ? null : config.arrival() == ArrivalMode.TRACE
+                    ? ArrivalSchedule.ofOffsets(plan.requestPlan().arrivalOffsetsNs())
+                    : assignment == null
                     ? new ArrivalSchedule(config.arrival(), config.rateRps(), config.seed())
                     : assignment.share().schedule(config.arrival(), config.rateRps(), config.seed());
             CompletableFuture<Integer> drained = open

@@ -115,10 +115,15 @@ public final class RunPlanner {
      */
     static CompletableFuture<RunPlan> complete(RunConfig config, Integer maxModelLen, ApiKey key,
                                                WorkloadPlanner.Inputs inputs) {
-        int n = plannedRequests(config);
         Dataset dataset = inputs.dataset();
+        long[] arrivals = inputs.arrivalOffsetsNs();
+        // a trace has as many requests as lines, up to --requests
+        int n = arrivals == null ? plannedRequests(config) : Math.min(plannedRequests(config), arrivals.length);
         RequestPlan requests = RequestPlan.of(dataset, WorkloadPlanner.maxTokens(config, n, dataset),
                 inputs.promptScale(), inputs.tokenizer());
+        if (arrivals != null) {
+            requests = requests.withArrivals(java.util.Arrays.copyOf(arrivals, n));
+        }
         int largest = requests.largestMaxTokens(config.maxTokens());
         Integer cap = null;
         if (maxModelLen != null) {

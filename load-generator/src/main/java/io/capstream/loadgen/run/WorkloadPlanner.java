@@ -30,9 +30,13 @@ final class WorkloadPlanner {
      *                    a tokenizer)
      * @param tokenizer   the tokenizer file's name, or null without {@code --tokenizer}
      */
-    record Inputs(Dataset dataset, double promptScale, String tokenizer) {
+    record Inputs(Dataset dataset, double promptScale, String tokenizer, long[] arrivalOffsetsNs) {
         /** Nothing to read: the reference's workload, or lengths by the estimate. */
-        static final Inputs NONE = new Inputs(null, 1.0, null);
+        static final Inputs NONE = new Inputs(null, 1.0, null, null);
+
+        Inputs(Dataset dataset, double promptScale, String tokenizer) {
+            this(dataset, promptScale, tokenizer, null);
+        }
     }
 
     /**
@@ -50,6 +54,16 @@ final class WorkloadPlanner {
      */
     static Inputs inputs(RunConfig config, int n) throws UsageException {
         RequestShape r = config.request();
+        if (config.arrival() == io.capstream.loadgen.arrival.ArrivalMode.TRACE) {
+            // --trace: the file is a Mooncake trace (its prompts are built from its hash ids, its timestamps arrive)
+            try {
+                io.capstream.loadgen.workload.TraceReader.Trace t = io.capstream.loadgen.workload.TraceReader.read(
+                        r.dataset(), n);
+                return new Inputs(t.dataset(), 1.0, null, t.offsetsNs());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
         if (r.tokenizer() == null) {
             return r.dataset() == null ? Inputs.NONE : new Inputs(read(config, n, TokenCounter.ESTIMATE), 1.0, null);
         }

@@ -13,12 +13,31 @@ public final class RequestPlan {
     private final int[] maxTokens;
     private final double promptScale;
     private final String tokenizer;
+    private final long[] arrivalOffsetsNs;
 
     private RequestPlan(Dataset dataset, int[] maxTokens, double promptScale, String tokenizer) {
+        this(dataset, maxTokens, promptScale, tokenizer, null);
+    }
+
+    private RequestPlan(Dataset dataset, int[] maxTokens, double promptScale, String tokenizer, long[] arrivalOffsetsNs) {
         this.dataset = dataset;
         this.maxTokens = maxTokens;
         this.promptScale = promptScale;
         this.tokenizer = tokenizer;
+        this.arrivalOffsetsNs = arrivalOffsetsNs;
+    }
+
+    /**
+     * @param offsetsNs a trace's arrival offsets ({@code --trace}), ns after T0, one per request; not null
+     * @return a copy whose requests arrive at those offsets
+     */
+    public RequestPlan withArrivals(long[] offsetsNs) {
+        return new RequestPlan(dataset, maxTokens, promptScale, tokenizer, offsetsNs.clone());
+    }
+
+    /** @return a trace's arrival offsets, ns after T0 (a copy), or null when the run's arrival process sets them */
+    public long[] arrivalOffsetsNs() {
+        return arrivalOffsetsNs == null ? null : arrivalOffsetsNs.clone();
     }
 
     /**
