@@ -48,7 +48,9 @@ import picocli.CommandLine.Spec;
                 + " Only the target and client options may be given: --base-url (default: the built-in simulated"
                 + " engine), --model (default: the original's), --engine, --gpu, --api-key-env, -H, --client-warmup,"
                 + " --warmup-requests, --server-metrics, --run-id, and the original's --dataset/--tokenizer files when"
-                + " it used them (the dataset is checked by its SHA-256); everything else is the original's."},
+                + " it used them (the dataset is checked by its SHA-256); everything else is the original's, and the"
+                + " workload options listed below are refused. Output: --output (default capstream-report-<RUN_ID>-rerun-"
+                + "<UTC>.json), --report-timeout, --html, --csv; the --sim-* options shape the built-in engine."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request completed and the report was written",
             "1:some requests failed, events were undelivered, or no report arrived",
@@ -98,6 +100,10 @@ public final class RerunCommand implements Callable<Integer> {
             if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                 problems.add(o + " cannot be given: rerun sends the workload of run " + originalRunId + " as it was");
             }
+        }
+        if (originalRunId.equals(run.runId())) {
+            problems.add("--run-id " + originalRunId + " is the original's: the rerun's events would mix with its events"
+                    + " and its report replace the original's (default: <RUN_ID>-rerun-<UTC>)");
         }
         if (kafka.bootstrapServers() == null) {
             problems.add("needs --bootstrap-servers: the Kafka cluster that holds the run's events on " + Topics.EVENTS

@@ -125,19 +125,23 @@ public class WorkloadOptions {
 
     @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
             description = "Header sent with every request and the GET /models probe (repeatable), e.g. a gateway's"
-                    + " routing or tenant header. Only the names are recorded in the report (values may be secrets).")
+                    + " routing or tenant header; it replaces capstream's own header of that name (User-Agent)."
+                    + " Host, Content-Type, Content-Length, Transfer-Encoding, Connection and Accept-Encoding are"
+                    + " refused; Authorization not with --api-key-env. Only the names are recorded in the report"
+                    + " (values may be secrets).")
     java.util.List<String> headers = new java.util.ArrayList<>();
 
     @Option(names = "--extra-body", paramLabel = "JSON",
             description = "JSON object whose members are added to every request body, e.g."
                     + " '{\"temperature\":0.7,\"top_p\":0.9,\"ignore_eos\":true}'; a member capstream also sends"
-                    + " (temperature, stream_options, ...) is sent with this value. Recorded in the report.")
+                    + " (temperature, stream_options, ...) is sent with this value; model, messages, prompt, stream"
+                    + " and max_tokens are refused (use --model, --max-tokens). Recorded in the report.")
     String extraBody;
 
     @Option(names = "--endpoint", paramLabel = "chat|completions",
             description = "chat: POST <base>/chat/completions with one user message (the reference); completions:"
-                    + " POST <base>/completions with the prompt as a string (choices[].text is the output)."
-                    + " Default: chat.")
+                    + " POST <base>/completions with the prompt as a string (choices[].text is the output; not with"
+                    + " the thinking options or --dataset, which are chat features). Default: chat.")
     String endpoint = "chat";
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off",

@@ -113,6 +113,10 @@ public final class RerunWorkload {
         }
         if (original.getTokenizer() != null && tokenizer == null) {
             problems.add("needs --tokenizer: the original run counted tokens with " + original.getTokenizer());
+        } else if (original.getTokenizer() != null && tokenizer.getFileName() != null
+                && !original.getTokenizer().toString().equals(tokenizer.getFileName().toString())) {
+            // only the name is recorded: a file of the same name with other content is not caught
+            problems.add("--tokenizer " + tokenizer + " is not the original's " + original.getTokenizer());
         } else if (original.getTokenizer() == null && tokenizer != null) {
             problems.add("--tokenizer: the original run used none (the 3 characters per token estimate)");
         }

@@ -162,6 +162,10 @@ class RerunIT {
                 err());
         assertTrue(err().contains("capstream rerun: --rate cannot be given"), err());
         assertTrue(err().contains("capstream rerun: needs --bootstrap-servers"), err());
+        // fresh-user finding: the original's own run id only warned, then mixed the two runs
+        assertEquals(2, CapstreamMain.execute("rerun", "orig", "--run-id", "orig", "--bootstrap-servers", bs,
+                "--schema-registry-url", REGISTRY));
+        assertTrue(err().contains("capstream rerun: --run-id orig is the original's"), err());
     }
 
     /** A dataset run's rerun needs the dataset file (the events hold its name and SHA-256), and the same one. */

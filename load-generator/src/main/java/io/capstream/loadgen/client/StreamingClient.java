@@ -120,9 +120,7 @@ public final class StreamingClient implements AutoCloseable {
         if (authorization != null) {
             ro.putHeader("Authorization", authorization);
         }
-        for (ExtraHeader h : headers) {
-            ro.addHeader(h.name(), h.value());
-        }
+        ExtraHeader.apply(headers, ro.getHeaders());
         return ro;
     }
 

@@ -22,7 +22,9 @@ import java.util.Set;
 public final class ExtraBody {
     /** Members capstream sets itself and an extra body may not override. */
     public static final Set<String> RESERVED = Set.of("model", "messages", "prompt", "stream", "max_tokens");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final ObjectNode members;
 
@@ -33,8 +35,9 @@ public final class ExtraBody {
     /**
      * @param json a JSON object, e.g. {@code {"temperature":0.7,"ignore_eos":true}}; not null
      * @return the extra body
-     * @throws IllegalArgumentException (one line) when the text is not a JSON object or sets a
-     *                                  {@link #RESERVED} member
+     * @throws IllegalArgumentException (one line) when the text is not one JSON object (trailing data and duplicate
+     *                                  members are refused), sets a {@link #RESERVED} member, or turns off
+     *                                  {@code stream_options.include_usage}
      */
     public static ExtraBody parse(String json) {
         JsonNode node;
@@ -53,6 +56,11 @@ public final class ExtraBody {
                 throw new IllegalArgumentException("--extra-body may not set \"" + name + "\": capstream sets it"
                         + (name.equals("max_tokens") ? " from --max-tokens" : name.equals("model") ? " from --model" : ""));
             }
+        }
+        JsonNode usage = node.path("stream_options").path("include_usage");
+        if (!usage.isMissingNode() && !usage.asBoolean(false)) {
+            throw new IllegalArgumentException("--extra-body may not turn off stream_options.include_usage: the output"
+                    + " tokens are counted from the usage chunk");
         }
         return new ExtraBody((ObjectNode) node);
     }

@@ -6,7 +6,7 @@ import java.util.Set;
 /**
  * One {@code -H 'Name: value'} header, sent with every request and with the {@code GET /models} probe (e.g. a
  * gateway's routing or tenant header, or an API key in a header of the provider's own name). The headers that
- * frame the exchange are capstream's and are refused: {@code Host}, {@code Content-Type}, {@code Content-Length},
+ * frame the exchange are capstream's and are refused (a {@code User-Agent} replaces capstream's): {@code Host}, {@code Content-Type}, {@code Content-Length},
  * {@code Transfer-Encoding}, {@code Connection} and {@code Accept-Encoding} (the stream must arrive uncompressed
  * to be timed as it arrives). {@code Authorization} is allowed unless {@code --api-key-env} or credentials in the
  * base URL already set it. Header values may be secrets: only the names are recorded in the report.
@@ -46,6 +46,23 @@ public record ExtraHeader(String name, String value) {
             throw new IllegalArgumentException("-H " + name + ": capstream sets this header itself");
         }
         return new ExtraHeader(name, value);
+    }
+
+    /**
+     * Adds the headers to a request's: a name given with {@code -H} replaces capstream's own header of that name
+     * (e.g. {@code User-Agent}), and a name given several times is sent with each value, in order.
+     *
+     * @param headers the {@code -H} headers, in order; not null
+     * @param into    the request's headers; not null
+     */
+    public static void apply(java.util.List<ExtraHeader> headers, io.vertx.core.MultiMap into) {
+        java.util.Set<String> replaced = new java.util.HashSet<>();
+        for (ExtraHeader h : headers) {
+            if (replaced.add(h.name().toLowerCase(Locale.ROOT))) {
+                into.remove(h.name());
+            }
+            into.add(h.name(), h.value());
+        }
     }
 
     /** @return whether this is the Authorization header (case-insensitive) */

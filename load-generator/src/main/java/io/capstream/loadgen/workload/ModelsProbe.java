@@ -71,7 +71,8 @@ public final class ModelsProbe {
             ro = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url)
                     .setConnectTimeout(TIMEOUT_MS).setIdleTimeout(TIMEOUT_MS);
             apiKey.authorizationHeader().ifPresent(h -> ro.putHeader("Authorization", h));
-            headers.forEach(h -> ro.addHeader(h.name(), h.value()));
+            ro.putHeader("User-Agent", "capstream");
+            ExtraHeader.apply(headers, ro.getHeaders());
         } catch (RuntimeException e) {
             result.tryComplete(null);
             return;

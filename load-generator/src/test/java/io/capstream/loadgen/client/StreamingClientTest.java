@@ -52,6 +52,7 @@ class StreamingClientTest {
             req.body().onSuccess(body -> {
                 h.put("_body", body.toString());
                 h.put("_path", req.path());
+                h.put("_user_agents", String.valueOf(req.headers().getAll("user-agent").size()));
                 seenHeaders.add(h);
                 serve(shape, req.response());
             });
@@ -285,7 +286,8 @@ class StreamingClientTest {
         StreamingClient client = new StreamingClient(vertx, new ClientConfig("http://127.0.0.1:" + httpPort + "/text/v1",
                 5, false, 8, ApiKey.none(), io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS,
                 List.of(new io.capstream.loadgen.workload.ExtraHeader("X-Tenant", "team-a"),
-                        new io.capstream.loadgen.workload.ExtraHeader("Authorization", "Token abc"))));
+                        new io.capstream.loadgen.workload.ExtraHeader("Authorization", "Token abc"),
+                        new io.capstream.loadgen.workload.ExtraHeader("user-agent", "mine"))));
         RequestResult r;
         try {
             io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
@@ -303,6 +305,8 @@ class StreamingClientTest {
         assertEquals("/text/v1/completions", h.get("_path"));
         assertEquals("team-a", h.get("x-tenant"));
         assertEquals("Token abc", h.get("authorization"));
+        assertEquals("mine", h.get("user-agent"));
+        assertEquals("1", h.get("_user_agents"), "-H User-Agent replaces capstream's (it was sent twice)");
         assertEquals("application/json", h.get("content-type"));
 
         RequestResult chat = http("text");
