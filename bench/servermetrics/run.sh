@@ -21,7 +21,7 @@ PEERS_DIR=${PEERS_DIR:-$HOME/.cache/capstream-peers}
 OUT=${OUT:-$(mktemp -d /tmp/capstream-servermetrics.XXXXXX)}
 bin=$PEERS_DIR/llama.cpp/build/bin/llama-server
 model=$PEERS_DIR/rand-llama-20m.gguf
-[[ -x $bin && -f $model ]] || { echo "no llama-server build or model under $PEERS_DIR (../shared/peers/llama-server.sh build; ... model 20m)" >&2; exit 2; }
+[[ -x $bin && -f $model ]] || { echo "no llama-server build or model under $PEERS_DIR (run the peers llama-server.sh build, then its model 20m)" >&2; exit 2; }
 [[ -f $JAR ]] || { echo "no jar at $JAR" >&2; exit 2; }
 srv_pid=
 stop_srv() {
