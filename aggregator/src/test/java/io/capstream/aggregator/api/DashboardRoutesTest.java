@@ -47,6 +47,9 @@ class DashboardRoutesTest {
         start(true);
         HttpResponse<String> r = get("/");
         assertEquals(200, r.statusCode());
+        // the JDK client offers an h2c upgrade; the API stays on HTTP/1.1 (the upgraded exchange intermittently broke
+        // on the 2 MB page in CI: "Frame type(116) length(2118501) exceeds MAX_FRAME_SIZE(16384)")
+        assertEquals(HttpClient.Version.HTTP_1_1, r.version());
         assertEquals(HTML, r.headers().firstValue("content-type").orElse(""));
         Document doc = Jsoup.parse(r.body());
         assertEquals("capstream live dashboard", doc.title());

@@ -55,7 +55,9 @@ public final class ServerMetricsScraper {
             t.setDaemon(true);
             return t;
         });
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(SCRAPE_TIMEOUT_MS)).build();
+        // HTTP/1.1: engines' metrics endpoints speak it, and the JDK's default h2c upgrade offer is one more exchange
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofMillis(SCRAPE_TIMEOUT_MS)).build();
     }
 
     /**
@@ -94,7 +96,7 @@ public final class ServerMetricsScraper {
      * @throws InterruptedException when interrupted
      */
     public static String probe(String url, Duration timeout) throws InterruptedException {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
         try {
             HttpResponse<byte[]> r = client.send(request(url, timeout), HttpResponse.BodyHandlers.ofByteArray());
             if (r.statusCode() != 200) {

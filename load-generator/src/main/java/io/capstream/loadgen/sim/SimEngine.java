@@ -148,7 +148,8 @@ public final class SimEngine implements AutoCloseable {
             router.post("/v1/completions")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
                     .handler(ctx -> serve(ctx, true));
-            server = vertx.createHttpServer(new HttpServerOptions()
+            // HTTP/1.1 only, as engines' OpenAI servers are (no h2c upgrade for clients that offer one)
+            server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false)
                     .setHost(cfg.host()).setPort(listenPort)
                     .setTcpNoDelay(true).setAcceptBacklog(16384).setIdleTimeout(0));
             Promise<Void> started = Promise.promise();
