@@ -171,14 +171,9 @@ public final class RerunCommand implements Callable<Integer> {
 
     /** @return the SHA-256 of the file's bytes, lower-case hex; null for no file or an unreadable one */
     private static String sha256(Path file) {
-        if (file == null) {
-            return null;
-        }
-        try (java.io.InputStream in = Files.newInputStream(file)) {
-            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
-            in.transferTo(new java.security.DigestOutputStream(java.io.OutputStream.nullOutputStream(), md));
-            return java.util.HexFormat.of().formatHex(md.digest());
-        } catch (java.io.IOException | java.security.NoSuchAlgorithmException e) {
+        try {
+            return file == null ? null : io.capstream.loadgen.workload.FileDigest.sha256(file);
+        } catch (java.io.IOException e) {
             return null;
         }
     }

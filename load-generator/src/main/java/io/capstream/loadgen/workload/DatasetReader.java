@@ -13,10 +13,7 @@ import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -250,18 +247,10 @@ public final class DatasetReader {
     }
 
     private String sha256() {
-        try (InputStream in = Files.newInputStream(file)) {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            byte[] buf = new byte[1 << 16];
-            int r;
-            while ((r = in.read(buf)) > 0) {
-                md.update(buf, 0, r);
-            }
-            return HexFormat.of().formatHex(md.digest());
+        try {
+            return FileDigest.sha256(file);
         } catch (IOException e) {
             throw fail("cannot read it (" + e.getMessage() + ")");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

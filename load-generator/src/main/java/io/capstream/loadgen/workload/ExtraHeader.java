@@ -56,6 +56,9 @@ public record ExtraHeader(String name, String value) {
      * @param into    the request's headers; not null
      */
     public static void apply(java.util.List<ExtraHeader> headers, io.vertx.core.MultiMap into) {
+        if (headers.isEmpty()) {
+            return; // the usual case: nothing allocated per request
+        }
         java.util.Set<String> replaced = new java.util.HashSet<>();
         for (ExtraHeader h : headers) {
             if (replaced.add(h.name().toLowerCase(Locale.ROOT))) {
