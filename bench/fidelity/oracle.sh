@@ -20,7 +20,9 @@
 #      PORT (18490); CLIENT_CPU (0); ORACLE_CPU (1); WARMUP (3000 oracle warm-up requests, 0 = none; with 200 the
 #      oracle's own accept path is still cold and adds up to ~1 ms per new connection of a wave, to every client);
 #      WARMUP_PAR (100 warm-up requests at once); FLOOR_WARMUP (500 discarded requests the floor client sends first);
-#      RUN_TIMEOUT (600 s per client process); OUT (results dir, default a new /tmp/capstream-fidelity-oracle.*).
+#      RUN_TIMEOUT (600 s per client process); OUT (results dir, default a new /tmp/capstream-fidelity-oracle.*);
+#      CAPTURE=1: tcpdump on lo during each client run (pinned to CAPTURE_CPU, default the oracle's core, nice 10), then
+#      wire.py splits client-added TTFT by the kernel's packet times into the client's part and the oracle's.
 # Every process is started by this script and stopped by PID (trap); everything listens on 127.0.0.1 only.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,6 +38,8 @@ CLIENT_CPU=${CLIENT_CPU:-0}
 ORACLE_CPU=${ORACLE_CPU:-1}
 WARMUP=${WARMUP:-3000}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}
+CAPTURE=${CAPTURE:-0}
+CAPTURE_CPU=${CAPTURE_CPU:-$ORACLE_CPU}
 ORACLE_JAVA=${ORACLE_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 ORACLE_SRC=${ORACLE_SRC:-/work/shared/peers/oracle/Oracle.java}
 CLIENT_ADDED=${CLIENT_ADDED:-/work/shared/peers/oracle/client_added.py}
@@ -51,7 +55,10 @@ esac
 # thousands of streams: one socket each in the client and in the oracle
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-oracle_pid= client_pid= warm_pid=
+if [[ $CAPTURE == 1 ]] && ! command -v tcpdump >/dev/null; then
+  echo "CAPTURE=1 needs tcpdump (Debian: apt-get install tcpdump) and the right to capture on lo" >&2; exit 2
+fi
+oracle_pid= client_pid= warm_pid= capture_pid=
 stop_pid() {  # stop one process we started, by PID, and reap it ($2 = seconds before SIGKILL, default 5)
   local pid=$1
   [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 0
@@ -60,7 +67,7 @@ stop_pid() {  # stop one process we started, by PID, and reap it ($2 = seconds b
   kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
 }
-cleanup() { stop_pid "$client_pid" 20; stop_pid "$warm_pid"; stop_pid "$oracle_pid"; }
+cleanup() { stop_pid "$client_pid" 20; stop_pid "$warm_pid"; stop_pid "$capture_pid"; stop_pid "$oracle_pid"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -119,6 +126,14 @@ for name in $SCENARIOS; do
   cmd+=($EXTRA_ARGS)
   echo
   echo "== $name: $req requests, concurrency $conc ($CLIENT)"
+  pcap=$OUT/$name.$CLIENT.pcap
+  if [[ $CAPTURE == 1 ]]; then  # the kernel's packet times on lo, one clock for client and oracle (wire.py)
+    rm -f "$pcap"
+    taskset -c "$CAPTURE_CPU" nice -n 10 tcpdump -i lo -n -q -s 4096 -B 65536 --time-stamp-precision=nano \
+      -w "$pcap" "tcp port $PORT" >"$OUT/$name.$CLIENT.tcpdump.out" 2>&1 </dev/null &
+    capture_pid=$!
+    for _ in $(seq 1 50); do grep -q "listening on" "$OUT/$name.$CLIENT.tcpdump.out" 2>/dev/null && break; sleep 0.1; done
+  fi
   rc=0
   # timeout is the process-group leader: stopping its PID stops /usr/bin/time and the client under it
   taskset -c "$CLIENT_CPU" timeout -k 10 "$RUN_TIMEOUT" /usr/bin/time -f '%e %U %S' -o "$timef" "${cmd[@]}" \
@@ -130,10 +145,14 @@ for name in $SCENARIOS; do
     orc=0; wait "$oracle_pid" 2>/dev/null || orc=$?
     echo "  WARNING: the oracle (pid $oracle_pid) exited during the run, status $orc: results of $name are void"
   fi
+  stop_pid "$capture_pid"; capture_pid=
   stop_pid "$oracle_pid"; oracle_pid=
   (( rc == 0 )) || { echo "  client exit code $rc (output: $OUT/$name.$CLIENT.out)"; tail -n 5 "$OUT/$name.$CLIENT.out" | sed 's/^/  | /'; }
   if [[ -f $report ]]; then
     python3 "$CLIENT_ADDED" "$report" "$log" "$name" | sed 's/^/  /'
+    if [[ $CAPTURE == 1 ]]; then
+      python3 "$here/wire.py" "$pcap" "$report" "$log" "$PORT" "$name" "$OUT/wire.jsonl" | sed 's/^/  /' || true
+    fi
   fi
   python3 "$here/compare.py" oracle "$name" "$report" "$log" "$timef" "$summary"
 done

@@ -1,6 +1,9 @@
 package io.capstream.loadgen.arrival;
 
 import io.vertx.core.Context;
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,12 +13,20 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * The reference's closed loop (spec §5): {@code slots} workers; each takes the next request index
  * (in index order) when its previous request has ended. No think time, and by default no ramp: every
- * slot takes its first request at T0; on one event loop those first requests start one after the
- * other, each after the loop handled its ready I/O ({@link IoYield}), so that a request's t0 is
- * taken when the client really starts it, as with the reference's thread per request. With a ramp-up ({@link DriverConfig#rampUpNs()}, a deviation
- * from the reference) slot k of c takes its first one {@code k x rampUp / c} after T0. The scheduled
- * start of a request is the moment its slot took it, so its client queue time is only the
- * prompt/body preparation. Time and ramp-up timers come from an {@link ArrivalClock}. Thread-safe.
+ * slot takes its first request at T0. With a ramp-up ({@link DriverConfig#rampUpNs()}, a deviation
+ * from the reference) slot k of c takes its first one {@code k x rampUp / c} after T0.
+ *
+ * <p>On one event loop, requests start one per turn, each turn after the loop handled its ready I/O
+ * ({@link IoYield}): the first requests of the slots that start at T0, and the next requests of
+ * slots whose requests ended together (a closed loop's waves: requests that started together end
+ * together). So a request's t0 is taken when the client really starts it, as with the reference's
+ * thread per request, and its connect and upload are not held up by the other slots' starts and
+ * ends: at 64 streams, with the next request started inside the previous one's end, a wave's
+ * connections waited up to ~6 ms after their SYN-ACK for the ends and starts queued before them
+ * (bench/fidelity, CAPTURE=1). A slot's wait for its turn is client queue time: the scheduled start of
+ * a next request is the moment its slot's previous request ended; that of a first request is the
+ * moment its slot took it (T0 or its ramp-up time plus the starts before it). Time and ramp-up timers
+ * come from an {@link ArrivalClock}. Thread-safe; each context's turn queue is used on its own thread.
  */
 public final class ClosedLoop {
     private final DriverConfig config;
@@ -33,6 +44,10 @@ public final class ClosedLoop {
     /** Per slot: its ramp-up timer id, or -1 before the timer is set. */
     private AtomicLongArray rampTimers;
     private final AtomicBoolean rampCancelled = new AtomicBoolean();
+    /** Per context: slots waiting for their turn to start a request (see {@link Turns}). */
+    private final Map<Context, Turns> turns = new IdentityHashMap<>();
+    /** Slots, over all contexts, whose request ended and that wait for their turn to take the next one. */
+    private final AtomicInteger waiting = new AtomicInteger();
 
     /**
      * @param config   driver settings ({@code slots} = concurrency)
@@ -77,6 +92,9 @@ public final class ClosedLoop {
         activeSlots.set(slots);
         rampState = new AtomicIntegerArray(slots);
         rampTimers = new AtomicLongArray(slots);
+        for (Context ctx : config.contexts()) {
+            turns.put(ctx, new Turns(ctx));
+        }
         int[] atT0 = new int[config.contexts().size()]; // slots per context that start at T0
         for (int s = 0; s < slots; s++) {
             Context ctx = config.contexts().get(s % config.contexts().size());
@@ -111,6 +129,17 @@ public final class ClosedLoop {
     }
 
     /**
+     * @return slots whose request ended and that wait for their turn to start the next one, while
+     *         requests remain to be taken (at most as many as remain); 0 once every request was taken.
+     *         A progress display counts them in flight: at concurrency N it shows N between a wave's
+     *         ends and its next starts, as with the next request started inside the previous one's end
+     */
+    public int waitingForTurn() {
+        int remaining = config.requests() - next.get();
+        return remaining <= 0 ? 0 : Math.min(remaining, waiting.get());
+    }
+
+    /**
      * Starts the first request of one of the {@code remaining} slots of {@code ctx} that start at
      * T0, then the next slot after the event loop's ready I/O (see {@link IoYield}).
      */
@@ -122,6 +151,14 @@ public final class ClosedLoop {
     }
 
     private void takeNext(Context ctx) {
+        takeNext(ctx, -1);
+    }
+
+    /**
+     * @param freedNs when the slot became free (its previous request ended), on the clock's scale; -1
+     *                for now
+     */
+    private void takeNext(Context ctx, long freedNs) {
         while (true) {
             if (config.stop().getAsBoolean() || clock.nanoTime() >= config.deadlineNs()) {
                 slotDone();
@@ -134,15 +171,62 @@ public final class ClosedLoop {
                 cancelRamp(ctx);
                 return;
             }
-            long scheduled = clock.nanoTime() - config.t0Ns();
+            long scheduled = (freedNs >= 0 ? freedNs : clock.nanoTime()) - config.t0Ns();
             launcher.launch(idx, scheduled, ctx, () -> {
+                long ended = clock.nanoTime();
+                Turns t = turns.get(ctx);
                 if (Context.isOnEventLoopThread() && ctx == io.vertx.core.Vertx.currentContext()) {
-                    takeNext(ctx);
+                    t.add(ended);
                 } else {
-                    ctx.runOnContext(v -> takeNext(ctx));
+                    ctx.runOnContext(v -> t.add(ended));
                 }
             });
             return;
+        }
+    }
+
+    /**
+     * One context's slots whose requests ended and that wait for their turn to take the next one, in
+     * the order they ended: one per event-loop turn, after the loop's ready I/O ({@link IoYield}). Used
+     * only on the context's own thread. (Letting a turn start more while it was under 0.5 ms cut the
+     * slots' wait at 64 streams, but doubled the client's part of TTFT p99 at 256: bench/fidelity.)
+     */
+    private final class Turns {
+        private final Context ctx;
+        private final ArrayDeque<Long> freedAt = new ArrayDeque<>();
+        private boolean scheduled;
+
+        Turns(Context ctx) {
+            this.ctx = ctx;
+        }
+
+        /** @param freedNs when the slot's request ended, on the clock's scale */
+        void add(long freedNs) {
+            waiting.incrementAndGet();
+            freedAt.add(freedNs);
+            if (!scheduled) {
+                scheduled = true;
+                yield.afterIo(ctx, this::next);
+            }
+        }
+
+        private void next() {
+            Long freed = freedAt.poll();
+            try {
+                if (freed != null) {
+                    try {
+                        takeNext(ctx, freed);
+                    } finally {
+                        waiting.decrementAndGet(); // after the launch counted its request in flight
+                    }
+                }
+            } finally {
+                if (freedAt.isEmpty()) {
+                    scheduled = false;
+                } else {
+                    yield.afterIo(ctx, this::next);
+                }
+            }
         }
     }
 

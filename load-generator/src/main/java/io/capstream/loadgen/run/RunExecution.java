@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntSupplier;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -84,6 +85,8 @@ final class RunExecution {
     private String serverMetricsUrl;
     private ServerMetricsScraper scraper;
     private WarmupResult warmup = WarmupResult.NONE;
+    /** A closed loop's slots between a request's end and their turn to start the next (progress in flight). */
+    private volatile IntSupplier waitingForTurn = () -> 0;
     private String runId;
     private String workerId;
     private Instant startedAt;
@@ -274,9 +277,15 @@ final class RunExecution {
                     : assignment == null
                     ? new ArrivalSchedule(config.arrival(), config.rateRps(), config.seed())
                     : assignment.share().schedule(config.arrival(), config.rateRps(), config.seed());
-            CompletableFuture<Integer> drained = open
-                    ? new OpenLoop(dc, schedule, launcher).start()
-                    : new ClosedLoop(dc, launcher).start();
+            CompletableFuture<Integer> drained;
+            if (open) {
+                drained = new OpenLoop(dc, schedule, launcher).start();
+            } else {
+                ClosedLoop loop = new ClosedLoop(dc, launcher);
+                // read apart from the in-flight count (another context may be between the two): at most the slots
+                waitingForTurn = () -> Math.min(loop.waitingForTurn(), Math.max(0, slots - inFlight.get()));
+                drained = loop.start();
+            }
             drained.whenComplete((started, err) -> finish());
         } catch (RuntimeException e) {
             if (scraper != null) {
@@ -382,8 +391,8 @@ final class RunExecution {
             progress(d, now);
             onEnd.run();
         } else {
-            // a closed loop's slot starts its next request in onEnd: the progress counts it in flight, so that
-            // a run at concurrency N shows N in flight, not N - 1 (the count was read between the two before)
+            // a closed loop's slot queues for its turn in onEnd: the progress counts it in flight
+            // (waitingForTurn), so that a run at concurrency N shows N in flight, not N - 1
             onEnd.run();
             progress(d, now);
         }
@@ -391,7 +400,7 @@ final class RunExecution {
 
     private void progress(int done, long now) {
         try {
-            listener.onProgress(new RunProgress(done, requests, failed.get(), inFlight.get(),
+            listener.onProgress(new RunProgress(done, requests, failed.get(), inFlight.get() + waitingForTurn.getAsInt(),
                     ttftMedian.median(), now - t0));
         } catch (RuntimeException ignored) {
             // a listener's bug must not stop the run

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Split client-added TTFT with the kernel's own packet times (a tcpdump capture on lo).
+
+usage: wire.py CAPTURE.pcap REPORT.json ORACLE.log PORT LABEL [SUMMARY.jsonl]
+
+The capture (tcpdump -i lo --time-stamp-precision=nano -s 4096 'tcp port PORT') timestamps every packet when the
+kernel sends it on loopback, in one clock for both processes. For each request index (found in the request body's
+"# request i:" tail) it takes, on that request's TCP connection:
+
+  syn       the client's SYN (none when a kept-alive connection is reused)
+  synack    the oracle's SYN-ACK (the kernel answers it; the oracle's accept() is not needed)
+  req       the client's last request packet before the response (the request is written)
+  tok       the oracle's first packet with a token chunk (the oracle's first-chunk flush)
+
+and the client's ttft_ms from the report, the oracle's own body-read-to-first-chunk time from its log. Then
+
+  client TTFT  = pre + upload + server + post, where
+  upload       = req - syn (connect, handshake and the request upload; req - req when kept alive)
+  server       = tok - req (the oracle: accept, header and body read, its own time, the write)
+  oracle_wait  = server - the oracle's own time (what happens in the oracle before its clock starts)
+  client_int   = client TTFT - (tok - syn): the client's own time before its SYN leaves and after the token packet
+                 arrived, until it stamped the chunk (t0 to connect(), the wake-up, the read, the parse)
+
+so the issue's "client-added" (client TTFT - the oracle's own) = client_int + upload + oracle_wait, and the part
+that happens in the client's process is client_int + (upload - handshake). Percentiles are nearest-rank (spec 8.1).
+"""
+import json
+import math
+import re
+import struct
+import sys
+
+REQ = re.compile(rb"# request (\d+):")
+
+
+def packets(path):
+    """Yields (t_ns, src_port, dst_port, flags, payload) for each IPv4/IPv6 TCP packet of a pcap file."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+        magic = struct.unpack("<I", head[:4])[0]
+        if magic == 0xA1B23C4D:
+            scale, endian = 1, "<"
+        elif magic == 0xA1B2C3D4:
+            scale, endian = 1000, "<"
+        elif magic == 0x4D3CB2A1:
+            scale, endian = 1, ">"
+        elif magic == 0xD4C3B2A1:
+            scale, endian = 1000, ">"
+        else:
+            sys.exit(f"{path}: not a pcap file")
+        link = struct.unpack(endian + "I", head[20:24])[0]
+        l2 = {1: 14, 113: 16, 0: 4, 228: 0, 101: 0}.get(link)
+        if l2 is None:
+            sys.exit(f"{path}: link type {link} not supported")
+        while True:
+            rec = f.read(16)
+            if len(rec) < 16:
+                return
+            sec, frac, incl, _ = struct.unpack(endian + "IIII", rec)
+            data = f.read(incl)
+            ip = data[l2:]
+            if not ip:
+                continue
+            ver = ip[0] >> 4
+            if ver == 4:
+                if ip[9] != 6:
+                    continue
+                tcp = ip[(ip[0] & 15) * 4:]
+            elif ver == 6:
+                if ip[6] != 6:
+                    continue
+                tcp = ip[40:]
+            else:
+                continue
+            sport, dport = struct.unpack(">HH", tcp[:4])
+            flags = tcp[13]
+            yield sec * 1_000_000_000 + frac * scale, sport, dport, flags, tcp[(tcp[12] >> 4) * 4:]
+
+
+def q(v, x):
+    v = sorted(v)
+    return v[max(0, math.ceil(x * len(v)) - 1)] if v else float("nan")
+
+
+def main():
+    pcap, report, olog, port, label = sys.argv[1:6]
+    summary = sys.argv[6] if len(sys.argv) > 6 else None
+    port = int(port)
+    conns = {}  # client port -> state of its current request
+    wire = {}   # request index -> dict of packet times (ns)
+    for t, sp, dp, flags, pl in packets(pcap):
+        if dp == port:  # client -> oracle
+            c = conns.setdefault(sp, {})
+            if flags & 0x02:  # SYN: a new connection on this port
+                conns[sp] = c = {"syn": t}
+            if pl:
+                m = REQ.search(pl)
+                if m is not None:
+                    idx = int(m.group(1))
+                    c["idx"] = idx
+                    w = wire.setdefault(idx, {})
+                    w["syn"] = c.pop("syn", None)
+                    w["synack"] = c.pop("synack", None)
+                    w["req"] = t
+                    c["waiting"] = True
+                elif c.get("waiting"):
+                    wire[c["idx"]]["req"] = t  # a later packet of the same request
+        elif sp == port:  # oracle -> client
+            c = conns.get(dp)
+            if c is None:
+                continue
+            if flags & 0x12 == 0x12:
+                c["synack"] = t
+            elif pl and c.get("waiting") and b" tok" in pl:
+                wire[c["idx"]]["tok"] = t
+                c["waiting"] = False
+    own = {}
+    for line in open(olog):
+        p = line.split()
+        if len(p) >= 4 and p[2] != "error" and int(p[0]) >= 0:
+            own[int(p[0])] = float(p[2])
+    art = json.load(open(report))
+    rows = {r["request_index"]: r for r in art.get("request_timings") or []}
+    cols = {k: [] for k in ("added", "client_int", "upload", "handshake", "oracle_wait", "in_client")}
+    reused = 0
+    for idx, w in wire.items():
+        r = rows.get(idx)
+        if r is None or idx not in own or "tok" not in w:
+            continue
+        start = w["syn"] if w["syn"] is not None else w["req"]
+        reused += w["syn"] is None
+        upload = (w["req"] - start) / 1e6
+        handshake = (w["synack"] - w["syn"]) / 1e6 if w["syn"] is not None and w["synack"] is not None else 0.0
+        server = (w["tok"] - w["req"]) / 1e6
+        client_int = r["ttft_ms"] - (w["tok"] - start) / 1e6
+        cols["added"].append(r["ttft_ms"] - own[idx])
+        cols["client_int"].append(client_int)
+        cols["upload"].append(upload)
+        cols["handshake"].append(handshake)
+        cols["oracle_wait"].append(server - own[idx])
+        cols["in_client"].append(client_int + upload - handshake)
+    n = len(cols["added"])
+    if n == 0:
+        sys.exit(f"{label}: no request of the report was found in the capture")
+    print(f"{label}: wire split of client-added TTFT over {n} requests ({reused} on kept-alive connections), "
+          f"p50 / p99 / max ms:")
+    names = {"added": "client-added (client TTFT - oracle's own)",
+             "in_client": "  in the client's process (client_int + upload - handshake)",
+             "client_int": "    before its SYN and after the token packet (client_int)",
+             "upload": "  connect + upload, SYN to last request packet (upload)",
+             "handshake": "    of which the kernel's handshake, SYN to SYN-ACK",
+             "oracle_wait": "  in the oracle before its clock starts (oracle_wait)"}
+    out = {"scenario": label, "n": n, "reused": reused}
+    for k, text in names.items():
+        v = cols[k]
+        print(f"  {text:62s} {q(v, .5):8.2f} {q(v, .99):8.2f} {max(v):8.2f}")
+        out[k] = {"p50": round(q(v, .5), 3), "p99": round(q(v, .99), 3), "max": round(max(v), 3)}
+    if summary:
+        with open(summary, "a") as f:
+            f.write(json.dumps(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
