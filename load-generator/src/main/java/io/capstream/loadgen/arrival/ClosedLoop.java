@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * together). So a request's t0 is taken when the client really starts it, as with the reference's
  * thread per request, and its connect and upload are not held up by the other slots' starts and
  * ends: at 64 streams, with the next request started inside the previous one's end, a wave's
- * connections waited up to ~6 ms after their SYN-ACK for the ends and starts queued before them
+ * connections waited up to ~7 ms after their SYN-ACK for the ends and starts queued before them
  * (bench/fidelity, CAPTURE=1). A slot's wait for its turn is client queue time: the scheduled start of
  * a next request is the moment its slot's previous request ended; that of a first request is the
  * moment its slot took it (T0 or its ramp-up time plus the starts before it). Time and ramp-up timers
