@@ -75,7 +75,7 @@ public final class SummaryTable {
         }
         serverMetrics(sb, report.getServerMetrics());
         slo(sb, report.getSlo());
-        load(sb, report.getLoad());
+        load(sb, report.getLoad(), report.getRequests());
         clientCheck(sb, client);
         failures(sb, report);
         return sb.toString();
@@ -217,10 +217,13 @@ public final class SummaryTable {
 
     /**
      * Offered against achieved load: in an open loop the offered, scheduled and achieved rates and the
-     * client queue time; in a closed loop the achieved concurrency of the configured slots. Then one
-     * warning line when the run fell behind its arrival schedule. Nothing without load health.
+     * client queue time; in a closed loop the achieved concurrency of the configured slots, and the
+     * bound when fewer requests were planned than slots. Then one warning line when the run fell behind
+     * its arrival schedule. Nothing without load health.
+     *
+     * @param requests the run's planned requests
      */
-    private static void load(StringBuilder sb, LoadHealth load) {
+    private static void load(StringBuilder sb, LoadHealth load, int requests) {
         if (load == null) {
             return;
         }
@@ -230,8 +233,10 @@ public final class SummaryTable {
                     + "; client queue p50/p99/max " + num(load.getQueueP50Ms()) + "/" + num(load.getQueueP99Ms()) + "/"
                     + num(load.getQueueMaxMs()) + " ms");
         } else {
+            Integer slots = load.getOfferedConcurrency();
             line(sb, ReportView.LOAD_LABEL, "achieved concurrency " + num(load.getAchievedConcurrency()) + " of "
-                    + text(load.getOfferedConcurrency()));
+                    + text(slots) + (slots != null && requests < slots
+                    ? " (at most " + requests + ": the run has " + requests + " requests)" : ""));
         }
         if (load.getBehindSchedule()) {
             sb.append("warning: the run fell behind its arrival schedule (achieved ").append(num(load.getAchievedRateRps()))

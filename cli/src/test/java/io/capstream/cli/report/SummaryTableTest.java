@@ -265,6 +265,12 @@ class SummaryTableTest {
         String c = SummaryTable.render(fullReport(closed), null);
         assertTrue(c.contains("\nload              achieved concurrency 7.9 of 8\n"), c);
         assertTrue(!c.contains("warning:"), c);
+
+        // fewer requests than slots: the request count, not the client, bounds the achieved concurrency
+        LoadHealth few = LoadHealth.newBuilder(closed).setOfferedConcurrency(64).setAchievedConcurrency(4.3).build();
+        String f = SummaryTable.render(BenchmarkReport.newBuilder(fullReport(few)).setRequests(5).setCompleted(5)
+                .setFailed(0).build(), null);
+        assertTrue(f.contains("\nload              achieved concurrency 4.3 of 64 (at most 5: the run has 5 requests)\n"), f);
     }
 
     @Test
