@@ -133,8 +133,19 @@ final class RunExecution {
                         selfCheck = sc;
                         return sc;
                     }))
+                    .compose(sc -> serverMetricsUrl == null ? Future.succeededFuture(sc)
+                            : vertx.executeBlocking(() -> {
+                                // the first scrape ends before T0: counters' increase is then the run's own work
+                                scraper = ServerMetricsScraper.open(serverMetricsUrl,
+                                        config.serverMetrics().intervalMs());
+                                scraper.baseline();
+                                return sc;
+                            }, false))
                     .onComplete(ar -> {
                         if (ar.failed() || control.stopRequested()) {
+                            if (scraper != null) {
+                                scraper.cancel();
+                            }
                             client.close();
                             outcome.completeExceptionally(ar.failed() ? ar.cause() : new StoppedBeforeStartException());
                         } else if (assignment == null) {
@@ -257,11 +268,11 @@ final class RunExecution {
             if (assignment == null) {
                 emit(events.runStarted(startedAt));
             }
-            if (serverMetricsUrl != null) {
+            if (scraper != null) {
                 // each scrape also goes into the run's event stream (a heartbeat with server_samples), in time order
                 // with the requests, for the window summaries; the sinks are thread-safe
-                scraper = ServerMetricsScraper.start(serverMetricsUrl, config.serverMetrics().intervalMs(), t0,
-                        (epochMs, samples) -> sink.send(events.serverSamples(epochMs, samples)));
+                EventFactory started = events;
+                scraper.begin(t0, (epochMs, samples) -> sink.send(started.serverSamples(epochMs, samples)));
             }
             listener.onStarted(runId, plan);
             long deadline = !open && config.durationS() != null

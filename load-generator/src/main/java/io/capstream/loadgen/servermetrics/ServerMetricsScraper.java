@@ -16,22 +16,26 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Scrapes an endpoint's Prometheus metrics about once per interval on a thread of its own, with the JDK's
- * HTTP client, so that the event loops that stamp the run's chunks never parse or wait for a scrape. Started
- * at T0 and stopped when the slowest request ended; nothing goes to Kafka while it runs (the recording is
- * sent with the run's events). A failing scrape is counted and the next one is tried. Thread-safe.
+ * HTTP client, so that the event loops that stamp the run's chunks never parse or wait for a scrape. The first
+ * scrape ({@link #baseline()}) ends before T0, so that a counter's increase over the run counts all of the
+ * run's work and nothing before it; then {@link #begin} scrapes every interval from T0 until {@link #stop()},
+ * when the slowest request ended; nothing goes to Kafka while it runs (the recording is sent with the run's
+ * events). A failing scrape is counted and the next one is tried. Thread-safe.
  */
 public final class ServerMetricsScraper {
     /** Longest a scrape's GET may take, ms. */
     public static final long SCRAPE_TIMEOUT_MS = 2000;
     private final String url;
     private final int intervalMs;
-    private final long t0Nanos;
     private final HttpClient http;
     private final ScheduledExecutorService timer;
     private final List<SeriesInfo> series = new ArrayList<>();
     private final Map<String, Integer> index = new HashMap<>();
-    private final List<ServerScrape> scrapes = new ArrayList<>();
-    private final ScrapeListener listener;
+    /** Successful scrapes in order, with their arrival time on the monotonic clock (T0 may come later). */
+    private final List<Arrived> scrapes = new ArrayList<>();
+    private volatile ScrapeListener listener;
+    private long t0Nanos;
+    private Arrived baseline;
     private int failed;
     private String firstError;
 
@@ -45,11 +49,14 @@ public final class ServerMetricsScraper {
         void scraped(long epochMs, Map<String, Double> samples);
     }
 
-    private ServerMetricsScraper(String url, int intervalMs, long t0Nanos, ScrapeListener listener) {
+    /** A successful scrape as recorded: arrival on {@link System#nanoTime()}'s clock, the rest as in {@link ServerScrape}. */
+    private record Arrived(long epochMs, long arrivedNanos, double scrapeMs, double[] values,
+                           Map<String, Double> samples) {
+    }
+
+    private ServerMetricsScraper(String url, int intervalMs) {
         this.url = url;
         this.intervalMs = intervalMs;
-        this.t0Nanos = t0Nanos;
-        this.listener = listener;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "capstream-server-metrics");
             t.setDaemon(true);
@@ -61,30 +68,58 @@ public final class ServerMetricsScraper {
     }
 
     /**
-     * Starts scraping now (the first scrape at once, then every {@code intervalMs}).
+     * A scraper that has not scraped yet; {@link #baseline()} then {@link #begin} start it.
      *
      * @param url        the metrics URL; not null
      * @param intervalMs scrape period, ms, &gt; 0
-     * @param t0Nanos    the run's T0 ({@link System#nanoTime()}); scrape times are relative to it
-     * @return the running scraper
+     * @return the scraper, idle
      */
-    public static ServerMetricsScraper start(String url, int intervalMs, long t0Nanos) {
-        return start(url, intervalMs, t0Nanos, (t, m) -> { });
+    public static ServerMetricsScraper open(String url, int intervalMs) {
+        return new ServerMetricsScraper(url, intervalMs);
     }
 
     /**
-     * As {@link #start(String, int, long)}, telling {@code listener} each successful scrape.
-     *
-     * @param url        the metrics URL; not null
-     * @param intervalMs scrape period, ms, &gt; 0
-     * @param t0Nanos    the run's T0 ({@link System#nanoTime()})
-     * @param listener   told each successful scrape on the scraper's thread; its exceptions are ignored
-     * @return the running scraper
+     * The first scrape, before T0: blocks until it ended (at most {@link #SCRAPE_TIMEOUT_MS}; a failure is
+     * counted). Call it off the event loops, once, before {@link #begin}.
      */
-    public static ServerMetricsScraper start(String url, int intervalMs, long t0Nanos, ScrapeListener listener) {
-        ServerMetricsScraper s = new ServerMetricsScraper(url, intervalMs, t0Nanos, listener);
-        s.timer.scheduleAtFixedRate(s::scrapeOnce, 0, intervalMs, TimeUnit.MILLISECONDS);
-        return s;
+    public void baseline() {
+        try {
+            timer.submit(this::scrapeOnce).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.RejectedExecutionException e) {
+            // scrapeOnce counts its own failures; a cancelled scraper has nothing to start
+        }
+        synchronized (this) {
+            baseline = scrapes.isEmpty() ? null : scrapes.get(0);
+        }
+    }
+
+    /**
+     * Starts the periodic scrapes at T0: tells {@code listener} the baseline scrape (if it succeeded), then
+     * scrapes every {@code intervalMs} from T0 + interval. Scrape times in the recording are relative to
+     * {@code t0Nanos} (the baseline's is negative).
+     *
+     * @param t0Nanos  the run's T0 ({@link System#nanoTime()})
+     * @param listener told each successful scrape on the scraper's thread; its exceptions are ignored; not null
+     */
+    public void begin(long t0Nanos, ScrapeListener listener) {
+        Arrived first;
+        synchronized (this) {
+            this.t0Nanos = t0Nanos;
+            first = baseline;
+        }
+        this.listener = listener;
+        try {
+            timer.execute(() -> {
+                if (first != null) {
+                    tell(first);
+                }
+            });
+            timer.scheduleAtFixedRate(this::scrapeOnce, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // cancelled
+        }
     }
 
     /**
@@ -138,13 +173,11 @@ public final class ServerMetricsScraper {
                 fail("GET " + url + " has no Prometheus samples");
                 return;
             }
-            record(epochMs, (arrived - t0Nanos) / 1e6, (arrived - sent) / 1e6, named);
             Map<String, Double> samples = new java.util.LinkedHashMap<>();
             named.forEach(n -> samples.putIfAbsent(n.name(), n.value()));
-            try {
-                listener.scraped(epochMs, samples);
-            } catch (RuntimeException e) {
-                // the listener's problem must not stop the scraping
+            Arrived a = record(epochMs, arrived, (arrived - sent) / 1e6, named, samples);
+            if (listener != null) {
+                tell(a);
             }
         } catch (IOException e) {
             fail("GET " + url + ": " + describe(e));
@@ -155,7 +188,16 @@ public final class ServerMetricsScraper {
         }
     }
 
-    private synchronized void record(long epochMs, double tMs, double scrapeMs, List<SeriesNames.Named> named) {
+    private void tell(Arrived a) {
+        try {
+            listener.scraped(a.epochMs(), a.samples());
+        } catch (RuntimeException e) {
+            // the listener's problem must not stop the scraping
+        }
+    }
+
+    private synchronized Arrived record(long epochMs, long arrivedNanos, double scrapeMs,
+                                        List<SeriesNames.Named> named, Map<String, Double> samples) {
         for (SeriesNames.Named n : named) {
             if (!index.containsKey(n.name()) && series.size() < SeriesNames.MAX_SERIES) {
                 index.put(n.name(), series.size());
@@ -170,7 +212,9 @@ public final class ServerMetricsScraper {
                 values[i] = n.value();
             }
         }
-        scrapes.add(new ServerScrape(epochMs, tMs, scrapeMs, values));
+        Arrived a = new Arrived(epochMs, arrivedNanos, scrapeMs, values, samples);
+        scrapes.add(a);
+        return a;
     }
 
     private synchronized void fail(String why) {
@@ -207,8 +251,11 @@ public final class ServerMetricsScraper {
         }
         timer.shutdownNow();
         synchronized (this) {
-            return new ServerMetricsRecording(url, intervalMs, List.copyOf(series), List.copyOf(scrapes), failed,
-                    firstError);
+            List<ServerScrape> out = new ArrayList<>(scrapes.size());
+            for (Arrived a : scrapes) {
+                out.add(new ServerScrape(a.epochMs(), (a.arrivedNanos() - t0Nanos) / 1e6, a.scrapeMs(), a.values()));
+            }
+            return new ServerMetricsRecording(url, intervalMs, List.copyOf(series), out, failed, firstError);
         }
     }
 }

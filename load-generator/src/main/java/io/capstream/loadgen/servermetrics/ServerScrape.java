@@ -4,7 +4,8 @@ package io.capstream.loadgen.servermetrics;
  * One successful scrape.
  *
  * @param epochMs  wall clock when the response arrived, epoch ms
- * @param tMs      when the response arrived, ms after the run's T0 (monotonic clock)
+ * @param tMs      when the response arrived, ms after the run's T0 (monotonic clock); negative for the
+ *                 baseline scrape, which ends before T0
  * @param scrapeMs duration of the GET, ms
  * @param values   value of series {@code i} of the recording's series table at index {@code i}; NaN (or an
  *                 index past the end) where this scrape lacked the series

@@ -67,6 +67,12 @@ class ServerMetricsSimTest {
         ServerSeries tokens = sm.getSeries().get("generation_tokens");
         assertEquals("counter", tokens.getKind());
         assertEquals(6 * 40.0, tokens.getLast(), "the last scrape, after the slowest request, counts every token");
+        // the first scrape ended before T0 (it raced the first requests and could miss their tokens): the
+        // counter's increase over the run is exactly the run's tokens
+        assertTrue(sm.getTMs().get(0) < 0, "baseline before T0: " + sm.getTMs());
+        assertTrue(sm.getTMs().get(1) > 0, sm.getTMs().toString());
+        assertEquals(0.0, tokens.getValues().get(0));
+        assertEquals(6 * 40.0, tokens.getIncrease());
         assertEquals(sm.getTMs().size(), running.getValues().size());
         assertNotNull(o.serverMetrics());
         assertEquals(sm.getScrapes(), o.serverMetrics().scrapes().size());
