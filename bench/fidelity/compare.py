@@ -8,7 +8,9 @@
                                                    CPU/wall, achieved concurrency; appends one line to SUMMARY.jsonl
   compare.py oracle-table SUMMARY.jsonl            one table of every scenario
   compare.py llama DIR                             per client and round: client TTFT/E2E/decode p50, llama-server's
-                                                   own prompt_ms / predicted_per_second p50, process CPU; ratios
+                                                   own prompt_ms / predicted_per_second p50, process CPU; ratios of
+                                                   each client (capstream, or a NAME of llama.sh's CLIENTS) to the
+                                                   reference runner's in the same round
 """
 import json
 import math
@@ -200,7 +202,7 @@ def server_log(path):
 def llama(d):
     runs = {}
     for name in sorted(os.listdir(d)):
-        m = re.fullmatch(r"r(\d+)-(capstream|reference)\.json", name)
+        m = re.fullmatch(r"r(\d+)-(\w+)\.json", name)
         if m:
             runs[(int(m.group(1)), m.group(2))] = name[:-5]
     if not runs:
@@ -244,37 +246,45 @@ def llama(d):
     for line in [hdr] + rows:
         print("  ".join(x.rjust(w[i]) if i not in (1,) else x.ljust(w[i]) for i, x in enumerate(line)))
     print()
-    print("ratios capstream / reference (same round):")
+    clients = sorted({c for _, c in res}, key=lambda c: (c == "reference", c != "capstream", c))
     keys = [("ttft", "TTFT p50"), ("e2e", "E2E p50"), ("decode", "decode p50"), ("srv_prompt_ms", "srv prompt_ms p50"),
             ("srv_pred_tok_s", "srv pred tok/s p50"), ("cpu", "proc CPU")]
-    ratios = {k: [] for k, _ in keys}
-    for rnd in sorted({k[0] for k in res}):
-        a, b = res.get((rnd, "capstream")), res.get((rnd, "reference"))
-        if not a or not b:
+    for client in clients:
+        if client == "reference":
             continue
-        parts = []
-        for k, lab in keys:
-            x = a[k] / b[k] if a[k] is not None and b[k] else None
-            if x is not None:
-                ratios[k].append(x)
-            parts.append(f"{lab} {fmt(x, 3)}")
-        print(f"  round {rnd}: " + ", ".join(parts))
-    if any(ratios.values()):
-        print("  median over rounds: " + ", ".join(f"{lab} {fmt(med(ratios[k]), 3)}" for k, lab in keys))
-    print()
-    print("median over rounds of each client's p50 (ms; TTFT difference capstream - reference):")
-    for client in ("capstream", "reference"):
+        print(f"ratios {client} / reference (same round):")
+        ratios = {k: [] for k, _ in keys}
+        for rnd in sorted({k[0] for k in res}):
+            a, b = res.get((rnd, client)), res.get((rnd, "reference"))
+            if not a or not b:
+                continue
+            parts = []
+            for k, lab in keys:
+                x = a[k] / b[k] if a[k] is not None and b[k] else None
+                if x is not None:
+                    ratios[k].append(x)
+                parts.append(f"{lab} {fmt(x, 3)}")
+            print(f"  round {rnd}: " + ", ".join(parts))
+        if any(ratios.values()):
+            print("  median over rounds: " + ", ".join(f"{lab} {fmt(med(ratios[k]), 3)}" for k, lab in keys))
+        print()
+    print("median over rounds of each client's p50 (ms; TTFT difference client - reference):")
+    for client in clients:
         rs = [r for (rnd, c), r in res.items() if c == client]
         if rs:
             print(f"  {client:9s}: TTFT {fmt(med([r['ttft'] for r in rs]), 2)}, E2E {fmt(med([r['e2e'] for r in rs]), 2)}, "
                   f"decode {fmt(med([r['decode'] for r in rs]), 1)} tok/s, srv prompt_ms {fmt(med([r['srv_prompt_ms'] for r in rs]), 2)}, "
                   f"srv pred {fmt(med([r['srv_pred_tok_s'] for r in rs]), 1)} tok/s, CPU {fmt(med([r['cpu'] for r in rs]), 2)} s")
-    diffs = [res[(rnd, "capstream")]["ttft"] - res[(rnd, "reference")]["ttft"]
-             for rnd in sorted({k[0] for k in res})
-             if (rnd, "capstream") in res and (rnd, "reference") in res
-             and res[(rnd, "capstream")]["ttft"] is not None and res[(rnd, "reference")]["ttft"] is not None]
-    if diffs:
-        print(f"  TTFT p50 difference per round: {', '.join(fmt(x, 2) for x in diffs)} ms (median {fmt(med(diffs), 2)})")
+    for client in clients:
+        if client == "reference":
+            continue
+        diffs = [res[(rnd, client)]["ttft"] - res[(rnd, "reference")]["ttft"]
+                 for rnd in sorted({k[0] for k in res})
+                 if (rnd, client) in res and (rnd, "reference") in res
+                 and res[(rnd, client)]["ttft"] is not None and res[(rnd, "reference")]["ttft"] is not None]
+        if diffs:
+            print(f"  {client} TTFT p50 difference per round: {', '.join(fmt(x, 2) for x in diffs)} ms "
+                  f"(median {fmt(med(diffs), 2)})")
     return 0
 
 

@@ -7,13 +7,16 @@
 # --max-model-len 4096, --thinking-mode disabled, model random-llama-20m.
 # Printed per client and round: TTFT / E2E / decode tok/s p50 from the client's report; the server's own truth from
 # its log (`prompt eval time` = prompt_ms, `eval time` = predicted tok/s, one pair per task); for the reference
-# runner also the usage chunk's `timings` (captured per row); the client process's CPU seconds; then the ratios
-# capstream / reference per round and their median.
+# runner also the usage chunk's `timings` (captured per row); the client process's CPU seconds; then each client's
+# ratios to the reference runner's per round and their median.
 #
 #   bench/fidelity/llama.sh                          # 3 rounds
 #   ROUNDS=1 JAR=/tmp/before/cli/target/capstream.jar bench/fidelity/llama.sh
+#   CLIENTS="capstream before=/tmp/before/cli/target/capstream.jar reference" bench/fidelity/llama.sh   # jars side by side
 #
-# Env: ROUNDS (3); JAR (default <repo>/cli/target/capstream.jar); JAVA (java); CAPSTREAM_JAVA_OPTS (-XX:+UseZGC -XX:TieredStopAtLevel=1, as ./capstream run);
+# Env: ROUNDS (3); CLIENTS (default "capstream reference": each word is "reference", "capstream" (the jar JAR) or
+#      NAME=JARPATH, another capstream jar under its own name; each round runs them all, rotating which goes first);
+#      JAR (default <repo>/cli/target/capstream.jar); JAVA (java); CAPSTREAM_JAVA_OPTS (-XX:+UseZGC -XX:TieredStopAtLevel=1, as ./capstream run);
 #      PORT (18491); CLIENT_CPU (unset = not pinned; e.g. 0 pins both clients to core 0); RUN_TIMEOUT (600 s per
 #      client process); WAIT_BUILD (3600 s to wait for the llama-server binary: this script never builds it);
 #      PEERS_DIR (~/.cache/capstream-peers); OUT (results dir, default a new /tmp/capstream-fidelity-llama.*).
@@ -23,6 +26,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 ROUNDS=${ROUNDS:-3}
 JAR=${JAR:-$repo/cli/target/capstream.jar}
+CLIENTS=${CLIENTS:-capstream reference}
 JAVA=${JAVA:-java}
 CAPSTREAM_JAVA_OPTS=${CAPSTREAM_JAVA_OPTS--XX:+UseZGC -XX:TieredStopAtLevel=1}
 PORT=${PORT:-18491}
@@ -37,7 +41,21 @@ mkdir -p "$OUT"
 bin=$PEERS_DIR/llama.cpp/build/bin/llama-server
 model=$PEERS_DIR/rand-llama-20m.gguf
 url="http://127.0.0.1:$PORT/v1"
-[[ -f $JAR ]] || { echo "no jar at $JAR (build it, or set JAR=...)" >&2; exit 2; }
+declare -A jars=()
+names=()
+for w in $CLIENTS; do
+  case $w in
+    reference) ;;
+    capstream) jars[capstream]=$JAR ;;
+    *=*) jars[${w%%=*}]=${w#*=}; w=${w%%=*} ;;
+    *) echo "CLIENTS: '$w' is not reference, capstream or NAME=JAR" >&2; exit 2 ;;
+  esac
+  [[ $w =~ ^[A-Za-z0-9_]+$ ]] || { echo "CLIENTS: name '$w' must be letters, digits or _" >&2; exit 2; }
+  names+=("$w")
+done
+for n in "${!jars[@]}"; do
+  [[ -f ${jars[$n]} ]] || { echo "no jar at ${jars[$n]} for client $n (build it, or set JAR=...)" >&2; exit 2; }
+done
 
 srv_pid= client_pid=
 stop_pid() {  # stop one process we started, by PID ($2 = seconds before SIGKILL); it may not be our child
@@ -82,9 +100,9 @@ run_client() {  # $1 = round, $2 = client
   local common=(--base-url "$url" --model random-llama-20m --requests 20 --concurrency 4 --ctx-tokens 1024
                 --max-tokens 64 --max-model-len 4096 --thinking-mode disabled --output "$base.json")
   local cmd
-  if [[ $c == capstream ]]; then
+  if [[ $c != reference ]]; then
     # shellcheck disable=SC2086
-    cmd=("$JAVA" $CAPSTREAM_JAVA_OPTS -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -jar "$JAR" run "${common[@]}")
+    cmd=("$JAVA" $CAPSTREAM_JAVA_OPTS -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -jar "${jars[$c]}" run "${common[@]}")
   else
     cmd=(python3 "$here/reference_runner.py" "${common[@]}")
   fi
@@ -114,10 +132,12 @@ except Exception as e:
 EOF
 }
 
-echo "jar=$JAR rounds=$ROUNDS out=$OUT server: $bin (20m, -np 4 -t 2 -c 8192)$([[ -n $CLIENT_CPU ]] && echo "; clients on core $CLIENT_CPU")"
+echo "clients: ${names[*]}$(for n in "${!jars[@]}"; do printf ' %s=%s' "$n" "${jars[$n]}"; done) rounds=$ROUNDS out=$OUT"
+echo "server: $bin (20m, -np 4 -t 2 -c 8192)$([[ -n $CLIENT_CPU ]] && echo "; clients on core $CLIENT_CPU")"
+n=${#names[@]}
 for r in $(seq 1 "$ROUNDS"); do
-  if (( r % 2 )); then order="capstream reference"; else order="reference capstream"; fi
-  for c in $order; do run_client "$r" "$c"; done
+  # round r starts with client (r-1) mod n and goes on in the list's order, so each goes first equally often
+  for k in $(seq 0 $(( n - 1 ))); do run_client "$r" "${names[$(( (r - 1 + k) % n ))]}"; done
 done
 echo
 python3 "$here/compare.py" llama "$OUT"

@@ -4,35 +4,51 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * A jHiccup-style probe of the event loops that stamp stream chunks: on each given context a
- * {@value #PERIOD_MS} ms one-shot timer is re-armed every time it fires, and how late it fired (actual − due, ns) goes
- * into that loop's HdrHistogram. A loop busy with other work, a GC pause, or a descheduled thread
- * shows up as delay; the delay is the time a chunk arriving then would have waited before its
- * {@code System.nanoTime()} stamp. A late fire of d ms is recorded with the fires it swallowed
- * (HdrHistogram's {@code recordValueWithExpectedInterval}, as jHiccup does), so the percentiles are
- * shares of the run's time. The NIO selector rounds timeouts up to whole milliseconds (an idle loop
- * then shows up to about 1 ms of delay); the epoll transport does not. Each histogram is written
- * only on its own loop. A stall of {@value #PERIOD_MS} ms or more is always seen; a shorter one with
- * probability length / period, so short stalls are sampled, not missed in the percentiles.
+ * A jHiccup-style probe of the event loops that stamp stream chunks: on each given context a one-shot timer is
+ * re-armed every time it fires, and how late it fired (actual − due, ns) goes into that loop's HdrHistogram. A
+ * loop busy with other work, a GC pause, or a descheduled thread shows up as delay; the delay is the time a chunk
+ * arriving then would have waited before its {@code System.nanoTime()} stamp. Each histogram is written only on
+ * its own loop.
  *
- * <p>Cost: one wake-up per period per probed loop; in this VM a wake-up of an idle thread costs
- * 25-80 µs of CPU. With the 1 ms period the issue asks for, the probe took 40-50% of the event
- * loops' CPU in a 4-stream run (oracle target, 360 chunks/s: 1,400-1,840 ms of event-loop CPU in
- * 15 s with it, 790-900 ms without); with a 5 ms period, 1,150-1,160 ms.
+ * <p><b>Period.</b> {@value #BUSY_PERIOD_MS} ms while the loop is busy (its thread was on CPU for at least
+ * {@value #BUSY_SHARE} of the wall clock since the previous fire), {@value #IDLE_PERIOD_MS} ms while it is idle.
+ * On a busy loop short stalls (a burst of chunks, a wave of connects) are what delays stamps, and the 1 ms timer
+ * resolves them. On an idle loop the only delay is the OS waking the thread, which the slower timer samples just
+ * as well; there the 1 ms timer was most of the client's CPU: each fire is a wake-up of an idle thread. Against
+ * llama-server (4 streams, 2 event loops, ~250 chunks/s per loop) the event loops used 244-329 ms of CPU during a
+ * run with the 1 ms timer, 119-175 ms without any, and 174-196 ms with this one; with the 1 ms timer the self-check
+ * said in 3 of 4 runs that capstream took 5% of the busy machine's CPU from the engine, with this one in none
+ * (bench/fidelity README, 2026-12-04).
+ *
+ * <p><b>Weights.</b> So that the percentiles stay shares of the run's time whatever the period, a fire's delay
+ * {@code d} counts once per ms of its period (the period it stands for), and a stall is filled in at 1 ms steps
+ * (d − 1 ms, d − 2 ms, ... down to 1 ms, once each: the fires a 1 ms timer would have had during it, jHiccup's
+ * correction for coordinated omission). With a 1 ms period this is exactly jHiccup's
+ * {@code recordValueWithExpectedInterval(d, 1 ms)}. A stall of {@value #IDLE_PERIOD_MS} ms or more is always seen;
+ * a shorter one with probability length / period, so short stalls are sampled, not missed in the percentiles
+ * (the max may miss a short stall on an idle loop). The NIO selector rounds timeouts up to whole milliseconds (an
+ * idle loop then shows up to about 1 ms of delay); the epoll transport does not.
  */
 public final class LoopDelayProbe {
-    /** Timer period, ms. */
-    static final long PERIOD_MS = 1;
-    private static final long PERIOD_NS = PERIOD_MS * 1_000_000L;
+    /** Timer period while the loop is busy, ms. */
+    static final long BUSY_PERIOD_MS = 1;
+    /** Timer period while the loop is idle, ms. */
+    static final long IDLE_PERIOD_MS = 10;
+    /** Share of the wall clock the loop's thread must be on CPU between two fires to count as busy. */
+    static final double BUSY_SHARE = 0.10;
+    private static final long MS = 1_000_000L;
     /** Largest delay recorded exactly, ns (60 s); larger ones are clamped. */
     private static final long MAX_TRACKABLE_NS = 60_000_000_000L;
 
     private final Vertx vertx;
+    private final ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     private final List<Loop> loops = new ArrayList<>();
 
     /** One context's timer and histogram; touched only on that context's event loop. */
@@ -41,27 +57,34 @@ public final class LoopDelayProbe {
         final Histogram histogram = new Histogram(MAX_TRACKABLE_NS, 3);
         volatile Thread thread;
         long timerId = -1;
+        long periodMs = BUSY_PERIOD_MS;
         long dueNs;
+        long armedNs;
+        long armedCpuNs;
+        long fires;
         boolean stopped;
 
         Loop(Context ctx) {
             this.ctx = ctx;
         }
 
-        void arm() {
-            dueNs = System.nanoTime() + PERIOD_NS;
-            timerId = vertx.setTimer(PERIOD_MS, this::fired);
+        void arm(long now, long cpuNs) {
+            armedNs = now;
+            armedCpuNs = cpuNs;
+            dueNs = now + periodMs * MS;
+            timerId = vertx.setTimer(periodMs, this::fired);
         }
 
         void fired(long id) {
             if (stopped) {
                 return;
             }
-            long late = System.nanoTime() - dueNs;
-            // a stall of d ms also stands for the d - 1 timer fires it swallowed (jHiccup's correction for
-            // coordinated omission), so the percentiles are shares of the run's time, not of the fires
-            histogram.recordValueWithExpectedInterval(Math.min(MAX_TRACKABLE_NS, Math.max(0, late)), PERIOD_NS);
-            arm();
+            long now = System.nanoTime();
+            fires++;
+            record(histogram, Math.min(MAX_TRACKABLE_NS, Math.max(0, now - dueNs)), periodMs);
+            long cpuNs = threadCpuNs();
+            periodMs = nextPeriodMs(cpuNs - armedCpuNs, now - armedNs, armedCpuNs >= 0 && cpuNs >= 0);
+            arm(now, cpuNs);
         }
     }
 
@@ -75,7 +98,40 @@ public final class LoopDelayProbe {
     }
 
     /**
-     * Starts the timers, one per context.
+     * Records one fire: its delay once per ms of its period, and the stall filled in at 1 ms steps (see the class
+     * comment).
+     *
+     * @param h        the loop's histogram, ns
+     * @param delayNs  how late the fire ran, ns, &ge; 0
+     * @param periodMs the period the fire ended, ms, &ge; 1
+     */
+    static void record(Histogram h, long delayNs, long periodMs) {
+        if (periodMs > 1) {
+            h.recordValueWithCount(delayNs, periodMs - 1);
+        }
+        h.recordValueWithExpectedInterval(delayNs, MS);
+    }
+
+    /**
+     * @param cpuNs     CPU time of the loop's thread since the previous arm, ns
+     * @param wallNs    wall clock since the previous arm, ns
+     * @param cpuKnown  whether the thread's CPU time could be read (else the busy period is kept)
+     * @return {@value #BUSY_PERIOD_MS} ms when the thread was on CPU for at least {@value #BUSY_SHARE} of the wall
+     *         clock (or its CPU time is unknown), else {@value #IDLE_PERIOD_MS} ms
+     */
+    static long nextPeriodMs(long cpuNs, long wallNs, boolean cpuKnown) {
+        if (!cpuKnown || wallNs <= 0) {
+            return BUSY_PERIOD_MS;
+        }
+        return cpuNs >= BUSY_SHARE * wallNs ? BUSY_PERIOD_MS : IDLE_PERIOD_MS;
+    }
+
+    private long threadCpuNs() {
+        return cpu.isCurrentThreadCpuTimeSupported() ? cpu.getCurrentThreadCpuTime() : -1;
+    }
+
+    /**
+     * Starts the timers, one per context, each at the busy period.
      *
      * @return completes once every loop's timer is armed (and its thread is known)
      */
@@ -85,7 +141,7 @@ public final class LoopDelayProbe {
             Promise<Void> p = Promise.promise();
             l.ctx.runOnContext(v -> {
                 l.thread = Thread.currentThread();
-                l.arm();
+                l.arm(System.nanoTime(), threadCpuNs());
                 p.complete();
             });
             armed.add(p.future());
@@ -104,10 +160,19 @@ public final class LoopDelayProbe {
         return t;
     }
 
+    /** @return timer fires so far, over all loops; read it after {@link #stop()} completed */
+    long fires() {
+        long n = 0;
+        for (Loop l : loops) {
+            n += l.fires;
+        }
+        return n;
+    }
+
     /**
      * Stops the timers and merges the loops' histograms.
      *
-     * @return the delays of every loop, ns
+     * @return the delays of every loop, ns; the total count is the probed time in ms (see the class comment)
      */
     public Future<Histogram> stop() {
         List<Future<Histogram>> parts = new ArrayList<>();

@@ -41,8 +41,11 @@ public final class SelfCheck {
     /** Share of the machine's CPU time that capstream may take from a local engine on saturated CPUs. */
     public static final double SHARE_LIMIT = 0.05;
     private static final long MAX_TRACKABLE_NS = 3_600_000_000_000L;
-    /** Delay samples (probe periods, 100 ms of probing) below which the delay percentiles are too few to warn on. */
-    static final long MIN_DELAY_SAMPLES = 100 / LoopDelayProbe.PERIOD_MS;
+    /**
+     * Delay samples (ms of probed time, {@link LoopDelayProbe}'s weights: 100 ms) below which the delay percentiles
+     * are too few to warn on.
+     */
+    static final long MIN_DELAY_SAMPLES = 100;
 
     private final LoopDelayProbe probe;
     private final CpuClock cpu = new CpuClock();
