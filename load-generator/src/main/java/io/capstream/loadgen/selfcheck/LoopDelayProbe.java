@@ -37,8 +37,9 @@ import org.HdrHistogram.Histogram;
  * run of a few hundred ms on a loaded machine a single late fire can set the p99 (then p99 = max). Counting a late
  * fire as jHiccup does and the rest of its period at the loop's usual delay avoids that, but it undercounts the
  * steady waits for a core beside a busy local engine (llama-server, 4 streams: delay p99 1.9 ms against the 1 ms
- * timer's 3.0-3.4 ms, where this weighting gave 3.4-4.3 ms), so the time weighting stays. The NIO selector rounds timeouts up to whole milliseconds (an
- * idle loop then shows up to about 1 ms of delay); the epoll transport does not.
+ * timer's 3.0-3.4 ms, where this weighting gave 3.4-4.3 ms), so the time weighting stays. The NIO selector rounds
+ * timeouts up to whole milliseconds (an idle loop then shows up to about 1 ms of delay); the epoll transport does
+ * not.
  */
 public final class LoopDelayProbe {
     /** Timer period while the loop is busy, ms. */
