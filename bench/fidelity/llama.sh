@@ -35,9 +35,7 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-600}
 WAIT_BUILD=${WAIT_BUILD:-3600}
 PEERS_DIR=${PEERS_DIR:-$HOME/.cache/capstream-peers}
 PEERS_SH=${PEERS_SH:-/work/shared/peers/llama-server.sh}
-OUT=${OUT:-$(mktemp -d /tmp/capstream-fidelity-llama.XXXXXX)}
 export PEERS_DIR
-mkdir -p "$OUT"
 bin=$PEERS_DIR/llama.cpp/build/bin/llama-server
 model=$PEERS_DIR/rand-llama-20m.gguf
 url="http://127.0.0.1:$PORT/v1"
@@ -56,6 +54,8 @@ done
 for n in "${!jars[@]}"; do
   [[ -f ${jars[$n]} ]] || { echo "no jar at ${jars[$n]} for client $n (build it, or set JAR=...)" >&2; exit 2; }
 done
+OUT=${OUT:-$(mktemp -d /tmp/capstream-fidelity-llama.XXXXXX)}
+mkdir -p "$OUT"
 
 srv_pid= client_pid=
 stop_pid() {  # stop one process we started, by PID ($2 = seconds before SIGKILL); it may not be our child
