@@ -35,7 +35,8 @@ public final class ServerMetricsScraper {
     private final List<Arrived> scrapes = new ArrayList<>();
     private volatile ScrapeListener listener;
     private long t0Nanos;
-    private Arrived baseline;
+    /** The baseline's samples, kept until {@link #begin} tells the listener; null once told or when it failed. */
+    private Told untold;
     private int failed;
     private String firstError;
 
@@ -50,8 +51,11 @@ public final class ServerMetricsScraper {
     }
 
     /** A successful scrape as recorded: arrival on {@link System#nanoTime()}'s clock, the rest as in {@link ServerScrape}. */
-    private record Arrived(long epochMs, long arrivedNanos, double scrapeMs, double[] values,
-                           Map<String, Double> samples) {
+    private record Arrived(long epochMs, long arrivedNanos, double scrapeMs, double[] values) {
+    }
+
+    /** What a {@link ScrapeListener} is told of one scrape. */
+    private record Told(long epochMs, Map<String, Double> samples) {
     }
 
     private ServerMetricsScraper(String url, int intervalMs) {
@@ -90,9 +94,6 @@ public final class ServerMetricsScraper {
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.RejectedExecutionException e) {
             // scrapeOnce counts its own failures; a cancelled scraper has nothing to start
         }
-        synchronized (this) {
-            baseline = scrapes.isEmpty() ? null : scrapes.get(0);
-        }
     }
 
     /**
@@ -104,10 +105,11 @@ public final class ServerMetricsScraper {
      * @param listener told each successful scrape on the scraper's thread; its exceptions are ignored; not null
      */
     public void begin(long t0Nanos, ScrapeListener listener) {
-        Arrived first;
+        Told first;
         synchronized (this) {
             this.t0Nanos = t0Nanos;
-            first = baseline;
+            first = untold;
+            untold = null;
         }
         this.listener = listener;
         try {
@@ -175,9 +177,14 @@ public final class ServerMetricsScraper {
             }
             Map<String, Double> samples = new java.util.LinkedHashMap<>();
             named.forEach(n -> samples.putIfAbsent(n.name(), n.value()));
-            Arrived a = record(epochMs, arrived, (arrived - sent) / 1e6, named, samples);
+            record(epochMs, arrived, (arrived - sent) / 1e6, named);
+            Told told = new Told(epochMs, samples);
             if (listener != null) {
-                tell(a);
+                tell(told);
+            } else {
+                synchronized (this) {
+                    untold = told; // before begin: only the baseline scrape runs then
+                }
             }
         } catch (IOException e) {
             fail("GET " + url + ": " + describe(e));
@@ -188,7 +195,7 @@ public final class ServerMetricsScraper {
         }
     }
 
-    private void tell(Arrived a) {
+    private void tell(Told a) {
         try {
             listener.scraped(a.epochMs(), a.samples());
         } catch (RuntimeException e) {
@@ -196,8 +203,8 @@ public final class ServerMetricsScraper {
         }
     }
 
-    private synchronized Arrived record(long epochMs, long arrivedNanos, double scrapeMs,
-                                        List<SeriesNames.Named> named, Map<String, Double> samples) {
+    private synchronized void record(long epochMs, long arrivedNanos, double scrapeMs,
+                                     List<SeriesNames.Named> named) {
         for (SeriesNames.Named n : named) {
             if (!index.containsKey(n.name()) && series.size() < SeriesNames.MAX_SERIES) {
                 index.put(n.name(), series.size());
@@ -212,9 +219,7 @@ public final class ServerMetricsScraper {
                 values[i] = n.value();
             }
         }
-        Arrived a = new Arrived(epochMs, arrivedNanos, scrapeMs, values, samples);
-        scrapes.add(a);
-        return a;
+        scrapes.add(new Arrived(epochMs, arrivedNanos, scrapeMs, values));
     }
 
     private synchronized void fail(String why) {
