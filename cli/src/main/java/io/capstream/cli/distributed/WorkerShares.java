@@ -43,6 +43,7 @@ public final class WorkerShares {
                 .setApiKeyEnv(config.apiKeyEnv())
                 .setClientWarmupS(config.warmup().clientWarmupS())
                 .setWarmupRequests(config.warmup().targetRequests())
+                .setWarmupPrimeCache(config.warmup().primeCache())
                 .setServerMetrics(config.serverMetrics().label())
                 .setRunStarted(started)
                 .build();
@@ -85,7 +86,8 @@ public final class WorkerShares {
                 .runId(ws.getRunId())
                 .workerId(workerId)
                 .expectedWorkers(rs.getExpectedWorkers())
-                .warmup(new WarmupConfig(ws.getClientWarmupS(), ws.getWarmupRequests()))
+                .warmup(new WarmupConfig(ws.getClientWarmupS(), ws.getWarmupRequests(), ws.getWarmupPrimeCache()))
+                .promptSalt(rs.getPromptSalt())
                 .slos(rs.getSlos())
                 .sweep(rs.getSweep())
                 .rerunOf(rs.getRerunOf())

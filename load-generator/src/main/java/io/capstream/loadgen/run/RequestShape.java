@@ -34,11 +34,15 @@ import java.util.Set;
  *                           and sizing the {@code --input-tokens} prompts, or null (the reference's estimate, 3
  *                           characters per token)
  * @param extraBody          {@code --extra-body} members added to each body, or null for none
+ * @param promptSalt         the prompt salt that replaces the first characters of every synthetic prompt of the run
+ *                           ({@code --prompt-salt run}, a sweep step's own salt, or a past run's for {@code rerun};
+ *                           see {@link io.capstream.loadgen.workload.PromptBuilder}), or null for the reference's
+ *                           prompts
  */
 public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
                            ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort,
                            LengthDistribution inputTokens, LengthDistribution outputTokens, Path dataset,
-                           Path tokenizer, ExtraBody extraBody) {
+                           Path tokenizer, ExtraBody extraBody, String promptSalt) {
 
     /** Smallest {@code --input-tokens} draw, tokens (the smallest {@code --ctx-tokens}: the prompt envelope fits). */
     public static final int MIN_INPUT_TOKENS = 32;
@@ -62,7 +66,16 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
     public RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
                         ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort) {
         this(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking, reasoningEffort,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
+    }
+
+    /**
+     * @param salt the prompt salt, or null for the reference's prompts
+     * @return a copy with that salt
+     */
+    public RequestShape withPromptSalt(String salt) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, salt);
     }
 
     /**
