@@ -102,6 +102,10 @@ public final class SweepDriver {
             err.println(cmd + ": warning: capstream.reports already has a report for run id " + settings.runId(1)
                     + "; a reused sweep id mixes two sweeps: give a new --sweep-id");
         }
+        String bound = requestsBound(settings, base);
+        if (bound != null) {
+            err.println(cmd + ": warning: " + bound);
+        }
         Steps steps = new Steps(stack, session, base, control);
         try {
             boolean complete;
@@ -203,6 +207,13 @@ public final class SweepDriver {
                     err.println(cmd + ": stopped after step " + (step - 1));
                     return Optional.empty();
                 }
+                int requests = base.load().effectiveRequests();
+                if (settings.axis() == LoadAxis.CONCURRENCY && load > requests) {
+                    err.println(cmd + ": search stopped before concurrency " + settings.axis().format(load)
+                            + ": --requests " + requests + " bounds every step to " + requests + " requests in"
+                            + " flight, so a higher concurrency cannot load the endpoint more; raise --requests");
+                    return Optional.empty();
+                }
                 BenchmarkReport report = run(step, load, repeat);
                 if (report == null) {
                     return Optional.empty();
@@ -255,6 +266,23 @@ public final class SweepDriver {
             }
             return r.report();
         }
+    }
+
+    /**
+     * @param settings the sweep
+     * @param base     the resolved options
+     * @return e.g. {@code "concurrency 16, 32 exceed --requests 10: those steps cannot have more than 10 requests in
+     *         flight (raise --requests)"} for a concurrency grid with loads above the run's requests, else null
+     */
+    static String requestsBound(SweepSettings settings, RunConfig base) {
+        if (settings.grid() == null || settings.axis() != LoadAxis.CONCURRENCY) {
+            return null;
+        }
+        int requests = base.load().effectiveRequests();
+        List<String> above = settings.grid().stream().filter(v -> v > requests).map(settings.axis()::format).toList();
+        return above.isEmpty() ? null : "concurrency " + String.join(", ", above) + " exceed" + (above.size() == 1
+                ? "s" : "") + " --requests " + requests + ": " + (above.size() == 1 ? "that step cannot" : "those steps"
+                + " cannot") + " have more than " + requests + " requests in flight (raise --requests)";
     }
 
     /**

@@ -79,6 +79,16 @@ class SweepDriverTest {
     }
 
     @Test
+    void aConcurrencyAboveTheRequestsIsSaidToBeBoundedByThem() {
+        // issue 27.6: a search capped by --requests 10 answered "concurrency 64" at an achieved 8.86
+        RunConfig ten = base().withLoad(new LoadShape(10, 20, 0, ArrivalMode.CLOSED, null, null, null, null));
+        assertEquals("concurrency 16, 32 exceed --requests 10: those steps cannot have more than 10 requests in flight"
+                + " (raise --requests)", SweepDriver.requestsBound(grid(LoadAxis.CONCURRENCY, 1.0, 8.0, 16.0, 32.0), ten));
+        assertNull(SweepDriver.requestsBound(grid(LoadAxis.CONCURRENCY, 1.0, 8.0), ten));
+        assertNull(SweepDriver.requestsBound(grid(LoadAxis.RATE, 16.0, 32.0), ten), "a rate is not bounded so");
+    }
+
+    @Test
     void aRateStepIsAPoissonOpenLoopUnlessConstantWasGiven() {
         SweepSettings search = new SweepSettings("s", LoadAxis.RATE, null,
                 new SloSearch.Settings(LoadAxis.RATE, 1, 1000, 12), new SweepOutput(Path.of("out")),

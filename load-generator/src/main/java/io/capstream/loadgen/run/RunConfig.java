@@ -155,7 +155,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
     public List<String> validate(Function<String, String> env) {
         List<String> errors = new ArrayList<>(target.problems(env));
         errors.addAll(load.problems());
-        errors.addAll(request.problems());
+        errors.addAll(request.problems(load.arrival() == ArrivalMode.TRACE ? "--trace" : "--dataset"));
         errors.addAll(request.modelProblems(target.model()));
         if (target.endpoint() == ApiEndpoint.COMPLETIONS) {
             // the thinking controls are chat-template features: the completions endpoint applies no template
