@@ -121,8 +121,16 @@ public final class ContinuousRunner {
                 EventSink sink = sinks.get();
                 try {
                     var cfg = config.runConfig(iteration);
-                    RunOutcome outcome = generator.prepare(cfg)
-                            .thenCompose(plan -> generator.run(plan, sink, runListener, control))
+                    // the first run stops on an endpoint no request could reach; later ones record an outage as
+                    // failed requests
+                    boolean first = iteration == 0;
+                    RunOutcome outcome = generator.prepare(cfg, first)
+                            .thenCompose(plan -> {
+                                if (first) {
+                                    plan.warnings().forEach(w -> LOG.warn("{}", w));
+                                }
+                                return generator.run(plan, sink, runListener, control);
+                            })
                             .get();
                     runs++;
                     completed += outcome.completed();
