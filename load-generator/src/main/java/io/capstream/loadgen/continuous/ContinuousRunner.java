@@ -121,10 +121,10 @@ public final class ContinuousRunner {
                 EventSink sink = sinks.get();
                 try {
                     var cfg = config.runConfig(iteration);
-                    // the first run stops on an endpoint no request could reach; later ones record an outage as
-                    // failed requests
+                    // an endpoint no request could reach does not stop monitoring (it may come up later, or be
+                    // down for a while): its runs record the outage as failed requests; the first run logs why
                     boolean first = iteration == 0;
-                    RunOutcome outcome = generator.prepare(cfg, first)
+                    RunOutcome outcome = generator.prepare(cfg, false)
                             .thenCompose(plan -> {
                                 if (first) {
                                     plan.warnings().forEach(w -> LOG.warn("{}", w));

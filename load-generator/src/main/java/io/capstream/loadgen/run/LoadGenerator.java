@@ -44,8 +44,8 @@ public final class LoadGenerator {
     }
 
     /**
-     * As {@link #prepare(RunConfig)}, with the endpoint check's verdict optional: a monitoring loop's later
-     * runs record an endpoint that went away as failed requests instead of stopping.
+     * As {@link #prepare(RunConfig)}, with the endpoint check's verdict optional: a monitoring loop records an
+     * endpoint that is down as failed requests instead of stopping (the problem is then the plan's warning).
      *
      * @param config        run parameters
      * @param endpointFatal whether an endpoint no request could reach fails the preparation

@@ -50,7 +50,7 @@ public final class RunPlanner {
      * @param config        parameters
      * @param env           environment lookup
      * @param endpointFatal whether an endpoint no request could reach fails the plan; when false its problem
-     *                      leaves the window unknown (the reference's silent probe)
+     *                      is the plan's warning and the window is unknown (the reference's silent probe)
      * @return as {@link #plan(Vertx, RunConfig, Function)}
      */
     public static CompletableFuture<RunPlan> plan(Vertx vertx, RunConfig config, Function<String, String> env,
@@ -81,11 +81,12 @@ public final class RunPlanner {
                 return;
             }
             Integer mml = explicit ? Integer.valueOf(config.maxModelLen()) : probe.window();
+            List<String> warnings = probe.problem() == null ? probe.warnings() : List.of(probe.problem());
             complete(config, mml, key, inputs).whenComplete((p, e) -> {
                 if (e != null) {
                     out.completeExceptionally(e);
                 } else {
-                    out.complete(p.withWarnings(probe.warnings()));
+                    out.complete(p.withWarnings(warnings));
                 }
             });
         });
