@@ -152,7 +152,7 @@ public final class RunPlanner {
                 return CompletableFuture.failedFuture(new UsageException(window));
             }
             cap = (int) config.request().promptCap(maxModelLen, largest);
-            String ctx = ctxAboveCap(config, maxModelLen, largest, cap);
+            String ctx = ctxAboveCap(config, maxModelLen, largest);
             if (ctx != null) {
                 return CompletableFuture.failedFuture(new UsageException(ctx));
             }
@@ -182,25 +182,17 @@ public final class RunPlanner {
     }
 
     /**
-     * A fixed {@code --ctx-tokens} above the prompt cap is refused, not clamped (the reference clamps it,
-     * spec §3.1, and its report would then name a context no request had).
+     * {@link RequestShape#ctxAboveCap} for the explicit or probed window.
      *
      * @param config  parameters
      * @param window  the known window, tokens
      * @param largest the largest {@code max_tokens} of any request, tokens
-     * @param cap     the prompt cap, tokens
      * @return the usage error, or null when {@code --ctx-tokens} is 0 or fits
      */
-    static String ctxAboveCap(RunConfig config, int window, int largest, int cap) {
-        if (config.ctxTokens() == 0 || config.ctxTokens() <= cap) {
-            return null;
-        }
+    static String ctxAboveCap(RunConfig config, int window, int largest) {
         String source = config.maxModelLen() != 0 ? "--max-model-len " + window
                 : "the model's window " + window + " (GET /models)";
-        String output = largest == config.maxTokens() ? "--max-tokens " + largest : "the largest max_tokens " + largest;
-        return "--ctx-tokens " + config.ctxTokens() + " exceeds the prompt cap of " + cap + " tokens = " + source
-                + " - " + output + " - --margin " + config.request().margin() + "; lower --ctx-tokens (at most " + cap
-                + "), or --max-tokens or --margin";
+        return config.request().ctxAboveCap(source, window, largest);
     }
 
     /**

@@ -159,6 +159,10 @@ class RunPlannerWorkloadTest {
         assertEquals(List.of("--ctx-tokens 4000 exceeds the prompt cap of 3968 tokens = --max-model-len 4096 -"
                         + " --max-tokens 128 - --margin 0; lower --ctx-tokens (at most 3968), or --max-tokens or --margin"),
                 problems(b().ctxTokens(4000).maxModelLen(4096).maxTokens(128).margin(0), 4096));
+        assertEquals(List.of("--ctx-tokens 8000 exceeds the prompt cap of 3008 tokens = --max-model-len 4096 -"
+                        + " --max-tokens 64 - --margin 1024; lower --ctx-tokens (at most 3008), or --max-tokens or"
+                        + " --margin"), b().ctxTokens(8000).maxModelLen(4096).build().validate(k -> null),
+                "an explicit window is checked with the other options, before anything starts");
         assertArrayEquals(new int[] {31_680, 31_680, 31_680, 31_680, 31_680},
                 plan(b().ctxTokens(31_680), 32_768).contextPlan().toArray(), "exactly the cap fits");
         assertArrayEquals(new int[] {100_000, 100_000, 100_000, 100_000, 100_000},
