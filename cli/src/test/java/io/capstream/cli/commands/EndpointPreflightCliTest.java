@@ -2,18 +2,22 @@ package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.loadgen.sim.SimEngine;
 import io.vertx.core.Vertx;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 26 items 8 and 3: a wrong endpoint, and a {@code --ctx-tokens} above the model's prompt cap, stop
@@ -48,16 +52,18 @@ class EndpointPreflightCliTest {
     }
 
     @Test
-    void aBaseUrlWithoutV1StopsRunAndSweepBeforeAnyRequest() {
+    void aBaseUrlWithoutV1StopsRunAndSweepBeforeAnyRequest(@TempDir Path tmp) {
         String hint = root() + " answered 404 to POST /chat/completions but serves GET /v1/models: the base URL"
                 + " usually ends in /v1 (try --base-url " + root() + "/v1)";
         CliRun r = run("run", "--base-url", root(), "--model", "capstream-sim", "--requests", "4");
         assertEquals(2, r.code(), r.err());
         assertEquals(List.of("capstream run: " + hint), own(r, "run"), r.err());
+        Path dir = tmp.resolve("sweep");
         CliRun s = run("sweep", "--base-url", root(), "--model", "capstream-sim", "--concurrency", "1,2",
-                "--requests", "4");
+                "--requests", "4", "--output-dir", dir.toString());
         assertEquals(2, s.code(), s.err());
         assertEquals(List.of("capstream sweep: " + hint), own(s, "sweep"), s.err());
+        assertFalse(Files.exists(dir), "the sweep leaves no empty output directory behind");
         assertEquals(0, sim.stats().completed(), "no chat request may be served");
     }
 
