@@ -183,7 +183,8 @@ final class RunTables {
     /**
      * @param failures the artifact's failures
      * @param max      the most rows
-     * @return request index, error type, message of the first failures
+     * @return request index, error type and the cause in capstream's words ({@link
+     *         io.capstream.schemas.text.FailureWording}) of the first failures
      */
     static List<List<String>> firstFailures(JsonNode failures, int max) {
         List<List<String>> rows = new ArrayList<>();
@@ -191,7 +192,11 @@ final class RunTables {
             if (rows.size() >= max) {
                 break;
             }
-            String msg = Fmt.value(f.get("error_message"));
+            // the cause in capstream's words; the artifact keeps the reference's error_message
+            JsonNode type = f.get("error_type");
+            JsonNode message = f.get("error_message");
+            String msg = io.capstream.schemas.text.FailureWording.of(type == null || !type.isTextual() ? null
+                    : type.asText(), message == null || !message.isTextual() ? null : message.asText());
             if (msg.length() > 500) {
                 msg = msg.substring(0, 500) + "...";
             }

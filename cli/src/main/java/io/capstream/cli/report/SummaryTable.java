@@ -159,8 +159,9 @@ public final class SummaryTable {
                 sb.append("  ... ").append(failures.size() - MAX_FAILURES_SHOWN).append(" more in the report\n");
                 break;
             }
+            // the cause in capstream's words; the report file keeps the reference's error_message
             sb.append(String.format(Locale.ROOT, "  #%-5d %-15s %s%n", f.getRequestIndex(), f.getErrorType(),
-                    f.getErrorMessage() == null ? "" : f.getErrorMessage()));
+                    io.capstream.schemas.text.FailureWording.of(f.getErrorType(), f.getErrorMessage())));
         }
     }
 

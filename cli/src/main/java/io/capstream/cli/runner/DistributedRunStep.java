@@ -118,6 +118,7 @@ public final class DistributedRunStep {
                     + " s (GET /models probe); nothing was sent");
             return 1;
         }
+        plan.warnings().forEach(w -> err.println(cmd + ": warning: " + w));
         boolean open = config.arrival() != ArrivalMode.CLOSED;
         int slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
         if (slots < workers) {

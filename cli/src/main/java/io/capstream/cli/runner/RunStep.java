@@ -61,6 +61,8 @@ public final class RunStep {
     private final PrintStream err;
     private final Function<String, String> env;
     private final String cmd;
+    /** The endpoint check's warnings printed so far: a sweep prints each once, not once per step. */
+    private final java.util.Set<String> warned = new java.util.HashSet<>();
 
     /**
      * @param req what the command runs (report timeout, event delivery, whether to wait for reports)
@@ -106,6 +108,7 @@ public final class RunStep {
                     + " s (GET /models probe); nothing was sent");
             return new Result(1, null, null, null);
         }
+        plan.warnings().stream().filter(warned::add).forEach(w -> err.println(cmd + ": warning: " + w));
         if (config.runId() != null) {
             session.expect(config.runId());
         }

@@ -95,6 +95,7 @@ public final class SweepDriver {
 
     /** The steps, the curve and the files, on the started stack. */
     private int sweep(LocalStack stack, DeliverySession session, RunConfig base, RunControl control) throws Exception {
+        boolean existed = java.nio.file.Files.isDirectory(settings.output().dir());
         settings.output().create();
         CurveSource curves = new CurveSource();
         session.onKafkaReady(curves::attach);
@@ -115,6 +116,9 @@ public final class SweepDriver {
                 complete = steps.search();
             }
             if (steps.usageError) {
+                if (!existed && steps.reportIds.isEmpty()) {
+                    removeEmpty(settings.output().dir());
+                }
                 return 2;
             }
             if (steps.reportIds.isEmpty()) {
@@ -160,6 +164,15 @@ public final class SweepDriver {
         } catch (java.io.IOException | RuntimeException e) {
             err.println(cmd + ": cannot write the --html/--csv files: " + RunDriver.describe(e));
             return false;
+        }
+    }
+
+    /** Removes the directory this sweep created when nothing was written to it (a step 1 stopped before load). */
+    private static void removeEmpty(java.nio.file.Path dir) {
+        try {
+            java.nio.file.Files.deleteIfExists(dir);
+        } catch (java.io.IOException | RuntimeException e) {
+            // not empty, or not ours to remove: left as it is
         }
     }
 

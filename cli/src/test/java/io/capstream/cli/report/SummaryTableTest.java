@@ -144,8 +144,10 @@ class SummaryTableTest {
                 Metrics.newBuilder().setThroughputTokS(0.0).build());
         String t = SummaryTable.render(a, null);
         assertTrue(t.contains("TTFT (ms)                               -              -              -\n"), t);
-        assertTrue(t.contains("#0     URLError        <urlopen error [Errno 111] Connection refused>"), t);
-        assertTrue(t.contains("#1     HTTPError       HTTP Error 500"), t);
+        // issue 26 item 8: the cause in capstream's words; the report keeps the reference's error_message
+        assertTrue(t.contains("#0     URLError        connection refused: nothing listened at the endpoint\n"), t);
+        assertTrue(t.contains("#1     HTTPError       HTTP 500 Internal Server Error\n"), t);
+        assertTrue(!t.contains("urlopen"), t);
         assertTrue(t.contains("throughput        0.0 tok/s  (output tokens -)"), t);
         assertTrue(t.contains("engine -"), t);
     }

@@ -121,8 +121,16 @@ public final class ContinuousRunner {
                 EventSink sink = sinks.get();
                 try {
                     var cfg = config.runConfig(iteration);
-                    RunOutcome outcome = generator.prepare(cfg)
-                            .thenCompose(plan -> generator.run(plan, sink, runListener, control))
+                    // an endpoint no request could reach does not stop monitoring (it may come up later, or be
+                    // down for a while): its runs record the outage as failed requests; the first run logs why
+                    boolean first = iteration == 0;
+                    RunOutcome outcome = generator.prepare(cfg, false)
+                            .thenCompose(plan -> {
+                                if (first) {
+                                    plan.warnings().forEach(w -> LOG.warn("{}", w));
+                                }
+                                return generator.run(plan, sink, runListener, control);
+                            })
                             .get();
                     runs++;
                     completed += outcome.completed();

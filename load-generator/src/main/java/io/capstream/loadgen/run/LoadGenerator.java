@@ -44,6 +44,18 @@ public final class LoadGenerator {
     }
 
     /**
+     * As {@link #prepare(RunConfig)}, with the endpoint check's verdict optional: a monitoring loop records an
+     * endpoint that is down as failed requests instead of stopping (the problem is then the plan's warning).
+     *
+     * @param config        run parameters
+     * @param endpointFatal whether an endpoint no request could reach fails the preparation
+     * @return the plan; fails with {@link UsageException} for invalid parameters
+     */
+    public CompletableFuture<RunPlan> prepare(RunConfig config, boolean endpointFatal) {
+        return RunPlanner.plan(vertx, config, env, endpointFatal);
+    }
+
+    /**
      * {@link #prepare} then {@link #run(RunPlan, EventSink, RunListener, RunControl)}.
      *
      * @param config   run parameters

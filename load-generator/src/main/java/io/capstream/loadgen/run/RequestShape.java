@@ -153,7 +153,30 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
     }
 
     /**
-     * Checks the group alone (spec §1): token bounds, an explicit window against the completion, the
+     * A fixed {@code --ctx-tokens} above the prompt cap is refused, not clamped (the reference clamps it,
+     * spec §3.1, and its report would then name a context no request had).
+     *
+     * @param source        how the window is named, e.g. {@code --max-model-len 4096}
+     * @param window        the known window, tokens
+     * @param largestOutput the largest {@code max_tokens} of any request, tokens
+     * @return the usage error naming the cap, how it is computed and the options that change it; null when
+     *         {@code --ctx-tokens} is 0 or fits
+     */
+    public String ctxAboveCap(String source, long window, int largestOutput) {
+        long cap = promptCap(window, largestOutput);
+        if (ctxTokens == 0 || ctxTokens <= cap) {
+            return null;
+        }
+        String output = largestOutput == maxTokens ? "--max-tokens " + largestOutput
+                : "the largest max_tokens " + largestOutput;
+        return "--ctx-tokens " + ctxTokens + " exceeds the prompt cap of " + cap + " tokens = " + source + " - "
+                + output + " - --margin " + margin + "; lower --ctx-tokens (at most " + cap
+                + "), or --max-tokens or --margin";
+    }
+
+    /**
+     * Checks the group alone (spec §1): token bounds, an explicit window against the completion and a fixed
+     * {@code --ctx-tokens} against its prompt cap, the
      * reasoning-effort value and its combination with the thinking controls, and the dataset and length options
      * (their combinations, and that the {@code --dataset} and {@code --tokenizer} files exist; their content is
      * read by {@link RunPlanner}). The rules that also need the
@@ -186,6 +209,8 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
             String window = windowProblem("--max-model-len", maxModelLen);
             if (window != null) {
                 errors.add(window);
+            } else if (ctxAboveCap("--max-model-len " + maxModelLen, maxModelLen, maxTokens) != null) {
+                errors.add(ctxAboveCap("--max-model-len " + maxModelLen, maxModelLen, maxTokens));
             }
         }
         if (reasoningEffort != null) {

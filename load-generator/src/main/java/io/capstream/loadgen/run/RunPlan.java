@@ -13,13 +13,38 @@ import io.capstream.loadgen.workload.RequestPlan;
  * @param contextPlan the clamped plan of every request (spec §3.1)
  * @param apiKey      the key for the Authorization header (hidden in toString)
  * @param requestPlan per-request {@code max_tokens} and dataset messages; null = {@link RequestPlan#SYNTHETIC}
+ * @param warnings    one-line warnings of the endpoint check (window unknown, {@code --model} not listed) for
+ *                    the command to print; null means none
  */
 public record RunPlan(RunConfig config, Integer maxModelLen, ContextPlan contextPlan, ApiKey apiKey,
-                      RequestPlan requestPlan) {
+                      RequestPlan requestPlan, java.util.List<String> warnings) {
 
-    /** Fills a null request plan with {@link RequestPlan#SYNTHETIC}. */
+    /** Fills a null request plan with {@link RequestPlan#SYNTHETIC} and null warnings with none. */
     public RunPlan {
         requestPlan = requestPlan == null ? RequestPlan.SYNTHETIC : requestPlan;
+        warnings = warnings == null ? java.util.List.of() : java.util.List.copyOf(warnings);
+    }
+
+    /**
+     * A plan without warnings.
+     *
+     * @param config      the validated run parameters
+     * @param maxModelLen the window, tokens, or null
+     * @param contextPlan the plan
+     * @param apiKey      the key
+     * @param requestPlan per-request {@code max_tokens} and messages, or null
+     */
+    public RunPlan(RunConfig config, Integer maxModelLen, ContextPlan contextPlan, ApiKey apiKey,
+                   RequestPlan requestPlan) {
+        this(config, maxModelLen, contextPlan, apiKey, requestPlan, null);
+    }
+
+    /**
+     * @param list the endpoint check's warnings; not null
+     * @return a copy carrying them
+     */
+    public RunPlan withWarnings(java.util.List<String> list) {
+        return new RunPlan(config, maxModelLen, contextPlan, apiKey, requestPlan, list);
     }
 
     /**

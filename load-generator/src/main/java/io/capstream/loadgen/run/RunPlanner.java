@@ -4,7 +4,7 @@ import io.capstream.loadgen.arrival.ArrivalSchedule;
 import io.capstream.loadgen.workload.ApiKey;
 import io.capstream.loadgen.workload.ContextPlan;
 import io.capstream.loadgen.workload.Dataset;
-import io.capstream.loadgen.workload.ModelsProbe;
+import io.capstream.loadgen.workload.EndpointPreflight;
 import io.capstream.loadgen.workload.RequestPlan;
 import io.capstream.schemas.text.HttpUrls;
 import io.vertx.core.Vertx;
@@ -16,8 +16,10 @@ import java.util.function.Function;
 /**
  * Resolves a {@link RunConfig} into a {@link RunPlan} (spec §1, §2.1, §3.1): validation, API key
  * (or the basic-auth credentials of the base URL's {@code user:password@}),
- * {@code /models} probe when {@code --max-model-len} is 0, prompt cap, the aggregate prompt guard
- * and the context plan. Any violation is a {@link UsageException}; no chat request is sent.
+ * the endpoint check ({@link EndpointPreflight}: the {@code GET /models} probe, whose window is used when
+ * {@code --max-model-len} is 0), prompt cap, the aggregate prompt guard and the context plan. Any violation,
+ * and an endpoint no request could reach (refused, TLS, a base URL missing its {@code /v1}), is a
+ * {@link UsageException}; no chat request is sent (the check's {@code POST {}} is not one).
  *
  * <p>Number of planned requests n: {@code burst} or {@code requests}; for an open loop with
  * {@code --duration}, the number of scheduled arrivals before the duration (at most
@@ -40,6 +42,19 @@ public final class RunPlanner {
      *         {@link IllegalStateException} (a simulated target whose base URL is not bound yet)
      */
     public static CompletableFuture<RunPlan> plan(Vertx vertx, RunConfig config, Function<String, String> env) {
+        return plan(vertx, config, env, true);
+    }
+
+    /**
+     * @param vertx         Vert.x (for the probe)
+     * @param config        parameters
+     * @param env           environment lookup
+     * @param endpointFatal whether an endpoint no request could reach fails the plan; when false its problem
+     *                      is the plan's warning and the window is unknown (the reference's silent probe)
+     * @return as {@link #plan(Vertx, RunConfig, Function)}
+     */
+    public static CompletableFuture<RunPlan> plan(Vertx vertx, RunConfig config, Function<String, String> env,
+                                                  boolean endpointFatal) {
         if (config.target().unbound()) {
             return CompletableFuture.failedFuture(
                     new IllegalStateException("the simulated target's base URL is not bound (RunConfig.withBaseUrl)"));
@@ -55,18 +70,23 @@ public final class RunPlanner {
         } catch (UsageException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (config.maxModelLen() != 0) {
-            return complete(config, config.maxModelLen(), key, inputs);
-        }
+        boolean explicit = config.maxModelLen() != 0;
         CompletableFuture<RunPlan> out = new CompletableFuture<>();
-        ModelsProbe.probe(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.model(), key, config.headers())
-                .onComplete(ar -> {
-            Integer mml = ar.succeeded() ? ar.result() : null;
+        EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.target().endpoint(),
+                config.model(), key, config.headers(), !explicit).onComplete(ar -> {
+            EndpointPreflight.Outcome probe = ar.succeeded() ? ar.result()
+                    : new EndpointPreflight.Outcome(null, null, List.of());
+            if (probe.problem() != null && endpointFatal) {
+                out.completeExceptionally(new UsageException(probe.problem()));
+                return;
+            }
+            Integer mml = explicit ? Integer.valueOf(config.maxModelLen()) : probe.window();
+            List<String> warnings = probe.problem() == null ? probe.warnings() : List.of(probe.problem());
             complete(config, mml, key, inputs).whenComplete((p, e) -> {
                 if (e != null) {
                     out.completeExceptionally(e);
                 } else {
-                    out.complete(p);
+                    out.complete(p.withWarnings(warnings));
                 }
             });
         });
@@ -132,6 +152,10 @@ public final class RunPlanner {
                 return CompletableFuture.failedFuture(new UsageException(window));
             }
             cap = (int) config.request().promptCap(maxModelLen, largest);
+            String ctx = ctxAboveCap(config, maxModelLen, largest);
+            if (ctx != null) {
+                return CompletableFuture.failedFuture(new UsageException(ctx));
+            }
         }
         List<String> errors = new ArrayList<>();
         ContextPlan contexts;
@@ -155,6 +179,20 @@ public final class RunPlanner {
             contexts = ContextPlan.build(n, config.ctxTokens(), config.seed(), cap);
         }
         return CompletableFuture.completedFuture(new RunPlan(config, maxModelLen, contexts, key, requests));
+    }
+
+    /**
+     * {@link RequestShape#ctxAboveCap} for the explicit or probed window.
+     *
+     * @param config  parameters
+     * @param window  the known window, tokens
+     * @param largest the largest {@code max_tokens} of any request, tokens
+     * @return the usage error, or null when {@code --ctx-tokens} is 0 or fits
+     */
+    static String ctxAboveCap(RunConfig config, int window, int largest) {
+        String source = config.maxModelLen() != 0 ? "--max-model-len " + window
+                : "the model's window " + window + " (GET /models)";
+        return config.request().ctxAboveCap(source, window, largest);
     }
 
     /**

@@ -70,7 +70,27 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
     }
 
     /**
-     * Checks the group (spec §1, §2.3): the base URL ({@link HttpUrls#problem}; skipped while
+     * A base URL that already names an API path ({@code …/v1/chat/completions}, {@code …/v1/completions},
+     * {@code …/v1/models}): capstream appends the endpoint's path itself.
+     *
+     * @return the usage error naming the base to give, or null
+     */
+    private String apiPathProblem() {
+        String url = Redaction.urls(baseUrl.strip());
+        String trimmed = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        for (String suffix : List.of("/chat/completions", "/completions", "/models")) {
+            if (trimmed.toLowerCase(java.util.Locale.ROOT).endsWith(suffix)) {
+                return "--base-url " + url + " ends in " + suffix + ": give the base ("
+                        + trimmed.substring(0, trimmed.length() - suffix.length()) + "); capstream appends "
+                        + endpoint.path();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Checks the group (spec §1, §2.3): the base URL ({@link HttpUrls#problem}, and that it names no API path such
+     * as {@code /chat/completions}; skipped while
      * {@link #unbound()}), the model, the socket timeout, and that the API key variable is set and
      * not combined with credentials in the URL.
      *
@@ -86,6 +106,8 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
                 String problem = HttpUrls.problem(baseUrl);
                 if (problem != null) {
                     errors.add("--base-url " + problem + ": '" + Redaction.urls(baseUrl.strip()) + "'");
+                } else if (apiPathProblem() != null) {
+                    errors.add(apiPathProblem());
                 } else if (apiKeyEnv != null && HttpUrls.userInfo(baseUrl) != null) {
                     errors.add("--base-url carries user:password@ and --api-key-env is set: both would be the"
                             + " Authorization header; give one");

@@ -3,15 +3,10 @@ package io.capstream.loadgen.workload;
 import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 
 /**
  * The context-window probe (spec §2.1): {@code GET <base>/models} with a 15 s timeout, picks the
@@ -21,7 +16,7 @@ import io.vertx.core.http.RequestOptions;
  */
 public final class ModelsProbe {
     /** Probe timeout, ms (spec §2.1). */
-    public static final long TIMEOUT_MS = 15_000;
+    public static final long TIMEOUT_MS = ProbeRequest.TIMEOUT_MS;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] KEYS = {"max_model_len", "max_context_length", "context_length"};
 
@@ -51,50 +46,14 @@ public final class ModelsProbe {
      */
     public static Future<Integer> probe(Vertx vertx, String baseUrl, String model, ApiKey apiKey,
                                         List<ExtraHeader> headers) {
-        Promise<Integer> result = Promise.promise();
-        // The whole exchange runs on one Vert.x context. Started from a thread outside Vert.x, each
-        // call got a fresh context and the response's end could be delivered before body() was
-        // attached, so the body future never completed (about 1 probe in 3,000, Vert.x 5.0.7).
-        Context context = vertx.getOrCreateContext();
-        context.runOnContext(v -> send(vertx, baseUrl, model, apiKey, headers, result));
-        return result.future();
-    }
-
-    private static void send(Vertx vertx, String baseUrl, String model, ApiKey apiKey, List<ExtraHeader> headers,
-                             Promise<Integer> result) {
-        HttpClient client;
-        RequestOptions ro;
+        String url;
         try {
-            String url = stripSlash(baseUrl) + "/models";
-            client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout((int) TIMEOUT_MS)
-                    .setKeepAlive(false));
-            ro = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url)
-                    .setConnectTimeout(TIMEOUT_MS).setIdleTimeout(TIMEOUT_MS);
-            apiKey.authorizationHeader().ifPresent(h -> ro.putHeader("Authorization", h));
-            ro.putHeader("User-Agent", "capstream");
-            ExtraHeader.apply(headers, ro.getHeaders());
+            url = stripSlash(baseUrl) + "/models";
         } catch (RuntimeException e) {
-            result.tryComplete(null);
-            return;
+            return Future.succeededFuture(null);
         }
-        long timer = vertx.setTimer(TIMEOUT_MS, t -> result.tryComplete(null));
-        Future<io.vertx.core.http.HttpClientRequest> request;
-        try {
-            request = client.request(ro);
-        } catch (RuntimeException e) { // an address Vert.x cannot use (port out of range): unknown window
-            vertx.cancelTimer(timer);
-            result.tryComplete(null);
-            client.close();
-            return;
-        }
-        request
-                .compose(req -> req.send())
-                .compose(resp -> resp.statusCode() / 100 == 2 ? resp.body() : Future.succeededFuture(null))
-                .onComplete(ar -> {
-                    vertx.cancelTimer(timer);
-                    result.tryComplete(ar.succeeded() ? parse(ar.result(), model) : null);
-                    client.close();
-                });
+        return ProbeRequest.send(vertx, HttpMethod.GET, url, null, apiKey, headers)
+                .map(a -> a.ok() ? parse(a.body(), model) : null);
     }
 
     /**
@@ -142,6 +101,31 @@ public final class ModelsProbe {
         } catch (Exception e) {
             return null;
         }
+    }
+
+    /**
+     * The model ids a {@code /models} response lists, for the {@code --model} check.
+     *
+     * @param body response body, or null
+     * @return the textual {@code id}s of the {@code data[]} objects, in order; empty when the body is not a
+     *         {@code /models} list (or lists no id); never null
+     */
+    public static List<String> modelIds(Buffer body) {
+        List<String> ids = new java.util.ArrayList<>();
+        if (body == null) {
+            return ids;
+        }
+        try {
+            JsonNode data = JSON.readTree(body.getBytes()).path("data");
+            for (JsonNode e : data) {
+                if (e.isObject() && e.path("id").isTextual()) {
+                    ids.add(e.get("id").asText());
+                }
+            }
+        } catch (Exception e) {
+            ids.clear();
+        }
+        return ids;
     }
 
     /**

@@ -369,7 +369,8 @@ class LoadGeneratorTest {
     @Test
     void contextTooSmallForThePromptFailsEachRequestWithoutSendingIt() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = RunConfig.builder(base, "fake").requests(3).concurrency(2).ctxTokens(64)
+        // the sampled plan clamped to the cap of 15 (a fixed --ctx-tokens above the cap is a usage error)
+        RunConfig c = RunConfig.builder(base, "fake").requests(3).concurrency(2)
                 .maxModelLen(16).maxTokens(1).margin(0).sharedPrefixTokens(0).build();
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(3, o.failed());

@@ -149,4 +149,23 @@ class RunPlannerWorkloadTest {
         // without a tokenizer the prompts are built at the planned length, as the reference's
         assertEquals(3000, plan(b().inputTokens(new LengthDistribution(3000, 0)), null).requestPlan().promptTokens(3000));
     }
+
+    /** Issue 26 item 3: a fixed --ctx-tokens above the prompt cap was clamped to it silently. */
+    @Test
+    void ctxTokensAboveThePromptCapIsRefusedNotClamped() throws Exception {
+        assertEquals(List.of("--ctx-tokens 100000 exceeds the prompt cap of 31680 tokens = the model's window 32768"
+                        + " (GET /models) - --max-tokens 64 - --margin 1024; lower --ctx-tokens (at most 31680), or"
+                        + " --max-tokens or --margin"), problems(b().ctxTokens(100_000), 32_768));
+        assertEquals(List.of("--ctx-tokens 4000 exceeds the prompt cap of 3968 tokens = --max-model-len 4096 -"
+                        + " --max-tokens 128 - --margin 0; lower --ctx-tokens (at most 3968), or --max-tokens or --margin"),
+                problems(b().ctxTokens(4000).maxModelLen(4096).maxTokens(128).margin(0), 4096));
+        assertEquals(List.of("--ctx-tokens 8000 exceeds the prompt cap of 3008 tokens = --max-model-len 4096 -"
+                        + " --max-tokens 64 - --margin 1024; lower --ctx-tokens (at most 3008), or --max-tokens or"
+                        + " --margin"), b().ctxTokens(8000).maxModelLen(4096).build().validate(k -> null),
+                "an explicit window is checked with the other options, before anything starts");
+        assertArrayEquals(new int[] {31_680, 31_680, 31_680, 31_680, 31_680},
+                plan(b().ctxTokens(31_680), 32_768).contextPlan().toArray(), "exactly the cap fits");
+        assertArrayEquals(new int[] {100_000, 100_000, 100_000, 100_000, 100_000},
+                plan(b().ctxTokens(100_000), null).contextPlan().toArray(), "an unknown window cannot be checked");
+    }
 }

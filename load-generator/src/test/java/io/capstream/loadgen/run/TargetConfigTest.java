@@ -51,6 +51,18 @@ class TargetConfigTest {
     }
 
     @Test
+    void aBaseUrlNamingAnApiPathIsAUsageErrorNamingTheBase() {
+        assertEquals(List.of("--base-url http://h:8000/v1/chat/completions ends in /chat/completions: give the base"
+                        + " (http://h:8000/v1); capstream appends /chat/completions"),
+                b().baseUrl("http://h:8000/v1/chat/completions").build().target().problems(NO_ENV));
+        assertEquals(List.of("--base-url http://***@h:8000/v1/models/ ends in /models: give the base"
+                        + " (http://***@h:8000/v1); capstream appends /chat/completions"),
+                b().baseUrl("http://u:pw@h:8000/v1/models/").build().target().problems(NO_ENV),
+                "the credentials are masked");
+        assertEquals(List.of(), b().baseUrl("http://h:8000/v1").build().target().problems(NO_ENV));
+    }
+
+    @Test
     void credentialsInTheUrlAndAKeyVariableAreOneProblem() {
         TargetConfig t = b().baseUrl("http://u:pw@h:8000/v1").apiKeyEnv("K").build().target();
         assertEquals(List.of("--base-url carries user:password@ and --api-key-env is set: both would be the"
