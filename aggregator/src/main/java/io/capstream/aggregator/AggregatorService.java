@@ -7,6 +7,7 @@ import io.capstream.aggregator.api.MonitoringMetrics;
 import io.capstream.aggregator.api.StreamsInstanceLocator;
 import io.capstream.aggregator.api.StreamsQueryService;
 import io.capstream.aggregator.events.RegistryOutageThreadHandler;
+import io.capstream.aggregator.events.RegistryProbe;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import java.time.Duration;
 import java.util.HashMap;
@@ -25,8 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A stream thread stopped by a schema registry outage is replaced and reads on from the last
  * commit ({@link RegistryOutageThreadHandler}); any other stream-thread failure shuts the application
- * down. {@code /ready} is false while the events decoder waits for the registry (the
- * {@code RegistryHealth} of {@code config.report()}). The Streams application's lifecycle is owned by a
+ * down. {@code /ready} is false while the schema registry gives no answer: to a record waiting for it
+ * (the events decoder, the reports read back) or to the {@link RegistryProbe} that asks it every 5 s
+ * (both report to the {@code RegistryHealth} of {@code config.report()}). The Streams application's lifecycle is owned by a
  * {@link StreamsRuntime}.
  *
  * <p>Several instances with the same application id share the partitions (Kafka Streams' group
@@ -41,8 +43,11 @@ public final class AggregatorService implements AutoCloseable {
     private final MonitoringMetrics metrics;
     private final ApiServer api;
     private final AdvertisedUrl advertised;
+    private final RegistryProbe probe;
 
-    private AggregatorService(StreamsRuntime runtime, MonitoringMetrics metrics, ApiServer api, AdvertisedUrl advertised) {
+    private AggregatorService(StreamsRuntime runtime, MonitoringMetrics metrics, ApiServer api, AdvertisedUrl advertised,
+                              RegistryProbe probe) {
+        this.probe = probe;
         this.runtime = runtime;
         this.metrics = metrics;
         this.api = api;
@@ -70,7 +75,14 @@ public final class AggregatorService implements AutoCloseable {
         AdvertisedUrl advertised = null;
         StreamsSettings effective = settings;
         StreamsRuntime runtime = null;
+        RegistryProbe probe = null;
         try {
+            // /ready follows the registry even while no record waits for it
+            probe = RegistryProbe.forUrl(config.report().schemaRegistryUrl(), config.report().registryClient(),
+                    config.report().registryHealth());
+            if (probe != null) {
+                probe.start(RegistryProbe.DEFAULT_PERIOD);
+            }
             if (apiConfig != null) {
                 // listen first: application.server must name the actual port (the configured one may be 0)
                 api = ApiServer.listen(apiConfig, metrics);
@@ -90,6 +102,9 @@ public final class AggregatorService implements AutoCloseable {
             }
             runtime.start();
         } catch (RuntimeException e) {
+            if (probe != null) {
+                probe.close();
+            }
             if (api != null) {
                 api.close();
             }
@@ -99,7 +114,7 @@ public final class AggregatorService implements AutoCloseable {
             metrics.close();
             throw e;
         }
-        return new AggregatorService(runtime, metrics, api, advertised);
+        return new AggregatorService(runtime, metrics, api, advertised, probe);
     }
 
     /** @return the HTTP port, or -1 without API */
@@ -147,6 +162,9 @@ public final class AggregatorService implements AutoCloseable {
             api.close();
         }
         runtime.close();
+        if (probe != null) {
+            probe.close();
+        }
         metrics.close();
     }
 }

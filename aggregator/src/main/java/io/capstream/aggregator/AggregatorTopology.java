@@ -1,6 +1,9 @@
 package io.capstream.aggregator;
 
 import io.capstream.aggregator.events.EventsSource;
+import io.capstream.aggregator.events.RegistryRetry;
+import io.capstream.aggregator.events.RegistryWaitingDeserializer;
+import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.sweep.SweepTopology;
@@ -11,7 +14,11 @@ import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.WindowSummary;
 import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.time.Duration;
+import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -32,6 +39,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@value #REPORT_CHUNKS_STORE} (key {@code <run id>|<index>}; a global table is restored from its
  * topic, so the chunks are not copied to a changelog). The updates of the reports table feed the sweep
  * path ({@link SweepTopology}: sweep steps' reports to capacity curves on {@code capstream.sweeps}).
+ * Both read-back sources hold a record through a schema registry outage ({@link RegistryWaitingDeserializer},
+ * reporting to the report config's {@code RegistryHealth}) instead of dead-lettering it.
  *
  * <p>Queryable stores: {@value #REPORTS_STORE}, {@value #REPORT_CHUNKS_STORE}, {@link WindowTopology#SUMMARIES_STORE},
  * {@link SloTopology#STATE_STORE}, {@link SloTopology#HISTORY_STORE}, {@link SweepTopology#STORE}.
@@ -41,6 +50,14 @@ public final class AggregatorTopology {
     public static final String REPORTS_STORE = "capstream-reports-store";
     /** Global key-value store of the report chunks (from capstream.reports.chunks), key {@code <run id>|<index>}. */
     public static final String REPORT_CHUNKS_STORE = "capstream-report-chunks-store";
+
+    /**
+     * The Streams settings that bound how long a stream thread may hold a record ({@link RegistryRetry#holdBound}):
+     * those of {@link StreamsSettings#toProperties()} (exactly-once, its transaction timeout, the default poll interval).
+     */
+    private static final Map<String, Object> STREAMS_SETTINGS = Map.of(
+            StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2,
+            StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), StreamsSettings.TRANSACTION_TIMEOUT_MS);
 
     private AggregatorTopology() {
     }
@@ -61,18 +78,24 @@ public final class AggregatorTopology {
         if (onSummary != null) {
             summaries.foreach((k, v) -> onSummary.accept(v), Named.as("capstream-summaries-listener"));
         }
-        KTable<String, BenchmarkReport> reports = builder.table(config.report().reportsTopic(),
-                Consumed.with(Serdes.String(), SpecificAvroSerde.forValue(BenchmarkReport.class,
-                        config.report().schemaRegistryUrl(), config.report().registryClient())).withName("capstream-reports-table-source"),
+        ReportTopologyConfig report = config.report();
+        // read back: a record whose schema the registry gives no answer for is held, never dead-lettered
+        Duration hold = report.registryRetry().holdBound(STREAMS_SETTINGS);
+        KTable<String, BenchmarkReport> reports = builder.table(report.reportsTopic(),
+                Consumed.with(Serdes.String(), RegistryWaitingDeserializer.serde(BenchmarkReport.class,
+                        report.schemaRegistryUrl(), report.registryClient(), report.registryRetry(), hold,
+                        report.registryHealth())).withName("capstream-reports-table-source"),
                 Materialized.<String, BenchmarkReport, KeyValueStore<Bytes, byte[]>>as(REPORTS_STORE)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(SpecificAvroSerde.forValue(BenchmarkReport.class,
                                 config.report().schemaRegistryUrl(), config.report().registryClient())));
         SweepTopology.addTo(reports.toStream(Named.as("capstream-reports-table-updates")),
                 SweepTopologyConfig.of(config.report()));
-        builder.globalTable(config.report().chunksTopic(),
-                Consumed.with(Serdes.String(), SpecificAvroSerde.forValue(ReportChunk.class,
-                        config.report().schemaRegistryUrl(), config.report().registryClient()))
+        // the global thread cannot be replaced (Kafka Streams would shut the application down): it holds without bound
+        builder.globalTable(report.chunksTopic(),
+                Consumed.with(Serdes.String(), RegistryWaitingDeserializer.serde(ReportChunk.class,
+                        report.schemaRegistryUrl(), report.registryClient(), report.registryRetry(), null,
+                        report.registryHealth()))
                         .withName("capstream-report-chunks-source"),
                 Materialized.<String, ReportChunk, KeyValueStore<Bytes, byte[]>>as(REPORT_CHUNKS_STORE)
                         .withKeySerde(Serdes.String())

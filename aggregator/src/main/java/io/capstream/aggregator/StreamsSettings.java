@@ -1,5 +1,6 @@
 package io.capstream.aggregator;
 
+import io.capstream.aggregator.events.RegistryAwareDeserializationExceptionHandler;
 import io.capstream.aggregator.events.RegistryAwareProcessingExceptionHandler;
 import io.capstream.schemas.Topics;
 import java.nio.file.Path;
@@ -9,7 +10,6 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 
 /**
  * Typed settings of a capstream Kafka Streams application, turned into {@link Properties} by
@@ -150,7 +150,10 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
                 RegistryAwareProcessingExceptionHandler.class.getName());
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
-        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class.getName());
+        // Same for a record read back (capstream.reports, its chunks) whose writer schema the registry gave no answer
+        // for: RegistryWaitingDeserializer holds it, then this handler fails the thread instead of dead-lettering it.
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                RegistryAwareDeserializationExceptionHandler.class.getName());
         p.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, Topics.EVENTS_DLQ);
         p.putAll(extra);
         return p;

@@ -43,7 +43,8 @@ class StreamsSettingsTest {
         assertEquals("io.capstream.aggregator.events.RegistryAwareProcessingExceptionHandler",
                 p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG));
         assertEquals("true", p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG));
-        assertEquals("org.apache.kafka.streams.errors.LogAndContinueExceptionHandler",
+        // log, dead-letter and skip an undecodable record (LogAndContinueExceptionHandler), except for a registry outage
+        assertEquals("io.capstream.aggregator.events.RegistryAwareDeserializationExceptionHandler",
                 p.get(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG));
         assertEquals("capstream.events.dlq", p.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG));
         new StreamsConfig(p); // a valid configuration

@@ -56,7 +56,8 @@ public interface QueryService {
 
     /**
      * @return whether the aggregator is ready: the stores can be queried (Streams RUNNING) and, for
-     *         implementations that know it, the schema registry answers the events decoder
+     *         implementations that know it, the schema registry answers (its probe and every record
+     *         waiting for it)
      */
     boolean ready();
 

@@ -26,8 +26,9 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 /**
  * {@link QueryService} over Kafka Streams interactive queries of this instance's local stores
  * (one aggregator instance holds every partition; with several instances each answers for its
- * own partitions). Ready means Streams is RUNNING and the schema registry answers the events
- * decoder ({@link RegistryHealth}); the stores stay queryable during a registry outage.
+ * own partitions). Ready means Streams is RUNNING and the schema registry answers (the events
+ * decoder, the reports read back and the periodic probe report to {@link RegistryHealth}); the
+ * stores stay queryable during a registry outage.
  */
 public final class StreamsQueryService implements QueryService {
     private final KafkaStreams streams;

@@ -1,11 +1,15 @@
 package io.capstream.aggregator.sweep;
 
 import io.capstream.aggregator.events.EventsSource;
+import io.capstream.aggregator.events.RegistryHealth;
+import io.capstream.aggregator.events.RegistryRetry;
+import io.capstream.aggregator.events.RegistryWaitingDeserializer;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -77,8 +81,9 @@ public final class SweepTopology {
      */
     public static KStream<String, SweepCurve> addTo(StreamsBuilder builder, SweepTopologyConfig config) {
         KStream<String, BenchmarkReport> reports = builder.stream(config.reportsTopic(),
-                Consumed.with(Serdes.String(), SpecificAvroSerde.forValue(BenchmarkReport.class,
-                        config.schemaRegistryUrl(), config.registryClient()))
+                Consumed.with(Serdes.String(), RegistryWaitingDeserializer.serde(BenchmarkReport.class,
+                        config.schemaRegistryUrl(), config.registryClient(), RegistryRetry.defaults(),
+                        RegistryRetry.defaults().holdBound(Map.of()), new RegistryHealth()))
                         .withName("capstream-sweeps-reports-source"));
         return addTo(reports, config);
     }

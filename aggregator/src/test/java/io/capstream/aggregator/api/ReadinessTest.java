@@ -1,6 +1,7 @@
 package io.capstream.aggregator.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.events.EventsSourceConfig;
 import io.capstream.schemas.registry.OutageRegistry;
 import io.capstream.aggregator.events.RegistryHealth;
+import io.capstream.aggregator.events.RegistryProbe;
 import io.capstream.aggregator.events.RegistryRetry;
 import io.capstream.aggregator.window.WindowTestEvents;
 import io.capstream.schemas.Topics;
@@ -19,6 +21,8 @@ import io.capstream.schemas.registry.MockSchemaRegistry;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import io.vertx.core.json.JsonObject;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -110,6 +114,55 @@ class ReadinessTest {
             metrics.close();
             MockSchemaRegistry.dropScope(SCOPE);
         }
+    }
+
+    @Test
+    void theProbeMakesReadyFalseWhileTheRegistryGivesNoAnswerEvenWithNoRecordWaiting() throws Exception {
+        MockSchemaRegistry.dropScope(SCOPE);
+        RegistryHealth health = new RegistryHealth();
+        MonitoringMetrics metrics = new MonitoringMetrics();
+        RegistryClientConfig client = new RegistryClientConfig(Duration.ofSeconds(2), 3, Duration.ofMillis(10), null, null);
+        try (OutageRegistry registry = new OutageRegistry(SCOPE);
+             ApiServer api = ApiServer.start(new ApiConfig("127.0.0.1", 0), new RunningStreams(health), metrics);
+             RegistryProbe probe = RegistryProbe.forUrl(registry.url(), client, health)) {
+            assertTrue(probe.probeOnce(), "the registry answers");
+            assertEquals("200 {\"ready\":true}", ready(api.port()));
+
+            registry.down(true);
+            assertFalse(probe.probeOnce(), "503: no answer");
+            String during = ready(api.port());
+            assertTrue(during.startsWith("503 "), during);
+            String reason = new JsonObject(during.substring(4)).getString("reason");
+            assertTrue(reason.startsWith("schema registry unreachable: schema registry GET " + registry.url()
+                    + "/subjects failed: HTTP 503"), "the probe's reason: " + reason);
+            assertEquals(List.of("/subjects", "/subjects"), registry.paths(), "one request per probe (no transport retries)");
+
+            registry.down(false);
+            assertTrue(probe.probeOnce());
+            assertEquals("200 {\"ready\":true}", ready(api.port()), "ready again after the first answered probe");
+        } finally {
+            metrics.close();
+            MockSchemaRegistry.dropScope(SCOPE);
+        }
+    }
+
+    @Test
+    void aRegistryThatRefusesConnectionsIsUnreachableUntilTheProbeIsClosed() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        RegistryHealth health = new RegistryHealth();
+        RegistryProbe probe = RegistryProbe.forUrl("http://127.0.0.1:" + closedPort, RegistryClientConfig.defaults(), health);
+
+        assertFalse(probe.probeOnce());
+        String reason = StreamsQueryService.notReadyReason(KafkaStreams.State.RUNNING, health);
+        assertTrue(reason != null && reason.startsWith("schema registry unreachable: schema registry GET http://127.0.0.1:"
+                + closedPort + "/subjects failed") && reason.contains("ConnectException"), "not ready: " + reason);
+
+        probe.close();
+        assertNull(health.problem(), "a closed probe reports nothing: " + health.problem());
+        assertNull(RegistryProbe.forUrl("mock://x", RegistryClientConfig.defaults(), health), "no probe of an in-memory registry");
     }
 
     private String ready(int port) {

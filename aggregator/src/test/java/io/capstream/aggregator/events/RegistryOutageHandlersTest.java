@@ -7,9 +7,11 @@ import io.capstream.schemas.Topics;
 import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -51,6 +53,29 @@ class RegistryOutageHandlersTest {
         assertEquals(ProcessingExceptionHandler.Result.RESUME, other.result());
         assertEquals(1, other.deadLetterQueueRecords().size());
         assertEquals(Topics.EVENTS_DLQ, other.deadLetterQueueRecords().get(0).topic());
+    }
+
+    @Test
+    void deserializationHandlerFailsOnARegistryOutageAndDeadLettersEverythingElse() {
+        RegistryAwareDeserializationExceptionHandler h = new RegistryAwareDeserializationExceptionHandler();
+        h.configure(Map.of(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, Topics.EVENTS_DLQ));
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(Topics.REPORTS, 2, 41, "k".getBytes(StandardCharsets.UTF_8), VALUE);
+
+        DeserializationExceptionHandler.Response held = h.handleError(context(), record,
+                new RegistryOutageException("schema registry gave no answer for 60000 ms", null));
+        assertEquals(DeserializationExceptionHandler.Result.FAIL, held.result(), "a valid record is read again, not skipped");
+        assertTrue(held.deadLetterQueueRecords().isEmpty(), "nothing dead-lettered: " + held.deadLetterQueueRecords());
+
+        DeserializationExceptionHandler.Response refused = h.handleError(context(), record, new SerializationException(
+                "cannot decode BenchmarkReport", new SchemaRegistryUnavailableException("refused", -1, -1, null)));
+        assertEquals(DeserializationExceptionHandler.Result.FAIL, refused.result(), "an unwrapped registry outage too");
+        assertTrue(refused.deadLetterQueueRecords().isEmpty());
+
+        DeserializationExceptionHandler.Response garbage = h.handleError(context(), record,
+                new SerializationException("cannot decode BenchmarkReport: unknown magic byte"));
+        assertEquals(DeserializationExceptionHandler.Result.RESUME, garbage.result());
+        assertEquals(1, garbage.deadLetterQueueRecords().size(), "undecodable bytes still go to the dead-letter topic");
+        assertEquals(Topics.EVENTS_DLQ, garbage.deadLetterQueueRecords().get(0).topic());
     }
 
     @Test

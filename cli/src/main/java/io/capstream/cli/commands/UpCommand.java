@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
  * Prints the flags and {@code export} lines the other commands take, then runs until Ctrl-C or
  * SIGTERM, when a shutdown hook stops the engine, the registry child process and the broker.
  *
- * <p>Exit codes: 1 when a service cannot start, 2 for a usage error such as a port already in use;
+ * <p>Exit codes: 1 when a service cannot start or the registry child process dies while up runs (the
+ * stack is stopped with the reason, not restarted: see {@code UpStack#watch}), 2 for a usage error
+ * such as a port already in use (naming the process that holds it, see {@code PortHolder});
  * stopped by SIGINT / SIGTERM the JVM exits 130 / 143 (128 + the signal number) after the clean stop.
  */
 @Command(name = "up", mixinStandardHelpOptions = true, sortOptions = false,
@@ -35,7 +37,8 @@ import picocli.CommandLine.Spec;
                     + " then runs until Ctrl-C or SIGTERM and stops both (no process is left behind)."
         },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"1:a service cannot start", "2:usage error (e.g. a port in use)",
+        exitCodeList = {"1:a service cannot start, or the registry child process died (up stops the stack)",
+            "2:usage error (e.g. a port in use; the process holding it is named)",
             "130:stopped by Ctrl-C (SIGINT), after the clean stop", "143:stopped by SIGTERM, likewise"})
 public final class UpCommand implements Callable<Integer> {
     @Spec
@@ -108,6 +111,6 @@ public final class UpCommand implements Callable<Integer> {
                 + "/ once `capstream aggregate` runs with the flags above");
         err.println("capstream up: running; press Ctrl-C (or send SIGTERM) to stop");
         stack.awaitClosed();
-        return 0;
+        return stack.failure() == null ? 0 : 1;
     }
 }

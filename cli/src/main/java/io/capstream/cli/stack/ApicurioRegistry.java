@@ -44,12 +44,38 @@ public final class ApicurioRegistry implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Thread shutdownHook;
+    private final CompletableFuture<Integer> unexpectedExit = new CompletableFuture<>();
+    /** Completes once the exit of the process was looked at (after {@link #unexpectedExit} when it was unexpected). */
+    private final CompletableFuture<Void> exitHandled;
+    private volatile boolean stopping;
+    private volatile OutputPump pump;
     private boolean closed;
 
     private ApicurioRegistry(Process process, int port) {
         this.process = process;
         this.port = port;
         this.shutdownHook = new Thread(this::stopProcess, "apicurio-shutdown");
+        this.exitHandled = process.onExit().thenAccept(p -> {
+            if (!stopping) {
+                unexpectedExit.complete(p.exitValue());
+            }
+        });
+    }
+
+    /**
+     * For tests: supervises an already started process as if it were the registry (no shutdown hook).
+     *
+     * @param process a child process; not null
+     * @param port    the port to report
+     * @return the handle
+     */
+    static ApicurioRegistry adopt(Process process, int port) {
+        return new ApicurioRegistry(process, port);
+    }
+
+    /** @return completes once the process exited and {@link #unexpectedExit()} was decided */
+    CompletableFuture<Void> exitHandled() {
+        return exitHandled;
     }
 
     /**
@@ -91,6 +117,7 @@ public final class ApicurioRegistry implements AutoCloseable {
         ApicurioRegistry registry = new ApicurioRegistry(process, port);
         Runtime.getRuntime().addShutdownHook(registry.shutdownHook);
         OutputPump pump = new OutputPump(process, config.logFile());
+        registry.pump = pump;
         pump.start();
         long startedNs = System.nanoTime();
         try {
@@ -139,6 +166,20 @@ public final class ApicurioRegistry implements AutoCloseable {
         return process.pid();
     }
 
+    /**
+     * @return completes with the exit code when the registry process exits without {@link #close()}
+     *         (or the JVM's shutdown) having stopped it, e.g. after {@code kill -9}; never completes otherwise
+     */
+    public CompletableFuture<Integer> unexpectedExit() {
+        return unexpectedExit;
+    }
+
+    /** @return the registry's last output lines (at most 60), joined by newlines; empty when none */
+    public String lastOutput() {
+        OutputPump p = pump;
+        return p == null ? "" : p.lastLines();
+    }
+
     /** Stops the registry process and its descendants and waits for them (up to 15 s, then kills). Idempotent. */
     @Override
     public synchronized void close() {
@@ -155,6 +196,7 @@ public final class ApicurioRegistry implements AutoCloseable {
     }
 
     private void stopProcess() {
+        stopping = true;
         List<ProcessHandle> all = new ArrayList<>();
         process.descendants().forEach(all::add);
         all.add(process.toHandle());

@@ -17,13 +17,14 @@ final class RegistryProcess {
      *               registry keeps its schemas in {@code DATA_DIR/registry/}, so schema ids stay
      *               stable across restarts and old records still decode)
      * @param closer receives the handle that stops the child process (and its descendants)
-     * @return the Confluent-compatible URL, {@code http://127.0.0.1:PORT/apis/ccompat/v7}
+     * @return the running registry (its Confluent-compatible URL is
+     *         {@code http://127.0.0.1:PORT/apis/ccompat/v7})
      * @throws RuntimeException when the registry does not start in time (the child is stopped)
      */
-    static String start(UpConfig cfg, Consumer<AutoCloseable> closer) {
+    static ApicurioRegistry start(UpConfig cfg, Consumer<AutoCloseable> closer) {
         ApicurioRegistry registry = ApicurioRegistry.start(config(cfg));
         closer.accept(registry);
-        return registry.ccompatUrl();
+        return registry;
     }
 
     /**

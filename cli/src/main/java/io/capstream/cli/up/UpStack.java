@@ -3,6 +3,7 @@ package io.capstream.cli.up;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.stack.ApicurioRegistry;
 import io.capstream.loadgen.sim.SimEngine;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
@@ -10,15 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The services of {@code capstream up}: the embedded KRaft broker on a fixed loopback port, a real
  * Apicurio Registry 2.6.13 child process (Confluent-compatible API), every capstream topic, and
  * optionally the simulated engine. {@link #close()} stops them in reverse order (the registry child
  * process is destroyed and waited for) and may be called from a shutdown hook; it is idempotent and
- * thread-safe.
+ * thread-safe. The registry child is supervised: when it dies (e.g. {@code kill -9}), the stack stops
+ * and {@link #failure()} says why ({@link #watch}). A port in use is named with the process holding it
+ * ({@link PortHolder}).
  */
 public final class UpStack implements AutoCloseable {
     private final List<AutoCloseable> closers = new ArrayList<>();
@@ -29,6 +34,12 @@ public final class UpStack implements AutoCloseable {
     private String simBaseUrl;
     private Set<String> createdTopics = Set.of();
     private boolean closing;
+    private String failure;
+
+    /** For tests: a stack that has started nothing and logs to {@code log}. */
+    static UpStack forTest(PrintStream log) {
+        return new UpStack(log);
+    }
 
     private UpStack(PrintStream log) {
         this.log = log;
@@ -52,6 +63,9 @@ public final class UpStack implements AutoCloseable {
         UpStack stack = new UpStack(log);
         try {
             stack.startParts(cfg);
+            if (stack.failure() != null) {
+                throw new IllegalStateException(stack.failure()); // the registry died while the rest started
+            }
             return stack;
         } catch (Exception | Error e) {
             stack.close();
@@ -61,10 +75,22 @@ public final class UpStack implements AutoCloseable {
 
     private static void requireFree(int port, String option, String what) {
         if (!Ports.isFree(port)) {
-            throw new IllegalStateException("port " + port + " on 127.0.0.1 is already in use, so " + what
-                    + " cannot listen on it (is another capstream up or a broker running?). Stop that process or choose"
-                    + " another port with " + option + " PORT.");
+            throw new IllegalStateException(portInUse(port, option, what, PortHolder.find(port).orElse(null)));
         }
+    }
+
+    /**
+     * @param port   the port in use
+     * @param option the option that chooses it, e.g. {@code --registry-port}
+     * @param what   the service that needs it, e.g. {@code the schema registry}
+     * @param holder the process found listening on it ({@link PortHolder}), or null when unknown
+     * @return the one-line usage error: the port, the service, the holder's PID and command line when
+     *         known (named as an orphaned registry of an earlier {@code up} when it is one), what to do
+     */
+    static String portInUse(int port, String option, String what, PortHolder.Holder holder) {
+        return "port " + port + " on 127.0.0.1 is already in use, so " + what + " cannot listen on it"
+                + (holder == null ? " (is another capstream up or a broker running?)." : "." + PortHolder.describe(holder))
+                + " Stop that process or choose another port with " + option + " PORT.";
     }
 
     private void startParts(UpConfig cfg) throws Exception {
@@ -79,8 +105,10 @@ public final class UpStack implements AutoCloseable {
                 + (createdTopics.isEmpty() ? "none, all existed" : String.join(", ", createdTopics)) + ")");
 
         log.println("capstream up: starting Apicurio Registry on 127.0.0.1:" + cfg.registryPort() + " (child process) ...");
-        schemaRegistryUrl = RegistryProcess.start(cfg, this::add);
-        log.println("capstream up: schema registry ready at " + schemaRegistryUrl);
+        ApicurioRegistry registry = RegistryProcess.start(cfg, this::add);
+        schemaRegistryUrl = registry.ccompatUrl();
+        log.println("capstream up: schema registry ready at " + schemaRegistryUrl + " (child process " + registry.pid() + ")");
+        watch(registry.pid(), registry.unexpectedExit(), registry::lastOutput);
 
         if (cfg.sim() != null) {
             Vertx vertx = Vertx.vertx();
@@ -93,8 +121,54 @@ public final class UpStack implements AutoCloseable {
         log.printf("capstream up: started in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     }
 
-    private synchronized void add(AutoCloseable closer) {
-        closers.add(closer);
+    /**
+     * Supervises a child process: when it exits without having been asked to ({@code exit} completes
+     * with its exit code), the whole stack stops with that reason ({@link #failure()}), since every
+     * other capstream process would fail its pre-flight against it. Not restarted: a registry without
+     * {@code --data-dir} keeps its schemas in memory, and a new one would number them anew, so that the
+     * records already on the topics would no longer decode, or decode with the wrong schema.
+     *
+     * @param pid        the child's process id (for the message)
+     * @param exit       completes with the exit code when the child exits unexpectedly; never when it is stopped
+     * @param lastOutput the child's last output lines, for the message
+     */
+    void watch(long pid, CompletableFuture<Integer> exit, Supplier<String> lastOutput) {
+        exit.thenAccept(code -> {
+            synchronized (this) {
+                if (closing) {
+                    return;
+                }
+                String tail = lastOutput.get();
+                failure = "the schema registry (child process " + pid + ") exited unexpectedly with code " + code
+                        + (code > 128 ? " (killed by signal " + (code - 128) + ")" : "")
+                        + "; the stack is useless without it, so capstream up stops (start it again to get a new one)";
+                log.println("capstream up: " + failure + (tail.isBlank() ? "" : ". Its last output:\n" + tail));
+            }
+            close();
+        });
+    }
+
+    /**
+     * @return why the stack stopped by itself (a child process died), or null when it was stopped
+     *         (Ctrl-C, SIGTERM, {@link #close()}) or still runs
+     */
+    public synchronized String failure() {
+        return failure;
+    }
+
+    /** Keeps {@code closer} for {@link #close()}; closes it at once when the stack is already stopping. */
+    private void add(AutoCloseable closer) {
+        synchronized (this) {
+            if (!closing) {
+                closers.add(closer);
+                return;
+            }
+        }
+        try {
+            closer.close();
+        } catch (Exception e) {
+            log.println("capstream up: while stopping: " + e);
+        }
     }
 
     /** @return e.g. {@code 127.0.0.1:9092} */
@@ -124,6 +198,17 @@ public final class UpStack implements AutoCloseable {
      */
     public void awaitClosed() throws InterruptedException {
         closed.await();
+    }
+
+    /**
+     * Waits until {@link #close()} has finished, at most {@code timeout}.
+     *
+     * @param timeout longest wait; not null
+     * @return true when closed
+     * @throws InterruptedException when interrupted
+     */
+    public boolean awaitClosed(java.time.Duration timeout) throws InterruptedException {
+        return closed.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Stops the engine, the registry child process and the broker, in reverse start order. Idempotent. */
