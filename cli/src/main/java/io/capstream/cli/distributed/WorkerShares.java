@@ -43,7 +43,9 @@ public final class WorkerShares {
                 .setApiKeyEnv(config.apiKeyEnv())
                 .setClientWarmupS(config.warmup().clientWarmupS())
                 .setWarmupRequests(config.warmup().targetRequests())
-                .setServerMetrics(config.serverMetrics().label())
+                // as for the base URL, no password goes into a plan (the scraper sends no credentials anyway)
+                .setServerMetrics(config.serverMetrics().url() == null ? config.serverMetrics().label()
+                        : HttpUrls.withoutUserInfo(config.serverMetrics().url()))
                 .setRunStarted(started)
                 .build();
     }

@@ -107,7 +107,8 @@ class SecretsMaskedIT {
                         req.response().setStatusCode(500).end("metrics failed for " + echo);
                     } else {
                         req.response().putHeader("content-type", "text/plain")
-                                .end("vllm:num_requests_running{model_name=\"m\"} 1\nvllm:num_requests_waiting 0\n");
+                                .end("# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{model_name=\"m\"} 1\n"
+                                        + "# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 0\n");
                     }
                 }
                 case "/v1/chat/completions" -> chat(req, echo);
@@ -156,6 +157,7 @@ class SecretsMaskedIT {
 
         int port = server.actualPort();
         String metrics = "http://sm-user:" + METRICS_PASSWORD + "@127.0.0.1:" + port + "/metrics";
+        String plainMetrics = "http://127.0.0.1:" + port + "/metrics";
         String registry = "mock://secrets-it-" + UUID.randomUUID();
         Map<String, String> texts = new LinkedHashMap<>();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults())) {
@@ -166,14 +168,20 @@ class SecretsMaskedIT {
                     RegistryClientConfig.defaults(), Duration.ofMinutes(1), Duration.ofSeconds(10), List.of()),
                     StreamsSettings.defaults(AggregatorGroupOption.DEFAULT_GROUP, bs, tmp.resolve("state")), null)) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> service.state() == KafkaStreams.State.RUNNING);
-                runAll(bs, registry, metrics, port, texts);
+                runAll(bs, registry, metrics, plainMetrics, port, texts);
             }
             texts.putAll(dumpEveryTopic(bs));
         }
         checkNoLeak(texts, planted);
     }
 
-    private void runAll(String bs, String registry, String metrics, int port, Map<String, String> texts)
+    /**
+     * Run 0: the base URL's password (sent as basic auth) and an X-Api-Key, with server metrics scraped (their
+     * records key on the target); run 1: a bearer token in -H Authorization and an X-Api-Key; run 2: the key of
+     * --api-key-env and an X-Api-Key; runs 1 and 2 name the metrics URL with a password.
+     */
+    private void runAll(String bs, String registry, String metrics, String plainMetrics, int port,
+                        Map<String, String> texts)
             throws Exception {
         List<List<String>> runs = List.of(
                 List.of("--base-url", "http://bu-user:" + BASE_PASSWORD + "@127.0.0.1:" + port + "/v1",
@@ -188,7 +196,7 @@ class SecretsMaskedIT {
             Path csv = tmp.resolve("r" + i + ".csv");
             List<String> args = new ArrayList<>(List.of("run", "--model", "m", "--requests", "8", "--concurrency",
                     "2", "--ctx-tokens", "64", "--shared-prefix-tokens", "0", "--max-tokens", "2",
-                    "--client-warmup", "0", "--server-metrics", metrics,
+                    "--client-warmup", "0", "--server-metrics", i == 0 ? plainMetrics : metrics,
                     "--run-id", "secrets-" + i, "--output", report.toString(), "--html", html.toString(),
                     "--csv", csv.toString(), "--bootstrap-servers", bs, "--schema-registry-url", registry));
             args.addAll(runs.get(i));
@@ -201,10 +209,10 @@ class SecretsMaskedIT {
             texts.put("run " + i + " html", Files.readString(html));
             texts.put("run " + i + " csv", Files.readString(csv));
         }
-        String report0 = texts.get("run 0 report");
+        String report1 = texts.get("run 1 report");
         for (String echoed : List.of("invalid credentials", "upstream failed", "127.0.0.1:" + port + "/metrics")) {
-            assertTrue(report0.contains(echoed), "the report names what the server echoed (" + echoed + "): "
-                    + report0.substring(0, Math.min(report0.length(), 3000)));
+            assertTrue(report1.contains(echoed), "the report names what the server echoed (" + echoed + "): "
+                    + report1.substring(0, Math.min(report1.length(), 3000)));
         }
     }
 
@@ -213,6 +221,8 @@ class SecretsMaskedIT {
                 "changelog")) {
             assertTrue(texts.keySet().stream().anyMatch(k -> k.contains(topic)), topic + " dumped: " + texts.keySet());
         }
+        assertTrue(texts.get("topic capstream.server-metrics").contains("requests_running"),
+                "run 0's scrapes reached capstream.server-metrics");
         String events = texts.get("topic capstream.events");
         assertTrue(events.contains("upstream failed") && events.contains("stop because"),
                 "the echoes reached the events (in-stream error, finish_reason)");
