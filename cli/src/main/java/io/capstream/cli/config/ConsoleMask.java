@@ -15,13 +15,15 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ConsoleMask {
     private static volatile SecretMask mask = SecretMask.NONE;
+    /** Installs not closed yet (commands run in one JVM by tests may overlap). */
+    private static int installed;
 
     private ConsoleMask() {
     }
 
     /**
-     * Wraps {@code System.out} and {@code System.err} until the returned handle is closed (which puts the
-     * originals back and forgets the secrets added meanwhile).
+     * Wraps {@code System.out} and {@code System.err} until the returned handle is closed, which puts the
+     * originals back (unless they were replaced meanwhile) and, when no other install is open, forgets the secrets.
      *
      * @return the handle; closing it flushes what was held
      */
@@ -32,13 +34,20 @@ public final class ConsoleMask {
         PrintStream maskedErr = masking(err);
         System.setOut(maskedOut);
         System.setErr(maskedErr);
+        installed++;
         return () -> {
             synchronized (ConsoleMask.class) {
                 maskedOut.flush();
                 maskedErr.flush();
-                System.setOut(out);
-                System.setErr(err);
-                mask = SecretMask.NONE;
+                if (System.out == maskedOut) {
+                    System.setOut(out);
+                }
+                if (System.err == maskedErr) {
+                    System.setErr(err);
+                }
+                if (--installed == 0) {
+                    mask = SecretMask.NONE;
+                }
             }
         };
     }
@@ -83,9 +92,15 @@ public final class ConsoleMask {
 
         @Override
         public synchronized void write(byte[] b, int off, int len) {
+            int from = off;
             for (int i = off; i < off + len; i++) {
-                write(b[i]);
+                if (b[i] == '\n' || b[i] == '\r') {
+                    line.write(b, from, i + 1 - from);
+                    emit();
+                    from = i + 1;
+                }
             }
+            line.write(b, from, off + len - from);
         }
 
         @Override
