@@ -12,7 +12,6 @@ import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -83,7 +82,7 @@ public final class ArtifactImporter {
         String name = file.getFileName().toString();
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = ArtifactJson.readText(file);
         } catch (IOException e) {
             throw new ArtifactValidationException(name, "<file>", "cannot read: " + e.getMessage());
         }
@@ -103,7 +102,8 @@ public final class ArtifactImporter {
         try {
             root = ArtifactJson.parse(text);
         } catch (JsonProcessingException e) {
-            throw new ArtifactValidationException(fileName, "<file>", "not JSON: " + e.getOriginalMessage());
+            throw new ArtifactValidationException(fileName, "<file>",
+                    io.capstream.schemas.text.JsonInputErrors.message(e, null));
         }
         return plan(root, fileName, text);
     }

@@ -10,6 +10,7 @@ import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepPoint;
 import io.capstream.schemas.avro.SweepStepRef;
+import io.capstream.schemas.report.ReportView;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -116,6 +117,7 @@ public final class SweepCurves {
                 .setAchievedLoad(achieved)
                 .setBehindSchedule(load != null && load.getBehindSchedule())
                 .setInterrupted(load != null && load.getInterrupted())
+                .setHeldByInFlightCap(ReportView.heldByInFlightCap(load))
                 .setMeetsSlos(meetsSlos(r))
                 .build();
     }
@@ -126,17 +128,19 @@ public final class SweepCurves {
      * when its report says every SLO was met ({@code slo.met_all}), and it did not fall behind its arrival
      * schedule ({@code load.behind_schedule}: the endpoint, or the in-flight cap, held the load below
      * the rate asked for, so the latencies belong to a lower load), was not interrupted
-     * ({@code load.interrupted}) and its report is complete ({@code provenance.complete}).
+     * ({@code load.interrupted}) and its report is complete ({@code provenance.complete}). A step held back by
+     * the client's own in-flight cap ({@link ReportView#heldByInFlightCap}) gets no verdict: it did not apply its
+     * load, and the endpoint is not to blame for that.
      *
      * @param r a step's report; not null
-     * @return whether it passes; null when the report has no SLOs
+     * @return whether it passes; null when the report has no SLOs or the client's in-flight cap held the step
      */
     public static Boolean meetsSlos(BenchmarkReport r) {
         SloReport slo = r.getSlo();
-        if (slo == null) {
+        LoadHealth load = r.getLoad();
+        if (slo == null || ReportView.heldByInFlightCap(load)) {
             return null;
         }
-        LoadHealth load = r.getLoad();
         boolean loadApplied = load == null || (!load.getBehindSchedule() && !load.getInterrupted());
         boolean complete = r.getProvenance() == null || r.getProvenance().getComplete();
         return slo.getMetAll() && loadApplied && complete;
@@ -170,6 +174,7 @@ public final class SweepCurves {
                 .setStepsPlanned(ref.getStepsPlanned())
                 .setPoints(new ArrayList<>(points))
                 .setMaxLoadMeetingSlos(max == null ? null : max.load())
+                .setMaxLoadLowerBound(lowerBound(points, max))
                 .setMaxLoadRunId(max == null ? null : max.runId())
                 .setUpdatedAtMs(r.getProvenance() == null ? 0 : r.getProvenance().getGeneratedAtMs())
                 .build();
@@ -228,6 +233,7 @@ public final class SweepCurves {
                 .setStepsPlanned(update.getStepsPlanned())
                 .setPoints(points)
                 .setMaxLoadMeetingSlos(max == null ? null : max.load())
+                .setMaxLoadLowerBound(lowerBound(points, max))
                 .setMaxLoadRunId(max == null ? null : max.runId())
                 .setUpdatedAtMs(Math.max(current.getUpdatedAtMs(), update.getUpdatedAtMs()))
                 .build();
@@ -270,6 +276,27 @@ public final class SweepCurves {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the max load is only a lower bound of the capacity ({@code SweepCurve.max_load_lower_bound}): no
+     * point at a higher load missed the SLOs ({@code meets_slos} false), so the largest load tried met them, or the
+     * points above it got no verdict (held by the client's in-flight cap).
+     *
+     * @param points the curve's points; not null
+     * @param max    the curve's max load ({@link #maxLoadMeetingSlos}), or null
+     * @return false when {@code max} is null
+     */
+    public static boolean lowerBound(List<SweepPoint> points, MaxLoad max) {
+        if (max == null) {
+            return false;
+        }
+        for (SweepPoint p : points) {
+            if (p.getLoad() > max.load() && Boolean.FALSE.equals(p.getMeetsSlos())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static SweepStepRef ref(BenchmarkReport r) {

@@ -44,7 +44,16 @@ class ArtifactValidationTest {
         ArtifactValidationException e = assertThrows(ArtifactValidationException.class,
                 () -> ArtifactImporter.plan("{\"schema\": ", FILE));
         assertField(e, "<file>");
-        assertTrue(e.detail().startsWith("not JSON"));
+        assertTrue(e.detail().startsWith("line 1: not valid JSON (Unexpected end-of-input"), e.detail());
+    }
+
+    @Test
+    void aBinaryFileIsNamedAsSuch(@TempDir Path dir) throws Exception {
+        // issue 27.6: import of a binary file said "cannot read: Input length = 1"
+        Path f = dir.resolve("photo.json");
+        Files.write(f, new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 0x10});
+        ArtifactValidationException e = assertThrows(ArtifactValidationException.class, () -> ArtifactImporter.plan(f));
+        assertEquals("cannot read: not UTF-8 text (a binary file?)", e.detail());
     }
 
     @Test

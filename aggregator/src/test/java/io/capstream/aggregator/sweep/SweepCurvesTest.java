@@ -82,6 +82,51 @@ class SweepCurvesTest {
     }
 
     @Test
+    void aStepHeldByTheClientsInFlightCapGetsNoVerdictAndDoesNotBoundTheCapacity() {
+        // issue 26.2: rate steps 16-64 held to ~16-21 req/s by --max-in-flight 20 counted as the endpoint missing its
+        // SLOs, so the sweep reported 8 req/s; the cap is the client's, not the endpoint's
+        BenchmarkReport capped = SweepReports.step(SWEEP, 3, "rate", 16.0, false, false);
+        capped.getLoad().setArrival("poisson");
+        capped.getLoad().setBehindSchedule(true);
+        capped.getLoad().setOfferedConcurrency(20);
+        capped.getLoad().setAchievedConcurrency(19.4);
+        SweepPoint p = SweepCurves.point(capped);
+        assertTrue(p.getHeldByInFlightCap(), "mean in flight 19.4 of a cap of 20: " + p);
+        assertNull(p.getMeetsSlos(), "no verdict on the endpoint at a load the client did not apply: " + p);
+        BenchmarkReport endpointBound = SweepReports.step(SWEEP, 3, "rate", 16.0, false, false);
+        endpointBound.getLoad().setArrival("poisson");
+        endpointBound.getLoad().setBehindSchedule(true);
+        endpointBound.getLoad().setOfferedConcurrency(1000);
+        endpointBound.getLoad().setAchievedConcurrency(60.0);
+        assertFalse(SweepCurves.point(endpointBound).getHeldByInFlightCap());
+        assertEquals(Boolean.FALSE, SweepCurves.point(endpointBound).getMeetsSlos(), "behind, far below the cap");
+
+        List<SweepPoint> points = List.of(SweepCurves.point(SweepReports.step(SWEEP, 1, "rate", 4.0, true, false)),
+                SweepCurves.point(SweepReports.step(SWEEP, 2, "rate", 8.0, true, false)), p);
+        SweepCurves.MaxLoad max = SweepCurves.maxLoadMeetingSlos(points);
+        assertEquals(8.0, max.load(), "the capped step neither passes nor bounds: " + max);
+        assertTrue(SweepCurves.lowerBound(points, max), "nothing above 8 req/s missed the SLOs");
+    }
+
+    @Test
+    void theTopOfTheGridIsALowerBoundAndAMissAboveItIsNot() {
+        List<SweepPoint> allMet = grid(new double[] {1, 2, 4}, new Boolean[] {true, true, true});
+        SweepCurves.MaxLoad top = SweepCurves.maxLoadMeetingSlos(allMet);
+        assertEquals(4.0, top.load());
+        assertTrue(SweepCurves.lowerBound(allMet, top), "the largest step tried met them: the endpoint may take more");
+        List<SweepPoint> missAbove = grid(new double[] {1, 2, 4}, new Boolean[] {true, true, false});
+        SweepCurves.MaxLoad two = SweepCurves.maxLoadMeetingSlos(missAbove);
+        assertEquals(2.0, two.load());
+        assertFalse(SweepCurves.lowerBound(missAbove, two), "4 missed them: 2 is the capacity on this grid");
+        assertFalse(SweepCurves.lowerBound(missAbove, null));
+        SweepCurve curve = null;
+        for (int i = 1; i <= 3; i++) {
+            curve = SweepCurves.fold(curve, SweepReports.step(SWEEP, i, (double) (1 << (i - 1)), true));
+        }
+        assertTrue(curve.getMaxLoadLowerBound(), "the folded curve says so: " + curve);
+    }
+
+    @Test
     void rateAxisAchievedLoadIsTheAchievedArrivalRate() {
         SweepPoint p = SweepCurves.point(SweepReports.step(SWEEP, 1, "rate", 8.0, false, true));
         assertEquals(8.0, p.getOfferedLoad());

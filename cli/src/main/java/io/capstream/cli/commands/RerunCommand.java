@@ -61,7 +61,7 @@ public final class RerunCommand implements Callable<Integer> {
             "--shared-prefix-tokens", "--ctx-tokens", "--seed", "--max-tokens", "--max-model-len", "--margin",
             "--timeout", "--thinking-mode", "--no-thinking", "--reasoning-effort", "--extra-body", "--endpoint",
             "--arrival", "--max-in-flight", "--duration", "--ramp-up", "--keep-alive", "--slo", "--run-id-suffix",
-            "--input-tokens", "--output-tokens");
+            "--input-tokens", "--output-tokens", "--prompt-salt");
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
     @Spec
@@ -156,6 +156,11 @@ public final class RerunCommand implements Callable<Integer> {
             System.err.println("capstream rerun: note: the original's context window was unknown, so the plan is drawn"
                     + " again for this endpoint's window: the prompts may differ from the original's");
         }
+        if (run.baseUrl() != null && sameEndpoint(run.baseUrl(), original.started().getBaseUrl())) {
+            System.err.println("capstream rerun: note: the same prompts (the original's, its prompt salt included) go to"
+                    + " the endpoint that served run " + originalRunId + ": a prefix cache there may still hold them,"
+                    + " which lowers TTFT; restart the engine for a cold-cache comparison");
+        }
         RunRequest req = RunRequest.builder("rerun", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
                 .aggregator(true).awaitReport(true).output(output)
@@ -167,6 +172,20 @@ public final class RerunCommand implements Callable<Integer> {
         int code = new RunDriver(req, System.out, System.err, System::getenv).execute(new ArrayList<>());
         printComparison(original, OutputPath.resolve(output, runId));
         return code;
+    }
+
+    /**
+     * @param given    the rerun's {@code --base-url} (may carry user-info)
+     * @param recorded the original's recorded base URL (user-info masked)
+     * @return whether both name the same endpoint, compared without user-info and a trailing slash
+     */
+    static boolean sameEndpoint(String given, String recorded) {
+        return recorded != null && strip(given).equals(strip(recorded));
+    }
+
+    private static String strip(String url) {
+        String s = url.replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@", "$1");
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 
     /** @return the SHA-256 of the file's bytes, lower-case hex; null for no file or an unreadable one */

@@ -20,6 +20,11 @@ public final class RunOptions extends WorkloadOptions {
     Double rate;
 
     @Override
+    boolean saltPromptsByDefault() {
+        return false;
+    }
+
+    @Override
     void loadLevel(RunConfig.Builder b) {
         b.concurrency(concurrency).rateRps(rate);
     }

@@ -10,6 +10,7 @@ import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.loadgen.workload.LengthDistribution;
+import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.loadgen.workload.ThinkingMode;
 import picocli.CommandLine.Option;
 
@@ -156,7 +157,9 @@ public class WorkloadOptions {
             description = "closed (reference closed loop), constant or poisson (open loop at --rate). Default: closed.")
     String arrival = "closed";
 
-    @Option(names = "--max-in-flight", paramLabel = "N", description = "Open-loop cap on requests in flight. Default: --concurrency.")
+    @Option(names = "--max-in-flight", paramLabel = "N", description = "Open-loop cap on requests in flight; a run"
+            + " held by it says so. Default: " + io.capstream.loadgen.run.LoadShape.DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT
+            + ", or --concurrency when that is larger.")
     Integer maxInFlight;
 
     @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -177,9 +180,25 @@ public class WorkloadOptions {
     @Option(names = "--warmup-requests", paramLabel = "N",
             description = "Requests sent to the target before the run starts and discarded: never in the events or the"
                     + " report (as vLLM's --num-warmups). Their prompts carry request indices after the plan's, so no"
-                    + " measured prompt is sent twice (a shared prefix is still cached by the server); min(N, --concurrency) at a time."
-                    + " 0 to 100000. Default: 0.")
+                    + " measured prompt is sent twice, and a prompt salt of their own, so they do not fill the server's"
+                    + " prefix cache with the measured prompts' shared prefix (see --warmup-prime-cache);"
+                    + " min(N, --concurrency) at a time. 0 to 100000. Default: 0.")
     int warmupRequests;
+
+    @Option(names = "--warmup-prime-cache",
+            description = "The --warmup-requests' prompts share the measured prompts' prefix (shared prefix and prompt"
+                    + " salt), so the run starts with the server's prefix cache holding it. Default: off (the warm-up"
+                    + " warms the server, not its prefix cache).")
+    boolean warmupPrimeCache;
+
+    @Option(names = "--prompt-salt", paramLabel = "run|off",
+            description = "run: a short random line ('# run 3f9a1c2b7d4e') replaces the first characters of every"
+                    + " synthetic prompt, the same for all requests of the run, so the run shares no cached prefix"
+                    + " with earlier runs while its requests still share their shared prefix (length unchanged;"
+                    + " recorded as capstream.run.prompt_salt). off: the reference's prompts, byte for byte. Not"
+                    + " applied to --dataset or --trace prompts. Default: off for run and generate, run for sweep"
+                    + " (each step its own salt; --prompt-salt off re-sends the same prompts at every step).")
+    String promptSalt;
 
     @Option(names = "--client-warmup", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Upper bound of the client's own warm-up before the first timed request: the whole request"
@@ -287,7 +306,9 @@ public class WorkloadOptions {
                 .outputTokens(outputTokens == null ? null : LengthDistribution.parse("--output-tokens", outputTokens)).arrival(arrivalMode)
                 .maxInFlight(maxInFlight == null && trace != null ? Integer.valueOf(TRACE_MAX_IN_FLIGHT) : maxInFlight).durationS(seconds(duration)).keepAlive(keepAlive)
                 .rampUpS(seconds(rampUp)).runId(runId).runIdSuffix(runIdSuffix)
-                .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests))
+                .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
+                        warmupPrimeCache))
+                .promptSalt(saltPrompts() ? PromptBuilder.randomSalt("run", new java.security.SecureRandom()) : null)
                 .slos(slos())
                 .serverMetrics(ServerMetricsConfig.parse(serverMetrics))
                 .endpoint(ApiEndpoint.parse(endpoint))
@@ -295,6 +316,31 @@ public class WorkloadOptions {
                 .extraBody(extraBody == null ? null : ExtraBody.parse(extraBody));
         loadLevel(b);
         return b.build();
+    }
+
+    /**
+     * @return whether the run's prompts get a prompt salt: {@code --prompt-salt run|off}, else
+     *         {@link #saltPromptsByDefault()}
+     * @throws IllegalArgumentException for another {@code --prompt-salt} value
+     */
+    private boolean saltPrompts() {
+        if (promptSalt == null) {
+            return saltPromptsByDefault();
+        }
+        return switch (promptSalt.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "run" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("--prompt-salt must be run or off, got '" + promptSalt + "'");
+        };
+    }
+
+    /**
+     * @return the default of {@code --prompt-salt}: true (run) here, for {@code sweep}, whose steps would otherwise
+     *         re-send the same prompts and measure the server's prefix cache instead of the load; {@link RunOptions}
+     *         (run, generate) keeps the reference's prompts
+     */
+    boolean saltPromptsByDefault() {
+        return true;
     }
 
     /**

@@ -63,6 +63,7 @@ public final class RerunWorkload {
                 .reasoningEffort(original.getReasoningEffort())
                 .endpoint(ApiEndpoint.parse(original.getEndpoint()))
                 .extraBody(original.getExtraBodyJson() == null ? null : ExtraBody.parse(original.getExtraBodyJson()))
+                .promptSalt(original.getPromptSalt())
                 .inputTokens(distribution(original.getInputTokensMean(), original.getInputTokensStddev()))
                 .outputTokens(distribution(original.getOutputTokensMean(), original.getOutputTokensStddev()))
                 .slos(original.getSlos())

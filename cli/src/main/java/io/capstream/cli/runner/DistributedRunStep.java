@@ -212,7 +212,7 @@ public final class DistributedRunStep {
             err.println(cmd + ": " + failed + " requests failed");
             code = 1;
         }
-        return code;
+        return SloGate.apply(report.getSlo(), code, err, cmd);
     }
 
     /**

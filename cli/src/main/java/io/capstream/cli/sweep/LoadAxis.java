@@ -64,7 +64,8 @@ public enum LoadAxis {
      * The run configuration of one step: the base run's workload at this load. Concurrency: a
      * closed loop with {@code value} slots ({@code --burst} off). Rate: an open loop at {@code value}
      * req/s with the base's open-loop arrival process, or Poisson when the base is a closed loop;
-     * the in-flight cap stays the base's ({@code --max-in-flight}, else its concurrency).
+     * the in-flight cap stays the base's ({@code --max-in-flight}, else {@link LoadShape#effectiveMaxInFlight()}'s
+     * default).
      *
      * @param base  the resolved run configuration (the options of {@code sweep}); not null
      * @param value the step's load: slots, or req/s (&gt; 0)

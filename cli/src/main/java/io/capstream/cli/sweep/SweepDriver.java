@@ -6,10 +6,12 @@ import io.capstream.cli.runner.DeliverySession;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.cli.runner.RunRequest;
 import io.capstream.cli.runner.RunStep;
+import io.capstream.cli.runner.SloGate;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunControl;
 import io.capstream.loadgen.run.WarmupConfig;
+import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunStatistics;
 import io.capstream.schemas.avro.SloAttainment;
@@ -45,7 +47,8 @@ import java.util.function.Function;
  * current step (its report is still awaited) and the sweep.
  *
  * <p>Exit codes: 0 every step has its report and the curve arrived; 1 otherwise; 2 usage error
- * (every problem listed at once, before anything starts).
+ * (every problem listed at once, before anything starts); {@value SloGate#EXIT_SLO_MISSED} SLOs were given and no
+ * load met them.
  */
 public final class SweepDriver {
     /** Bound of the curve wait after a stop by SIGINT/SIGTERM (the stop hook waits 30 s in all). */
@@ -57,6 +60,8 @@ public final class SweepDriver {
     private final PrintStream err;
     private final Function<String, String> env;
     private final String cmd;
+    /** Source of each step's prompt salt. */
+    private final java.util.random.RandomGenerator saltRandom = new java.security.SecureRandom();
 
     /**
      * @param settings the sweep, or null when the options could not be resolved (then the usage problems
@@ -97,6 +102,10 @@ public final class SweepDriver {
             err.println(cmd + ": warning: capstream.reports already has a report for run id " + settings.runId(1)
                     + "; a reused sweep id mixes two sweeps: give a new --sweep-id");
         }
+        String bound = requestsBound(settings, base);
+        if (bound != null) {
+            err.println(cmd + ": warning: " + bound);
+        }
         Steps steps = new Steps(stack, session, base, control);
         try {
             boolean complete;
@@ -124,6 +133,10 @@ public final class SweepDriver {
                     + settings.output().dir());
             if (!writeViews(curve.get(), steps.done)) {
                 return 1;
+            }
+            if (complete && !curve.get().getSlos().isEmpty() && curve.get().getMaxLoadMeetingSlos() == null) {
+                err.println(cmd + ": no load met the SLOs; exit code " + SloGate.EXIT_SLO_MISSED);
+                return SloGate.EXIT_SLO_MISSED;
             }
             return complete ? 0 : 1;
         } finally {
@@ -194,6 +207,13 @@ public final class SweepDriver {
                     err.println(cmd + ": stopped after step " + (step - 1));
                     return Optional.empty();
                 }
+                int requests = base.load().effectiveRequests();
+                if (settings.axis() == LoadAxis.CONCURRENCY && load > requests) {
+                    err.println(cmd + ": search stopped before concurrency " + settings.axis().format(load)
+                            + ": --requests " + requests + " bounds every step to " + requests + " requests in"
+                            + " flight, so a higher concurrency cannot load the endpoint more; raise --requests");
+                    return Optional.empty();
+                }
                 BenchmarkReport report = run(step, load, repeat);
                 if (report == null) {
                     return Optional.empty();
@@ -202,6 +222,13 @@ public final class SweepDriver {
                 if (slo == null) {
                     err.println(cmd + ": the report of step " + step + " has no SLO evaluation (capstream.slo);"
                             + " the search cannot go on");
+                    return Optional.empty();
+                }
+                if (ReportView.heldByInFlightCap(report.getLoad())) {
+                    err.println(cmd + ": search stopped: step " + step + " was held by the client's in-flight cap"
+                            + " (--max-in-flight " + report.getLoad().getOfferedConcurrency() + "), not by the"
+                            + " endpoint; loads above " + settings.axis().format(load) + " need a higher"
+                            + " --max-in-flight");
                     return Optional.empty();
                 }
                 return Optional.of(observation(report, settings.slos()));
@@ -242,6 +269,23 @@ public final class SweepDriver {
     }
 
     /**
+     * @param settings the sweep
+     * @param base     the resolved options
+     * @return e.g. {@code "concurrency 16, 32 exceed --requests 10: those steps cannot have more than 10 requests in
+     *         flight (raise --requests)"} for a concurrency grid with loads above the run's requests, else null
+     */
+    static String requestsBound(SweepSettings settings, RunConfig base) {
+        if (settings.grid() == null || settings.axis() != LoadAxis.CONCURRENCY) {
+            return null;
+        }
+        int requests = base.load().effectiveRequests();
+        List<String> above = settings.grid().stream().filter(v -> v > requests).map(settings.axis()::format).toList();
+        return above.isEmpty() ? null : "concurrency " + String.join(", ", above) + " exceed" + (above.size() == 1
+                ? "s" : "") + " --requests " + requests + ": " + (above.size() == 1 ? "that step cannot" : "those steps"
+                + " cannot") + " have more than " + requests + " requests in flight (raise --requests)";
+    }
+
+    /**
      * The run configuration of one step.
      *
      * @param base   the resolved options (bound to the target)
@@ -249,7 +293,9 @@ public final class SweepDriver {
      * @param load   the step's load
      * @param repeat the search's confirmation
      * @return {@code base} at the step's load, with run id {@code <sweep id>-s<step>}, the sweep step in its
-     *         report context, and no warm-up after step 1
+     *         report context, no warm-up after step 1, and a prompt salt of its own when {@code base} has one
+     *         ({@code --prompt-salt run}, the sweep's default), so that no step re-sends the prompts of another
+     *         and measures the server's prefix cache instead of its load
      */
     RunConfig stepConfig(RunConfig base, int step, double load, boolean repeat) {
         SweepStep s = SweepStep.newBuilder().setSweepId(settings.sweepId()).setStep(step)
@@ -258,6 +304,9 @@ public final class SweepDriver {
         RunConfig c = settings.axis().apply(base, load)
                 .withIdentity(base.identity().withRunId(settings.runId(step)).withRunIdSuffix(null))
                 .withReport(base.report().withSweep(s));
+        if (base.request().promptSalt() != null) {
+            c = c.withRequest(c.request().withPromptSalt(PromptBuilder.randomSalt("run", saltRandom)));
+        }
         return step == 1 ? c : c.withWarmup(WarmupConfig.NONE);
     }
 
@@ -322,11 +371,19 @@ public final class SweepDriver {
                 .append(fmt(requestsPerS(report))).append(" req/s");
         SloReport slo = report.getSlo();
         LoadHealth health = report.getLoad();
-        if (health != null && health.getBehindSchedule()) {
-            sb.append(String.format(Locale.ROOT, ", BEHIND its schedule (achieved %s of %s req/s, client queue up to"
-                            + " %.0f ms%s): counts as missing the SLOs", fmt(health.getAchievedRateRps()),
-                    fmt(health.getScheduledRateRps()), health.getQueueMaxMs() == null ? 0.0 : health.getQueueMaxMs(),
-                    ReportView.heldByInFlightCap(health) ? ReportView.inFlightCapHint(health) : ""));
+        boolean capped = ReportView.heldByInFlightCap(health);
+        if (capped) {
+            sb.append(String.format(Locale.ROOT, ", HELD BY THE CLIENT'S IN-FLIGHT CAP (--max-in-flight %d: achieved"
+                            + " %s of the %s req/s asked): not the endpoint's limit, no SLO verdict; raise"
+                            + " --max-in-flight to measure this load", health.getOfferedConcurrency(),
+                    fmt(health.getAchievedRateRps()), fmt(health.getOfferedRateRps() != null
+                            ? health.getOfferedRateRps() : load)));
+        } else if (health != null && health.getBehindSchedule()) {
+            sb.append(String.format(Locale.ROOT, ", BEHIND its schedule (achieved %s req/s, scheduled %s, asked %s;"
+                            + " client queue up to %.0f ms): counts as missing the SLOs", fmt(health.getAchievedRateRps()),
+                    fmt(health.getScheduledRateRps()), fmt(health.getOfferedRateRps() != null
+                            ? health.getOfferedRateRps() : load),
+                    health.getQueueMaxMs() == null ? 0.0 : health.getQueueMaxMs()));
         }
         if (health != null && health.getInterrupted()) {
             sb.append(", interrupted: counts as missing the SLOs");
@@ -335,7 +392,7 @@ public final class SweepDriver {
             if (Boolean.TRUE.equals(SweepCurves.meetsSlos(report))) {
                 sb.append(", SLOs met");
             }
-        } else if (slo != null) {
+        } else if (slo != null && !capped) {
             sb.append(", SLOs MISSED:");
             for (SloAttainment a : slo.getSlos()) {
                 if (!a.getMet()) {

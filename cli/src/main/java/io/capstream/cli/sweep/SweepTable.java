@@ -2,14 +2,17 @@ package io.capstream.cli.sweep;
 
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepPoint;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
 /**
  * The console table at the end of {@code capstream sweep}: one row per step of the curve (step, load,
  * req/s, output tokens/s, TTFT p50/p95/p99 ms, per-token ITL p99 ms, E2E p95 ms, error %, goodput %,
- * achieved load, SLOs met or MISSED), then the max load line. Missing values print as {@code -}. Pure.
+ * achieved load, SLOs met, MISSED or CAPPED: held by the client's in-flight cap), then a line naming the capped
+ * steps, if any, and the max load line ("at least" when it is only a lower bound). Missing values print as {@code -}. Pure.
  */
 public final class SweepTable {
     private static final String ROW = "%-5s %11s %8s %10s %9s %9s %9s %8s %9s %6s %8s %9s %s";
@@ -33,7 +36,12 @@ public final class SweepTable {
                     num(p.getTtftP95Ms(), 1), num(p.getTtftP99Ms(), 1), num(p.getItlP99Ms(), 1),
                     num(p.getE2eP95Ms(), 1), percent(p.getErrorRate()), percent(p.getGoodput()),
                     num(p.getAchievedLoad(), 2) + (p.getBehindSchedule() ? "!" : ""),
-                    p.getMeetsSlos() == null ? "-" : p.getMeetsSlos() ? "met" : "MISSED");
+                    p.getHeldByInFlightCap() ? "CAPPED" : p.getMeetsSlos() == null ? "-"
+                            : p.getMeetsSlos() ? "met" : "MISSED");
+        }
+        String capped = cappedLine(curve);
+        if (capped != null) {
+            sb.append(capped).append('\n');
         }
         sb.append(maxLine(curve)).append('\n');
         return sb.toString();
@@ -61,9 +69,41 @@ public final class SweepTable {
                 step = p.getStep();
             }
         }
-        return "max load meeting SLOs: " + axis.wireName() + " " + axis.format(max)
-                + (axis.integral() ? "" : " req/s") + " (" + (step == null ? "" : "step " + step + ", ")
-                + "run " + runId + ")";
+        return "max load meeting SLOs: " + (curve.getMaxLoadLowerBound() ? "at least " : "") + axis.wireName() + " "
+                + axis.format(max) + (axis.integral() ? "" : " req/s") + " (" + (step == null ? "" : "step " + step + ", ")
+                + "run " + runId + ")" + (curve.getMaxLoadLowerBound() ? ": a lower bound, no higher load missed the"
+                + " SLOs" + (maxLoadIsLargestTried(curve, max) ? " (it is the largest load tried)" : "")
+                + "; the endpoint may take more" : "");
+    }
+
+    private static boolean maxLoadIsLargestTried(SweepCurve curve, double max) {
+        return curve.getPoints().stream().allMatch(p -> p.getLoad() <= max);
+    }
+
+    /**
+     * @param curve the sweep's curve; not null
+     * @return e.g. {@code steps 3, 4 (rate 16, 32 req/s) were held by the client's in-flight cap (--max-in-flight):
+     *         they say nothing about the endpoint; raise --max-in-flight to measure those loads}, or null when no
+     *         step was held by it
+     */
+    static String cappedLine(SweepCurve curve) {
+        LoadAxis axis = LoadAxis.parse(curve.getAxis());
+        List<String> steps = new ArrayList<>();
+        List<String> loads = new ArrayList<>();
+        for (SweepPoint p : curve.getPoints()) {
+            if (p.getHeldByInFlightCap()) {
+                steps.add(Integer.toString(p.getStep()));
+                loads.add(axis.format(p.getLoad()));
+            }
+        }
+        if (steps.isEmpty()) {
+            return null;
+        }
+        return (steps.size() == 1 ? "step " : "steps ") + String.join(", ", steps) + " (" + axis.wireName() + " "
+                + String.join(", ", loads) + (axis.integral() ? "" : " req/s") + ") "
+                + (steps.size() == 1 ? "was" : "were") + " held by the client's in-flight cap (--max-in-flight), not"
+                + " by the endpoint: no SLO verdict; raise --max-in-flight to measure "
+                + (steps.size() == 1 ? "that load" : "those loads");
     }
 
     /**

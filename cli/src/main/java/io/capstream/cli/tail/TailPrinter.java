@@ -156,14 +156,14 @@ public final class TailPrinter {
     /**
      * One line per curve update: when, which sweep, its axis and mode, steps done (of planned, for a
      * grid), and the max load meeting the SLOs (slots as an integer, req/s with 2 decimals; {@code -}
-     * when none) with its run id.
+     * when none; {@code >=} before it when it is only a lower bound, {@code max_load_lower_bound}) with its run id.
      */
     private static String sweepRow(SweepCurve c) {
         int done = c.getPoints().size();
         String steps = c.getStepsPlanned() == null ? Integer.toString(done) : done + "/" + c.getStepsPlanned();
         Double max = c.getMaxLoadMeetingSlos();
-        String load = max == null ? "-" : "concurrency".equals(c.getAxis())
-                ? Long.toString(Math.round(max)) : String.format(Locale.ROOT, "%.2f", max);
+        String load = max == null ? "-" : (c.getMaxLoadLowerBound() ? ">=" : "") + ("concurrency".equals(c.getAxis())
+                ? Long.toString(Math.round(max)) : String.format(Locale.ROOT, "%.2f", max));
         return String.format(Locale.ROOT, SWEEP_ROW, time(c.getUpdatedAtMs()), cut(c.getSweepId(), 36),
                 cut(c.getAxis(), 11), cut(c.getMode(), 6), steps, load, cut(c.getMaxLoadRunId(), 40));
     }

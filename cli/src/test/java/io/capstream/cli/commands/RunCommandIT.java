@@ -165,6 +165,24 @@ class RunCommandIT {
 
     @Test
     @Timeout(120)
+    void aMissedSloExitsThreeSoThatARunCanGateAPipeline() throws Exception {
+        // issue 26.5: a missed --slo exited 0; the report is still written, the line names the SLO missed
+        Path report = tmp.resolve("slo.json");
+        int code = CapstreamMain.execute("run", "--requests", "4", "--concurrency", "2", "--ctx-tokens", "256",
+                "--max-tokens", "8", "--slo", "ttft_p95_ms<=1", "--slo", "error_rate<=0.5", "--prompt-salt", "run",
+                "--output", report.toString());
+        assertEquals(3, code, err());
+        assertTrue(err().contains("capstream run: SLO missed: ttft_p95_ms<=1 (observed "), err());
+        assertTrue(err().contains("; exit code 3"), err());
+        JsonNode a = ArtifactJson.read(report);
+        assertEquals(false, a.path("capstream").path("slo").path("met_all").asBoolean(true), a.path("capstream")
+                .path("slo").toString());
+        String salt = a.path("capstream").path("run").path("prompt_salt").asText();
+        assertTrue(salt.matches("# run [0-9a-f]{12}\n"), "--prompt-salt run is recorded: '" + salt + "'");
+    }
+
+    @Test
+    @Timeout(120)
     void closedLoopEndedByItsDurationIsACompleteRun() throws Exception {
         // used to exit 1 with the unstarted planned requests listed as missing, and no explanation
         Path report = tmp.resolve("timed.json");

@@ -96,6 +96,22 @@ class SweepIT {
         // start-up is paid once: one embedded broker and one aggregator for the whole sweep
         assertEquals(1, err().split("capstream: embedded Kafka at ", -1).length - 1, err());
         assertEquals(1, err().split("capstream: client warm-up: ", -1).length - 1, "warm-up before step 1 only");
+        // issue 26.1: every step re-sent step 1's prompts, so the sim's prefix-cache hit went to ~100 % after step 1
+        // and the curve showed the cache, not the load; each step now has a prompt salt of its own
+        double first = stepReport(dir, "grid-it", 1).path("metrics").path("prefix_cache_hit_avg").asDouble(-1);
+        java.util.Set<String> salts = new java.util.HashSet<>();
+        for (int step = 1; step <= 6; step++) {
+            JsonNode report = stepReport(dir, "grid-it", step);
+            double hit = report.path("metrics").path("prefix_cache_hit_avg").asDouble(-1);
+            assertTrue(hit >= 0 && Math.abs(hit - first) <= 0.15, "step " + step + " prefix-cache hit " + hit
+                    + " against step 1's " + first);
+            salts.add(report.path("capstream").path("run").path("prompt_salt").asText());
+        }
+        assertEquals(6, salts.size(), "a salt per step: " + salts);
+    }
+
+    private static JsonNode stepReport(Path dir, String sweepId, int step) throws Exception {
+        return ArtifactJson.read(dir.resolve(sweepId + "-s" + step + ".json"));
     }
 
     @Test

@@ -57,8 +57,35 @@ class SweepDriverTest {
         assertEquals(SLOS, third.report().slos());
         assertEquals(SweepStep.newBuilder().setSweepId("sweep-1").setStep(3).setAxis("concurrency").setValue(4)
                 .setMode("grid").setRepeat(false).setStepsPlanned(3).build(), third.report().sweep());
-        assertEquals(base().request(), third.request(), "the same workload at every step");
+        assertEquals(base().request(), third.request(), "the same workload at every step (no salt in this base)");
         assertEquals(7, third.seed());
+    }
+
+    @Test
+    void eachStepHasAPromptSaltOfItsOwnWhenTheBaseIsSaltedAndNoneOtherwise() {
+        // issue 26.1: every step re-sent the same prompts, so the prefix-cache hit went from 27 % at step 1 to
+        // 99.9 % at later steps and TTFT fell as the load rose
+        SweepDriver d = driver(grid(LoadAxis.CONCURRENCY, 1.0, 2.0, 4.0));
+        RunConfig salted = base().withRequest(base().request().withPromptSalt("# run 000000000000\n"));
+        java.util.Set<String> salts = new java.util.HashSet<>();
+        for (int step = 1; step <= 3; step++) {
+            String salt = d.stepConfig(salted, step, step, false).request().promptSalt();
+            assertTrue(salt != null && salt.matches("# run [0-9a-f]{12}\n"), "step " + step + ": " + salt);
+            salts.add(salt);
+        }
+        salts.add(salted.request().promptSalt());
+        assertEquals(4, salts.size(), "every step its own salt, none the base's: " + salts);
+        assertNull(d.stepConfig(base(), 2, 2, false).request().promptSalt(), "--prompt-salt off: the same prompts");
+    }
+
+    @Test
+    void aConcurrencyAboveTheRequestsIsSaidToBeBoundedByThem() {
+        // issue 27.6: a search capped by --requests 10 answered "concurrency 64" at an achieved 8.86
+        RunConfig ten = base().withLoad(new LoadShape(10, 20, 0, ArrivalMode.CLOSED, null, null, null, null));
+        assertEquals("concurrency 16, 32 exceed --requests 10: those steps cannot have more than 10 requests in flight"
+                + " (raise --requests)", SweepDriver.requestsBound(grid(LoadAxis.CONCURRENCY, 1.0, 8.0, 16.0, 32.0), ten));
+        assertNull(SweepDriver.requestsBound(grid(LoadAxis.CONCURRENCY, 1.0, 8.0), ten));
+        assertNull(SweepDriver.requestsBound(grid(LoadAxis.RATE, 16.0, 32.0), ten), "a rate is not bounded so");
     }
 
     @Test
@@ -134,10 +161,18 @@ class SweepDriverTest {
                 "the rate was never applied: the search must not take it");
         SweepSettings search = new SweepSettings("s", LoadAxis.RATE, null,
                 new SloSearch.Settings(LoadAxis.RATE, 1, 1000, 12), new SweepOutput(Path.of("out")), List.of());
-        assertEquals("capstream sweep: step 7 rate 64 req/s: TTFT p95 212.4 ms, 3.10 req/s, BEHIND its schedule"
-                        + " (achieved 3.50 of 60.2 req/s, client queue up to 8123 ms; the in-flight cap of 2 was reached"
-                        + " (--max-in-flight): raise it to offer more): counts as missing the SLOs",
+        // issue 26.2: a step held by the client's own cap counted as the endpoint missing its SLOs
+        assertEquals("capstream sweep: step 7 rate 64 req/s: TTFT p95 212.4 ms, 3.10 req/s, HELD BY THE CLIENT'S"
+                        + " IN-FLIGHT CAP (--max-in-flight 2: achieved 3.50 of the 64.0 req/s asked): not the endpoint's"
+                        + " limit, no SLO verdict; raise --max-in-flight to measure this load",
                 SweepDriver.progressLine(search, 7, 64, false, behind));
+        BenchmarkReport endpointBehind = report(met);
+        endpointBehind.setLoad(LoadHealth.newBuilder(behind.getLoad()).setOfferedConcurrency(1000)
+                .setAchievedConcurrency(40.0).build());
+        assertEquals("capstream sweep: step 7 rate 64 req/s: TTFT p95 212.4 ms, 3.10 req/s, BEHIND its schedule"
+                        + " (achieved 3.50 req/s, scheduled 60.2, asked 64.0; client queue up to 8123 ms): counts as"
+                        + " missing the SLOs", SweepDriver.progressLine(search, 7, 64, false, endpointBehind));
+        assertFalse(SweepDriver.observation(endpointBehind, SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met());
         BenchmarkReport stopped = report(met);
         stopped.setLoad(LoadHealth.newBuilder().setArrival("closed").setInterrupted(true).build());
         assertFalse(SweepDriver.observation(stopped, SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met());

@@ -49,4 +49,28 @@ class SweepTableTest {
         assertEquals("no SLOs given (--slo): no max load meeting SLOs",
                 SweepTable.maxLine(curve(List.of(), null, null, point(1, 1, false, 500.0, null))));
     }
+
+    @Test
+    void theTopOfTheGridIsSaidToBeALowerBound() {
+        // issue 26.4: "max load meeting SLOs: concurrency 32" when 32 was the largest step tried
+        SweepCurve c = SweepCurve.newBuilder(curve(List.of("ttft_p95_ms<=300"), 4.0, "sw-s3",
+                point(1, 1, false, 100.0, true), point(2, 2, false, 110.0, true), point(3, 4, false, 120.0, true)))
+                .setMaxLoadLowerBound(true).build();
+        assertEquals("max load meeting SLOs: at least concurrency 4 (step 3, run sw-s3): a lower bound, no higher load"
+                + " missed the SLOs (it is the largest load tried); the endpoint may take more", SweepTable.maxLine(c));
+    }
+
+    @Test
+    void stepsHeldByTheInFlightCapAreMarkedAndNamed() {
+        SweepPoint capped = SweepPoint.newBuilder(point(2, 32, false, 60.0, null)).setHeldByInFlightCap(true).build();
+        SweepCurve c = SweepCurve.newBuilder(curve(List.of("ttft_p95_ms<=300"), 8.0, "sw-s1",
+                point(1, 8, false, 55.0, true), capped)).setAxis("rate").setMaxLoadLowerBound(true).build();
+        String table = SweepTable.render(c);
+        assertEquals(true, table.contains("31.36 CAPPED\n"), table);
+        assertEquals(true, table.contains("step 2 (rate 32 req/s) was held by the client's in-flight cap"
+                + " (--max-in-flight), not by the endpoint: no SLO verdict; raise --max-in-flight to measure that"
+                + " load\n"), table);
+        assertEquals(true, table.contains("max load meeting SLOs: at least rate 8 req/s (step 1, run sw-s1): a lower"
+                + " bound, no higher load missed the SLOs; the endpoint may take more\n"), table);
+    }
 }

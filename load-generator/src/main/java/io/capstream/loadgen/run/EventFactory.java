@@ -125,6 +125,7 @@ public final class EventFactory {
                 .setEndpoint(c.endpoint().label())
                 .setHeaderNames(c.headers().stream().map(io.capstream.loadgen.workload.ExtraHeader::name).toList())
                 .setExtraBodyJson(c.extraBody() == null ? null : c.extraBody().json())
+                .setPromptSalt(c.request().promptSalt())
                 .setRampUpS(c.rampUpS() == null || c.rampUpS() == 0 ? null : c.rampUpS())
                 .setExpectedWorkers(c.expectedWorkers())
                 .setTimingMethodology(null)

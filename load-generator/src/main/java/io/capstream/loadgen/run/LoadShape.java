@@ -14,7 +14,8 @@ import java.util.List;
  * @param burst       {@code --burst}: when non-zero replaces both requests and concurrency (default 0)
  * @param arrival     arrival process; null means {@link ArrivalMode#CLOSED}
  * @param rateRps     open-loop rate, requests per second; required for constant/poisson, else null
- * @param maxInFlight open-loop cap on requests in flight; null = the effective concurrency
+ * @param maxInFlight open-loop cap on requests in flight; null = {@value #DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT}, or the
+ *                    effective concurrency when that is larger
  * @param durationS   time bound, seconds (no new request starts after it), or null
  * @param rampUpS     closed-loop ramp-up, seconds: slot k of c takes its first request k x rampUpS / c after
  *                    T0 (a deviation from the reference, which starts every slot at once); null or 0 = no
@@ -22,6 +23,14 @@ import java.util.List;
  */
 public record LoadShape(int requests, int concurrency, int burst, ArrivalMode arrival, Double rateRps,
                         Integer maxInFlight, Double durationS, Double rampUpS) {
+
+    /**
+     * Default open-loop in-flight cap ({@code --max-in-flight}): high enough that the client's cap is not the first
+     * limit a rate run meets (issue 26: a default of {@code --concurrency}, 20, held a 32 req/s sweep step to
+     * 15.6 req/s and the sweep reported it as the endpoint's capacity); at 1,000 it binds only past e.g. 100 req/s
+     * with 10 s requests. A run whose cap held it says so ({@code load.behind_schedule} with the cap reached).
+     */
+    public static final int DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT = 1000;
 
     /** Fills a null arrival with {@link ArrivalMode#CLOSED}. */
     public LoadShape {
@@ -38,9 +47,12 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
         return burst != 0 ? burst : concurrency;
     }
 
-    /** @return the open-loop in-flight cap: {@code maxInFlight}, or conc when null */
+    /**
+     * @return the open-loop in-flight cap: {@code maxInFlight}, or when null the larger of
+     *         {@value #DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT} and conc
+     */
     public int effectiveMaxInFlight() {
-        return maxInFlight != null ? maxInFlight : effectiveConcurrency();
+        return maxInFlight != null ? maxInFlight : Math.max(DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT, effectiveConcurrency());
     }
 
     /**

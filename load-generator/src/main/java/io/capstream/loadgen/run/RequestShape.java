@@ -34,11 +34,15 @@ import java.util.Set;
  *                           and sizing the {@code --input-tokens} prompts, or null (the reference's estimate, 3
  *                           characters per token)
  * @param extraBody          {@code --extra-body} members added to each body, or null for none
+ * @param promptSalt         the prompt salt that replaces the first characters of every synthetic prompt of the run
+ *                           ({@code --prompt-salt run}, a sweep step's own salt, or a past run's for {@code rerun};
+ *                           see {@link io.capstream.loadgen.workload.PromptBuilder}), or null for the reference's
+ *                           prompts
  */
 public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
                            ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort,
                            LengthDistribution inputTokens, LengthDistribution outputTokens, Path dataset,
-                           Path tokenizer, ExtraBody extraBody) {
+                           Path tokenizer, ExtraBody extraBody, String promptSalt) {
 
     /** Smallest {@code --input-tokens} draw, tokens (the smallest {@code --ctx-tokens}: the prompt envelope fits). */
     public static final int MIN_INPUT_TOKENS = 32;
@@ -62,7 +66,16 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
     public RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens, int maxModelLen, int margin,
                         ThinkingMode thinkingMode, boolean noThinking, String reasoningEffort) {
         this(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking, reasoningEffort,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
+    }
+
+    /**
+     * @param salt the prompt salt, or null for the reference's prompts
+     * @return a copy with that salt
+     */
+    public RequestShape withPromptSalt(String salt) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, salt);
     }
 
     /**
@@ -149,6 +162,17 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
      * @return one usage error message per problem; empty when valid; never null
      */
     public List<String> problems() {
+        return problems("--dataset");
+    }
+
+    /**
+     * {@link #problems()}, naming the file of {@link #dataset()} by the option that gave it.
+     *
+     * @param datasetOption {@code --dataset}, or {@code --trace} when the prompts come from a trace (which sets the
+     *                      dataset field too)
+     * @return one usage error message per problem; empty when valid; never null
+     */
+    public List<String> problems(String datasetOption) {
         List<String> errors = new ArrayList<>();
         Ranges.check(errors, "--shared-prefix-tokens", sharedPrefixTokens, 0, 262_144);
         if (ctxTokens != 0 && (ctxTokens < 32 || ctxTokens > 1_048_576)) {
@@ -157,7 +181,7 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
         Ranges.check(errors, "--max-tokens", maxTokens, 1, 65_536);
         Ranges.check(errors, "--max-model-len", maxModelLen, 0, 1_048_576);
         Ranges.check(errors, "--margin", margin, 0, 1_048_576);
-        lengthProblems(errors);
+        lengthProblems(errors, datasetOption);
         if (maxModelLen != 0 && outputTokens == null && dataset == null) {
             String window = windowProblem("--max-model-len", maxModelLen);
             if (window != null) {
@@ -177,7 +201,7 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
         return errors;
     }
 
-    private void lengthProblems(List<String> errors) {
+    private void lengthProblems(List<String> errors, String datasetOption) {
         if (inputTokens != null && inputTokens.problem("--input-tokens") != null) {
             errors.add(inputTokens.problem("--input-tokens"));
         }
@@ -193,8 +217,8 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
         if (tokenizer != null && dataset == null && inputTokens == null) {
             errors.add("--tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of them");
         }
-        if (dataset != null && DatasetReader.fileProblem(dataset) != null) {
-            errors.add(DatasetReader.fileProblem(dataset));
+        if (dataset != null && DatasetReader.fileProblem(datasetOption, dataset) != null) {
+            errors.add(DatasetReader.fileProblem(datasetOption, dataset));
         }
         if (tokenizer != null && HfTokenCounter.fileProblem(tokenizer) != null) {
             errors.add(HfTokenCounter.fileProblem(tokenizer));

@@ -93,6 +93,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         b.maxTokens = request.maxTokens(); b.maxModelLen = request.maxModelLen(); b.margin = request.margin();
         b.thinkingMode = request.thinkingMode(); b.noThinking = request.noThinking();
         b.reasoningEffort = request.reasoningEffort(); b.extraBody = request.extraBody();
+        b.promptSalt = request.promptSalt();
         b.inputTokens = request.inputTokens(); b.outputTokens = request.outputTokens();
         b.dataset = request.dataset(); b.tokenizer = request.tokenizer();
         b.runId = identity.runId(); b.runIdSuffix = identity.runIdSuffix(); b.workerId = identity.workerId();
@@ -124,6 +125,11 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         return new RunConfig(target, load, request, v, warmup, report, serverMetrics);
     }
 
+    /** @param v the new request shape; not null @return a copy with it */
+    public RunConfig withRequest(RequestShape v) {
+        return new RunConfig(target, load, v, identity, warmup, report, serverMetrics);
+    }
+
     /** @param v the new warm-up, null = none @return a copy with it */
     public RunConfig withWarmup(WarmupConfig v) {
         return new RunConfig(target, load, request, identity, v, report, serverMetrics);
@@ -149,7 +155,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
     public List<String> validate(Function<String, String> env) {
         List<String> errors = new ArrayList<>(target.problems(env));
         errors.addAll(load.problems());
-        errors.addAll(request.problems());
+        errors.addAll(request.problems(load.arrival() == ArrivalMode.TRACE ? "--trace" : "--dataset"));
         errors.addAll(request.modelProblems(target.model()));
         if (target.endpoint() == ApiEndpoint.COMPLETIONS) {
             // the thinking controls are chat-template features: the completions endpoint applies no template
@@ -223,7 +229,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
     public int effectiveRequests() { return load.effectiveRequests(); }
     /** @return conc: {@code burst} when non-zero, else {@code concurrency} (spec §1) */
     public int effectiveConcurrency() { return load.effectiveConcurrency(); }
-    /** @return the open-loop in-flight cap: {@code maxInFlight}, or conc when null */
+    /** @return {@link LoadShape#effectiveMaxInFlight()} */
     public int effectiveMaxInFlight() { return load.effectiveMaxInFlight(); }
     /** @return {@link RequestShape#sharedPrefixTokens()}, tokens */
     public int sharedPrefixTokens() { return request.sharedPrefixTokens(); }
@@ -304,6 +310,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         private ApiEndpoint endpoint = ApiEndpoint.CHAT;
         private List<ExtraHeader> headers = List.of();
         private ExtraBody extraBody;
+        private String promptSalt;
         private String rerunOf;
 
         private Builder() {
@@ -318,6 +325,8 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         public Builder headers(List<ExtraHeader> v) { this.headers = v; return this; }
         /** @param v members added to every body, or null @return this */
         public Builder extraBody(ExtraBody v) { this.extraBody = v; return this; }
+        /** @param v the prompt salt ({@link RequestShape#promptSalt()}), null = the reference's prompts @return this */
+        public Builder promptSalt(String v) { this.promptSalt = v; return this; }
 
         /** @param v endpoint base URL @return this */
         public Builder baseUrl(String v) { this.baseUrl = v; return this; }
@@ -406,7 +415,7 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
                     rampUpS);
             RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
                     thinkingMode, noThinking, reasoningEffort, inputTokens, outputTokens, dataset, tokenizer,
-                    extraBody);
+                    extraBody, promptSalt);
             RunIdentity identity = new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, gpu);
             return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos, sweep, rerunOf), serverMetrics);
         }

@@ -62,6 +62,8 @@ final class RunExecution {
     private final RunListener listener;
     private final RunControl control;
     private final BodySource bodySource;
+    /** Bodies of the {@code --warmup-requests}: their own prompt salt unless {@link WarmupConfig#primeCache()}. */
+    private final BodySource warmupBodySource;
     /** The share a worker executes, or null for a run sent by one process. */
     private final ShareAssignment assignment;
     /** Requests this execution sends: the plan's, or the share's part of it. */
@@ -105,7 +107,13 @@ final class RunExecution {
         this.sink = sink;
         this.listener = listener == null ? RunListener.NONE : listener;
         this.control = control == null ? new RunControl() : control;
-        this.bodySource = new BodySource(new PromptBuilder(config.sharedPrefixTokens()),
+        this.bodySource = bodySource(config.request().promptSalt());
+        this.warmupBodySource = config.warmup().primeCache() ? bodySource
+                : bodySource(PromptBuilder.randomSalt("warm-up", new java.security.SecureRandom()));
+    }
+
+    private BodySource bodySource(String salt) {
+        return new BodySource(new PromptBuilder(config.sharedPrefixTokens(), salt),
                 new RequestBodyBuilder(config.model(), config.maxTokens(), config.resolvedThinkingMode(),
                         config.reasoningEffort(), config.endpoint(), config.extraBody()), plan.requestPlan(),
                 config.maxTokens());
@@ -224,7 +232,7 @@ final class RunExecution {
         if (target > 0) {
             f = f.compose(w -> control.stopRequested() ? Future.succeededFuture(w)
                     : TargetWarmup.run(contexts, client,
-                            (ctx, k) -> bodySource.body(ctx, n + k, plan.contextPlan().planned(k % n)),
+                            (ctx, k) -> warmupBodySource.body(ctx, n + k, plan.contextPlan().planned(k % n)),
                             target, Math.min(target, slots), control::stopRequested, r -> {
                                 if (!r.ok()) {
                                     firstWarmupError.compareAndSet(null, r.error().type() + ": " + r.error().message());

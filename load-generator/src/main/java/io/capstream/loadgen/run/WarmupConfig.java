@@ -12,8 +12,12 @@ import java.util.List;
  *                       falling, at most this long; 0 = off (default {@value #DEFAULT_CLIENT_WARMUP_S})
  * @param targetRequests {@code --warmup-requests}: requests sent to the target and discarded before
  *                       T0 (never in the events or the report), as vLLM's {@code --num-warmups}; 0 = none
+ * @param primeCache     {@code --warmup-prime-cache}: the warm-up requests' prompts share the measured prompts' prefix
+ *                       (the run's shared prefix and salt), so the measured requests start with the engine's prefix
+ *                       cache already holding it; false (the default) gives them a prefix of their own (a warm-up
+ *                       prompt salt), so the warm-up warms the engine but not its prefix cache for the run
  */
-public record WarmupConfig(double clientWarmupS, int targetRequests) {
+public record WarmupConfig(double clientWarmupS, int targetRequests, boolean primeCache) {
     /** Default loopback warm-up bound, seconds. */
     public static final double DEFAULT_CLIENT_WARMUP_S = 5.0;
     /** Largest loopback warm-up bound, seconds. */
@@ -22,6 +26,16 @@ public record WarmupConfig(double clientWarmupS, int targetRequests) {
     public static final WarmupConfig DEFAULTS = new WarmupConfig(DEFAULT_CLIENT_WARMUP_S, 0);
     /** No warm-up at all (tests that count every request). */
     public static final WarmupConfig NONE = new WarmupConfig(0, 0);
+
+    /**
+     * Warm-up whose target requests do not prime the prefix cache.
+     *
+     * @param clientWarmupS  loopback warm-up bound, seconds
+     * @param targetRequests {@code --warmup-requests}
+     */
+    public WarmupConfig(double clientWarmupS, int targetRequests) {
+        this(clientWarmupS, targetRequests, false);
+    }
 
     /** @return one message per out-of-range value (empty when valid) */
     public List<String> validate() {

@@ -2,6 +2,7 @@ package io.capstream.loadgen.workload;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.capstream.schemas.text.JsonInputErrors;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -78,10 +79,23 @@ public final class DatasetReader {
      *         readable regular file (checked with the other options, before the file is parsed)
      */
     public static String fileProblem(Path file) {
-        if (!Files.isRegularFile(file)) {
-            return "--dataset: no such file: " + file;
+        return fileProblem("--dataset", file);
+    }
+
+    /**
+     * @param option the option that named the file: {@code --dataset} or {@code --trace}
+     * @param file   the file
+     * @return {@code OPTION: no such file: FILE}, {@code OPTION: FILE is a directory, not a file} or
+     *         {@code OPTION: cannot read FILE}, or null when it is a readable regular file
+     */
+    public static String fileProblem(String option, Path file) {
+        if (Files.isDirectory(file)) {
+            return option + ": " + file + " is a directory, not a file";
         }
-        return Files.isReadable(file) ? null : "--dataset: cannot read " + file;
+        if (!Files.isRegularFile(file)) {
+            return option + ": no such file: " + file;
+        }
+        return Files.isReadable(file) ? null : option + ": cannot read " + file;
     }
 
     private Dataset read() {
@@ -93,14 +107,18 @@ public final class DatasetReader {
                 in.unread(c);
             }
             try (JsonParser p = JSON.getFactory().createParser(in)) {
-                if (c == '[') {
-                    readArray(p);
-                } else {
-                    readLines(p);
+                try {
+                    if (c == '[') {
+                        readArray(p);
+                    } else {
+                        readLines(p);
+                    }
+                } catch (JsonProcessingException e) {
+                    // a StreamConstraintsException (a 60 MB string, 100,000-deep nesting) has no location of its own
+                    throw fail("line " + JsonInputErrors.line(e, p.currentLocation()) + ": "
+                            + JsonInputErrors.describe(e));
                 }
             }
-        } catch (JsonProcessingException e) {
-            throw fail("line " + e.getLocation().getLineNr() + ": not valid JSON (" + e.getOriginalMessage() + ")");
         } catch (IOException e) {
             throw fail("cannot read it (" + e.getMessage() + ")");
         }

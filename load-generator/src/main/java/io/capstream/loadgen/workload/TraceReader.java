@@ -2,6 +2,7 @@ package io.capstream.loadgen.workload;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.capstream.schemas.text.JsonInputErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -39,6 +40,11 @@ public final class TraceReader {
     public static final int BLOCK_TOKENS = 512;
     /** Longest prompt of a trace line, tokens (the largest {@code --ctx-tokens}). */
     public static final int MAX_INPUT_TOKENS = 1_048_576;
+    /**
+     * Longest trace, ms from the first line's timestamp (7 days): a later line is a usage error, not a run that waits
+     * silently for a request due in 30,000 years (a timestamp of 10^15 ms).
+     */
+    public static final double MAX_SPAN_MS = 7 * 24 * 3600 * 1000.0;
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
         "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa"};
@@ -91,7 +97,7 @@ public final class TraceReader {
                 try {
                     n = JSON.readTree(line);
                 } catch (JsonProcessingException e) {
-                    throw fail(name, "line " + lineNo + ": not valid JSON (" + e.getOriginalMessage() + ")");
+                    throw fail(name, "line " + lineNo + ": " + JsonInputErrors.describe(e));
                 }
                 if (n == null || !n.isObject()) {
                     throw fail(name, "line " + lineNo + ": not a JSON object");
@@ -107,6 +113,11 @@ public final class TraceReader {
                 previous = ts;
                 if (Double.isNaN(first)) {
                     first = ts;
+                }
+                if (ts - first > MAX_SPAN_MS) {
+                    throw fail(name, "line " + lineNo + ": timestamp " + fmt(ts) + " ms is " + String.format(java.util.Locale.ROOT, "%,.0f", (ts - first) / 3.6e6)
+                            + " h after the first line's; a trace may span at most 7 days (168 h): check the unit"
+                            + " (timestamps are ms) or cut the trace");
                 }
                 if (entries.size() < keep) {
                     String prompt = prompt(input, hashIds, lineNo);

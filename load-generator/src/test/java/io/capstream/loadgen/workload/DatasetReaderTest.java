@@ -61,6 +61,25 @@ class DatasetReaderTest {
     }
 
     @Test
+    void aHugeStringOrDeepNestingIsAUsageErrorNamingTheLine(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        // issue 27.6: both ended in 'Cannot invoke "JsonLocation.getLineNr()"' and exit 1
+        Path deep = tmp.resolve("deep.jsonl");
+        java.nio.file.Files.writeString(deep, "{\"prompt\": \"a\"}\n{\"messages\": " + "[".repeat(100_000)
+                + "]".repeat(100_000) + "}\n");
+        String e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> DatasetReader.read(deep, 10, TokenCounter.ESTIMATE)).getMessage();
+        assertEquals("--dataset deep.jsonl: line 2: nested deeper than 1,000 levels (the JSON reader's limit)", e);
+        Path big = tmp.resolve("big.jsonl");
+        java.nio.file.Files.writeString(big, "{\"prompt\": \"" + "x".repeat(20_000_001) + "\"}\n");
+        String b = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> DatasetReader.read(big, 10, TokenCounter.ESTIMATE)).getMessage();
+        assertEquals("--dataset big.jsonl: line 1: a string value longer than 20,000,000 characters (the JSON reader's"
+                + " limit)", b);
+        assertEquals("--trace: " + tmp + " is a directory, not a file", DatasetReader.fileProblem("--trace", tmp));
+    }
+
+    @Test
     void aTokenizerCountsThePromptAndReplyTokens() {
         try (HfTokenCounter t = HfTokenCounter.open(DIR.resolve("wordlevel-tokenizer.json"))) {
             Dataset d = DatasetReader.read(DIR.resolve("sharegpt.json"), 100, t);

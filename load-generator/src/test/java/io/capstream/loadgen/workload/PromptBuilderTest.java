@@ -57,4 +57,41 @@ public class PromptBuilderTest {
         assertTrue(p.endsWith("\n# request 77: summarize the above in one line."));
         assertTrue(p.chars().allMatch(c -> c < 128));
     }
+
+    @Test
+    void aSaltReplacesTheFirstCharactersAndKeepsTheLengthTheTailAndTheSharingWithinARun() throws Exception {
+        String salt = "# run 0123456789ab\n";
+        PromptBuilder plain = new PromptBuilder(8000);
+        PromptBuilder a = new PromptBuilder(8000, salt);
+        PromptBuilder b = new PromptBuilder(8000, "# run ba9876543210\n");
+        String p0 = plain.prompt(3, 4096);
+        String s0 = a.prompt(3, 4096);
+        org.junit.jupiter.api.Assertions.assertEquals(salt + p0.substring(salt.length()), s0,
+                "the salt replaces the first characters, the rest is the reference's prompt");
+        org.junit.jupiter.api.Assertions.assertTrue(s0.endsWith(PromptBuilder.tail(3)), s0.substring(s0.length() - 60));
+        String s9 = a.prompt(9, 4096);
+        org.junit.jupiter.api.Assertions.assertEquals(s0.substring(0, 12000), s9.substring(0, 12000),
+                "requests of one run still share their prefix");
+        String other = b.prompt(3, 4096);
+        org.junit.jupiter.api.Assertions.assertNotEquals(s0.substring(0, 256), other.substring(0, 256),
+                "another run's first 256-char block differs, so no cached prefix is shared");
+        // a prompt with little room before its tail keeps its tail and takes what fits of the salt
+        String small = new PromptBuilder(0, salt).prompt(0, 32);
+        org.junit.jupiter.api.Assertions.assertEquals(96, small.length(), small);
+        org.junit.jupiter.api.Assertions.assertTrue(small.startsWith(salt) && small.endsWith(PromptBuilder.tail(0)),
+                small);
+        String tiny = new PromptBuilder(0, "# a very long salt that does not fit before the tail at all\n").prompt(0, 32);
+        org.junit.jupiter.api.Assertions.assertEquals(96, tiny.length(), tiny);
+        org.junit.jupiter.api.Assertions.assertTrue(tiny.endsWith(PromptBuilder.tail(0)), tiny);
+        org.junit.jupiter.api.Assertions.assertEquals(p0, new PromptBuilder(8000, null).prompt(3, 4096),
+                "no salt: the reference's prompt");
+    }
+
+    @Test
+    void aRandomSaltIsALabelledLineOfTwelveHexDigits() {
+        String salt = PromptBuilder.randomSalt("run", new java.util.SplittableRandom(1));
+        org.junit.jupiter.api.Assertions.assertTrue(salt.matches("# run [0-9a-f]{12}\n"), salt);
+        org.junit.jupiter.api.Assertions.assertNotEquals(salt,
+                PromptBuilder.randomSalt("run", new java.util.SplittableRandom(2)));
+    }
 }

@@ -72,6 +72,22 @@ class TraceReaderTest {
     }
 
     @Test
+    void aTimestampPastSevenDaysIsRefusedInsteadOfARunThatWaitsForever() throws Exception {
+        // issue 27.6: a line at 10^15 ms made the run wait silently for a request due in 30,000 years
+        String ok = "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 1}\n";
+        String e = error(ok + "{\"timestamp\": 1e15, \"input_length\": 10, \"output_length\": 1}\n");
+        assertEquals("--trace t.jsonl: line 2: timestamp 1000000000000000 ms is 277,777,778 h after the first line's;"
+                + " a trace may span at most 7 days (168 h): check the unit (timestamps are ms) or cut the trace", e);
+    }
+
+    @Test
+    void deepNestingIsNamedInWordsWithItsLine() throws Exception {
+        String ok = "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 1}\n";
+        String e = error(ok + "{\"x\": " + "[".repeat(5000) + "]".repeat(5000) + "}\n");
+        assertEquals("--trace t.jsonl: line 2: nested deeper than 1,000 levels (the JSON reader's limit)", e);
+    }
+
+    @Test
     void aBadTraceIsAOneLineErrorNamingTheLine() throws Exception {
         String ok = "{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 1}\n";
         assertTrue(error(ok + "{\"timestamp\": 6\n").startsWith("--trace t.jsonl: line 2: not valid JSON ("));

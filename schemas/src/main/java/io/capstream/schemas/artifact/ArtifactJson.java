@@ -83,11 +83,41 @@ public final class ArtifactJson {
      *
      * @param file the file
      * @return the tree
-     * @throws IOException when the file cannot be read or is not JSON ({@link JsonProcessingException})
+     * @throws IOException when the file cannot be read, is larger than {@link #MAX_FILE_BYTES}, is not UTF-8 text or
+     *                     is not JSON (its message then says so in capstream's words, with the line)
      */
     public static JsonNode read(Path file) throws IOException {
-        return parse(Files.readString(file, StandardCharsets.UTF_8));
+        String text = readText(file);
+        try {
+            return parse(text);
+        } catch (JsonProcessingException e) {
+            throw new IOException(io.capstream.schemas.text.JsonInputErrors.message(e, null), e);
+        }
     }
+
+    /**
+     * Reads an artifact file's text, refusing what cannot be one in capstream's words.
+     *
+     * @param file the file
+     * @return its text (UTF-8)
+     * @throws IOException when it cannot be read, is larger than {@link #MAX_FILE_BYTES} or is not UTF-8 text
+     *                     ({@code "not UTF-8 text (a binary file?)"}, where the JDK says only {@code Input length = 1})
+     */
+    public static String readText(Path file) throws IOException {
+        long size = Files.size(file);
+        if (size > MAX_FILE_BYTES) {
+            throw new IOException(String.format(java.util.Locale.ROOT, "%,d bytes: larger than the %,d bytes a report"
+                    + " file may have", size, MAX_FILE_BYTES));
+        }
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IOException("not UTF-8 text (a binary file?)", e);
+        }
+    }
+
+    /** Largest file {@link #read(Path)} reads, bytes (1 GiB; a 100,000-request report is about 68 MB). */
+    public static final long MAX_FILE_BYTES = 1L << 30;
 
     /**
      * Serialises a tree exactly as the reference writes an artifact (spec §9.1), including the

@@ -331,6 +331,7 @@ public final class ReportCalculator {
             st.getHeaderNames().forEach(headerNames::add);
             run.set("extra_body", extraBody(st.getExtraBodyJson()));
             run.put("rerun_of", st.getRerunOf());
+            run.put("prompt_salt", st.getPromptSalt());
             run.put("ramp_up_s", st.getRampUpS());
             run.put("burst", st.getBurst());
             run.put("shared_prefix_tokens", st.getSharedPrefixTokens());
