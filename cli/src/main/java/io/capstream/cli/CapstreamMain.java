@@ -1,6 +1,7 @@
 package io.capstream.cli;
 
 import io.capstream.cli.config.ConfigDefaultProvider;
+import io.capstream.cli.config.ConsoleMask;
 import picocli.CommandLine;
 
 /**
@@ -34,7 +35,10 @@ public final class CapstreamMain {
      * @return the exit code
      */
     public static int execute(String... args) {
-        return newCommandLine(ConfigDefaultProvider.fromArgs(args, System.getenv())).execute(args);
+        // stdout and stderr mask the secrets the command was given while it runs (ConsoleMask.add)
+        try (ConsoleMask.Installed console = ConsoleMask.install()) {
+            return newCommandLine(ConfigDefaultProvider.fromArgs(args, System.getenv())).execute(args);
+        }
     }
 
     /**

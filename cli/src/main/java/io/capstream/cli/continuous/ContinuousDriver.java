@@ -19,6 +19,8 @@ import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
+import io.capstream.loadgen.run.RunSecrets;
+import io.capstream.schemas.text.SecretMask;
 import io.capstream.cli.servermetrics.ServerMetricsPublisher;
 import java.util.function.Consumer;
 import io.capstream.loadgen.run.UsageException;
@@ -114,7 +116,8 @@ public final class ContinuousDriver {
                 stack.schemaRegistryUrl(), stack.registryClient(), stack.kafka().userProperties(), base.workerId());
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(stack.vertx(), env),
                 () -> new KafkaEventSink(sinkConfig), heartbeats, config,
-                new Printer(out, err, o -> publishServerMetrics(stack, o, baseUrl, base.model(), cmd)), RunListener.NONE);
+                new Printer(out, err, o -> publishServerMetrics(stack, o, baseUrl, base.model(),
+                        RunSecrets.of(base, env), cmd)), RunListener.NONE);
         CountDownLatch done = new CountDownLatch(1);
         // the current run's RunFinished, the sink flush and the final line, at most 60 s
         Thread hook = RunDriver.addStopHook("capstream-continuous-shutdown", runner::stop, done, Duration.ofSeconds(60));
@@ -152,13 +155,14 @@ public final class ContinuousDriver {
      * Sends a finished run's server-metrics scrapes to {@code capstream.server-metrics}, as a one-off run does
      * (between runs, on the runner's thread: one producer and a few records per run); a failure is a note.
      */
-    private void publishServerMetrics(LocalStack stack, RunOutcome o, String baseUrl, String model, String cmd) {
+    private void publishServerMetrics(LocalStack stack, RunOutcome o, String baseUrl, String model, SecretMask mask,
+                                      String cmd) {
         if (o.serverMetrics() == null || o.serverMetrics().scrapes().isEmpty()) {
             return;
         }
         try {
             String why = ServerMetricsPublisher.publish(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient(),
-                    o.serverMetrics(), o.runId(), o.workerId(), baseUrl, model);
+                    o.serverMetrics(), o.runId(), o.workerId(), baseUrl, model, mask);
             if (why != null) {
                 err.println(cmd + ": note: " + why);
             }

@@ -10,6 +10,7 @@ import io.capstream.loadgen.run.RunControl;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.run.RunPlan;
 import io.capstream.loadgen.run.RunPlanner;
+import io.capstream.loadgen.run.RunSecrets;
 import io.capstream.loadgen.run.ShareAssignment;
 import io.capstream.loadgen.workload.ApiKey;
 import io.capstream.schemas.avro.WorkerShare;
@@ -84,6 +85,7 @@ public final class ShareRunner {
         }
         ApiKey key = config.apiKeyEnv() == null ? ApiKey.none() : ApiKey.fromEnv(config.apiKeyEnv(), env);
         return RunPlanner.complete(config, ws.getRunStarted().getMaxContextTokens(), key).thenCompose(plan -> {
+            io.capstream.cli.config.ConsoleMask.add(RunSecrets.of(plan.config(), plan.apiKey()));
             if (!samePlan(plan, ws)) {
                 return CompletableFuture.failedFuture(new IllegalArgumentException(
                         "the context plan rebuilt here differs from the coordinator's (another capstream version?)"));
@@ -105,7 +107,8 @@ public final class ShareRunner {
                 if (o != null && o.serverMetrics() != null) {
                     try {
                         String why = ServerMetricsPublisher.publish(kafka, registryUrl, registryClient,
-                                o.serverMetrics(), o.runId(), o.workerId(), config.baseUrl(), config.model());
+                                o.serverMetrics(), o.runId(), o.workerId(), config.baseUrl(), config.model(),
+                                RunSecrets.of(plan.config(), plan.apiKey()));
                         if (why != null) {
                             log.println("capstream worker " + workerId + ": note: " + why);
                         }

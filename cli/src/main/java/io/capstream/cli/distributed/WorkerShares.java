@@ -44,7 +44,9 @@ public final class WorkerShares {
                 .setClientWarmupS(config.warmup().clientWarmupS())
                 .setWarmupRequests(config.warmup().targetRequests())
                 .setWarmupPrimeCache(config.warmup().primeCache())
-                .setServerMetrics(config.serverMetrics().label())
+                // as for the base URL, no password goes into a plan (the scraper sends no credentials anyway)
+                .setServerMetrics(config.serverMetrics().url() == null ? config.serverMetrics().label()
+                        : HttpUrls.withoutUserInfo(config.serverMetrics().url()))
                 .setRunStarted(started)
                 .build();
     }

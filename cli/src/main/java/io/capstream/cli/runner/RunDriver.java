@@ -2,6 +2,7 @@ package io.capstream.cli.runner;
 
 import io.capstream.aggregator.slo.SloParseException;
 import io.capstream.aggregator.slo.SloParser;
+import io.capstream.cli.config.ConsoleMask;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RegistryReachability;
@@ -13,6 +14,7 @@ import io.capstream.cli.stack.StackConfig;
 import io.capstream.loadgen.emit.KafkaEventSink;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunControl;
+import io.capstream.loadgen.run.RunSecrets;
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.Provenance;
@@ -261,6 +263,8 @@ public final class RunDriver {
         RunConfig config = null;
         try {
             config = req.adjust().apply(ro.toConfig(req.sim()));
+            // from here on the console masks the run's secrets as its events do
+            ConsoleMask.add(RunSecrets.of(config, env));
             problems.addAll(config.validate(env));
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());

@@ -12,6 +12,7 @@ import io.capstream.loadgen.run.RunControl;
 import io.capstream.cli.servermetrics.ServerMetricsPublisher;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.run.RunPlan;
+import io.capstream.loadgen.run.RunSecrets;
 import io.capstream.loadgen.run.StoppedBeforeStartException;
 import io.capstream.loadgen.run.UsageException;
 import io.capstream.schemas.artifact.ArtifactJson;
@@ -136,7 +137,7 @@ public final class RunStep {
             events = sink.handedOver();
             sinkError = delivery.lastError();
         }
-        publishServerMetrics(stack, outcome, config);
+        publishServerMetrics(stack, outcome, plan);
         ReportWaiter awaiter = delivery.waiter();
         undelivered = Math.max(undelivered, outcome.eventsUndelivered());
         int code = outcome.exitCode();
@@ -216,13 +217,14 @@ public final class RunStep {
     }
 
     /** Sends the run's server-metrics scrapes to their topic (a failure is a note: the run's numbers stand). */
-    private void publishServerMetrics(LocalStack stack, RunOutcome outcome, RunConfig config) throws InterruptedException {
+    private void publishServerMetrics(LocalStack stack, RunOutcome outcome, RunPlan plan) throws InterruptedException {
         if (outcome.serverMetrics() == null || outcome.serverMetrics().scrapes().isEmpty() || stack.kafka() == null
                 || stack.kafka().bootstrapServers() == null) {
             return;
         }
         String why = ServerMetricsPublisher.publish(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient(),
-                outcome.serverMetrics(), outcome.runId(), outcome.workerId(), config.baseUrl(), config.model());
+                outcome.serverMetrics(), outcome.runId(), outcome.workerId(), plan.config().baseUrl(),
+                plan.config().model(), RunSecrets.of(plan.config(), plan.apiKey()));
         if (why != null) {
             err.println(cmd + ": note: " + why);
         }

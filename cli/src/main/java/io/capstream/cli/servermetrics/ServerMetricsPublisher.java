@@ -8,6 +8,7 @@ import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.ServerMetricsScrape;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
+import io.capstream.schemas.text.SecretMask;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +26,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * Sends a run's server-metrics scrapes to {@link Topics#SERVER_METRICS} (one {@link ServerMetricsScrape}
  * per scrape, key = target) after the run, as the run's events are (nothing reaches the broker while the
- * requests are in flight). Not thread-safe; one call per run.
+ * requests are in flight). The run's secrets are masked in every record and key as in its events: the target is the
+ * events' (user-info masked), so that the scrapes and the windows of its requests key on the same target. Not
+ * thread-safe; one call per run.
  */
 public final class ServerMetricsPublisher {
     private static final long SEND_TIMEOUT_S = 30;
@@ -42,13 +45,16 @@ public final class ServerMetricsPublisher {
      * @param workerId    the generator's worker id
      * @param target      the run's base URL (the key)
      * @param model       the run's model, or null
+     * @param mask        the run's secrets ({@link io.capstream.loadgen.run.RunSecrets}); not null
      * @return null when every scrape was acknowledged, else why not (one line)
      * @throws InterruptedException when interrupted
      */
     public static String publish(KafkaClientProperties kafka, String registryUrl, RegistryClientConfig registry,
                                  ServerMetricsRecording recording, String runId, String workerId, String target,
-                                 String model) throws InterruptedException {
-        List<ServerMetricsScrape> records = records(recording, runId, workerId, target, model);
+                                 String model, SecretMask mask) throws InterruptedException {
+        String key = mask.apply(target);
+        List<ServerMetricsScrape> records = records(recording, runId, workerId, key, model).stream()
+                .map(mask::apply).toList();
         if (records.isEmpty()) {
             return null;
         }
@@ -58,7 +64,7 @@ public final class ServerMetricsPublisher {
                 SpecificAvroSerde.forValue(ServerMetricsScrape.class, registryUrl, registry).serializer())) {
             List<Future<?>> sent = new ArrayList<>(records.size());
             for (ServerMetricsScrape r : records) {
-                sent.add(p.send(new ProducerRecord<>(Topics.SERVER_METRICS, target, r)));
+                sent.add(p.send(new ProducerRecord<>(Topics.SERVER_METRICS, key, r)));
             }
             for (Future<?> f : sent) {
                 f.get(SEND_TIMEOUT_S, TimeUnit.SECONDS);
@@ -66,7 +72,7 @@ public final class ServerMetricsPublisher {
             return null;
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             Throwable c = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            return "cannot write the server metrics to " + Topics.SERVER_METRICS + ": " + c.getMessage();
+            return "cannot write the server metrics to " + Topics.SERVER_METRICS + ": " + mask.apply(c.getMessage());
         }
     }
 

@@ -74,11 +74,13 @@ class WorkerSharesTest {
     @Test
     void noThinkingAndCredentialsInTheUrl() {
         RunConfig c = RunConfig.builder("http://user:secret@127.0.0.1:9/v1", "m").requests(4).concurrency(4)
-                .ctxTokens(256).maxTokens(8).maxModelLen(4096).noThinking(true).runId("r").build();
+                .ctxTokens(256).maxTokens(8).maxModelLen(4096).noThinking(true).runId("r")
+                .serverMetrics(ServerMetricsConfig.parse("http://sm:smSecret1@127.0.0.1:9/metrics")).build();
         RunPlan plan = RunPlanner.complete(c, 4096, ApiKey.none()).join();
         RunStarted rs = (RunStarted) new EventFactory("r", "c", plan).runStarted(Instant.EPOCH).getPayload();
         WorkerShare ws = WorkerShares.build("r", "c", rs, c, new PlanShare(0, 2), 0);
         assertEquals("http://127.0.0.1:9/v1", ws.getBaseUrl(), "the password never goes into a plan");
+        assertEquals("http://127.0.0.1:9/metrics", ws.getServerMetrics(), "nor the server metrics' password");
         assertNull(ws.getApiKeyEnv());
         RunConfig back = WorkerShares.toConfig(ws, "w");
         assertEquals(ThinkingMode.DISABLED, back.resolvedThinkingMode());

@@ -9,6 +9,7 @@ import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.text.Redaction;
+import io.capstream.schemas.text.SecretMask;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,11 +17,11 @@ import java.util.UUID;
 
 /**
  * Builds the {@link RunEvent}s of one run (spec §12.2): raw times in ns, raw usage fields, counts;
- * nothing derived. This is where URLs and servers' messages enter the events, so it redacts them
- * ({@link Redaction}): {@code base_url} and {@code target} have any {@code user:password@} as
- * {@code ***@}, and error messages have the run's credentials ({@link RunPlan#apiKey()}: an API key a
- * server echoes, the base URL's password) and URL userinfo masked as {@code ***}. Never puts the
- * API key in any event. Immutable, thread-safe.
+ * nothing derived. This is where URLs and servers' messages enter the events, so every event it makes
+ * passes the run's {@link RunSecrets} mask: every string in it (the target, an error message, a
+ * {@code finish_reason}, the server metrics' URL and first error, ...) has the run's secrets (the API
+ * key, credential {@code -H} values, URL passwords, which a server may echo) and any URL's
+ * {@code user:password@} masked as {@value Redaction#MASK}. Immutable, thread-safe.
  */
 public final class EventFactory {
     private final String runId;
@@ -28,6 +29,7 @@ public final class EventFactory {
     private final RunPlan plan;
     private final String version;
     private final String target;
+    private final SecretMask mask;
 
     /**
      * @param runId    run id (the key)
@@ -39,7 +41,13 @@ public final class EventFactory {
         this.workerId = workerId;
         this.plan = plan;
         this.version = EventFactory.class.getPackage().getImplementationVersion();
-        this.target = Redaction.urls(plan.config().baseUrl());
+        this.mask = RunSecrets.of(plan.config(), plan.apiKey());
+        this.target = mask.apply(plan.config().baseUrl());
+    }
+
+    /** @return the run's secrets, masked in every event this factory makes */
+    public SecretMask mask() {
+        return mask;
     }
 
     /**
@@ -48,17 +56,17 @@ public final class EventFactory {
      * @return the message with the run's credentials and any URL userinfo masked
      */
     String redact(String message, boolean cut) {
-        return Redaction.urls(plan.apiKey() == null ? message : plan.apiKey().redact(message, cut));
+        return mask.apply(message, cut);
     }
 
     private RunEvent wrap(Object payload) {
-        return RunEvent.newBuilder()
+        return mask.apply(RunEvent.newBuilder()
                 .setRunId(runId)
                 .setEventId(UUID.randomUUID().toString())
                 .setWorkerId(workerId)
                 .setEmittedAtMs(System.currentTimeMillis())
                 .setPayload(payload)
-                .build();
+                .build());
     }
 
     /**

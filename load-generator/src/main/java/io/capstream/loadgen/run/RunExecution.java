@@ -27,7 +27,7 @@ import io.capstream.loadgen.workload.RequestBodyBuilder;
 import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.text.HttpUrls;
-import io.capstream.schemas.text.Redaction;
+import io.capstream.schemas.text.SecretMask;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -85,6 +85,8 @@ final class RunExecution {
     private SelfCheck selfCheck;
     /** The metrics URL scraped from T0, or null (off, not found, or not share 0 of a distributed run). */
     private String serverMetricsUrl;
+    /** The run's secrets, masked in the notices as in the events. */
+    private final SecretMask mask;
     private ServerMetricsScraper scraper;
     private WarmupResult warmup = WarmupResult.NONE;
     /** A closed loop's slots between a request's end and their turn to start the next (progress in flight). */
@@ -101,6 +103,7 @@ final class RunExecution {
         this.requests = assignment == null ? plan.requests() : assignment.share().count(plan.requests());
         this.plan = plan;
         this.config = plan.config();
+        this.mask = RunSecrets.of(config, plan.apiKey());
         this.sink = sink;
         this.listener = listener == null ? RunListener.NONE : listener;
         this.control = control == null ? new RunControl() : control;
@@ -318,7 +321,7 @@ final class RunExecution {
     private void notice(String line) {
         try {
             // a notice may quote a server's message (a failed warm-up request): the same redaction as the events
-            listener.onNotice(Redaction.urls(plan.apiKey() == null ? line : plan.apiKey().redact(line, false)));
+            listener.onNotice(mask.apply(line));
         } catch (RuntimeException ignored) {
             // a listener's bug must not stop the run
         }

@@ -70,9 +70,31 @@ public final class ApiKey {
                 .filter(s -> s != null && !s.isEmpty()).distinct().toList());
     }
 
+    /**
+     * @param token the credentials of an {@code Authorization: Basic <token>} header
+     * @return what the token encodes ({@code user:password}) and the password, or nothing when it is not base64
+     */
+    static List<String> basicSecrets(String token) {
+        try {
+            String decoded = new String(Base64.getDecoder().decode(token.strip()), StandardCharsets.UTF_8);
+            int colon = decoded.indexOf(':');
+            return colon < 0 ? List.of(decoded) : List.of(decoded, decoded.substring(colon + 1));
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
+    }
+
     /** @return the Authorization header value ({@code Bearer <key>} or {@code Basic <token>}), or empty when there is none */
     public Optional<String> authorizationHeader() {
         return Optional.ofNullable(header);
+    }
+
+    /**
+     * @return the values to mask wherever text is recorded: the key, or the basic-auth token and password (raw and
+     *         percent-decoded); empty for {@link #none()}
+     */
+    public List<String> secrets() {
+        return secrets;
     }
 
     /** @return whether credentials are configured */

@@ -9,7 +9,9 @@ import java.util.Set;
  * frame the exchange are capstream's and are refused (a {@code User-Agent} replaces capstream's): {@code Host}, {@code Content-Type}, {@code Content-Length},
  * {@code Transfer-Encoding}, {@code Connection} and {@code Accept-Encoding} (the stream must arrive uncompressed
  * to be timed as it arrives). {@code Authorization} is allowed unless {@code --api-key-env} or credentials in the
- * base URL already set it. Header values may be secrets: only the names are recorded in the report.
+ * base URL already set it. Header values may be secrets: only the names are recorded in the report, and the values
+ * of headers that carry credentials ({@link #carriesCredentials()}) are masked wherever a server's echo of them would
+ * be printed or stored ({@link io.capstream.loadgen.run.RunSecrets}).
  *
  * @param name  the header name, an RFC 9110 token; not null
  * @param value the value, without CR, LF or NUL; may be empty
@@ -19,6 +21,9 @@ public record ExtraHeader(String name, String value) {
     public static final Set<String> RESERVED = Set.of("host", "content-type", "content-length", "transfer-encoding",
             "connection", "accept-encoding");
     private static final String TCHARS = "!#$%&'*+-.^_`|~";
+    /** Parts of a header name (lower case) that mark its value as a credential ({@link #carriesCredentials()}). */
+    private static final Set<String> CREDENTIAL_PARTS = Set.of("authorization", "auth", "cookie", "key", "apikey",
+            "token", "secret", "password", "passwd", "credential", "credentials", "session", "signature");
 
     /**
      * Parses {@code Name: value} (spaces around the value are dropped, as curl does).
@@ -66,6 +71,53 @@ public record ExtraHeader(String name, String value) {
             }
             into.add(h.name(), h.value());
         }
+    }
+
+    /**
+     * Whether the header carries credentials, so that its value is a secret: {@code Authorization},
+     * {@code Proxy-Authorization}, {@code Cookie}, and any name with a part (between {@code -} or {@code _}) that
+     * names a credential: {@code X-Api-Key}, {@code X-Auth-Token}, {@code Ocp-Apim-Subscription-Key},
+     * {@code X-Client-Secret}, {@code X-Session-Id}, ... ({@code X-Tokenizer} or {@code X-Tenant} are not).
+     *
+     * @return true when the value must never be printed or stored
+     */
+    public boolean carriesCredentials() {
+        for (String part : name.toLowerCase(Locale.ROOT).split("[-_.]")) {
+            if (CREDENTIAL_PARTS.contains(part)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The values to mask wherever text is recorded (a server may echo a header): for a header that
+     * {@link #carriesCredentials()}, its whole value, the credentials after an auth scheme ({@code Bearer <token>},
+     * {@code Basic <token>} and the password it encodes) and each cookie's value; nothing for other headers.
+     *
+     * @return the secret values (some may be too short to be masked); never null
+     */
+    public java.util.List<String> secretValues() {
+        if (!carriesCredentials() || value.isEmpty()) {
+            return java.util.List.of();
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        out.add(value);
+        int space = value.indexOf(' ');
+        if (space > 0) {
+            String credentials = value.substring(space + 1).strip();
+            out.add(credentials);
+            if (value.regionMatches(true, 0, "Basic", 0, space)) {
+                out.addAll(ApiKey.basicSecrets(credentials));
+            }
+        }
+        if (name.equalsIgnoreCase("cookie")) {
+            for (String pair : value.split(";")) {
+                int eq = pair.indexOf('=');
+                out.add(eq < 0 ? pair.strip() : pair.substring(eq + 1).strip());
+            }
+        }
+        return out;
     }
 
     /** @return whether this is the Authorization header (case-insensitive) */

@@ -59,6 +59,13 @@ class SecretRedactionTest {
                     req.response().setStatusCode(401).putHeader("Content-Type", "application/json").end(body);
                     return;
                 }
+                if (model.equals("echo-finish")) {
+                    // a server that quotes the request's key header in finish_reason
+                    req.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                            .end("data: {\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":\"stop for "
+                                    + req.getHeader("X-Api-Key") + "\"}]}\n\ndata: [DONE]\n\n");
+                    return;
+                }
                 if (model.equals("echo-auth")) {
                     String decoded = new String(Base64.getDecoder().decode(auth.substring(6)), StandardCharsets.UTF_8);
                     req.response().setStatusCode(500).end("login " + decoded + " is not allowed");
@@ -103,6 +110,27 @@ class SecretRedactionTest {
         }
         assertTrue(authorizations.contains("/v1/chat/completions Bearer " + KEY), authorizations.toString());
         assertFalse(sink.events().toString().contains(KEY.substring(0, 12)));
+    }
+
+    @Test
+    void credentialHeadersEchoedInAnErrorOrAFinishReasonAreMaskedButStillSent() throws Exception {
+        String bearer = "hdr-bearer-0123456789";
+        InMemoryEventSink sink = run(RunConfig.builder("http://127.0.0.1:" + port + "/v1", "m").maxModelLen(4096)
+                .headers(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("Authorization: Bearer " + bearer))));
+        assertTrue(authorizations.contains("/v1/chat/completions Bearer " + bearer), authorizations.toString());
+        for (RequestFailed f : sink.payloads(RequestFailed.class)) {
+            assertEquals("HTTP Error 401: Unauthorized: Incorrect API key provided: ***. You can find your API key"
+                    + " at https://example.com/keys.", f.getErrorMessage());
+        }
+        assertFalse(sink.events().toString().contains(bearer), "the -H Authorization token in no event");
+
+        String key = "hdr-xkey-9876543210";
+        InMemoryEventSink echoed = run(RunConfig.builder("http://127.0.0.1:" + port + "/v1", "echo-finish")
+                .maxModelLen(4096).headers(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("X-Api-Key: " + key))));
+        List<RequestCompleted> done = echoed.payloads(RequestCompleted.class);
+        assertEquals(2, done.size());
+        done.forEach(c -> assertEquals("stop for ***", c.getFinishReason()));
+        assertFalse(echoed.events().toString().contains(key), "the -H X-Api-Key value in no event");
     }
 
     @Test
