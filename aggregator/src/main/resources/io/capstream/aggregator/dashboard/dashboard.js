@@ -75,7 +75,8 @@
       var m = PERCENTILE_SLO.exec(String(o.metric));
       if (m && !list.some(function (x) { return x.slo === o.metric; })) {
         list.push({id: String(o.metric).replace(/_/g, '-'), title: m[1].toUpperCase() + ' p' + m[2] + ' per window',
-          unit: o.metric, value: quantile(m[1] + '_' + m[3], 'p' + m[2]), slo: o.metric});
+          unit: m[1].toUpperCase() + ' p' + m[2] + (m[3] === 'ms' ? ' (ms)' : ' (tokens/s)'),
+          value: quantile(m[1] + '_' + m[3], 'p' + m[2]), slo: o.metric});
       }
     });
     return list;
