@@ -85,7 +85,7 @@ public final class AggregatorService implements AutoCloseable {
             }
             if (apiConfig != null) {
                 // listen first: application.server must name the actual port (the configured one may be 0)
-                api = ApiServer.listen(apiConfig, metrics);
+                api = ApiServer.listen(apiConfig, metrics, config.slo().slos());
                 advertised = apiConfig.advertisedOr(api.port());
                 Map<String, String> extra = new HashMap<>(settings.extra());
                 extra.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.endpoint());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.capstream.aggregator.AggregatorTopology;
 import io.capstream.aggregator.html.HtmlPage;
 import io.capstream.aggregator.html.RunPage;
+import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
@@ -48,6 +49,10 @@ import org.apache.avro.specific.SpecificRecord;
  *       the last 24 h;</li>
  *   <li>{@code GET /api/alerts?from=&to=&active=true}: JSON array of {@code SloBreach}; with
  *       {@code active=true} only the SLOs currently in breach;</li>
+ *   <li>{@code GET /api/slos}: JSON array of the SLOs this aggregator evaluates ({@code aggregate --slo}),
+ *       each {@code {"slo": "ttft_p95_ms<=500", "metric": "ttft_p95_ms", "comparison": "<=",
+ *       "threshold": 500.0}}; {@code []} without SLOs (answered by each instance from its own settings;
+ *       the dashboard draws them as threshold lines and knows from them whether goodput is computed);</li>
  *   <li>{@code GET /metrics}: Prometheus text format ({@link MonitoringMetrics});</li>
  *   <li>{@code GET /health}: 200 while the process is up; {@code GET /ready}: 200 {@code {"ready":true}}
  *       when Streams is RUNNING and the schema registry answers, else 503
@@ -83,10 +88,12 @@ public final class ApiServer implements AutoCloseable {
     private final String dashboard = DashboardPage.render();
     private final ObjectMapper json = new ObjectMapper();
     private final PeerClient peers;
+    private final String slos;
     private volatile ClusterQueries cluster;
     private HttpServer server;
 
-    private ApiServer(Vertx vertx, boolean ownsVertx, MonitoringMetrics metrics, Clock clock) {
+    private ApiServer(Vertx vertx, boolean ownsVertx, MonitoringMetrics metrics, Clock clock, List<Slo> slos) {
+        this.slos = slosJson(slos);
         this.vertx = vertx;
         this.ownsVertx = ownsVertx;
         this.metrics = metrics;
@@ -104,8 +111,22 @@ public final class ApiServer implements AutoCloseable {
      * @throws IllegalStateException when the port cannot be bound (the message names host and port)
      */
     public static ApiServer start(ApiConfig config, QueryService queries, MonitoringMetrics metrics) {
+        return start(config, queries, metrics, List.of());
+    }
+
+    /**
+     * Starts the server and waits until it listens.
+     *
+     * @param config  bind address and port; not null
+     * @param queries store queries; not null
+     * @param metrics metrics to expose on /metrics; not null
+     * @param slos    the SLOs the aggregator evaluates, answered by {@code /api/slos}; not null (may be empty)
+     * @return the running server
+     * @throws IllegalStateException when the port cannot be bound (the message names host and port)
+     */
+    public static ApiServer start(ApiConfig config, QueryService queries, MonitoringMetrics metrics, List<Slo> slos) {
         Objects.requireNonNull(queries, "queries");
-        ApiServer api = listen(config, metrics);
+        ApiServer api = listen(config, metrics, slos);
         api.serve(queries, InstanceLocator.alone());
         return api;
     }
@@ -120,7 +141,23 @@ public final class ApiServer implements AutoCloseable {
      * @throws IllegalStateException when the port cannot be bound (the message names host and port)
      */
     public static ApiServer listen(ApiConfig config, MonitoringMetrics metrics) {
-        ApiServer api = new ApiServer(Vertx.vertx(), true, Objects.requireNonNull(metrics), Clock.systemUTC());
+        return listen(config, metrics, List.of());
+    }
+
+    /**
+     * Starts the server and waits until it listens; its query routes and {@code /ready} answer 503
+     * ("starting") until {@link #serve} is called, {@code /health}, {@code /metrics} and {@code /api/slos}
+     * answer at once.
+     *
+     * @param config  bind address and port; not null
+     * @param metrics metrics to expose on /metrics; not null
+     * @param slos    the SLOs the aggregator evaluates, answered by {@code /api/slos}; not null (may be empty)
+     * @return the listening server
+     * @throws IllegalStateException when the port cannot be bound (the message names host and port)
+     */
+    public static ApiServer listen(ApiConfig config, MonitoringMetrics metrics, List<Slo> slos) {
+        ApiServer api = new ApiServer(Vertx.vertx(), true, Objects.requireNonNull(metrics), Clock.systemUTC(),
+                Objects.requireNonNull(slos, "slos"));
         try {
             // HTTP/1.1 only: with Vert.x's default h2c upgrade a JDK HttpClient (HTTP/2 by default) intermittently read
             // the 2 MB dashboard page as a broken HTTP/2 frame ("Frame type(116) ... exceeds MAX_FRAME_SIZE", CI)
@@ -169,6 +206,7 @@ public final class ApiServer implements AutoCloseable {
         router.get("/metrics").handler(ctx -> blocking(ctx, metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
         router.get("/").handler(ctx -> ctx.response().putHeader("content-type", HTML).end(dashboard));
         router.get("/runs/:id").handler(this::runPage);
+        router.get("/api/slos").handler(ctx -> ctx.response().putHeader("content-type", JSON).end(slos));
         router.get("/api/runs").handler(ctx -> withCluster(ctx, c -> c.range(AggregatorTopology.REPORTS_STORE,
                 () -> new JsonArray(c.local().runs().stream().map(ApiServer::runHeader).collect(Collectors.toList()))
                         .encode(), "/api/runs", JsonArrayMerge.RUNS, localOnly(ctx))));
@@ -355,6 +393,19 @@ public final class ApiServer implements AutoCloseable {
      * @param records Avro records
      * @return a JSON array of their JSON forms (Avro field names)
      */
+    /**
+     * @param slos the SLOs
+     * @return the {@code /api/slos} answer
+     */
+    static String slosJson(List<Slo> slos) {
+        JsonArray a = new JsonArray();
+        for (Slo s : slos) {
+            a.add(new JsonObject().put("slo", s.text()).put("metric", s.metric())
+                    .put("comparison", s.comparison().symbol()).put("threshold", s.threshold()));
+        }
+        return a.encode();
+    }
+
     static String toJsonArray(List<? extends SpecificRecord> records) {
         return records.stream().map(Object::toString).collect(Collectors.joining(",", "[", "]"));
     }

@@ -59,7 +59,12 @@ public record Chart(String id, String title, String xLabel, String yLabel, Kind 
             /** A dashed line (a threshold, a reference value). */
             DASHED,
             /** Large unconnected markers (a highlighted point on a line chart). */
-            MARKERS
+            MARKERS,
+            /**
+             * Failures: large red crosses, drawn above every other series, in a colour no other series of
+             * the chart uses (e.g. failed requests on the per-request timeline).
+             */
+            FAILURE
         }
     }
 

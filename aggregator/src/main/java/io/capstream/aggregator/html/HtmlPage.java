@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * {"id": "ttft-cdf", "title": "...", "xLabel": "TTFT (ms)", "yLabel": "fraction of requests",
  *  "kind": "LINE" | "STEP" | "POINTS" | "BARS",
  *  "x": [number, ...],                      // ascending (POINTS: any order, the script sorts)
- *  "series": [{"label": "...", "style": "DEFAULT" | "DASHED" | "MARKERS",
+ *  "series": [{"label": "...", "style": "DEFAULT" | "DASHED" | "MARKERS" | "FAILURE",
  *              "y": [number | null, ...]}],   // as long as x; null = gap (NaN in Java)
  *  "xLog": false,                           // base-10 log x scale
  *  "categories": ["...", ...] | null}       // categorical x: x value i shown as categories[i]

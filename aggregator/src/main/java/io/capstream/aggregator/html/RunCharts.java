@@ -51,9 +51,10 @@ final class RunCharts {
         } else {
             TimelineSeries t = TimelineSeries.of("timeline", timeline, MAX_TIMELINE_REQUESTS);
             String caption = t.stride() == 1
-                    ? "All " + count(t.total()) + " requests; failures marked at their end by error type."
+                    ? "All " + count(t.total()) + " requests; failed requests are marked with crosses at their end,"
+                            + " one colour per error type."
                     : "Every " + ordinal(t.stride()) + " request (" + count(t.drawn()) + " of " + count(t.total())
-                    + "); failures marked at their end by error type.";
+                    + "); failed requests are marked with crosses at their end, one colour per error type.";
             page.chart(t.chart(), ChartOptions.NONE.withCaption(caption));
             page.beginGrid();
             throughput(timeline, rows);
@@ -124,18 +125,26 @@ final class RunCharts {
             }
         }
         ThroughputSeries t = ThroughputSeries.of(timeline, tokens, MAX_BUCKETS);
-        String bucket = Fmt.number(t.bucketS()) + " s buckets.";
+        String bucket = Fmt.number(t.bucketS()) + " s buckets";
+        double last = t.lastWidthS();
+        if (Math.abs(last - t.bucketS()) > 1e-9) {
+            bucket += "; the last one is " + Fmt.number(last) + " s (it ends with the run's last request) and its"
+                    + " rate is over those " + Fmt.number(last) + " s";
+        }
+        bucket += ".";
+        double[] x = t.edgesS();
         if (t.outputTokS() == null) {
             page.note("Output throughput over time: no output token counts in this report.");
         } else {
             page.chart(new Chart("output-throughput", "Output throughput over time", "time since start (s)",
-                    "output tokens/s", Chart.Kind.STEP, t.startS(), List.of(new Chart.Series("output tokens/s",
-                    t.outputTokS()))), ChartOptions.NONE.withCaption(
+                    "output tokens/s", Chart.Kind.STEP, x, List.of(new Chart.Series("output tokens/s",
+                    ThroughputSeries.stepValues(t.outputTokS())))), ChartOptions.NONE.withCaption(
                     "Each request's output tokens spread evenly from its first token to its end; " + bucket));
         }
         page.chart(new Chart("request-throughput", "Completed requests over time", "time since start (s)",
-                "completed requests/s", Chart.Kind.STEP, t.startS(), List.of(new Chart.Series("completed req/s",
-                t.completedRps()))), ChartOptions.NONE.withCaption("Requests by the bucket of their end; " + bucket));
+                "completed requests/s", Chart.Kind.STEP, x, List.of(new Chart.Series("completed req/s",
+                ThroughputSeries.stepValues(t.completedRps())))),
+                ChartOptions.NONE.withCaption("Requests by the bucket of their end; " + bucket));
     }
 
     private Timeline timeline() {

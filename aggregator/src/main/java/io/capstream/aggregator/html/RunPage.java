@@ -38,7 +38,7 @@ public final class RunPage {
         }
 
         page.heading("Summary");
-        page.table(RunTables.KEY_VALUE, RunTables.summary(artifact));
+        page.table(RunTables.KEY_VALUE, RunTables.summary(artifact).stream().filter(r -> !r.get(1).isEmpty()).toList());
         List<List<String>> latency = RunTables.latency(artifact);
         if (latency.isEmpty()) {
             page.note("No latency statistics in this report.");
@@ -58,7 +58,7 @@ public final class RunPage {
             if (load.path("behind_schedule").asBoolean(false)) {
                 page.warning("The run fell behind its arrival schedule: the offered load was not achieved.");
             }
-            page.table(RunTables.KEY_VALUE, RunTables.keyValues(load));
+            labelled(page, RunTables.load(load));
         }
 
         page.heading("Charts");
@@ -80,7 +80,16 @@ public final class RunPage {
         }
 
         page.heading("Configuration");
-        page.table(RunTables.KEY_VALUE, RunTables.config(artifact));
+        RunTables.config(artifact).forEach((section, rows) -> {
+            page.subheading(section);
+            labelled(page, rows);
+        });
+        if (RunTables.CAPSTREAM_CLOCK.equals(RunTables.clock(artifact))
+                && artifact.path("timing_methodology").path("clock").isTextual()) {
+            page.note("The report's timing_methodology.clock keeps the reference's text (\""
+                    + artifact.path("timing_methodology").path("clock").asText() + "\") for parity with its"
+                    + " artifacts; capstream's client measured with " + RunTables.CAPSTREAM_CLOCK + ".");
+        }
 
         page.heading("Client self-check");
         if (client.isObject()) {
@@ -94,10 +103,19 @@ public final class RunPage {
             if (!client.path("distorted").asBoolean(false) && client.path("warnings").isEmpty()) {
                 page.paragraph("No self-check warnings.");
             }
-            page.table(RunTables.KEY_VALUE, RunTables.keyValues(client));
+            labelled(page, RunTables.client(client));
         } else {
             page.note("No client self-check in this report (imported or older report).");
         }
         return page.render();
+    }
+
+    /** A labelled table of [label, value, unit] rows; without the unit column when no row has a unit. */
+    private static void labelled(HtmlPage page, List<List<String>> rows) {
+        if (rows.stream().allMatch(r -> r.get(2).isEmpty())) {
+            page.table(List.of("", "value"), rows.stream().map(r -> r.subList(0, 2)).toList());
+        } else {
+            page.table(FieldRows.HEADER, rows);
+        }
     }
 }

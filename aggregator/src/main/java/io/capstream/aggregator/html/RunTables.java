@@ -1,8 +1,10 @@
 package io.capstream.aggregator.html;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.aggregator.report.Origins;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,8 +25,87 @@ final class RunTables {
             "engine", "gpu", "tier", "manifest", "source_recipe", "concurrency", "context_tokens", "context_seed",
             "context_distribution", "max_context_tokens", "max_tokens", "serve_flags", "timing_methodology");
     private static final Set<String> CLIENT_FLAGS = Set.of("warnings", "distorted");
+    /** Shown in the Measurement section, not with the target. */
+    private static final Set<String> MEASUREMENT_KEYS = Set.of("schema", "measurement_protocol", "timing_methodology");
+    /** The clock capstream's client stamps request times with. */
+    static final String CAPSTREAM_CLOCK = "System.nanoTime() (the JVM's monotonic clock, ns resolution)";
+    private static final Map<String, FieldRows.Label> CONFIG_LABELS = labels(
+            "measurement_protocol", "measurement protocol", "",
+            "run_id", "run id", "",
+            "base_url", "base URL", "",
+            "gpu", "GPU", "",
+            "source_recipe", "source recipe", "",
+            "concurrency", "concurrency", "requests in flight",
+            "context_tokens", "context", "tokens",
+            "context_seed", "context seed", "",
+            "max_context_tokens", "model context window", "tokens",
+            "max_tokens", "max_tokens (output cap)", "tokens");
+    private static final Map<String, FieldRows.Label> RUN_LABELS = labels(
+            "burst", "burst", "requests",
+            "expected_workers", "workers", "",
+            "header_names", "extra headers", "",
+            "keep_alive", "keep-alive", "",
+            "margin_tokens", "context margin", "tokens",
+            "max_in_flight", "max in flight", "requests",
+            "rate_rps", "rate", "req/s",
+            "input_tokens_mean", "input tokens (mean)", "tokens",
+            "input_tokens_stddev", "input tokens (std dev)", "tokens",
+            "output_tokens_mean", "output tokens (mean)", "tokens",
+            "output_tokens_stddev", "output tokens (std dev)", "tokens",
+            "ramp_up_s", "ramp-up", "s",
+            "extra_body", "extra body", "",
+            "dataset_sha256", "dataset SHA-256", "");
+    private static final Map<String, FieldRows.Label> LOAD_LABELS = labels(
+            "arrival", "arrival", "",
+            "offered_concurrency", "offered concurrency", "requests in flight",
+            "achieved_concurrency", "achieved concurrency (mean in flight)", "requests in flight",
+            "offered_rate_rps", "offered rate", "req/s",
+            "scheduled_rate_rps", "scheduled rate", "req/s",
+            "achieved_rate_rps", "achieved rate", "req/s",
+            "behind_schedule", "behind schedule", "",
+            "queue_p50_ms", "client queue p50 (start − scheduled start)", "ms",
+            "queue_p99_ms", "client queue p99", "ms",
+            "queue_max_ms", "client queue max", "ms",
+            "interrupted", "interrupted", "");
+    private static final Map<String, FieldRows.Label> CLIENT_LABELS = labels(
+            "delay_p50_ms", "event-loop delay p50", "ms",
+            "delay_p99_ms", "event-loop delay p99", "ms",
+            "delay_max_ms", "event-loop delay max", "ms",
+            "delay_samples", "event-loop time probed", "ms",
+            "cpu_cores", "CPU cores", "",
+            "cpu_process_ms", "process CPU", "ms",
+            "cpu_event_loops_ms", "event-loop CPU", "ms",
+            "cpu_event_loop_busy_max", "busiest event loop's busy share", "1 = a full core",
+            "cpu_machine_busy", "machine busy share", "1 = every core",
+            "cpu_ms_per_1000_chunks", "event-loop CPU per 1,000 chunks", "ms",
+            "stream_chunks", "stream chunks", "chunks",
+            "gc_collector", "GC collector", "",
+            "gc_pauses", "GC pauses", "pauses",
+            "gc_pause_ms", "GC pause time", "ms",
+            "gc_pause_max_ms", "longest GC pause", "ms",
+            "gc_concurrent_ms", "concurrent GC time", "ms",
+            "in_flight_max", "most requests in flight", "requests",
+            "in_flight_mean", "mean requests in flight", "requests",
+            "queue_p50_ms", "client queue p50 (start − scheduled start)", "ms",
+            "queue_p99_ms", "client queue p99", "ms",
+            "queue_max_ms", "client queue max", "ms",
+            "warmup_loopback_requests", "warm-up: loopback requests", "requests",
+            "warmup_loopback_ms", "warm-up: loopback time", "ms",
+            "warmup_loopback_first_us_per_request", "warm-up: first loopback batch", "µs per request",
+            "warmup_loopback_last_us_per_request", "warm-up: last loopback batch", "µs per request",
+            "warmup_target_requests", "warm-up: requests to the target", "requests",
+            "warmup_target_failed", "warm-up: failed requests to the target", "requests",
+            "event_delivery", "event delivery", "");
 
     private RunTables() {
+    }
+
+    private static Map<String, FieldRows.Label> labels(String... keyLabelUnit) {
+        Map<String, FieldRows.Label> m = new LinkedHashMap<>();
+        for (int i = 0; i < keyLabelUnit.length; i += 3) {
+            m.put(keyLabelUnit[i], new FieldRows.Label(keyLabelUnit[i + 1], keyLabelUnit[i + 2]));
+        }
+        return m;
     }
 
     /**
@@ -138,46 +219,100 @@ final class RunTables {
     }
 
     /**
-     * The run's configuration: {@link #CONFIG_KEYS} and capstream.run, origin, version and sweep step.
+     * The run's configuration as labelled sections (each rows of [label, value, unit], empty values left
+     * out): "Target and workload" ({@link #CONFIG_KEYS}), "Load generator settings" (capstream.run),
+     * "Sweep step" (capstream.sweep) and "Measurement" (schema, protocol, the clock, timing methodology,
+     * origin and version). The clock row names capstream's own clock, {@code System.nanoTime()}, unless the
+     * report was imported: the artifact's {@code timing_methodology.clock} keeps the reference's text
+     * ({@code client time.perf_counter}) for parity (spec §9.2), which is not the clock capstream measured with.
      *
      * @param a the artifact
-     * @return key/value rows
+     * @return section title to rows, in display order; sections without rows are absent
      */
-    static List<List<String>> config(JsonNode a) {
-        List<List<String>> rows = new ArrayList<>();
+    static Map<String, List<List<String>>> config(JsonNode a) {
+        Map<String, List<List<String>>> sections = new LinkedHashMap<>();
+        List<List<String>> target = new ArrayList<>();
         for (String k : CONFIG_KEYS) {
-            if (a.has(k)) {
-                flatten(k, a.get(k), rows);
+            if ("context_distribution".equals(k)) {
+                String d = distribution(a.get(k));
+                if (!d.isEmpty()) {
+                    target.add(List.of("planned contexts", d, "tokens × requests"));
+                }
+            } else {
+                FieldRows.add(k, "", a.get(k), CONFIG_LABELS, MEASUREMENT_KEYS, target);
             }
         }
+        put(sections, "Target and workload", target);
         JsonNode c = a.path("capstream");
-        for (String k : List.of("origin", "capstream_version")) {
-            if (c.has(k)) {
-                flatten("capstream." + k, c.get(k), rows);
-            }
+        put(sections, "Load generator settings", FieldRows.of(c.get("run"), RUN_LABELS, Set.of()));
+        put(sections, "Sweep step", FieldRows.of(c.get("sweep"), Map.of(), Set.of()));
+        List<List<String>> measurement = new ArrayList<>();
+        for (String k : List.of("schema", "measurement_protocol")) {
+            FieldRows.add(k, "", a.get(k), CONFIG_LABELS, Set.of(), measurement);
         }
-        if (c.path("run").isObject()) {
-            flatten("capstream.run", c.get("run"), rows);
-        }
-        if (c.path("sweep").isObject()) {
-            flatten("capstream.sweep", c.get("sweep"), rows);
-        }
-        return rows;
+        measurement.add(List.of("clock", clock(a), ""));
+        FieldRows.add("", "timing methodology: ", a.get("timing_methodology"), Map.of(), Set.of("clock"), measurement);
+        FieldRows.add("origin", "", c.get("origin"), Map.of(), Set.of(), measurement);
+        FieldRows.add("capstream_version", "", c.get("capstream_version"),
+                Map.of("capstream_version", new FieldRows.Label("capstream version", "")), Set.of(), measurement);
+        put(sections, "Measurement", measurement);
+        return sections;
     }
 
     /**
-     * @param node an object (capstream.load, capstream.client)
-     * @return its keys flattened, without the client's warnings/distorted flags
+     * @param a the artifact
+     * @return the clock the times were measured with: capstream's {@code System.nanoTime()}, or for an
+     *     imported report the artifact's own {@code timing_methodology.clock}
      */
-    static List<List<String>> keyValues(JsonNode node) {
-        List<List<String>> rows = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (!CLIENT_FLAGS.contains(e.getKey())) {
-                flatten(e.getKey(), e.getValue(), rows);
+    static String clock(JsonNode a) {
+        String own = a.path("timing_methodology").path("clock").asText("");
+        if (Origins.IMPORT.equals(a.path("capstream").path("origin").asText(""))) {
+            return own.isEmpty() ? "unknown (imported report)" : own + " (imported report: the reference's clock)";
+        }
+        return CAPSTREAM_CLOCK;
+    }
+
+    /**
+     * @param d context_distribution ({"256": 80, ...})
+     * @return e.g. {@code "256 × 80, 1,024 × 20"}, or "" when absent
+     */
+    private static String distribution(JsonNode d) {
+        List<String> parts = new ArrayList<>();
+        if (d != null && d.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = d.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                String tokens;
+                try {
+                    tokens = String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(e.getKey()));
+                } catch (NumberFormatException ex) {
+                    tokens = e.getKey();
+                }
+                parts.add(tokens + " × " + Fmt.value(e.getValue()));
             }
         }
-        return rows;
+        return String.join(", ", parts);
+    }
+
+    private static void put(Map<String, List<List<String>>> sections, String title, List<List<String>> rows) {
+        if (!rows.isEmpty()) {
+            sections.put(title, rows);
+        }
+    }
+
+    /**
+     * @param load capstream.load
+     * @return its labelled rows (empty values left out)
+     */
+    static List<List<String>> load(JsonNode load) {
+        return FieldRows.of(load, LOAD_LABELS, Set.of());
+    }
+
+    /**
+     * @param client capstream.client
+     * @return its labelled rows, without the warnings and the distorted flag (shown above the table)
+     */
+    static List<List<String>> client(JsonNode client) {
+        return FieldRows.of(client, CLIENT_LABELS, CLIENT_FLAGS);
     }
 
     /**
@@ -203,17 +338,6 @@ final class RunTables {
             rows.add(List.of(Fmt.value(f.get("request_index")), Fmt.value(f.get("error_type")), msg));
         }
         return rows;
-    }
-
-    private static void flatten(String key, JsonNode v, List<List<String>> rows) {
-        if (v != null && v.isObject() && !v.isEmpty()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                flatten(key + "." + e.getKey(), e.getValue(), rows);
-            }
-        } else {
-            rows.add(List.of(key, Fmt.value(v)));
-        }
     }
 
     /**

@@ -8,7 +8,8 @@ import java.util.TreeMap;
 /**
  * The per-request timeline chart: x = time since the run's start (s), y = request index, one point per
  * event. Series "start" (every request), "first token" and "end" (successes), and one series
- * "failed: TYPE" per error type (at the failure's end). Large runs are sampled: every k-th request
+ * "failed: TYPE (N)" per error type (at the failure's end; N = that type's failures in the whole timeline),
+ * drawn as {@link Chart.Series.Style#FAILURE} crosses so that failures stand out. Large runs are sampled: every k-th request
  * (by position in the timeline), k = ceil(n / maxRequests).
  *
  * @param chart   the POINTS chart, x ascending
@@ -32,10 +33,16 @@ public record TimelineSeries(Chart chart, int stride, int drawn, int total) {
                 failureSeries.putIfAbsent(timeline.errorType()[i], 0);
             }
         }
+        TreeMap<String, Integer> failuresByType = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            if (timeline.failed(i)) {
+                failuresByType.merge(timeline.errorType()[i], 1, Integer::sum);
+            }
+        }
         List<String> labels = new ArrayList<>(List.of("start", "first token", "end"));
         for (String type : failureSeries.keySet()) {
             failureSeries.put(type, labels.size());
-            labels.add("failed: " + type);
+            labels.add("failed: " + type + " (" + RunCharts.count(failuresByType.get(type)) + ")");
         }
         // events: (time s, series, request index)
         List<double[]> events = new ArrayList<>();
@@ -64,7 +71,8 @@ public record TimelineSeries(Chart chart, int stride, int drawn, int total) {
         }
         List<Chart.Series> series = new ArrayList<>();
         for (int s = 0; s < labels.size(); s++) {
-            series.add(new Chart.Series(labels.get(s), ys[s]));
+            series.add(new Chart.Series(labels.get(s), ys[s], s < 3 ? Chart.Series.Style.DEFAULT
+                    : Chart.Series.Style.FAILURE));
         }
         Chart chart = new Chart(id, "Per-request timeline", "time since start (s)", "request index",
                 Chart.Kind.POINTS, x, series);

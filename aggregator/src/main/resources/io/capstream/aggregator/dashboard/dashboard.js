@@ -1,7 +1,10 @@
 /*
  * capstream live dashboard. Polls the same-origin API every 5 s through relative URLs only
- * (api/runs, api/summaries, api/alerts?active=true) and redraws the runs table, one uPlot chart per
- * window metric (one series per target | model | context bucket) and the active alerts.
+ * (api/slos, api/runs, api/summaries, api/alerts?active=true) and redraws the SLO line, the runs table (the
+ * newest RUNS_PAGE runs, "show more" adds as many, and a line says how many there are), one uPlot chart per
+ * window metric (one series per target | model | context bucket; TTFT, E2E, completed requests/s, output
+ * throughput, goodput, requests, error rate, and any other percentile an SLO names), each SLO drawn as a
+ * dashed red line on its metric's chart, and the active alerts.
  * Every chart container is a div of class "chart" with attributes data-chart (the metric's id) and
  * data-points (the number of finite values uPlot drew, 0 until it drew); a metric without values gets
  * no chart container.
@@ -19,16 +22,70 @@
     return function (s) { return s[field] == null ? null : num(s[field][q]); };
   }
 
-  /** The charted window metrics: id (the container's data-chart), title, y-axis label, value of a summary. */
-  var METRICS = [
-    {id: 'ttft-p50', title: 'TTFT p50 per window', unit: 'TTFT p50 (ms)', value: quantile('ttft_ms', 'p50')},
-    {id: 'ttft-p95', title: 'TTFT p95 per window', unit: 'TTFT p95 (ms)', value: quantile('ttft_ms', 'p95')},
-    {id: 'ttft-p99', title: 'TTFT p99 per window', unit: 'TTFT p99 (ms)', value: quantile('ttft_ms', 'p99')},
-    {id: 'e2e-p95', title: 'E2E p95 per window', unit: 'E2E p95 (ms)', value: quantile('e2e_ms', 'p95')},
+  /** How many runs the runs table shows at first, and how many more each "show more" adds. */
+  var RUNS_PAGE = 20;
+
+  function windowSeconds(s) {
+    var a = num(s.window_start_ms);
+    var b = num(s.window_end_ms);
+    return a === null || b === null || b <= a ? null : (b - a) / 1000;
+  }
+
+  /**
+   * The charted window metrics: id (the container's data-chart), title, y-axis label, value of a summary, and
+   * the SLO metric drawn on it as a threshold line (slo). A metric with needsSlos is charted only when the
+   * aggregator has SLOs (goodput is computed against them).
+   */
+  var BASE_METRICS = [
+    {id: 'ttft-p50', title: 'TTFT p50 per window', unit: 'TTFT p50 (ms)', value: quantile('ttft_ms', 'p50'),
+      slo: 'ttft_p50_ms'},
+    {id: 'ttft-p95', title: 'TTFT p95 per window', unit: 'TTFT p95 (ms)', value: quantile('ttft_ms', 'p95'),
+      slo: 'ttft_p95_ms'},
+    {id: 'ttft-p99', title: 'TTFT p99 per window', unit: 'TTFT p99 (ms)', value: quantile('ttft_ms', 'p99'),
+      slo: 'ttft_p99_ms'},
+    {id: 'e2e-p95', title: 'E2E p95 per window', unit: 'E2E p95 (ms)', value: quantile('e2e_ms', 'p95'),
+      slo: 'e2e_p95_ms'},
+    {id: 'throughput', title: 'Completed requests/s per window', unit: 'completed req/s',
+      value: function (s) {
+        var w = windowSeconds(s);
+        var c = num(s.completed);
+        return w === null || c === null ? null : c / w;
+      }},
+    {id: 'output-throughput', title: 'Output throughput per window', unit: 'output tokens/s',
+      value: function (s) { return num(s.output_throughput_tok_s); }, slo: 'output_throughput_tok_s'},
+    {id: 'goodput', title: 'Goodput per window (requests meeting every SLO)', unit: 'goodput (share of requests)',
+      value: function (s) { return num(s.goodput); }, slo: 'goodput', needsSlos: true},
     {id: 'requests', title: 'Requests per window', unit: 'requests', value: function (s) { return num(s.requests); }},
     {id: 'error-rate', title: 'Error rate per window', unit: 'failed / requests',
-      value: function (s) { return num(s.error_rate); }}
+      value: function (s) { return num(s.error_rate); }, slo: 'error_rate'}
   ];
+  var PERCENTILE_SLO = /^([a-z0-9]+)_p(50|95|99)_(ms|tok_s)$/;
+
+  /** The SLOs of the aggregator (api/slos), [] until known. */
+  var slos = [];
+  /** How many runs the runs table shows now. */
+  var runLimit = RUNS_PAGE;
+  /** The last runs answer, to redraw the table when "show more" is clicked. */
+  var lastRuns = [];
+
+  /** The charted metrics: the base ones, plus one per percentile SLO on a quantity they do not chart. */
+  function metrics() {
+    var list = BASE_METRICS.slice();
+    slos.forEach(function (o) {
+      var m = PERCENTILE_SLO.exec(String(o.metric));
+      if (m && !list.some(function (x) { return x.slo === o.metric; })) {
+        list.push({id: String(o.metric).replace(/_/g, '-'), title: m[1].toUpperCase() + ' p' + m[2] + ' per window',
+          unit: m[1].toUpperCase() + ' p' + m[2] + (m[3] === 'ms' ? ' (ms)' : ' (tokens/s)'),
+          value: quantile(m[1] + '_' + m[3], 'p' + m[2]), slo: o.metric});
+      }
+    });
+    return list;
+  }
+
+  /** The SLOs drawn on a metric's chart. */
+  function slosOf(m) {
+    return slos.filter(function (o) { return m.slo && o.metric === m.slo && isNum(num(o.threshold)); });
+  }
 
   /** chart id -> {plot: uPlot, signature: series labels, points: finite values} */
   var plots = {};
@@ -125,18 +182,45 @@
 
   function renderRuns(runs) {
     var box = document.getElementById('runs');
-    if (!Array.isArray(runs) || runs.length === 0) {
+    lastRuns = Array.isArray(runs) ? runs : [];
+    if (lastRuns.length === 0) {
       box.replaceChildren(note('no runs yet'));
       return;
     }
-    var rows = runs.map(function (r) {
+    var shown = lastRuns.slice(0, runLimit);
+    var rows = shown.map(function (r) {
       var link = el('a', null, r.run_id);
       link.href = 'runs/' + encodeURIComponent(String(r.run_id));
       return [link, r.model, r.base_url, r.started_at, num(r.requests), num(r.completed), num(r.failed),
         r.kind, r.complete === null || r.complete === undefined ? null : (r.complete ? 'yes' : 'no')];
     });
-    box.replaceChildren(table(['run', 'model', 'base_url', 'started', 'requests', 'completed', 'failed', 'kind',
-      'complete'], rows));
+    var count = el('p', 'note', 'showing ' + shown.length + ' of ' + lastRuns.length + ' run'
+      + (lastRuns.length === 1 ? '' : 's') + ', newest first');
+    count.id = 'runs-count';
+    var parts = [count, table(['run', 'model', 'base_url', 'started', 'requests', 'completed', 'failed', 'kind',
+      'complete'], rows)];
+    if (shown.length < lastRuns.length) {
+      var more = el('button', null, 'show ' + Math.min(RUNS_PAGE, lastRuns.length - shown.length) + ' more');
+      more.type = 'button';
+      more.id = 'runs-more';
+      more.addEventListener('click', function () {
+        runLimit += RUNS_PAGE;
+        renderRuns(lastRuns);
+      });
+      parts.push(more);
+    }
+    box.replaceChildren.apply(box, parts);
+  }
+
+  function renderSlos(list) {
+    slos = Array.isArray(list) ? list : [];
+    var box = document.getElementById('slos');
+    if (slos.length === 0) {
+      box.textContent = 'SLOs: none set (start the aggregator with --slo to get SLO lines, alerts and goodput)';
+    } else {
+      box.textContent = 'SLOs: ' + slos.map(function (o) { return o.slo; }).join(', ')
+        + ' (dashed red lines on the charts)';
+    }
   }
 
   function renderAlerts(alerts) {
@@ -190,6 +274,10 @@
   }
 
   function draw(box, m, xs, series, points) {
+    var lines = slosOf(m).map(function (o) {
+      return {label: 'SLO ' + o.slo, slo: true, y: xs.map(function () { return num(o.threshold); })};
+    });
+    series = series.concat(lines);
     var data = [xs].concat(series.map(function (s) { return s.y; }));
     var signature = series.map(function (s) { return s.label; }).join('\n');
     var existing = plots[m.id];
@@ -210,6 +298,9 @@
       scales: {x: {time: true}},
       axes: [{label: 'window start'}, {label: m.unit}],
       series: [{label: 'window start'}].concat(series.map(function (s, i) {
+        if (s.slo) {
+          return {label: s.label, stroke: '#d62728', width: 1.5, dash: [8, 5], points: {show: false}};
+        }
         return {label: s.label, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true};
       })),
       hooks: {
@@ -256,7 +347,14 @@
     starts.forEach(function (x, i) { xIndex[x] = i; });
     var xs = starts.map(function (ms) { return ms / 1000; });   // uPlot time scales are in seconds
 
-    METRICS.forEach(function (m) {
+    var charted = metrics();
+    Array.prototype.slice.call(grid.children).forEach(function (box) {
+      if (!charted.some(function (m) { return 'box-' + m.id === box.id; })) {
+        destroyPlot(box.id.substring(4));
+        box.remove();
+      }
+    });
+    charted.forEach(function (m) {
       var ys = keys.map(function () { return starts.map(function () { return null; }); });
       summaries.forEach(function (s) {
         var x = num(s.window_start_ms);
@@ -275,7 +373,10 @@
         }
       });
       var box = metricBox(grid, m);
-      if (points === 0) {
+      if (m.needsSlos && slos.length === 0) {
+        showNote(box, m, 'no goodput: it counts the requests meeting every SLO, and the aggregator has none'
+          + ' (aggregate --slo)');
+      } else if (points === 0) {
         showNote(box, m, 'no values in these windows');
       } else {
         draw(box, m, xs, series, points);
@@ -303,6 +404,7 @@
     var span = num(document.getElementById('span').value) || 86400000;
     var from = Date.now() - span;
     var parts = [
+      {url: 'api/slos', render: renderSlos},
       {url: 'api/runs', render: renderRuns},
       {url: 'api/summaries?from=' + from, render: renderSummaries},
       {url: 'api/alerts?active=true', render: renderAlerts}

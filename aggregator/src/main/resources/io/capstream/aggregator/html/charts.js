@@ -6,9 +6,11 @@
  * the chart has no x values). `chart` is one element of the page's
  * <script type="application/json" id="capstream-charts"> {"charts": [...]}:
  *   {id, title, xLabel, yLabel, kind: "LINE"|"STEP"|"POINTS"|"BARS", x: [number],
- *    series: [{label, style: "DEFAULT"|"DASHED"|"MARKERS", y: [number|null]}],
+ *    series: [{label, style: "DEFAULT"|"DASHED"|"MARKERS"|"FAILURE", y: [number|null]}],
  *    xLog: boolean, categories: [string]|null}
- * null y values are gaps. The chart follows the container's width; after each draw the container's
+ * null y values are gaps; FAILURE series are drawn as crosses above the others, in colours no other
+ * series of the chart uses. Tick labels carry the decimals of the tick increment, so neighbouring ticks
+ * never read the same. The chart follows the container's width; after each draw the container's
  * data-points attribute holds the number of finite y values drawn (all series).
  * On load, every chart of the page's JSON is drawn into its element [data-chart="<id>"].
  */
@@ -16,7 +18,11 @@
   'use strict';
   var COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf',
     '#7f7f7f', '#bcbd22'];
+  /** Colours of FAILURE series (crosses); the chart's other series then leave out red. */
+  var FAILURE_COLORS = ['#d62728', '#000000', '#e377c2', '#8c564b'];
   var HEIGHT = 300;
+  /** Half the width of a failure cross, CSS px. */
+  var CROSS = 5;
 
   function isNum(v) {
     return typeof v === 'number' && isFinite(v);
@@ -76,11 +82,111 @@
     return String(+v.toPrecision(3));
   }
 
+  /** The fewest decimals that show the tick increment exactly (0.05 -> 2, 2.5 -> 1, 200 -> 0); -1 if unknown. */
+  function decimalsOf(incr) {
+    if (!isNum(incr) || incr <= 0) {
+      return -1;
+    }
+    for (var d = 0; d <= 10; d++) {
+      var m = incr * Math.pow(10, d);
+      if (Math.abs(m - Math.round(m)) < 1e-6 * Math.max(1, m)) {
+        return d;
+      }
+    }
+    return 10;
+  }
+
+  /**
+   * Tick labels of a linear axis: every label with the decimals of the tick increment, so that neighbouring
+   * ticks never read the same (16.75 and 16.80, not 16.8 twice); thousands grouped.
+   */
+  function tickValues(u, splits, axisIdx, space, incr) {
+    var d = decimalsOf(incr);
+    if (d < 0) {
+      return splits.map(fmt);
+    }
+    return splits.map(function (v) {
+      if (v === null || v === undefined || !isFinite(v)) {
+        return '';
+      }
+      return (Math.abs(v) < Math.pow(10, -d) / 2 ? 0 : v).toLocaleString('en-US',
+        {minimumFractionDigits: d, maximumFractionDigits: d});
+    });
+  }
+
+  function hasFailures(chart) {
+    return chart.series.some(function (s) { return s.style === 'FAILURE'; });
+  }
+
+  /** Colour of the chart's i-th series: failures in FAILURE_COLORS, the others in COLORS (without red if failures). */
+  function colorOf(chart, i) {
+    var failures = hasFailures(chart);
+    var f = 0;
+    var o = 0;
+    for (var k = 0; k < i; k++) {
+      if (chart.series[k].style === 'FAILURE') {
+        f++;
+      } else {
+        o++;
+      }
+    }
+    if (chart.series[i].style === 'FAILURE') {
+      return FAILURE_COLORS[f % FAILURE_COLORS.length];
+    }
+    var palette = failures ? COLORS.filter(function (c) { return FAILURE_COLORS.indexOf(c) < 0; }) : COLORS;
+    return palette[o % palette.length];
+  }
+
+  /** Draws each visible FAILURE series' points as crosses, above everything else. */
+  function drawCrosses(u, chart) {
+    var ctx = u.ctx;
+    var r = CROSS * uPlot.pxRatio;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+    ctx.clip();
+    chart.series.forEach(function (s, k) {
+      var series = u.series[k + 1];
+      if (s.style !== 'FAILURE' || !series.show) {
+        return;
+      }
+      var xs = u.data[0];
+      var ys = u.data[k + 1];
+      ctx.beginPath();
+      for (var i = 0; i < xs.length; i++) {
+        if (isNum(xs[i]) && isNum(ys[i])) {
+          var px = u.valToPos(xs[i], 'x', true);
+          var py = u.valToPos(ys[i], 'y', true);
+          ctx.moveTo(px - r, py - r);
+          ctx.lineTo(px + r, py + r);
+          ctx.moveTo(px - r, py + r);
+          ctx.lineTo(px + r, py - r);
+        }
+      }
+      ctx.lineCap = 'round';
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 5 * uPlot.pxRatio;
+      ctx.stroke();
+      ctx.strokeStyle = colorOf(chart, k);
+      ctx.lineWidth = 2.5 * uPlot.pxRatio;
+      ctx.stroke();
+    });
+    ctx.restore();
+  }
+
   function seriesOptions(chart, s, i) {
-    var color = COLORS[i % COLORS.length];
+    var color = colorOf(chart, i);
     var o = {label: s.label, stroke: color, width: 1.5, spanGaps: false,
       value: function (u, v) { return fmt(v); }};
     var style = s.style || 'DEFAULT';
+    if (style === 'FAILURE') {
+      // drawn as crosses by the draw hook; the legend marker keeps the colour
+      o.paths = function () { return null; };
+      o.points = {show: false};
+      o.fill = color;
+      o.width = 2.5;
+      return o;
+    }
     if (style === 'DASHED') {
       o.dash = [8, 5];
       o.points = {show: false};
@@ -115,7 +221,7 @@
     var cats = chart.categories;
     var xScale = {time: false};
     var xAxis = {label: chart.xLabel, stroke: '#333', grid: {stroke: '#eceff1'}, ticks: {stroke: '#ccc'},
-      values: function (u, splits) { return splits.map(fmt); }};
+      values: tickValues};
     if (cats) {
       xScale.range = function () { return [-0.5, cats.length - 0.5]; };
       xAxis.splits = function () { return cats.map(function (c, k) { return k; }); };
@@ -126,6 +232,7 @@
     } else if (chart.xLog) {
       xScale.distr = 3;
       xScale.log = 10;
+      xAxis.values = function (u, splits) { return splits.map(fmt); };
     }
     var yScale = {};
     if (chart.kind === 'BARS') {
@@ -141,11 +248,14 @@
       height: HEIGHT,
       scales: {x: xScale, y: yScale},
       axes: [xAxis, {label: chart.yLabel, stroke: '#333', size: 64, grid: {stroke: '#eceff1'},
-        ticks: {stroke: '#ccc'}, values: function (u, splits) { return splits.map(fmt); }}],
+        ticks: {stroke: '#ccc'}, values: tickValues}],
       series: series,
       legend: {show: true, live: true},
       cursor: chart.kind === 'POINTS' ? {points: {show: false}} : {},
       hooks: {draw: [function (u) {
+        if (hasFailures(chart)) {
+          drawCrosses(u, chart);
+        }
         container.setAttribute('data-points', String(finiteCount(u.data)));
       }]}
     };

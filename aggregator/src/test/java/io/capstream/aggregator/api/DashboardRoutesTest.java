@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.html.HtmlAssets;
+import io.capstream.aggregator.slo.SloParser;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -126,6 +127,24 @@ class DashboardRoutesTest {
         assertEquals("application/json", json.headers().firstValue("content-type").orElse(""));
         assertEquals(ApiServerTest.RUN, json.body());
         assertEquals("application/json", get("/api/runs/nope").headers().firstValue("content-type").orElse(""));
+    }
+
+    @Test
+    void theSlosRouteAnswersTheAggregatorsSlos() throws Exception {
+        start(true);
+        HttpResponse<String> none = get("/api/slos");
+        assertEquals(200, none.statusCode());
+        assertEquals("application/json", none.headers().firstValue("content-type").orElse(""));
+        assertEquals("[]", none.body(), "no SLOs");
+        stop();
+        metrics = new MonitoringMetrics();
+        server = ApiServer.start(new ApiConfig("127.0.0.1", 0), new ApiServerTest.FakeQueries(false), metrics,
+                SloParser.parseAll(List.of("ttft_p95_ms<=500", "error_rate<=0.01")));
+        assertEquals("[{\"slo\":\"ttft_p95_ms<=500\",\"metric\":\"ttft_p95_ms\",\"comparison\":\"<=\",\"threshold\":500.0},"
+                + "{\"slo\":\"error_rate<=0.01\",\"metric\":\"error_rate\",\"comparison\":\"<=\",\"threshold\":0.01}]",
+                get("/api/slos").body(), "answered from the settings, even while Streams is not running");
+        String js = Jsoup.parse(get("/").body()).select("script").get(1).data();
+        assertTrue(js.contains("'api/slos'"), "the dashboard polls the SLOs by a relative URL");
     }
 
     @Test

@@ -77,8 +77,19 @@ class RunPageTest {
         assertEquals(1.0, ttft.get("series").get(0).get("y").get(ttft.get("x").size() - 1).asDouble());
         assertEquals(100.0, ttft.get("x").get(0).asDouble(), "the smallest TTFT (request 0)");
         JsonNode timeline = charts.get("timeline");
-        assertEquals(List.of("start", "first token", "end", "failed: HTTPError", "failed: TimeoutError"),
+        assertEquals(List.of("start", "first token", "end", "failed: HTTPError (2)", "failed: TimeoutError (2)"),
                 labels(timeline));
+        List<String> styles = new java.util.ArrayList<>();
+        timeline.get("series").forEach(se -> styles.add(se.get("style").asText()));
+        assertEquals(List.of("DEFAULT", "DEFAULT", "DEFAULT", "FAILURE", "FAILURE"), styles,
+                "failures are drawn as crosses in their own colours");
+        JsonNode throughput = charts.get("request-throughput");
+        double lastEnd = 0;
+        for (JsonNode e : artifact.path("capstream").path("timeline").path("end_ms")) {
+            lastEnd = Math.max(lastEnd, e.asDouble() / 1000);
+        }
+        assertEquals(lastEnd, throughput.get("x").get(throughput.get("x").size() - 1).asDouble(), 1e-9,
+                "the last bucket is drawn to the run's end: " + throughput.get("x"));
         assertEquals(40 + 36 + 36 + 4, finite(timeline));
         JsonNode errors = charts.get("errors");
         assertEquals("[\"HTTPError\",\"TimeoutError\"]", errors.get("categories").toString());
@@ -98,12 +109,84 @@ class RunPageTest {
         assertTrue(text.contains("distorted: the self-check saw conditions"));
         assertTrue(text.contains("warning: event-loop delay p99 7.5 ms > 5 ms"));
         assertTrue(text.contains("boom <9> & </script>"), "failure messages are listed as text");
-        assertTrue(text.contains("All 40 requests; failures marked at their end by error type."));
+        assertTrue(text.contains("All 40 requests; failed requests are marked with crosses at their end,"), text);
         Element summary = doc.selectFirst("table");
         assertTrue(summary.text().contains("requests 40 completed 36 failed 4 concurrency 4"), summary.text());
         Element latency = doc.select("table").get(1);
         assertEquals("TTFT", latency.selectFirst("tbody tr td").text());
         assertTrue(doc.select("td.num").size() > 20, "numbers are right-aligned");
+    }
+
+    @Test
+    void loadHealthConfigurationAndSelfCheckAreLabelledTablesWithUnitsAndNoEmptyValues() throws Exception {
+        ObjectNode artifact = (ObjectNode) RunArtifacts.artifact(12, true);
+        ObjectNode load = ((ObjectNode) artifact.get("capstream")).putObject("load");
+        load.put("arrival", "closed").put("offered_concurrency", 4).put("achieved_concurrency", 3.91)
+                .putNull("offered_rate_rps").putNull("scheduled_rate_rps").put("behind_schedule", false)
+                .put("queue_p99_ms", 4.17);
+        artifact.putNull("gpu");
+        artifact.put("tier", "");
+        ObjectNode methodology = artifact.putObject("timing_methodology");
+        methodology.put("clock", "client time.perf_counter").put("ttft", "request start through the first delta");
+        Document doc = Jsoup.parse(RunPage.render(artifact));
+
+        Map<String, String> loadRows = rows(tableAfter(doc, "Load health"));
+        assertEquals("4|requests in flight", loadRows.get("offered concurrency"), loadRows.toString());
+        assertEquals("3.91|requests in flight", loadRows.get("achieved concurrency (mean in flight)"));
+        assertEquals("4.17|ms", loadRows.get("client queue p99"), loadRows.toString());
+        assertEquals("no|", loadRows.get("behind schedule"), loadRows.toString());
+        assertFalse(loadRows.containsKey("offered rate"), "a null value is left out: " + loadRows);
+        assertFalse(loadRows.keySet().stream().anyMatch(k -> k.contains("_")), "labels, not keys: " + loadRows);
+
+        Map<String, String> config = new java.util.LinkedHashMap<>();
+        for (Element h : doc.select("h3")) {
+            Element t = h.nextElementSibling();
+            if (t != null && t.tagName().equals("table")
+                    && List.of("Target and workload", "Load generator settings", "Measurement").contains(h.text())) {
+                config.putAll(rows(t));
+            }
+        }
+        assertEquals("4|requests in flight", config.get("concurrency"), config.toString());
+        assertEquals("128|tokens", config.get("max_tokens (output cap)"), config.toString());
+        assertFalse(config.containsKey("GPU"), "null values are left out: " + config);
+        assertFalse(config.containsKey("tier"), "empty values are left out: " + config);
+        assertTrue(config.values().stream().noneMatch(v -> v.startsWith("|")), "no row without a value: " + config);
+        assertTrue(config.get("clock").startsWith(RunTables.CAPSTREAM_CLOCK), "capstream's clock: " + config);
+        assertFalse(doc.select("td").stream().anyMatch(td -> td.text().equals("client time.perf_counter")),
+                "the reference's clock is not shown as the clock of a capstream run");
+        assertEquals("request start through the first delta|", config.get("timing methodology: ttft"), config.toString());
+
+        Map<String, String> client = rows(tableAfter(doc, "Client self-check"));
+        assertEquals("7.50|ms", client.get("event-loop delay p99"), client.toString());
+        assertFalse(client.containsKey("warnings") || client.containsKey("distorted"), client.toString());
+
+        ObjectNode imported = artifact.deepCopy();
+        ((ObjectNode) imported.get("capstream")).put("origin", "import");
+        Map<String, String> importedConfig = rows(tableAfter(Jsoup.parse(RunPage.render(imported)), "Measurement"));
+        assertTrue(importedConfig.get("clock").startsWith("client time.perf_counter"),
+                "an imported report was measured by the reference: " + importedConfig);
+    }
+
+    /** The first table after the heading (h2 or h3) with this text. */
+    private static Element tableAfter(Document doc, String heading) {
+        Element h = doc.select("h2, h3").stream().filter(e -> e.text().equals(heading)).findFirst()
+                .orElseThrow(() -> new AssertionError("no heading " + heading + ": " + doc.select("h2, h3").eachText()));
+        for (Element e = h.nextElementSibling(); e != null; e = e.nextElementSibling()) {
+            if (e.tagName().equals("table")) {
+                return e;
+            }
+        }
+        throw new AssertionError("no table after " + heading);
+    }
+
+    /** label to "value|unit" of a labelled table (or "value|" for a two-column one). */
+    private static Map<String, String> rows(Element table) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (Element tr : table.select("tbody tr")) {
+            List<String> cells = tr.select("td").eachText();
+            m.put(cells.get(0), cells.get(1) + "|" + (cells.size() > 2 ? cells.get(2) : ""));
+        }
+        return m;
     }
 
     @Test

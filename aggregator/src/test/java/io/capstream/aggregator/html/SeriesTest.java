@@ -70,8 +70,11 @@ class SeriesTest {
         Chart c = t.chart();
         assertEquals(Chart.Kind.POINTS, c.kind());
         assertArrayEquals(new double[] {0, 0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5}, c.x());
-        assertEquals(List.of("start", "first token", "end", "failed: TimeoutError"),
+        assertEquals(List.of("start", "first token", "end", "failed: TimeoutError (1)"),
                 c.series().stream().map(Chart.Series::label).toList());
+        assertEquals(List.of(Chart.Series.Style.DEFAULT, Chart.Series.Style.DEFAULT, Chart.Series.Style.DEFAULT,
+                Chart.Series.Style.FAILURE), c.series().stream().map(Chart.Series::style).toList(),
+                "failures are drawn so that they stand out");
         assertArrayEquals(new double[] {0, 1, N, 2, N, N, N, N}, c.series().get(0).y());
         assertArrayEquals(new double[] {N, N, 0, N, 2, N, N, N}, c.series().get(1).y());
         assertArrayEquals(new double[] {N, N, N, N, N, N, 0, 2}, c.series().get(2).y());
@@ -118,6 +121,30 @@ class SeriesTest {
         assertArrayEquals(new double[] {5, 14, 5 / 0.9}, s.outputTokS(), 1e-12);
         assertArrayEquals(new double[] {0, 1, 1 / 0.9}, s.completedRps(), 1e-12);
         assertNull(ThroughputSeries.of(t, Map.of(), 600).outputTokS(), "no token counts: no token series");
+    }
+
+    @Test
+    void theLastBucketIsDrawnOverItsRealWidthAndASliverJoinsTheBucketBefore() {
+        // 4 requests end at 0.5, 1.5, 2.5 s and the last one at 3.05 s: the run's last 0.05 s is no bucket of its own
+        Timeline sliver = new Timeline(new int[] {0, 1, 2, 3}, new double[] {0, 0, 0, 0}, new double[] {N, N, N, N},
+                new double[] {500, 1500, 2500, 3050}, new String[4]);
+        ThroughputSeries s = ThroughputSeries.of(sliver, Map.of(), 600);
+        assertArrayEquals(new double[] {0, 1, 2}, s.startS(), "[2 s, 3.05 s] is the last bucket");
+        assertEquals(3.05, s.endS(), 1e-12);
+        assertEquals(1.05, s.lastWidthS(), 1e-12);
+        // without the merge, the request ending at 3.05 s was 1 request in 0.05 s: a spike of 20 req/s
+        assertArrayEquals(new double[] {1, 1, 2 / 1.05}, s.completedRps(), 1e-12);
+        assertArrayEquals(new double[] {0, 1, 2, 3.05}, s.edgesS(), 1e-12, "the step chart's x ends with the run");
+        assertArrayEquals(new double[] {1, 1, 2 / 1.05, 2 / 1.05}, ThroughputSeries.stepValues(s.completedRps()),
+                1e-12, "the last rate is held to the run's end");
+
+        // a last part of at least half a bucket stays a bucket of its own, its rate over its width
+        Timeline half = new Timeline(new int[] {0, 1}, new double[] {0, 0}, new double[] {N, N},
+                new double[] {500, 1600}, new String[2]);
+        ThroughputSeries h = ThroughputSeries.of(half, Map.of(), 600);
+        assertArrayEquals(new double[] {0, 1}, h.startS());
+        assertArrayEquals(new double[] {1, 1 / 0.6}, h.completedRps(), 1e-12);
+        assertArrayEquals(new double[] {0, 1, 1.6}, h.edgesS(), 1e-12);
     }
 
     @Test

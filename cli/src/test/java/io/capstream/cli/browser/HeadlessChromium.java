@@ -150,6 +150,30 @@ public final class HeadlessChromium implements AutoCloseable {
     }
 
     /**
+     * Sets the size of the viewport the pages opened next are laid out in (DevTools
+     * {@code Emulation.setDeviceMetricsOverride}, device scale 1, not mobile): {@code innerWidth} is then
+     * exactly {@code widthPx}. Without it the window is 1280x900.
+     *
+     * @param widthPx  viewport width, CSS px (&gt; 0)
+     * @param heightPx viewport height, CSS px (&gt; 0)
+     */
+    public void viewport(int widthPx, int heightPx) {
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", widthPx, "height", heightPx,
+                "deviceScaleFactor", 1, "mobile", false));
+    }
+
+    /**
+     * Runs a script in the page shown now (WebDriver {@code executeScript}: the script's {@code return} value
+     * comes back as Boolean, Long, Double, String, List or Map).
+     *
+     * @param js the script body; not null
+     * @return its return value, or null
+     */
+    public Object script(String js) {
+        return driver.executeScript(Objects.requireNonNull(js, "js"));
+    }
+
+    /**
      * {@link #open(URI, String, String)} with no condition beyond the charts.
      *
      * @param uri  the page; not null

@@ -35,6 +35,68 @@ final class PageAssertions {
     }
 
     /**
+     * Layout problems of the page shown now, one sentence each: the page is wider than the viewport (it
+     * scrolls sideways); a chart card's legend, title text or uPlot root sticks out of the card; a title's
+     * text is clipped; a drawn chart has no visible title (uPlot's {@code .u-title} or the card's
+     * {@code h3}). Cards are {@code .figure} (report pages) and {@code .chart-box} (dashboard).
+     */
+    private static final String LAYOUT_PROBLEMS = """
+            var problems = [];
+            var doc = document.scrollingElement;
+            if (doc.scrollWidth > window.innerWidth) {
+              problems.push('the page is ' + doc.scrollWidth + ' px wide in a ' + window.innerWidth + ' px window');
+            }
+            function inside(what, r, card, c) {
+              if (r.width > 0 && (r.left < c.left - 0.5 || r.right > c.right + 0.5)) {
+                problems.push(card + ': its ' + what + ' spans x ' + Math.round(r.left) + '..' + Math.round(r.right)
+                    + ', the card ' + Math.round(c.left) + '..' + Math.round(c.right));
+              }
+            }
+            document.querySelectorAll('.figure, .chart-box').forEach(function (f) {
+              var chart = f.querySelector('.chart');
+              if (!chart || !chart.querySelector('canvas')) {
+                return;
+              }
+              var name = chart.getAttribute('data-chart') || chart.id || 'a chart';
+              var c = f.getBoundingClientRect();
+              var legend = f.querySelector('.u-legend');
+              if (legend) {
+                inside('legend', legend.getBoundingClientRect(), name, c);
+              }
+              var root = f.querySelector('.uplot');
+              if (root) {
+                inside('uPlot root', root.getBoundingClientRect(), name, c);
+              }
+              var title = f.querySelector('.u-title') || f.querySelector('h3');
+              if (!title || title.textContent.trim() === '') {
+                problems.push(name + ': no title');
+                return;
+              }
+              var range = document.createRange();
+              range.selectNodeContents(title);
+              inside('title text "' + title.textContent + '"', range.getBoundingClientRect(), name, c);
+              if (title.scrollWidth > title.clientWidth + 1) {
+                problems.push(name + ': its title "' + title.textContent + '" is clipped (' + title.scrollWidth + ' px in '
+                    + title.clientWidth + ')');
+              }
+            });
+            return problems;""";
+
+    /**
+     * Asserts the page shown now in the browser fits its viewport: no sideways scrolling, every chart's
+     * legend, title and plot inside its card, every drawn chart with a visible, unclipped title.
+     *
+     * @param browser the browser showing the page; not null
+     * @param check   what {@link HeadlessChromium#open} saw (for the message); not null
+     * @throws AssertionError listing every problem found
+     */
+    static void assertFitsViewport(HeadlessChromium browser, PageCheck check) {
+        Object problems = browser.script(LAYOUT_PROBLEMS);
+        assertEquals(List.of(), problems, "layout of " + check.uri() + " at "
+                + browser.script("return window.innerWidth;") + " px (screenshot " + check.screenshot() + ")");
+    }
+
+    /**
      * Asserts that a generated file references nothing outside itself: no {@code script[src]}, no
      * stylesheet, icon or font link (but inline {@code data:} ones), no {@code http(s):} {@code src} attribute.
      *

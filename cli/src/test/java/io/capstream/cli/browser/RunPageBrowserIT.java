@@ -8,6 +8,7 @@ import io.capstream.cli.CapstreamMain;
 import io.capstream.schemas.artifact.ArtifactJson;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,7 +28,7 @@ class RunPageBrowserIT {
     Path tmp;
 
     @Test
-    @Timeout(120)
+    @Timeout(240)
     void aRunPageWithFailuresDrawsEveryChartOffline() throws Exception {
         Path report = tmp.resolve("browser-run.json");
         Path html = tmp.resolve("browser-run.html");
@@ -54,5 +55,68 @@ class RunPageBrowserIT {
                     id + " drew: " + check.describe());
         }
         assertTrue(check.html().contains("browser-run"), "the page names its run");
+
+        for (int width : new int[] {1400, 1920}) {
+            CHROMIUM.browser().viewport(width, 1000);
+            PageCheck wide = CHROMIUM.browser().open(html.toUri(), "run-page-" + width);
+            PageAssertions.assertDrawnOffline(wide, 6);
+            PageAssertions.assertFitsViewport(CHROMIUM.browser(), wide);
+        }
+        assertFailuresStandOut(artifact.path("failed").asInt());
+        assertTheLastBucketEndsWithTheRun(artifact);
+    }
+
+    /**
+     * Failures on the per-request timeline: a legend entry per error type with its count, in a colour no other
+     * series of the chart has, and drawn (at least a few pixels of that colour per failure on the canvas).
+     */
+    @SuppressWarnings("unchecked")
+    private static void assertFailuresStandOut(int failed) {
+        Map<String, Object> seen = (Map<String, Object>) CHROMIUM.browser().script("""
+                var box = document.querySelector('[data-chart="timeline"]');
+                var rows = Array.from(box.querySelectorAll('.u-legend tr.u-series')).slice(1).map(function (tr) {
+                  return {label: tr.querySelector('.u-label').textContent,
+                          color: getComputedStyle(tr.querySelector('.u-marker')).borderTopColor};
+                });
+                var failure = rows.filter(function (r) { return r.label.indexOf('failed: ') === 0; });
+                var canvas = box.querySelector('canvas');
+                var px = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+                var rgb = failure.length ? failure[0].color.match(/\\d+/g).map(Number) : [-1, -1, -1];
+                var n = 0;
+                for (var i = 0; i < px.length; i += 4) {
+                  if (px[i] === rgb[0] && px[i + 1] === rgb[1] && px[i + 2] === rgb[2] && px[i + 3] === 255) {
+                    n++;
+                  }
+                }
+                return {rows: rows, pixels: n};""");
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) seen.get("rows");
+        List<Map<String, Object>> failures = rows.stream()
+                .filter(r -> String.valueOf(r.get("label")).startsWith("failed: ")).toList();
+        assertEquals(1, failures.size(), "one error type (HTTP 500): " + rows);
+        Map<String, Object> f = failures.get(0);
+        assertEquals("failed: HTTPError (" + failed + ")", f.get("label"), "the legend counts them: " + rows);
+        assertEquals("rgb(214, 39, 40)", f.get("color"), "failures are red: " + rows);
+        assertTrue(rows.stream().filter(r -> r != f).noneMatch(r -> r.get("color").equals(f.get("color"))),
+                "no other series is red: " + rows);
+        long pixels = ((Number) seen.get("pixels")).longValue();
+        assertTrue(pixels >= 10L * failed, "each failure's cross covers pixels of its colour: " + pixels + " for "
+                + failed + " failures");
+    }
+
+    /** The completed-requests chart's x ends at the run's last end: the last, partial bucket is drawn over its width. */
+    private static void assertTheLastBucketEndsWithTheRun(JsonNode artifact) {
+        double lastEnd = 0;
+        for (JsonNode e : artifact.path("capstream").path("timeline").path("end_ms")) {
+            lastEnd = Math.max(lastEnd, e.asDouble() / 1000);
+        }
+        Object x = CHROMIUM.browser().script("""
+                var charts = JSON.parse(document.getElementById('capstream-charts').textContent).charts;
+                var c = charts.filter(function (c) { return c.id === 'request-throughput'; })[0];
+                return [c.x[c.x.length - 1], c.series[0].y[c.series[0].y.length - 1],
+                        c.series[0].y[c.series[0].y.length - 2]];""");
+        List<?> last = (List<?>) x;
+        assertEquals(lastEnd, ((Number) last.get(0)).doubleValue(), 1e-9, "x ends at the run's last end: " + last);
+        assertEquals(((Number) last.get(2)).doubleValue(), ((Number) last.get(1)).doubleValue(), 1e-12,
+                "the last bucket's rate is held to the end: " + last);
     }
 }

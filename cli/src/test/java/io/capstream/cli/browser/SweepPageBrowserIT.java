@@ -26,7 +26,7 @@ class SweepPageBrowserIT {
     Path tmp;
 
     @Test
-    @Timeout(150)
+    @Timeout(300)
     void aSweepPageDrawsItsCapacityCurveOffline() throws Exception {
         Path dir = tmp.resolve("sweep");
         Path html = tmp.resolve("browser-sweep.html");
@@ -43,5 +43,15 @@ class SweepPageBrowserIT {
 
         PageAssertions.assertDrawnOffline(check, 2);
         assertTrue(check.html().contains("browser-sweep"), "the page names its sweep");
+
+        // issue 26: legends overflowed their cards, titles were clipped or off the card (the ITL chart's out of
+        // sight) and the page scrolled sideways, at both widths
+        for (int width : new int[] {1400, 1920}) {
+            CHROMIUM.browser().viewport(width, 1000);
+            PageCheck wide = CHROMIUM.browser().open(html.toUri(), "sweep-page-" + width);
+            PageAssertions.assertDrawnOffline(wide, 4);
+            assertTrue(wide.charts().stream().anyMatch(c -> c.id().equals("itl-curve")), wide.describe());
+            PageAssertions.assertFitsViewport(CHROMIUM.browser(), wide);
+        }
     }
 }

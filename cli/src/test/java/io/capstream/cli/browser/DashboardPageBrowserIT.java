@@ -1,0 +1,156 @@
+package io.capstream.cli.browser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.capstream.aggregator.api.DashboardPage;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The live dashboard's page ({@link DashboardPage}) in headless Chromium against a stand-in of the aggregator's
+ * API (a JDK HTTP server answering fixed JSON): 25 runs, six 10 s windows, and SLOs or none. The runs table shows
+ * the newest 20 and says how many there are, "show more" shows the rest; throughput, output throughput and goodput
+ * are charted with each SLO as a line on its metric's chart; the page fits 1400 and 1920 px. Skipped where
+ * Chromium is not installed.
+ */
+class DashboardPageBrowserIT {
+    @RegisterExtension
+    static final ChromiumExtension CHROMIUM = new ChromiumExtension();
+
+    private static final long T0 = 1_796_155_200_000L;
+    private HttpServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    /** Serves the dashboard at / and the API routes it polls, each answering the given JSON. */
+    private URI serve(String slos) throws Exception {
+        Map<String, Supplier<String>> routes = Map.of(
+                "/", DashboardPage::render,
+                "/api/runs", DashboardPageBrowserIT::runs,
+                "/api/summaries", DashboardPageBrowserIT::summaries,
+                "/api/alerts", () -> "[]",
+                "/api/slos", () -> slos);
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            Supplier<String> body = routes.get(exchange.getRequestURI().getPath());
+            byte[] bytes = body == null ? new byte[0] : body.get().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("content-type", "/".equals(exchange.getRequestURI().getPath())
+                    ? "text/html; charset=utf-8" : "application/json");
+            exchange.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+    }
+
+    private static String runs() {
+        List<String> runs = new ArrayList<>();
+        for (int i = 25; i >= 1; i--) {
+            runs.add(String.format(Locale.ROOT, "{\"run_id\":\"run-%02d\",\"model\":\"m\",\"base_url\":\"http://127.0.0.1:1/v1\","
+                    + "\"started_at\":\"2026-12-01T20:%02d:00Z\",\"requests\":8,\"completed\":8,\"failed\":0,"
+                    + "\"kind\":\"LIVE\",\"complete\":true}", i, i));
+        }
+        return "[" + String.join(",", runs) + "]";
+    }
+
+    private static String summaries() {
+        long now = System.currentTimeMillis() - 120_000;
+        List<String> windows = new ArrayList<>();
+        for (int w = 0; w < 6; w++) {
+            long start = now - now % 10_000 + w * 10_000L;
+            windows.add(String.format(Locale.ROOT, "{\"target\":\"http://127.0.0.1:1/v1\",\"model\":\"m\","
+                    + "\"context_bucket\":\"le4096\",\"window_start_ms\":%d,\"window_end_ms\":%d,\"requests\":%d,"
+                    + "\"completed\":%d,\"failed\":1,\"failures_by_type\":{\"HTTPError\":1},\"error_rate\":%.4f,"
+                    + "\"prompt_tokens\":1000,\"output_tokens\":%d,\"output_throughput_tok_s\":%.1f,"
+                    + "\"relative_accuracy\":0.01,\"ttft_ms\":{\"count\":%d,\"p50\":%d,\"p95\":%d,\"p99\":%d},"
+                    + "\"ttfo_ms\":null,\"e2e_ms\":{\"count\":%d,\"p50\":500,\"p95\":600,\"p99\":700},"
+                    + "\"itl_ms\":{\"count\":%d,\"p50\":16,\"p95\":18,\"p99\":19},\"decode_tok_s\":null,"
+                    + "\"prefill_tok_s\":null,\"goodput\":%.3f,\"goodput_requests\":%d,\"server_metrics\":null}",
+                    start, start + 10_000, 20 + w, 19 + w, 1.0 / (20 + w), 300 * (19 + w), 30.0 * (19 + w), 19 + w,
+                    50 + w, 60 + 5 * w, 70 + 5 * w, 19 + w, 19 + w, 0.8 + w * 0.02, 16 + w));
+        }
+        return "[" + String.join(",", windows) + "]";
+    }
+
+    @Test
+    @Timeout(90)
+    void theRunsListIsBoundedAndTheChartsShowThroughputGoodputAndTheSloLines() throws Exception {
+        URI uri = serve("[{\"slo\":\"ttft_p95_ms<=70\",\"metric\":\"ttft_p95_ms\",\"comparison\":\"<=\",\"threshold\":70.0},"
+                + "{\"slo\":\"itl_p95_ms<=20\",\"metric\":\"itl_p95_ms\",\"comparison\":\"<=\",\"threshold\":20.0}]");
+        for (int width : new int[] {1400, 1920}) {
+            CHROMIUM.browser().viewport(width, 1000);
+            PageCheck check = CHROMIUM.browser().open(uri, "dashboard-page-" + width,
+                    "document.querySelectorAll('.chart').length >= 10 && document.getElementById('runs-count')");
+            PageAssertions.assertDrawnOffline(check, 10);
+            PageAssertions.assertFitsViewport(CHROMIUM.browser(), check);
+            Document dom = Jsoup.parse(check.html());
+            assertEquals("showing 20 of 25 runs, newest first", dom.getElementById("runs-count").text());
+            assertEquals(20, dom.select("#runs tbody tr").size(), "the newest 20 runs");
+            assertEquals("run-25", dom.selectFirst("#runs tbody tr td").text());
+            assertEquals("show 5 more", dom.getElementById("runs-more").text());
+            List<String> charts = check.charts().stream().map(PageCheck.ChartState::id).toList();
+            for (String id : List.of("throughput", "output-throughput", "goodput", "itl-p95-ms")) {
+                assertTrue(charts.contains(id), id + " charted: " + charts);
+            }
+            assertTrue(dom.getElementById("slos").text().contains("ttft_p95_ms<=70, itl_p95_ms<=20"),
+                    dom.getElementById("slos").text());
+            assertEquals(List.of("SLO ttft_p95_ms<=70"), legend("ttft-p95", "SLO "), "the SLO line on its chart");
+            assertEquals(List.of("SLO itl_p95_ms<=20"), legend("itl-p95-ms", "SLO "));
+            assertEquals(List.of(), legend("ttft-p50", "SLO "), "no line where no SLO applies");
+            Object rps = CHROMIUM.browser().script("return document.querySelector('#box-throughput h3').textContent;");
+            assertEquals("Completed requests/s per window", rps);
+        }
+
+        CHROMIUM.browser().script("document.getElementById('runs-more').click();");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Long.valueOf(25).equals(
+                CHROMIUM.browser().script("return document.querySelectorAll('#runs tbody tr').length;")));
+        assertEquals("showing 25 of 25 runs, newest first",
+                CHROMIUM.browser().script("return document.getElementById('runs-count').textContent;"));
+        assertEquals(Boolean.TRUE, CHROMIUM.browser().script("return !document.getElementById('runs-more');"),
+                "no button once every run is shown");
+    }
+
+    @Test
+    @Timeout(90)
+    void withoutSlosGoodputIsANote() throws Exception {
+        URI uri = serve("[]");
+        CHROMIUM.browser().viewport(1400, 1000);
+        PageCheck check = CHROMIUM.browser().open(uri, "dashboard-page-no-slos",
+                "document.querySelectorAll('.chart').length >= 8 && document.getElementById('runs-count')");
+        PageAssertions.assertDrawnOffline(check, 8);
+        Document dom = Jsoup.parse(check.html());
+        assertTrue(dom.getElementById("box-goodput").text().contains("the aggregator has none"),
+                dom.getElementById("box-goodput").text());
+        assertTrue(dom.getElementById("slos").text().startsWith("SLOs: none set"), dom.getElementById("slos").text());
+    }
+
+    /** Legend labels of a dashboard chart that start with {@code prefix}. */
+    @SuppressWarnings("unchecked")
+    private static List<String> legend(String chart, String prefix) {
+        return ((List<Object>) CHROMIUM.browser().script("return Array.from(document.querySelectorAll("
+                + "'[data-chart=\"" + chart + "\"] .u-legend .u-label')).map(function (e) { return e.textContent; });"))
+                .stream().map(String::valueOf).filter(s -> s.startsWith(prefix)).toList();
+    }
+}
