@@ -54,7 +54,8 @@ public final class CompareCommand implements Callable<Integer> {
     Path html;
 
     @Option(names = "--threshold", paramLabel = "PCT",
-            description = "A metric whose relative change from A is within +/-PCT %% is \"same\", beyond it \"better\" or"
+            description = "A metric whose relative change from A is within +/-PCT %% is \"same\", beyond it"
+                    + " \"better\" or"
                     + " \"worse\" (single runs have no confidence intervals yet; repeating one run moves its"
                     + " percentiles by a few %%). 0 calls every printed change. Default: ${DEFAULT-VALUE}.")
     double thresholdPct = RunComparison.DEFAULT_THRESHOLD * 100;

@@ -61,7 +61,8 @@ public final class CompareTable {
      *     {@code changes within +/-5.0 % of A are "same" (--threshold; single runs have no confidence intervals)}
      */
     static String thresholdLine(double threshold) {
-        return String.format(Locale.ROOT, "changes within +/-%.1f %% of A are \"same\" (--threshold; single runs have no"
+        return String.format(Locale.ROOT, "changes within +/-%.1f %% of A are \"same\" (--threshold; single runs"
+                + " have no"
                 + " confidence intervals)", threshold * 100);
     }
 

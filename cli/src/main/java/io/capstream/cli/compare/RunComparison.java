@@ -39,10 +39,11 @@ import java.util.Set;
 public record RunComparison(String runA, String runB, List<MetricChange> metrics, List<WorkloadDifference> workload,
                             double threshold) {
     /**
-     * Default {@code threshold}: 5 %. Three identical 200-request runs against the built-in sim on a busy 2-core machine
-     * (README, "Visual reports") differed by up to 3.9 % in throughput and 1.0 % at p50 (TTFT, E2E, ITL), so a smaller
-     * change there is noise, not a difference one run can show. Their tails moved more (p90 up to 10 %, p95/p99 up to
-     * 26 %, inter-chunk p99 up to 114 %) than a fixed threshold can absorb: judge tails over repeated runs.
+     * Default {@code threshold}: 5 %. Three identical 200-request runs against the built-in sim on a busy 2-core
+     * machine (README, "Visual reports") differed by up to 3.9 % in throughput and 1.0 % at p50 (TTFT, E2E, ITL), so
+     * a smaller change there is noise, not a difference one run can show. Their tails moved more (p90 up to 10 %,
+     * p95/p99 up to 26 %, inter-chunk p99 up to 114 %) than a fixed threshold can absorb: judge tails over repeated
+     * runs.
      */
     public static final double DEFAULT_THRESHOLD = 0.05;
 
@@ -252,18 +253,20 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
         add(metrics, threshold, "output throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER, outputThroughput(a),
                 outputThroughput(b));
         add(metrics, threshold, "request throughput", Unit.REQ_S, Direction.HIGHER_IS_BETTER,
-                number(statistics(a).get("request_throughput_rps")), number(statistics(b).get("request_throughput_rps")));
+                number(statistics(a).get("request_throughput_rps")),
+                number(statistics(b).get("request_throughput_rps")));
         add(metrics, threshold, "total token throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER,
                 number(statistics(a).get("total_token_throughput_tok_s")),
                 number(statistics(b).get("total_token_throughput_tok_s")));
         add(metrics, threshold, "completed", Unit.COUNT, Direction.NEITHER, number(a.get("completed")),
                 number(b.get("completed")));
-        add(metrics, threshold, "failed", Unit.COUNT, Direction.NEITHER, number(a.get("failed")), number(b.get("failed")));
+        add(metrics, threshold, "failed", Unit.COUNT, Direction.NEITHER, number(a.get("failed")),
+                number(b.get("failed")));
         add(metrics, threshold, "error rate", Unit.FRACTION, Direction.LOWER_IS_BETTER, errorRate(a), errorRate(b));
         add(metrics, threshold, "goodput", Unit.FRACTION, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput")),
                 number(slo(b).get("goodput")));
-        add(metrics, threshold, "goodput rate", Unit.REQ_S, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput_rps")),
-                number(slo(b).get("goodput_rps")));
+        add(metrics, threshold, "goodput rate", Unit.REQ_S, Direction.HIGHER_IS_BETTER,
+                number(slo(a).get("goodput_rps")), number(slo(b).get("goodput_rps")));
         return new RunComparison(a.path("run_id").asText(null), b.path("run_id").asText(null), metrics,
                 workloadDifferences(a, b), threshold);
     }
