@@ -40,9 +40,9 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
                             double threshold) {
     /**
      * Default {@code threshold}: 5 %. Three identical 200-request runs against the built-in sim on a busy 2-core
-     * machine (README, "Visual reports") differed by up to 3.9 % in throughput and 1.0 % at p50 (TTFT, E2E, ITL), so
-     * a smaller change there is noise, not a difference one run can show. Their tails moved more (p90 up to 10 %,
-     * p95/p99 up to 26 %, inter-chunk p99 up to 114 %) than a fixed threshold can absorb: judge tails over repeated
+     * machine (README, "Visual reports") differed by up to 3.9 % in throughput and 1.5 % at p50 (TTFT, E2E, ITL), so
+     * a smaller change there is noise, not a difference one run can show. Their tails moved more (p90 up to 14 %,
+     * p95/p99 up to 43 %, inter-chunk p99 up to 114 %) than a fixed threshold can absorb: judge tails over repeated
      * runs.
      */
     public static final double DEFAULT_THRESHOLD = 0.05;
