@@ -11,6 +11,9 @@ import picocli.CommandLine;
 public final class CapstreamMain {
     /** System property that lists the packages whose generated Avro classes may be deserialized. */
     static final String AVRO_SERIALIZABLE_PACKAGES = "org.apache.avro.SERIALIZABLE_PACKAGES";
+    /** The commands whose --help lists their options under section headings ({@code OptionSections}). */
+    static final java.util.List<String> OPTION_SECTION_COMMANDS = java.util.List.of("run", "sweep", "generate");
+
     private CapstreamMain() {
     }
 
@@ -56,6 +59,9 @@ public final class CapstreamMain {
         cmd.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(version));
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         cmd.setUsageHelpAutoWidth(true);
+        for (String name : OPTION_SECTION_COMMANDS) {
+            io.capstream.cli.options.OptionSections.install(cmd.getSubcommands().get(name));
+        }
         return cmd;
     }
 }

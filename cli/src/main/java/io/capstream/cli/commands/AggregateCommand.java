@@ -14,6 +14,7 @@ import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.StreamsStateDirs;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,7 +87,12 @@ public final class AggregateCommand implements Callable<Integer> {
             description = "Kafka Streams application id (consumer group, state). Default: ${DEFAULT-VALUE}.")
     String applicationId = AggregatorGroupOption.DEFAULT_GROUP;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory. Default: Streams' default.")
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Kafka Streams state directory; the application's state goes to DIR/<application id>. State"
+                    + " without a valid checkpoint (e.g. a killed process's) is wiped and restored from the changelog"
+                    + " topics; one WARN line says so."
+                    + " Default: capstream's own, " + StreamsStateDirs.HELP + ", not Kafka Streams' /tmp/kafka-streams,"
+                    + " which other programs share.")
     Path stateDir;
 
     @Option(names = "--stream-threads", paramLabel = "N",
@@ -169,7 +175,8 @@ public final class AggregateCommand implements Callable<Integer> {
                 grace, parsed);
         AggregatorConfig config = new AggregatorConfig(base.report().withIncompleteDeadline(incompleteDeadline),
                 base.window(), base.slo());
-        StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateDir)
+        Path stateBase = stateDir != null ? stateDir : StreamsStateDirs.defaultDir();
+        StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateBase)
                 .withStreamThreads(streamThreads).withExtra(props.userProperties());
         AggregatorService service;
         try {
@@ -189,6 +196,7 @@ public final class AggregateCommand implements Callable<Integer> {
                 window, grace, parsed.size(), parsed.size() == 1 ? "" : "s", httpHost, service.httpPort());
         out.println("capstream aggregate: live dashboard on " + dashboardUrl(httpHost, service.httpPort()));
         out.println(advertisedLine(applicationId, service.advertisedUrl(), advertised != null));
+        out.println("capstream aggregate: local state in " + stateBase.resolve(applicationId) + " (--state-dir)");
         out.flush();
         boolean failedByItself = service.awaitStopped(Duration.ofDays(365 * 100L));
         if (closed.getCount() > 0) {

@@ -23,14 +23,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code capstream compare A B [--html FILE]}: two reports (each a file or a run id, {@link ReportArguments})
- * metric by metric ({@link RunComparison}, printed by {@link CompareTable}) with the workload differences;
+ * metric by metric ({@link RunComparison}, printed by {@link CompareTable}) with the workload differences, a change
+ * within {@code --threshold PCT} (default {@link RunComparison#DEFAULT_THRESHOLD}) being "same";
  * {@code --html} writes the side-by-side page ({@link ComparePage}).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compares two runs' reports metric by metric: TTFT, TTFO, E2E, ITL and inter-chunk latency"
                 + " percentiles, throughputs, completed and failed requests and goodput, each with B's absolute and"
-                + " relative change from A and whether that is better or worse; then the workload settings that"
-                + " differ.",
+                + " relative change from A and whether that is better, worse or the same (within --threshold);"
+                + " then the workload settings that differ.",
             "A and B are report files (anvil-serving.benchmark/v1) when such paths exist, else run ids read from"
                 + " capstream.reports (needs --bootstrap-servers and --schema-registry-url)."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -52,6 +53,13 @@ public final class CompareCommand implements Callable<Integer> {
                     + " CDFs of both runs; self-contained, works offline). Missing parent directories are created.")
     Path html;
 
+    @Option(names = "--threshold", paramLabel = "PCT",
+            description = "A metric whose relative change from A is within +/-PCT %% is \"same\", beyond it"
+                    + " \"better\" or"
+                    + " \"worse\" (single runs have no confidence intervals yet; repeating one run moves its"
+                    + " percentiles by a few %%). 0 calls every printed change. Default: ${DEFAULT-VALUE}.")
+    double thresholdPct = RunComparison.DEFAULT_THRESHOLD * 100;
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
@@ -60,6 +68,9 @@ public final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new ArrayList<>(ReportArguments.usageProblems(List.of(a, b), kafka));
+        if (!(thresholdPct >= 0 && thresholdPct < 100)) {
+            problems.add("--threshold must be a percentage >= 0 and < 100, got " + thresholdPct);
+        }
         String htmlProblem = VisualOutputOptions.fileProblem("--html", html);
         if (htmlProblem == null) {
             htmlProblem = VisualOutputOptions.collision("--html", html, readTaken(a, "report A"), readTaken(b, "report B"));
@@ -77,7 +88,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
         ReportSources.Found ra = loaded.reports().get(0);
         ReportSources.Found rb = loaded.reports().get(1);
-        RunComparison c = RunComparison.of(ra.artifact(), rb.artifact());
+        RunComparison c = RunComparison.of(ra.artifact(), rb.artifact(), thresholdPct / 100);
         out.print(CompareTable.render(c, ra.source(), rb.source()));
         if (html != null) {
             try {

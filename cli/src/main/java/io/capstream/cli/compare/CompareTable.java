@@ -6,10 +6,10 @@ import io.capstream.cli.compare.RunComparison.WorkloadDifference;
 import java.util.Locale;
 
 /**
- * The console text of a {@link RunComparison} ({@code capstream compare}): the two runs, one aligned line
- * per metric (name, unit, A, B, B - A with its sign, the relative change such as {@code +12.3%}, and
- * {@code better}/{@code worse}), then the workload differences (or {@code workload: same}). A missing value
- * prints as {@code -}. Stateless.
+ * The console text of a {@link RunComparison} ({@code capstream compare}): the two runs, the threshold within
+ * which a change is "same", one aligned line per metric (name, unit, A, B, B - A with its sign, the relative change
+ * such as {@code +12.3%}, and {@code better}, {@code worse} or {@code same}), then the workload differences (or
+ * {@code workload: same}). A missing value prints as {@code -}. Stateless.
  */
 public final class CompareTable {
     private static final String ROW = "%-24s %-6s %12s %12s %12s %9s  %s%n";
@@ -27,6 +27,7 @@ public final class CompareTable {
         StringBuilder sb = new StringBuilder();
         sb.append("A  ").append(text(c.runA())).append(source(c.runA(), sourceA)).append('\n');
         sb.append("B  ").append(text(c.runB())).append(source(c.runB(), sourceB)).append('\n');
+        sb.append(thresholdLine(c.threshold())).append('\n');
         sb.append('\n');
         sb.append(String.format(Locale.ROOT, ROW, "metric", "unit", "A", "B", "B-A", "change", "").stripTrailing())
                 .append('\n');
@@ -54,6 +55,17 @@ public final class CompareTable {
                 signed(fmt, m.absolute()), percent(m.relative()), verdict(m.verdict())).stripTrailing() + "\n";
     }
 
+    /**
+     * @param threshold the comparison's threshold, a fraction
+     * @return the line that says how the verdicts were made, e.g.
+     *     {@code changes within +/-5.0 % of A are "same" (--threshold; single runs have no confidence intervals)}
+     */
+    static String thresholdLine(double threshold) {
+        return String.format(Locale.ROOT, "changes within +/-%.1f %% of A are \"same\" (--threshold; single runs"
+                + " have no"
+                + " confidence intervals)", threshold * 100);
+    }
+
     /** @return the value in the pattern, or {@code -} */
     static String value(String fmt, Double v) {
         return v == null ? "-" : String.format(Locale.ROOT, fmt, v);
@@ -77,7 +89,7 @@ public final class CompareTable {
     }
 
     private static String verdict(Verdict v) {
-        return v == null || v == Verdict.UNCHANGED ? "" : v.name().toLowerCase(Locale.ROOT);
+        return v == null ? "" : v == Verdict.UNCHANGED ? "same" : v.name().toLowerCase(Locale.ROOT);
     }
 
     private static String source(String runId, String source) {

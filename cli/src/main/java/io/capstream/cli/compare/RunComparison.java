@@ -13,7 +13,9 @@ import java.util.Set;
 /**
  * Two runs' reports side by side ({@code capstream compare A B}): per metric the value of A and of B,
  * the absolute change B - A, the relative change (B - A) / A and whether the change is better or worse,
- * and the workload settings that differ.
+ * and the workload settings that differ. A relative change within &plusmn;{@code threshold} is "same": single runs
+ * have no confidence intervals yet, and a smaller change is within what repeating the same run moves the numbers by
+ * ({@link #DEFAULT_THRESHOLD}).
  *
  * <p>Metrics, each row present when A or B has a value:
  * <ul>
@@ -31,9 +33,20 @@ import java.util.Set;
  * @param runA     A's run id
  * @param runB     B's run id
  * @param metrics  the metric rows, in the order above
- * @param workload the workload keys whose values differ, in {@link #WORKLOAD_KEYS} order
+ * @param workload  the workload keys whose values differ, in {@link #WORKLOAD_KEYS} order
+ * @param threshold the relative change (fraction of A) within which a metric counts as unchanged, &gt;= 0
  */
-public record RunComparison(String runA, String runB, List<MetricChange> metrics, List<WorkloadDifference> workload) {
+public record RunComparison(String runA, String runB, List<MetricChange> metrics, List<WorkloadDifference> workload,
+                            double threshold) {
+    /**
+     * Default {@code threshold}: 5 %. Three identical 200-request runs against the built-in sim on a busy 2-core
+     * machine (README, "Visual reports") differed by up to 3.9 % in throughput and 1.5 % at p50 (TTFT, E2E, ITL), so
+     * a smaller change there is noise, not a difference one run can show. Their tails moved more (p90 up to 14 %,
+     * p95/p99 up to 43 %, inter-chunk p99 up to 114 %) than a fixed threshold can absorb: judge tails over repeated
+     * runs.
+     */
+    public static final double DEFAULT_THRESHOLD = 0.05;
+
     /**
      * Top-level artifact keys compared as the workload (objects flattened to dotted keys), then the
      * {@code capstream.} keys.
@@ -113,16 +126,35 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
      * @param direction which way it improves
      * @param a         A's value, or null when A's report has none
      * @param b         B's value, or null when B's report has none
+     * @param threshold the largest relative change, as a fraction of A (0.02 = 2 %), that is no change: run-to-run
+     *                  noise rather than a difference (until comparisons have confidence intervals); &gt;= 0
      */
-    public record MetricChange(String name, Unit unit, Direction direction, Double a, Double b) {
-        /** Relative difference below which a change is no change (0.1 %: below what the table prints). */
-        public static final double UNCHANGED_WITHIN = 0.001;
-
-        /** Checks the name, unit and direction. */
+    public record MetricChange(String name, Unit unit, Direction direction, Double a, Double b, double threshold) {
+        /**
+         * Checks the name, unit, direction and threshold.
+         *
+         * @throws IllegalArgumentException when the threshold is negative or not finite
+         */
         public MetricChange {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(unit, "unit");
             Objects.requireNonNull(direction, "direction");
+            if (!(threshold >= 0) || Double.isInfinite(threshold)) {
+                throw new IllegalArgumentException("threshold must be a finite fraction >= 0, got " + threshold);
+            }
+        }
+
+        /**
+         * A change judged with the {@link #DEFAULT_THRESHOLD}.
+         *
+         * @param name      e.g. {@code TTFT p95}
+         * @param unit      its unit
+         * @param direction which way it improves
+         * @param a         A's value, or null
+         * @param b         B's value, or null
+         */
+        public MetricChange(String name, Unit unit, Direction direction, Double a, Double b) {
+            this(name, unit, direction, a, b, DEFAULT_THRESHOLD);
         }
 
         /** @return B - A in the metric's unit, or null when either is missing */
@@ -136,16 +168,21 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
         }
 
         /**
-         * @return whether B is better or worse than A; {@link Verdict#UNCHANGED} when they differ by less than
-         *     {@value #UNCHANGED_WITHIN} of the larger; null when either is missing or the metric has no
-         *     direction ({@link Direction#NEITHER})
+         * @return whether B is better or worse than A; {@link Verdict#UNCHANGED} when B equals A, or when the relative
+         *     change, at the 0.1 % the table prints it with, is within &plusmn;{@link #threshold} (so that a printed
+         *     {@code +2.0%} is "same" at a 2 % threshold and {@code +2.1%} is not); a change from A = 0 always has a
+         *     verdict; null when either value is missing or the metric has no direction ({@link Direction#NEITHER})
          */
         public Verdict verdict() {
             if (a == null || b == null || direction == Direction.NEITHER) {
                 return null;
             }
             int c = Double.compare(b, a);
-            if (c == 0 || Math.abs(b - a) < UNCHANGED_WITHIN * Math.max(Math.abs(a), Math.abs(b))) {
+            if (c == 0) {
+                return Verdict.UNCHANGED;
+            }
+            Double rel = relative();
+            if (rel != null && Math.round(Math.abs(rel) * 1000) <= Math.round(threshold * 1000)) {
                 return Verdict.UNCHANGED;
             }
             boolean lower = c < 0;
@@ -163,43 +200,75 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
     public record WorkloadDifference(String key, String a, String b) {
     }
 
-    /** Copies the lists. */
+    /**
+     * Copies the lists.
+     *
+     * @throws IllegalArgumentException when the threshold is negative or not finite
+     */
     public RunComparison {
+        if (!(threshold >= 0) || Double.isInfinite(threshold)) {
+            throw new IllegalArgumentException("threshold must be a finite fraction >= 0, got " + threshold);
+        }
         metrics = List.copyOf(metrics);
         workload = List.copyOf(workload);
     }
 
     /**
+     * A comparison whose metrics were judged with the {@link #DEFAULT_THRESHOLD}.
+     *
+     * @param runA     A's run id
+     * @param runB     B's run id
+     * @param metrics  the metric rows
+     * @param workload the differing workload keys
+     */
+    public RunComparison(String runA, String runB, List<MetricChange> metrics, List<WorkloadDifference> workload) {
+        this(runA, runB, metrics, workload, DEFAULT_THRESHOLD);
+    }
+
+    /**
      * @param a A's report artifact; not null
      * @param b B's report artifact; not null
-     * @return the comparison of B against A
+     * @return the comparison of B against A, with the {@link #DEFAULT_THRESHOLD}
      */
     public static RunComparison of(JsonNode a, JsonNode b) {
+        return of(a, b, DEFAULT_THRESHOLD);
+    }
+
+    /**
+     * @param a         A's report artifact; not null
+     * @param b         B's report artifact; not null
+     * @param threshold the relative change (fraction of A, e.g. 0.05) within which a metric is "same"; &gt;= 0
+     * @return the comparison of B against A
+     * @throws IllegalArgumentException when the threshold is negative or not finite
+     */
+    public static RunComparison of(JsonNode a, JsonNode b, double threshold) {
         List<MetricChange> metrics = new ArrayList<>();
         for (String[] l : LATENCIES) {
             for (String p : PERCENTILES) {
                 String fallback = p.equals("p50") ? l[2] : p.equals("p95") ? l[3] : null;
-                add(metrics, l[1] + " " + p, Unit.MS, Direction.LOWER_IS_BETTER,
+                add(metrics, threshold, l[1] + " " + p, Unit.MS, Direction.LOWER_IS_BETTER,
                         latency(a, l[0], p, fallback), latency(b, l[0], p, fallback));
             }
         }
-        add(metrics, "output throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER, outputThroughput(a),
+        add(metrics, threshold, "output throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER, outputThroughput(a),
                 outputThroughput(b));
-        add(metrics, "request throughput", Unit.REQ_S, Direction.HIGHER_IS_BETTER,
-                number(statistics(a).get("request_throughput_rps")), number(statistics(b).get("request_throughput_rps")));
-        add(metrics, "total token throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER,
+        add(metrics, threshold, "request throughput", Unit.REQ_S, Direction.HIGHER_IS_BETTER,
+                number(statistics(a).get("request_throughput_rps")),
+                number(statistics(b).get("request_throughput_rps")));
+        add(metrics, threshold, "total token throughput", Unit.TOK_S, Direction.HIGHER_IS_BETTER,
                 number(statistics(a).get("total_token_throughput_tok_s")),
                 number(statistics(b).get("total_token_throughput_tok_s")));
-        add(metrics, "completed", Unit.COUNT, Direction.NEITHER, number(a.get("completed")),
+        add(metrics, threshold, "completed", Unit.COUNT, Direction.NEITHER, number(a.get("completed")),
                 number(b.get("completed")));
-        add(metrics, "failed", Unit.COUNT, Direction.NEITHER, number(a.get("failed")), number(b.get("failed")));
-        add(metrics, "error rate", Unit.FRACTION, Direction.LOWER_IS_BETTER, errorRate(a), errorRate(b));
-        add(metrics, "goodput", Unit.FRACTION, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput")),
+        add(metrics, threshold, "failed", Unit.COUNT, Direction.NEITHER, number(a.get("failed")),
+                number(b.get("failed")));
+        add(metrics, threshold, "error rate", Unit.FRACTION, Direction.LOWER_IS_BETTER, errorRate(a), errorRate(b));
+        add(metrics, threshold, "goodput", Unit.FRACTION, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput")),
                 number(slo(b).get("goodput")));
-        add(metrics, "goodput rate", Unit.REQ_S, Direction.HIGHER_IS_BETTER, number(slo(a).get("goodput_rps")),
-                number(slo(b).get("goodput_rps")));
+        add(metrics, threshold, "goodput rate", Unit.REQ_S, Direction.HIGHER_IS_BETTER,
+                number(slo(a).get("goodput_rps")), number(slo(b).get("goodput_rps")));
         return new RunComparison(a.path("run_id").asText(null), b.path("run_id").asText(null), metrics,
-                workloadDifferences(a, b));
+                workloadDifferences(a, b), threshold);
     }
 
     /**
@@ -258,9 +327,10 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
         return failed / (completed + failed);
     }
 
-    private static void add(List<MetricChange> out, String name, Unit unit, Direction d, Double a, Double b) {
+    private static void add(List<MetricChange> out, double threshold, String name, Unit unit, Direction d, Double a,
+                            Double b) {
         if (a != null || b != null) {
-            out.add(new MetricChange(name, unit, d, a, b));
+            out.add(new MetricChange(name, unit, d, a, b, threshold));
         }
     }
 

@@ -67,6 +67,18 @@ public final class ArtifactRecords {
         return (ClientCheck) SpecificData.get().deepCopy(schema, value(schema, c));
     }
 
+    /**
+     * @param artifact a report artifact tree; not null
+     * @return its {@code failures} entries, read like {@link #report}'s; empty when it has none
+     */
+    @SuppressWarnings("unchecked")
+    public static List<io.capstream.schemas.avro.FailureEntry> failures(JsonNode artifact) {
+        Schema.Field f = BenchmarkReport.getClassSchema().getField("failures");
+        Object v = field(f, artifact.get(f.name()));
+        return v == null ? List.of()
+                : (List<io.capstream.schemas.avro.FailureEntry>) SpecificData.get().deepCopy(f.schema(), v);
+    }
+
     private static Object field(Schema.Field f, JsonNode n) {
         Object v = value(f.schema(), n);
         if (v == null && n == null && f.hasDefaultValue()) {

@@ -26,10 +26,10 @@ import java.util.TreeMap;
  * report has them, one line per SLO with its attainment, the goodput, the load health (offered,
  * scheduled and achieved rate and client queue time in an open loop, achieved concurrency in a closed
  * one) and a warning when the run fell behind its arrival schedule; the generator's self-check, then
- * the first failures. Missing values print as {@code -}.
+ * the failures counted per error type and HTTP status with the error rate and a few examples
+ * ({@link FailureSummary}). Missing values print as {@code -}.
  */
 public final class SummaryTable {
-    private static final int MAX_FAILURES_SHOWN = 10;
     private static final int MAX_WORKERS_SHOWN = 8;
 
     private SummaryTable() {
@@ -37,7 +37,8 @@ public final class SummaryTable {
 
     /**
      * @param report the typed report; never null. A chunked report's record has no failure entries
-     *     (they are in its artifact): a {@code failures:} line then points to the report file.
+     *     (they are in its artifact): they are then counted from {@code artifact_json} when it holds the
+     *     assembled artifact, else the {@code failures} line points to the report file.
      * @param client the generator's self-check of the run ({@code capstream.client}), or null when
      *     there is none (imports, replays)
      * @return the table text, lines ending in {@code \n}
@@ -144,24 +145,30 @@ public final class SummaryTable {
         line(sb, "server metrics", v.toString());
     }
 
+    /**
+     * The failures as counts per error type and HTTP status with the error rate and a few examples
+     * ({@link FailureSummary}). A chunked report's record has no failure entries: they are read from its
+     * artifact when the record carries it (a run's report, assembled from its chunks), else the line says they are
+     * in the report file.
+     */
     private static void failures(StringBuilder sb, BenchmarkReport report) {
         List<FailureEntry> failures = report.getFailures();
-        if (failures.isEmpty()) {
-            if (report.getArtifactChunks() > 0 && zeroIfNull(report.getFailed()) > 0) {
-                sb.append("\nfailures: ").append(report.getFailed()).append(", listed in the report file\n");
-            }
-            return;
+        if (failures.isEmpty() && zeroIfNull(report.getFailed()) > 0 && report.getArtifactChunks() > 0) {
+            failures = artifactFailures(report.getArtifactJson());
         }
-        sb.append("\nfailures:\n");
-        int shown = 0;
-        for (FailureEntry f : failures) {
-            if (shown++ == MAX_FAILURES_SHOWN) {
-                sb.append("  ... ").append(failures.size() - MAX_FAILURES_SHOWN).append(" more in the report\n");
-                break;
-            }
-            // the cause in capstream's words; the report file keeps the reference's error_message
-            sb.append(String.format(Locale.ROOT, "  #%-5d %-15s %s%n", f.getRequestIndex(), f.getErrorType(),
-                    io.capstream.schemas.text.FailureWording.of(f.getErrorType(), f.getErrorMessage())));
+        sb.append(FailureSummary.render(failures, zeroIfNull(report.getFailed()), report.getCompleted(),
+                report.getArtifactChunks() > 0));
+    }
+
+    /** @return the failure entries of an artifact's {@code failures} array; empty when the text has none or is empty */
+    private static List<FailureEntry> artifactFailures(String artifactJson) {
+        if (artifactJson == null || artifactJson.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return ArtifactRecords.failures(io.capstream.schemas.artifact.ArtifactJson.parse(artifactJson));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return List.of();
         }
     }
 

@@ -159,7 +159,8 @@ class RunCommandIT {
                     && f.path("error_message").asText().contains("500");
         }
         assertTrue(http500, a.path("failures").toString());
-        assertTrue(out().contains("failures:"), out());
+        assertTrue(out().contains("\nfailures          " + failed + " of 20 ("), out());
+        assertTrue(out().contains("HTTPError 500 x"), "counted per error type and HTTP status: " + out());
         assertTrue(err().contains("requests failed"), err());
     }
 

@@ -151,6 +151,21 @@ class VisualOutputUsageErrorsTest {
         r = run("compare", junk.toString(), seed().toString());
         assertEquals(2, r.code(), r.err());
         assertEquals(List.of("capstream compare: " + junk + ": not a report artifact (no run_id)"), r.lines());
+        r = run("compare", seed().toString(), seed().toString(), "--threshold", "-1");
+        assertEquals(2, r.code(), r.err());
+        assertEquals(List.of("capstream compare: --threshold must be a percentage >= 0 and < 100, got -1.0"), r.lines());
+    }
+
+    @Test
+    void compareSaysWhichThresholdItsVerdictsUse() throws Exception {
+        java.io.StringWriter out = new java.io.StringWriter();
+        picocli.CommandLine cmd = io.capstream.cli.CapstreamMain.newCommandLine(
+                new io.capstream.cli.config.ConfigDefaultProvider(java.util.Map.of(), new java.util.Properties()));
+        cmd.setOut(new java.io.PrintWriter(out, true));
+        int code = cmd.execute("compare", seed().toString(), seed().toString(), "--threshold", "2.5");
+        assertEquals(0, code, out.toString());
+        assertTrue(out.toString().contains("\nchanges within +/-2.5 % of A are \"same\" (--threshold;"), out.toString());
+        assertTrue(out.toString().contains("0.0%  same\n"), "equal values are \"same\": " + out);
     }
 
     /** Before: report/compare/import/sweep replaced the report they read (or their sweep.json) by the page, exit 0. */

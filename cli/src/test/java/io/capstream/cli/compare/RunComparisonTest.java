@@ -93,8 +93,34 @@ class RunComparisonTest {
         assertEquals(Verdict.WORSE, errors.verdict());
         assertEquals(Verdict.UNCHANGED,
                 new MetricChange("ITL p90", Unit.MS, Direction.LOWER_IS_BETTER, 16.72, 16.7205).verdict());
-        assertEquals(Verdict.BETTER,
-                new MetricChange("ITL p90", Unit.MS, Direction.LOWER_IS_BETTER, 16.72, 16.70).verdict());
+    }
+
+    /** Before: a -0.2 % change of ITL p90 (16.72 to 16.69 ms, run-to-run noise) was "better". */
+    @Test
+    void changesWithinTheThresholdAreTheSameAndTheThresholdCanBeSet() {
+        MetricChange noise = new MetricChange("ITL p90", Unit.MS, Direction.LOWER_IS_BETTER, 16.72, 16.69);
+        assertEquals(Verdict.UNCHANGED, noise.verdict(), "a -0.2 % change with the default threshold: " + noise);
+        assertEquals(Verdict.BETTER, new MetricChange("ITL p90", Unit.MS, Direction.LOWER_IS_BETTER, 16.72, 16.69, 0.0)
+                .verdict(), "threshold 0 calls every printed change");
+        double t = RunComparison.DEFAULT_THRESHOLD;
+        assertEquals(Verdict.UNCHANGED,
+                new MetricChange("TTFT p95", Unit.MS, Direction.LOWER_IS_BETTER, 100.0, 100.0 * (1 + t)).verdict(),
+                "exactly the threshold is still the same");
+        assertEquals(Verdict.WORSE,
+                new MetricChange("TTFT p95", Unit.MS, Direction.LOWER_IS_BETTER, 100.0, 100.0 * (1 + t) + 0.1).verdict(),
+                "0.1 % beyond the threshold (as printed) is worse");
+        assertEquals(Verdict.WORSE, new MetricChange("error rate", Unit.FRACTION, Direction.LOWER_IS_BETTER, 0.0, 0.001)
+                .verdict(), "a change from 0 always has a verdict");
+
+        RunComparison strict = RunComparison.of(Artifacts.report("a", 100, 4, null), Artifacts.report("b", 103, 4, null),
+                0.01);
+        assertEquals(0.01, strict.threshold());
+        assertEquals(Verdict.WORSE, metric(strict, "TTFT p50").verdict(), "+3 % at a 1 % threshold");
+        RunComparison loose = RunComparison.of(Artifacts.report("a", 100, 4, null), Artifacts.report("b", 103, 4, null),
+                0.05);
+        assertEquals(Verdict.UNCHANGED, metric(loose, "TTFT p50").verdict(), "+3 % at a 5 % threshold");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RunComparison.of(Artifacts.report("a", 100, 4, null), Artifacts.report("b", 103, 4, null), -0.01));
     }
 
     @Test

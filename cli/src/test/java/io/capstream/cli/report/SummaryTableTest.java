@@ -134,29 +134,67 @@ class SummaryTableTest {
         assertTrue(!SummaryTable.render(report(List.of(), Metrics.newBuilder().build()), null).contains("server metrics"));
     }
 
+    private static FailureEntry failure(int index, String type, String message) {
+        return FailureEntry.newBuilder().setRequestIndex(index).setErrorType(type).setErrorMessage(message).build();
+    }
+
     @Test
-    void listsFailuresAndShowsDashesForNulls() {
+    void countsFailuresAndShowsDashesForNulls() {
         BenchmarkReport a = report(List.of(
-                FailureEntry.newBuilder().setRequestIndex(0).setErrorType("URLError")
-                        .setErrorMessage("<urlopen error [Errno 111] Connection refused>").build(),
-                FailureEntry.newBuilder().setRequestIndex(1).setErrorType("HTTPError")
-                        .setErrorMessage("HTTP Error 500: Internal Server Error").build()),
+                failure(0, "URLError", "<urlopen error [Errno 111] Connection refused>"),
+                failure(1, "HTTPError", "HTTP Error 500: Internal Server Error")),
                 Metrics.newBuilder().setThroughputTokS(0.0).build());
         String t = SummaryTable.render(a, null);
         assertTrue(t.contains("TTFT (ms)                               -              -              -\n"), t);
-        // issue 26 item 8: the cause in capstream's words; the report keeps the reference's error_message
-        assertTrue(t.contains("#0     URLError        connection refused: nothing listened at the endpoint\n"), t);
-        assertTrue(t.contains("#1     HTTPError       HTTP 500 Internal Server Error\n"), t);
+        // issue 26 items 8 and 10: counts per error type and status; the examples in capstream's words (the report
+        // keeps the reference's error_message)
+        assertTrue(t.endsWith("\nfailures          2 of 2 (100.0 %): URLError x1, HTTPError 500 x1\n"
+                + "  e.g. #0     URLError        connection refused: nothing listened at the endpoint\n"
+                + "  e.g. #1     HTTPError       HTTP 500 Internal Server Error\n"), t);
         assertTrue(!t.contains("urlopen"), t);
         assertTrue(t.contains("throughput        0.0 tok/s  (output tokens -)"), t);
         assertTrue(t.contains("engine -"), t);
     }
 
     @Test
-    void aChunkedReportPointsToTheFileForItsFailures() {
+    void manyFailuresAreCountedPerErrorTypeAndHttpStatusWithTheErrorRateAndAFewExamples() {
+        List<FailureEntry> failures = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            failures.add(i % 4 == 3 ? failure(10 * i, "TimeoutError", "timed out")
+                    : failure(10 * i, "HTTPError", "HTTP Error 503: Service Unavailable: overloaded"));
+        }
+        failures.add(failure(200, "HTTPError", "HTTP Error 429: Too Many Requests"));
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(failures, knownMetrics())).setRequests(300)
+                .setCompleted(287).setFailed(13).build();
+        String t = SummaryTable.render(r, null);
+        String expected = "\nfailures          13 of 300 (4.3 %): HTTPError 503 x9, TimeoutError x3, HTTPError 429 x1\n"
+                + "  e.g. #0     HTTPError       HTTP Error 503: Service Unavailable: overloaded\n"
+                + "  e.g. #30    TimeoutError    timed out\n"
+                + "  e.g. #200   HTTPError       HTTP Error 429: Too Many Requests\n"
+                + "  all 13 are listed in the report file (failures)\n";
+        assertTrue(t.endsWith(expected), "expected the summary to end with:" + expected + "but it was:\n" + t);
+    }
+
+    @Test
+    void aChunkedReportCountsTheFailuresOfItsAssembledArtifact() {
+        BenchmarkReport full = report(List.of(failure(4, "HTTPError", "HTTP Error 503: Service Unavailable"),
+                failure(7, "HTTPError", "HTTP Error 503: Service Unavailable")), knownMetrics());
+        String artifact = io.capstream.schemas.artifact.ArtifactJson.write(
+                io.capstream.schemas.report.ReportArtifact.toArtifact(full, false, null));
+        BenchmarkReport chunked = BenchmarkReport.newBuilder(full).setFailures(List.of()).setCompleted(8)
+                .setArtifactChunks(3).setArtifactJson(artifact).build();
+        String t = SummaryTable.render(chunked, null);
+        assertTrue(t.endsWith("\nfailures          2 of 10 (20.0 %): HTTPError 503 x2\n"
+                + "  e.g. #4     HTTPError       HTTP Error 503: Service Unavailable\n"
+                + "  all 2 are listed in the report file (failures)\n"), t);
+    }
+
+    @Test
+    void aChunkedReportWithoutItsArtifactPointsToTheFileForItsFailures() {
         BenchmarkReport a = BenchmarkReport.newBuilder(report(List.of(), Metrics.newBuilder().build()))
-                .setFailed(3).setArtifactChunks(12).build();
-        assertTrue(SummaryTable.render(a, null).endsWith("\nfailures: 3, listed in the report file\n"));
+                .setFailed(3).setCompleted(9).setArtifactChunks(12).build();
+        String t = SummaryTable.render(a, null);
+        assertTrue(t.endsWith("\nfailures          3 of 12 (25.0 %), listed in the report file\n"), t);
     }
 
     @Test
@@ -238,6 +276,8 @@ class SummaryTableTest {
                 goodput           0.94 (30 of 32 requests), 3.1 req/s
                 load              offered 20.0 req/s, scheduled 19.6, achieved 1.7 req/s; client queue p50/p99/max 2999.0/5900.0/6012.4 ms
                 warning: the run fell behind its arrival schedule (achieved 1.7 of 19.6 req/s, client queue up to 6012 ms): latencies understate the load; the in-flight cap of 8 was reached (--max-in-flight): raise it to offer more
+
+                failures          2 of 32 (6.3 %)
                 """;
         assertEquals(expected, SummaryTable.render(fullReport(load), null));
     }

@@ -1,0 +1,113 @@
+package io.capstream.cli.options;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.capstream.cli.CapstreamMain;
+import io.capstream.cli.config.ConfigDefaultProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * Before: {@code run --help} was some 350 lines of options in one list. Now {@code run}, {@code sweep} and
+ * {@code generate} list them under headings, each option exactly once, none left under "Other options".
+ */
+class OptionSectionsTest {
+    private static CommandLine command(String name) {
+        return CapstreamMain.newCommandLine(new ConfigDefaultProvider(Map.of(), new Properties()))
+                .getSubcommands().get(name);
+    }
+
+    /** @return the headings of the help text, in order (lines ending in ':' that are not indented) */
+    private static List<String> headings(String help) {
+        List<String> out = new ArrayList<>();
+        for (String line : help.split("\n")) {
+            if (!line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && line.endsWith(":")) {
+                out.add(line);
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"run", "sweep", "generate"})
+    void optionsAreListedUnderHeadingsEachExactlyOnce(String name) {
+        CommandLine cmd = command(name);
+        String help = cmd.getUsageMessage(CommandLine.Help.Ansi.OFF);
+        List<String> expected = new ArrayList<>(List.of(OptionSections.TARGET, OptionSections.WORKLOAD,
+                OptionSections.LOAD));
+        if (name.equals("sweep")) {
+            expected.add(OptionSections.SWEEP);
+        }
+        expected.add(OptionSections.RUN);
+        if (!name.equals("generate")) {
+            expected.add(OptionSections.OUTPUT);
+        }
+        expected.addAll(List.of(OptionSections.KAFKA, OptionSections.SIM, OptionSections.GENERAL, "Exit codes:"));
+        assertEquals(expected, headings(help), name + " --help:\n" + help);
+        assertTrue(help.startsWith("Usage: capstream " + name + " [OPTIONS]\n"), "a one-line synopsis:\n" + help);
+
+        for (OptionSpec o : cmd.getCommandSpec().options()) {
+            for (String n : o.names()) {
+                // an option line: indented, the name (after "-x, " for the short one), then '=', ' ' or the line end
+                Matcher m = Pattern.compile("(?m)^ {2,6}(?:-\\w, )?" + Pattern.quote(n) + "(?:[= \\[]|$)").matcher(help);
+                int count = 0;
+                while (m.find()) {
+                    count++;
+                }
+                String shortOrLong = n.startsWith("--") ? "" : " (short name, on its long name's line)";
+                if (n.startsWith("--")) {
+                    assertEquals(1, count, name + " " + n + " should be listed exactly once:\n" + help);
+                } else {
+                    Matcher s = Pattern.compile("(?m)^ {2}" + Pattern.quote(n) + ", ").matcher(help);
+                    int shorts = 0;
+                    while (s.find()) {
+                        shorts++;
+                    }
+                    assertEquals(1, shorts, name + " " + n + shortOrLong + " should be listed exactly once:\n" + help);
+                }
+            }
+            if (o.description().length > 0) {
+                // the help wraps lines (also after a '.'): compare without whitespace
+                String start = o.description()[0].replaceAll("\\s+", "").replace("%%", "%");
+                start = start.substring(0, Math.min(40, start.indexOf("${") < 0 ? start.length() : start.indexOf("${")));
+                assertTrue(help.replaceAll("\\s+", "").contains(start), name + " " + o.longestName()
+                        + "'s description should be kept: " + start);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"run", "sweep", "generate"})
+    void everyOptionHasASection(String name) {
+        List<String> unplaced = OptionSections.sections(command(name).getCommandSpec())
+                .getOrDefault(OptionSections.OTHER, List.of()).stream().map(OptionSpec::longestName).toList();
+        assertEquals(List.of(), unplaced, name + ": options without a section; add them to OptionSections");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"run", "sweep", "generate"})
+    void everyVisibleOptionIsInOneSection(String name) {
+        CommandLine.Model.CommandSpec spec = command(name).getCommandSpec();
+        List<OptionSpec> placed = OptionSections.sections(spec).values().stream().flatMap(List::stream).toList();
+        List<OptionSpec> visible = spec.options().stream().filter(o -> !o.hidden()).toList();
+        assertEquals(visible.size(), placed.size(), name + ": " + placed);
+        assertTrue(placed.containsAll(visible), name + ": every visible option is placed");
+    }
+
+    @org.junit.jupiter.api.Test
+    void sweepsAxesAreInTheSweepSectionRunsInTheLoadSection() {
+        assertTrue(OptionSections.sections(command("sweep").getCommandSpec()).get(OptionSections.SWEEP).stream()
+                .anyMatch(o -> o.longestName().equals("--concurrency")), "sweep --concurrency is a list of steps");
+        assertTrue(OptionSections.sections(command("run").getCommandSpec()).get(OptionSections.LOAD).stream()
+                .anyMatch(o -> o.longestName().equals("--concurrency")), "run --concurrency is the load");
+    }
+}
