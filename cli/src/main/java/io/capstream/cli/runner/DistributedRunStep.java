@@ -194,7 +194,7 @@ public final class DistributedRunStep {
     /** Writes the report, prints the summary and the views; @return the exit code */
     private int written(BenchmarkReport report, Path file) throws java.io.IOException {
         ArtifactJson.writeAtomically(file, report.getArtifactJson());
-        out.print(SummaryTable.render(report, null));
+        out.print(summary(report));
         out.println("report written to " + file);
         int code = 0;
         try {
@@ -213,6 +213,24 @@ public final class DistributedRunStep {
             code = 1;
         }
         return code;
+    }
+
+    /**
+     * The summary of a distributed run's report, as a one-process run prints it: the coordinator ran no request, so
+     * the client-check lines (and the distortion warning) come from the report's {@code capstream.client}, which the
+     * aggregator took from the workers' RunFinished events.
+     *
+     * @param report the run's report; not null
+     * @return the summary table, with the client check when the report carries one
+     */
+    static String summary(BenchmarkReport report) {
+        io.capstream.schemas.avro.ClientCheck client;
+        try {
+            client = io.capstream.cli.report.ArtifactRecords.clientCheck(ArtifactJson.parse(report.getArtifactJson()));
+        } catch (java.io.IOException | RuntimeException e) {
+            client = null; // an artifact that cannot be read back: the table without the self-check
+        }
+        return SummaryTable.render(report, client);
     }
 
     /**
