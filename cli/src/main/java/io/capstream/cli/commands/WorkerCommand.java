@@ -41,8 +41,9 @@ import picocli.CommandLine.Option;
             "Every worker must reach Kafka, the schema registry and the target (--base-url of the run); the API key is"
                 + " read from the run's --api-key-env variable on each worker."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped (Ctrl-C/SIGTERM) after the shares in progress ended",
-            "1:Kafka or the registry do not answer, or the control topic cannot be set up", "2:usage error"})
+        exitCodeList = {"1:Kafka or the registry do not answer, or the control topic cannot be set up", "2:usage error",
+            "130:stopped by Ctrl-C (SIGINT), after the shares in progress ended (each asked to stop, at most 60 s)",
+            "143:stopped by SIGTERM, likewise"})
 public final class WorkerCommand implements Callable<Integer> {
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -75,6 +76,12 @@ public final class WorkerCommand implements Callable<Integer> {
         String id = workerId == null ? defaultId() : workerId.strip();
         if (id.isEmpty()) {
             log.println(cmd + ": --worker-id must not be blank");
+            return 2;
+        }
+        String bad = controlCharacter(id);
+        if (bad != null) {
+            log.println(cmd + ": --worker-id must not contain control characters (" + bad + "); it names the worker's"
+                    + " events and lines");
             return 2;
         }
         KafkaClientProperties props = kafka.clientProperties();
@@ -117,6 +124,24 @@ public final class WorkerCommand implements Callable<Integer> {
         if (s != null) {
             s.stop();
         }
+    }
+
+    /**
+     * @param id a worker id; not null
+     * @return the first control or format character of {@code id} and its position (e.g. {@code "U+0007 at
+     *         position 3"}), or null when there is none
+     */
+    static String controlCharacter(String id) {
+        for (int i = 0; i < id.length(); ) {
+            int cp = id.codePointAt(i);
+            int type = Character.getType(cp);
+            if (Character.isISOControl(cp) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR) {
+                return String.format("U+%04X at position %d", cp, id.codePointCount(0, i) + 1);
+            }
+            i += Character.charCount(cp);
+        }
+        return null;
     }
 
     private static String defaultId() {

@@ -2,6 +2,8 @@ package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,5 +37,19 @@ class WorkersUsageErrorsTest {
         assertUsageError(run("worker"), "capstream worker: --bootstrap-servers and --schema-registry-url are required");
         assertUsageError(run("worker", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x",
                 "--worker-id", " "), "capstream worker: --worker-id must not be blank");
+        assertUsageError(run("worker", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x",
+                "--worker-id", "w1\u001b[31m"), "capstream worker: --worker-id must not contain control characters"
+                + " (U+001B at position 3); it names the worker's events and lines");
+        assertUsageError(run("worker", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x",
+                "--worker-id", "a\nb"), "capstream worker: --worker-id must not contain control characters"
+                + " (U+000A at position 2); it names the worker's events and lines");
+    }
+
+    @Test
+    void workerHelpGivesTheSignalsExitCodes() {
+        String help = new picocli.CommandLine(new WorkerCommand()).getUsageMessage(picocli.CommandLine.Help.Ansi.OFF);
+        assertTrue(help.contains("130   stopped by Ctrl-C (SIGINT)"), help);
+        assertTrue(help.contains("143   stopped by SIGTERM"), help);
+        assertFalse(help.contains("0     stopped"), help);
     }
 }
