@@ -87,19 +87,9 @@ public final class DistributedRunStep {
      */
     public int run(LocalStack stack, DeliverySession session, RunConfig config, RunControl control,
                    Function<String, Path> reportFile) throws Exception {
-        if (HttpUrls.userInfo(config.baseUrl()) != null) {
-            err.println(cmd + ": --workers: credentials in --base-url (user:password@) are not sent to workers; use"
-                    + " --api-key-env with the variable set on every worker");
-            return 2;
-        }
-        if (!config.headers().isEmpty()) {
-            err.println(cmd + ": --workers: -H headers are not sent to workers (the plan holds no header values, they may"
-                    + " be secrets); run them in one process");
-            return 2;
-        }
-        if (config.request().perRequestLengths()) {
-            err.println(cmd + ": --workers: --dataset, --input-tokens and --output-tokens are not sent to workers yet;"
-                    + " run them in one process");
+        java.util.List<String> problems = usageProblems(config, workers);
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
         config = config.toBuilder().expectedWorkers(workers).build();
@@ -118,21 +108,7 @@ public final class DistributedRunStep {
                     + " s (GET /models probe); nothing was sent");
             return 1;
         }
-        boolean open = config.arrival() != ArrivalMode.CLOSED;
-        int slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
-        if (slots < workers) {
-            err.println(cmd + ": --workers " + workers + " needs " + (open ? "--max-in-flight" : "--concurrency")
-                    + " of at least " + workers + " (each worker gets a part of it), got " + slots);
-            return 2;
-        }
         String runId = RunIds.runId(Instant.now(), config.runId(), config.runIdSuffix());
-        try {
-            Topic.validate(PlanTopic.name(runId));
-        } catch (InvalidTopicException e) {
-            err.println(cmd + ": --workers: run id '" + runId + "' cannot name the plan topic (letters, digits, '.',"
-                    + " '_' and '-' only)");
-            return 2;
-        }
         String coordinatorId = "coordinator-" + runId;
         try (PlanPublisher publisher = new PlanPublisher(stack.kafka(), stack.schemaRegistryUrl(),
                 stack.registryClient())) {
@@ -189,6 +165,45 @@ public final class DistributedRunStep {
             }
             return written(report, reportFile.apply(runId));
         }
+    }
+
+    /**
+     * The usage errors of a distributed run that its configuration shows, checked before the registry, Kafka or
+     * the target is contacted: credentials in the base URL and {@code -H} headers (not sent to workers), per-request
+     * lengths, fewer slots than workers, and a run id that cannot name the plan topic.
+     *
+     * @param config  the run's resolved configuration; not null
+     * @param workers N, &gt;= 1
+     * @return one message per problem (without the command prefix); empty when there is none
+     */
+    public static java.util.List<String> usageProblems(RunConfig config, int workers) {
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        if (config.baseUrl() != null && HttpUrls.userInfo(config.baseUrl()) != null) {
+            problems.add("--workers: credentials in --base-url (user:password@) are not sent to workers; use"
+                    + " --api-key-env with the variable set on every worker");
+        }
+        if (!config.headers().isEmpty()) {
+            problems.add("--workers: -H headers are not sent to workers (the plan holds no header values, they may"
+                    + " be secrets); run them in one process");
+        }
+        if (config.request().perRequestLengths()) {
+            problems.add("--workers: --dataset, --input-tokens and --output-tokens are not sent to workers yet;"
+                    + " run them in one process");
+        }
+        boolean open = config.arrival() != ArrivalMode.CLOSED;
+        int slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
+        if (slots < workers) {
+            problems.add("--workers " + workers + " needs " + (open ? "--max-in-flight" : "--concurrency")
+                    + " of at least " + workers + " (each worker gets a part of it), got " + slots);
+        }
+        String runId = RunIds.runId(Instant.now(), config.runId(), config.runIdSuffix());
+        try {
+            Topic.validate(PlanTopic.name(runId));
+        } catch (InvalidTopicException e) {
+            problems.add("--workers: run id '" + runId + "' cannot name the plan topic (letters, digits, '.',"
+                    + " '_' and '-' only)");
+        }
+        return problems;
     }
 
     /** Writes the report, prints the summary and the views; @return the exit code */

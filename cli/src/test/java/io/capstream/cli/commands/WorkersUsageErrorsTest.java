@@ -31,6 +31,35 @@ class WorkersUsageErrorsTest {
                 "capstream generate: --workers cannot be combined with --continuous");
     }
 
+    /**
+     * The usage errors that the run's configuration shows come first, before the registry or Kafka is contacted:
+     * nothing listens on 127.0.0.1:1, so a check that came after the Kafka connection would exit 1 (cannot reach
+     * Kafka) instead.
+     */
+    @Test
+    @Timeout(20)
+    void workersUsageErrorsComeBeforeAnyKafkaConnection() {
+        List<String> kafka = List.of("--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
+        assertUsageError(run(args(kafka, "run", "--workers", "3", "--concurrency", "2")),
+                "capstream run: --workers 3 needs --concurrency of at least 3 (each worker gets a part of it), got 2");
+        assertUsageError(run(args(kafka, "run", "--workers", "2", "--concurrency", "2", "--run-id", "a+b")),
+                "capstream run: --workers: run id 'a+b' cannot name the plan topic (letters, digits, '.', '_' and '-'"
+                        + " only)");
+        assertUsageError(run(args(kafka, "run", "--workers", "2", "--concurrency", "2", "-H", "X-Api-Key: k")),
+                "capstream run: --workers: -H headers are not sent to workers (the plan holds no header values, they"
+                        + " may be secrets); run them in one process");
+        assertUsageError(run(args(kafka, "generate", "--workers", "2", "--concurrency", "2", "--base-url",
+                        "http://u:p@127.0.0.1:9/v1", "--model", "m")),
+                "capstream generate: --workers: credentials in --base-url (user:password@) are not sent to workers; use"
+                        + " --api-key-env with the variable set on every worker");
+    }
+
+    private static String[] args(List<String> tail, String... head) {
+        List<String> all = new java.util.ArrayList<>(List.of(head));
+        all.addAll(tail);
+        return all.toArray(String[]::new);
+    }
+
     @Test
     @Timeout(20)
     void workerNeedsKafkaAndRegistry() {
