@@ -1,8 +1,14 @@
 package io.capstream.cli.runner;
 
+import io.capstream.cli.distributed.AssignmentWait;
 import io.capstream.cli.distributed.ClockOffset;
+import io.capstream.cli.distributed.ControlListener;
+import io.capstream.cli.distributed.ControlMessage;
+import io.capstream.cli.distributed.ControlTopic;
+import io.capstream.cli.distributed.PlanCleanup;
 import io.capstream.cli.distributed.PlanPublisher;
 import io.capstream.cli.distributed.PlanTopic;
+import io.capstream.cli.distributed.ShareRunner;
 import io.capstream.cli.distributed.ShareWatch;
 import io.capstream.cli.report.ReportWaiter;
 import io.capstream.cli.report.RunViews;
@@ -26,6 +32,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +63,13 @@ public final class DistributedRunStep {
     private final String cmd;
     /** A share still not taken this long after the start instant is warned about, once. */
     static final Duration UNTAKEN_WARNING = Duration.ofSeconds(10);
+    /**
+     * A share still not taken this long after the start instant gives the run up: no worker runs it any more (they
+     * refuse a share whose start passed {@link ShareRunner#STALE_MS} ago).
+     */
+    static final Duration UNTAKEN_GIVE_UP = Duration.ofMillis(ShareRunner.STALE_MS).plusSeconds(5);
+    /** After a stop (SIGINT/SIGTERM) sent to the workers, how long the report is still awaited (below the hook's 30 s). */
+    static final Duration STOP_REPORT_WAIT = Duration.ofSeconds(15);
     /** Longest wait for the workers' group to give each worker one share before the plan is written. */
     static final Duration ASSIGNMENT_TIMEOUT = Duration.ofSeconds(15);
 
@@ -110,60 +126,121 @@ public final class DistributedRunStep {
         }
         String runId = RunIds.runId(Instant.now(), config.runId(), config.runIdSuffix());
         String coordinatorId = "coordinator-" + runId;
+        Queue<ControlMessage> refusals = new ConcurrentLinkedQueue<>();
         try (PlanPublisher publisher = new PlanPublisher(stack.kafka(), stack.schemaRegistryUrl(),
                 stack.registryClient())) {
             ClockOffset offset = publisher.clockOffset(coordinatorId);
-            ShareWatch.Status assigned = publisher.createAndAwaitAssignment(runId, workers, ASSIGNMENT_TIMEOUT);
-            if (assigned == null || !assigned.oneSharePerWorker()) {
-                err.println(cmd + ": run " + runId + ": Kafka did not give each of " + workers + " workers one share within "
-                        + ASSIGNMENT_TIMEOUT.toSeconds() + " s (" + (assigned == null ? "the group did not answer"
-                        : assigned.describe()) + "); writing the plan anyway: a worker holding several shares runs"
-                        + " them all, a share nobody holds waits for a worker");
+            List<String> cleaned = publisher.deleteStalePlans(offset);
+            if (!cleaned.isEmpty()) {
+                err.println(cmd + ": note: deleted " + cleaned.size() + " plan topic(s) older than "
+                        + PlanCleanup.MAX_AGE.toMinutes() + " minutes that their coordinator left behind: "
+                        + String.join(", ", cleaned));
             }
-            long startLocalMs = System.currentTimeMillis() + lead.toMillis();
-            long startBrokerMs = offset.toBroker(startLocalMs);
-            RunEvent started = new EventFactory(runId, coordinatorId, plan).runStarted(Instant.ofEpochMilli(startLocalMs));
-            session.expect(runId);
-            RunDelivery delivery = session.newRun();
-            EventSink sink = delivery.sink();
-            sink.send(started);
-            long undelivered = sink.close(RunDriver.SINK_CLOSE_TIMEOUT);
-            if (undelivered > 0) {
-                err.println(cmd + ": RunStarted could not be delivered to Kafka"
-                        + (delivery.lastError() == null ? "" : " (" + delivery.lastError() + ")") + "; no plan was published");
-                publisher.deletePlan(runId);
-                return 1;
-            }
-            publisher.publish(runId, coordinatorId, (RunStarted) started.getPayload(), config, workers, startBrokerMs);
-            err.printf("%s: run %s: plan of %d requests published to %d workers on %s, start at %s (broker clock;"
-                            + " this clock %+.1f ms +/- %.1f ms)%n", cmd, runId, plan.requests(), workers,
-                    PlanTopic.name(runId), Instant.ofEpochMilli(startBrokerMs), offset.offsetMs(), offset.uncertaintyMs());
-            if (!req.awaitReport()) {
-                out.println("run " + runId + ": plan published to " + workers + " workers (Kafka "
-                        + stack.kafka().bootstrapServers() + ")");
-                return 0;
-            }
-            ReportWaiter waiter = delivery.waiter();
-            BenchmarkReport report = waiter == null ? null
-                    : await(waiter, new ShareLooks(publisher, runId, startLocalMs), config, plan, control);
-            if (report == null) {
-                ShareWatch.Status shares = publisher.shares(runId, workers);
-                err.println(cmd + ": no report for run " + runId + " arrived on capstream.reports within "
-                        + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toSeconds() + " s"
-                        + (shares == null ? "" : " (" + shares.describe() + ")")
-                        + (stack.aggregatorFailure() == null ? "" : ": " + stack.aggregatorFailure()));
-                // the run is given up: a worker that starts later must not take its shares
-                String why = publisher.deletePlan(runId);
-                if (why != null) {
-                    err.println(cmd + ": note: the plan topic " + PlanTopic.name(runId) + " was not deleted: " + why);
+            try (ControlListener listener = publisher.listen(runId, m -> {
+                if (ControlMessage.REFUSED.equals(m.type())) {
+                    refusals.add(m);
                 }
+            })) {
+                return publishAndAwait(stack, session, config, control, reportFile, plan, runId, coordinatorId,
+                        publisher, offset, refusals);
+            }
+        }
+    }
+
+    private int publishAndAwait(LocalStack stack, DeliverySession session, RunConfig config, RunControl control,
+                                Function<String, Path> reportFile, RunPlan plan, String runId, String coordinatorId,
+                                PlanPublisher publisher, ClockOffset offset, Queue<ControlMessage> refusals)
+            throws Exception {
+        AssignmentWait.Result assigned = publisher.createAndAwaitAssignment(runId, workers, ASSIGNMENT_TIMEOUT,
+                control::stopRequested);
+        switch (assigned.outcome()) {
+            case STOPPED -> {
+                err.println(cmd + ": run " + runId + ": interrupted before the plan was published; nothing was sent");
+                deletePlan(publisher, runId);
+                return 130;
+            }
+            case NO_WORKER -> {
+                err.println(cmd + ": run " + runId + ": no worker holds a share after "
+                        + Math.round(assigned.waited().toMillis() / 1000.0) + " s (" + assigned.last().describe()
+                        + "); start a 'capstream worker' with the same --bootstrap-servers and --schema-registry-url"
+                        + " for each of the " + workers + " shares, then run again; nothing was sent");
+                deletePlan(publisher, runId);
                 return 1;
             }
-            String why = publisher.deletePlan(runId);
-            if (why != null) {
-                err.println(cmd + ": note: the plan topic " + PlanTopic.name(runId) + " was not deleted: " + why);
+            case PARTIAL -> err.println(cmd + ": run " + runId + ": Kafka did not give each of " + workers
+                    + " workers one share within " + ASSIGNMENT_TIMEOUT.toSeconds() + " s (" + (assigned.last() == null
+                    ? "the group did not answer" : assigned.last().describe()) + "); writing the plan anyway: a worker"
+                    + " holding several shares runs them all, a share nobody holds waits for a worker");
+            default -> {
             }
-            return written(report, reportFile.apply(runId));
+        }
+        long startLocalMs = System.currentTimeMillis() + lead.toMillis();
+        long startBrokerMs = offset.toBroker(startLocalMs);
+        RunEvent started = new EventFactory(runId, coordinatorId, plan).runStarted(Instant.ofEpochMilli(startLocalMs));
+        session.expect(runId);
+        RunDelivery delivery = session.newRun();
+        EventSink sink = delivery.sink();
+        sink.send(started);
+        long undelivered = sink.close(RunDriver.SINK_CLOSE_TIMEOUT);
+        if (undelivered > 0) {
+            err.println(cmd + ": RunStarted could not be delivered to Kafka"
+                    + (delivery.lastError() == null ? "" : " (" + delivery.lastError() + ")") + "; no plan was published");
+            deletePlan(publisher, runId);
+            return 1;
+        }
+        publisher.publish(runId, coordinatorId, (RunStarted) started.getPayload(), config, workers, startBrokerMs);
+        err.printf("%s: run %s: plan of %d requests published to %d workers on %s, start at %s (broker clock;"
+                        + " this clock %+.1f ms +/- %.1f ms)%n", cmd, runId, plan.requests(), workers,
+                PlanTopic.name(runId), Instant.ofEpochMilli(startBrokerMs), offset.offsetMs(), offset.uncertaintyMs());
+        if (!req.awaitReport()) {
+            out.println("run " + runId + ": plan published to " + workers + " workers (Kafka "
+                    + stack.kafka().bootstrapServers() + ")");
+            return 0;
+        }
+        ReportWaiter waiter = delivery.waiter();
+        Awaited a = waiter == null ? new Awaited(null, null, false)
+                : await(waiter, new ShareLooks(publisher, runId, startLocalMs), config, plan, control, publisher,
+                refusals);
+        if (a.givenUp() != null) {
+            String why = publisher.send(ControlMessage.stop(runId, a.givenUp()));
+            err.println(cmd + ": run " + runId + ": " + a.givenUp() + "; the run is given up: "
+                    + (why == null ? "the other workers were asked to stop their shares" : "the other workers could not"
+                    + " be asked to stop (" + why + ")") + ", and the aggregator publishes it incomplete after its"
+                    + " incompleteness deadline");
+            deletePlan(publisher, runId);
+            return 1;
+        }
+        if (a.report() == null) {
+            if (a.interrupted()) {
+                err.println(cmd + ": run " + runId + ": interrupted; its report did not arrive within "
+                        + STOP_REPORT_WAIT.toSeconds() + " s of the stop (the aggregator publishes it on"
+                        + " capstream.reports once every worker's RunFinished is in: 'capstream report " + runId + "')");
+                deletePlan(publisher, runId);
+                return 130;
+            }
+            ShareWatch.Status shares = publisher.shares(runId, workers);
+            err.println(cmd + ": no report for run " + runId + " arrived on capstream.reports within "
+                    + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toSeconds() + " s"
+                    + (shares == null ? "" : " (" + shares.describe() + ")")
+                    + (stack.aggregatorFailure() == null ? "" : ": " + stack.aggregatorFailure()));
+            // the run is given up: a worker that starts later must not take its shares
+            deletePlan(publisher, runId);
+            return 1;
+        }
+        deletePlan(publisher, runId);
+        int code = written(a.report(), reportFile.apply(runId));
+        if (a.interrupted()) {
+            err.println(cmd + ": run " + runId + " was interrupted: the workers stopped their shares early; the report"
+                    + " counts the requests that ran");
+            return 130;
+        }
+        return code;
+    }
+
+    private void deletePlan(PlanPublisher publisher, String runId) {
+        String why = publisher.deletePlan(runId);
+        if (why != null) {
+            err.println(cmd + ": note: the plan topic " + PlanTopic.name(runId) + " was not deleted: " + why);
         }
     }
 
@@ -263,34 +340,83 @@ public final class DistributedRunStep {
         return Duration.ofMillis((long) (runS * 1000));
     }
 
-    private BenchmarkReport await(ReportWaiter waiter, ShareLooks looks, RunConfig config, RunPlan plan,
-                                  RunControl control) throws InterruptedException {
+    /**
+     * How the wait for the report ended.
+     *
+     * @param report      the report, or null
+     * @param givenUp     why the run was given up before its report (a refused share, a share nobody took in
+     *                    time), or null
+     * @param interrupted whether the coordinator was asked to stop (SIGINT/SIGTERM) and stopped the workers
+     */
+    private record Awaited(BenchmarkReport report, String givenUp, boolean interrupted) {
+    }
+
+    private Awaited await(ReportWaiter waiter, ShareLooks looks, RunConfig config, RunPlan plan, RunControl control,
+                          PlanPublisher publisher, Queue<ControlMessage> refusals) throws InterruptedException {
         String runId = looks.runId;
         // the future registered before the shares were written: a report that came while the coordinator was
         // still busy is in it
         CompletableFuture<BenchmarkReport> f = waiter.expect(runId);
         long deadline = System.nanoTime() + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toNanos();
+        boolean interrupted = false;
         try {
-            while (System.nanoTime() < deadline && !control.stopRequested()) {
-                looks.look();
+            while (System.nanoTime() < deadline) {
+                if (!interrupted && control.stopRequested()) {
+                    interrupted = true;
+                    String why = publisher.send(ControlMessage.stop(runId, "its coordinator was interrupted"));
+                    err.println(cmd + ": run " + runId + ": interrupted: " + (why == null
+                            ? "the workers were asked to stop their shares (" + ControlTopic.NAME + ")"
+                            : "the workers could not be asked to stop their shares (" + why + ")")
+                            + "; waiting up to " + STOP_REPORT_WAIT.toSeconds() + " s for the report");
+                    deadline = Math.min(deadline, System.nanoTime() + STOP_REPORT_WAIT.toNanos());
+                }
+                if (!interrupted) {
+                    ControlMessage refused = refusals.poll();
+                    if (refused != null) {
+                        return new Awaited(null, "worker " + refused.workerId() + " refused share " + refused.share()
+                                + " of " + workers + ": " + refused.reason(), false);
+                    }
+                    String untaken = looks.look();
+                    if (untaken != null) {
+                        return new Awaited(null, untaken, false);
+                    }
+                }
                 try {
-                    return f.get(200, TimeUnit.MILLISECONDS);
+                    return new Awaited(f.get(200, TimeUnit.MILLISECONDS), null, interrupted);
                 } catch (TimeoutException e) {
                     // keep waiting
                 } catch (ExecutionException e) {
-                    return null;
+                    return new Awaited(null, null, interrupted);
                 }
             }
-            return null;
+            return new Awaited(null, null, interrupted);
         } finally {
             waiter.forget(runId);
         }
     }
 
     /**
+     * @param nowMs        this clock, epoch ms
+     * @param startLocalMs the shared start instant on this clock, epoch ms
+     * @param s            the shares' status; not null
+     * @return why the run cannot complete when some share is still not taken {@link #UNTAKEN_GIVE_UP} after the
+     *         start instant (no worker would run it then: a worker refuses a share whose start passed
+     *         {@link ShareRunner#STALE_MS} ago), else null
+     */
+    static String untakenTooLong(long nowMs, long startLocalMs, ShareWatch.Status s) {
+        if (s.allTaken() || nowMs - startLocalMs < UNTAKEN_GIVE_UP.toMillis()) {
+            return null;
+        }
+        return "share(s) " + s.notTaken() + " of " + s.shares() + " not taken by a worker " + UNTAKEN_GIVE_UP.toSeconds()
+                + " s after the start (" + s.describe() + "); a worker refuses a share whose start passed "
+                + ShareRunner.STALE_MS / 1000 + " s ago";
+    }
+
+    /**
      * While the report is awaited: about once a second, which shares the workers took ({@link ShareWatch}),
-     * until all are; one line when they all are, and one warning when some are still not taken
-     * {@link #UNTAKEN_WARNING} after the start instant (fewer workers running than shares, or none).
+     * until all are; one line when they all are, one warning when some are still not taken
+     * {@link #UNTAKEN_WARNING} after the start instant (fewer workers running than shares, or none), and the
+     * reason to give the run up when some are still not taken {@link #UNTAKEN_GIVE_UP} after it.
      */
     private final class ShareLooks {
         private final PlanPublisher publisher;
@@ -306,25 +432,34 @@ public final class DistributedRunStep {
             this.startLocalMs = startLocalMs;
         }
 
-        void look() throws InterruptedException {
+        /** @return why the run is given up, or null */
+        String look() throws InterruptedException {
             long now = System.currentTimeMillis();
             if (done || now < nextLookMs) {
-                return;
+                return null;
             }
             nextLookMs = now + 1000;
             ShareWatch.Status s = publisher.shares(runId, workers);
             if (s == null) {
-                return;
+                return null;
             }
             if (s.allTaken()) {
                 done = true;
                 err.println(cmd + ": run " + runId + ": all " + workers + " " + s.describe());
-            } else if (!warned && now - startLocalMs > UNTAKEN_WARNING.toMillis()) {
+                return null;
+            }
+            String giveUp = untakenTooLong(now, startLocalMs, s);
+            if (giveUp != null) {
+                return giveUp;
+            }
+            if (!warned && now - startLocalMs > UNTAKEN_WARNING.toMillis()) {
                 warned = true;
                 err.println(cmd + ": run " + runId + ": " + UNTAKEN_WARNING.toSeconds() + " s after the start, share(s) "
                         + s.notTaken() + " of " + workers + " not taken by a worker yet (" + s.describe() + "); start a"
-                        + " 'capstream worker' on this Kafka for each share; still waiting");
+                        + " 'capstream worker' on this Kafka for each share; still waiting up to "
+                        + UNTAKEN_GIVE_UP.toSeconds() + " s after the start");
             }
+            return null;
         }
     }
 }
