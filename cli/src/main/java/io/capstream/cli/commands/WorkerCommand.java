@@ -54,6 +54,8 @@ public final class WorkerCommand implements Callable<Integer> {
 
     /** Where the worker logs; null: {@code System.err} when it starts (tests give each worker its own). */
     PrintStream log;
+    /** The worker's environment (the API key variable); tests give one without a variable the run needs. */
+    java.util.function.Function<String, String> env = System::getenv;
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile WorkerService service;
 
@@ -98,7 +100,7 @@ public final class WorkerCommand implements Callable<Integer> {
         }
         Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000).setPreferNativeTransport(true));
         WorkerService s = new WorkerService(props, kafka.schemaRegistryUrl(), rc, id,
-                new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, System::getenv, log), log);
+                new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, env, log), log);
         service = s;
         started.countDown();
         CountDownLatch finished = new CountDownLatch(1);

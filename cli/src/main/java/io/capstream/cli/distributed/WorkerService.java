@@ -230,7 +230,9 @@ public final class WorkerService {
                 Throwable t = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
                         ? e.getCause() : e;
                 log.println("capstream worker " + workerId + ": " + what + " not run: " + t.getMessage());
-                refuse(ws, String.valueOf(t.getMessage()));
+                if (!control.stopRequested()) {
+                    refuse(ws, String.valueOf(t.getMessage())); // a stopped share is no refusal: its coordinator knows
+                }
             } else {
                 log.println("capstream worker " + workerId + ": " + what + " done: " + o.completed() + " completed, "
                         + o.failed() + " failed of " + o.requestsPlanned());

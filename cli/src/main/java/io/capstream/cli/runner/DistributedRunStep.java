@@ -46,12 +46,16 @@ import org.apache.kafka.common.internals.Topic;
 /**
  * The coordinator of a distributed run ({@code run --workers N}, {@code generate --workers N}): prepares
  * the plan as a one-process run does ({@link LoadGenerator#prepare}, the {@code GET /models} probe),
- * estimates its clock offset, creates the plan topic and waits until each of N workers holds one of its
- * partitions, emits the run's one {@code RunStarted} (expected_workers = N, started at the shared start
- * instant), writes the N shares ({@link PlanPublisher}) and, for {@code run}, waits for the
- * report, writes it, prints the summary and deletes the plan topic. It sends no request itself. Exit codes
- * as {@link RunStep}'s: 0 a complete report without failed requests (or, without waiting, the plan
- * published), 1 otherwise, 2 usage errors found by the preparation. Not thread-safe.
+ * estimates its clock offset, deletes plan topics other coordinators left behind ({@link PlanCleanup}), creates
+ * the plan topic and waits until each of N workers holds one of its partitions ({@link AssignmentWait}: ends
+ * the run within seconds when no worker holds a share), emits the run's one {@code RunStarted} (expected_workers
+ * = N, started at the shared start instant), writes the N shares ({@link PlanPublisher}) and, for {@code run},
+ * waits for the report, writes it, prints the summary and deletes the plan topic. While it waits it reads the
+ * workers' refusals on {@link ControlTopic} (a refused share, or one not taken {@link #UNTAKEN_GIVE_UP} after the
+ * start, gives the run up at once) and, on SIGINT/SIGTERM, sends the workers a stop of the run. It sends no
+ * request itself. Exit codes as {@link RunStep}'s: 0 a complete report without failed requests (or, without
+ * waiting, the plan published), 1 otherwise, 2 usage errors found by the preparation, 130 interrupted. Not
+ * thread-safe.
  */
 public final class DistributedRunStep {
     private final RunRequest req;
