@@ -232,7 +232,7 @@ public final class DistributedRunStep {
             return 1;
         }
         deletePlan(publisher, runId);
-        int code = written(a.report(), reportFile.apply(runId));
+        int code = written(a.report(), reportFile.apply(runId), a.interrupted());
         if (a.interrupted()) {
             err.println(cmd + ": run " + runId + " was interrupted: the workers stopped their shares early; the report"
                     + " counts the requests that ran");
@@ -288,7 +288,7 @@ public final class DistributedRunStep {
     }
 
     /** Writes the report, prints the summary and the views; @return the exit code */
-    private int written(BenchmarkReport report, Path file) throws java.io.IOException {
+    private int written(BenchmarkReport report, Path file, boolean interrupted) throws java.io.IOException {
         ArtifactJson.writeAtomically(file, report.getArtifactJson());
         out.print(summary(report));
         out.println("report written to " + file);
@@ -300,7 +300,9 @@ public final class DistributedRunStep {
             code = 1;
         }
         if (!report.getProvenance().getComplete()) {
-            err.println(cmd + ": " + RunDriver.incompleteReason(report));
+            long unsent = interrupted ? unsentOfInterrupted(report) : -1;
+            err.println(cmd + ": " + (unsent >= 0 ? unsent + " planned request(s) were not sent (the run was interrupted);"
+                    + " every request sent has its event" : RunDriver.incompleteReason(report)));
             code = 1;
         }
         int failed = ArtifactJson.parse(report.getArtifactJson()).path("failed").asInt(0);
@@ -309,6 +311,26 @@ public final class DistributedRunStep {
             code = 1;
         }
         return code;
+    }
+
+    /**
+     * @param report the report of a run the coordinator interrupted; not null
+     * @return how many planned requests were never sent, when that is all its missing indices are (every worker's
+     *         RunFinished arrived and the events of all the requests they say they sent are in the report), else -1
+     */
+    static long unsentOfInterrupted(BenchmarkReport report) {
+        if (!report.getProvenance().getRunFinishedSeen() || report.getWorkers() == null) {
+            return -1;
+        }
+        long sent = 0;
+        for (io.capstream.schemas.avro.WorkerSummary w : report.getWorkers().values()) {
+            if (w.getRequestsSent() == null) {
+                return -1;
+            }
+            sent += w.getRequestsSent();
+        }
+        int got = report.getCompleted() + report.getFailed();
+        return sent == got ? report.getProvenance().getMissingRequestIndices().size() : -1;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.capstream.cli.runner;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,5 +45,27 @@ class DistributedSummaryTest {
         assertFalse(none.contains("client check"), none);
         String unreadable = DistributedRunStep.summary(report("not json"));
         assertFalse(unreadable.contains("client check"), unreadable);
+    }
+
+    @Test
+    void anInterruptedRunsMissingIndicesAreUnsentWhenEveryWorkerSaysSo() {
+        java.util.Map<String, io.capstream.schemas.avro.WorkerSummary> w = new java.util.TreeMap<>();
+        w.put("w1", worker(10));
+        w.put("w2", worker(20));
+        Provenance p = Provenance.newBuilder().setKind(ReportKind.LIVE).setRunFinishedSeen(true)
+                .setMissingRequestIndices(java.util.stream.IntStream.range(30, 100).boxed().toList()).build();
+        BenchmarkReport r = BenchmarkReport.newBuilder(report("{}")).setRequests(30).setCompleted(29).setFailed(1)
+                .setWorkers(w).setProvenance(p).build();
+        assertEquals(70, DistributedRunStep.unsentOfInterrupted(r), "70 planned requests never sent");
+        w.put("w2", worker(21)); // one more sent than arrived: an event was lost
+        assertEquals(-1, DistributedRunStep.unsentOfInterrupted(BenchmarkReport.newBuilder(r).setWorkers(w).build()));
+        Provenance noFinish = Provenance.newBuilder(p).setRunFinishedSeen(false).build();
+        assertEquals(-1, DistributedRunStep.unsentOfInterrupted(BenchmarkReport.newBuilder(r).setProvenance(noFinish)
+                .build()), "a RunFinished missing");
+    }
+
+    private static io.capstream.schemas.avro.WorkerSummary worker(int sent) {
+        return io.capstream.schemas.avro.WorkerSummary.newBuilder().setRequests(sent).setCompleted(sent).setFailed(0)
+                .setRunFinished(true).setRequestsSent(sent).build();
     }
 }
