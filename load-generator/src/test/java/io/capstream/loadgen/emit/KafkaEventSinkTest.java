@@ -149,6 +149,7 @@ class KafkaEventSinkTest {
     }
 
     @Test
+    @Timeout(30)
     void closeTimeoutCountsPendingEvents() {
         CountDownLatch never = new CountDownLatch(1);
         MockProducer<String, RunEvent> p = new MockProducer<>(true, null, new StringSerializer(), (t, v) -> new byte[] {1}) {
@@ -168,9 +169,7 @@ class KafkaEventSinkTest {
         for (int i = 0; i < 5; i++) {
             sink.send(event("r", i));
         }
-        long t = System.nanoTime();
-        long undelivered = sink.close(Duration.ofMillis(300));
-        assertTrue((System.nanoTime() - t) / 1_000_000 < 5_000);
+        long undelivered = sink.close(Duration.ofMillis(300)); // a close that waited on would run into @Timeout
         assertEquals(5, undelivered);
         sink.send(event("r", 99));
         assertTrue(sink.undelivered() >= 1, "events after close are counted");
