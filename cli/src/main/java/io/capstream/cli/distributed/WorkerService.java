@@ -200,10 +200,6 @@ public final class WorkerService {
 
     private void start(WorkerShare ws, ClockProbe probe) throws InterruptedException {
         String what = "run " + ws.getRunId() + " share " + ws.getShare() + "/" + ws.getShares();
-        if (stoppedByCoordinator(ws.getRunId())) {
-            log.println("capstream worker " + workerId + ": " + what + " not run: its coordinator stopped the run");
-            return;
-        }
         ClockOffset offset;
         try {
             offset = probe.measure(ClockProbe.DEFAULT_PROBES, workerId);
@@ -218,7 +214,11 @@ public final class WorkerService {
         running.add(control);
         byRun.computeIfAbsent(ws.getRunId(), k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(control);
         if (stoppedByCoordinator(ws.getRunId())) {
-            control.requestStop(); // the stop came while the clock was probed
+            // the stop came before this share was taken or while the clock was probed: the share still starts, at
+            // once, and sends only its RunFinished (interrupted, nothing sent), so that the run's report completes
+            log.println("capstream worker " + workerId + ": " + what + ": its coordinator stopped the run; nothing is"
+                    + " sent");
+            control.requestStop();
         }
         CompletableFuture<?> f = runner.run(ws, workerId, offset, control).whenComplete((o, e) -> {
             running.remove(control);
