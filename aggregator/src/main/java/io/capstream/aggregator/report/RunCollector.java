@@ -241,6 +241,16 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
                 .max(Comparator.comparingLong(RunFinished::getFinishedAtEpochMs)
                         .thenComparingLong(RunFinished::getWallClockNs))
                 .orElse(null);
+        // a distributed run: the client may have distorted the numbers when any worker says so
+        Map<String, RunFinished> finishedByWorker = new java.util.TreeMap<>();
+        for (RunEvent ev : finishedEvents) {
+            RunFinished f = (RunFinished) ev.getPayload();
+            String who = finishedByWorker.containsKey(ev.getWorkerId()) && f.getShare() != null
+                    ? ev.getWorkerId() + " share " + f.getShare() : ev.getWorkerId();
+            finishedByWorker.put(who, f);
+        }
+        finished = io.capstream.aggregator.report.calc.WorkerClientChecks.withEveryWorkersWarnings(finished,
+                finishedByWorker);
         boolean allFinished = p.allFinished();
         Provenance provenance = Provenance.newBuilder()
                 .setKind(Origins.kind(started == null ? null : started.getOrigin()))

@@ -41,7 +41,18 @@ final class DistributedRunOptions {
     static RunDriver.StackWork coordinator(RunRequest req, int workers) {
         DistributedRunStep step = new DistributedRunStep(req, workers, PlanPublisher.DEFAULT_LEAD, System.out,
                 System.err, System::getenv);
-        return (stack, session, config, control) -> step.run(stack, session, config, control,
-                runId -> OutputPath.resolve(req.output(), runId));
+        return new RunDriver.StackWork() {
+            @Override
+            public int run(io.capstream.cli.stack.LocalStack stack, io.capstream.cli.runner.DeliverySession session,
+                           io.capstream.loadgen.run.RunConfig config, io.capstream.loadgen.run.RunControl control)
+                    throws Exception {
+                return step.run(stack, session, config, control, runId -> OutputPath.resolve(req.output(), runId));
+            }
+
+            @Override
+            public java.util.List<String> usageProblems(io.capstream.loadgen.run.RunConfig config) {
+                return DistributedRunStep.usageProblems(config, workers);
+            }
+        };
     }
 }

@@ -41,8 +41,9 @@ import picocli.CommandLine.Option;
             "Every worker must reach Kafka, the schema registry and the target (--base-url of the run); the API key is"
                 + " read from the run's --api-key-env variable on each worker."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped (Ctrl-C/SIGTERM) after the shares in progress ended",
-            "1:Kafka or the registry do not answer, or the control topic cannot be set up", "2:usage error"})
+        exitCodeList = {"1:Kafka or the registry do not answer, or the control topic cannot be set up", "2:usage error",
+            "130:stopped by Ctrl-C (SIGINT), after the shares in progress ended (each asked to stop, at most 60 s)",
+            "143:stopped by SIGTERM, likewise"})
 public final class WorkerCommand implements Callable<Integer> {
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -53,6 +54,8 @@ public final class WorkerCommand implements Callable<Integer> {
 
     /** Where the worker logs; null: {@code System.err} when it starts (tests give each worker its own). */
     PrintStream log;
+    /** The worker's environment (the API key variable); tests give one without a variable the run needs. */
+    java.util.function.Function<String, String> env = System::getenv;
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile WorkerService service;
 
@@ -77,6 +80,12 @@ public final class WorkerCommand implements Callable<Integer> {
             log.println(cmd + ": --worker-id must not be blank");
             return 2;
         }
+        String bad = controlCharacter(id);
+        if (bad != null) {
+            log.println(cmd + ": --worker-id must not contain control characters (" + bad + "); it names the worker's"
+                    + " events and lines");
+            return 2;
+        }
         KafkaClientProperties props = kafka.clientProperties();
         RegistryClientConfig rc = kafka.registryClientConfig();
         String registryDown = RegistryReachability.check(kafka.schemaRegistryUrl(), rc);
@@ -91,7 +100,7 @@ public final class WorkerCommand implements Callable<Integer> {
         }
         Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000).setPreferNativeTransport(true));
         WorkerService s = new WorkerService(props, kafka.schemaRegistryUrl(), rc, id,
-                new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, System::getenv, log), log);
+                new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, env, log), log);
         service = s;
         started.countDown();
         CountDownLatch finished = new CountDownLatch(1);
@@ -117,6 +126,24 @@ public final class WorkerCommand implements Callable<Integer> {
         if (s != null) {
             s.stop();
         }
+    }
+
+    /**
+     * @param id a worker id; not null
+     * @return the first control or format character of {@code id} and its position (e.g. {@code "U+0007 at
+     *         position 3"}), or null when there is none
+     */
+    static String controlCharacter(String id) {
+        for (int i = 0; i < id.length(); ) {
+            int cp = id.codePointAt(i);
+            int type = Character.getType(cp);
+            if (Character.isISOControl(cp) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR) {
+                return String.format("U+%04X at position %d", cp, id.codePointCount(0, i) + 1);
+            }
+            i += Character.charCount(cp);
+        }
+        return null;
     }
 
     private static String defaultId() {

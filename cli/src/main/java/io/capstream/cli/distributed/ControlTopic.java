@@ -18,7 +18,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * The control topic {@value #NAME} of distributed runs: one partition, {@code
  * message.timestamp.type=LogAppendTime} (so a produced record's timestamp is the broker's clock) and a
  * short retention; the workers and the coordinator send small probe records to it to estimate their
- * {@link ClockOffset}. Created when missing.
+ * {@link ClockOffset}, and the {@link ControlMessage}s between a coordinator and its workers go through it
+ * (plan dates, stops, refusals). Created when missing.
  */
 public final class ControlTopic {
     /** Topic name. */
@@ -26,6 +27,8 @@ public final class ControlTopic {
     /** Retention of probe records, ms (1 hour: nobody reads them back). */
     static final long RETENTION_MS = 3_600_000L;
     private static final long TIMEOUT_S = 30;
+    /** Bound of a control message's acknowledgement, s. */
+    private static final long SEND_TIMEOUT_S = 10;
     /** Pause before describing a just-created topic again, ms. */
     private static final long RETRY_MS = 100;
 
@@ -60,6 +63,28 @@ public final class ControlTopic {
         if (type != null && !"LogAppendTime".equals(type.value())) {
             throw new IllegalStateException(NAME + " has " + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG + "="
                     + type.value() + "; the clock offset needs LogAppendTime (delete the topic or alter its config)");
+        }
+    }
+
+    /**
+     * Sends one {@link ControlMessage} (key: its run id) and waits for its acknowledgement.
+     *
+     * @param producer a producer of the run's Kafka; not null, not closed here
+     * @param message  the message; not null
+     * @return null when it was acknowledged, else why not (the sender goes on: messages are best effort)
+     * @throws InterruptedException when interrupted
+     */
+    public static String send(org.apache.kafka.clients.producer.Producer<byte[], byte[]> producer, ControlMessage message)
+            throws InterruptedException {
+        try {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(NAME,
+                    message.runId().getBytes(java.nio.charset.StandardCharsets.UTF_8), message.toBytes()))
+                    .get(SEND_TIMEOUT_S, TimeUnit.SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return "cannot send to " + NAME + ": " + (e.getCause() == null ? e : e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            return "cannot send to " + NAME + ": no acknowledgement in " + SEND_TIMEOUT_S + " s";
         }
     }
 

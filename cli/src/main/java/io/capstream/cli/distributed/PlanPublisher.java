@@ -31,12 +31,12 @@ public final class PlanPublisher implements AutoCloseable {
     /** Default lead time between the publication and the shared start instant. */
     public static final Duration DEFAULT_LEAD = Duration.ofSeconds(3);
     private static final long SEND_TIMEOUT_S = 30;
-    /** Period of the assignment look while waiting for one share per worker, ms. */
-    private static final long ASSIGNMENT_POLL_MS = 200;
     private final Admin admin;
     private final KafkaClientProperties kafka;
     private final String registryUrl;
     private final RegistryClientConfig registryClient;
+    /** Producer of control messages, made at the first one. */
+    private Producer<byte[], byte[]> control;
 
     /**
      * @param kafka          client settings with the bootstrap servers set; not null
@@ -68,32 +68,68 @@ public final class PlanPublisher implements AutoCloseable {
     }
 
     /**
-     * Creates the plan topic (empty) and waits until the workers' group has assigned its N partitions to N
-     * distinct workers, so that no worker is handed two shares: with a pattern subscription, the worker that
-     * sees a new topic first is assigned all of its partitions until the others subscribe to it too, and the
-     * shares are written only after that ({@link #publish}).
+     * Dates the plan ({@link ControlMessage#PLAN} on the control topic, for {@link PlanCleanup}), creates the plan
+     * topic (empty) and waits until the workers' group has assigned its N partitions to N distinct workers, so that
+     * no worker is handed two shares: with a pattern subscription, the worker that sees a new topic first is
+     * assigned all of its partitions until the others subscribe to it too, and the shares are written only after
+     * that ({@link #publish}). The wait is {@link AssignmentWait}'s: at most {@code timeout}, and
+     * {@link AssignmentWait#NO_WORKER_WAIT} when no worker is in the group.
      *
      * @param runId   the run id
      * @param shares  number of partitions (= workers), &gt;= 1
      * @param timeout how long to wait for one share per worker
-     * @return the last status seen (check {@link ShareWatch.Status#oneSharePerWorker()}); null when Kafka never
-     *         answered the look
+     * @param stopped whether the run was asked to stop (ends the wait)
+     * @return how the wait ended
      * @throws IllegalStateException when the topic cannot be created (it exists: a reused run id)
      * @throws InterruptedException  when interrupted
      */
-    public ShareWatch.Status createAndAwaitAssignment(String runId, int shares, Duration timeout)
+    public AssignmentWait.Result createAndAwaitAssignment(String runId, int shares, Duration timeout,
+                                                          java.util.function.BooleanSupplier stopped)
             throws InterruptedException {
+        send(ControlMessage.plan(runId));
         PlanTopic.create(admin, runId, shares);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        ShareWatch.Status last = null;
-        while (true) {
-            ShareWatch.Status s = shares(runId, shares);
-            last = s == null ? last : s;
-            if ((s != null && s.oneSharePerWorker()) || System.nanoTime() >= deadline) {
-                return last;
-            }
-            Thread.sleep(ASSIGNMENT_POLL_MS);
+        return new AssignmentWait(timeout, System::nanoTime, Thread::sleep).await(() -> shares(runId, shares), stopped);
+    }
+
+    /**
+     * Sends a message to the workers (or dates a plan) on the control topic.
+     *
+     * @param message the message; not null
+     * @return null when it was acknowledged, else why not
+     * @throws InterruptedException when interrupted
+     */
+    public String send(ControlMessage message) throws InterruptedException {
+        if (control == null) {
+            control = new KafkaProducer<>(kafka.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                    ProducerConfig.LINGER_MS_CONFIG, 0)), new ByteArraySerializer(), new ByteArraySerializer());
         }
+        return ControlTopic.send(control, message);
+    }
+
+    /**
+     * Reads the workers' messages about one run from now on (call it before the plan is written).
+     *
+     * @param runId   the run id
+     * @param handler called on the listener's thread with each message about {@code runId}
+     * @return the running listener (close it)
+     */
+    public ControlListener listen(String runId, java.util.function.Consumer<ControlMessage> handler) {
+        return ControlListener.start(kafka, "capstream-coordinator-control", m -> {
+            if (runId.equals(m.runId())) {
+                handler.accept(m);
+            }
+        });
+    }
+
+    /**
+     * Deletes the plan topics other coordinators left behind ({@link PlanCleanup}).
+     *
+     * @param offset this process's clock offset to the broker
+     * @return the plan topics deleted
+     * @throws InterruptedException when interrupted
+     */
+    public java.util.List<String> deleteStalePlans(ClockOffset offset) throws InterruptedException {
+        return PlanCleanup.deleteStale(admin, kafka, offset.toBroker(System.currentTimeMillis()));
     }
 
     /**
@@ -150,6 +186,9 @@ public final class PlanPublisher implements AutoCloseable {
 
     @Override
     public void close() {
+        if (control != null) {
+            control.close(Duration.ofSeconds(5));
+        }
         admin.close(Duration.ofSeconds(5));
     }
 }

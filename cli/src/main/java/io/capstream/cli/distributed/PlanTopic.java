@@ -16,7 +16,8 @@ import org.apache.kafka.common.config.TopicConfig;
  * {@code k} holding share {@code k} of N ({@link io.capstream.schemas.avro.WorkerShare}). The workers
  * subscribe to {@link #PATTERN} in one consumer group, so that Kafka's own partition assignment
  * ({@code RangeAssignor}: per topic, N members and N partitions give one partition each) hands every
- * worker one share. The coordinator deletes the topic once the run's report has arrived.
+ * worker one share. The coordinator deletes the topic once the run's report has arrived or the run is given
+ * up; a topic left by a coordinator that was killed is deleted by the next one that starts ({@link PlanCleanup}).
  */
 public final class PlanTopic {
     /** Prefix of plan topic names. */
@@ -67,8 +68,13 @@ public final class PlanTopic {
         try {
             admin.deleteTopics(List.of(name(runId))).all().get(TIMEOUT_S, TimeUnit.SECONDS);
             return null;
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                return null; // already gone (another coordinator's cleanup, PlanCleanup)
+            }
             return e.getCause() == null ? e.toString() : e.getCause().getMessage();
+        } catch (TimeoutException e) {
+            return e.toString();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted";

@@ -8,6 +8,7 @@ import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -37,8 +38,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * about a second. For each share it is assigned it commits the share's offset first (at most once: a
  * share is never redone, also not by another member after a rebalance), estimates its clock offset over
  * {@link ControlTopic} and runs the share ({@link ShareRunner}) while it keeps polling (so that a long
- * share does not drop it from the group). {@link #run()} blocks until {@link #stop()}; runs in progress
- * are then asked to stop and awaited. Thread-safe: {@link #stop()} may be called from any thread.
+ * share does not drop it from the group). It reads {@link ControlTopic}: a {@link ControlMessage#STOP} of a run
+ * stops that run's shares here (requests in flight end, RunFinished says interrupted), and a share it does not
+ * run (stale start, missing API key variable, another plan) is reported to the coordinator as
+ * {@link ControlMessage#REFUSED}. {@link #run()} blocks until {@link #stop()}; runs in progress are then asked to
+ * stop and awaited. Thread-safe: {@link #stop()} may be called from any thread.
  */
 public final class WorkerService {
     /** The workers' consumer group. */
@@ -57,6 +61,13 @@ public final class WorkerService {
     private final Set<RunControl> running = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
     private volatile KafkaConsumer<String, WorkerShare> consumer;
+    /** Run controls of the shares in progress, by run id (a stop message stops them all). */
+    private final Map<String, List<RunControl>> byRun = new ConcurrentHashMap<>();
+    /** Run ids whose coordinator sent a stop, most recent last (a share of them taken later is not run). */
+    private final Set<String> stoppedRuns = new java.util.LinkedHashSet<>();
+    private static final int MAX_STOPPED_RUNS = 1000;
+    private volatile ControlListener listener;
+    private volatile Producer<byte[], byte[]> probes;
 
     /**
      * @param kafka          client settings with the bootstrap servers set; not null
@@ -91,6 +102,12 @@ public final class WorkerService {
                      SpecificAvroSerde.forValue(WorkerShare.class, registryUrl, registryClient).deserializer())) {
             ControlTopic.ensure(admin);
             ClockProbe probe = new ClockProbe(probes, System::currentTimeMillis);
+            this.probes = probes;
+            try {
+                listener = ControlListener.start(kafka, "capstream-worker-control", this::onControl);
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("cannot read " + ControlTopic.NAME + ": " + e.getMessage(), e);
+            }
             consumer = c;
             if (stopped.get()) {
                 return;
@@ -133,6 +150,51 @@ public final class WorkerService {
         } finally {
             consumer = null;
             drain();
+            if (listener != null) {
+                listener.close();
+            }
+            this.probes = null;
+        }
+    }
+
+    /** A message on the control topic: a stop of a run this worker runs (or has not started yet). */
+    private void onControl(ControlMessage m) {
+        if (!ControlMessage.STOP.equals(m.type())) {
+            return;
+        }
+        synchronized (stoppedRuns) {
+            stoppedRuns.add(m.runId());
+            if (stoppedRuns.size() > MAX_STOPPED_RUNS) {
+                stoppedRuns.remove(stoppedRuns.iterator().next());
+            }
+        }
+        List<RunControl> controls = byRun.getOrDefault(m.runId(), List.of());
+        if (!controls.isEmpty()) {
+            log.println("capstream worker " + workerId + ": run " + m.runId() + ": stopped by its coordinator"
+                    + (m.reason() == null ? "" : " (" + m.reason() + ")") + "; requests in flight end");
+            controls.forEach(RunControl::requestStop);
+        }
+    }
+
+    private boolean stoppedByCoordinator(String runId) {
+        synchronized (stoppedRuns) {
+            return stoppedRuns.contains(runId);
+        }
+    }
+
+    /** Tells the coordinator that a share was not run (best effort: a coordinator that is gone does not read it). */
+    private void refuse(WorkerShare ws, String reason) {
+        Producer<byte[], byte[]> p = probes;
+        if (p == null) {
+            return;
+        }
+        try {
+            p.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ControlTopic.NAME,
+                    ws.getRunId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    ControlMessage.refused(ws.getRunId(), ws.getShare(), workerId, reason).toBytes()));
+        } catch (RuntimeException e) {
+            log.println("capstream worker " + workerId + ": note: the coordinator of run " + ws.getRunId()
+                    + " could not be told: " + e.getMessage());
         }
     }
 
@@ -150,12 +212,27 @@ public final class WorkerService {
                 ws.getConcurrency(), offset.offsetMs(), offset.uncertaintyMs());
         RunControl control = new RunControl();
         running.add(control);
+        byRun.computeIfAbsent(ws.getRunId(), k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(control);
+        if (stoppedByCoordinator(ws.getRunId())) {
+            // the stop came before this share was taken or while the clock was probed: the share still starts, at
+            // once, and sends only its RunFinished (interrupted, nothing sent), so that the run's report completes
+            log.println("capstream worker " + workerId + ": " + what + ": its coordinator stopped the run; nothing is"
+                    + " sent");
+            control.requestStop();
+        }
         CompletableFuture<?> f = runner.run(ws, workerId, offset, control).whenComplete((o, e) -> {
             running.remove(control);
+            byRun.computeIfPresent(ws.getRunId(), (k, l) -> {
+                l.remove(control);
+                return l.isEmpty() ? null : l;
+            });
             if (e != null) {
                 Throwable t = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
                         ? e.getCause() : e;
                 log.println("capstream worker " + workerId + ": " + what + " not run: " + t.getMessage());
+                if (!control.stopRequested()) {
+                    refuse(ws, String.valueOf(t.getMessage())); // a stopped share is no refusal: its coordinator knows
+                }
             } else {
                 log.println("capstream worker " + workerId + ": " + what + " done: " + o.completed() + " completed, "
                         + o.failed() + " failed of " + o.requestsPlanned());

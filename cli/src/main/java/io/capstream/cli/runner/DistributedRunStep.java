@@ -1,8 +1,14 @@
 package io.capstream.cli.runner;
 
+import io.capstream.cli.distributed.AssignmentWait;
 import io.capstream.cli.distributed.ClockOffset;
+import io.capstream.cli.distributed.ControlListener;
+import io.capstream.cli.distributed.ControlMessage;
+import io.capstream.cli.distributed.ControlTopic;
+import io.capstream.cli.distributed.PlanCleanup;
 import io.capstream.cli.distributed.PlanPublisher;
 import io.capstream.cli.distributed.PlanTopic;
+import io.capstream.cli.distributed.ShareRunner;
 import io.capstream.cli.distributed.ShareWatch;
 import io.capstream.cli.report.ReportWaiter;
 import io.capstream.cli.report.RunViews;
@@ -26,6 +32,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,12 +46,16 @@ import org.apache.kafka.common.internals.Topic;
 /**
  * The coordinator of a distributed run ({@code run --workers N}, {@code generate --workers N}): prepares
  * the plan as a one-process run does ({@link LoadGenerator#prepare}, the {@code GET /models} probe),
- * estimates its clock offset, creates the plan topic and waits until each of N workers holds one of its
- * partitions, emits the run's one {@code RunStarted} (expected_workers = N, started at the shared start
- * instant), writes the N shares ({@link PlanPublisher}) and, for {@code run}, waits for the
- * report, writes it, prints the summary and deletes the plan topic. It sends no request itself. Exit codes
- * as {@link RunStep}'s: 0 a complete report without failed requests (or, without waiting, the plan
- * published), 1 otherwise, 2 usage errors found by the preparation. Not thread-safe.
+ * estimates its clock offset, deletes plan topics other coordinators left behind ({@link PlanCleanup}), creates
+ * the plan topic and waits until each of N workers holds one of its partitions ({@link AssignmentWait}: ends
+ * the run within seconds when no worker holds a share), emits the run's one {@code RunStarted} (expected_workers
+ * = N, started at the shared start instant), writes the N shares ({@link PlanPublisher}) and, for {@code run},
+ * waits for the report, writes it, prints the summary and deletes the plan topic. While it waits it reads the
+ * workers' refusals on {@link ControlTopic} (a refused share, or one not taken {@link #UNTAKEN_GIVE_UP} after the
+ * start, gives the run up at once) and, on SIGINT/SIGTERM, sends the workers a stop of the run. It sends no
+ * request itself. Exit codes as {@link RunStep}'s: 0 a complete report without failed requests (or, without
+ * waiting, the plan published), 1 otherwise, 2 usage errors found by the preparation, 130 interrupted. Not
+ * thread-safe.
  */
 public final class DistributedRunStep {
     private final RunRequest req;
@@ -54,6 +67,13 @@ public final class DistributedRunStep {
     private final String cmd;
     /** A share still not taken this long after the start instant is warned about, once. */
     static final Duration UNTAKEN_WARNING = Duration.ofSeconds(10);
+    /**
+     * A share still not taken this long after the start instant gives the run up: no worker runs it any more (they
+     * refuse a share whose start passed {@link ShareRunner#STALE_MS} ago).
+     */
+    static final Duration UNTAKEN_GIVE_UP = Duration.ofMillis(ShareRunner.STALE_MS).plusSeconds(5);
+    /** After a stop (SIGINT/SIGTERM) sent to the workers, how long the report is still awaited (below the hook's 30 s). */
+    static final Duration STOP_REPORT_WAIT = Duration.ofSeconds(15);
     /** Longest wait for the workers' group to give each worker one share before the plan is written. */
     static final Duration ASSIGNMENT_TIMEOUT = Duration.ofSeconds(15);
 
@@ -87,19 +107,9 @@ public final class DistributedRunStep {
      */
     public int run(LocalStack stack, DeliverySession session, RunConfig config, RunControl control,
                    Function<String, Path> reportFile) throws Exception {
-        if (HttpUrls.userInfo(config.baseUrl()) != null) {
-            err.println(cmd + ": --workers: credentials in --base-url (user:password@) are not sent to workers; use"
-                    + " --api-key-env with the variable set on every worker");
-            return 2;
-        }
-        if (!config.headers().isEmpty()) {
-            err.println(cmd + ": --workers: -H headers are not sent to workers (the plan holds no header values, they may"
-                    + " be secrets); run them in one process");
-            return 2;
-        }
-        if (config.request().perRequestLengths()) {
-            err.println(cmd + ": --workers: --dataset, --input-tokens and --output-tokens are not sent to workers yet;"
-                    + " run them in one process");
+        java.util.List<String> problems = usageProblems(config, workers);
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
         config = config.toBuilder().expectedWorkers(workers).build();
@@ -119,83 +129,169 @@ public final class DistributedRunStep {
             return 1;
         }
         plan.warnings().forEach(w -> err.println(cmd + ": warning: " + w));
+        String runId = RunIds.runId(Instant.now(), config.runId(), config.runIdSuffix());
+        String coordinatorId = "coordinator-" + runId;
+        Queue<ControlMessage> refusals = new ConcurrentLinkedQueue<>();
+        try (PlanPublisher publisher = new PlanPublisher(stack.kafka(), stack.schemaRegistryUrl(),
+                stack.registryClient())) {
+            ClockOffset offset = publisher.clockOffset(coordinatorId);
+            List<String> cleaned = publisher.deleteStalePlans(offset);
+            if (!cleaned.isEmpty()) {
+                err.println(cmd + ": note: deleted " + cleaned.size() + " plan topic(s) older than "
+                        + PlanCleanup.MAX_AGE.toMinutes() + " minutes that their coordinator left behind: "
+                        + String.join(", ", cleaned));
+            }
+            try (ControlListener listener = publisher.listen(runId, m -> {
+                if (ControlMessage.REFUSED.equals(m.type())) {
+                    refusals.add(m);
+                }
+            })) {
+                return publishAndAwait(stack, session, config, control, reportFile, plan, runId, coordinatorId,
+                        publisher, offset, refusals);
+            }
+        }
+    }
+
+    private int publishAndAwait(LocalStack stack, DeliverySession session, RunConfig config, RunControl control,
+                                Function<String, Path> reportFile, RunPlan plan, String runId, String coordinatorId,
+                                PlanPublisher publisher, ClockOffset offset, Queue<ControlMessage> refusals)
+            throws Exception {
+        AssignmentWait.Result assigned = publisher.createAndAwaitAssignment(runId, workers, ASSIGNMENT_TIMEOUT,
+                control::stopRequested);
+        switch (assigned.outcome()) {
+            case STOPPED -> {
+                err.println(cmd + ": run " + runId + ": interrupted before the plan was published; nothing was sent");
+                deletePlan(publisher, runId);
+                return 130;
+            }
+            case NO_WORKER -> {
+                err.println(cmd + ": run " + runId + ": no worker holds a share after "
+                        + Math.round(assigned.waited().toMillis() / 1000.0) + " s (" + assigned.last().describe()
+                        + "); start a 'capstream worker' with the same --bootstrap-servers and --schema-registry-url"
+                        + " for each of the " + workers + " shares, then run again; nothing was sent");
+                deletePlan(publisher, runId);
+                return 1;
+            }
+            case PARTIAL -> err.println(cmd + ": run " + runId + ": Kafka did not give each of " + workers
+                    + " workers one share within " + ASSIGNMENT_TIMEOUT.toSeconds() + " s (" + (assigned.last() == null
+                    ? "the group did not answer" : assigned.last().describe()) + "); writing the plan anyway: a worker"
+                    + " holding several shares runs them all, a share nobody holds waits for a worker");
+            default -> {
+            }
+        }
+        long startLocalMs = System.currentTimeMillis() + lead.toMillis();
+        long startBrokerMs = offset.toBroker(startLocalMs);
+        RunEvent started = new EventFactory(runId, coordinatorId, plan).runStarted(Instant.ofEpochMilli(startLocalMs));
+        session.expect(runId);
+        RunDelivery delivery = session.newRun();
+        EventSink sink = delivery.sink();
+        sink.send(started);
+        long undelivered = sink.close(RunDriver.SINK_CLOSE_TIMEOUT);
+        if (undelivered > 0) {
+            err.println(cmd + ": RunStarted could not be delivered to Kafka"
+                    + (delivery.lastError() == null ? "" : " (" + delivery.lastError() + ")") + "; no plan was published");
+            deletePlan(publisher, runId);
+            return 1;
+        }
+        publisher.publish(runId, coordinatorId, (RunStarted) started.getPayload(), config, workers, startBrokerMs);
+        err.printf("%s: run %s: plan of %d requests published to %d workers on %s, start at %s (broker clock;"
+                        + " this clock %+.1f ms +/- %.1f ms)%n", cmd, runId, plan.requests(), workers,
+                PlanTopic.name(runId), Instant.ofEpochMilli(startBrokerMs), offset.offsetMs(), offset.uncertaintyMs());
+        if (!req.awaitReport()) {
+            out.println("run " + runId + ": plan published to " + workers + " workers (Kafka "
+                    + stack.kafka().bootstrapServers() + ")");
+            return 0;
+        }
+        ReportWaiter waiter = delivery.waiter();
+        Awaited a = waiter == null ? new Awaited(null, null, false)
+                : await(waiter, new ShareLooks(publisher, runId, startLocalMs), config, plan, control, publisher,
+                refusals);
+        if (a.givenUp() != null) {
+            String why = publisher.send(ControlMessage.stop(runId, a.givenUp()));
+            err.println(cmd + ": run " + runId + ": " + a.givenUp() + "; the run is given up: "
+                    + (why == null ? "the other workers were asked to stop their shares" : "the other workers could not"
+                    + " be asked to stop (" + why + ")") + ", and the aggregator publishes it incomplete after its"
+                    + " incompleteness deadline");
+            deletePlan(publisher, runId);
+            return 1;
+        }
+        if (a.report() == null) {
+            if (a.interrupted()) {
+                err.println(cmd + ": run " + runId + ": interrupted; its report did not arrive within "
+                        + STOP_REPORT_WAIT.toSeconds() + " s of the stop (the aggregator publishes it on"
+                        + " capstream.reports once every worker's RunFinished is in: 'capstream report " + runId + "')");
+                deletePlan(publisher, runId);
+                return 130;
+            }
+            ShareWatch.Status shares = publisher.shares(runId, workers);
+            err.println(cmd + ": no report for run " + runId + " arrived on capstream.reports within "
+                    + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toSeconds() + " s"
+                    + (shares == null ? "" : " (" + shares.describe() + ")")
+                    + (stack.aggregatorFailure() == null ? "" : ": " + stack.aggregatorFailure()));
+            // the run is given up: a worker that starts later must not take its shares
+            deletePlan(publisher, runId);
+            return 1;
+        }
+        deletePlan(publisher, runId);
+        int code = written(a.report(), reportFile.apply(runId), a.interrupted());
+        if (a.interrupted()) {
+            err.println(cmd + ": run " + runId + " was interrupted: the workers stopped their shares early; the report"
+                    + " counts the requests that ran");
+            return 130;
+        }
+        return code;
+    }
+
+    private void deletePlan(PlanPublisher publisher, String runId) {
+        String why = publisher.deletePlan(runId);
+        if (why != null) {
+            err.println(cmd + ": note: the plan topic " + PlanTopic.name(runId) + " was not deleted: " + why);
+        }
+    }
+
+    /**
+     * The usage errors of a distributed run that its configuration shows, checked before the registry, Kafka or
+     * the target is contacted: credentials in the base URL and {@code -H} headers (not sent to workers), per-request
+     * lengths, fewer slots than workers, and a run id that cannot name the plan topic.
+     *
+     * @param config  the run's resolved configuration; not null
+     * @param workers N, &gt;= 1
+     * @return one message per problem (without the command prefix); empty when there is none
+     */
+    public static java.util.List<String> usageProblems(RunConfig config, int workers) {
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        if (config.baseUrl() != null && HttpUrls.userInfo(config.baseUrl()) != null) {
+            problems.add("--workers: credentials in --base-url (user:password@) are not sent to workers; use"
+                    + " --api-key-env with the variable set on every worker");
+        }
+        if (!config.headers().isEmpty()) {
+            problems.add("--workers: -H headers are not sent to workers (the plan holds no header values, they may"
+                    + " be secrets); run them in one process");
+        }
+        if (config.request().perRequestLengths()) {
+            problems.add("--workers: --dataset, --input-tokens and --output-tokens are not sent to workers yet;"
+                    + " run them in one process");
+        }
         boolean open = config.arrival() != ArrivalMode.CLOSED;
         int slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
         if (slots < workers) {
-            err.println(cmd + ": --workers " + workers + " needs " + (open ? "--max-in-flight" : "--concurrency")
+            problems.add("--workers " + workers + " needs " + (open ? "--max-in-flight" : "--concurrency")
                     + " of at least " + workers + " (each worker gets a part of it), got " + slots);
-            return 2;
         }
         String runId = RunIds.runId(Instant.now(), config.runId(), config.runIdSuffix());
         try {
             Topic.validate(PlanTopic.name(runId));
         } catch (InvalidTopicException e) {
-            err.println(cmd + ": --workers: run id '" + runId + "' cannot name the plan topic (letters, digits, '.',"
+            problems.add("--workers: run id '" + runId + "' cannot name the plan topic (letters, digits, '.',"
                     + " '_' and '-' only)");
-            return 2;
         }
-        String coordinatorId = "coordinator-" + runId;
-        try (PlanPublisher publisher = new PlanPublisher(stack.kafka(), stack.schemaRegistryUrl(),
-                stack.registryClient())) {
-            ClockOffset offset = publisher.clockOffset(coordinatorId);
-            ShareWatch.Status assigned = publisher.createAndAwaitAssignment(runId, workers, ASSIGNMENT_TIMEOUT);
-            if (assigned == null || !assigned.oneSharePerWorker()) {
-                err.println(cmd + ": run " + runId + ": Kafka did not give each of " + workers + " workers one share within "
-                        + ASSIGNMENT_TIMEOUT.toSeconds() + " s (" + (assigned == null ? "the group did not answer"
-                        : assigned.describe()) + "); writing the plan anyway: a worker holding several shares runs"
-                        + " them all, a share nobody holds waits for a worker");
-            }
-            long startLocalMs = System.currentTimeMillis() + lead.toMillis();
-            long startBrokerMs = offset.toBroker(startLocalMs);
-            RunEvent started = new EventFactory(runId, coordinatorId, plan).runStarted(Instant.ofEpochMilli(startLocalMs));
-            session.expect(runId);
-            RunDelivery delivery = session.newRun();
-            EventSink sink = delivery.sink();
-            sink.send(started);
-            long undelivered = sink.close(RunDriver.SINK_CLOSE_TIMEOUT);
-            if (undelivered > 0) {
-                err.println(cmd + ": RunStarted could not be delivered to Kafka"
-                        + (delivery.lastError() == null ? "" : " (" + delivery.lastError() + ")") + "; no plan was published");
-                publisher.deletePlan(runId);
-                return 1;
-            }
-            publisher.publish(runId, coordinatorId, (RunStarted) started.getPayload(), config, workers, startBrokerMs);
-            err.printf("%s: run %s: plan of %d requests published to %d workers on %s, start at %s (broker clock;"
-                            + " this clock %+.1f ms +/- %.1f ms)%n", cmd, runId, plan.requests(), workers,
-                    PlanTopic.name(runId), Instant.ofEpochMilli(startBrokerMs), offset.offsetMs(), offset.uncertaintyMs());
-            if (!req.awaitReport()) {
-                out.println("run " + runId + ": plan published to " + workers + " workers (Kafka "
-                        + stack.kafka().bootstrapServers() + ")");
-                return 0;
-            }
-            ReportWaiter waiter = delivery.waiter();
-            BenchmarkReport report = waiter == null ? null
-                    : await(waiter, new ShareLooks(publisher, runId, startLocalMs), config, plan, control);
-            if (report == null) {
-                ShareWatch.Status shares = publisher.shares(runId, workers);
-                err.println(cmd + ": no report for run " + runId + " arrived on capstream.reports within "
-                        + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toSeconds() + " s"
-                        + (shares == null ? "" : " (" + shares.describe() + ")")
-                        + (stack.aggregatorFailure() == null ? "" : ": " + stack.aggregatorFailure()));
-                // the run is given up: a worker that starts later must not take its shares
-                String why = publisher.deletePlan(runId);
-                if (why != null) {
-                    err.println(cmd + ": note: the plan topic " + PlanTopic.name(runId) + " was not deleted: " + why);
-                }
-                return 1;
-            }
-            String why = publisher.deletePlan(runId);
-            if (why != null) {
-                err.println(cmd + ": note: the plan topic " + PlanTopic.name(runId) + " was not deleted: " + why);
-            }
-            return written(report, reportFile.apply(runId));
-        }
+        return problems;
     }
 
     /** Writes the report, prints the summary and the views; @return the exit code */
-    private int written(BenchmarkReport report, Path file) throws java.io.IOException {
+    private int written(BenchmarkReport report, Path file, boolean interrupted) throws java.io.IOException {
         ArtifactJson.writeAtomically(file, report.getArtifactJson());
-        out.print(SummaryTable.render(report, null));
+        out.print(summary(report));
         out.println("report written to " + file);
         int code = 0;
         try {
@@ -205,7 +301,9 @@ public final class DistributedRunStep {
             code = 1;
         }
         if (!report.getProvenance().getComplete()) {
-            err.println(cmd + ": " + RunDriver.incompleteReason(report));
+            long unsent = interrupted ? unsentOfInterrupted(report) : -1;
+            err.println(cmd + ": " + (unsent >= 0 ? unsent + " planned request(s) were not sent (the run was interrupted);"
+                    + " every request sent has its event" : RunDriver.incompleteReason(report)));
             code = 1;
         }
         int failed = ArtifactJson.parse(report.getArtifactJson()).path("failed").asInt(0);
@@ -214,6 +312,44 @@ public final class DistributedRunStep {
             code = 1;
         }
         return SloGate.apply(report.getSlo(), code, err, cmd);
+    }
+
+    /**
+     * @param report the report of a run the coordinator interrupted; not null
+     * @return how many planned requests were never sent, when that is all its missing indices are (every worker's
+     *         RunFinished arrived and the events of all the requests they say they sent are in the report), else -1
+     */
+    static long unsentOfInterrupted(BenchmarkReport report) {
+        if (!report.getProvenance().getRunFinishedSeen() || report.getWorkers() == null) {
+            return -1;
+        }
+        long sent = 0;
+        for (io.capstream.schemas.avro.WorkerSummary w : report.getWorkers().values()) {
+            if (w.getRequestsSent() == null) {
+                return -1;
+            }
+            sent += w.getRequestsSent();
+        }
+        int got = report.getCompleted() + report.getFailed();
+        return sent == got ? report.getProvenance().getMissingRequestIndices().size() : -1;
+    }
+
+    /**
+     * The summary of a distributed run's report, as a one-process run prints it: the coordinator ran no request, so
+     * the client-check lines (and the distortion warning) come from the report's {@code capstream.client}, which the
+     * aggregator took from the workers' RunFinished events.
+     *
+     * @param report the run's report; not null
+     * @return the summary table, with the client check when the report carries one
+     */
+    static String summary(BenchmarkReport report) {
+        io.capstream.schemas.avro.ClientCheck client;
+        try {
+            client = io.capstream.cli.report.ArtifactRecords.clientCheck(ArtifactJson.parse(report.getArtifactJson()));
+        } catch (java.io.IOException | RuntimeException e) {
+            client = null; // an artifact that cannot be read back: the table without the self-check
+        }
+        return SummaryTable.render(report, client);
     }
 
     /**
@@ -231,34 +367,83 @@ public final class DistributedRunStep {
         return Duration.ofMillis((long) (runS * 1000));
     }
 
-    private BenchmarkReport await(ReportWaiter waiter, ShareLooks looks, RunConfig config, RunPlan plan,
-                                  RunControl control) throws InterruptedException {
+    /**
+     * How the wait for the report ended.
+     *
+     * @param report      the report, or null
+     * @param givenUp     why the run was given up before its report (a refused share, a share nobody took in
+     *                    time), or null
+     * @param interrupted whether the coordinator was asked to stop (SIGINT/SIGTERM) and stopped the workers
+     */
+    private record Awaited(BenchmarkReport report, String givenUp, boolean interrupted) {
+    }
+
+    private Awaited await(ReportWaiter waiter, ShareLooks looks, RunConfig config, RunPlan plan, RunControl control,
+                          PlanPublisher publisher, Queue<ControlMessage> refusals) throws InterruptedException {
         String runId = looks.runId;
         // the future registered before the shares were written: a report that came while the coordinator was
         // still busy is in it
         CompletableFuture<BenchmarkReport> f = waiter.expect(runId);
         long deadline = System.nanoTime() + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toNanos();
+        boolean interrupted = false;
         try {
-            while (System.nanoTime() < deadline && !control.stopRequested()) {
-                looks.look();
+            while (System.nanoTime() < deadline) {
+                if (!interrupted && control.stopRequested()) {
+                    interrupted = true;
+                    String why = publisher.send(ControlMessage.stop(runId, "its coordinator was interrupted"));
+                    err.println(cmd + ": run " + runId + ": interrupted: " + (why == null
+                            ? "the workers were asked to stop their shares (" + ControlTopic.NAME + ")"
+                            : "the workers could not be asked to stop their shares (" + why + ")")
+                            + "; waiting up to " + STOP_REPORT_WAIT.toSeconds() + " s for the report");
+                    deadline = Math.min(deadline, System.nanoTime() + STOP_REPORT_WAIT.toNanos());
+                }
+                if (!interrupted) {
+                    ControlMessage refused = refusals.poll();
+                    if (refused != null) {
+                        return new Awaited(null, "worker " + refused.workerId() + " refused share " + refused.share()
+                                + " of " + workers + ": " + refused.reason(), false);
+                    }
+                    String untaken = looks.look();
+                    if (untaken != null) {
+                        return new Awaited(null, untaken, false);
+                    }
+                }
                 try {
-                    return f.get(200, TimeUnit.MILLISECONDS);
+                    return new Awaited(f.get(200, TimeUnit.MILLISECONDS), null, interrupted);
                 } catch (TimeoutException e) {
                     // keep waiting
                 } catch (ExecutionException e) {
-                    return null;
+                    return new Awaited(null, null, interrupted);
                 }
             }
-            return null;
+            return new Awaited(null, null, interrupted);
         } finally {
             waiter.forget(runId);
         }
     }
 
     /**
+     * @param nowMs        this clock, epoch ms
+     * @param startLocalMs the shared start instant on this clock, epoch ms
+     * @param s            the shares' status; not null
+     * @return why the run cannot complete when some share is still not taken {@link #UNTAKEN_GIVE_UP} after the
+     *         start instant (no worker would run it then: a worker refuses a share whose start passed
+     *         {@link ShareRunner#STALE_MS} ago), else null
+     */
+    static String untakenTooLong(long nowMs, long startLocalMs, ShareWatch.Status s) {
+        if (s.allTaken() || nowMs - startLocalMs < UNTAKEN_GIVE_UP.toMillis()) {
+            return null;
+        }
+        return "share(s) " + s.notTaken() + " of " + s.shares() + " not taken by a worker " + UNTAKEN_GIVE_UP.toSeconds()
+                + " s after the start (" + s.describe() + "); a worker refuses a share whose start passed "
+                + ShareRunner.STALE_MS / 1000 + " s ago";
+    }
+
+    /**
      * While the report is awaited: about once a second, which shares the workers took ({@link ShareWatch}),
-     * until all are; one line when they all are, and one warning when some are still not taken
-     * {@link #UNTAKEN_WARNING} after the start instant (fewer workers running than shares, or none).
+     * until all are; one line when they all are, one warning when some are still not taken
+     * {@link #UNTAKEN_WARNING} after the start instant (fewer workers running than shares, or none), and the
+     * reason to give the run up when some are still not taken {@link #UNTAKEN_GIVE_UP} after it.
      */
     private final class ShareLooks {
         private final PlanPublisher publisher;
@@ -274,25 +459,34 @@ public final class DistributedRunStep {
             this.startLocalMs = startLocalMs;
         }
 
-        void look() throws InterruptedException {
+        /** @return why the run is given up, or null */
+        String look() throws InterruptedException {
             long now = System.currentTimeMillis();
             if (done || now < nextLookMs) {
-                return;
+                return null;
             }
             nextLookMs = now + 1000;
             ShareWatch.Status s = publisher.shares(runId, workers);
             if (s == null) {
-                return;
+                return null;
             }
             if (s.allTaken()) {
                 done = true;
                 err.println(cmd + ": run " + runId + ": all " + workers + " " + s.describe());
-            } else if (!warned && now - startLocalMs > UNTAKEN_WARNING.toMillis()) {
+                return null;
+            }
+            String giveUp = untakenTooLong(now, startLocalMs, s);
+            if (giveUp != null) {
+                return giveUp;
+            }
+            if (!warned && now - startLocalMs > UNTAKEN_WARNING.toMillis()) {
                 warned = true;
                 err.println(cmd + ": run " + runId + ": " + UNTAKEN_WARNING.toSeconds() + " s after the start, share(s) "
                         + s.notTaken() + " of " + workers + " not taken by a worker yet (" + s.describe() + "); start a"
-                        + " 'capstream worker' on this Kafka for each share; still waiting");
+                        + " 'capstream worker' on this Kafka for each share; still waiting up to "
+                        + UNTAKEN_GIVE_UP.toSeconds() + " s after the start");
             }
+            return null;
         }
     }
 }

@@ -81,6 +81,17 @@ public final class RunDriver {
          * @throws Exception when a run fails unexpectedly (printed, exit 1)
          */
         int run(LocalStack stack, DeliverySession session, RunConfig config, RunControl control) throws Exception;
+
+        /**
+         * Usage problems of this work with the resolved configuration, checked with the run's own (before the
+         * registry, Kafka or the target is contacted).
+         *
+         * @param config the resolved configuration (not bound to the simulated engine yet); not null
+         * @return one message per problem; none by default
+         */
+        default List<String> usageProblems(RunConfig config) {
+            return List.of();
+        }
     }
 
     /**
@@ -116,7 +127,7 @@ public final class RunDriver {
 
     /**
      * Checks the request (usage errors, exit 2, before anything is sent: the Kafka and registry
-     * settings, {@link #checkRun}, then {@code commandProblems}), checks that the registry and a given
+     * settings, {@link #checkRun}, then {@code commandProblems} and {@link StackWork#usageProblems}), checks that the registry and a given
      * Kafka answer, installs the SIGINT/SIGTERM stop hook, starts the {@link LocalStack} and a
      * {@link DeliverySession}, runs {@code work} on them, and stops everything.
      *
@@ -143,6 +154,9 @@ public final class RunDriver {
         }
         ResolvedRun resolved = checkRun(req, env, problems);
         problems.addAll(commandProblems);
+        if (resolved.config() != null) {
+            problems.addAll(work.usageProblems(resolved.config()));
+        }
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;

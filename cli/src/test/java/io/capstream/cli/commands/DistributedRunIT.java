@@ -187,30 +187,113 @@ class DistributedRunIT {
     }
 
     /**
-     * No worker running: the coordinator waits 15 s for the group to hand the shares out, warns 10 s after the
-     * start that nobody took them, and its final
-     * line says which shares were not taken and how many workers the group has; the plan topic is deleted.
+     * No worker running: the coordinator says within seconds ({@link io.capstream.cli.distributed.AssignmentWait#NO_WORKER_WAIT})
+     * that no worker holds a share, ends with that reason before anything is sent (the report timeout of 300 s is not
+     * waited), and deletes the plan topic.
      */
     @Test
     @Timeout(120)
-    void aRunNobodyTakesSaysWhichSharesWereNotTaken() throws Exception {
+    void aRunNobodyTakesEndsWithinSecondsSayingNoWorkerHoldsAShare() throws Exception {
         String bs = kafka.bootstrapServers();
         CliRun run = CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
                 "--workers", "2", "--requests", "10", "--concurrency", "2", "--ctx-tokens", "256", "--max-tokens", "4",
-                "--client-warmup", "0", "--run-id", "dist-nobody", "--report-timeout", "12",
+                "--client-warmup", "0", "--run-id", "dist-nobody", "--report-timeout", "300",
                 "--output", tmp.resolve("nobody.json").toString());
         assertEquals(1, run.code(), run.err());
-        assertTrue(run.err().contains("run dist-nobody: Kafka did not give each of 2 workers one share within 15 s (not"
-                + " taken: 0 (assigned to no worker), 1 (assigned to no worker); 0 workers in group capstream-workers);"
-                + " writing the plan anyway"), run.err());
-        assertTrue(run.err().contains("run dist-nobody: 10 s after the start, share(s) [0, 1] of 2 not taken by a worker"
-                + " yet (not taken: 0 (assigned to no worker), 1 (assigned to no worker); 0 workers in group"
-                + " capstream-workers)"), run.err());
-        assertTrue(run.err().contains("no report for run dist-nobody arrived on capstream.reports within 15 s (not taken:"
-                + " 0 (assigned to no worker), 1 (assigned to no worker); 0 workers in group capstream-workers)"), run.err());
+        assertTrue(run.err().contains("capstream run: run dist-nobody: no worker holds a share after 5 s (not taken: 0"
+                + " (assigned to no worker), 1 (assigned to no worker); 0 workers in group capstream-workers); start a"
+                + " 'capstream worker' with the same --bootstrap-servers and --schema-registry-url for each of the 2"
+                + " shares, then run again; nothing was sent"), run.err());
+        assertTrue(!run.err().contains("plan of 10 requests published"), run.err());
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
                     !admin.listTopics().names().get().contains(PlanTopic.name("dist-nobody")));
+        }
+    }
+
+    /**
+     * A worker that does not run its share (here: the run's --api-key-env variable is not set on it) tells the
+     * coordinator over capstream.control, and the run ends with that reason instead of waiting for a report that
+     * cannot be complete (the report timeout of 300 s is not waited).
+     */
+    @Test
+    @Timeout(150)
+    void aWorkerThatRefusesItsShareEndsTheRunWithItsReason() throws Exception {
+        String bs = kafka.bootstrapServers();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        WorkerLogs logs = new WorkerLogs(2);
+        List<WorkerCommand> workers = new ArrayList<>();
+        List<Future<Integer>> exits = new ArrayList<>();
+        try {
+            startWorker(bs, "r0", logs.stream(0), pool, workers, exits, name -> null);
+            startWorker(bs, "r1", logs.stream(1), pool, workers, exits, System::getenv);
+            awaitMembers(bs, 2);
+            CliRun run = CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY,
+                    "--workers", "2", "--requests", "20", "--concurrency", "2", "--ctx-tokens", "256",
+                    "--max-tokens", "4", "--client-warmup", "0", "--api-key-env", "PATH", "--run-id", "dist-refused",
+                    "--report-timeout", "300", "--output", tmp.resolve("refused.json").toString());
+            assertEquals(1, run.code(), run.err() + logs);
+            assertTrue(run.err().matches("(?s).*capstream run: run dist-refused: worker r0 refused share [01] of 2: "
+                    + "[^\\n]*PATH[^\\n]*; the run is given up: the other workers were asked to stop their shares,"
+                    + " and the aggregator publishes it incomplete after its incompleteness deadline\\n.*"),
+                    run.err() + logs);
+        } finally {
+            stopWorkers(workers, exits, pool, logs);
+        }
+    }
+
+    /**
+     * A stop message of the run on capstream.control (what the coordinator sends on SIGINT/SIGTERM) stops the
+     * workers' shares: they end early, and the report says interrupted.
+     */
+    @Test
+    @Timeout(180)
+    void aStopMessageStopsTheWorkersSharesAndTheReportSaysInterrupted() throws Exception {
+        String bs = kafka.bootstrapServers();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        WorkerLogs logs = new WorkerLogs(2);
+        List<WorkerCommand> workers = new ArrayList<>();
+        List<Future<Integer>> exits = new ArrayList<>();
+        try {
+            startWorker(bs, "s0", logs.stream(0), pool, workers, exits, System::getenv);
+            startWorker(bs, "s1", logs.stream(1), pool, workers, exits, System::getenv);
+            awaitMembers(bs, 2);
+            Path report = tmp.resolve("stopped.json");
+            java.util.concurrent.CompletableFuture<CliRun> run = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                    CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY, "--workers", "2",
+                            "--requests", "100000", "--concurrency", "2", "--ctx-tokens", "256", "--max-tokens", "64",
+                            "--client-warmup", "0", "--run-id", "dist-stop", "--output", report.toString()));
+            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> logs.toString().contains("run dist-stop share 0/2: ")
+                            && logs.toString().contains("run dist-stop share 1/2: ") || run.isDone());
+            try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> p =
+                         new org.apache.kafka.clients.producer.KafkaProducer<>(Map.of("bootstrap.servers", bs),
+                                 new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+                io.capstream.cli.distributed.ControlMessage stop =
+                        io.capstream.cli.distributed.ControlMessage.stop("dist-stop", "test stop");
+                p.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                        io.capstream.cli.distributed.ControlTopic.NAME, "dist-stop".getBytes(StandardCharsets.UTF_8),
+                        stop.toBytes())).get(30, TimeUnit.SECONDS);
+            }
+            CliRun r = run.get(120, TimeUnit.SECONDS);
+            String log = logs.toString();
+            assertTrue(log.contains("capstream worker s0: run dist-stop: stopped by its coordinator (test stop)")
+                    && log.contains("capstream worker s1: run dist-stop: stopped by its coordinator (test stop)"),
+                    r.err() + log);
+            JsonNode a = ArtifactJson.read(report);
+            assertTrue(a.path("capstream").path("interrupted").asBoolean(), a.path("capstream").toString());
+            assertTrue(a.path("completed").asInt() < 100000, "completed " + a.path("completed").asInt());
+        } finally {
+            stopWorkers(workers, exits, pool, logs);
+        }
+    }
+
+    private static void awaitMembers(String bs, int n) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                    .until(() -> admin.describeConsumerGroups(List.of(WorkerService.GROUP)).all().get()
+                            .get(WorkerService.GROUP).members().size() == n);
         }
     }
 
@@ -371,8 +454,16 @@ class DistributedRunIT {
     /** Starts one in-process {@code capstream worker} on the pool, logging to {@code log}. */
     private static void startWorker(String bs, String id, PrintStream log, ExecutorService pool,
                                     List<WorkerCommand> workers, List<Future<Integer>> exits) {
+        startWorker(bs, id, log, pool, workers, exits, System::getenv);
+    }
+
+    /** As above, with the worker's environment. */
+    private static void startWorker(String bs, String id, PrintStream log, ExecutorService pool,
+                                    List<WorkerCommand> workers, List<Future<Integer>> exits,
+                                    java.util.function.Function<String, String> env) {
         WorkerCommand w = new WorkerCommand();
         w.log = log;
+        w.env = env;
         workers.add(w);
         exits.add(pool.submit(() -> new CommandLine(w).execute("--bootstrap-servers", bs, "--schema-registry-url",
                 REGISTRY, "--worker-id", id)));

@@ -93,12 +93,10 @@ class RegistryReachabilityTest {
     @Test
     void aRegistryThatDoesNotAnswerInTimeFails() throws Exception {
         String url = registry(0, "");
-        long start = System.nanoTime();
         String message = RegistryReachability.check(url, CLIENT, Duration.ofMillis(300));
         assertEquals("cannot reach the schema registry at " + url + ": no answer within 1 s (is it running, and is the"
                 + " URL right?)", message);
-        assertTrue((System.nanoTime() - start) / 1_000_000 < 5_000, "one attempt of about 300 ms");
-        assertEquals(1, seen.size());
+        assertEquals(1, seen.size(), "one attempt");
     }
 
     @Test

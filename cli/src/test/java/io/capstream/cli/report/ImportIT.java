@@ -45,9 +45,7 @@ class ImportIT {
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.toString().endsWith(".json")).count();
         }
-        long start = System.nanoTime();
         CommandOutput r = CommandOutput.run("import", dir.toString(), "--output-dir", tmp.toString());
-        double seconds = (System.nanoTime() - start) / 1e9;
 
         assertEquals(59, files);
         assertTrue(r.out().contains("59 of 59 matched"), r.out());
@@ -55,7 +53,6 @@ class ImportIT {
         try (Stream<Path> s = Files.list(tmp)) {
             assertEquals(59, s.count());
         }
-        assertTrue(seconds < 90, "took " + seconds + " s");
     }
 
     @Test

@@ -153,7 +153,9 @@ final class RunExecution {
                                 return sc;
                             }, false))
                     .onComplete(ar -> {
-                        if (ar.failed() || control.stopRequested()) {
+                        // a share stopped before its start still starts, at once, so that its RunFinished
+                        // (nothing sent, interrupted) completes the run's report; a one-process run just ends
+                        if (ar.failed() || (control.stopRequested() && assignment == null)) {
                             if (scraper != null) {
                                 scraper.cancel();
                             }
@@ -251,10 +253,13 @@ final class RunExecution {
         return f;
     }
 
-    /** A share: waits for the shared start instant (at once when it has passed), then starts. */
+    /**
+     * A share: waits for the shared start instant (at once when it has passed or the share was stopped), then
+     * starts.
+     */
     private void startAtSharedInstant(boolean open) {
         long delayMs = assignment.startEpochMs() - System.currentTimeMillis();
-        if (delayMs >= 1) {
+        if (delayMs >= 1 && !control.stopRequested()) {
             vertx.setTimer(delayMs, id -> startTimed(open));
         } else {
             startTimed(open);

@@ -56,17 +56,54 @@ public final class LoopDelayProbe {
     private final ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     private final List<Loop> loops = new ArrayList<>();
 
-    /** One context's timer and histogram; touched only on that context's event loop. */
-    private final class Loop {
-        final Context ctx;
+    /**
+     * The probe's decisions for one loop, apart from the timer and the clocks (so that they can be driven with
+     * given times): when the next fire is due, how a fire is recorded and which period comes next. Touched only
+     * on its loop's thread.
+     */
+    static final class Fires {
         final Histogram histogram = new Histogram(MAX_TRACKABLE_NS, 3);
-        volatile Thread thread;
-        long timerId = -1;
         long periodMs = BUSY_PERIOD_MS;
         long dueNs;
         long armedNs;
         long armedCpuNs;
         long fires;
+
+        /**
+         * Arms the next fire.
+         *
+         * @param nowNs monotonic clock, ns
+         * @param cpuNs the loop thread's CPU time, ns, or -1 when unknown
+         * @return the period to wait, ms
+         */
+        long arm(long nowNs, long cpuNs) {
+            armedNs = nowNs;
+            armedCpuNs = cpuNs;
+            dueNs = nowNs + periodMs * MS;
+            return periodMs;
+        }
+
+        /**
+         * Records a fire (its delay, weighted by its period) and arms the next one.
+         *
+         * @param nowNs monotonic clock when the timer ran, ns
+         * @param cpuNs the loop thread's CPU time then, ns, or -1 when unknown
+         * @return the period to wait for the next fire, ms
+         */
+        long fired(long nowNs, long cpuNs) {
+            fires++;
+            record(histogram, Math.min(MAX_TRACKABLE_NS, Math.max(0, nowNs - dueNs)), periodMs);
+            periodMs = nextPeriodMs(cpuNs - armedCpuNs, nowNs - armedNs, armedCpuNs >= 0 && cpuNs >= 0);
+            return arm(nowNs, cpuNs);
+        }
+    }
+
+    /** One context's timer and its {@link Fires}; touched only on that context's event loop. */
+    private final class Loop {
+        final Context ctx;
+        final Fires fires = new Fires();
+        volatile Thread thread;
+        long timerId = -1;
         boolean stopped;
 
         Loop(Context ctx) {
@@ -74,22 +111,14 @@ public final class LoopDelayProbe {
         }
 
         void arm(long now, long cpuNs) {
-            armedNs = now;
-            armedCpuNs = cpuNs;
-            dueNs = now + periodMs * MS;
-            timerId = vertx.setTimer(periodMs, this::fired);
+            timerId = vertx.setTimer(fires.arm(now, cpuNs), this::fired);
         }
 
         void fired(long id) {
             if (stopped) {
                 return;
             }
-            long now = System.nanoTime();
-            fires++;
-            record(histogram, Math.min(MAX_TRACKABLE_NS, Math.max(0, now - dueNs)), periodMs);
-            long cpuNs = threadCpuNs();
-            periodMs = nextPeriodMs(cpuNs - armedCpuNs, now - armedNs, armedCpuNs >= 0 && cpuNs >= 0);
-            arm(now, cpuNs);
+            timerId = vertx.setTimer(fires.fired(System.nanoTime(), threadCpuNs()), this::fired);
         }
     }
 
@@ -169,7 +198,7 @@ public final class LoopDelayProbe {
     long fires() {
         long n = 0;
         for (Loop l : loops) {
-            n += l.fires;
+            n += l.fires.fires;
         }
         return n;
     }
@@ -188,7 +217,7 @@ public final class LoopDelayProbe {
                 if (l.timerId >= 0) {
                     vertx.cancelTimer(l.timerId);
                 }
-                p.complete(l.histogram.copy());
+                p.complete(l.fires.histogram.copy());
             });
             parts.add(p.future());
         }

@@ -34,10 +34,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The load generator against a real third-party OpenAI-compatible mock,
  * {@code @copilotkit/aimock@1.43.0} from npm (installed into {@code .tools/aimock} by
- * {@code .ci/run}, or by this test when npm is available), run as a child process with
+ * {@code .ci/run}; never by this test), run as a child process with
  * {@code src/test/resources/aimock/fixtures.json}: a streaming profile (ttft/tps), reasoning
- * deltas, {@code truncateAfterChunks}, and the chaos modes malformed and 429. Skipped only when
- * {@code node} is not installed.
+ * deltas, {@code truncateAfterChunks}, and the chaos modes malformed and 429. Skipped when
+ * {@code node} or the installed mock is missing.
  */
 class AimockIT {
     static final String VERSION = "1.43.0";
@@ -68,12 +68,9 @@ class AimockIT {
         Assumptions.assumeTrue(onPath("node"), "node is not installed: skipping the aimock integration test");
         Path prefix = repoRoot().resolve(".tools/aimock");
         Path cli = prefix.resolve("node_modules/@copilotkit/aimock/dist/cli.js");
-        if (!Files.exists(cli)) {
-            Process npm = new ProcessBuilder("npm", "i", "-E", "--no-audit", "--no-fund", "--prefix", prefix.toString(),
-                    "@copilotkit/aimock@" + VERSION).inheritIO().start();
-            assertTrue(npm.waitFor(180, TimeUnit.SECONDS) && npm.exitValue() == 0,
-                    "could not install @copilotkit/aimock@" + VERSION + " (run .ci/run)");
-        }
+        // never installed from here: npm's output on this JVM's stdout corrupted Surefire's channel to the fork
+        Assumptions.assumeTrue(Files.exists(cli), "@copilotkit/aimock@" + VERSION + " is not installed (" + cli
+                + " is missing): skipping the aimock integration test; .ci/run installs it");
         Path fixtures = Paths.get("src/test/resources/aimock/fixtures.json").toAbsolutePath();
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

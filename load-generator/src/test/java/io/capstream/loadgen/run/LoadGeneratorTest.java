@@ -484,4 +484,28 @@ class LoadGeneratorTest {
         assertEquals(List.of(), sink.events(), "no RunStarted, no request event: there is no run");
         assertTrue(chatRequests.get() < 20, "the warm-up stopped starting requests: " + chatRequests.get() + " of 50");
     }
+
+    /**
+     * A share whose coordinator stopped the run before the share's start instant (60 s away here) still starts at
+     * once, sends nothing and ends with its RunFinished (interrupted, nothing sent), so that the run's report is
+     * complete without waiting for the aggregator's deadline.
+     */
+    @Test
+    void aShareStoppedBeforeItsStartEndsAtOnceWithItsRunFinished() throws Exception {
+        InMemoryEventSink sink = new InMemoryEventSink();
+        RunControl control = new RunControl();
+        control.requestStop();
+        LoadGenerator g = new LoadGenerator(vertx);
+        RunPlan plan = g.prepare(small(6, 2).runId("share-stopped").workerId("w0").build()).get(30, TimeUnit.SECONDS);
+        ShareAssignment a = new ShareAssignment(new PlanShare(0, 2), 1, System.currentTimeMillis() + 60_000, 0.0, 0.5);
+        RunOutcome o = g.runShare(plan, a, sink, null, control).get(30, TimeUnit.SECONDS);
+        assertTrue(o.interrupted(), "interrupted");
+        assertEquals(0, o.requestsSent(), "requests sent");
+        List<RunEvent> events = sink.events();
+        assertEquals(1, events.size(), "only RunFinished: " + events);
+        RunFinished f = (RunFinished) events.get(0).getPayload();
+        assertTrue(f.getInterrupted(), f.toString());
+        assertEquals(0, f.getRequestsSent(), f.toString());
+        assertEquals(0, f.getShare(), f.toString());
+    }
 }

@@ -8,7 +8,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.internal.VertxInternal;
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -65,44 +64,97 @@ class LoopDelayProbeTest {
         assertEquals(1, LoopDelayProbe.nextPeriodMs(-1, 10 * MS, false), "CPU time unknown: 1 ms");
     }
 
+    /**
+     * The probe's decisions driven with given clocks (no timer, no wall-clock timing): an idle loop (30 us of CPU
+     * per wake-up) is fired at most once per 5 ms, a loop half on CPU at least once per 4 ms, and in both the
+     * histogram's count is the probed time in ms.
+     */
     @Test
-    void anIdleLoopIsProbedEveryTenMsAndABusyOneEveryMs() throws Exception {
-        Context ctx = ((VertxInternal) vertx).createEventLoopContext();
-        LoopDelayProbe idleProbe = new LoopDelayProbe(vertx, List.of(ctx));
-        idleProbe.start().await(10, TimeUnit.SECONDS);
-        long idleStart = System.nanoTime();
-        await(300);
-        Histogram idle = idleProbe.stop().await(10, TimeUnit.SECONDS);
-        double idleMs = (System.nanoTime() - idleStart) / 1e6;
-        // ~30 fires at 10 ms (the first at 1 ms) where a 1 ms timer fires ~300 times; the counts are probed ms
-        assertTrue(idleProbe.fires() <= idleMs / 5, idleProbe.fires() + " fires in " + idleMs + " ms");
-        assertTrue(idle.getTotalCount() >= 200 && idle.getTotalCount() <= idleMs + 50,
-                idle.getTotalCount() + " counts in " + idleMs + " ms");
+    void anIdleLoopIsProbedEveryTenMsAndABusyOneEveryMs() {
+        Simulated idle = Simulated.run(300, 0.0, 30_000L);
+        assertTrue(idle.fires.fires <= idle.elapsedMs() / 5, idle.fires.fires + " fires in " + idle.elapsedMs() + " ms");
+        assertEquals(idle.probedMs, idle.fires.histogram.getTotalCount(), "counts are the probed ms: " + idle);
+        assertEquals(LoopDelayProbe.IDLE_PERIOD_MS, idle.fires.periodMs, "idle period at the end: " + idle);
 
-        LoopDelayProbe busyProbe = new LoopDelayProbe(vertx, List.of(ctx));
-        busyProbe.start().await(10, TimeUnit.SECONDS);
-        // keep the loop about half on CPU for 300 ms: 0.5 ms of CPU every ms
-        Promise<Void> done = Promise.promise();
-        long busyStart = System.nanoTime();
-        vertx.setPeriodic(1, id -> {
-            spinCpu(500_000L);
-            if (System.nanoTime() - busyStart > 300 * MS) {
-                vertx.cancelTimer(id);
-                done.tryComplete();
-            }
-        });
-        done.future().await(10, TimeUnit.SECONDS);
-        Histogram busy = busyProbe.stop().await(10, TimeUnit.SECONDS);
-        double busyMs = (System.nanoTime() - busyStart) / 1e6;
-        assertTrue(busyProbe.fires() >= busyMs / 4, busyProbe.fires() + " fires in " + busyMs + " ms");
-        assertTrue(busy.getTotalCount() >= 200, busy.getTotalCount() + " counts in " + busyMs + " ms");
+        Simulated busy = Simulated.run(300, 0.5, 0L);
+        assertTrue(busy.fires.fires >= busy.elapsedMs() / 4, busy.fires.fires + " fires in " + busy.elapsedMs() + " ms");
+        assertEquals(busy.probedMs, busy.fires.histogram.getTotalCount(), "counts are the probed ms: " + busy);
+        assertEquals(LoopDelayProbe.BUSY_PERIOD_MS, busy.fires.periodMs, "busy period at the end: " + busy);
     }
 
-    private static void spinCpu(long ns) {
-        var mx = ManagementFactory.getThreadMXBean();
-        long end = mx.getCurrentThreadCpuTime() + ns;
-        while (mx.getCurrentThreadCpuTime() < end) {
-            Thread.onSpinWait();
+    @Test
+    void aLoopThatTurnsBusyIsProbedEveryMsFromTheNextFire() {
+        LoopDelayProbe.Fires f = new LoopDelayProbe.Fires();
+        long now = 0;
+        long cpu = 0;
+        long period = f.arm(now, cpu);
+        for (int i = 0; i < 5; i++) { // idle: 10 ms periods after the first fire
+            now += period * MS + 100_000L;
+            cpu += 30_000L;
+            period = f.fired(now, cpu);
+        }
+        assertEquals(10, period, "idle");
+        now += period * MS + 100_000L;
+        cpu += 5 * MS; // half of the last 10 ms on CPU
+        assertEquals(1, f.fired(now, cpu), "busy: the next fire is 1 ms away");
+    }
+
+    @Test
+    void aLateFireOfAnIdleLoopWeighsItsPeriodAndItsStall() {
+        LoopDelayProbe.Fires f = new LoopDelayProbe.Fires();
+        long period = f.arm(0, 0);
+        long now = period * MS;
+        period = f.fired(now, 10_000L); // on time, idle: 10 ms next
+        assertEquals(10, period);
+        now += period * MS + 4 * MS; // 4 ms late
+        f.fired(now, 20_000L);
+        Histogram h = f.histogram;
+        assertEquals(1 + 10 + 3, h.getTotalCount(), "1 ms, then 10 ms at 4 ms and the stall's 3, 2 and 1 ms");
+        assertEquals(10, h.getCountAtValue(4 * MS), "the late fire's period");
+    }
+
+    /** A real event loop: the probe fires and counts (no assertion on how often: that is the simulated test's). */
+    @Test
+    void theProbeRunsOnARealEventLoop() throws Exception {
+        Context ctx = ((VertxInternal) vertx).createEventLoopContext();
+        LoopDelayProbe probe = new LoopDelayProbe(vertx, List.of(ctx));
+        probe.start().await(10, TimeUnit.SECONDS);
+        assertEquals(1, probe.threads().size(), "the loop's thread is known after start");
+        await(50);
+        Histogram h = probe.stop().await(10, TimeUnit.SECONDS);
+        assertTrue(probe.fires() >= 1, "fires: " + probe.fires());
+        assertTrue(h.getTotalCount() >= probe.fires(), h.getTotalCount() + " counts for " + probe.fires() + " fires");
+    }
+
+    /**
+     * A loop driven for {@code ms} of simulated time: each fire comes 0.1 ms after it is due, and between fires the
+     * thread is on CPU for {@code cpuShare} of the wall time plus {@code cpuPerWakeNs}.
+     */
+    private record Simulated(LoopDelayProbe.Fires fires, long endNs, long probedMs) {
+        static Simulated run(long ms, double cpuShare, long cpuPerWakeNs) {
+            LoopDelayProbe.Fires f = new LoopDelayProbe.Fires();
+            long now = 0;
+            long cpu = 0;
+            long probed = 0;
+            long period = f.arm(now, cpu);
+            while (now < ms * MS) {
+                long wall = period * MS + 100_000L;
+                now += wall;
+                cpu += (long) (cpuShare * wall) + cpuPerWakeNs;
+                probed += period;
+                period = f.fired(now, cpu);
+            }
+            return new Simulated(f, now, probed);
+        }
+
+        double elapsedMs() {
+            return endNs / 1e6;
+        }
+
+        @Override
+        public String toString() {
+            return fires.fires + " fires, " + probedMs + " probed ms, " + fires.histogram.getTotalCount() + " counts in "
+                    + elapsedMs() + " ms";
         }
     }
 
