@@ -66,11 +66,11 @@ public final class OptionSections {
         }
         for (String n : List.of("--requests", "--trace", "--burst", "--dataset", "--tokenizer", "--ctx-tokens",
                 "--shared-prefix-tokens", "--input-tokens", "--output-tokens", "--max-tokens", "--max-model-len",
-                "--margin", "--seed")) {
+                "--margin", "--seed", "--prompt-salt")) {
             m.put(n, WORKLOAD);
         }
         for (String n : List.of("--concurrency", "--rate", "--arrival", "--max-in-flight", "--duration", "--ramp-up",
-                "--warmup-requests", "--client-warmup", "--workers", "--continuous", "--interval")) {
+                "--warmup-requests", "--warmup-prime-cache", "--client-warmup", "--workers", "--continuous", "--interval")) {
             m.put(n, LOAD);
         }
         for (String n : List.of("--search", "--search-start", "--search-max", "--max-steps", "--sweep-id")) {

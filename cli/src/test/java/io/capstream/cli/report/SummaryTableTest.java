@@ -168,9 +168,9 @@ class SummaryTableTest {
                 .setCompleted(287).setFailed(13).build();
         String t = SummaryTable.render(r, null);
         String expected = "\nfailures          13 of 300 (4.3 %): HTTPError 503 x9, TimeoutError x3, HTTPError 429 x1\n"
-                + "  e.g. #0     HTTPError       HTTP Error 503: Service Unavailable: overloaded\n"
-                + "  e.g. #30    TimeoutError    timed out\n"
-                + "  e.g. #200   HTTPError       HTTP Error 429: Too Many Requests\n"
+                + "  e.g. #0     HTTPError       HTTP 503 Service Unavailable: overloaded\n"
+                + "  e.g. #30    TimeoutError    no data within --timeout (read timed out)\n"
+                + "  e.g. #200   HTTPError       HTTP 429 Too Many Requests\n"
                 + "  all 13 are listed in the report file (failures)\n";
         assertTrue(t.endsWith(expected), "expected the summary to end with:" + expected + "but it was:\n" + t);
     }
@@ -185,7 +185,7 @@ class SummaryTableTest {
                 .setArtifactChunks(3).setArtifactJson(artifact).build();
         String t = SummaryTable.render(chunked, null);
         assertTrue(t.endsWith("\nfailures          2 of 10 (20.0 %): HTTPError 503 x2\n"
-                + "  e.g. #4     HTTPError       HTTP Error 503: Service Unavailable\n"
+                + "  e.g. #4     HTTPError       HTTP 503 Service Unavailable\n"
                 + "  all 2 are listed in the report file (failures)\n"), t);
     }
 
