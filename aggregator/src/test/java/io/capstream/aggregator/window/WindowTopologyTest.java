@@ -50,6 +50,7 @@ class WindowTopologyTest {
     private TestInputTopic<String, RunEvent> events;
     private TestOutputTopic<String, WindowSummary> summaries;
     private TestOutputTopic<String, SloBreach> alerts;
+    private final List<String> late = new java.util.ArrayList<>();
 
     private void start(List<String> slos) {
         var parsed = SloParser.parseAll(slos);
@@ -58,7 +59,8 @@ class WindowTopologyTest {
         StreamsBuilder builder = new StreamsBuilder();
         SpecificAvroSerde<RunEvent> eventSerde = SpecificAvroSerde.forValue(RunEvent.class, REGISTRY);
         KStream<String, RunEvent> in = builder.stream(Topics.EVENTS, Consumed.with(Serdes.String(), eventSerde));
-        KStream<String, WindowSummary> out = WindowTopology.addTo(in, builder, config);
+        KStream<String, WindowSummary> out = WindowTopology.addTo(in, builder, config,
+                (target, model, bucket) -> late.add(target + "|" + bucket));
         SloTopology.addTo(out, builder, new SloTopologyConfig(parsed, Topics.ALERTS, REGISTRY, Duration.ofDays(1),
                 Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)));
         Properties props = new Properties();
@@ -192,15 +194,54 @@ class WindowTopologyTest {
         return WindowTestEvents.envelopeOf("run-a", t, new Heartbeat(TARGET, MODEL, samples));
     }
 
+    /**
+     * A request for a window that has closed is not added but counted: the window's summary is emitted again
+     * (same key) with late_dropped, within a second (wall clock), once for all that came in that second; the
+     * listener (Prometheus counter) hears of each; SLO alerts are not judged again.
+     */
     @Test
-    void lateRequestsForClosedWindowsAreDropped() {
-        start(List.of());
-        send(completed("run-a", 0, T0 + 1000, 100, 200, 5));
+    void lateRequestsForClosedWindowsAreCountedInAnUpdateOfTheirSummary() {
+        start(List.of("ttft_p95_ms<=500"));
+        send(completed("run-a", 0, T0 + 1000, 900, 1200, 5)); // breaches the SLO
         send(heartbeat(T0 + 12_000));
-        assertEquals(1, summaries.readValuesToList().get(0).getRequests());
+        List<KeyValue<String, WindowSummary>> first = summaries.readKeyValuesToList();
+        assertEquals(1, first.size(), "window 1 closed: " + first);
+        assertEquals(1, first.get(0).value.getRequests());
+        assertEquals(0, first.get(0).value.getLateDropped(), "nothing late when it closes");
+        assertEquals(1, alerts.readValuesToList().size(), "one BREACH");
+
         send(completed("run-a", 1, T0 + 2000, 100, 200, 5)); // window 1 already closed
-        send(heartbeat(T0 + 40_000));
-        assertTrue(summaries.isEmpty());
+        send(failed("run-a", 2, T0 + 3000, "URLError"));
+        RunEvent otherBucket = completed("run-a", 3, T0 + 4000, 100, 200, 5);
+        ((io.capstream.schemas.avro.RequestCompleted) otherBucket.getPayload()).setPlannedContextTokens(9000);
+        send(otherBucket); // a key without a summary in window 1
+        assertTrue(summaries.isEmpty(), "updates wait for the next flush");
+        assertEquals(List.of(TARGET + "|le4096", TARGET + "|le4096", TARGET + "|le16384"), late,
+                "the listener hears of each late request");
+
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        List<KeyValue<String, WindowSummary>> updates = summaries.readKeyValuesToList();
+        assertEquals(2, updates.size(), "one update per window and key: " + updates);
+        WindowSummary update = updates.stream().filter(kv -> kv.key.equals(first.get(0).key)).findFirst()
+                .orElseThrow().value;
+        assertEquals(2, update.getLateDropped(), "late_dropped of the update");
+        assertEquals(1, update.getRequests(), "the counts are those of the window when it closed");
+        assertEquals(first.get(0).value.getTtftMs(), update.getTtftMs());
+        WindowSummary empty = updates.stream().filter(kv -> kv.value.getContextBucket().equals("le16384"))
+                .findFirst().orElseThrow().value;
+        assertEquals(0, empty.getRequests(), "no request of that key made it into window 1");
+        assertEquals(1, empty.getLateDropped());
+        assertEquals(T0, empty.getWindowStartMs());
+        assertTrue(alerts.isEmpty(), "SLOs are judged once per window, not on updates");
+        WindowStore<String, WindowSummary> store = driver.getWindowStore(WindowTopology.SUMMARIES_STORE);
+        assertEquals(2, store.fetch(TARGET + "|" + MODEL + "|le4096", T0).getLateDropped(),
+                "the queryable store has the update");
+
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertTrue(summaries.isEmpty(), "nothing new late: no update");
+        send(completed("run-a", 4, T0 + 5000, 100, 200, 5));
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertEquals(3, summaries.readValuesToList().get(0).getLateDropped(), "counts add up");
     }
 
     @Test
