@@ -46,9 +46,8 @@ final class LateRequests {
     private final long retentionMs;
     private final double relativeAccuracy;
     private final boolean withGoodput;
-    private long lastWarnMs = Long.MIN_VALUE;
-    private long unwarned;
-    private String latest;
+    /** Shared by the window tasks of the process: at most one WARN line per {@value #WARN_EVERY_MS} ms in all. */
+    private static final WarnLimiter WARN = new WarnLimiter();
 
     LateRequests(ProcessorContext<String, WindowSummary> context, KeyValueStore<String, byte[]> store,
                  WindowStore<String, WindowSummary> summaries, LateRequestListener listener,
@@ -89,11 +88,10 @@ final class LateRequests {
         if (droppedRecords != null) {
             droppedRecords.record();
         }
-        unwarned++;
-        latest = String.format("%s window %s, event time %s, %d ms behind the close time %s", key.encode(),
+        WARN.count(String.format("%s window %s, event time %s, %d ms behind the close time %s", key.encode(),
                 Instant.ofEpochMilli(windowStart), Instant.ofEpochMilli(eventTime), closeTime - eventTime,
-                Instant.ofEpochMilli(closeTime));
-        warnIfDue();
+                Instant.ofEpochMilli(closeTime)));
+        WARN.warnIfDue(context.currentSystemTimeMs());
     }
 
     /**
@@ -131,19 +129,30 @@ final class LateRequests {
             }
             context.forward(new Record<>(key.summaryKey(start), after, start + sizeMs));
         }
-        warnIfDue();
+        WARN.warnIfDue(context.currentSystemTimeMs());
     }
 
-    private void warnIfDue() {
-        long now = context.currentSystemTimeMs();
-        if (unwarned == 0 || (lastWarnMs != Long.MIN_VALUE && now - lastWarnMs < WARN_EVERY_MS)) {
-            return;
+    /** The count of late requests since the last WARN line, and when that was; thread-safe. */
+    private static final class WarnLimiter {
+        private long lastWarnMs = Long.MIN_VALUE;
+        private long unwarned;
+        private String latest;
+
+        synchronized void count(String what) {
+            unwarned++;
+            latest = what;
         }
-        LOG.warn("dropped {} late request(s){}: their window had closed (event time more than the grace behind "
-                        + "every input partition); counted in the window summary's late_dropped and in "
-                        + "capstream_window_late_dropped_total; latest: {}", unwarned,
-                lastWarnMs == Long.MIN_VALUE ? "" : " in the last " + (now - lastWarnMs) / 1000 + " s", latest);
-        lastWarnMs = now;
-        unwarned = 0;
+
+        synchronized void warnIfDue(long now) {
+            if (unwarned == 0 || (lastWarnMs != Long.MIN_VALUE && now - lastWarnMs < WARN_EVERY_MS)) {
+                return;
+            }
+            LOG.warn("dropped {} late request(s){}: their window had closed (event time more than the grace behind "
+                            + "every input partition); counted in the window summary's late_dropped and in "
+                            + "capstream_window_late_dropped_total; latest: {}", unwarned,
+                    lastWarnMs == Long.MIN_VALUE ? "" : " in the last " + (now - lastWarnMs) / 1000 + " s", latest);
+            lastWarnMs = now;
+            unwarned = 0;
+        }
     }
 }

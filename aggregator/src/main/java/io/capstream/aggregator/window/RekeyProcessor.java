@@ -21,8 +21,8 @@ import org.apache.kafka.streams.processor.api.Record;
  * every input partition has passed it ({@link TumblingWindowProcessor}). Once a second (wall clock) it also
  * sends that progress to every window partition on its own (key {@link #PROGRESS_KEY}, null value, see
  * {@link HeartbeatBroadcastPartitioner}) when it advanced, since a partition's requests reach only the window
- * partitions of their keys; and when its partition had no record for {@code idleAfter} (caught up, or never
- * written), it sends once that the partition is idle, so that it does not hold windows open.
+ * partitions of their keys; and when its partition had no record for {@code idleAfter} since the task runs (caught
+ * up, or never written), it sends once that the partition is idle, so that it does not hold windows open.
  */
 final class RekeyProcessor implements Processor<String, RunEvent, String, RunEvent> {
     /** Key of heartbeats on the re-keyed stream (never a valid window key: it has no separator). */
@@ -32,6 +32,8 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
     /** How often (wall clock) the progress is sent to every window partition when it changed. */
     static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(1);
 
+    private static final long NOT_RUNNING_YET = Long.MIN_VALUE;
+
     private final ContextBuckets buckets;
     private final long idleAfterMs;
     private ProcessorContext<String, RunEvent> context;
@@ -39,7 +41,9 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
     private long maxEventTime = Long.MIN_VALUE;
     private long broadcastEventTime = Long.MIN_VALUE;
     private boolean idleSent;
+    /** Wall-clock time of the last punctuation that saw a record processed since the one before, ms. */
     private long lastRecordWallMs;
+    private boolean recordSinceLastPunctuation;
 
     /**
      * @param buckets   context buckets; not null
@@ -55,13 +59,14 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
         this.context = context;
         // the task of sub-topology 0 that reads input partition p has partition p
         this.source = context.taskId().partition();
-        this.lastRecordWallMs = context.currentSystemTimeMs();
+        // not now: a task is initialised before it restores its state and runs; idle time counts from when it runs
+        this.lastRecordWallMs = NOT_RUNNING_YET;
         context.schedule(PROGRESS_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
     @Override
     public void process(Record<String, RunEvent> record) {
-        lastRecordWallMs = context.currentSystemTimeMs();
+        recordSinceLastPunctuation = true;
         idleSent = false;
         RunEvent event = record.value();
         if (event == null) {
@@ -88,6 +93,12 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
     }
 
     private void punctuate(long nowMs) {
+        // activity is noted here, not in process(): the stream thread's clock is read once per loop, and one loop
+        // over a large batch on a loaded machine can take longer than idleAfter
+        if (recordSinceLastPunctuation || lastRecordWallMs == NOT_RUNNING_YET) {
+            lastRecordWallMs = nowMs;
+            recordSinceLastPunctuation = false;
+        }
         if (nowMs - lastRecordWallMs >= idleAfterMs) {
             if (!idleSent) {
                 send(true);

@@ -23,7 +23,7 @@ import java.util.Objects;
  *                          reported its progress ({@link InputProgress}); 0 = unknown (only those that reported
  *                          count; a backlog may then lose requests in the first seconds)
  * @param sourceIdle        how long (wall clock) an input partition without any record is idle and no longer holds
- *                          windows open (&gt; 0); default 5 s
+ *                          windows open (&gt; 0); default 10 s
  */
 public record WindowTopologyConfig(Duration windowSize, Duration grace, double relativeAccuracy,
                                    ContextBuckets buckets, List<? extends RequestCriterion> slos, String summariesTopic,
@@ -33,8 +33,11 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
     /** Default grace: 10 s. */
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
-    /** Default time without records after which an input partition is idle: 5 s. */
-    public static final Duration DEFAULT_SOURCE_IDLE = Duration.ofSeconds(5);
+    /**
+     * Default time without records after which an input partition is idle: 10 s (a partition that is read but
+     * whose records the stream thread has not reached yet, on a loaded machine, must not look idle).
+     */
+    public static final Duration DEFAULT_SOURCE_IDLE = Duration.ofSeconds(10);
     /** Default retention of the queryable summaries: 24 h. */
     public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
 

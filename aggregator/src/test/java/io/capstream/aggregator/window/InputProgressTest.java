@@ -88,18 +88,30 @@ class InputProgressTest {
     }
 
     @Test
-    void anIdlePartitionHoldsNoWindowAndTheLastIdleOneLetsTheLatestEventTimeCloseThem() {
+    void anIdlePartitionHoldsNoWindowAndWhenAllAreIdleTheLatestEventTimeClosesThem() {
         start(2);
-        partitionOne(T0 + 5000, false);
+        partitionOne(T0 + 40_000, false);
         send(completed("run-a", 0, T0 + 1000, 100, 200, 5));
-        send(completed("run-a", 1, T0 + 30_000, 100, 200, 5));
-        assertTrue(summaries.isEmpty(), "partition 1 (active) is at T0+5s");
-        driver.advanceWallClockTime(Duration.ofSeconds(6)); // partition 0 had no record for 5 s: idle
-        assertTrue(summaries.isEmpty(), "partition 1 is still active at T0+5s");
-        partitionOne(T0 + 5000, true);
-        List<WindowSummary> closed = summaries.readValuesToList();
-        assertEquals(List.of(T0), closed.stream().map(WindowSummary::getWindowStartMs).toList(),
-                "both idle: windows close up to the latest event time seen (T0+30s), as when traffic stops");
+        send(completed("run-a", 1, T0 + 25_000, 100, 200, 5));
+        assertEquals(List.of(T0), starts(), "partition 0 is at T0+25s: window 1 closes, window 3 waits");
+        driver.advanceWallClockTime(Duration.ofSeconds(1)); // the re-keying task notes it had records
+        driver.advanceWallClockTime(Duration.ofSeconds(4));
+        assertEquals(List.of(), starts(), "partition 0 had no record for 4 s only: not idle yet");
+        driver.advanceWallClockTime(Duration.ofSeconds(1)); // 5 s without a record: partition 0 is idle
+        assertEquals(List.of(T0 + 20_000), starts(), "only partition 1 (T0+40s) counts: window 3 closes");
+
+        send(completed("run-a", 2, T0 + 41_000, 100, 200, 5)); // partition 0 runs again
+        partitionOne(T0 + 60_000, true);
+        assertEquals(List.of(), starts(), "partition 0 is at T0+41s again");
+        partitionOne(T0 + 60_000, true);
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        driver.advanceWallClockTime(Duration.ofSeconds(5));
+        assertEquals(List.of(T0 + 40_000), starts(),
+                "both idle: windows close up to the latest event time seen (T0+60s), as when traffic stops");
+    }
+
+    private List<Long> starts() {
+        return summaries.readValuesToList().stream().map(WindowSummary::getWindowStartMs).toList();
     }
 
     @Test

@@ -41,11 +41,11 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The aggregator started on a backlog (the events topic filled first, an hour of event time in 4 partitions, one
- * of them 30 times denser than the others, so that the stream thread reads the others' hour while it is still in
+ * of them 20 times denser than the others, so that the stream thread reads the others' hour while it is still in
  * its first minutes) makes the same windows as a live feed: every window's request count equals the count of the
  * events with their completion time in it.
  */
-@Timeout(180)
+@Timeout(300)
 class WindowBacklogIT {
     private static final String REGISTRY = "mock://window-backlog-it";
     private static final int PARTITIONS = 4;
@@ -68,7 +68,7 @@ class WindowBacklogIT {
             try (KafkaConsumer<String, WindowSummary> consumer = summaries(kafka.bootstrapServers())) {
                 consumer.subscribe(List.of(Topics.SUMMARIES));
                 try {
-                    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ZERO).until(() -> {
+                    await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ZERO).until(() -> {
                         for (ConsumerRecord<String, WindowSummary> r : consumer.poll(Duration.ofMillis(500))) {
                             seen.put(r.key(), r.value().getRequests());
                         }
@@ -89,7 +89,7 @@ class WindowBacklogIT {
     }
 
     /**
-     * Partition 0: a request every 300 ms for an hour; partitions 1-3: one every 9 s; 5 targets; each partition
+     * Partition 0: a request every 1.5 s for an hour; partitions 1-3: one every 30 s; 5 targets; each partition
      * ends with a heartbeat 5 minutes after the hour (closes the last windows).
      *
      * @return requests per summary key ({@code target|model|le4096|window start})
@@ -102,7 +102,7 @@ class WindowBacklogIT {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.LINGER_MS_CONFIG, "20"),
                 new StringSerializer(), SpecificAvroSerde.forValue(RunEvent.class, REGISTRY).serializer())) {
             for (int p = 0; p < PARTITIONS; p++) {
-                long period = p == 0 ? 300 : 9000;
+                long period = p == 0 ? 1500 : 30_000;
                 String run = "run-" + p;
                 int index = 0;
                 for (long t = t0 + period; t < t0 + 60 * MINUTE; t += period) {
