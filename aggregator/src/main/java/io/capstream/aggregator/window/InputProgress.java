@@ -112,8 +112,13 @@ final class InputProgress {
         return new SourceProgress(source, b.getLong(), b.get() == 1);
     }
 
+    /** @return each input partition's progress, e.g. {@code 0 at 2026-01-01T10:00:00Z, 1 idle at ...} */
     @Override
     public String toString() {
-        return "InputProgress" + sources.values();
+        StringBuilder b = new StringBuilder();
+        new java.util.TreeMap<>(sources).values().forEach(s -> b.append(b.isEmpty() ? "" : ", ").append(s.source())
+                .append(s.idle() ? " idle at " : " at ")
+                .append(s.eventTime() == Long.MIN_VALUE ? "-" : java.time.Instant.ofEpochMilli(s.eventTime())));
+        return b.toString();
     }
 }

@@ -78,8 +78,9 @@ final class LateRequests {
      * @param windowStart its window's start, epoch ms
      * @param eventTime   its event time, epoch ms
      * @param closeTime   the time up to which windows were closed, epoch ms
+     * @param progress    the input partitions' progress (for the log); not null
      */
-    void drop(WindowKey key, long windowStart, long eventTime, long closeTime) {
+    void drop(WindowKey key, long windowStart, long eventTime, long closeTime, InputProgress progress) {
         String storeKey = PREFIX + TumblingWindowProcessor.storeKey(windowStart, key.encode());
         byte[] old = store.get(storeKey);
         long n = (old == null ? 0 : Long.parseLong(new String(old, StandardCharsets.US_ASCII))) + 1;
@@ -88,9 +89,9 @@ final class LateRequests {
         if (droppedRecords != null) {
             droppedRecords.record();
         }
-        WARN.count(String.format("%s window %s, event time %s, %d ms behind the close time %s", key.encode(),
-                Instant.ofEpochMilli(windowStart), Instant.ofEpochMilli(eventTime), closeTime - eventTime,
-                Instant.ofEpochMilli(closeTime)));
+        WARN.count(String.format("%s window %s, event time %s, %d ms behind the close time %s (input partitions: %s)",
+                key.encode(), Instant.ofEpochMilli(windowStart), Instant.ofEpochMilli(eventTime), closeTime - eventTime,
+                Instant.ofEpochMilli(closeTime), progress));
         WARN.warnIfDue(context.currentSystemTimeMs());
     }
 

@@ -33,6 +33,7 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
     static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(1);
 
     private static final long NOT_RUNNING_YET = Long.MIN_VALUE;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RekeyProcessor.class);
 
     private final ContextBuckets buckets;
     private final long idleAfterMs;
@@ -101,6 +102,8 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
         }
         if (nowMs - lastRecordWallMs >= idleAfterMs) {
             if (!idleSent) {
+                LOG.info("input partition {} idle: no record for {} ms (largest event time {})", source,
+                        nowMs - lastRecordWallMs, maxEventTime == Long.MIN_VALUE ? "-" : java.time.Instant.ofEpochMilli(maxEventTime));
                 send(true);
                 idleSent = true;
             }

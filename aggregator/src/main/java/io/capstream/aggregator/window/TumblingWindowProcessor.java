@@ -126,7 +126,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         }
         long start = t - Math.floorMod(t, sizeMs);
         if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
-            late.drop(WindowKey.decode(key), start, t, observed);
+            late.drop(WindowKey.decode(key), start, t, observed, progress);
             return;
         }
         String storeKey = storeKey(start, key);
