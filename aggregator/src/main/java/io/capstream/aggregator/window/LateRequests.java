@@ -19,11 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts the requests that arrive for a window that has already closed, where a user sees them: the
- * window's summary is emitted again with {@code late_dropped} raised (at most once a second per window, by
- * {@link #flush}), the {@link LateRequestListener} (Prometheus counter), Kafka Streams' own task-level
- * {@code dropped-records} sensor, and a WARN line (at most one per {@value #WARN_EVERY_MS} ms, with the count
- * since the previous one).
+ * Emits again the windows that took late requests ({@link #merged}: the summary rebuilt from the closed window's
+ * aggregate), and counts the requests too late even for that ({@link #drop}) where a user sees them: the
+ * window's summary emitted again with {@code late_dropped} raised, the {@link LateRequestListener} (Prometheus
+ * counter), Kafka Streams' own task-level {@code dropped-records} sensor, and a WARN line (at most one per
+ * {@value #WARN_EVERY_MS} ms in the process, with the count since the previous one). Updates are emitted at most
+ * once a second per window ({@link #flush}), with the header {@value #UPDATE_HEADER}.
  *
  * <p>Counts not yet emitted wait in the window step's store under {@value #PREFIX}{@code <window start>|<key>}.
  * When the window's summary is no longer in the summaries store (older than its retention), no update is
@@ -33,6 +34,8 @@ import org.slf4j.LoggerFactory;
 final class LateRequests {
     /** Store key prefix of the counts waiting to be emitted (sorts after every window key). */
     static final String PREFIX = "~late|";
+    /** Header of the summaries emitted again (value "1"): SLO alerts and the window gauges skip them. */
+    public static final String UPDATE_HEADER = "capstream.window.update";
     /** Least wall-clock time between two WARN lines, ms. */
     static final long WARN_EVERY_MS = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(LateRequests.class);
@@ -51,7 +54,7 @@ final class LateRequests {
 
     LateRequests(ProcessorContext<String, WindowSummary> context, KeyValueStore<String, byte[]> store,
                  WindowStore<String, WindowSummary> summaries, LateRequestListener listener,
-                 WindowTopologyConfig config) {
+                 WindowTopologyConfig config, boolean withGoodput) {
         this.context = context;
         this.store = store;
         this.summaries = summaries;
@@ -59,7 +62,7 @@ final class LateRequests {
         this.sizeMs = config.windowSize().toMillis();
         this.retentionMs = config.retention().toMillis();
         this.relativeAccuracy = config.relativeAccuracy();
-        this.withGoodput = !config.slos().isEmpty();
+        this.withGoodput = withGoodput;
         this.droppedRecords = droppedRecordsSensor(context);
     }
 
@@ -72,7 +75,20 @@ final class LateRequests {
     }
 
     /**
-     * Counts one late request.
+     * Notes that a closed window took a late request (its summary is emitted again at the next flush).
+     *
+     * @param key         the window key; not null
+     * @param windowStart the window's start, epoch ms
+     */
+    void merged(WindowKey key, long windowStart) {
+        String storeKey = PREFIX + TumblingWindowProcessor.storeKey(windowStart, key.encode());
+        if (store.get(storeKey) == null) {
+            store.put(storeKey, "0".getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    /**
+     * Counts one request too late to be merged.
      *
      * @param key         its window key; not null
      * @param windowStart its window's start, epoch ms
@@ -117,8 +133,13 @@ final class LateRequests {
             WindowKey key = WindowKey.decode(rest.substring(sep + 1));
             long n = Long.parseLong(new String(kv.value, StandardCharsets.US_ASCII));
             WindowSummary before = summaries.fetch(key.encode(), start);
+            byte[] closed = store.get(TumblingWindowProcessor.CLOSED_PREFIX + rest);
             WindowSummary after;
-            if (before != null) {
+            if (closed != null) {
+                after = SummaryBuilder.build(key, start, start + sizeMs, WindowAggregate.fromBytes(closed), withGoodput);
+                after.setServerMetrics(before == null ? null : before.getServerMetrics());
+                after.setLateDropped((before == null ? 0 : before.getLateDropped()) + n);
+            } else if (before != null) {
                 after = WindowSummary.newBuilder(before).setLateDropped(before.getLateDropped() + n).build();
             } else if (start + sizeMs + retentionMs > closeTime) {
                 // the key had no request in that window: an empty summary that says what was dropped
@@ -128,7 +149,9 @@ final class LateRequests {
             } else {
                 continue; // past the summaries' retention: counted in the metrics and the log only
             }
-            context.forward(new Record<>(key.summaryKey(start), after, start + sizeMs));
+            context.forward(new Record<>(key.summaryKey(start), after, start + sizeMs,
+                    new org.apache.kafka.common.header.internals.RecordHeaders().add(UPDATE_HEADER,
+                            "1".getBytes(StandardCharsets.US_ASCII))));
         }
         WARN.warnIfDue(context.currentSystemTimeMs());
     }

@@ -35,9 +35,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>The grace (default 10 s) is how far out of order a request may arrive within its own input partition: a
  * generator writes each request when it completes, so this covers the time from completion to the send, not
- * the catch-up after an outage or a restart (that is what the per-partition close time is for). Requests for a
- * window that has already closed are not added; {@link LateRequests} counts them (the summary emitted again
- * with {@code late_dropped}, a Prometheus counter, Kafka Streams' dropped-records sensor, a WARN line).
+ * the catch-up after an outage or a restart (that is what the per-partition close time is for).
+ *
+ * <p>A request that still arrives after its window closed (its own partition was written out of time order, e.g.
+ * runs written one after another, each over the same hour; or an idle partition that had in fact fallen behind)
+ * is merged into the window's aggregate, which is kept for {@link #MAX_LATENESS} (at most the summaries'
+ * retention) after the close, and the window's summary is emitted again within a second ({@link LateRequests}):
+ * consumers keep the latest record per key, and the windows end up as on a live feed. Only a request later than
+ * that is dropped, and counted: {@code late_dropped} in the window's summary, a Prometheus counter, Kafka Streams'
+ * dropped-records sensor, a WARN line.
  *
  * <p>Heartbeats that carry a scrape of the endpoint's metrics ({@code server_samples}, sent by a run with
  * {@code --server-metrics} in time order with its requests) are aggregated per window, target and model
@@ -47,13 +53,18 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Store layout (key-value store {@link WindowTopology#AGGREGATES_STORE}, String keys): window
  * aggregates under {@code <start, 19 digits>|target|model|bucket} (so a range scan finds closed
  * windows in start order), server aggregates under {@code <start>|target|model|}{@value #SERVER_BUCKET},
- * the close time reached under {@value #STREAM_TIME_KEY}, the input partitions' progress under
+ * the close time reached under {@value #STREAM_TIME_KEY}, closed windows' aggregates under
+ * {@value #CLOSED_PREFIX}{@code <start>|target|model|bucket}, the input partitions' progress under
  * {@value InputProgress#PREFIX} and late counts not yet emitted under {@value LateRequests#PREFIX}.
  */
 final class TumblingWindowProcessor implements Processor<String, RunEvent, String, WindowSummary> {
     static final String STREAM_TIME_KEY = "~stream-time";
     /** Bucket label of a window's server-metrics aggregate in the store (no context bucket is named so). */
     static final String SERVER_BUCKET = "~server";
+    /** Store key prefix of the aggregates of closed windows, kept for {@link #latenessMs} to merge late requests. */
+    static final String CLOSED_PREFIX = "~closed|";
+    /** Most time after its close that a window still takes late requests (bounded by the summaries' retention). */
+    static final java.time.Duration MAX_LATENESS = java.time.Duration.ofHours(6);
     /** How often (wall clock) windows whose late count rose are emitted again. */
     static final java.time.Duration LATE_FLUSH_INTERVAL = java.time.Duration.ofSeconds(1);
 
@@ -65,6 +76,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     private ProcessorContext<String, WindowSummary> context;
     private KeyValueStore<String, byte[]> store;
     private final WindowTopologyConfig config;
+    private final long latenessMs;
     private final LateRequestListener listener;
     private InputProgress progress;
     private LateRequests late;
@@ -74,6 +86,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     TumblingWindowProcessor(WindowTopologyConfig config, LateRequestListener listener) {
         this.config = config;
         this.listener = listener;
+        this.latenessMs = Math.min(MAX_LATENESS.toMillis(), config.retention().toMillis());
         this.sizeMs = config.windowSize().toMillis();
         this.graceMs = config.grace().toMillis();
         this.relativeAccuracy = config.relativeAccuracy();
@@ -90,7 +103,8 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
             observed = Long.parseLong(new String(saved, java.nio.charset.StandardCharsets.US_ASCII));
         }
         progress = new InputProgress(store, config.inputPartitions());
-        late = new LateRequests(context, store, context.getStateStore(WindowTopology.SUMMARIES_STORE), listener, config);
+        late = new LateRequests(context, store, context.getStateStore(WindowTopology.SUMMARIES_STORE), listener, config,
+                withGoodput);
         context.schedule(LATE_FLUSH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> late.flush(observed));
     }
 
@@ -125,11 +139,15 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
             return;
         }
         long start = t - Math.floorMod(t, sizeMs);
-        if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
-            late.drop(WindowKey.decode(key), start, t, observed, progress);
-            return;
-        }
         String storeKey = storeKey(start, key);
+        if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
+            if (start + sizeMs + graceMs + latenessMs <= observed) {
+                late.drop(WindowKey.decode(key), start, t, observed, progress);
+                return;
+            }
+            storeKey = CLOSED_PREFIX + storeKey; // merged into the closed window, which is emitted again
+            late.merged(WindowKey.decode(key), start);
+        }
         byte[] old = store.get(storeKey);
         WindowAggregate agg = old == null ? new WindowAggregate(relativeAccuracy) : WindowAggregate.fromBytes(old);
         if (sample.isPresent()) {
@@ -188,7 +206,18 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
                     WindowAggregate.fromBytes(kv.value), withGoodput);
             summary.setServerMetrics(server.get(kv.key.substring(0, sep) + WindowKey.SEP + key.targetModel()));
             store.delete(kv.key);
+            store.put(CLOSED_PREFIX + kv.key, kv.value); // kept for late requests
             context.forward(new Record<>(key.summaryKey(start), summary, start + sizeMs));
+        }
+        long expired = maxStart - latenessMs; // closed windows that take no more late requests
+        if (expired > 0) {
+            List<String> old = new ArrayList<>();
+            try (KeyValueIterator<String, byte[]> it = store.range(CLOSED_PREFIX + pad(0), CLOSED_PREFIX + pad(expired))) {
+                while (it.hasNext()) {
+                    old.add(it.next().key);
+                }
+            }
+            old.forEach(store::delete);
         }
     }
 

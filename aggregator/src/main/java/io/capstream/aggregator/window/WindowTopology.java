@@ -67,8 +67,9 @@ public final class WindowTopology {
      * @param onLate   told of every request dropped because its window had closed; null for none
      * @return the closed windows' summaries, each once, when the window closes (key
      *         {@code target|model|bucket|windowStartMs}), already written to the summaries topic; downstream
-     *         steps (SLO alerts, metrics) attach here. The updates that only raise {@code late_dropped} go to the
-     *         topic and the summaries store but not here: an SLO is judged once per window.
+     *         steps (SLO alerts, metrics) attach here. Updates of closed windows (late requests merged, or counted
+     *         in {@code late_dropped}) go to the topic and the summaries store but not here: an SLO is judged once
+     *         per window.
      */
     public static KStream<String, WindowSummary> addTo(KStream<String, RunEvent> events, StreamsBuilder builder,
                                                        WindowTopologyConfig config, LateRequestListener onLate) {
@@ -96,7 +97,7 @@ public final class WindowTopology {
                 .process(SummaryMaterializer::new, Named.as("capstream-window-materialize"), SUMMARIES_STORE);
         summaries.to(config.summariesTopic(), Produced.with(Serdes.String(), summarySerde)
                 .withName("capstream-summaries-sink"));
-        // a window is first emitted with late_dropped 0 (lateness is counted after it closed)
-        return summaries.filter((k, s) -> s.getLateDropped() == 0, Named.as("capstream-summaries-first"));
+        // updates (late requests merged or dropped) carry a header: SLOs and gauges judge a window once
+        return summaries.processValues(FirstEmissions::new, Named.as("capstream-summaries-first"));
     }
 }

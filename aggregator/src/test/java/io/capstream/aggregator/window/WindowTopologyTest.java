@@ -195,12 +195,13 @@ class WindowTopologyTest {
     }
 
     /**
-     * A request for a window that has closed is not added but counted: the window's summary is emitted again
-     * (same key) with late_dropped, within a second (wall clock), once for all that came in that second; the
-     * listener (Prometheus counter) hears of each; SLO alerts are not judged again.
+     * A request for a window that has closed is merged into it, and the window's summary is emitted again (same key,
+     * header capstream.window.update) within a second (wall clock), once for all that came in that second; SLO
+     * alerts are not judged again. A request later than the lateness (6 h) is dropped and counted: late_dropped in
+     * the window's summary, the listener (Prometheus counter).
      */
     @Test
-    void lateRequestsForClosedWindowsAreCountedInAnUpdateOfTheirSummary() {
+    void lateRequestsAreMergedIntoTheirClosedWindowAndTooLateOnesCounted() {
         start(List.of("ttft_p95_ms<=500"));
         send(completed("run-a", 0, T0 + 1000, 900, 1200, 5)); // breaches the SLO
         send(heartbeat(T0 + 12_000));
@@ -216,32 +217,39 @@ class WindowTopologyTest {
         ((io.capstream.schemas.avro.RequestCompleted) otherBucket.getPayload()).setPlannedContextTokens(9000);
         send(otherBucket); // a key without a summary in window 1
         assertTrue(summaries.isEmpty(), "updates wait for the next flush");
-        assertEquals(List.of(TARGET + "|le4096", TARGET + "|le4096", TARGET + "|le16384"), late,
-                "the listener hears of each late request");
 
         driver.advanceWallClockTime(Duration.ofSeconds(1));
-        List<KeyValue<String, WindowSummary>> updates = summaries.readKeyValuesToList();
+        var updates = summaries.readRecordsToList();
         assertEquals(2, updates.size(), "one update per window and key: " + updates);
-        WindowSummary update = updates.stream().filter(kv -> kv.key.equals(first.get(0).key)).findFirst()
-                .orElseThrow().value;
-        assertEquals(2, update.getLateDropped(), "late_dropped of the update");
-        assertEquals(1, update.getRequests(), "the counts are those of the window when it closed");
-        assertEquals(first.get(0).value.getTtftMs(), update.getTtftMs());
-        WindowSummary empty = updates.stream().filter(kv -> kv.value.getContextBucket().equals("le16384"))
-                .findFirst().orElseThrow().value;
-        assertEquals(0, empty.getRequests(), "no request of that key made it into window 1");
-        assertEquals(1, empty.getLateDropped());
-        assertEquals(T0, empty.getWindowStartMs());
+        WindowSummary update = updates.stream().filter(r -> r.key().equals(first.get(0).key)).findFirst()
+                .orElseThrow().value();
+        assertEquals(3, update.getRequests(), "the late requests are merged");
+        assertEquals(1, update.getFailed());
+        assertEquals(2, update.getTtftMs().getCount());
+        assertEquals(0, update.getLateDropped(), "nothing dropped");
+        assertTrue(updates.stream().allMatch(r -> r.headers().lastHeader("capstream.window.update") != null),
+                "updates carry the header");
+        WindowSummary other = updates.stream().filter(r -> r.value().getContextBucket().equals("le16384"))
+                .findFirst().orElseThrow().value();
+        assertEquals(1, other.getRequests(), "a key first seen late gets its window");
+        assertEquals(T0, other.getWindowStartMs());
         assertTrue(alerts.isEmpty(), "SLOs are judged once per window, not on updates");
+        assertEquals(List.of(), late, "nothing dropped");
         WindowStore<String, WindowSummary> store = driver.getWindowStore(WindowTopology.SUMMARIES_STORE);
-        assertEquals(2, store.fetch(TARGET + "|" + MODEL + "|le4096", T0).getLateDropped(),
+        assertEquals(3, store.fetch(TARGET + "|" + MODEL + "|le4096", T0).getRequests(),
                 "the queryable store has the update");
-
         driver.advanceWallClockTime(Duration.ofSeconds(1));
         assertTrue(summaries.isEmpty(), "nothing new late: no update");
+
+        send(heartbeat(T0 + 7 * 3_600_000L)); // window 1 is now more than 6 h behind
+        summaries.readValuesToList();
         send(completed("run-a", 4, T0 + 5000, 100, 200, 5));
+        send(completed("run-a", 5, T0 + 6000, 100, 200, 5));
+        assertEquals(List.of(TARGET + "|le4096", TARGET + "|le4096"), late, "the listener hears of each drop");
         driver.advanceWallClockTime(Duration.ofSeconds(1));
-        assertEquals(3, summaries.readValuesToList().get(0).getLateDropped(), "counts add up");
+        WindowSummary dropped = summaries.readValuesToList().get(0);
+        assertEquals(2, dropped.getLateDropped(), "late_dropped of the update");
+        assertEquals(3, dropped.getRequests(), "the counts stay those of the window");
     }
 
     @Test
