@@ -1,12 +1,14 @@
 /*
  * The issue-27 check of windows on a backlog, by hand (bench/windows/backlog.sh runs it):
  *   fill  BOOTSTRAP REGISTRY RUNS REQUESTS TARGETS  writes RUNS runs (RunStarted, REQUESTS request events with
- *         completion times spread over the last hour, RunFinished) over TARGETS targets to capstream.events;
+ *         completion times spread over the hour that ended 2 minutes ago, a heartbeat now, RunFinished) over
+ *         TARGETS targets to capstream.events, run after run;
  *   count BOOTSTRAP REGISTRY RUNS                  waits until capstream.reports has RUNS reports, then until the
  *         window summaries stop changing for 30 s, and prints the requests and late_dropped they hold (latest
  *         record per key).
  */
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunFinished;
@@ -42,7 +44,8 @@ public class BacklogCheck {
 
     static void fill(String bootstrap, String registry, int runs, int requests, int targets) throws Exception {
         long now = System.currentTimeMillis();
-        long from = now - 3_600_000L;
+        long from = now - 3_720_000L; // completion times over the hour that ended 2 min ago
+        long to = now - 120_000L;
         Map<String, Object> props = Map.of("bootstrap.servers", bootstrap, "linger.ms", "20", "batch.size", "262144",
                 "compression.type", "lz4");
         long sent = 0;
@@ -58,7 +61,7 @@ public class BacklogCheck {
                         .setPlannedContextTokens(new ArrayList<>(Collections.nCopies(requests, 4096)))
                         .setStartedAt(Instant.ofEpochMilli(from).toString()).setStartedAtEpochMs(from).build())));
                 for (int i = 0; i < requests; i++) {
-                    long t = from + (long) ((i + 0.5) * 3_600_000.0 / requests);
+                    long t = from + (long) ((i + 0.5) * (to - from) / requests);
                     long ttft = 20_000_000L + (i * 7919L % 1000) * 100_000L;
                     RequestCompleted c = RequestCompleted.newBuilder().setRequestIndex(i).setPlannedContextTokens(4096)
                             .setTarget(target).setModel("m").setTtfoNs(ttft).setTtftNs(ttft)
@@ -67,6 +70,9 @@ public class BacklogCheck {
                     acks.add(p.send(new ProducerRecord<>(Topics.EVENTS, run, event(run, "r" + i, t, c))));
                     sent++;
                 }
+                // the generator's heartbeat at the end: the windows up to now close, as on a live feed
+                p.send(new ProducerRecord<>(Topics.EVENTS, run, event(run, "h", now,
+                        new Heartbeat(target, "m", Map.of()))));
                 p.send(new ProducerRecord<>(Topics.EVENTS, run, event(run, "f", now, RunFinished.newBuilder()
                         .setWallClockNs(3_600_000_000_000L).setStartedAt(Instant.ofEpochMilli(from).toString())
                         .setFinishedAt(Instant.ofEpochMilli(now).toString()).setStartedAtEpochMs(from)
@@ -78,7 +84,7 @@ public class BacklogCheck {
             }
         }
         System.out.printf("filled %s with %d runs x %d = %d request events over %d targets, completion times %s .. %s%n",
-                Topics.EVENTS, runs, requests, sent, targets, Instant.ofEpochMilli(from), Instant.ofEpochMilli(now));
+                Topics.EVENTS, runs, requests, sent, targets, Instant.ofEpochMilli(from), Instant.ofEpochMilli(to));
     }
 
     static RunEvent event(String run, String id, long at, Object payload) {
