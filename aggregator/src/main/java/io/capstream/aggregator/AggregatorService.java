@@ -6,6 +6,7 @@ import io.capstream.aggregator.api.ApiServer;
 import io.capstream.aggregator.api.MonitoringMetrics;
 import io.capstream.aggregator.api.StreamsInstanceLocator;
 import io.capstream.aggregator.api.StreamsQueryService;
+import io.capstream.aggregator.events.EventPartitions;
 import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.events.RegistryProbe;
 import io.capstream.aggregator.runtime.StreamsRuntime;
@@ -91,7 +92,7 @@ public final class AggregatorService implements AutoCloseable {
                 extra.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.endpoint());
                 effective = settings.withExtra(extra);
             }
-            Topology topology = AggregatorTopology.build(config, metrics);
+            Topology topology = AggregatorTopology.build(withInputPartitions(config, effective), metrics, metrics);
             // the runtime installs the handler: a registry outage replaces the thread, anything else stops the application
             runtime = StreamsRuntime.create(topology, effective, StreamsRuntime.Options.named("aggregator")
                     .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));
@@ -115,6 +116,32 @@ public final class AggregatorService implements AutoCloseable {
             throw e;
         }
         return new AggregatorService(runtime, metrics, api, advertised, probe);
+    }
+
+    /**
+     * The window step closes a window only when every partition of the events topic has reported its progress;
+     * it needs to know how many there are (without, a backlog may lose requests in its first seconds).
+     */
+    private static AggregatorConfig withInputPartitions(AggregatorConfig config, StreamsSettings settings) {
+        if (config.window().inputPartitions() > 0) {
+            return config;
+        }
+        String topic = config.report().eventsSource().eventsTopic();
+        int partitions;
+        try {
+            partitions = EventPartitions.count(settings.toProperties(), topic, Duration.ofSeconds(15));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            partitions = 0;
+        }
+        if (partitions == 0) {
+            LOG.warn("could not tell how many partitions {} has: windows close once the partitions that reported "
+                    + "have passed them (a backlog may lose requests in its first seconds, counted in late_dropped)",
+                    topic);
+            return config;
+        }
+        return new AggregatorConfig(config.report(), config.window().withInput(partitions, config.window().sourceIdle()),
+                config.slo());
     }
 
     /** @return the HTTP port, or -1 without API */

@@ -8,6 +8,7 @@ import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.sweep.SweepTopology;
 import io.capstream.aggregator.sweep.SweepTopologyConfig;
+import io.capstream.aggregator.window.LateRequestListener;
 import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.ReportChunk;
@@ -70,10 +71,23 @@ public final class AggregatorTopology {
      * @return the topology
      */
     public static Topology build(AggregatorConfig config, Consumer<WindowSummary> onSummary) {
+        return build(config, onSummary, null);
+    }
+
+    /**
+     * @param config    settings; not null
+     * @param onSummary called with every closed window's summary, once per window (updates that only raise
+     *                  {@code late_dropped} are not passed); null for none; see {@link #build(AggregatorConfig, Consumer)}
+     * @param onLate    told of every request dropped because its window had closed (e.g. a Prometheus counter);
+     *                  null for none; called on a stream thread
+     * @return the topology
+     */
+    public static Topology build(AggregatorConfig config, Consumer<WindowSummary> onSummary,
+                                 LateRequestListener onLate) {
         StreamsBuilder builder = new StreamsBuilder();
         KStream<String, RunEvent> events = EventsSource.stream(builder, config.report().eventsSource());
         ReportTopology.addTo(events, builder, config.report());
-        KStream<String, WindowSummary> summaries = WindowTopology.addTo(events, builder, config.window());
+        KStream<String, WindowSummary> summaries = WindowTopology.addTo(events, builder, config.window(), onLate);
         SloTopology.addTo(summaries, builder, config.slo());
         if (onSummary != null) {
             summaries.foreach((k, v) -> onSummary.accept(v), Named.as("capstream-summaries-listener"));

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.api;
 
+import io.capstream.aggregator.window.LateRequestListener;
 import io.capstream.schemas.avro.WindowSummary;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -22,12 +23,13 @@ import org.apache.kafka.streams.KafkaStreams;
  * {@code capstream_window_output_throughput_tokens_per_second}, {@code capstream_window_requests_last}
  * and {@code capstream_window_end_timestamp_seconds}; counters {@code capstream_window_requests_total}
  * and {@code capstream_window_failures_total} (tag error_type), summed over the windows this process
- * closed; and the Kafka Streams client's own metrics ({@link KafkaStreamsMetrics}, HELP text filled in
+ * closed; {@code capstream_window_late_dropped_total} (requests dropped because their window had already
+ * closed, tags target and model; also in each window summary's {@code late_dropped}); and the Kafka Streams client's own metrics ({@link KafkaStreamsMetrics}, HELP text filled in
  * where Kafka has none: {@link KafkaMeterDescriptions}). Every family has a HELP text, and capstream's
  * own names use Prometheus base units, so that {@code promtool check metrics} has nothing to report on
  * them. Thread-safe: summaries arrive on stream threads, scrapes on the HTTP thread.
  */
-public final class MonitoringMetrics implements Consumer<WindowSummary>, AutoCloseable {
+public final class MonitoringMetrics implements Consumer<WindowSummary>, LateRequestListener, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final WindowQuantileCollector quantiles = new WindowQuantileCollector();
     private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
@@ -73,6 +75,15 @@ public final class MonitoringMetrics implements Consumer<WindowSummary>, AutoClo
         s.getFailuresByType().forEach((type, n) -> Counter.builder("capstream.window.failures")
                 .description("Failed requests in the windows this process closed, by error type").tags(tm).tag("error_type", type)
                 .register(registry).increment(n));
+    }
+
+    /** Counts a request dropped because its window had already closed. */
+    @Override
+    public void lateDropped(String target, String model, String contextBucket) {
+        Counter.builder("capstream.window.late.dropped")
+                .description("Requests dropped because their window had already closed (event time more than the "
+                        + "grace behind every input partition's); also in the window summary's late_dropped")
+                .tags("target", target, "model", model).register(registry).increment();
     }
 
     /**

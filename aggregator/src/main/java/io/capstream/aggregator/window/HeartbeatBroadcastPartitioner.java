@@ -10,14 +10,15 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
 
 /**
  * Partitioner of the re-keyed events topic (key {@code target|model|bucket}): requests go to the
- * default partition of their key; heartbeats go to every partition (multicast, KIP-837), so that
- * stream time advances in every window task and windows close when traffic stops even though the
- * heartbeat's own key would hash to only one partition.
+ * default partition of their key; heartbeats and the input partitions' progress records
+ * ({@link RekeyProcessor#PROGRESS_KEY}) go to every partition (multicast, KIP-837), so that stream time
+ * advances in every window task and windows close when traffic stops even though the heartbeat's own key
+ * would hash to only one partition.
  */
 public final class HeartbeatBroadcastPartitioner implements StreamPartitioner<String, RunEvent> {
     @Override
     public Optional<Set<Integer>> partitions(String topic, String key, RunEvent value, int numPartitions) {
-        if (value != null && value.getPayload() instanceof Heartbeat) {
+        if ((value != null && value.getPayload() instanceof Heartbeat) || RekeyProcessor.PROGRESS_KEY.equals(key)) {
             return Optional.of(IntStream.range(0, numPartitions).boxed().collect(Collectors.toUnmodifiableSet()));
         }
         return Optional.empty();

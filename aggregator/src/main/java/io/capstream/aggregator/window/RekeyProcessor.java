@@ -4,6 +4,9 @@ import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
+import java.time.Duration;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -12,25 +15,60 @@ import org.apache.kafka.streams.processor.api.Record;
  * Re-keys request events from run id to {@code target|model|bucket} and sets each record's
  * timestamp to its event time ({@link EventTimes}); heartbeats get the key
  * {@link #HEARTBEAT_KEY}; run start/finish events are dropped.
+ *
+ * <p>Every record it writes carries the progress of its input partition ({@link SourceProgress}: the partition
+ * and the largest event time re-keyed from it so far), so that the window step can close a window only when
+ * every input partition has passed it ({@link TumblingWindowProcessor}). Once a second (wall clock) it also
+ * sends that progress to every window partition on its own (key {@link #PROGRESS_KEY}, null value, see
+ * {@link HeartbeatBroadcastPartitioner}) when it advanced, since a partition's requests reach only the window
+ * partitions of their keys; and when its partition had no record for {@code idleAfter} since the task runs (caught
+ * up, or never written), it sends once that the partition is idle, so that it does not hold windows open.
  */
 final class RekeyProcessor implements Processor<String, RunEvent, String, RunEvent> {
     /** Key of heartbeats on the re-keyed stream (never a valid window key: it has no separator). */
     static final String HEARTBEAT_KEY = "~heartbeat";
+    /** Key of the progress records (null value) sent to every window partition. */
+    static final String PROGRESS_KEY = "~progress";
+    /** How often (wall clock) the progress is sent to every window partition when it changed. */
+    static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(1);
+
+    private static final long NOT_RUNNING_YET = Long.MIN_VALUE;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RekeyProcessor.class);
 
     private final ContextBuckets buckets;
+    private final long idleAfterMs;
     private ProcessorContext<String, RunEvent> context;
+    private int source;
+    private long maxEventTime = Long.MIN_VALUE;
+    private long broadcastEventTime = Long.MIN_VALUE;
+    private boolean idleSent;
+    /** Wall-clock time of the last punctuation that saw a record processed since the one before, ms. */
+    private long lastRecordWallMs;
+    private boolean recordSinceLastPunctuation;
 
-    RekeyProcessor(ContextBuckets buckets) {
+    /**
+     * @param buckets   context buckets; not null
+     * @param idleAfter how long without any record (wall clock) makes the input partition idle; &gt; 0
+     */
+    RekeyProcessor(ContextBuckets buckets, Duration idleAfter) {
         this.buckets = buckets;
+        this.idleAfterMs = idleAfter.toMillis();
     }
 
     @Override
     public void init(ProcessorContext<String, RunEvent> context) {
         this.context = context;
+        // the task of sub-topology 0 that reads input partition p has partition p
+        this.source = context.taskId().partition();
+        // not now: a task is initialised before it restores its state and runs; idle time counts from when it runs
+        this.lastRecordWallMs = NOT_RUNNING_YET;
+        context.schedule(PROGRESS_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
     @Override
     public void process(Record<String, RunEvent> record) {
+        recordSinceLastPunctuation = true;
+        idleSent = false;
         RunEvent event = record.value();
         if (event == null) {
             return;
@@ -50,6 +88,34 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
         } else {
             return;
         }
-        context.forward(record.withKey(key).withTimestamp(t));
+        maxEventTime = Math.max(maxEventTime, t);
+        context.forward(record.withKey(key).withTimestamp(t)
+                .withHeaders(new SourceProgress(source, maxEventTime, false).addTo(record.headers())));
+    }
+
+    private void punctuate(long nowMs) {
+        // activity is noted here, not in process(): the stream thread's clock is read once per loop, and one loop
+        // over a large batch on a loaded machine can take longer than idleAfter
+        if (recordSinceLastPunctuation || lastRecordWallMs == NOT_RUNNING_YET) {
+            lastRecordWallMs = nowMs;
+            recordSinceLastPunctuation = false;
+        }
+        if (nowMs - lastRecordWallMs >= idleAfterMs) {
+            if (!idleSent) {
+                LOG.info("input partition {} idle: no record for {} ms (largest event time {})", source,
+                        nowMs - lastRecordWallMs, maxEventTime == Long.MIN_VALUE ? "-" : java.time.Instant.ofEpochMilli(maxEventTime));
+                send(true);
+                idleSent = true;
+            }
+        } else if (maxEventTime > broadcastEventTime) {
+            send(false);
+            broadcastEventTime = maxEventTime;
+        }
+    }
+
+    private void send(boolean idle) {
+        SourceProgress progress = new SourceProgress(source, maxEventTime, idle);
+        context.forward(new Record<String, RunEvent>(PROGRESS_KEY, null, Math.max(0, maxEventTime),
+                progress.addTo(new RecordHeaders())));
     }
 }

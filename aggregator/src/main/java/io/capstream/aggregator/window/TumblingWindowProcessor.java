@@ -11,26 +11,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Tumbling event-time windows with emit-on-close, over the re-keyed events
  * ({@code target|model|bucket}, timestamps = event time).
  *
  * <p>Why not {@code windowedBy(...).emitStrategy(onWindowClose())}: the DSL's window aggregation
- * advances its observed stream time only with records it aggregates (null keys are dropped
- * first), so a heartbeat would have to create a window of its own to close the others. Here
- * every record, heartbeats included, advances this processor's observed stream time (the max
- * event time seen, kept in the store so it survives restarts), while only requests are
- * aggregated. A window {@code [start, start + size)} closes, and its summary is forwarded exactly
- * once, when observed stream time reaches {@code start + size + grace}. Requests for a window
- * that is already closed are dropped (counted in the log at debug level).
+ * advances its observed stream time with every record it aggregates, the largest event time seen. Its input
+ * here is a partition of the repartition topic, into which every input partition's re-keying task writes; on
+ * a backlog those run at their own speeds, minutes apart in event time, and the DSL would close windows before
+ * the slower partitions' events arrive. Here a window closes when the {@link InputProgress#closeTime() close
+ * time} reaches its end plus the grace: the event time that every input partition that is not idle has
+ * reached (each record carries its partition's progress, {@link SourceProgress}). On a live feed the partitions
+ * move together and this is the largest event time seen, as before; on a backlog the windows are the same as
+ * live. Heartbeats and the progress records advance it too, while only requests are aggregated; each summary is
+ * forwarded once when its window closes.
+ *
+ * <p>The grace (default 10 s) is how far out of order a request may arrive within its own input partition: a
+ * generator writes each request when it completes, so this covers the time from completion to the send, not
+ * the catch-up after an outage or a restart (that is what the per-partition close time is for).
+ *
+ * <p>A request that still arrives after its window closed (its own partition was written out of time order, e.g.
+ * runs written one after another, each over the same hour; or an idle partition that had in fact fallen behind)
+ * is merged into the window's aggregate, which is kept for {@link #MAX_LATENESS} (at most the summaries'
+ * retention) after the close, and the window's summary is emitted again within a second ({@link LateRequests}):
+ * consumers keep the latest record per key, and the windows end up as on a live feed. Only a request later than
+ * that is dropped, and counted: {@code late_dropped} in the window's summary, a Prometheus counter, Kafka Streams'
+ * dropped-records sensor, a WARN line.
  *
  * <p>Heartbeats that carry a scrape of the endpoint's metrics ({@code server_samples}, sent by a run with
  * {@code --server-metrics} in time order with its requests) are aggregated per window, target and model
@@ -40,13 +53,20 @@ import org.slf4j.LoggerFactory;
  * <p>Store layout (key-value store {@link WindowTopology#AGGREGATES_STORE}, String keys): window
  * aggregates under {@code <start, 19 digits>|target|model|bucket} (so a range scan finds closed
  * windows in start order), server aggregates under {@code <start>|target|model|}{@value #SERVER_BUCKET},
- * and the observed stream time under {@value #STREAM_TIME_KEY}.
+ * the close time reached under {@value #STREAM_TIME_KEY}, closed windows' aggregates under
+ * {@value #CLOSED_PREFIX}{@code <start>|target|model|bucket}, the input partitions' progress under
+ * {@value InputProgress#PREFIX} and late counts not yet emitted under {@value LateRequests#PREFIX}.
  */
 final class TumblingWindowProcessor implements Processor<String, RunEvent, String, WindowSummary> {
     static final String STREAM_TIME_KEY = "~stream-time";
     /** Bucket label of a window's server-metrics aggregate in the store (no context bucket is named so). */
     static final String SERVER_BUCKET = "~server";
-    private static final Logger LOG = LoggerFactory.getLogger(TumblingWindowProcessor.class);
+    /** Store key prefix of the aggregates of closed windows, kept for {@link #latenessMs} to merge late requests. */
+    static final String CLOSED_PREFIX = "~closed|";
+    /** Most time after its close that a window still takes late requests (bounded by the summaries' retention). */
+    static final java.time.Duration MAX_LATENESS = java.time.Duration.ofHours(6);
+    /** How often (wall clock) windows whose late count rose are emitted again. */
+    static final java.time.Duration LATE_FLUSH_INTERVAL = java.time.Duration.ofSeconds(1);
 
     private final long sizeMs;
     private final long graceMs;
@@ -55,9 +75,18 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     private final boolean withGoodput;
     private ProcessorContext<String, WindowSummary> context;
     private KeyValueStore<String, byte[]> store;
+    private final WindowTopologyConfig config;
+    private final long latenessMs;
+    private final LateRequestListener listener;
+    private InputProgress progress;
+    private LateRequests late;
+    /** The close time reached: windows with start + size + grace &lt;= this are closed (monotonic). */
     private long observed = Long.MIN_VALUE;
 
-    TumblingWindowProcessor(WindowTopologyConfig config) {
+    TumblingWindowProcessor(WindowTopologyConfig config, LateRequestListener listener) {
+        this.config = config;
+        this.listener = listener;
+        this.latenessMs = Math.min(MAX_LATENESS.toMillis(), config.retention().toMillis());
         this.sizeMs = config.windowSize().toMillis();
         this.graceMs = config.grace().toMillis();
         this.relativeAccuracy = config.relativeAccuracy();
@@ -73,46 +102,59 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         if (saved != null) {
             observed = Long.parseLong(new String(saved, java.nio.charset.StandardCharsets.US_ASCII));
         }
+        progress = new InputProgress(store, config.inputPartitions());
+        late = new LateRequests(context, store, context.getStateStore(WindowTopology.SUMMARIES_STORE), listener, config,
+                withGoodput);
+        context.schedule(LATE_FLUSH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> late.flush(observed));
     }
 
     @Override
     public void process(Record<String, RunEvent> record) {
         long t = record.timestamp();
         RunEvent event = record.value();
-        if (event != null && !RekeyProcessor.HEARTBEAT_KEY.equals(record.key())) {
+        if (event != null && !RekeyProcessor.HEARTBEAT_KEY.equals(record.key())
+                && !RekeyProcessor.PROGRESS_KEY.equals(record.key())) {
             aggregate(record.key(), t, event.getPayload());
         } else if (event != null && event.getPayload() instanceof Heartbeat h && !h.getServerSamples().isEmpty()
                 && h.getTarget() != null && h.getModel() != null) {
             aggregateServer(new WindowKey(h.getTarget(), h.getModel(), SERVER_BUCKET).encode(), t, h.getServerSamples());
         }
-        if (t > observed) {
-            observed = t;
-            store.put(STREAM_TIME_KEY, Long.toString(t).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        progress.update(t, SourceProgress.of(record.headers()).orElse(null));
+        long closeTime = progress.closeTime();
+        if (closeTime > observed) {
+            observed = closeTime;
+            store.put(STREAM_TIME_KEY, Long.toString(closeTime).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             emitClosed();
         }
     }
 
     private void aggregate(String key, long t, Object payload) {
-        long start = t - Math.floorMod(t, sizeMs);
-        if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
-            LOG.debug("dropping late request for closed window {} of {} (event time {}, stream time {})",
-                    start, key, t, observed);
-            return;
-        }
-        String storeKey = storeKey(start, key);
-        byte[] old = store.get(storeKey);
-        WindowAggregate agg = old == null ? new WindowAggregate(relativeAccuracy) : WindowAggregate.fromBytes(old);
+        Optional<RequestSample> sample = Optional.empty();
         if (payload instanceof RequestCompleted c) {
-            Optional<RequestSample> sample = RequestSamples.from(c);
+            sample = RequestSamples.from(c);
             if (sample.isEmpty()) {
                 return; // fails the §7 validity filter: no row, counted nowhere
             }
-            boolean good = perRequestSlos.stream().allMatch(s -> s.metBy(sample.get()));
-            agg.addCompleted(sample.get(), good);
-        } else if (payload instanceof RequestFailed f) {
-            agg.addFailed(f.getErrorType());
-        } else {
+        } else if (!(payload instanceof RequestFailed)) {
             return;
+        }
+        long start = t - Math.floorMod(t, sizeMs);
+        String storeKey = storeKey(start, key);
+        if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
+            if (start + sizeMs + graceMs + latenessMs <= observed) {
+                late.drop(WindowKey.decode(key), start, t, observed, progress);
+                return;
+            }
+            storeKey = CLOSED_PREFIX + storeKey; // merged into the closed window, which is emitted again
+            late.merged(WindowKey.decode(key), start);
+        }
+        byte[] old = store.get(storeKey);
+        WindowAggregate agg = old == null ? new WindowAggregate(relativeAccuracy) : WindowAggregate.fromBytes(old);
+        if (sample.isPresent()) {
+            RequestSample s = sample.get();
+            agg.addCompleted(s, perRequestSlos.stream().allMatch(slo -> slo.metBy(s)));
+        } else {
+            agg.addFailed(((RequestFailed) payload).getErrorType());
         }
         store.put(storeKey, agg.toBytes());
     }
@@ -164,7 +206,18 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
                     WindowAggregate.fromBytes(kv.value), withGoodput);
             summary.setServerMetrics(server.get(kv.key.substring(0, sep) + WindowKey.SEP + key.targetModel()));
             store.delete(kv.key);
+            store.put(CLOSED_PREFIX + kv.key, kv.value); // kept for late requests
             context.forward(new Record<>(key.summaryKey(start), summary, start + sizeMs));
+        }
+        long expired = maxStart - latenessMs; // closed windows that take no more late requests
+        if (expired > 0) {
+            List<String> old = new ArrayList<>();
+            try (KeyValueIterator<String, byte[]> it = store.range(CLOSED_PREFIX + pad(0), CLOSED_PREFIX + pad(expired))) {
+                while (it.hasNext()) {
+                    old.add(it.next().key);
+                }
+            }
+            old.forEach(store::delete);
         }
     }
 

@@ -24,6 +24,12 @@ import org.apache.kafka.streams.state.Stores;
  * {@value #AGGREGATES_STORE}) → {@link SummaryMaterializer} (window store {@value #SUMMARIES_STORE})
  * → the summaries topic, key {@code target|model|bucket|windowStartMs}.
  *
+ * <p>Complete on a backlog as on a live feed: a window closes when every input partition's event time has
+ * passed its end plus the grace ({@link InputProgress}), not when the largest event time seen has (input
+ * partitions read at different speeds are minutes apart in the repartition topic). Requests that still arrive
+ * after their window closed are counted ({@link LateRequests}: the summary emitted again with
+ * {@code late_dropped}, a Prometheus counter, a WARN line).
+ *
  * <p>Percentiles are nearest-rank estimates from DDSketch with the config's relative accuracy
  * (default 1%), stated in each summary's {@code relative_accuracy}.
  */
@@ -49,6 +55,25 @@ public final class WindowTopology {
      */
     public static KStream<String, WindowSummary> addTo(KStream<String, RunEvent> events, StreamsBuilder builder,
                                                        WindowTopologyConfig config) {
+        return addTo(events, builder, config, LateRequestListener.NONE);
+    }
+
+    /**
+     * Adds the windowed summaries to {@code builder}.
+     *
+     * @param events   decoded events keyed by run id (from {@code EventsSource}); not null
+     * @param builder  the builder the events stream belongs to; not null
+     * @param config   window settings; not null
+     * @param onLate   told of every request dropped because its window had closed; null for none
+     * @return the closed windows' summaries, each once, when the window closes (key
+     *         {@code target|model|bucket|windowStartMs}), already written to the summaries topic; downstream
+     *         steps (SLO alerts, metrics) attach here. Updates of closed windows (late requests merged, or counted
+     *         in {@code late_dropped}) go to the topic and the summaries store but not here: an SLO is judged once
+     *         per window.
+     */
+    public static KStream<String, WindowSummary> addTo(KStream<String, RunEvent> events, StreamsBuilder builder,
+                                                       WindowTopologyConfig config, LateRequestListener onLate) {
+        LateRequestListener listener = onLate == null ? LateRequestListener.NONE : onLate;
         SpecificAvroSerde<RunEvent> eventSerde = SpecificAvroSerde.forValue(RunEvent.class, config.schemaRegistryUrl(),
                 config.registryClient());
         SpecificAvroSerde<WindowSummary> summarySerde =
@@ -61,17 +86,18 @@ public final class WindowTopology {
                 config.retention(), config.windowSize(), false), Serdes.String(), summarySerde));
 
         KStream<String, RunEvent> rekeyed = events
-                .process(() -> new RekeyProcessor(config.buckets()), Named.as("capstream-window-rekey"))
+                .process(() -> new RekeyProcessor(config.buckets(), config.sourceIdle()), Named.as("capstream-window-rekey"))
                 .repartition(Repartitioned.<String, RunEvent>as(REPARTITION_NAME)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(eventSerde)
                         .withStreamPartitioner(new HeartbeatBroadcastPartitioner()));
         KStream<String, WindowSummary> summaries = rekeyed
-                .process(() -> new TumblingWindowProcessor(config), Named.as("capstream-window-aggregate"),
-                        AGGREGATES_STORE)
+                .process(() -> new TumblingWindowProcessor(config, listener), Named.as("capstream-window-aggregate"),
+                        AGGREGATES_STORE, SUMMARIES_STORE)
                 .process(SummaryMaterializer::new, Named.as("capstream-window-materialize"), SUMMARIES_STORE);
         summaries.to(config.summariesTopic(), Produced.with(Serdes.String(), summarySerde)
                 .withName("capstream-summaries-sink"));
-        return summaries;
+        // updates (late requests merged or dropped) carry a header: SLOs and gauges judge a window once
+        return summaries.processValues(FirstEmissions::new, Named.as("capstream-summaries-first"));
     }
 }

@@ -19,14 +19,25 @@ import java.util.Objects;
  * @param retention         how long closed summaries stay queryable in the summaries store (&ge; window size)
  * @param registryClient    registry client settings (credentials, timeouts) of the serdes; null means
  *                          {@link RegistryClientConfig#defaults()}
+ * @param inputPartitions   partitions of the events topic (&ge; 0): a window closes only once every one of them has
+ *                          reported its progress ({@link InputProgress}); 0 = unknown (only those that reported
+ *                          count; a backlog may then lose requests in the first seconds)
+ * @param sourceIdle        how long (wall clock) an input partition without any record is idle and no longer holds
+ *                          windows open (&gt; 0); default 10 s
  */
 public record WindowTopologyConfig(Duration windowSize, Duration grace, double relativeAccuracy,
                                    ContextBuckets buckets, List<? extends RequestCriterion> slos, String summariesTopic,
-                                   String schemaRegistryUrl, Duration retention, RegistryClientConfig registryClient) {
+                                   String schemaRegistryUrl, Duration retention, RegistryClientConfig registryClient,
+                                   int inputPartitions, Duration sourceIdle) {
     /** Default window size: 1 minute. */
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
     /** Default grace: 10 s. */
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
+    /**
+     * Default time without records after which an input partition is idle: 10 s (a partition that is read but
+     * whose records the stream thread has not reached yet, on a loaded machine, must not look idle).
+     */
+    public static final Duration DEFAULT_SOURCE_IDLE = Duration.ofSeconds(10);
     /** Default retention of the queryable summaries: 24 h. */
     public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
 
@@ -50,6 +61,13 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
         if (retention.compareTo(windowSize) < 0) {
             throw new IllegalArgumentException("retention must be >= the window size");
         }
+        if (inputPartitions < 0) {
+            throw new IllegalArgumentException("input partitions must be >= 0: " + inputPartitions);
+        }
+        sourceIdle = sourceIdle == null ? DEFAULT_SOURCE_IDLE : sourceIdle;
+        if (sourceIdle.toMillis() <= 0) {
+            throw new IllegalArgumentException("source idle time must be > 0 ms: " + sourceIdle);
+        }
         slos = slos == null ? List.of() : List.copyOf(slos);
         registryClient = registryClient == null ? RegistryClientConfig.defaults() : registryClient;
     }
@@ -57,7 +75,8 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
     /** Default registry client settings (no credentials); see the canonical constructor. */
     public WindowTopologyConfig(Duration windowSize, Duration grace, double relativeAccuracy, ContextBuckets buckets,
                                 List<? extends RequestCriterion> slos, String summariesTopic, String schemaRegistryUrl, Duration retention) {
-        this(windowSize, grace, relativeAccuracy, buckets, slos, summariesTopic, schemaRegistryUrl, retention, null);
+        this(windowSize, grace, relativeAccuracy, buckets, slos, summariesTopic, schemaRegistryUrl, retention, null, 0,
+                DEFAULT_SOURCE_IDLE);
     }
 
     /**
@@ -76,7 +95,8 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
      */
     public WindowTopologyConfig withWindow(Duration size, Duration grace) {
         return new WindowTopologyConfig(size, grace, relativeAccuracy, buckets, slos, summariesTopic,
-                schemaRegistryUrl, retention.compareTo(size) < 0 ? size : retention, registryClient);
+                schemaRegistryUrl, retention.compareTo(size) < 0 ? size : retention, registryClient, inputPartitions,
+                sourceIdle);
     }
 
     /**
@@ -85,7 +105,7 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
      */
     public WindowTopologyConfig withSlos(List<? extends RequestCriterion> newSlos) {
         return new WindowTopologyConfig(windowSize, grace, relativeAccuracy, buckets, newSlos, summariesTopic,
-                schemaRegistryUrl, retention, registryClient);
+                schemaRegistryUrl, retention, registryClient, inputPartitions, sourceIdle);
     }
 
     /**
@@ -94,6 +114,16 @@ public record WindowTopologyConfig(Duration windowSize, Duration grace, double r
      */
     public WindowTopologyConfig withRegistryClient(RegistryClientConfig client) {
         return new WindowTopologyConfig(windowSize, grace, relativeAccuracy, buckets, slos, summariesTopic,
-                schemaRegistryUrl, retention, client);
+                schemaRegistryUrl, retention, client, inputPartitions, sourceIdle);
+    }
+
+    /**
+     * @param partitions partitions of the events topic (&ge; 0; 0 = unknown)
+     * @param idle       time without records after which an input partition is idle (&gt; 0); null = default
+     * @return a copy with these input settings
+     */
+    public WindowTopologyConfig withInput(int partitions, Duration idle) {
+        return new WindowTopologyConfig(windowSize, grace, relativeAccuracy, buckets, slos, summariesTopic,
+                schemaRegistryUrl, retention, registryClient, partitions, idle);
     }
 }

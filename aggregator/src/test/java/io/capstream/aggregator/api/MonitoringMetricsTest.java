@@ -28,7 +28,8 @@ class MonitoringMetricsTest {
             "capstream_window_e2e_seconds", "capstream_window_itl_seconds", "capstream_window_decode_tokens_per_second",
             "capstream_window_prefill_tokens_per_second", "capstream_window_error_rate", "capstream_window_goodput",
             "capstream_window_output_throughput_tokens_per_second", "capstream_window_requests_last",
-            "capstream_window_end_timestamp_seconds", "capstream_window_requests_total", "capstream_window_failures_total");
+            "capstream_window_end_timestamp_seconds", "capstream_window_requests_total", "capstream_window_failures_total",
+            "capstream_window_late_dropped_total");
 
     static WindowSummary fullSummary() {
         Quantiles q = new Quantiles(9L, 120.0, 250.0, 300.0);
@@ -41,6 +42,7 @@ class MonitoringMetricsTest {
     static String scrape() {
         try (MonitoringMetrics metrics = new MonitoringMetrics()) {
             metrics.accept(fullSummary());
+            metrics.lateDropped("http://t/v1", "m", "le4096");
             Gauge.builder("kafka.producer.node.request.latency.avg", () -> 4.25).tag("client_id", "c").tag("node_id", "node-1")
                     .register(metrics.registry());
             return metrics.scrape();
@@ -61,6 +63,16 @@ class MonitoringMetricsTest {
         TreeSet<String> typed = new TreeSet<>();
         prom.lines().filter(l -> l.startsWith("# TYPE capstream_")).forEach(l -> typed.add(l.split(" ")[2]));
         assertEquals(families, typed);
+    }
+
+    @Test
+    void lateRequestsAreCountedPerTargetAndModel() {
+        try (MonitoringMetrics metrics = new MonitoringMetrics()) {
+            metrics.lateDropped("http://t/v1", "m", "le4096");
+            metrics.lateDropped("http://t/v1", "m", "le8192");
+            String prom = metrics.scrape();
+            assertTrue(prom.contains("capstream_window_late_dropped_total{model=\"m\",target=\"http://t/v1\"} 2.0"), prom);
+        }
     }
 
     @Test

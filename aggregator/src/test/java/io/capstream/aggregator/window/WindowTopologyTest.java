@@ -50,6 +50,7 @@ class WindowTopologyTest {
     private TestInputTopic<String, RunEvent> events;
     private TestOutputTopic<String, WindowSummary> summaries;
     private TestOutputTopic<String, SloBreach> alerts;
+    private final List<String> late = new java.util.ArrayList<>();
 
     private void start(List<String> slos) {
         var parsed = SloParser.parseAll(slos);
@@ -58,7 +59,8 @@ class WindowTopologyTest {
         StreamsBuilder builder = new StreamsBuilder();
         SpecificAvroSerde<RunEvent> eventSerde = SpecificAvroSerde.forValue(RunEvent.class, REGISTRY);
         KStream<String, RunEvent> in = builder.stream(Topics.EVENTS, Consumed.with(Serdes.String(), eventSerde));
-        KStream<String, WindowSummary> out = WindowTopology.addTo(in, builder, config);
+        KStream<String, WindowSummary> out = WindowTopology.addTo(in, builder, config,
+                (target, model, bucket) -> late.add(target + "|" + bucket));
         SloTopology.addTo(out, builder, new SloTopologyConfig(parsed, Topics.ALERTS, REGISTRY, Duration.ofDays(1),
                 Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)));
         Properties props = new Properties();
@@ -192,15 +194,62 @@ class WindowTopologyTest {
         return WindowTestEvents.envelopeOf("run-a", t, new Heartbeat(TARGET, MODEL, samples));
     }
 
+    /**
+     * A request for a window that has closed is merged into it, and the window's summary is emitted again (same key,
+     * header capstream.window.update) within a second (wall clock), once for all that came in that second; SLO
+     * alerts are not judged again. A request later than the lateness (6 h) is dropped and counted: late_dropped in
+     * the window's summary, the listener (Prometheus counter).
+     */
     @Test
-    void lateRequestsForClosedWindowsAreDropped() {
-        start(List.of());
-        send(completed("run-a", 0, T0 + 1000, 100, 200, 5));
+    void lateRequestsAreMergedIntoTheirClosedWindowAndTooLateOnesCounted() {
+        start(List.of("ttft_p95_ms<=500"));
+        send(completed("run-a", 0, T0 + 1000, 900, 1200, 5)); // breaches the SLO
         send(heartbeat(T0 + 12_000));
-        assertEquals(1, summaries.readValuesToList().get(0).getRequests());
+        List<KeyValue<String, WindowSummary>> first = summaries.readKeyValuesToList();
+        assertEquals(1, first.size(), "window 1 closed: " + first);
+        assertEquals(1, first.get(0).value.getRequests());
+        assertEquals(0, first.get(0).value.getLateDropped(), "nothing late when it closes");
+        assertEquals(1, alerts.readValuesToList().size(), "one BREACH");
+
         send(completed("run-a", 1, T0 + 2000, 100, 200, 5)); // window 1 already closed
-        send(heartbeat(T0 + 40_000));
-        assertTrue(summaries.isEmpty());
+        send(failed("run-a", 2, T0 + 3000, "URLError"));
+        RunEvent otherBucket = completed("run-a", 3, T0 + 4000, 100, 200, 5);
+        ((io.capstream.schemas.avro.RequestCompleted) otherBucket.getPayload()).setPlannedContextTokens(9000);
+        send(otherBucket); // a key without a summary in window 1
+        assertTrue(summaries.isEmpty(), "updates wait for the next flush");
+
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        var updates = summaries.readRecordsToList();
+        assertEquals(2, updates.size(), "one update per window and key: " + updates);
+        WindowSummary update = updates.stream().filter(r -> r.key().equals(first.get(0).key)).findFirst()
+                .orElseThrow().value();
+        assertEquals(3, update.getRequests(), "the late requests are merged");
+        assertEquals(1, update.getFailed());
+        assertEquals(2, update.getTtftMs().getCount());
+        assertEquals(0, update.getLateDropped(), "nothing dropped");
+        assertTrue(updates.stream().allMatch(r -> r.headers().lastHeader("capstream.window.update") != null),
+                "updates carry the header");
+        WindowSummary other = updates.stream().filter(r -> r.value().getContextBucket().equals("le16384"))
+                .findFirst().orElseThrow().value();
+        assertEquals(1, other.getRequests(), "a key first seen late gets its window");
+        assertEquals(T0, other.getWindowStartMs());
+        assertTrue(alerts.isEmpty(), "SLOs are judged once per window, not on updates");
+        assertEquals(List.of(), late, "nothing dropped");
+        WindowStore<String, WindowSummary> store = driver.getWindowStore(WindowTopology.SUMMARIES_STORE);
+        assertEquals(3, store.fetch(TARGET + "|" + MODEL + "|le4096", T0).getRequests(),
+                "the queryable store has the update");
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertTrue(summaries.isEmpty(), "nothing new late: no update");
+
+        send(heartbeat(T0 + 7 * 3_600_000L)); // window 1 is now more than 6 h behind
+        summaries.readValuesToList();
+        send(completed("run-a", 4, T0 + 5000, 100, 200, 5));
+        send(completed("run-a", 5, T0 + 6000, 100, 200, 5));
+        assertEquals(List.of(TARGET + "|le4096", TARGET + "|le4096"), late, "the listener hears of each drop");
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        WindowSummary dropped = summaries.readValuesToList().get(0);
+        assertEquals(2, dropped.getLateDropped(), "late_dropped of the update");
+        assertEquals(3, dropped.getRequests(), "the counts stay those of the window");
     }
 
     @Test

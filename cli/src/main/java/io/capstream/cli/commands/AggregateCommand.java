@@ -68,8 +68,10 @@ public final class AggregateCommand implements Callable<Integer> {
     Duration window = Duration.ofMinutes(1);
 
     @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "How long after a window's end late requests are still counted; the window's summary is"
-                    + " emitted after it. Default: 10s.")
+            description = "How far out of time order a request may arrive within its own capstream.events partition"
+                    + " and still be in its window's summary when the window closes (once every partition is past"
+                    + " its end plus the grace); later requests are merged into an update of the summary for 6 h."
+                    + " Default: 10s.")
     Duration grace = Duration.ofSeconds(10);
 
     @Option(names = "--incomplete-deadline", paramLabel = "DURATION", converter = DurationConverter.class,
