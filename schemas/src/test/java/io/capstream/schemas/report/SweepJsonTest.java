@@ -22,7 +22,7 @@ class SweepJsonTest {
             + "output_tok_s,total_tok_s,ttft_p50_ms,ttft_p95_ms,ttft_p99_ms,itl_p50_ms,itl_p95_ms,itl_p99_ms,"
             + "inter_chunk_p50_ms,inter_chunk_p95_ms,inter_chunk_p99_ms,e2e_p50_ms,"
             + "e2e_p95_ms,e2e_p99_ms,goodput,goodput_rps,offered_load,scheduled_load,achieved_load,behind_schedule,"
-            + "interrupted,meets_slos";
+            + "interrupted,meets_slos,held_by_in_flight_cap";
 
     private static SweepPoint point(int step, String runId, double load, Boolean meets) {
         return SweepPoint.newBuilder().setStep(step).setRunId(runId).setLoad(load).setRepeat(step == 3)
@@ -61,7 +61,7 @@ class SweepJsonTest {
         assertEquals(1_767_225_603_000L, o.get("updated_at_ms").longValue());
         assertEquals(3, o.get("points").size());
         JsonNode p1 = o.get("points").get(0);
-        assertEquals(31, p1.size(), "every SweepPoint field");
+        assertEquals(32, p1.size(), "every SweepPoint field");
         assertEquals(4.0, p1.get("load").doubleValue());
         assertTrue(p1.get("load").isDouble());
         assertTrue(p1.get("requests").isInt());
@@ -97,9 +97,9 @@ class SweepJsonTest {
         assertEquals(5, lines.length, "header, 3 rows, nothing after the last CRLF");
         assertEquals(HEADER, lines[0]);
         assertEquals("1,run-1,4.0,false,20,19,1,0.05,9.5,350.25,1200.0,12.0,25.5,30.0,,,,,,,110.0,210.0,250.0,0.95,9.0,"
-                + "4.0,,3.75,false,false,true", lines[1]);
+                + "4.0,,3.75,false,false,true,false", lines[1]);
         assertEquals("3,run-3,8.0,true,20,19,1,0.05,9.5,350.25,1200.0,12.0,25.5,30.0,,,,,,,110.0,210.0,250.0,0.95,9.0,"
-                + "8.0,,7.5,false,false,true", lines[3]);
+                + "8.0,,7.5,false,false,true,false", lines[3]);
         assertEquals("", lines[4]);
     }
 
@@ -110,7 +110,7 @@ class SweepJsonTest {
         c.getPoints().set(1, SweepPoint.newBuilder(point(2, "line\nbreak", 2, null)).build());
         String[] lines = SweepJson.toCsv(c).split("\r\n", -1);
         assertTrue(lines[1].startsWith("1,\"run,\"\"a\"\"\",1.0,"), lines[1]);
-        assertTrue(lines[1].endsWith(",1.0,,0.9375,false,false,"), "null goodput, goodput_rps, scheduled_load and"
+        assertTrue(lines[1].endsWith(",1.0,,0.9375,false,false,,false"), "null goodput, goodput_rps, scheduled_load and"
                 + " meets_slos: " + lines[1]);
         assertTrue(lines[1].contains(",250.0,,,1.0,"), lines[1]);
         assertTrue(lines[2].startsWith("2,\"line\nbreak\",2.0,"), lines[2]);
