@@ -171,12 +171,24 @@ public final class ContinuousDriver {
         }
     }
 
+    /**
+     * @param o a finished run, its sink closed
+     * @return e.g. {@code run r-c3: 20 completed, 0 failed of 20}, with {@code (interrupted)} and, when some of its
+     *         events did not reach Kafka, {@code ; 21 of its events were NOT delivered to Kafka: its report and
+     *         windows miss them}
+     */
+    static String line(RunOutcome o) {
+        return String.format(java.util.Locale.ROOT, "run %s: %d completed, %d failed of %d%s%s", o.runId(), o.completed(),
+                o.failed(), o.requestsPlanned(), o.interrupted() ? " (interrupted)" : "", o.eventsUndelivered() == 0
+                        ? "" : "; " + o.eventsUndelivered() + " of its events were NOT delivered to Kafka: its report"
+                        + " and windows miss them");
+    }
+
     /** One line per run; then the run's server metrics go to their topic. */
     private record Printer(PrintStream out, PrintStream err, Consumer<RunOutcome> afterRun) implements ContinuousListener {
         @Override
         public void onRunFinished(int iteration, RunOutcome o) {
-            out.printf("run %s: %d completed, %d failed of %d%s%n", o.runId(), o.completed(), o.failed(),
-                    o.requestsPlanned(), o.interrupted() ? " (interrupted)" : "");
+            out.println(line(o));
             out.flush();
             afterRun.accept(o);
         }

@@ -12,10 +12,11 @@ public interface ContinuousListener {
     };
 
     /**
-     * A run ended (normally or interrupted by {@link ContinuousRunner#stop()}).
+     * A run ended (normally or interrupted by {@link ContinuousRunner#stop()}) and its event sink was closed
+     * (flushed, or given up after its timeout).
      *
      * @param iteration 0-based run number
-     * @param outcome   what it did
+     * @param outcome   what it did; {@code eventsUndelivered} counts the run's events that did not reach Kafka
      */
     default void onRunFinished(int iteration, RunOutcome outcome) {
     }

@@ -28,6 +28,17 @@ public record RunOutcome(String runId, String workerId, int requestsPlanned, int
                          Instant finishedAt, long wallClockNs, ClientCheck clientCheck,
                          io.capstream.loadgen.servermetrics.ServerMetricsRecording serverMetrics) {
 
+    /**
+     * @param undelivered events of this run that its sink could not deliver when it was closed (flushed), counted
+     *                    after the run ended
+     * @return a copy whose {@code eventsUndelivered} is the larger of this one's and {@code undelivered}
+     */
+    public RunOutcome withEventsUndelivered(long undelivered) {
+        return undelivered <= eventsUndelivered ? this : new RunOutcome(runId, workerId, requestsPlanned, requestsSent,
+                completed, failed, undelivered, interrupted, startedAt, finishedAt, wallClockNs, clientCheck,
+                serverMetrics);
+    }
+
     /** @return 0 when every request completed and every event was delivered, else 1 (spec §5) */
     public int exitCode() {
         return failed == 0 && eventsUndelivered == 0 && completed == requestsSent ? 0 : 1;

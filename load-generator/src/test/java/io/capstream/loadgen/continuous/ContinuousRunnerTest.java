@@ -133,6 +133,57 @@ class ContinuousRunnerTest {
     }
 
     @Test
+    void eachRunIsReportedAfterItsSinkClosedWithItsOwnUndeliveredEvents() throws Exception {
+        // issue 27.1: a broker outage lost a run's events while its line said "20 completed, 0 failed of 20"
+        SimEngine sim = SimEngine.start(vertx, SimConfig.builder().ttftBaseMs(5).decodeTokPerS(5000)
+                .streamDecodeTokPerS(2000).build()).await();
+        InMemoryEventSink sink = new InMemoryEventSink();
+        Recorder rec = new Recorder();
+        ContinuousConfig cfg = new ContinuousConfig(probe(sim.baseUrl(), 4), ContinuousConfig.Mode.PROBE,
+                Duration.ofMillis(200), Duration.ofMillis(100));
+        AtomicInteger closes = new AtomicInteger();
+        // a sink whose close reports 6 events it could not deliver (RunStarted, 4 requests, RunFinished)
+        ContinuousRunner lossy = new ContinuousRunner(new LoadGenerator(vertx), () -> new LossySink(sink, closes),
+                new CountingHeartbeats(), cfg, rec, RunListener.NONE);
+        CompletableFuture<ContinuousSummary> session = inBackground(lossy);
+        await().atMost(Duration.ofSeconds(20)).until(() -> rec.outcomes.size() >= 2);
+        lossy.stop();
+        ContinuousSummary summary = session.get();
+        assertTrue(rec.outcomes.size() >= 2, "runs: " + rec.outcomes);
+        for (RunOutcome o : rec.outcomes) {
+            assertEquals(6, o.eventsUndelivered(), "each run's own undelivered events: " + o);
+            assertEquals(1, o.exitCode(), "a run with lost events is not a success: " + o);
+        }
+        assertEquals(closes.get(), rec.outcomes.size(), "reported once its sink was closed");
+        assertEquals(6L * summary.runs(), summary.eventsUndelivered());
+        sim.close();
+    }
+
+    /** A sink whose close says 6 events were not delivered. */
+    record LossySink(InMemoryEventSink delegate, AtomicInteger closes) implements io.capstream.loadgen.emit.EventSink {
+        @Override
+        public void send(RunEvent event) {
+            delegate.send(event);
+        }
+
+        @Override
+        public CompletableFuture<Long> flush() {
+            return delegate.flush();
+        }
+
+        @Override
+        public long undelivered() {
+            return 0;
+        }
+
+        @Override
+        public long close(Duration timeout) {
+            closes.incrementAndGet();
+            return 6;
+        }
+    }
+
+    @Test
     void survivesTheEndpointBeingDown() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
