@@ -17,15 +17,17 @@ class LoadShapeTest {
         LoadShape l = b().build().load();
         assertEquals(new LoadShape(60, 20, 0, ArrivalMode.CLOSED, null, null, null, null), l);
         assertEquals(List.of(), l.problems());
-        assertEquals(20, l.effectiveMaxInFlight());
+        // issue 26.2: the open-loop cap defaulted to --concurrency (20) and held a 32 req/s sweep step to 15.6 req/s
+        assertEquals(LoadShape.DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT, l.effectiveMaxInFlight());
+        assertEquals(5000, b().concurrency(5000).build().load().effectiveMaxInFlight(), "a larger --concurrency");
     }
 
     @Test
-    void burstReplacesRequestsConcurrencyAndTheDefaultInFlightCap() {
+    void burstReplacesRequestsAndConcurrency() {
         LoadShape l = b().burst(7).requests(100).concurrency(3).build().load();
         assertEquals(7, l.effectiveRequests());
         assertEquals(7, l.effectiveConcurrency());
-        assertEquals(7, l.effectiveMaxInFlight());
+        assertEquals(LoadShape.DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT, l.effectiveMaxInFlight());
         assertEquals(5, b().maxInFlight(5).build().load().effectiveMaxInFlight());
     }
 
