@@ -106,6 +106,7 @@ public final class ConfigDefaultProvider implements IDefaultValueProvider {
             return new ConfigDefaultProvider(env, props, path, null);
         } catch (IOException | IllegalArgumentException e) {
             String why = e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e instanceof java.nio.charset.CharacterCodingException ? "not UTF-8 text (a binary file?)"
                     : e.getClass().getSimpleName() + ": " + e.getMessage();
             return new ConfigDefaultProvider(env, new Properties(), path, "cannot read config file " + path + " (" + why + ")");
         }

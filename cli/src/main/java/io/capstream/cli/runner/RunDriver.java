@@ -161,6 +161,10 @@ public final class RunDriver {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
+        String simNotice = simulatedTargetNotice(req.run());
+        if (simNotice != null) {
+            err.println(cmd + ": warning: " + simNotice);
+        }
         String registryDown = RegistryReachability.check(registry, req.registryClient());
         if (registryDown != null) {
             err.println(cmd + ": " + registryDown + "; nothing was sent");
@@ -250,6 +254,22 @@ public final class RunDriver {
     private static String abbreviate(List<Integer> indices) {
         String head = indices.stream().limit(10).map(String::valueOf).collect(Collectors.joining(", "));
         return indices.size() > 10 ? head + ", ..." : head;
+    }
+
+    /**
+     * @param ro the run options
+     * @return the warning for a {@code --model} given without {@code --base-url}, e.g. {@code "--model
+     *         Qwen/Qwen3-8B without --base-url: the target is the built-in simulated engine, not your endpoint (give
+     *         --base-url to measure it)"}, or null (a user who forgot {@code --base-url} got a sim benchmark labelled
+     *         with their model, with no word of it)
+     */
+    static String simulatedTargetNotice(WorkloadOptions ro) {
+        if (ro.baseUrl() != null || ro.model() == null || ro.model().equals(io.capstream.loadgen.sim.SimConfig
+                .ENGINE_LABEL)) {
+            return null;
+        }
+        return "--model " + ro.model() + " without --base-url: the target is the built-in simulated engine, not your"
+                + " endpoint (give --base-url to measure it)";
     }
 
     /**

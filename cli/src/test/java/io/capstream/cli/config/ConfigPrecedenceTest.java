@@ -222,6 +222,16 @@ class ConfigPrecedenceTest {
     }
 
     @Test
+    void aBinaryConfigFileIsNamedAsSuch() throws IOException {
+        // fresh-user finding: "(MalformedInputException: Input length = 1)"
+        java.nio.file.Path bin = dir.resolve("bin.properties");
+        java.nio.file.Files.write(bin, new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, 0x00});
+        Outcome o = run(Map.of(), "probe", "--config", bin.toString());
+        assertEquals(2, o.exitCode());
+        assertTrue(o.err().startsWith("cannot read config file " + bin + " (not UTF-8 text (a binary file?))"), o.err());
+    }
+
+    @Test
     void unknownConfigKeyIsAUsageError() throws IOException {
         Path f = file("bootstrap-server=typo:9092\n");
         Outcome o = run(Map.of(), "probe", "--config", f.toString());

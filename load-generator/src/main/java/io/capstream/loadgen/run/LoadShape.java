@@ -81,7 +81,9 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
                 }
             }
             case CONSTANT, POISSON -> {
-                if (rateRps == null || !Double.isFinite(rateRps) || rateRps <= 0) {
+                if (rateRps != null && !Double.isFinite(rateRps)) {
+                    errors.add("--rate must be a finite number of requests per second, got " + rateRps);
+                } else if (rateRps == null || rateRps <= 0) {
                     errors.add("--arrival " + arrival.wireName() + " needs --rate > 0 (requests per second)");
                 }
             }

@@ -51,4 +51,13 @@ class LoadShapeTest {
         LoadShape l = b().arrival(ArrivalMode.CONSTANT).rateRps(2.0).build().load();
         assertEquals(new LoadShape(60, 20, 0, ArrivalMode.CONSTANT, 2.0, null, 30.0, null), l.withDurationS(30.0));
     }
+
+    @Test
+    void anInfiniteOrNanRateIsNamedAsSuch() {
+        // fresh-user finding: --rate Infinity said "needs --rate > 0"
+        assertEquals(List.of("--rate must be a finite number of requests per second, got Infinity"),
+                b().arrival(ArrivalMode.CONSTANT).rateRps(Double.POSITIVE_INFINITY).build().load().problems());
+        assertEquals(List.of("--rate must be a finite number of requests per second, got NaN"),
+                b().arrival(ArrivalMode.POISSON).rateRps(Double.NaN).build().load().problems());
+    }
 }
