@@ -184,7 +184,7 @@ public final class RerunCommand implements Callable<Integer> {
     }
 
     private static String strip(String url) {
-        String s = url.replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@", "$1");
+        String s = io.capstream.schemas.text.HttpUrls.withoutUserInfo(url);
         return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 

@@ -57,8 +57,16 @@ class ContinuousRunnerTest {
         }
     }
 
-    /** Hands events to one shared in-memory sink; closing it does nothing. */
-    record Shared(InMemoryEventSink delegate) implements io.capstream.loadgen.emit.EventSink {
+    /**
+     * Hands events to one shared in-memory sink; closing it counts the close and says {@code lostOnClose} events
+     * were not delivered.
+     */
+    record Shared(InMemoryEventSink delegate, long lostOnClose, AtomicInteger closes)
+            implements io.capstream.loadgen.emit.EventSink {
+        Shared(InMemoryEventSink delegate) {
+            this(delegate, 0, new AtomicInteger());
+        }
+
         @Override
         public void send(RunEvent event) {
             delegate.send(event);
@@ -76,7 +84,8 @@ class ContinuousRunnerTest {
 
         @Override
         public long close(Duration timeout) {
-            return 0;
+            closes.incrementAndGet();
+            return lostOnClose;
         }
     }
 
@@ -143,7 +152,7 @@ class ContinuousRunnerTest {
                 Duration.ofMillis(200), Duration.ofMillis(100));
         AtomicInteger closes = new AtomicInteger();
         // a sink whose close reports 6 events it could not deliver (RunStarted, 4 requests, RunFinished)
-        ContinuousRunner lossy = new ContinuousRunner(new LoadGenerator(vertx), () -> new LossySink(sink, closes),
+        ContinuousRunner lossy = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink, 6, closes),
                 new CountingHeartbeats(), cfg, rec, RunListener.NONE);
         CompletableFuture<ContinuousSummary> session = inBackground(lossy);
         await().atMost(Duration.ofSeconds(20)).until(() -> rec.outcomes.size() >= 2);
@@ -157,30 +166,6 @@ class ContinuousRunnerTest {
         assertEquals(closes.get(), rec.outcomes.size(), "reported once its sink was closed");
         assertEquals(6L * summary.runs(), summary.eventsUndelivered());
         sim.close();
-    }
-
-    /** A sink whose close says 6 events were not delivered. */
-    record LossySink(InMemoryEventSink delegate, AtomicInteger closes) implements io.capstream.loadgen.emit.EventSink {
-        @Override
-        public void send(RunEvent event) {
-            delegate.send(event);
-        }
-
-        @Override
-        public CompletableFuture<Long> flush() {
-            return delegate.flush();
-        }
-
-        @Override
-        public long undelivered() {
-            return 0;
-        }
-
-        @Override
-        public long close(Duration timeout) {
-            closes.incrementAndGet();
-            return 6;
-        }
     }
 
     @Test
