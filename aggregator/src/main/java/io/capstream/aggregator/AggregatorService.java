@@ -10,6 +10,7 @@ import io.capstream.aggregator.events.EventPartitions;
 import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.events.RegistryProbe;
 import io.capstream.aggregator.runtime.StreamsRuntime;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -34,7 +34,7 @@ import org.apache.kafka.streams.state.Stores;
  * restart; measured side by side on this machine it cut the stream thread's CPU per event by about
  * 40% against RocksDB with caching. The collector also keeps each open run as objects
  * ({@code OpenRun}), which more than doubles that memory per open run.
- * Run with {@code exactly_once_v2} ({@code io.capstream.aggregator.StreamsSettings}).
+ * Run with {@code exactly_once_v2} ({@code io.capstream.aggregator.runtime.StreamsSettings}).
  */
 public final class ReportTopology {
     /** Name of the per-run progress store. */

@@ -1,6 +1,5 @@
 package io.capstream.aggregator.runtime;
 
-import io.capstream.aggregator.StreamsSettings;
 import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -36,7 +36,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * registry); the repartition topic and the store's changelog hold plain Avro binary
  * ({@link SweepCurveBinarySerde}), as the report topology's state does, so no subject is registered
  * for internal topics. Run with {@code exactly_once_v2} like the rest of the aggregator
- * ({@code io.capstream.aggregator.StreamsSettings}).
+ * ({@code io.capstream.aggregator.runtime.StreamsSettings}).
  */
 public final class SweepTopology {
     /** Queryable key-value store of the latest curve per sweep id. */

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorTopology;
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.schemas.avro.WindowSummary;
 import java.net.URI;

@@ -3,7 +3,7 @@ package io.capstream.aggregator.events;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

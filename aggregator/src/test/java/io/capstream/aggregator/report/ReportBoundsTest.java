@@ -3,7 +3,7 @@ package io.capstream.aggregator.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.calc.ReportCalculator;
 import io.capstream.aggregator.report.calc.RunData;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.aggregator.StreamsSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

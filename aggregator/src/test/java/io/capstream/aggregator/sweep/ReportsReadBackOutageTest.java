@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorTopology;
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.events.RegistryHealth;
 import io.capstream.aggregator.events.RegistryOutageException;
 import io.capstream.aggregator.events.RegistryRetry;

@@ -3,7 +3,7 @@ package io.capstream.cli.commands;
 import io.capstream.cli.options.DurationConverter;
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.api.AdvertisedUrl;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.slo.Slo;

@@ -1,6 +1,6 @@
 package io.capstream.cli.stack;
 
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsStartException;

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.cli.CommandOutput;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.AggregatorGroupOption;

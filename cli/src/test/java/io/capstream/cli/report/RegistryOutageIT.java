@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.events.RegistryRetry;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.cli.CommandOutput;

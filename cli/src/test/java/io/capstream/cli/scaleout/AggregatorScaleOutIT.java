@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
 import io.capstream.aggregator.AggregatorTopology;
-import io.capstream.aggregator.StreamsSettings;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.cli.CommandOutput;

@@ -1,4 +1,4 @@
-package io.capstream.aggregator;
+package io.capstream.aggregator.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.capstream.aggregator;
+package io.capstream.aggregator.runtime;
 
 import io.capstream.aggregator.events.RegistryAwareDeserializationExceptionHandler;
 import io.capstream.aggregator.events.RegistryAwareProcessingExceptionHandler;
