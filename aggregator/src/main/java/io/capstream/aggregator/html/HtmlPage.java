@@ -1,13 +1,7 @@
 package io.capstream.aggregator.html;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.CharacterEscapes;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,24 +21,12 @@ import java.util.regex.Pattern;
  * ; when the page loads, the script draws it with uPlot and sets {@code data-points} to the number of
  * finite y values drawn (all series).
  *
- * <p><b>Chart JSON</b> (the element {@code <script type="application/json" id="capstream-charts">} holds
- * {@code {"charts": [CHART, ...]}}; {@code capstreamChart(container, CHART)} of the page script draws one):
- * <pre>{@code
- * {"id": "ttft-cdf", "title": "...", "xLabel": "TTFT (ms)", "yLabel": "fraction of requests",
- *  "kind": "LINE" | "STEP" | "POINTS" | "BARS",
- *  "x": [number, ...],                      // ascending (POINTS: any order, the script sorts)
- *  "series": [{"label": "...", "style": "DEFAULT" | "DASHED" | "MARKERS" | "FAILURE",
- *              "y": [number | null, ...]}],   // as long as x; null = gap (NaN in Java)
- *  "xLog": false,                           // base-10 log x scale
- *  "categories": ["...", ...] | null}       // categorical x: x value i shown as categories[i]
- * }</pre>
- * {@code capstreamChart} returns the uPlot instance, sizes it to the container's width (and follows
- * resizes) and sets the container's {@code data-points}.
+ * <p>The charts' data is one JSON element, {@code <script type="application/json" id="capstream-charts">};
+ * its format is {@link ChartJson}'s.
  *
  * <p>Not thread-safe (a builder); {@link #render()} may be called more than once.
  */
 public final class HtmlPage {
-    private static final ObjectWriter JSON = new ObjectMapper().writer().with(new HtmlSafeEscapes());
     private static final Pattern CHART_ID = Pattern.compile("[a-z0-9-]+");
     private static final Pattern NUMBER = Pattern.compile(
             "[-+]?(\\d[\\d,]*(\\.\\d+)?|\\.\\d+)([eE][-+]?\\d+)?\\s*(%|ms|s|x|req/s|tok/s|tokens/s)?");
@@ -238,7 +220,7 @@ public final class HtmlPage {
         if (!CHART_ID.matcher(chart.id()).matches() || !chartIds.add(chart.id())) {
             throw new IllegalArgumentException("chart id must be [a-z0-9-]+ and unique on the page: " + chart.id());
         }
-        charts.add(chartJson(chart, options));
+        charts.add(ChartJson.of(chart, options));
         body.append("<figure class=\"figure\"><div class=\"chart\" id=\"chart-").append(chart.id())
                 .append("\" data-chart=\"").append(chart.id()).append("\" data-points=\"0\"></div>");
         if (options.caption() != null) {
@@ -301,61 +283,7 @@ public final class HtmlPage {
 
     /** @return the charts' JSON, {@code {"charts":[...]}}, with {@code <}, {@code >}, {@code &} escaped */
     String chartData() {
-        ObjectNode root = JsonNodeFactory.instance.objectNode();
-        root.set("charts", charts);
-        try {
-            return JSON.writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write chart JSON", e);
-        }
-    }
-
-    /**
-     * One chart's JSON (see the class doc): non-finite values become null.
-     *
-     * @param chart   the chart; not null
-     * @param options its options; not null
-     * @return a new JSON object
-     */
-    static ObjectNode chartJson(Chart chart, ChartOptions options) {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
-        o.put("id", chart.id());
-        o.put("title", chart.title());
-        o.put("xLabel", chart.xLabel());
-        o.put("yLabel", chart.yLabel());
-        o.put("kind", chart.kind().name());
-        o.set("x", numbers(chart.x()));
-        ArrayNode series = o.putArray("series");
-        for (Chart.Series s : chart.series()) {
-            ObjectNode so = series.addObject();
-            so.put("label", s.label());
-            so.put("style", s.style().name());
-            so.set("y", numbers(s.y()));
-        }
-        o.put("xLog", options.xLog());
-        if (options.xCategories() == null) {
-            o.putNull("categories");
-        } else {
-            ArrayNode c = o.putArray("categories");
-            options.xCategories().forEach(c::add);
-        }
-        return o;
-    }
-
-    private static ArrayNode numbers(double[] values) {
-        ArrayNode a = JsonNodeFactory.instance.arrayNode(values.length);
-        for (double v : values) {
-            if (Double.isFinite(v)) {
-                if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-                    a.add((long) v);
-                } else {
-                    a.add(v);
-                }
-            } else {
-                a.addNull();
-            }
-        }
-        return a;
+        return ChartJson.write(charts);
     }
 
     /**
@@ -405,27 +333,5 @@ public final class HtmlPage {
             throw new IllegalStateException("an embedded stylesheet contains </style");
         }
         return css;
-    }
-
-    /** JSON escapes that keep the text inert inside a {@code <script>} element: {@code < > &} as \\uXXXX. */
-    private static final class HtmlSafeEscapes extends CharacterEscapes {
-        private final int[] ascii;
-
-        HtmlSafeEscapes() {
-            ascii = standardAsciiEscapesForJSON();
-            ascii['<'] = ESCAPE_STANDARD;
-            ascii['>'] = ESCAPE_STANDARD;
-            ascii['&'] = ESCAPE_STANDARD;
-        }
-
-        @Override
-        public int[] getEscapeCodesForAscii() {
-            return ascii;
-        }
-
-        @Override
-        public SerializableString getEscapeSequence(int ch) {
-            return null;
-        }
     }
 }
