@@ -1,34 +1,31 @@
 package io.capstream.aggregator.api;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import static io.capstream.aggregator.api.ApiParams.blankToNull;
+import static io.capstream.aggregator.api.ApiParams.encode;
+import static io.capstream.aggregator.api.ApiParams.localOnly;
+import static io.capstream.aggregator.api.ApiResponses.HTML;
+import static io.capstream.aggregator.api.ApiResponses.JSON;
+import static io.capstream.aggregator.api.ApiResponses.error;
+import static io.capstream.aggregator.api.ApiResponses.fail;
+import static io.capstream.aggregator.api.ApiResponses.json;
+
 import io.capstream.aggregator.AggregatorTopology;
-import io.capstream.aggregator.html.HtmlPage;
 import io.capstream.aggregator.html.RunPage;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.window.WindowTopology;
-import io.capstream.schemas.avro.BenchmarkReport;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.stream.Collectors;
-import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The aggregator's HTTP API (Vert.x Web), answering from Kafka Streams interactive queries:
@@ -75,25 +72,21 @@ import org.apache.avro.specific.SpecificRecord;
  * for {@code application.server}) the query routes answer 503.
  */
 public final class ApiServer implements AutoCloseable {
-    private static final Duration DEFAULT_SPAN = Duration.ofHours(24);
-    private static final String JSON = "application/json";
-    private static final String HTML = "text/html; charset=utf-8";
-    private static final String HTML_SUFFIX = ".html";
-    private static final String STARTING = "the aggregator is starting";
+    /** The error of the query routes until {@link #serve} is called. */
+    static final String STARTING = "the aggregator is starting";
 
     private final Vertx vertx;
     private final boolean ownsVertx;
     private final MonitoringMetrics metrics;
     private final Clock clock;
     private final String dashboard = DashboardPage.render();
-    private final ObjectMapper json = new ObjectMapper();
     private final PeerClient peers;
     private final String slos;
     private volatile ClusterQueries cluster;
     private HttpServer server;
 
     private ApiServer(Vertx vertx, boolean ownsVertx, MonitoringMetrics metrics, Clock clock, List<Slo> slos) {
-        this.slos = slosJson(slos);
+        this.slos = ApiJson.slosJson(slos);
         this.vertx = vertx;
         this.ownsVertx = ownsVertx;
         this.metrics = metrics;
@@ -205,11 +198,10 @@ public final class ApiServer implements AutoCloseable {
         });
         router.get("/metrics").handler(ctx -> blocking(ctx, metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
         router.get("/").handler(ctx -> ctx.response().putHeader("content-type", HTML).end(dashboard));
-        router.get("/runs/:id").handler(this::runPage);
+        router.get("/runs/:id").handler(new RunPageRoute(vertx, () -> cluster));
         router.get("/api/slos").handler(ctx -> ctx.response().putHeader("content-type", JSON).end(slos));
         router.get("/api/runs").handler(ctx -> withCluster(ctx, c -> c.range(AggregatorTopology.REPORTS_STORE,
-                () -> new JsonArray(c.local().runs().stream().map(ApiServer::runHeader).collect(Collectors.toList()))
-                        .encode(), "/api/runs", JsonArrayMerge.RUNS, localOnly(ctx))));
+                () -> ApiJson.runHeaders(c.local().runs()), "/api/runs", JsonArrayMerge.RUNS, localOnly(ctx))));
         router.get("/api/runs/:id").handler(ctx -> whenServing(ctx, c -> c.artifact(ctx.pathParam("id"), localOnly(ctx))
                 .onSuccess(r -> {
                     if (r.contentType() != null) {
@@ -218,7 +210,7 @@ public final class ApiServer implements AutoCloseable {
                     ctx.response().setStatusCode(r.status()).end(r.body());
                 }).onFailure(e -> fail(ctx, e))));
         router.get("/api/summaries").handler(ctx -> {
-            long[] range = range(ctx);
+            long[] range = ApiParams.range(ctx, clock);
             if (range == null) {
                 return;
             }
@@ -227,73 +219,22 @@ public final class ApiServer implements AutoCloseable {
             String peerQuery = "/api/summaries?from=" + range[0] + "&to=" + range[1]
                     + (target == null ? "" : "&target=" + encode(target)) + (model == null ? "" : "&model=" + encode(model));
             withCluster(ctx, c -> c.range(WindowTopology.SUMMARIES_STORE,
-                    () -> toJsonArray(c.local().summaries(target, model, range[0], range[1])), peerQuery,
+                    () -> ApiJson.toJsonArray(c.local().summaries(target, model, range[0], range[1])), peerQuery,
                     JsonArrayMerge.SUMMARIES, localOnly(ctx)));
         });
         router.get("/api/alerts").handler(ctx -> {
-            long[] range = range(ctx);
+            long[] range = ApiParams.range(ctx, clock);
             if (range == null) {
                 return;
             }
             boolean active = "true".equalsIgnoreCase(ctx.queryParams().get("active"));
             withCluster(ctx, c -> active
-                    ? c.range(SloTopology.STATE_STORE, () -> toJsonArray(c.local().activeBreaches()),
+                    ? c.range(SloTopology.STATE_STORE, () -> ApiJson.toJsonArray(c.local().activeBreaches()),
                             "/api/alerts?active=true", JsonArrayMerge.ACTIVE_BREACHES, localOnly(ctx))
-                    : c.range(SloTopology.HISTORY_STORE, () -> toJsonArray(c.local().alerts(range[0], range[1])),
+                    : c.range(SloTopology.HISTORY_STORE, () -> ApiJson.toJsonArray(c.local().alerts(range[0], range[1])),
                             "/api/alerts?from=" + range[0] + "&to=" + range[1], JsonArrayMerge.ALERTS, localOnly(ctx)));
         });
         return router;
-    }
-
-    /**
-     * {@code /runs/:id}: renders the run's artifact (looked up like {@code /api/runs/{id}}, on the owning
-     * instance) off the event loop.
-     */
-    private void runPage(RoutingContext ctx) {
-        String param = ctx.pathParam("id");
-        String id = param.endsWith(HTML_SUFFIX) && param.length() > HTML_SUFFIX.length()
-                ? param.substring(0, param.length() - HTML_SUFFIX.length()) : param;
-        ClusterQueries c = cluster;
-        Future<PeerResponse> lookup = c == null ? Future.failedFuture(new QueryService.NotReadyException(STARTING, null))
-                : c.artifact(id, localOnly(ctx));
-        lookup.compose(r -> r.status() == 200
-                ? vertx.executeBlocking(() -> new PeerResponse(200, HTML, Buffer.buffer(
-                        RunPage.render(json.readTree(r.body().getBytes())), "UTF-8")))
-                : Future.succeededFuture(r)).onComplete(ar -> {
-                    if (ar.failed()) {
-                        boolean notReady = ar.cause() instanceof QueryService.NotReadyException;
-                        htmlError(ctx, notReady ? 503 : 500, notReady ? "Not available yet" : "Cannot show run " + id,
-                                notReady ? ar.cause().getMessage() + " (retry in a few seconds)" : String.valueOf(ar.cause()));
-                    } else if (ar.result().status() == 200) {
-                        ctx.response().putHeader("content-type", HTML).end(ar.result().body());
-                    } else if (ar.result().status() == 404) {
-                        htmlError(ctx, 404, "Unknown run", "no report for run " + id);
-                    } else if (ar.result().status() == 503) {
-                        htmlError(ctx, 503, "Not available yet", errorText(ar.result()) + " (retry in a few seconds)");
-                    } else {
-                        htmlError(ctx, 502, "Cannot show run " + id, errorText(ar.result()));
-                    }
-                });
-    }
-
-    /** @return the {@code error} of a JSON error answer, else its body */
-    private static String errorText(PeerResponse r) {
-        String body = r.body().toString(StandardCharsets.UTF_8);
-        try {
-            return new JsonObject(body).getString("error", body);
-        } catch (RuntimeException e) {
-            return "HTTP " + r.status() + ": " + body;
-        }
-    }
-
-    /** @return whether to answer from this instance's stores only (forwarded by a peer, or {@code local=true}) */
-    private static boolean localOnly(RoutingContext ctx) {
-        return ctx.request().getHeader(PeerClient.FORWARDED_HEADER) != null
-                || "true".equalsIgnoreCase(ctx.queryParams().get("local"));
-    }
-
-    private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** Runs a JSON query once {@link #serve} was called (else 503) and writes its answer. */
@@ -302,7 +243,7 @@ public final class ApiServer implements AutoCloseable {
             if (ar.failed()) {
                 fail(ctx, ar.cause());
             } else {
-                ctx.response().putHeader("content-type", JSON).end(ar.result());
+                json(ctx, ar.result());
             }
         }));
     }
@@ -321,47 +262,6 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    /** An HTML error page (self-contained, text escaped) linking back to the dashboard. */
-    private static void htmlError(RoutingContext ctx, int status, String title, String message) {
-        ctx.response().setStatusCode(status).putHeader("content-type", HTML)
-                .end("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\">"
-                        + "<title>" + HtmlPage.escape(title) + "</title></head><body><h1>" + HtmlPage.escape(title) + "</h1><p>"
-                        + HtmlPage.escape(message) + "</p><p><a href=\"../\">capstream live dashboard</a></p></body></html>\n");
-    }
-
-    private long[] range(RoutingContext ctx) {
-        long now = clock.millis();
-        try {
-            long to = parseTime(ctx.queryParams().get("to"), now);
-            long from = parseTime(ctx.queryParams().get("from"), to - DEFAULT_SPAN.toMillis());
-            return new long[] {from, to};
-        } catch (IllegalArgumentException e) {
-            error(ctx, 400, e.getMessage());
-            return null;
-        }
-    }
-
-    /**
-     * @param value epoch ms or ISO-8601 instant, or null/blank
-     * @param dflt  value when absent
-     * @return epoch ms
-     */
-    static long parseTime(String value, long dflt) {
-        if (value == null || value.isBlank()) {
-            return dflt;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            try {
-                return Instant.parse(value.trim()).toEpochMilli();
-            } catch (DateTimeParseException e2) {
-                throw new IllegalArgumentException("bad time '" + value
-                        + "': expected epoch milliseconds or an ISO-8601 instant like 2026-08-01T12:00:00Z");
-            }
-        }
-    }
-
     private void blocking(RoutingContext ctx, Callable<String> body, String contentType) {
         vertx.executeBlocking(body).onComplete(ar -> {
             if (ar.failed()) {
@@ -370,58 +270,6 @@ public final class ApiServer implements AutoCloseable {
                 ctx.response().putHeader("content-type", contentType).end(ar.result());
             }
         });
-    }
-
-    private static void fail(RoutingContext ctx, Throwable cause) {
-        if (cause instanceof QueryService.NotReadyException) {
-            error(ctx, 503, cause.getMessage());
-        } else {
-            error(ctx, 500, String.valueOf(cause));
-        }
-    }
-
-    private static void error(RoutingContext ctx, int status, String message) {
-        ctx.response().setStatusCode(status).putHeader("content-type", JSON)
-                .end(new JsonObject().put("error", message).encode());
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s;
-    }
-
-    /**
-     * @param records Avro records
-     * @return a JSON array of their JSON forms (Avro field names)
-     */
-    /**
-     * @param slos the SLOs
-     * @return the {@code /api/slos} answer
-     */
-    static String slosJson(List<Slo> slos) {
-        JsonArray a = new JsonArray();
-        for (Slo s : slos) {
-            a.add(new JsonObject().put("slo", s.text()).put("metric", s.metric())
-                    .put("comparison", s.comparison().symbol()).put("threshold", s.threshold()));
-        }
-        return a.encode();
-    }
-
-    static String toJsonArray(List<? extends SpecificRecord> records) {
-        return records.stream().map(Object::toString).collect(Collectors.joining(",", "[", "]"));
-    }
-
-    static JsonObject runHeader(BenchmarkReport r) {
-        return new JsonObject()
-                .put("run_id", r.getRunId())
-                .put("model", r.getModel())
-                .put("base_url", r.getBaseUrl())
-                .put("started_at", r.getStartedAt())
-                .put("finished_at", r.getFinishedAt())
-                .put("requests", r.getRequests())
-                .put("completed", r.getCompleted())
-                .put("failed", r.getFailed())
-                .put("kind", r.getProvenance() == null ? null : r.getProvenance().getKind().name())
-                .put("complete", r.getProvenance() == null ? null : r.getProvenance().getComplete());
     }
 
     @Override

@@ -173,10 +173,10 @@ class ScaleOutApiTest {
             assertTrue(runs.contains("},{\"run_id\":\"run-a\""), runs);
 
             String summaries = get(api, "/api/summaries?from=0&to=120000").body();
-            assertEquals(ApiServer.toJsonArray(List.of(summary("m0", 60_000), summary("m1", 60_000))), summaries);
+            assertEquals(ApiJson.toJsonArray(List.of(summary("m0", 60_000), summary("m1", 60_000))), summaries);
         }
         assertEquals(2, sa.artifactLookups.get(), "run-a: once asked on a, once forwarded by b");
-        assertEquals(ApiServer.toJsonArray(sb.summaries), get(b, "/api/summaries?from=0&to=120000&local=true").body());
+        assertEquals(ApiJson.toJsonArray(sb.summaries), get(b, "/api/summaries?from=0&to=120000&local=true").body());
     }
 
     @Test

@@ -1,0 +1,77 @@
+package io.capstream.aggregator.api;
+
+import io.vertx.ext.web.RoutingContext;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/**
+ * The request parameters of the {@link ApiServer}'s query routes: the time range ({@code from}/{@code to}),
+ * {@code local=true} (or the peers' forwarding header) and the query text forwarded to peer instances.
+ * Stateless.
+ */
+final class ApiParams {
+    /** Span of a range without {@code from}: the last 24 h before {@code to}. */
+    static final Duration DEFAULT_SPAN = Duration.ofHours(24);
+
+    private ApiParams() {
+    }
+
+    /**
+     * @param ctx   the request
+     * @param clock gives {@code to} when absent
+     * @return {@code {from, to}} in epoch ms, or null after answering 400 for a bad value
+     */
+    static long[] range(RoutingContext ctx, Clock clock) {
+        long now = clock.millis();
+        try {
+            long to = parseTime(ctx.queryParams().get("to"), now);
+            long from = parseTime(ctx.queryParams().get("from"), to - DEFAULT_SPAN.toMillis());
+            return new long[] {from, to};
+        } catch (IllegalArgumentException e) {
+            ApiResponses.error(ctx, 400, e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * @param value epoch ms or ISO-8601 instant, or null/blank
+     * @param dflt  value when absent
+     * @return epoch ms
+     * @throws IllegalArgumentException when the value is neither (the message shows the expected forms)
+     */
+    static long parseTime(String value, long dflt) {
+        if (value == null || value.isBlank()) {
+            return dflt;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            try {
+                return Instant.parse(value.trim()).toEpochMilli();
+            } catch (DateTimeParseException e2) {
+                throw new IllegalArgumentException("bad time '" + value
+                        + "': expected epoch milliseconds or an ISO-8601 instant like 2026-08-01T12:00:00Z");
+            }
+        }
+    }
+
+    /** @return whether to answer from this instance's stores only (forwarded by a peer, or {@code local=true}) */
+    static boolean localOnly(RoutingContext ctx) {
+        return ctx.request().getHeader(PeerClient.FORWARDED_HEADER) != null
+                || "true".equalsIgnoreCase(ctx.queryParams().get("local"));
+    }
+
+    /** @return {@code s} URL-encoded for a query string (spaces as {@code %20}) */
+    static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** @return {@code s}, or null when null or blank */
+    static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}
