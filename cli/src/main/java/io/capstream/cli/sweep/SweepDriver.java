@@ -19,17 +19,14 @@ import io.capstream.schemas.avro.LoadHealth;
 import io.capstream.schemas.avro.SloReport;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepStep;
-import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.report.ReportView;
 import io.capstream.schemas.report.SweepJson;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -97,7 +94,7 @@ public final class SweepDriver {
     private int sweep(LocalStack stack, DeliverySession session, RunConfig base, RunControl control) throws Exception {
         boolean existed = java.nio.file.Files.isDirectory(settings.output().dir());
         settings.output().create();
-        CurveSource curves = new CurveSource();
+        CurveSource curves = new CurveSource(err, cmd);
         session.onKafkaReady(curves::attach);
         if (!stack.embeddedKafka() && RunDriver.reportExists(stack.kafka(), settings.runId(1))) {
             err.println(cmd + ": warning: capstream.reports already has a report for run id " + settings.runId(1)
@@ -107,7 +104,8 @@ public final class SweepDriver {
         if (bound != null) {
             err.println(cmd + ": warning: " + bound);
         }
-        Steps steps = new Steps(stack, session, base, control);
+        SweepSteps steps = new SweepSteps(settings, req, new RunStep(req, out, err, env), this::stepConfig, err, stack,
+                session, base, control);
         try {
             boolean complete;
             if (settings.grid() != null) {
@@ -115,27 +113,27 @@ public final class SweepDriver {
             } else {
                 complete = steps.search();
             }
-            if (steps.usageError) {
-                if (!existed && steps.reportIds.isEmpty()) {
+            if (steps.usageError()) {
+                if (!existed && steps.reportIds().isEmpty()) {
                     removeEmpty(settings.output().dir());
                 }
                 return 2;
             }
-            if (steps.reportIds.isEmpty()) {
+            if (steps.reportIds().isEmpty()) {
                 err.println(cmd + ": no step produced a report; no sweep curve");
                 return 1;
             }
             Duration wait = control.stopRequested() ? CURVE_WAIT_AFTER_STOP : req.reportTimeout();
-            Optional<SweepCurve> curve = curves.await(settings.sweepId(), steps.reportIds, wait, stack);
+            Optional<SweepCurve> curve = curves.await(settings.sweepId(), steps.reportIds(), wait, stack);
             if (curve.isEmpty()) {
                 return 1;
             }
             settings.output().writeCurve(curve.get());
             out.print(SweepTable.render(curve.get()));
             out.println("sweep written to " + settings.output().dir().resolve(SweepOutput.SWEEP_JSON) + " and "
-                    + SweepOutput.SWEEP_CSV + ", " + steps.reportIds.size() + " step report(s) in "
+                    + SweepOutput.SWEEP_CSV + ", " + steps.reportIds().size() + " step report(s) in "
                     + settings.output().dir());
-            if (!writeViews(curve.get(), steps.done)) {
+            if (!writeViews(curve.get(), steps.done())) {
                 return 1;
             }
             if (complete && !curve.get().getSlos().isEmpty() && curve.get().getMaxLoadMeetingSlos() == null) {
@@ -173,111 +171,6 @@ public final class SweepDriver {
             java.nio.file.Files.deleteIfExists(dir);
         } catch (java.io.IOException | RuntimeException e) {
             // not empty, or not ours to remove: left as it is
-        }
-    }
-
-    /** The steps of one sweep, run one after another. */
-    private final class Steps {
-        private final LocalStack stack;
-        private final DeliverySession session;
-        private final RunConfig base;
-        private final RunControl control;
-        private final RunStep runStep;
-        /** Run ids of the steps whose reports arrived, in step order. */
-        private final Set<String> reportIds = new LinkedHashSet<>();
-        /** The steps whose reports arrived, in step order, for the {@code --html}/{@code --csv} files. */
-        private final List<SweepViews.Step> done = new ArrayList<>();
-        private boolean usageError;
-
-        Steps(LocalStack stack, DeliverySession session, RunConfig base, RunControl control) {
-            this.stack = stack;
-            this.session = session;
-            this.base = base;
-            this.control = control;
-            this.runStep = new RunStep(req, out, err, env);
-        }
-
-        /** @return whether every step ran and has its report */
-        boolean grid() throws Exception {
-            List<Double> loads = settings.grid();
-            for (int i = 0; i < loads.size(); i++) {
-                if (control.stopRequested()) {
-                    err.println(cmd + ": stopped after step " + i + " of " + loads.size());
-                    return false;
-                }
-                if (run(i + 1, loads.get(i), false) == null) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** @return whether the search ended normally (every step it ran has its report) */
-        boolean search() throws Exception {
-            SloSearch search = new SloSearch(settings.search(), settings.slos());
-            SloSearch.Outcome o = search.run((step, load, repeat) -> {
-                if (control.stopRequested()) {
-                    err.println(cmd + ": stopped after step " + (step - 1));
-                    return Optional.empty();
-                }
-                int requests = base.load().effectiveRequests();
-                if (settings.axis() == LoadAxis.CONCURRENCY && load > requests) {
-                    err.println(cmd + ": search stopped before concurrency " + settings.axis().format(load)
-                            + ": --requests " + requests + " bounds every step to " + requests + " requests in"
-                            + " flight, so a higher concurrency cannot load the endpoint more; raise --requests");
-                    return Optional.empty();
-                }
-                BenchmarkReport report = run(step, load, repeat);
-                if (report == null) {
-                    return Optional.empty();
-                }
-                SloReport slo = report.getSlo();
-                if (slo == null) {
-                    err.println(cmd + ": the report of step " + step + " has no SLO evaluation (capstream.slo);"
-                            + " the search cannot go on");
-                    return Optional.empty();
-                }
-                if (ReportView.heldByInFlightCap(report.getLoad())) {
-                    err.println(cmd + ": search stopped: step " + step + " was held by the client's in-flight cap"
-                            + " (--max-in-flight " + report.getLoad().getOfferedConcurrency() + "), not by the"
-                            + " endpoint; loads above " + settings.axis().format(load) + " need a higher"
-                            + " --max-in-flight");
-                    return Optional.empty();
-                }
-                return Optional.of(observation(report, settings.slos()));
-            });
-            LoadAxis axis = settings.axis();
-            if (o.best() == null && !o.aborted()) {
-                err.println(cmd + ": search: none of the loads met the SLOs");
-            } else if (o.best() != null) {
-                err.println(cmd + ": search: " + axis.wireName() + " " + axis.format(o.best())
-                        + (o.confirmed() ? " met the SLOs twice" : " met the SLOs once (not confirmed: "
-                        + (o.aborted() ? "the search ended early" : "--max-steps " + settings.search().maxSteps()
-                        + " reached") + ")") + " in " + o.probes().size() + " step(s)"
-                        + (o.best() >= settings.search().max() ? "; that is --search-max "
-                        + axis.format(settings.search().max()) + ": the endpoint may take more (raise --search-max)" : ""));
-            }
-            return !o.aborted();
-        }
-
-        /** @return the step's report, or null when it has none (the sweep stops) */
-        private BenchmarkReport run(int step, double load, boolean repeat) throws Exception {
-            RunConfig config = stepConfig(base, step, load, repeat);
-            RunStep.Result r = runStep.run(stack, session, config, control, id -> settings.output().report(id), false);
-            if (r.exitCode() == 2) {
-                usageError = true;
-                return null;
-            }
-            err.println(progressLine(settings, step, load, repeat, r.report()));
-            if (!r.hasReport()) {
-                return null;
-            }
-            reportIds.add(config.runId());
-            if (req.visual().any()) {
-                done.add(new SweepViews.Step(config.runId(), step, r.reportFile(),
-                        ArtifactJson.parse(r.report().getArtifactJson())));
-            }
-            return r.report();
         }
     }
 
@@ -432,45 +325,5 @@ public final class SweepDriver {
     private static String fmt(Double v) {
         return v == null ? "-" : String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.0f" : Math.abs(v) >= 10 ? "%.1f"
                 : "%.2f", v);
-    }
-
-    /** Where the sweep's curve comes from: a {@link SweepWaiter} attached when Kafka is up. */
-    private final class CurveSource implements AutoCloseable {
-        private volatile SweepWaiter waiter;
-        private volatile String attachError;
-
-        /** Attaches the waiter; never throws (a failure is reported at the end). */
-        void attach(LocalStack stack) {
-            try {
-                waiter = SweepWaiter.forSweeps(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient())
-                        .failWhen(stack::aggregatorFailure);
-            } catch (RuntimeException e) {
-                attachError = RunDriver.describe(e);
-            }
-        }
-
-        Optional<SweepCurve> await(String sweepId, Set<String> runIds, Duration timeout, LocalStack stack) {
-            SweepWaiter w = waiter;
-            if (w == null) {
-                err.println(cmd + ": cannot read " + io.capstream.schemas.Topics.SWEEPS + " for the sweep curve"
-                        + (attachError == null ? "" : ": " + attachError));
-                return Optional.empty();
-            }
-            Optional<SweepCurve> curve = w.await(sweepId, runIds, timeout);
-            if (curve.isEmpty()) {
-                err.println(cmd + ": no sweep curve for " + sweepId + " with all " + runIds.size()
-                        + " step(s) arrived on " + io.capstream.schemas.Topics.SWEEPS + " within " + timeout.toSeconds()
-                        + " s" + (stack.aggregatorFailure() == null ? "" : ": " + stack.aggregatorFailure()));
-            }
-            return curve;
-        }
-
-        @Override
-        public void close() {
-            SweepWaiter w = waiter;
-            if (w != null) {
-                w.close();
-            }
-        }
     }
 }

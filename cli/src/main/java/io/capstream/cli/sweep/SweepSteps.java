@@ -1,0 +1,179 @@
+package io.capstream.cli.sweep;
+
+import io.capstream.cli.runner.DeliverySession;
+import io.capstream.cli.runner.RunRequest;
+import io.capstream.cli.runner.RunStep;
+import io.capstream.cli.stack.LocalStack;
+import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunControl;
+import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.SloReport;
+import io.capstream.schemas.report.ReportView;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The steps of one sweep, run one after another on the started stack: the grid's loads in order
+ * ({@link #grid()}) or those the {@link SloSearch} chooses ({@link #search()}); each step is a
+ * {@link RunStep} with its own configuration ({@link SweepDriver#stepConfig}), followed by its progress
+ * line ({@link SweepDriver#progressLine}). A stop (SIGINT/SIGTERM), a step without report, or a usage
+ * error ends the series. Not thread-safe (one sweep, one thread).
+ */
+final class SweepSteps {
+    private final LocalStack stack;
+    private final DeliverySession session;
+    private final RunConfig base;
+    private final RunControl control;
+    private final RunStep runStep;
+    /** Run ids of the steps whose reports arrived, in step order. */
+    private final Set<String> reportIds = new LinkedHashSet<>();
+    /** The steps whose reports arrived, in step order, for the {@code --html}/{@code --csv} files. */
+    private final List<SweepViews.Step> done = new ArrayList<>();
+    private boolean usageError;
+    private final SweepSettings settings;
+    private final RunRequest req;
+    private final PrintStream err;
+    private final String cmd;
+    private final StepConfigs configs;
+
+    /**
+     * @param settings the sweep
+     * @param req      the run options every step shares
+     * @param runStep  runs one step and awaits its report
+     * @param configs  the run configuration of each step
+     * @param err      progress lines and notices
+     * @param stack    the started stack
+     * @param session  the sweep's producer and report waiter
+     * @param base     the resolved options (bound to the target)
+     * @param control  SIGINT/SIGTERM
+     */
+    SweepSteps(SweepSettings settings, RunRequest req, RunStep runStep, StepConfigs configs, PrintStream err,
+               LocalStack stack, DeliverySession session, RunConfig base, RunControl control) {
+        this.settings = settings;
+        this.req = req;
+        this.runStep = runStep;
+        this.configs = configs;
+        this.err = err;
+        this.cmd = "capstream " + req.commandName();
+        this.stack = stack;
+        this.session = session;
+        this.base = base;
+        this.control = control;
+    }
+
+    /** The run configuration of one step ({@link SweepDriver#stepConfig}). */
+    @FunctionalInterface
+    interface StepConfigs {
+        /**
+         * @param base   the resolved options
+         * @param step   1-based step number
+         * @param load   the step's load
+         * @param repeat the search's confirmation
+         * @return the step's configuration
+         */
+        RunConfig of(RunConfig base, int step, double load, boolean repeat);
+    }
+
+    /** @return run ids of the steps whose reports arrived, in step order */
+    Set<String> reportIds() {
+        return reportIds;
+    }
+
+    /** @return the steps whose reports arrived, in step order, for the {@code --html}/{@code --csv} files */
+    List<SweepViews.Step> done() {
+        return done;
+    }
+
+    /** @return whether a step ended with a usage error (exit code 2) */
+    boolean usageError() {
+        return usageError;
+    }
+
+    /** @return whether every step ran and has its report */
+    boolean grid() throws Exception {
+        List<Double> loads = settings.grid();
+        for (int i = 0; i < loads.size(); i++) {
+            if (control.stopRequested()) {
+                err.println(cmd + ": stopped after step " + i + " of " + loads.size());
+                return false;
+            }
+            if (run(i + 1, loads.get(i), false) == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return whether the search ended normally (every step it ran has its report) */
+    boolean search() throws Exception {
+        SloSearch search = new SloSearch(settings.search(), settings.slos());
+        SloSearch.Outcome o = search.run((step, load, repeat) -> {
+            if (control.stopRequested()) {
+                err.println(cmd + ": stopped after step " + (step - 1));
+                return Optional.empty();
+            }
+            int requests = base.load().effectiveRequests();
+            if (settings.axis() == LoadAxis.CONCURRENCY && load > requests) {
+                err.println(cmd + ": search stopped before concurrency " + settings.axis().format(load)
+                        + ": --requests " + requests + " bounds every step to " + requests + " requests in"
+                        + " flight, so a higher concurrency cannot load the endpoint more; raise --requests");
+                return Optional.empty();
+            }
+            BenchmarkReport report = run(step, load, repeat);
+            if (report == null) {
+                return Optional.empty();
+            }
+            SloReport slo = report.getSlo();
+            if (slo == null) {
+                err.println(cmd + ": the report of step " + step + " has no SLO evaluation (capstream.slo);"
+                        + " the search cannot go on");
+                return Optional.empty();
+            }
+            if (ReportView.heldByInFlightCap(report.getLoad())) {
+                err.println(cmd + ": search stopped: step " + step + " was held by the client's in-flight cap"
+                        + " (--max-in-flight " + report.getLoad().getOfferedConcurrency() + "), not by the"
+                        + " endpoint; loads above " + settings.axis().format(load) + " need a higher"
+                        + " --max-in-flight");
+                return Optional.empty();
+            }
+            return Optional.of(SweepDriver.observation(report, settings.slos()));
+        });
+        LoadAxis axis = settings.axis();
+        if (o.best() == null && !o.aborted()) {
+            err.println(cmd + ": search: none of the loads met the SLOs");
+        } else if (o.best() != null) {
+            err.println(cmd + ": search: " + axis.wireName() + " " + axis.format(o.best())
+                    + (o.confirmed() ? " met the SLOs twice" : " met the SLOs once (not confirmed: "
+                    + (o.aborted() ? "the search ended early" : "--max-steps " + settings.search().maxSteps()
+                    + " reached") + ")") + " in " + o.probes().size() + " step(s)"
+                    + (o.best() >= settings.search().max() ? "; that is --search-max "
+                    + axis.format(settings.search().max()) + ": the endpoint may take more (raise --search-max)" : ""));
+        }
+        return !o.aborted();
+    }
+
+    /** @return the step's report, or null when it has none (the sweep stops) */
+    private BenchmarkReport run(int step, double load, boolean repeat) throws Exception {
+        RunConfig config = configs.of(base, step, load, repeat);
+        RunStep.Result r = runStep.run(stack, session, config, control, id -> settings.output().report(id), false);
+        if (r.exitCode() == 2) {
+            usageError = true;
+            return null;
+        }
+        err.println(SweepDriver.progressLine(settings, step, load, repeat, r.report()));
+        if (!r.hasReport()) {
+            return null;
+        }
+        reportIds.add(config.runId());
+        if (req.visual().any()) {
+            done.add(new SweepViews.Step(config.runId(), step, r.reportFile(),
+                    ArtifactJson.parse(r.report().getArtifactJson())));
+        }
+        return r.report();
+    }
+}
