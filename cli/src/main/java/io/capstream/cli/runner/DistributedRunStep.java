@@ -8,11 +8,8 @@ import io.capstream.cli.distributed.ControlTopic;
 import io.capstream.cli.distributed.PlanCleanup;
 import io.capstream.cli.distributed.PlanPublisher;
 import io.capstream.cli.distributed.PlanTopic;
-import io.capstream.cli.distributed.ShareRunner;
 import io.capstream.cli.distributed.ShareWatch;
 import io.capstream.cli.report.ReportWaiter;
-import io.capstream.cli.report.RunViews;
-import io.capstream.cli.report.SummaryTable;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.emit.EventSink;
@@ -23,7 +20,6 @@ import io.capstream.loadgen.run.RunControl;
 import io.capstream.loadgen.run.RunIds;
 import io.capstream.loadgen.run.RunPlan;
 import io.capstream.loadgen.run.UsageException;
-import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunStarted;
@@ -51,9 +47,10 @@ import org.apache.kafka.common.internals.Topic;
  * the run within seconds when no worker holds a share), emits the run's one {@code RunStarted} (expected_workers
  * = N, started at the shared start instant), writes the N shares ({@link PlanPublisher}) and, for {@code run},
  * waits for the report, writes it, prints the summary and deletes the plan topic. While it waits it reads the
- * workers' refusals on {@link ControlTopic} (a refused share, or one not taken {@link #UNTAKEN_GIVE_UP} after the
- * start, gives the run up at once) and, on SIGINT/SIGTERM, sends the workers a stop of the run. It sends no
- * request itself. Exit codes as {@link RunStep}'s: 0 a complete report without failed requests (or, without
+ * workers' refusals on {@link ControlTopic} (a refused share, or one not taken
+ * {@link ShareLooks#UNTAKEN_GIVE_UP} after the start, gives the run up at once: {@link ShareLooks}) and, on
+ * SIGINT/SIGTERM, sends the workers a stop of the run; the report's output is {@link DistributedSummary}'s. It
+ * sends no request itself. Exit codes as {@link RunStep}'s: 0 a complete report without failed requests (or, without
  * waiting, the plan published), 1 otherwise, 2 usage errors found by the preparation, 130 interrupted. Not
  * thread-safe.
  */
@@ -65,13 +62,6 @@ public final class DistributedRunStep {
     private final PrintStream err;
     private final Function<String, String> env;
     private final String cmd;
-    /** A share still not taken this long after the start instant is warned about, once. */
-    static final Duration UNTAKEN_WARNING = Duration.ofSeconds(10);
-    /**
-     * A share still not taken this long after the start instant gives the run up: no worker runs it any more (they
-     * refuse a share whose start passed {@link ShareRunner#STALE_MS} ago).
-     */
-    static final Duration UNTAKEN_GIVE_UP = Duration.ofMillis(ShareRunner.STALE_MS).plusSeconds(5);
     /** After a stop (SIGINT/SIGTERM) sent to the workers, how long the report is still awaited (below the hook's 30 s). */
     static final Duration STOP_REPORT_WAIT = Duration.ofSeconds(15);
     /** Longest wait for the workers' group to give each worker one share before the plan is written. */
@@ -204,7 +194,7 @@ public final class DistributedRunStep {
         }
         ReportWaiter waiter = delivery.waiter();
         Awaited a = waiter == null ? new Awaited(null, null, false)
-                : await(waiter, new ShareLooks(publisher, runId, startLocalMs), config, plan, control, publisher,
+                : await(waiter, new ShareLooks(publisher, runId, workers, startLocalMs, err, cmd), config, plan, control, publisher,
                 refusals);
         if (a.givenUp() != null) {
             String why = publisher.send(ControlMessage.stop(runId, a.givenUp()));
@@ -233,7 +223,7 @@ public final class DistributedRunStep {
             return 1;
         }
         deletePlan(publisher, runId);
-        int code = written(a.report(), reportFile.apply(runId), a.interrupted());
+        int code = new DistributedSummary(req, out, err).written(a.report(), reportFile.apply(runId), a.interrupted());
         if (a.interrupted()) {
             err.println(cmd + ": run " + runId + " was interrupted: the workers stopped their shares early; the report"
                     + " counts the requests that ran");
@@ -288,70 +278,6 @@ public final class DistributedRunStep {
         return problems;
     }
 
-    /** Writes the report, prints the summary and the views; @return the exit code */
-    private int written(BenchmarkReport report, Path file, boolean interrupted) throws java.io.IOException {
-        ArtifactJson.writeAtomically(file, report.getArtifactJson());
-        out.print(summary(report));
-        out.println("report written to " + file);
-        int code = 0;
-        try {
-            RunViews.write(report.getArtifactJson(), req.visual().html(), req.visual().csv()).forEach(out::println);
-        } catch (java.io.IOException | RuntimeException e) {
-            err.println(cmd + ": cannot write the --html/--csv files: " + RunDriver.describe(e));
-            code = 1;
-        }
-        if (!report.getProvenance().getComplete()) {
-            long unsent = interrupted ? unsentOfInterrupted(report) : -1;
-            err.println(cmd + ": " + (unsent >= 0 ? unsent + " planned request(s) were not sent (the run was interrupted);"
-                    + " every request sent has its event" : RunDriver.incompleteReason(report)));
-            code = 1;
-        }
-        int failed = ArtifactJson.parse(report.getArtifactJson()).path("failed").asInt(0);
-        if (failed > 0) {
-            err.println(cmd + ": " + failed + " requests failed");
-            code = 1;
-        }
-        return SloGate.apply(report.getSlo(), code, err, cmd);
-    }
-
-    /**
-     * @param report the report of a run the coordinator interrupted; not null
-     * @return how many planned requests were never sent, when that is all its missing indices are (every worker's
-     *         RunFinished arrived and the events of all the requests they say they sent are in the report), else -1
-     */
-    static long unsentOfInterrupted(BenchmarkReport report) {
-        if (!report.getProvenance().getRunFinishedSeen() || report.getWorkers() == null) {
-            return -1;
-        }
-        long sent = 0;
-        for (io.capstream.schemas.avro.WorkerSummary w : report.getWorkers().values()) {
-            if (w.getRequestsSent() == null) {
-                return -1;
-            }
-            sent += w.getRequestsSent();
-        }
-        int got = report.getCompleted() + report.getFailed();
-        return sent == got ? report.getProvenance().getMissingRequestIndices().size() : -1;
-    }
-
-    /**
-     * The summary of a distributed run's report, as a one-process run prints it: the coordinator ran no request, so
-     * the client-check lines (and the distortion warning) come from the report's {@code capstream.client}, which the
-     * aggregator took from the workers' RunFinished events.
-     *
-     * @param report the run's report; not null
-     * @return the summary table, with the client check when the report carries one
-     */
-    static String summary(BenchmarkReport report) {
-        io.capstream.schemas.avro.ClientCheck client;
-        try {
-            client = io.capstream.cli.report.ArtifactRecords.clientCheck(ArtifactJson.parse(report.getArtifactJson()));
-        } catch (java.io.IOException | RuntimeException e) {
-            client = null; // an artifact that cannot be read back: the table without the self-check
-        }
-        return SummaryTable.render(report, client);
-    }
-
     /**
      * The report is awaited for the lead time, plus this, plus {@code --report-timeout} after the publication.
      *
@@ -380,7 +306,7 @@ public final class DistributedRunStep {
 
     private Awaited await(ReportWaiter waiter, ShareLooks looks, RunConfig config, RunPlan plan, RunControl control,
                           PlanPublisher publisher, Queue<ControlMessage> refusals) throws InterruptedException {
-        String runId = looks.runId;
+        String runId = looks.runId();
         // the future registered before the shares were written: a report that came while the coordinator was
         // still busy is in it
         CompletableFuture<BenchmarkReport> f = waiter.expect(runId);
@@ -419,74 +345,6 @@ public final class DistributedRunStep {
             return new Awaited(null, null, interrupted);
         } finally {
             waiter.forget(runId);
-        }
-    }
-
-    /**
-     * @param nowMs        this clock, epoch ms
-     * @param startLocalMs the shared start instant on this clock, epoch ms
-     * @param s            the shares' status; not null
-     * @return why the run cannot complete when some share is still not taken {@link #UNTAKEN_GIVE_UP} after the
-     *         start instant (no worker would run it then: a worker refuses a share whose start passed
-     *         {@link ShareRunner#STALE_MS} ago), else null
-     */
-    static String untakenTooLong(long nowMs, long startLocalMs, ShareWatch.Status s) {
-        if (s.allTaken() || nowMs - startLocalMs < UNTAKEN_GIVE_UP.toMillis()) {
-            return null;
-        }
-        return "share(s) " + s.notTaken() + " of " + s.shares() + " not taken by a worker " + UNTAKEN_GIVE_UP.toSeconds()
-                + " s after the start (" + s.describe() + "); a worker refuses a share whose start passed "
-                + ShareRunner.STALE_MS / 1000 + " s ago";
-    }
-
-    /**
-     * While the report is awaited: about once a second, which shares the workers took ({@link ShareWatch}),
-     * until all are; one line when they all are, one warning when some are still not taken
-     * {@link #UNTAKEN_WARNING} after the start instant (fewer workers running than shares, or none), and the
-     * reason to give the run up when some are still not taken {@link #UNTAKEN_GIVE_UP} after it.
-     */
-    private final class ShareLooks {
-        private final PlanPublisher publisher;
-        private final String runId;
-        private final long startLocalMs;
-        private long nextLookMs;
-        private boolean done;
-        private boolean warned;
-
-        ShareLooks(PlanPublisher publisher, String runId, long startLocalMs) {
-            this.publisher = publisher;
-            this.runId = runId;
-            this.startLocalMs = startLocalMs;
-        }
-
-        /** @return why the run is given up, or null */
-        String look() throws InterruptedException {
-            long now = System.currentTimeMillis();
-            if (done || now < nextLookMs) {
-                return null;
-            }
-            nextLookMs = now + 1000;
-            ShareWatch.Status s = publisher.shares(runId, workers);
-            if (s == null) {
-                return null;
-            }
-            if (s.allTaken()) {
-                done = true;
-                err.println(cmd + ": run " + runId + ": all " + workers + " " + s.describe());
-                return null;
-            }
-            String giveUp = untakenTooLong(now, startLocalMs, s);
-            if (giveUp != null) {
-                return giveUp;
-            }
-            if (!warned && now - startLocalMs > UNTAKEN_WARNING.toMillis()) {
-                warned = true;
-                err.println(cmd + ": run " + runId + ": " + UNTAKEN_WARNING.toSeconds() + " s after the start, share(s) "
-                        + s.notTaken() + " of " + workers + " not taken by a worker yet (" + s.describe() + "); start a"
-                        + " 'capstream worker' on this Kafka for each share; still waiting up to "
-                        + UNTAKEN_GIVE_UP.toSeconds() + " s after the start");
-            }
-            return null;
         }
     }
 }

@@ -33,7 +33,7 @@ class DistributedSummaryTest {
                 .setDistorted(true).setWarnings(List.of("event-loop delay p99 12.5 ms")).build();
         var artifact = ArtifactJson.nodes().objectNode();
         artifact.putObject("capstream").set("client", AvroRecordJson.toObject(c));
-        String text = DistributedRunStep.summary(report(ArtifactJson.write(artifact)));
+        String text = DistributedSummary.summary(report(ArtifactJson.write(artifact)));
         assertTrue(text.contains("client check      loop delay p50 0.1 / p99 12.5 / max 40.0 ms"), text);
         assertTrue(text.contains("warning: the client may have distorted these numbers: event-loop delay p99 12.5 ms"),
                 text);
@@ -41,9 +41,9 @@ class DistributedSummaryTest {
 
     @Test
     void aReportWithoutAClientCheckOrAnUnreadableArtifactHasNoClientLines() {
-        String none = DistributedRunStep.summary(report("{}"));
+        String none = DistributedSummary.summary(report("{}"));
         assertFalse(none.contains("client check"), none);
-        String unreadable = DistributedRunStep.summary(report("not json"));
+        String unreadable = DistributedSummary.summary(report("not json"));
         assertFalse(unreadable.contains("client check"), unreadable);
     }
 
@@ -56,11 +56,11 @@ class DistributedSummaryTest {
                 .setMissingRequestIndices(java.util.stream.IntStream.range(30, 100).boxed().toList()).build();
         BenchmarkReport r = BenchmarkReport.newBuilder(report("{}")).setRequests(30).setCompleted(29).setFailed(1)
                 .setWorkers(w).setProvenance(p).build();
-        assertEquals(70, DistributedRunStep.unsentOfInterrupted(r), "70 planned requests never sent");
+        assertEquals(70, DistributedSummary.unsentOfInterrupted(r), "70 planned requests never sent");
         w.put("w2", worker(21)); // one more sent than arrived: an event was lost
-        assertEquals(-1, DistributedRunStep.unsentOfInterrupted(BenchmarkReport.newBuilder(r).setWorkers(w).build()));
+        assertEquals(-1, DistributedSummary.unsentOfInterrupted(BenchmarkReport.newBuilder(r).setWorkers(w).build()));
         Provenance noFinish = Provenance.newBuilder(p).setRunFinishedSeen(false).build();
-        assertEquals(-1, DistributedRunStep.unsentOfInterrupted(BenchmarkReport.newBuilder(r).setProvenance(noFinish)
+        assertEquals(-1, DistributedSummary.unsentOfInterrupted(BenchmarkReport.newBuilder(r).setProvenance(noFinish)
                 .build()), "a RunFinished missing");
     }
 

@@ -15,12 +15,12 @@ class UntakenShareTest {
     void aShareNotTakenThirtyFiveSecondsAfterTheStartGivesTheRunUp() {
         ShareWatch.Status oneTaken = new ShareWatch.Status(2, Map.of(0, "capstream-worker-a"),
                 Map.of(0, "capstream-worker-a", 1, "capstream-worker-b"), 2, 2);
-        assertNull(DistributedRunStep.untakenTooLong(START + 34_999, START, oneTaken), "still within the bound");
+        assertNull(ShareLooks.untakenTooLong(START + 34_999, START, oneTaken), "still within the bound");
         assertEquals("share(s) [1] of 2 not taken by a worker 35 s after the start (shares taken: 0"
                         + " (capstream-worker-a); not taken: 1 (assigned to capstream-worker-b); 2 workers in group"
                         + " capstream-workers); a worker refuses a share whose start passed 30 s ago",
-                DistributedRunStep.untakenTooLong(START + 35_000, START, oneTaken));
+                ShareLooks.untakenTooLong(START + 35_000, START, oneTaken));
         ShareWatch.Status all = new ShareWatch.Status(2, Map.of(0, "a", 1, "b"), Map.of(0, "a", 1, "b"), 2, 2);
-        assertNull(DistributedRunStep.untakenTooLong(START + 600_000, START, all), "all taken");
+        assertNull(ShareLooks.untakenTooLong(START + 600_000, START, all), "all taken");
     }
 }
