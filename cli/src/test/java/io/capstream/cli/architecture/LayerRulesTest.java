@@ -181,6 +181,11 @@ class LayerRulesTest {
                         + " or replay recomputes them; the progress line's RunningMedian and the self-check's"
                         + " HdrHistogram are not report statistics of the endpoint (docs/architecture.md, Statistics)")
                 .check(classes);
+    }
+
+    /** HdrHistogram in the load generator only for the self-check (see {@link #loadGeneratorComputesNoReportStatistics}). */
+    @Test
+    void hdrHistogramOnlyInTheSelfCheck() {
         noClasses().that().resideInAPackage("io.capstream.loadgen..").and().resideOutsideOfPackage("io.capstream.loadgen.selfcheck..")
                 .should().dependOnClassesThat().resideInAPackage("org.HdrHistogram..")
                 .because("HdrHistogram is the self-check's record of the client's own event-loop delays, a"
