@@ -1,6 +1,6 @@
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;

@@ -3,11 +3,11 @@ package io.capstream.aggregator.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.calc.ReportCalculator;
 import io.capstream.aggregator.report.calc.RunData;
 import io.capstream.aggregator.report.calc.WorkerEvents;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.events.EventsSource;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;

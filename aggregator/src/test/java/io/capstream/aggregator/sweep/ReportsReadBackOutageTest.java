@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorTopology;
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.events.RegistryHealth;
 import io.capstream.aggregator.events.RegistryOutageException;
 import io.capstream.aggregator.events.RegistryRetry;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.registry.MockSchemaRegistry;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorTopology;
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.SweepCurve;

@@ -1,16 +1,16 @@
 package io.capstream.cli.commands;
 
-import io.capstream.cli.options.DurationConverter;
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.api.AdvertisedUrl;
 import io.capstream.aggregator.api.ApiConfig;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.AggregatorGroupOption;
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;

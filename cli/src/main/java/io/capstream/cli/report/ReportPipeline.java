@@ -1,12 +1,12 @@
 package io.capstream.cli.report;
 
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
-import io.capstream.aggregator.sweep.SweepTopology;
 import io.capstream.aggregator.runtime.StreamsRuntime;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.runtime.StreamsStartException;
 import io.capstream.aggregator.slo.ReportSlos;
+import io.capstream.aggregator.sweep.SweepTopology;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;

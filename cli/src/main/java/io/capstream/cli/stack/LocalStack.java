@@ -1,8 +1,8 @@
 package io.capstream.cli.stack;
 
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.aggregator.runtime.StreamsRuntime;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.runtime.StreamsStartException;
 import io.capstream.aggregator.slo.ReportSlos;
 import io.capstream.aggregator.sweep.SweepTopology;
@@ -20,9 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;

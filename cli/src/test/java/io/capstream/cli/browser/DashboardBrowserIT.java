@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.api.ApiConfig;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.cli.CapstreamMain;
 import io.capstream.cli.embedded.EmbeddedKafka;

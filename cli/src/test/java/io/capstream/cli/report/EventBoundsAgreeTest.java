@@ -3,9 +3,9 @@ package io.capstream.cli.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.events.EventBounds;
 import io.capstream.aggregator.report.ReportChunks;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.loadgen.run.RunConfig;
 import org.junit.jupiter.api.Test;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.importer.ArtifactImporter;
 import io.capstream.aggregator.importer.ImportPlan;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;

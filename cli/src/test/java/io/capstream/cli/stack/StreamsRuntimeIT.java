@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.runtime.StreamsRuntime;
+import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.report.TopicHistory;
