@@ -44,6 +44,7 @@ class DocsExamplesTest {
         blocks.put("top-level-help", () -> help(null));
         blocks.put("run-help", () -> help("run"));
         blocks.put("run-summary", DocsExamplesTest::runSummary);
+        blocks.put("option-index", DocsExamplesTest::optionIndex);
         return blocks;
     }
 
@@ -54,6 +55,32 @@ class DocsExamplesTest {
         cmd.setUsageHelpWidth(HELP_WIDTH);
         CommandLine target = subcommand == null ? cmd : cmd.getSubcommands().get(subcommand);
         return target.getUsageMessage(CommandLine.Help.Ansi.OFF);
+    }
+
+    /**
+     * Every command with the long names of all its options (aliases after a {@code /}), wrapped at 116 columns: the
+     * index that proves configuration.md names every option there is.
+     */
+    private static String optionIndex() {
+        CommandLine cmd = CapstreamMain.newCommandLine(ConfigDefaultProvider.fromArgs(new String[0], Map.of()));
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, CommandLine> sub : new java.util.TreeMap<>(cmd.getSubcommands()).entrySet()) {
+            List<String> names = new ArrayList<>();
+            for (CommandLine.Model.OptionSpec o : sub.getValue().getCommandSpec().options()) {
+                names.add(String.join("/", o.names()));
+            }
+            names.sort(String.CASE_INSENSITIVE_ORDER);
+            StringBuilder line = new StringBuilder(String.format("%-10s", sub.getKey()));
+            for (String name : names) {
+                if (line.length() + name.length() + 1 > 116) {
+                    sb.append(line.toString().stripTrailing()).append('\n');
+                    line = new StringBuilder(" ".repeat(10));
+                }
+                line.append(name).append(' ');
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
     }
 
     /**

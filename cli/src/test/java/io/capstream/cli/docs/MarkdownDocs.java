@@ -162,7 +162,7 @@ final class MarkdownDocs {
         }
         StringBuilder sb = new StringBuilder("first difference at line " + (i + 1) + " of the block:\n");
         for (int k = Math.max(0, i - 2); k < Math.min(Math.max(e.length, a.length), i + 3); k++) {
-            if (k < i) {
+            if (k < e.length && k < a.length && e[k].equals(a[k])) {
                 sb.append("    ").append(e[k]).append('\n');
             } else {
                 sb.append("  - doc:  ").append(k < a.length ? a[k] : "<end>").append('\n');
