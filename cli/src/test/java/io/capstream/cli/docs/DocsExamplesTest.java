@@ -23,9 +23,10 @@ import picocli.CommandLine;
 
 /**
  * The docs cannot drift from the code: every block marked {@code <!-- checked: DocsExamplesTest NAME -->} in
- * {@code README.md} or {@code docs/*.md} equals what the code prints for NAME (picocli's help of the commands, a
- * run's console summary rendered by the real printer from a fixture report), and every relative link in those files
- * points to a file that exists (and to a heading of it, for an {@code #anchor} into Markdown).
+ * {@code README.md}, {@code docs/*.md} or {@code bench/<name>/README.md} equals what the code prints for NAME
+ * (picocli's help of the commands, the index of every command's options, a run's console summary rendered by the
+ * real printer from a fixture report), and every relative link in those files points to a file that exists (and to
+ * a heading of it, for an {@code #anchor} into Markdown).
  *
  * <p>With {@code -Dcapstream.docs.write=true} the checked blocks are rewritten from the code instead (then review
  * {@code git diff docs/}).
@@ -148,7 +149,8 @@ class DocsExamplesTest {
                 Files.writeString(file, rewritten.toString(), StandardCharsets.UTF_8);
             }
         }
-        assertThat(seen).as("checked blocks found in README.md and docs/*.md").containsAll(expected.keySet());
+        assertThat(seen).as("checked blocks found in README.md, docs/*.md and bench/*/README.md")
+                .containsAll(expected.keySet());
         assertThat(problems).as("checked doc blocks against the code").isEmpty();
     }
 
@@ -174,7 +176,7 @@ class DocsExamplesTest {
                 }
             }
         }
-        assertThat(checked).as("relative links found in README.md and docs/*.md").isGreaterThan(20);
+        assertThat(checked).as("relative links found in README.md, docs/*.md and bench/*/README.md").isGreaterThan(20);
         assertThat(broken).as("relative links that point nowhere").isEmpty();
     }
 }

@@ -51,7 +51,7 @@ final class MarkdownDocs {
     }
 
     /**
-     * The docs: {@code README.md} and every {@code docs/*.md}, in a stable order.
+     * The docs: {@code README.md}, every {@code docs/*.md} and every {@code bench/<name>/README.md}, in a stable order.
      *
      * @param root the repository root
      * @return the files, README first
@@ -61,6 +61,11 @@ final class MarkdownDocs {
         files.add(root.resolve("README.md"));
         try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
             docs.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().forEach(files::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (Stream<Path> benches = Files.list(root.resolve("bench"))) {
+            benches.map(b -> b.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(files::add);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
