@@ -254,7 +254,7 @@ public final class EventsSource {
      * The record decoded, but its key is not the event's run id (e.g. a keyless producer): the events
      * of one run would then be spread over partitions, and each partition's task would publish an
      * incomplete fragment report under the same run id. Every event of a run must be produced with
-     * the run id as its key (README, "Producing events from your own tools").
+     * the run id as its key (docs/topics-and-records.md, "Writing your own events").
      */
     public static final class EventKeyException extends RuntimeException {
         private static final long serialVersionUID = 1L;

@@ -67,7 +67,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Pat
     /**
      * One stream thread per core, at most {@value #MAX_DEFAULT_STREAM_THREADS}: the report
      * processor is CPU-bound, and on 2 cores with 4 event partitions two threads carried about 40%
-     * more request events per second than one (bench/aggregation, README "Benchmarks").
+     * more request events per second than one (bench/aggregation/README.md).
      *
      * @return the default number of stream threads, 1..{@value #MAX_DEFAULT_STREAM_THREADS}
      */

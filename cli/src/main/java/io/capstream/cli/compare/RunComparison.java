@@ -40,7 +40,7 @@ public record RunComparison(String runA, String runB, List<MetricChange> metrics
                             double threshold) {
     /**
      * Default {@code threshold}: 5 %. Three identical 200-request runs against the built-in sim on a busy 2-core
-     * machine (README, "Visual reports") differed by up to 3.9 % in throughput and 1.5 % at p50 (TTFT, E2E, ITL), so
+     * machine (docs/user-guide.md, "Reading the report and the page; compare") differed by up to 3.9 % in throughput and 1.5 % at p50 (TTFT, E2E, ITL), so
      * a smaller change there is noise, not a difference one run can show. Their tails moved more (p90 up to 14 %,
      * p95/p99 up to 43 %, inter-chunk p99 up to 114 %) than a fixed threshold can absorb: judge tails over repeated
      * runs.

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module rules of {@code ARCHITECTURE.md} ("Modules"), checked on the compiled main classes of
+ * The module rules of {@code docs/architecture.md} ("Modules"), checked on the compiled main classes of
  * every capstream module (cli sees them all): schemas depends on no other capstream module;
  * load-generator and aggregator depend only on schemas (never on each other, never on cli); nothing
  * depends on cli; and within each module the packages one level below the module's root package
@@ -70,7 +70,7 @@ class ModuleRulesTest {
     void schemasDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage(SCHEMAS)
                 .should().dependOnClassesThat().resideInAnyPackage(LOADGEN, AGGREGATOR, CLI)
-                .because("schemas is the contract every module shares (ARCHITECTURE.md, Modules)")
+                .because("schemas is the contract every module shares (docs/architecture.md, Modules)")
                 .check(classes);
     }
 
@@ -78,7 +78,7 @@ class ModuleRulesTest {
     void loadGeneratorDependsOnlyOnSchemas() {
         noClasses().that().resideInAPackage(LOADGEN)
                 .should().dependOnClassesThat().resideInAnyPackage(AGGREGATOR, CLI)
-                .because("the load generator talks to the aggregator only through topics (ARCHITECTURE.md, Modules)")
+                .because("the load generator talks to the aggregator only through topics (docs/architecture.md, Modules)")
                 .check(classes);
     }
 
@@ -86,7 +86,7 @@ class ModuleRulesTest {
     void aggregatorDependsOnlyOnSchemas() {
         noClasses().that().resideInAPackage(AGGREGATOR)
                 .should().dependOnClassesThat().resideInAnyPackage(LOADGEN, CLI)
-                .because("the aggregator talks to the load generator only through topics (ARCHITECTURE.md, Modules)")
+                .because("the aggregator talks to the load generator only through topics (docs/architecture.md, Modules)")
                 .check(classes);
     }
 
@@ -94,7 +94,7 @@ class ModuleRulesTest {
     void nothingDependsOnCli() {
         noClasses().that().resideOutsideOfPackage(CLI)
                 .should().dependOnClassesThat().resideInAPackage(CLI)
-                .because("cli is the wiring on top of every other module (ARCHITECTURE.md, Modules)")
+                .because("cli is the wiring on top of every other module (docs/architecture.md, Modules)")
                 .check(classes);
     }
 
