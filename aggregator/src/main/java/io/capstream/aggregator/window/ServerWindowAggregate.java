@@ -1,6 +1,7 @@
 package io.capstream.aggregator.window;
 
 import io.capstream.schemas.avro.ServerWindowSeries;
+import io.capstream.schemas.stats.NearestRank;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -52,9 +53,8 @@ final class ServerWindowAggregate {
                 }
             }
             Arrays.sort(values);
-            int rank = (int) Math.ceil(0.5 * values.length);
             out.put(name, ServerWindowSeries.newBuilder().setSamples(values.length).setMin(values[0])
-                    .setP50(values[Math.max(0, rank - 1)]).setMax(values[values.length - 1]).setLast(last).build());
+                    .setP50(NearestRank.ofSorted(values, 50)).setMax(values[values.length - 1]).setLast(last).build());
         });
         return out;
     }

@@ -2,6 +2,7 @@ package io.capstream.loadgen.servermetrics;
 
 import io.capstream.schemas.avro.ServerMetrics;
 import io.capstream.schemas.avro.ServerSeries;
+import io.capstream.schemas.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -66,18 +67,12 @@ public final class ServerMetricsSummary {
             SeriesInfo info = r.series().get(s);
             series.put(info.name(), ServerSeries.newBuilder()
                     .setSource(info.source()).setKind(info.kind()).setSamples(m)
-                    .setMin(sorted[0]).setP50(nearestRank(sorted, 50)).setMax(sorted[m - 1]).setLast(last)
+                    .setMin(sorted[0]).setP50(NearestRank.ofSorted(sorted, 50)).setMax(sorted[m - 1]).setLast(last)
                     .setIncrease("counter".equals(info.kind()) ? last - first : null)
                     .setValues(values).build());
         }
         return ServerMetrics.newBuilder()
                 .setUrl(r.url()).setScrapes(n).setFailedScrapes(r.failed()).setIntervalMs(r.intervalMs())
                 .setFirstError(r.firstError()).setTMs(times).setSeries(series).build();
-    }
-
-    /** Nearest-rank percentile of ascending values (spec §8.1): rank ceil(p/100 × n), 1-based. */
-    static double nearestRank(double[] sorted, double p) {
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 }

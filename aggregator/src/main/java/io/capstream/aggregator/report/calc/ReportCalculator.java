@@ -19,6 +19,7 @@ import io.capstream.schemas.avro.SweepStep;
 import io.capstream.schemas.avro.SweepStepRef;
 import io.capstream.schemas.avro.WorkerSummary;
 import io.capstream.schemas.report.ReportArtifact;
+import io.capstream.schemas.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
