@@ -191,7 +191,7 @@ class WindowTopologyTest {
     }
 
     private static RunEvent serverSamples(long t, Map<String, Double> samples) {
-        return WindowTestEvents.envelopeOf("run-a", t, new Heartbeat(TARGET, MODEL, samples));
+        return WindowTestEvents.envelopeOf("run-a", t, new Heartbeat(TARGET, MODEL, samples, null));
     }
 
     /**

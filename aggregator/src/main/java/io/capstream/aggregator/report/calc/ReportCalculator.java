@@ -178,7 +178,7 @@ public final class ReportCalculator {
                 .setTimeline(TimelineCalculator.compute(st, successes, failures))
                 .setWorkers(workers)
                 .setClockOffsetSpreadMs(WorkersCalculator.clockOffsetSpreadMs(workers))
-                .setServerMetrics(serverMetrics(fin, data.workers()))
+                .setServerMetrics(serverMetrics(st, fin, data))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
@@ -277,18 +277,38 @@ public final class ReportCalculator {
     }
 
     /**
-     * The run's server metrics: the given RunFinished's, else the first worker's (by id) that has them (one
-     * worker scrapes for a distributed run); null when none has.
+     * The run's server metrics, computed from its scrapes ({@link ServerMetricsCalculator}) with the
+     * {@code server_scraping} of the given RunFinished, else of the first worker's (by id) that has one (one
+     * worker scrapes for a distributed run), over that worker's scrapes. Events of older generators carry no
+     * {@code server_scraping} but their own summary in {@code RunFinished.server_metrics}: that one is copied
+     * as before. Null when no worker scraped.
      */
-    private static io.capstream.schemas.avro.ServerMetrics serverMetrics(RunFinished fin, Map<String, WorkerEvents> workers) {
-        if (fin != null && fin.getServerMetrics() != null) {
-            return fin.getServerMetrics();
+    private static io.capstream.schemas.avro.ServerMetrics serverMetrics(RunStarted st, RunFinished fin, RunData data) {
+        List<RunFinished> candidates = new ArrayList<>();
+        Map<RunFinished, String> workerOf = new java.util.IdentityHashMap<>();
+        if (fin != null) {
+            candidates.add(fin);
         }
-        if (workers != null) {
-            for (WorkerEvents w : workers.values()) {
-                if (w.finished() != null && w.finished().getServerMetrics() != null) {
-                    return w.finished().getServerMetrics();
+        if (data.workers() != null) {
+            data.workers().forEach((worker, w) -> {
+                if (w.finished() != null) {
+                    candidates.add(w.finished());
+                    workerOf.put(w.finished(), worker);
                 }
+            });
+        }
+        for (RunFinished f : candidates) {
+            if (f.getServerScraping() != null) {
+                String worker = workerOf.get(f);
+                List<ScrapeSample> scrapes = worker == null ? data.serverScrapes() : data.serverScrapes().stream()
+                        .filter(s -> worker.equals(s.workerId())).toList();
+                return ServerMetricsCalculator.compute(f.getServerScraping(), scrapes,
+                        st == null ? f.getStartedAtEpochMs() : st.getStartedAtEpochMs());
+            }
+        }
+        for (RunFinished f : candidates) {
+            if (f.getServerMetrics() != null) {
+                return f.getServerMetrics();
             }
         }
         return null;
