@@ -161,6 +161,7 @@ class ServerMetricsReportTest {
         List<RunEvent> live = runWithScrapes("live-2");
         feed(newInstance(), live);
         BenchmarkReport original = single();
+        assertThat(original.getServerMetrics().getScrapes()).as("the live run's scrapes").isEqualTo(4);
         feed(newInstance(), replayOf(live, "live-2-replay"));
         BenchmarkReport replay = single();
         assertThat(replay.getProvenance().getReplayOf()).isEqualTo("live-2");
