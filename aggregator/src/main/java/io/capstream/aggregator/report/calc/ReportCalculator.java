@@ -19,7 +19,6 @@ import io.capstream.schemas.avro.SweepStep;
 import io.capstream.schemas.avro.SweepStepRef;
 import io.capstream.schemas.avro.WorkerSummary;
 import io.capstream.schemas.report.ReportArtifact;
-import io.capstream.schemas.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
@@ -35,7 +34,7 @@ import java.util.TreeSet;
  * <ul>
  *   <li>Rows: {@link RowCalculator} (§7), sorted by request index; results failing the validity
  *       filter get no row (they still count as completed requests and in the sums).</li>
- *   <li>Metrics: {@link MetricsCalculator} (§8.2) with {@link NearestRank} percentiles (§8.1);
+ *   <li>Metrics: {@link MetricsCalculator} (§8.2) with {@link io.capstream.schemas.stats.NearestRank} percentiles (§8.1);
  *       the wall clock is {@code RunFinished.wall_clock_s} when present, else
  *       {@code wall_clock_ns / 1e9}; no RunFinished means null wall clock, throughput and
  *       content_chunks_s.</li>
@@ -51,7 +50,8 @@ import java.util.TreeSet;
  *       {@code slo}: {@link SloEvaluator}, only with a {@link RunSloParser} and SLOs in RunStarted;
  *       {@code load}: {@link LoadHealthCalculator}; {@code sweep}: RunStarted.sweep;
  *       {@code timeline}: {@link TimelineCalculator}; {@code workers} and {@code clock_offset_spread_ms}:
- *       {@link WorkersCalculator}, from {@link RunData#workers()}), written under
+ *       {@link WorkersCalculator}, from {@link RunData#workers()}; {@code server_metrics}:
+ *       {@link ServerMetricsCalculator}, from {@link RunData#serverScrapes()}), written under
  *       the artifact's {@value io.capstream.schemas.report.ReportArtifact#CAPSTREAM_KEY} key; the anvil
  *       keys are unchanged.</li>
  *   <li>{@code artifact_json}: the exact artifact text ({@link ArtifactJson#write}); everything
@@ -178,7 +178,7 @@ public final class ReportCalculator {
                 .setTimeline(TimelineCalculator.compute(st, successes, failures))
                 .setWorkers(workers)
                 .setClockOffsetSpreadMs(WorkersCalculator.clockOffsetSpreadMs(workers))
-                .setServerMetrics(serverMetrics(st, fin, data))
+                .setServerMetrics(ServerMetricsCalculator.forRun(st, fin, data))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
@@ -274,44 +274,6 @@ public final class ReportCalculator {
         }
         return Provenance.newBuilder().setKind(kind).setReplayOf(replayOf)
                 .setSourceFile(st == null ? null : st.getSourceFile()).build();
-    }
-
-    /**
-     * The run's server metrics, computed from its scrapes ({@link ServerMetricsCalculator}) with the
-     * {@code server_scraping} of the given RunFinished, else of the first worker's (by id) that has one (one
-     * worker scrapes for a distributed run), over that worker's scrapes. Events of older generators carry no
-     * {@code server_scraping} but their own summary in {@code RunFinished.server_metrics}: that one is copied
-     * as before. Null when no worker scraped.
-     */
-    private static io.capstream.schemas.avro.ServerMetrics serverMetrics(RunStarted st, RunFinished fin, RunData data) {
-        List<RunFinished> candidates = new ArrayList<>();
-        Map<RunFinished, String> workerOf = new java.util.IdentityHashMap<>();
-        if (fin != null) {
-            candidates.add(fin);
-        }
-        if (data.workers() != null) {
-            data.workers().forEach((worker, w) -> {
-                if (w.finished() != null) {
-                    candidates.add(w.finished());
-                    workerOf.put(w.finished(), worker);
-                }
-            });
-        }
-        for (RunFinished f : candidates) {
-            if (f.getServerScraping() != null) {
-                String worker = workerOf.get(f);
-                List<ScrapeSample> scrapes = worker == null ? data.serverScrapes() : data.serverScrapes().stream()
-                        .filter(s -> worker.equals(s.workerId())).toList();
-                return ServerMetricsCalculator.compute(f.getServerScraping(), scrapes,
-                        st == null ? f.getStartedAtEpochMs() : st.getStartedAtEpochMs());
-            }
-        }
-        for (RunFinished f : candidates) {
-            if (f.getServerMetrics() != null) {
-                return f.getServerMetrics();
-            }
-        }
-        return null;
     }
 
     /** @return the run's {@code --extra-body} object, or a JSON null for none (or, never expected, unparseable) */

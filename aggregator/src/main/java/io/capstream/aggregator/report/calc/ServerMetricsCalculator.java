@@ -1,5 +1,7 @@
 package io.capstream.aggregator.report.calc;
 
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.ServerMetrics;
 import io.capstream.schemas.avro.ServerScraping;
 import io.capstream.schemas.avro.ServerSeries;
@@ -80,6 +82,49 @@ public final class ServerMetricsCalculator {
                 .setUrl(scraping.getUrl()).setScrapes(n).setFailedScrapes(scraping.getFailedScrapes())
                 .setIntervalMs(scraping.getIntervalMs()).setFirstError(scraping.getFirstError())
                 .setTMs(times).setSeries(series).build();
+    }
+
+    /**
+     * The run's server metrics, computed from its scrapes ({@link #compute}) with the
+     * {@code server_scraping} of the given RunFinished, else of the first worker's (by id) that has one (one
+     * worker scrapes for a distributed run), over that worker's scrapes. Events of older generators carry no
+     * {@code server_scraping} but their own summary in {@code RunFinished.server_metrics}: that one is copied
+     * as before. Null when no worker scraped.
+     *
+     * @param st   the run's RunStarted, or null
+     * @param fin  the run's (latest) RunFinished, or null
+     * @param data the run's events; not null
+     * @return the report's server metrics, or null
+     */
+    public static ServerMetrics forRun(RunStarted st, RunFinished fin, RunData data) {
+        List<RunFinished> candidates = new ArrayList<>();
+        Map<RunFinished, String> workerOf = new java.util.IdentityHashMap<>();
+        if (fin != null) {
+            candidates.add(fin);
+        }
+        if (data.workers() != null) {
+            data.workers().forEach((worker, w) -> {
+                if (w.finished() != null) {
+                    candidates.add(w.finished());
+                    workerOf.put(w.finished(), worker);
+                }
+            });
+        }
+        for (RunFinished f : candidates) {
+            if (f.getServerScraping() != null) {
+                String worker = workerOf.get(f);
+                List<ScrapeSample> scrapes = worker == null ? data.serverScrapes() : data.serverScrapes().stream()
+                        .filter(s -> worker.equals(s.workerId())).toList();
+                return ServerMetricsCalculator.compute(f.getServerScraping(), scrapes,
+                        st == null ? f.getStartedAtEpochMs() : st.getStartedAtEpochMs());
+            }
+        }
+        for (RunFinished f : candidates) {
+            if (f.getServerMetrics() != null) {
+                return f.getServerMetrics();
+            }
+        }
+        return null;
     }
 
     private static double tMs(ScrapeSample s, long startedAtEpochMs) {
