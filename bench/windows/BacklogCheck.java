@@ -72,7 +72,7 @@ public class BacklogCheck {
                 }
                 // the generator's heartbeat at the end: the windows up to now close, as on a live feed
                 p.send(new ProducerRecord<>(Topics.EVENTS, run, event(run, "h", now,
-                        new Heartbeat(target, "m", Map.of()))));
+                        new Heartbeat(target, "m", Map.of(), null))));
                 p.send(new ProducerRecord<>(Topics.EVENTS, run, event(run, "f", now, RunFinished.newBuilder()
                         .setWallClockNs(3_600_000_000_000L).setStartedAt(Instant.ofEpochMilli(from).toString())
                         .setFinishedAt(Instant.ofEpochMilli(now).toString()).setStartedAtEpochMs(from)

@@ -67,7 +67,7 @@ public class WindowBench {
                     in.pipeInput(e.getRunId(), e, e.getEmittedAtMs());
                 }
                 in.pipeInput("hb", RunEvent.newBuilder().setRunId("hb").setEventId("hb").setWorkerId("w")
-                        .setEmittedAtMs(t0 + events * 2L + 60_000).setPayload(new Heartbeat(null, null, java.util.Map.of())).build());
+                        .setEmittedAtMs(t0 + events * 2L + 60_000).setPayload(new Heartbeat(null, null, java.util.Map.of(), null)).build());
                 double s = (System.nanoTime() - start) / 1e9;
                 System.out.printf("round %d: %d events in %.2f s = %.0f events/s, %d summaries%n", round, events, s,
                         events / s, out.readValuesToList().size());

@@ -29,6 +29,9 @@ final class OpenRun {
     private RunEvent started;
     private final List<RunEvent> requests = new ArrayList<>();
     private final Map<String, RunEvent> finished = new LinkedHashMap<>(2);
+    /** Heartbeats with server samples, in arrival order, and their event ids (a re-sent one is dropped). */
+    private final List<RunEvent> scrapes = new ArrayList<>();
+    private final java.util.Set<String> scrapeIds = new java.util.HashSet<>();
 
     /**
      * @param progress the run's progress (this object is updated in place); not null
@@ -49,6 +52,26 @@ final class OpenRun {
     /** Records a stored request event (RequestCompleted or RequestFailed). */
     void request(RunEvent event) {
         requests.add(event);
+    }
+
+    /**
+     * Records a scrape of the endpoint's metrics (a Heartbeat with server samples) unless its event id is held.
+     *
+     * @param event the Heartbeat event
+     * @return its 0-based sequence among the run's scrapes (its store key, {@link StateKeys#scrape}), or -1 for
+     *         a duplicate
+     */
+    int scrape(RunEvent event) {
+        if (!scrapeIds.add(event.getEventId())) {
+            return -1;
+        }
+        scrapes.add(event);
+        return scrapes.size() - 1;
+    }
+
+    /** @return the stored scrape events in arrival order (a live view; do not modify) */
+    List<RunEvent> scrapes() {
+        return Collections.unmodifiableList(scrapes);
     }
 
     /**
@@ -100,7 +123,7 @@ final class OpenRun {
      * @return the store keys of every event held, as {@link StateKeys} lays them out
      */
     List<String> storeKeys(String runId) {
-        List<String> keys = new ArrayList<>(requests.size() + 1 + finished.size());
+        List<String> keys = new ArrayList<>(requests.size() + 1 + finished.size() + scrapes.size());
         if (started != null) {
             keys.add(StateKeys.started(runId));
         }
@@ -109,6 +132,9 @@ final class OpenRun {
         }
         for (String worker : finished.keySet()) {
             keys.add(StateKeys.finished(runId, worker));
+        }
+        for (int i = 0; i < scrapes.size(); i++) {
+            keys.add(StateKeys.scrape(runId, i));
         }
         return keys;
     }

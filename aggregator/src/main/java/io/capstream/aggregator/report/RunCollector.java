@@ -3,6 +3,7 @@ package io.capstream.aggregator.report;
 import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.calc.ReportCalculator;
 import io.capstream.aggregator.report.calc.RunData;
+import io.capstream.aggregator.report.calc.ScrapeSample;
 import io.capstream.aggregator.report.state.RunProgress;
 import io.capstream.aggregator.report.state.StateKeys;
 import io.capstream.schemas.avro.BenchmarkReport;
@@ -43,6 +44,11 @@ import org.slf4j.LoggerFactory;
  * with a new event id starts the run id afresh (e.g. a second import of the same artifact). A run
  * whose RunStarted never arrives is still published at the deadline (incomplete, header fields
  * empty, missing indices = the gaps below the highest index seen).
+ *
+ * <p>Heartbeats that carry a scrape of the endpoint's metrics ({@code server_samples}) are stored with the
+ * run's events (once per event id, in arrival order) and, with the scraping worker's
+ * {@code RunFinished.server_scraping}, make the report's {@code server_metrics}; plain heartbeats, and scrapes
+ * that arrive after the report, are ignored.
  *
  * <p>The report's {@code workers} ({@link WorkerTally}) count the request events it uses by their
  * envelope {@code worker_id} and take each worker's stored RunFinished: the events store keeps whole
@@ -94,8 +100,8 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
     public void process(Record<String, RunEvent> record) {
         RunEvent event = record.value();
         Object payload = event.getPayload();
-        if (payload instanceof Heartbeat) {
-            return;
+        if (payload instanceof Heartbeat h && h.getServerSamples().isEmpty()) {
+            return; // a plain heartbeat: no part of any run
         }
         long now = context.currentSystemTimeMs();
         String runId = event.getRunId();
@@ -104,6 +110,9 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
             RunProgress stored = store.storedProgress(runId);
             RunProgress p = stored == null ? RunProgress.empty() : stored;
             if (p.published()) {
+                if (payload instanceof Heartbeat) {
+                    return; // a scrape after the report: too late to count, and no duplicate
+                }
                 if (payload instanceof RunStarted && !event.getEventId().equals(p.startedEventId())) {
                     store.deleteRun(runId);
                     p = RunProgress.empty();
@@ -143,6 +152,11 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
             applyRequest(runId, c.getRequestIndex(), event, run);
         } else if (payload instanceof RequestFailed f) {
             applyRequest(runId, f.getRequestIndex(), event, run);
+        } else if (payload instanceof Heartbeat) {
+            int sequence = run.scrape(event);
+            if (sequence >= 0) {
+                store.put(StateKeys.scrape(runId, sequence), event);
+            }
         } else if (payload instanceof RunFinished f) {
             String finisher = OpenRun.finisher(event);
             if (run.finished(finisher, event)) {
@@ -171,6 +185,16 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         } else {
             p.duplicate();
         }
+    }
+
+    /** @return the run's scrapes of the endpoint's metrics, in arrival order */
+    private static List<ScrapeSample> scrapes(OpenRun run) {
+        List<ScrapeSample> out = new ArrayList<>(run.scrapes().size());
+        for (RunEvent e : run.scrapes()) {
+            Heartbeat h = (Heartbeat) e.getPayload();
+            out.add(new ScrapeSample(e.getWorkerId(), e.getEmittedAtMs(), h.getServerTMs(), h.getServerSamples()));
+        }
+        return out;
     }
 
     /** Publishes every run past the deadline and forgets published runs past their retention. */
@@ -266,7 +290,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         try {
             publication = ReportChunks.publication(
                     ReportCalculator.compute(new RunData(runId, started, completed, failed, finished, provenance,
-                            workers.events()),
+                            workers.events(), scrapes(run)),
                             config.sloParser()));
         } catch (RuntimeException e) {
             // A run whose report cannot be computed or would not fit in a record must not stop the

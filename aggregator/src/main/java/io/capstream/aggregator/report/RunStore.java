@@ -57,6 +57,9 @@ final class RunStore {
         for (KeyValue<String, RunEvent> kv : scan(StateKeys.finishedPrefix(runId))) {
             run.finished(OpenRun.finisher(kv.value), kv.value);
         }
+        for (KeyValue<String, RunEvent> kv : scan(StateKeys.scrapePrefix(runId))) {
+            run.scrape(kv.value);
+        }
         return run;
     }
 

@@ -1,37 +1,56 @@
 package io.capstream.aggregator.window;
 
+import io.capstream.schemas.avro.ServerWindowPoints;
 import io.capstream.schemas.avro.ServerWindowSeries;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.capstream.schemas.avro.ServerWindowState;
+import io.capstream.schemas.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The endpoint's own metrics scraped during one window for one target and model: per series, every value
- * with its scrape time (a minute at about one scrape a second is some 60 values per series). Summarised into
- * the window summary's {@code server_metrics} (min, nearest-rank p50, max, last). Stored as bytes in the
- * window store: a version byte, the series count, then per series its name, its value count and
- * (time ms, value) pairs. Mutable, not thread-safe.
+ * with its scrape time (a minute at about one scrape a second is some 60 values per series), held in a
+ * {@link ServerWindowState} (the record its store keeps, {@link ServerWindowStateSerde}). Summarised into the
+ * window summary's {@code server_metrics} (min, nearest-rank p50 with {@link NearestRank}, max, last).
+ * Mutable, not thread-safe.
  */
 final class ServerWindowAggregate {
-    private static final byte VERSION = 1;
-    private final Map<String, List<double[]>> series = new LinkedHashMap<>();
+    private final ServerWindowState state;
+    private final Map<String, ServerWindowPoints> byName = new HashMap<>();
+
+    /** An empty aggregate. */
+    ServerWindowAggregate() {
+        this(new ServerWindowState(new ArrayList<>()));
+    }
+
+    /**
+     * @param state a stored state, updated in place by {@link #add}; not null
+     */
+    ServerWindowAggregate(ServerWindowState state) {
+        this.state = state;
+        for (ServerWindowPoints p : state.getSeries()) {
+            byName.put(p.getName(), p);
+        }
+    }
 
     /**
      * @param epochMs the scrape's time, epoch ms
-     * @param samples series name to value; NaN values are skipped
+     * @param samples series name to value; null and NaN values are skipped
      */
     void add(long epochMs, Map<String, Double> samples) {
         samples.forEach((name, v) -> {
             if (v != null && !Double.isNaN(v)) {
-                series.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {epochMs, v});
+                ServerWindowPoints p = byName.computeIfAbsent(name, k -> {
+                    ServerWindowPoints created = new ServerWindowPoints(k, new ArrayList<>(), new ArrayList<>());
+                    state.getSeries().add(created);
+                    return created;
+                });
+                p.getEpochMs().add(epochMs);
+                p.getValues().add(v);
             }
         });
     }
@@ -39,70 +58,31 @@ final class ServerWindowAggregate {
     /** @return series name to min, nearest-rank p50 (spec §8.1), max and last (the latest scrape's value) */
     Map<String, ServerWindowSeries> summary() {
         Map<String, ServerWindowSeries> out = new LinkedHashMap<>();
-        series.forEach((name, points) -> {
+        for (ServerWindowPoints p : state.getSeries()) {
+            List<Double> points = p.getValues();
             double[] values = new double[points.size()];
-            double lastT = Double.NEGATIVE_INFINITY;
+            long lastT = Long.MIN_VALUE;
             double last = Double.NaN;
             for (int i = 0; i < values.length; i++) {
-                double[] p = points.get(i);
-                values[i] = p[1];
-                if (p[0] >= lastT) {
-                    lastT = p[0];
-                    last = p[1];
+                values[i] = points.get(i);
+                long t = p.getEpochMs().get(i);
+                if (t >= lastT) {
+                    lastT = t;
+                    last = values[i];
                 }
             }
+            if (values.length == 0) {
+                continue;
+            }
             Arrays.sort(values);
-            int rank = (int) Math.ceil(0.5 * values.length);
-            out.put(name, ServerWindowSeries.newBuilder().setSamples(values.length).setMin(values[0])
-                    .setP50(values[Math.max(0, rank - 1)]).setMax(values[values.length - 1]).setLast(last).build());
-        });
+            out.put(p.getName(), ServerWindowSeries.newBuilder().setSamples(values.length).setMin(values[0])
+                    .setP50(NearestRank.ofSorted(values, 50)).setMax(values[values.length - 1]).setLast(last).build());
+        }
         return out;
     }
 
-    /** @return the stored form */
-    byte[] toBytes() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
-            out.writeInt(series.size());
-            for (Map.Entry<String, List<double[]>> e : series.entrySet()) {
-                out.writeUTF(e.getKey());
-                out.writeInt(e.getValue().size());
-                for (double[] p : e.getValue()) {
-                    out.writeLong((long) p[0]);
-                    out.writeDouble(p[1]);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    /**
-     * @param bytes a stored form from {@link #toBytes()}
-     * @return the aggregate
-     * @throws IllegalArgumentException when the bytes are not a stored aggregate
-     */
-    static ServerWindowAggregate fromBytes(byte[] bytes) {
-        ServerWindowAggregate a = new ServerWindowAggregate();
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            if (in.readByte() != VERSION) {
-                throw new IllegalArgumentException("unknown server window aggregate version");
-            }
-            int n = in.readInt();
-            for (int i = 0; i < n; i++) {
-                String name = in.readUTF();
-                int m = in.readInt();
-                List<double[]> points = new ArrayList<>(m);
-                for (int j = 0; j < m; j++) {
-                    points.add(new double[] {in.readLong(), in.readDouble()});
-                }
-                a.series.put(name, points);
-            }
-        } catch (IOException e) {
-            throw new IllegalArgumentException("not a server window aggregate: " + e.getMessage(), e);
-        }
-        return a;
+    /** @return the state to store (the same object {@link #add} updates) */
+    ServerWindowState state() {
+        return state;
     }
 }

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Turns a closed window's {@link WindowAggregate} into the {@link WindowSummary} record:
- * nearest-rank p50/p95/p99 estimated from the sketches ({@link NearestRank}), error rate =
+ * nearest-rank p50/p95/p99 estimated from the sketches ({@link SketchPercentile}), error rate =
  * failed / requests (0 when no requests), output throughput = output tokens / window length
  * (tokens/s), goodput = requests meeting every per-request SLO / requests (null without SLOs).
  */
@@ -60,7 +60,7 @@ public final class SummaryBuilder {
         if (n == 0) {
             return null;
         }
-        return new Quantiles(n, NearestRank.percentile(sketch, 50), NearestRank.percentile(sketch, 95),
-                NearestRank.percentile(sketch, 99));
+        return new Quantiles(n, SketchPercentile.percentile(sketch, 50), SketchPercentile.percentile(sketch, 95),
+                SketchPercentile.percentile(sketch, 99));
     }
 }

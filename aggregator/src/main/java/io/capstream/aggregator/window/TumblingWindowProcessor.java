@@ -47,20 +47,24 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>Heartbeats that carry a scrape of the endpoint's metrics ({@code server_samples}, sent by a run with
  * {@code --server-metrics} in time order with its requests) are aggregated per window, target and model
- * ({@link ServerWindowAggregate}); every summary of that window, target and model carries them in
- * {@code server_metrics}.
+ * ({@link ServerWindowAggregate}) in their own store, {@link WindowTopology#SERVER_STORE} (key
+ * {@code <start, 19 digits>|target|model}, value {@link io.capstream.schemas.avro.ServerWindowState}); every
+ * summary of that window, target and model carries them in {@code server_metrics}.
  *
  * <p>Store layout (key-value store {@link WindowTopology#AGGREGATES_STORE}, String keys): window
  * aggregates under {@code <start, 19 digits>|target|model|bucket} (so a range scan finds closed
- * windows in start order), server aggregates under {@code <start>|target|model|}{@value #SERVER_BUCKET},
- * the close time reached under {@value #STREAM_TIME_KEY}, closed windows' aggregates under
+ * windows in start order), the close time reached under {@value #STREAM_TIME_KEY}, closed windows' aggregates under
  * {@value #CLOSED_PREFIX}{@code <start>|target|model|bucket}, the input partitions' progress under
  * {@value InputProgress#PREFIX} and late counts not yet emitted under {@value LateRequests#PREFIX}.
  */
 final class TumblingWindowProcessor implements Processor<String, RunEvent, String, WindowSummary> {
     static final String STREAM_TIME_KEY = "~stream-time";
-    /** Bucket label of a window's server-metrics aggregate in the store (no context bucket is named so). */
-    static final String SERVER_BUCKET = "~server";
+    /**
+     * Bucket label under which capstream versions before the server store kept a window's server-metrics aggregate
+     * in the aggregates store (a hand-written format): such entries, left in a restored store, are deleted
+     * unread when their window closes (that window's summaries then lack server_metrics, once).
+     */
+    static final String LEGACY_SERVER_BUCKET = "~server";
     /** Store key prefix of the aggregates of closed windows, kept for {@link #latenessMs} to merge late requests. */
     static final String CLOSED_PREFIX = "~closed|";
     /** Most time after its close that a window still takes late requests (bounded by the summaries' retention). */
@@ -75,6 +79,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     private final boolean withGoodput;
     private ProcessorContext<String, WindowSummary> context;
     private KeyValueStore<String, byte[]> store;
+    private KeyValueStore<String, io.capstream.schemas.avro.ServerWindowState> serverStore;
     private final WindowTopologyConfig config;
     private final long latenessMs;
     private final LateRequestListener listener;
@@ -98,6 +103,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     public void init(ProcessorContext<String, WindowSummary> context) {
         this.context = context;
         this.store = context.getStateStore(WindowTopology.AGGREGATES_STORE);
+        this.serverStore = context.getStateStore(WindowTopology.SERVER_STORE);
         byte[] saved = store.get(STREAM_TIME_KEY);
         if (saved != null) {
             observed = Long.parseLong(new String(saved, java.nio.charset.StandardCharsets.US_ASCII));
@@ -117,7 +123,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
             aggregate(record.key(), t, event.getPayload());
         } else if (event != null && event.getPayload() instanceof Heartbeat h && !h.getServerSamples().isEmpty()
                 && h.getTarget() != null && h.getModel() != null) {
-            aggregateServer(new WindowKey(h.getTarget(), h.getModel(), SERVER_BUCKET).encode(), t, h.getServerSamples());
+            aggregateServer(h.getTarget() + WindowKey.SEP + h.getModel(), t, h.getServerSamples());
         }
         progress.update(t, SourceProgress.of(record.headers()).orElse(null));
         long closeTime = progress.closeTime();
@@ -159,17 +165,21 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         store.put(storeKey, agg.toBytes());
     }
 
-    /** Adds one scrape of the endpoint's metrics to its window's server aggregate (dropped when that closed). */
-    private void aggregateServer(String key, long t, Map<String, Double> samples) {
+    /**
+     * Adds one scrape of the endpoint's metrics to its window's server aggregate (dropped when that closed).
+     *
+     * @param targetModel {@code target|model}
+     */
+    private void aggregateServer(String targetModel, long t, Map<String, Double> samples) {
         long start = t - Math.floorMod(t, sizeMs);
         if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
             return;
         }
-        String storeKey = storeKey(start, key);
-        byte[] old = store.get(storeKey);
-        ServerWindowAggregate agg = old == null ? new ServerWindowAggregate() : ServerWindowAggregate.fromBytes(old);
+        String storeKey = storeKey(start, targetModel);
+        io.capstream.schemas.avro.ServerWindowState old = serverStore.get(storeKey);
+        ServerWindowAggregate agg = old == null ? new ServerWindowAggregate() : new ServerWindowAggregate(old);
         agg.add(t, samples);
-        store.put(storeKey, agg.toBytes());
+        serverStore.put(storeKey, agg.state());
     }
 
     private void emitClosed() {
@@ -186,13 +196,20 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         // the server aggregates of the closed windows first (every task gets every scrape: heartbeats are
         // broadcast); each summary of the same window, target and model carries them
         Map<String, Map<String, io.capstream.schemas.avro.ServerWindowSeries>> server = new HashMap<>();
+        List<String> summarised = new ArrayList<>();
+        try (KeyValueIterator<String, io.capstream.schemas.avro.ServerWindowState> it =
+                     serverStore.range(pad(0), pad(maxStart + 1))) {
+            while (it.hasNext()) {
+                KeyValue<String, io.capstream.schemas.avro.ServerWindowState> kv = it.next();
+                server.put(kv.key, new ServerWindowAggregate(kv.value).summary());
+                summarised.add(kv.key);
+            }
+        }
+        summarised.forEach(serverStore::delete);
         List<KeyValue<String, byte[]>> windows = new ArrayList<>(closed.size());
         for (KeyValue<String, byte[]> kv : closed) {
             int sep = kv.key.indexOf(WindowKey.SEP);
-            WindowKey key = WindowKey.decode(kv.key.substring(sep + 1));
-            if (SERVER_BUCKET.equals(key.bucket())) {
-                server.put(kv.key.substring(0, sep) + WindowKey.SEP + key.targetModel(),
-                        ServerWindowAggregate.fromBytes(kv.value).summary());
+            if (LEGACY_SERVER_BUCKET.equals(WindowKey.decode(kv.key.substring(sep + 1)).bucket())) {
                 store.delete(kv.key);
             } else {
                 windows.add(kv);

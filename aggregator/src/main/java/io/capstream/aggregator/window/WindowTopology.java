@@ -20,8 +20,8 @@ import org.apache.kafka.streams.state.Stores;
  * <p>Shape: run-id-keyed events → {@link RekeyProcessor} (key {@code target|model|bucket},
  * timestamp = event time; heartbeats keep a marker key) → repartition topic
  * {@code <app>-capstream-window-events-repartition} with {@link HeartbeatBroadcastPartitioner}
- * (heartbeats to every partition) → {@link TumblingWindowProcessor} (store
- * {@value #AGGREGATES_STORE}) → {@link SummaryMaterializer} (window store {@value #SUMMARIES_STORE})
+ * (heartbeats to every partition) → {@link TumblingWindowProcessor} (stores
+ * {@value #AGGREGATES_STORE} and, for the scrapes of the endpoints' metrics, {@value #SERVER_STORE}) → {@link SummaryMaterializer} (window store {@value #SUMMARIES_STORE})
  * → the summaries topic, key {@code target|model|bucket|windowStartMs}.
  *
  * <p>Complete on a backlog as on a live feed: a window closes when every input partition's event time has
@@ -36,6 +36,11 @@ import org.apache.kafka.streams.state.Stores;
 public final class WindowTopology {
     /** Key-value store of open window aggregates and the observed stream time. */
     public static final String AGGREGATES_STORE = "capstream-window-aggregates";
+    /**
+     * Key-value store of the open windows' scrapes of the endpoints' metrics (key {@code <start>|target|model},
+     * value {@link io.capstream.schemas.avro.ServerWindowState}); changelog {@code <app>-capstream-window-server-changelog}.
+     */
+    public static final String SERVER_STORE = "capstream-window-server";
     /** Window store of closed summaries (key target|model|bucket, time = window start), for queries. */
     public static final String SUMMARIES_STORE = "capstream-summaries-store";
     /** Name of the repartition step (topic {@code <app>-capstream-window-events-repartition}). */
@@ -82,6 +87,9 @@ public final class WindowTopology {
         // the cache turns that into one RocksDB/changelog write per key and commit interval
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AGGREGATES_STORE),
                 Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
+        // cached too: an open window's server state is rewritten on every scrape (about once a second)
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SERVER_STORE),
+                Serdes.String(), new ServerWindowStateSerde()).withCachingEnabled());
         builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(SUMMARIES_STORE,
                 config.retention(), config.windowSize(), false), Serdes.String(), summarySerde));
 
@@ -93,7 +101,7 @@ public final class WindowTopology {
                         .withStreamPartitioner(new HeartbeatBroadcastPartitioner()));
         KStream<String, WindowSummary> summaries = rekeyed
                 .process(() -> new TumblingWindowProcessor(config, listener), Named.as("capstream-window-aggregate"),
-                        AGGREGATES_STORE, SUMMARIES_STORE)
+                        AGGREGATES_STORE, SERVER_STORE, SUMMARIES_STORE)
                 .process(SummaryMaterializer::new, Named.as("capstream-window-materialize"), SUMMARIES_STORE);
         summaries.to(config.summariesTopic(), Produced.with(Serdes.String(), summarySerde)
                 .withName("capstream-summaries-sink"));

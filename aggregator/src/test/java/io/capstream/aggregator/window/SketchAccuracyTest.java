@@ -27,8 +27,8 @@ class SketchAccuracyTest {
             }
             Arrays.sort(values);
             for (int p : PERCENTILES) {
-                double exact = io.capstream.aggregator.report.calc.NearestRank.percentile(values, p);
-                double estimate = NearestRank.percentile(sketch, p);
+                double exact = io.capstream.schemas.stats.NearestRank.percentile(values, p);
+                double estimate = SketchPercentile.percentile(sketch, p);
                 double relError = Math.abs(estimate - exact) / exact;
                 assertTrue(relError <= accuracy + 1e-12,
                         "trial " + trial + " n=" + n + " p" + p + ": exact " + exact + " estimate " + estimate
@@ -44,10 +44,10 @@ class SketchAccuracyTest {
         for (int i = 1; i <= 10; i++) {
             sketch.accept(i * 100.0);
         }
-        assertEquals(500.0, NearestRank.percentile(sketch, 50), 5.0);
-        assertEquals(1000.0, NearestRank.percentile(sketch, 95), 10.0);
-        assertEquals(1000.0, NearestRank.percentile(sketch, 99), 10.0);
-        assertEquals(null, NearestRank.percentile(Sketches.create(0.01), 50));
+        assertEquals(500.0, SketchPercentile.percentile(sketch, 50), 5.0);
+        assertEquals(1000.0, SketchPercentile.percentile(sketch, 95), 10.0);
+        assertEquals(1000.0, SketchPercentile.percentile(sketch, 99), 10.0);
+        assertEquals(null, SketchPercentile.percentile(Sketches.create(0.01), 50));
     }
 
     @Test
@@ -65,7 +65,7 @@ class SketchAccuracyTest {
         merged.mergeWith(Sketches.decode(Sketches.encode(b)));
         assertEquals(1000.0, merged.getCount());
         for (int p : PERCENTILES) {
-            assertEquals(NearestRank.percentile(all, p), NearestRank.percentile(merged, p));
+            assertEquals(SketchPercentile.percentile(all, p), SketchPercentile.percentile(merged, p));
         }
     }
 }

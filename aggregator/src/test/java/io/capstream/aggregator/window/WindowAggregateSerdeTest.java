@@ -74,6 +74,17 @@ class WindowAggregateSerdeTest {
     }
 
     @Test
+    void currentVersionMatchesItsCapturedBytes() {
+        byte[] current = populated().toBytes();
+        byte[] captured = io.capstream.aggregator.serde.SerdeFixtures.captured("window-aggregate-v2.bin", current);
+        assertSameAggregate(populated(), WindowAggregate.fromBytes(captured));
+        org.assertj.core.api.Assertions.assertThat(current)
+                .as("today's encoding of version %d (a changelog of the previous version must restore)",
+                        WindowAggregateSerde.VERSION)
+                .isEqualTo(captured);
+    }
+
+    @Test
     void emptyAggregateRoundTrips() {
         WindowAggregate empty = new WindowAggregate(0.005);
         WindowAggregate back = serde.deserializer().deserialize("t", serde.serializer().serialize("t", empty));

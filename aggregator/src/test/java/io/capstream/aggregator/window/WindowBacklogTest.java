@@ -87,7 +87,7 @@ class WindowBacklogTest {
             }
             long end = T0 + HOUR + 300_000;
             records.add(new Rekeyed(p, RekeyProcessor.HEARTBEAT_KEY, event("hb-" + p, end,
-                    new Heartbeat("http://10.0.0.1:8000/v1", MODEL, Map.of())), end, end, end, false));
+                    new Heartbeat("http://10.0.0.1:8000/v1", MODEL, Map.of(), null)), end, end, end, false));
             out.add(records);
         }
         return out;

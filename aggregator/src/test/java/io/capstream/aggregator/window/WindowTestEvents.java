@@ -68,7 +68,7 @@ public final class WindowTestEvents {
      * @return a heartbeat event
      */
     public static RunEvent heartbeat(long emittedAtMs) {
-        return envelope("heartbeat-worker", emittedAtMs, new Heartbeat(TARGET, MODEL, java.util.Map.of()));
+        return envelope("heartbeat-worker", emittedAtMs, new Heartbeat(TARGET, MODEL, java.util.Map.of(), null));
     }
 
     /**

@@ -175,11 +175,40 @@ class WindowTopologyTest {
             assertEquals(3.0, running.getLast(), "the latest scrape's");
             assertEquals(1.0, w.getServerMetrics().get("requests_waiting").getLast());
         }
+        // the scrapes have their own store: the open window's only; none in the aggregates store
+        org.apache.kafka.streams.state.KeyValueStore<String, io.capstream.schemas.avro.ServerWindowState> server =
+                driver.getKeyValueStore(WindowTopology.SERVER_STORE);
+        org.assertj.core.api.Assertions.assertThat(keys(server)).as("server store keys after window 1 closed")
+                .singleElement().asString().endsWith("|" + TARGET + "|" + MODEL);
+        org.assertj.core.api.Assertions.assertThat(keys(driver.getKeyValueStore(WindowTopology.AGGREGATES_STORE)))
+                .as("aggregates store keys").noneMatch(k -> k.contains("~server"));
         send(heartbeat(T0 + 40_000));
+        org.assertj.core.api.Assertions.assertThat(keys(server)).as("server store keys after every window closed")
+                .isEmpty();
         WindowSummary second = summaries.readValuesToList().get(0);
         assertEquals(1, second.getServerMetrics().get("requests_running").getSamples());
         assertEquals(9.0, second.getServerMetrics().get("requests_running").getMax());
         assertEquals(null, second.getServerMetrics().get("requests_waiting"));
+    }
+
+    /**
+     * Versions before the server store kept a window's scrapes in the aggregates store under a {@code ~server}
+     * bucket, in a hand-written format: such an entry, restored after an upgrade, is deleted unread when its
+     * window closes, and the window's summaries are emitted without it.
+     */
+    @Test
+    void aLegacyServerEntryInTheAggregatesStoreIsDeletedUnreadWhenItsWindowCloses() {
+        start(List.of());
+        org.apache.kafka.streams.state.KeyValueStore<String, byte[]> aggregates =
+                driver.getKeyValueStore(WindowTopology.AGGREGATES_STORE);
+        String legacy = TumblingWindowProcessor.storeKey(T0, TARGET + "|" + MODEL + "|~server");
+        aggregates.put(legacy, new byte[] {1, 0, 0, 0, 1, 0, 1, 'x', 0, 0, 0, 0});
+        send(completed("run-a", 0, T0 + 500, 100, 200, 5));
+        send(heartbeat(T0 + 12_500));
+        List<WindowSummary> closed = summaries.readValuesToList();
+        org.assertj.core.api.Assertions.assertThat(closed).as("summaries of the closed window").hasSize(1);
+        assertNull(closed.get(0).getServerMetrics());
+        org.assertj.core.api.Assertions.assertThat(keys(aggregates)).as("aggregates store keys").doesNotContain(legacy);
     }
 
     @Test
@@ -190,8 +219,16 @@ class WindowTopologyTest {
         assertEquals(null, summaries.readValuesToList().get(0).getServerMetrics());
     }
 
+    private static List<String> keys(org.apache.kafka.streams.state.KeyValueStore<String, ?> store) {
+        List<String> out = new java.util.ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> out.add(kv.key));
+        }
+        return out;
+    }
+
     private static RunEvent serverSamples(long t, Map<String, Double> samples) {
-        return WindowTestEvents.envelopeOf("run-a", t, new Heartbeat(TARGET, MODEL, samples));
+        return WindowTestEvents.envelopeOf("run-a", t, new Heartbeat(TARGET, MODEL, samples, null));
     }
 
     /**

@@ -74,7 +74,7 @@ class DashboardBrowserIT {
 
                 // heartbeats advance stream time on every partition, so that the run's windows close
                 ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor();
-                beat.scheduleAtFixedRate(() -> heartbeats.beat(new Heartbeat("http://127.0.0.1:1/v1", "capstream-sim", java.util.Map.of())),
+                beat.scheduleAtFixedRate(() -> heartbeats.beat(new Heartbeat("http://127.0.0.1:1/v1", "capstream-sim", java.util.Map.of(), null)),
                         0, 300, TimeUnit.MILLISECONDS);
                 try {
                     awaitBody(base + "/api/runs", "\"" + RUN_ID + "\"");

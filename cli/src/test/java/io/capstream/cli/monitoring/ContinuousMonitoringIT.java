@@ -137,7 +137,7 @@ class ContinuousMonitoringIT {
 
                 // traffic has stopped: only heartbeats from now on
                 ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor();
-                beat.scheduleAtFixedRate(() -> heartbeats.beat(new Heartbeat(target, "sim-model", java.util.Map.of())), 0, 300,
+                beat.scheduleAtFixedRate(() -> heartbeats.beat(new Heartbeat(target, "sim-model", java.util.Map.of(), null)), 0, 300,
                         TimeUnit.MILLISECONDS);
                 try (KafkaConsumer<String, SpecificRecord> summaries = consumer(bootstrap, registry, WindowSummary.class);
                      KafkaConsumer<String, SpecificRecord> alerts = consumer(bootstrap, registry, SloBreach.class)) {

@@ -125,7 +125,7 @@ class AggregatorScaleOutIT {
 
                 // close the windows on every partition, then both answer the same merged set of summaries
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                    heartbeats.beat(new Heartbeat("http://scale-out-it/v1", "heartbeat", java.util.Map.of()));
+                    heartbeats.beat(new Heartbeat("http://scale-out-it/v1", "heartbeat", java.util.Map.of(), null));
                     return field(get(a, "/api/summaries").body(), "target").containsAll(targets);
                 });
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {

@@ -117,7 +117,7 @@ class WindowBacklogIT {
                 }
                 long end = t0 + 65 * MINUTE;
                 acks.add(producer.send(new ProducerRecord<>(Topics.EVENTS, p, run,
-                        event(run, end, new Heartbeat("http://10.0.0.1:8000/v1", MODEL, Map.of())))));
+                        event(run, end, new Heartbeat("http://10.0.0.1:8000/v1", MODEL, Map.of(), null)))));
             }
             for (Future<RecordMetadata> ack : acks) {
                 ack.get(60, TimeUnit.SECONDS);

@@ -92,7 +92,7 @@ public final class ContinuousRunner {
         });
         // the target as the run's events record it (user:password@ masked), so that windows key on one target
         Heartbeat hb = new Heartbeat(io.capstream.schemas.text.Redaction.urls(config.base().baseUrl()),
-                config.base().model(), java.util.Map.of());
+                config.base().model(), java.util.Map.of(), null);
         long hbMs = config.heartbeatInterval().toMillis();
         beat.scheduleAtFixedRate(() -> {
             try {

@@ -2,12 +2,16 @@ package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.client.RequestError;
 import io.capstream.loadgen.client.RequestResult;
+import io.capstream.loadgen.servermetrics.SeriesInfo;
+import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.avro.ServerScraping;
+import io.capstream.schemas.avro.ServerSeriesInfo;
 import io.capstream.schemas.text.Redaction;
 import io.capstream.schemas.text.SecretMask;
 import java.time.Instant;
@@ -74,13 +78,14 @@ public final class EventFactory {
      * summaries see it in time order with the run's requests.
      *
      * @param epochMs when the scrape's response arrived, epoch ms (the event time)
+     * @param tMs     when it arrived, ms after the run's T0 (negative for the baseline scrape)
      * @param samples series name to value; not null
-     * @return a Heartbeat event with {@code server_samples}, the target and model as the run's requests record
-     *         them (so that the windows of its requests carry it)
+     * @return a Heartbeat event with {@code server_samples} and {@code server_t_ms}, the target and model as the
+     *         run's requests record them (so that the windows of its requests carry it)
      */
-    public RunEvent serverSamples(long epochMs, java.util.Map<String, Double> samples) {
+    public RunEvent serverSamples(long epochMs, double tMs, java.util.Map<String, Double> samples) {
         RunEvent e = wrap(io.capstream.schemas.avro.Heartbeat.newBuilder().setTarget(target).setModel(plan.config().model())
-                .setServerSamples(samples).build());
+                .setServerSamples(samples).setServerTMs(tMs).build());
         e.setEmittedAtMs(epochMs);
         return e;
     }
@@ -243,7 +248,8 @@ public final class EventFactory {
     /**
      * As {@link #runFinished(long, Instant, Instant, int, boolean, long, ClientCheck)}, for a worker's share of a
      * distributed run ({@code share}, {@code shares} and the clock offset set from {@code assignment}) and with
-     * the server metrics scraped during the run.
+     * how the endpoint's metrics were scraped during the run (the scrapes themselves went out as heartbeats; the
+     * aggregator computes their statistics).
      *
      * @param wallNs      T0 to the end of the slowest request, ns
      * @param startedAt   UTC start
@@ -253,12 +259,13 @@ public final class EventFactory {
      * @param undelivered events not delivered so far
      * @param clientCheck the generator's self-check of the run, or null
      * @param assignment  the share executed, or null for a run sent by one process (the share fields stay null)
-     * @param serverMetrics the endpoint's own metrics scraped during the run, or null
+     * @param scraping    what the scraper of the endpoint's metrics recorded during the run, or null when it
+     *                    did not scrape
      * @return RunFinished
      */
     public RunEvent runFinished(long wallNs, Instant startedAt, Instant finishedAt, int sent, boolean interrupted,
                                 long undelivered, ClientCheck clientCheck, ShareAssignment assignment,
-                                io.capstream.schemas.avro.ServerMetrics serverMetrics) {
+                                ServerMetricsRecording scraping) {
         RunFinished rf = RunFinished.newBuilder()
                 .setWallClockNs(wallNs)
                 .setWallClockS(null)
@@ -274,8 +281,18 @@ public final class EventFactory {
                 .setShares(assignment == null ? null : assignment.share().shares())
                 .setClockOffsetMs(assignment == null ? null : assignment.clockOffsetMs())
                 .setClockOffsetUncertaintyMs(assignment == null ? null : assignment.clockOffsetUncertaintyMs())
-                .setServerMetrics(serverMetrics)
+                .setServerScraping(scraping == null ? null : serverScraping(scraping))
                 .build();
         return wrap(rf);
+    }
+
+    /** @return the recording's facts that its scrapes (heartbeats) do not carry: URL, period, failures, series */
+    static ServerScraping serverScraping(ServerMetricsRecording r) {
+        List<ServerSeriesInfo> series = new ArrayList<>(r.series().size());
+        for (SeriesInfo s : r.series()) {
+            series.add(new ServerSeriesInfo(s.name(), s.source(), s.kind()));
+        }
+        return ServerScraping.newBuilder().setUrl(r.url()).setIntervalMs(r.intervalMs())
+                .setFailedScrapes(r.failed()).setFirstError(r.firstError()).setSeries(series).build();
     }
 }

@@ -16,8 +16,6 @@ import io.capstream.loadgen.selfcheck.SelfCheck;
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
 import io.capstream.loadgen.servermetrics.ServerMetricsScraper;
-import io.capstream.loadgen.servermetrics.ServerMetricsSummary;
-import io.capstream.schemas.avro.ServerMetrics;
 import io.capstream.loadgen.selfcheck.WarmupResult;
 import io.capstream.loadgen.warmup.ClientWarmup;
 import io.capstream.loadgen.warmup.TargetWarmup;
@@ -288,7 +286,7 @@ final class RunExecution {
                 // each scrape also goes into the run's event stream (a heartbeat with server_samples), in time order
                 // with the requests, for the window summaries; the sinks are thread-safe
                 EventFactory started = events;
-                scraper.begin(t0, (epochMs, samples) -> sink.send(started.serverSamples(epochMs, samples)));
+                scraper.begin(t0, (epochMs, tMs, samples) -> sink.send(started.serverSamples(epochMs, tMs, samples)));
             }
             listener.onStarted(runId, plan);
             long deadline = !open && config.durationS() != null
@@ -455,7 +453,6 @@ final class RunExecution {
                 : vertx.executeBlocking(scraping::stop, false);
         recorded.compose(r -> selfCheck.stop(wall, warmup, sink.delivery())).onComplete(check -> {
             ServerMetricsRecording rec = recorded.result();
-            ServerMetrics sm = rec == null ? null : ServerMetricsSummary.of(rec);
             ClientCheck cc = check.succeeded() ? check.result() : null;
             if ("deferred".equals(sink.delivery())) {
                 notice("all requests ended; sending the run's held events to Kafka");
@@ -467,7 +464,7 @@ final class RunExecution {
             }
             sink.flush().whenComplete((u1, e1) -> {
                 long undelivered = sink.undelivered();
-                emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, undelivered, cc, assignment, sm));
+                emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, undelivered, cc, assignment, rec));
                 sink.flush().whenComplete((u2, e2) -> {
                     RunOutcome o = new RunOutcome(runId, workerId, requests, sent, sent - failed.get(),
                             failed.get(), sink.undelivered(), interrupted, startedAt, finishedAt, wall, cc, rec);

@@ -45,9 +45,11 @@ public final class ServerMetricsScraper {
     public interface ScrapeListener {
         /**
          * @param epochMs when the response arrived, epoch ms
+         * @param tMs     when the response arrived, ms after T0 (as {@link ServerScrape#tMs()}; negative for the
+         *                baseline scrape)
          * @param samples series name to value (a new map each time)
          */
-        void scraped(long epochMs, Map<String, Double> samples);
+        void scraped(long epochMs, double tMs, Map<String, Double> samples);
     }
 
     /** A successful scrape as recorded: arrival on {@link System#nanoTime()}'s clock, the rest as in {@link ServerScrape}. */
@@ -55,7 +57,7 @@ public final class ServerMetricsScraper {
     }
 
     /** What a {@link ScrapeListener} is told of one scrape. */
-    private record Told(long epochMs, Map<String, Double> samples) {
+    private record Told(long epochMs, long arrivedNanos, Map<String, Double> samples) {
     }
 
     private ServerMetricsScraper(String url, int intervalMs) {
@@ -178,7 +180,7 @@ public final class ServerMetricsScraper {
             Map<String, Double> samples = new java.util.LinkedHashMap<>();
             named.forEach(n -> samples.putIfAbsent(n.name(), n.value()));
             record(epochMs, arrived, (arrived - sent) / 1e6, named);
-            Told told = new Told(epochMs, samples);
+            Told told = new Told(epochMs, arrived, samples);
             if (listener != null) {
                 tell(told);
             } else {
@@ -197,7 +199,11 @@ public final class ServerMetricsScraper {
 
     private void tell(Told a) {
         try {
-            listener.scraped(a.epochMs(), a.samples());
+            long t0;
+            synchronized (this) {
+                t0 = t0Nanos;
+            }
+            listener.scraped(a.epochMs(), (a.arrivedNanos() - t0) / 1e6, a.samples());
         } catch (RuntimeException e) {
             // the listener's problem must not stop the scraping
         }

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.sim;
 
+import io.capstream.schemas.stats.NearestRank;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -30,12 +31,13 @@ public final class SimStats {
     }
 
     /**
-     * Nearest-rank percentile of the engine-side TTFT recorded since the last {@link #resetTtft()}.
+     * Nearest-rank percentile ({@link NearestRank}, spec §8.1) of the engine-side TTFT recorded since the last
+     * {@link #resetTtft()}.
      *
-     * @param pct percentile, 0..100
+     * @param pct percentile in (0, 100], e.g. 50, 99 or 100 (the maximum)
      * @return the TTFT in ms (0.1 ms resolution), or null when nothing was recorded
      */
-    public Double ttftPercentileMs(double pct) {
+    public Double ttftPercentileMs(int pct) {
         long n = 0;
         for (int i = 0; i < ttftTenthsMs.length(); i++) {
             n += ttftTenthsMs.get(i);
@@ -43,7 +45,7 @@ public final class SimStats {
         if (n == 0) {
             return null;
         }
-        long rank = Math.max(1, (long) Math.ceil(pct * n / 100.0));
+        long rank = NearestRank.rank(n, pct);
         long seen = 0;
         for (int i = 0; i < ttftTenthsMs.length(); i++) {
             seen += ttftTenthsMs.get(i);

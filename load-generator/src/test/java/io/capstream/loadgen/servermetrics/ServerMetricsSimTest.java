@@ -1,9 +1,7 @@
 package io.capstream.loadgen.servermetrics;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.loadgen.emit.InMemoryEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
@@ -12,11 +10,17 @@ import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.loadgen.sim.SimEngine;
+import io.capstream.schemas.avro.Heartbeat;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunFinished;
-import io.capstream.schemas.avro.ServerMetrics;
-import io.capstream.schemas.avro.ServerSeries;
+import io.capstream.schemas.avro.ServerScraping;
+import io.capstream.schemas.avro.ServerSeriesInfo;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,8 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Scraping a real HTTP {@code /metrics} (the simulated engine's, written by the Prometheus Java client) during
- * a run: auto finds it beside {@code /v1}, the scrapes land in RunFinished, and the engine's own counts agree
- * with what the run sent.
+ * a run: auto finds it beside {@code /v1}, the scrapes land in the run's events as heartbeats (RunFinished says
+ * how they were taken), and the engine's own counts agree with what the run sent.
  */
 class ServerMetricsSimTest {
     private Vertx vertx;
@@ -51,49 +55,54 @@ class ServerMetricsSimTest {
     }
 
     @Test
-    void autoScrapesTheEnginesMetricsIntoRunFinished() throws Exception {
+    void autoScrapesTheEnginesMetricsIntoHeartbeatsAndRunFinishedSaysHow() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
         RunOutcome o = new LoadGenerator(vertx).run(run().serverMetrics(ServerMetricsConfig.AUTO).build(), sink,
                 RunListener.NONE).get(60, TimeUnit.SECONDS);
-        assertEquals(6, o.completed());
+        assertThat(o.completed()).isEqualTo(6);
         RunFinished f = sink.payloads(RunFinished.class).get(0);
-        ServerMetrics sm = f.getServerMetrics();
-        assertNotNull(sm, "the sim's /metrics answers with Prometheus text");
-        assertEquals(sim.baseUrl().replace("/v1", "/metrics"), sm.getUrl());
-        assertTrue(sm.getScrapes() >= 3, "a ~4 s run scraped about once a second: " + sm.getScrapes());
-        assertEquals(0, sm.getFailedScrapes());
-        ServerSeries running = sm.getSeries().get("requests_running");
-        assertEquals(3.0, running.getMax(), "the engine saw the run's 3 streams at once");
-        ServerSeries tokens = sm.getSeries().get("generation_tokens");
-        assertEquals("counter", tokens.getKind());
-        assertEquals(6 * 40.0, tokens.getLast(), "the last scrape, after the slowest request, counts every token");
-        // the first scrape ended before T0 (it raced the first requests and could miss their tokens): the
-        // counter's increase over the run is exactly the run's tokens
-        assertTrue(sm.getTMs().get(0) < 0, "baseline before T0: " + sm.getTMs());
-        assertTrue(sm.getTMs().get(1) > 0, sm.getTMs().toString());
-        assertEquals(0.0, tokens.getValues().get(0));
-        assertEquals(6 * 40.0, tokens.getIncrease());
-        assertEquals(sm.getTMs().size(), running.getValues().size());
-        assertNotNull(o.serverMetrics());
-        assertEquals(sm.getScrapes(), o.serverMetrics().scrapes().size());
-        // each scrape is also a heartbeat in the run's event stream, for the windows: the requests' target and
-        // model, in time order, all before RunFinished
-        java.util.List<io.capstream.schemas.avro.RunEvent> events = sink.events();
-        java.util.List<io.capstream.schemas.avro.RunEvent> beats = events.stream()
-                .filter(e -> e.getPayload() instanceof io.capstream.schemas.avro.Heartbeat).toList();
-        assertEquals(sm.getScrapes(), beats.size());
-        String target = sink.payloads(io.capstream.schemas.avro.RequestCompleted.class).get(0).getTarget();
+        assertThat(f.getServerMetrics()).as("no statistic from the generator: the aggregator computes them").isNull();
+        ServerScraping sc = f.getServerScraping();
+        assertThat(sc).as("the sim's /metrics answers with Prometheus text").isNotNull();
+        assertThat(sc.getUrl()).isEqualTo(sim.baseUrl().replace("/v1", "/metrics"));
+        assertThat(sc.getIntervalMs()).isEqualTo(ServerMetricsConfig.AUTO.intervalMs());
+        assertThat(sc.getFailedScrapes()).as("failed scrapes").isZero();
+        Map<String, ServerSeriesInfo> series = sc.getSeries().stream()
+                .collect(Collectors.toMap(ServerSeriesInfo::getName, x -> x));
+        assertThat(series.get("generation_tokens").getKind()).isEqualTo("counter");
+        assertThat(series.get("requests_running").getSource()).isEqualTo("capstream_sim:requests_running");
+        // each scrape is a heartbeat in the run's event stream, for the windows and the report: the requests'
+        // target and model, its time after T0 as the recording has it, in time order, all before RunFinished
+        List<RunEvent> events = sink.events();
+        List<RunEvent> beats = events.stream().filter(e -> e.getPayload() instanceof Heartbeat).toList();
+        List<ServerScrape> recorded = o.serverMetrics().scrapes();
+        assertThat(beats).as("one heartbeat per successful scrape").hasSize(recorded.size());
+        assertThat(recorded.size()).as("a ~4 s run scraped about once a second").isGreaterThanOrEqualTo(3);
+        String target = sink.payloads(RequestCompleted.class).get(0).getTarget();
         long previous = 0;
-        for (io.capstream.schemas.avro.RunEvent b : beats) {
-            io.capstream.schemas.avro.Heartbeat h = (io.capstream.schemas.avro.Heartbeat) b.getPayload();
-            assertEquals(target, h.getTarget());
-            assertEquals(SimConfig.defaults().modelId(), h.getModel());
-            assertTrue(h.getServerSamples().containsKey("requests_running"), h.toString());
-            assertTrue(b.getEmittedAtMs() >= previous, "in time order");
-            previous = b.getEmittedAtMs();
+        double running = 0;
+        for (int i = 0; i < beats.size(); i++) {
+            Heartbeat h = (Heartbeat) beats.get(i).getPayload();
+            assertThat(h.getTarget()).isEqualTo(target);
+            assertThat(h.getModel()).isEqualTo(SimConfig.defaults().modelId());
+            assertThat(h.getServerSamples()).as("scrape %d", i).containsKey("requests_running");
+            assertThat(h.getServerTMs()).as("scrape %d's time after T0", i).isEqualTo(recorded.get(i).tMs());
+            assertThat(beats.get(i).getEmittedAtMs()).as("in time order").isGreaterThanOrEqualTo(previous);
+            previous = beats.get(i).getEmittedAtMs();
+            running = Math.max(running, h.getServerSamples().get("requests_running"));
         }
-        assertTrue(events.indexOf(beats.get(beats.size() - 1)) < events.indexOf(events.stream()
-                .filter(e -> e.getPayload() instanceof RunFinished).findFirst().orElseThrow()), "before RunFinished");
+        assertThat(running).as("the engine saw the run's 3 streams at once").isEqualTo(3.0);
+        // the first scrape ended before T0 (it raced the first requests and could miss their tokens); the last,
+        // after the slowest request, counts every token
+        Heartbeat first = (Heartbeat) beats.get(0).getPayload();
+        Heartbeat last = (Heartbeat) beats.get(beats.size() - 1).getPayload();
+        assertThat(first.getServerTMs()).as("baseline before T0").isNegative();
+        assertThat(((Heartbeat) beats.get(1).getPayload()).getServerTMs()).isPositive();
+        assertThat(first.getServerSamples().get("generation_tokens")).isEqualTo(0.0);
+        assertThat(last.getServerSamples().get("generation_tokens")).isEqualTo(6 * 40.0);
+        assertThat(events.indexOf(beats.get(beats.size() - 1))).as("before RunFinished")
+                .isLessThan(events.indexOf(events.stream().filter(e -> e.getPayload() instanceof RunFinished)
+                        .findFirst().orElseThrow()));
     }
 
     @Test
@@ -101,7 +110,7 @@ class ServerMetricsSimTest {
         InMemoryEventSink sink = new InMemoryEventSink();
         new LoadGenerator(vertx).run(run().build(), sink, RunListener.NONE)
                 .get(60, TimeUnit.SECONDS);
-        assertNull(sink.payloads(RunFinished.class).get(0).getServerMetrics());
+        assertThat(sink.payloads(RunFinished.class).get(0).getServerScraping()).as("not scraped").isNull();
         assertEquals("GET " + sim.baseUrl() + "/nothing answered 404",
                 ServerMetricsScraper.probe(sim.baseUrl() + "/nothing", Duration.ofSeconds(2)));
     }
@@ -112,9 +121,9 @@ class ServerMetricsSimTest {
         RunOutcome o = new LoadGenerator(vertx).run(run().serverMetrics(ServerMetricsConfig.parse(
                 sim.baseUrl() + "/nothing")).build(), sink, RunListener.NONE).get(60, TimeUnit.SECONDS);
         assertEquals(6, o.completed());
-        ServerMetrics sm = sink.payloads(RunFinished.class).get(0).getServerMetrics();
-        assertEquals(0, sm.getScrapes());
-        assertTrue(sm.getFailedScrapes() >= 2, "failed: " + sm.getFailedScrapes());
-        assertEquals("GET " + sim.baseUrl() + "/nothing answered 404", sm.getFirstError());
+        ServerScraping sc = sink.payloads(RunFinished.class).get(0).getServerScraping();
+        assertThat(sink.payloads(Heartbeat.class)).as("no successful scrape").isEmpty();
+        assertThat(sc.getFailedScrapes()).as("failed scrapes").isGreaterThanOrEqualTo(2);
+        assertThat(sc.getFirstError()).isEqualTo("GET " + sim.baseUrl() + "/nothing answered 404");
     }
 }

@@ -35,6 +35,7 @@ class SchemaEvolutionTest {
         Map<String, Schema> current = parseDir(CURRENT);
         assertEquals(List.of("io.capstream.schemas.avro.BenchmarkReport", "io.capstream.schemas.avro.ReportChunk",
                         "io.capstream.schemas.avro.RunEvent", "io.capstream.schemas.avro.ServerMetricsScrape",
+                        "io.capstream.schemas.avro.ServerWindowState",
                         "io.capstream.schemas.avro.SloBreach",
                         "io.capstream.schemas.avro.SweepCurve", "io.capstream.schemas.avro.WindowSummary",
                         "io.capstream.schemas.avro.WorkerShare"),

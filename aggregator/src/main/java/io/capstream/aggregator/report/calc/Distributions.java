@@ -1,6 +1,7 @@
 package io.capstream.aggregator.report.calc;
 
 import io.capstream.schemas.avro.Distribution;
+import io.capstream.schemas.stats.NearestRank;
 import java.util.Arrays;
 import java.util.Collection;
 

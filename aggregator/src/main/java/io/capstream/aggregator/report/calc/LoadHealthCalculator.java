@@ -5,6 +5,7 @@ import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.stats.NearestRank;
 import java.util.List;
 
 /**

@@ -3,6 +3,7 @@ package io.capstream.aggregator.report.calc;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestTiming;
+import io.capstream.schemas.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

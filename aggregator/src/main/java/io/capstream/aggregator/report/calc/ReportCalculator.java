@@ -34,7 +34,7 @@ import java.util.TreeSet;
  * <ul>
  *   <li>Rows: {@link RowCalculator} (§7), sorted by request index; results failing the validity
  *       filter get no row (they still count as completed requests and in the sums).</li>
- *   <li>Metrics: {@link MetricsCalculator} (§8.2) with {@link NearestRank} percentiles (§8.1);
+ *   <li>Metrics: {@link MetricsCalculator} (§8.2) with {@link io.capstream.schemas.stats.NearestRank} percentiles (§8.1);
  *       the wall clock is {@code RunFinished.wall_clock_s} when present, else
  *       {@code wall_clock_ns / 1e9}; no RunFinished means null wall clock, throughput and
  *       content_chunks_s.</li>
@@ -50,7 +50,8 @@ import java.util.TreeSet;
  *       {@code slo}: {@link SloEvaluator}, only with a {@link RunSloParser} and SLOs in RunStarted;
  *       {@code load}: {@link LoadHealthCalculator}; {@code sweep}: RunStarted.sweep;
  *       {@code timeline}: {@link TimelineCalculator}; {@code workers} and {@code clock_offset_spread_ms}:
- *       {@link WorkersCalculator}, from {@link RunData#workers()}), written under
+ *       {@link WorkersCalculator}, from {@link RunData#workers()}; {@code server_metrics}:
+ *       {@link ServerMetricsCalculator}, from {@link RunData#serverScrapes()}), written under
  *       the artifact's {@value io.capstream.schemas.report.ReportArtifact#CAPSTREAM_KEY} key; the anvil
  *       keys are unchanged.</li>
  *   <li>{@code artifact_json}: the exact artifact text ({@link ArtifactJson#write}); everything
@@ -177,7 +178,7 @@ public final class ReportCalculator {
                 .setTimeline(TimelineCalculator.compute(st, successes, failures))
                 .setWorkers(workers)
                 .setClockOffsetSpreadMs(WorkersCalculator.clockOffsetSpreadMs(workers))
-                .setServerMetrics(serverMetrics(fin, data.workers()))
+                .setServerMetrics(ServerMetricsCalculator.forRun(st, fin, data))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
@@ -273,24 +274,6 @@ public final class ReportCalculator {
         }
         return Provenance.newBuilder().setKind(kind).setReplayOf(replayOf)
                 .setSourceFile(st == null ? null : st.getSourceFile()).build();
-    }
-
-    /**
-     * The run's server metrics: the given RunFinished's, else the first worker's (by id) that has them (one
-     * worker scrapes for a distributed run); null when none has.
-     */
-    private static io.capstream.schemas.avro.ServerMetrics serverMetrics(RunFinished fin, Map<String, WorkerEvents> workers) {
-        if (fin != null && fin.getServerMetrics() != null) {
-            return fin.getServerMetrics();
-        }
-        if (workers != null) {
-            for (WorkerEvents w : workers.values()) {
-                if (w.finished() != null && w.finished().getServerMetrics() != null) {
-                    return w.finished().getServerMetrics();
-                }
-            }
-        }
-        return null;
     }
 
     /** @return the run's {@code --extra-body} object, or a JSON null for none (or, never expected, unparseable) */

@@ -27,24 +27,38 @@ import java.util.TreeMap;
  * @param workers the run's events per worker id (request counts and RunFinished, see
  *     {@link WorkersCalculator}); null when the caller does not know the workers (the report's
  *     {@code workers} is then null); copied into an unmodifiable map sorted by worker id
+ * @param serverScrapes the run's scrapes of the endpoint's metrics (Heartbeats with {@code server_samples}) in
+ *     the order they arrived, duplicates removed: with a worker's {@code RunFinished.server_scraping} they make
+ *     the report's {@code server_metrics} ({@link ServerMetricsCalculator}); null = none
  */
 public record RunData(String runId, RunStarted started, List<RequestCompleted> completed,
                       List<RequestFailed> failed, RunFinished finished, Provenance provenance,
-                      Map<String, WorkerEvents> workers) {
+                      Map<String, WorkerEvents> workers, List<ScrapeSample> serverScrapes) {
     /** Normalises null lists to empty lists. */
     public RunData {
         completed = completed == null ? List.of() : List.copyOf(completed);
         failed = failed == null ? List.of() : List.copyOf(failed);
         workers = workers == null ? null : Collections.unmodifiableMap(new TreeMap<>(workers));
+        serverScrapes = serverScrapes == null ? List.of() : List.copyOf(serverScrapes);
+    }
+
+    /**
+     * Run data without scrapes of the endpoint's metrics.
+     *
+     * @see #RunData(String, RunStarted, List, List, RunFinished, Provenance, Map, List)
+     */
+    public RunData(String runId, RunStarted started, List<RequestCompleted> completed, List<RequestFailed> failed,
+                   RunFinished finished, Provenance provenance, Map<String, WorkerEvents> workers) {
+        this(runId, started, completed, failed, finished, provenance, workers, null);
     }
 
     /**
      * Run data without per-worker information ({@code workers} null), e.g. an import's or a test's.
      *
-     * @see #RunData(String, RunStarted, List, List, RunFinished, Provenance, Map)
+     * @see #RunData(String, RunStarted, List, List, RunFinished, Provenance, Map, List)
      */
     public RunData(String runId, RunStarted started, List<RequestCompleted> completed, List<RequestFailed> failed,
                    RunFinished finished, Provenance provenance) {
-        this(runId, started, completed, failed, finished, provenance, null);
+        this(runId, started, completed, failed, finished, provenance, null, null);
     }
 }

@@ -4,6 +4,7 @@ import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.RequestTiming;
 import io.capstream.schemas.avro.SloAttainment;
 import io.capstream.schemas.avro.SloReport;
+import io.capstream.schemas.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,12 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.capstream.schemas.avro.Heartbeat;
+import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
+import io.capstream.schemas.avro.ServerScraping;
+import io.capstream.schemas.avro.ServerSeriesInfo;
 import io.capstream.schemas.serde.RandomRecords;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
@@ -33,6 +39,44 @@ class RunEventBinarySerdeTest {
         }
         assertEquals(new TreeSet<>(RunEvent.getClassSchema().getField("payload").schema().getTypes().stream()
                 .map(Schema::getName).toList()), payloadTypes, "every payload branch was exercised");
+    }
+
+    /**
+     * The events store keeps a run's events in this encoding until its report is published; the bytes of three
+     * events were captured once. A failure here means that the store's format changed: a changelog written by the
+     * previous version (open runs during an upgrade) no longer restores. If that is intended, delete the fixture
+     * and capture it again ({@code -Dcapstream.serde.capture=true}).
+     */
+    @Test
+    void capturedBytesDecodeToTheEventsTheyWereWrittenFrom() {
+        List<RunEvent> events = List.of(
+                envelope("e-1", RequestCompleted.newBuilder().setRequestIndex(3).setPlannedContextTokens(4096)
+                        .setTtftNs(25_000_000L).setE2eNs(1_025_000_000L).setPromptTokens(103L).setCompletionTokens(51L)
+                        .setOutputTokenSource("usage").setContentChunks(51).build()),
+                envelope("e-2", Heartbeat.newBuilder().setTarget("http://127.0.0.1:8000/v1").setModel("m")
+                        .setServerSamples(Map.of("requests_running", 2.0)).setServerTMs(-12.5).build()),
+                envelope("e-3", RunFinished.newBuilder().setWallClockNs(2_000_000_000L)
+                        .setStartedAt("2026-08-01T12:00:00Z").setFinishedAt("2026-08-01T12:00:02Z")
+                        .setStartedAtEpochMs(1_785_585_600_000L).setFinishedAtEpochMs(1_785_585_602_000L)
+                        .setRequestsSent(4).setServerScraping(ServerScraping.newBuilder()
+                                .setUrl("http://127.0.0.1:8000/metrics").setIntervalMs(1000).setFailedScrapes(1)
+                                .setSeries(List.of(new ServerSeriesInfo("requests_running",
+                                        "vllm:num_requests_running", "gauge"))).build())
+                        .build()));
+        for (int i = 0; i < events.size(); i++) {
+            byte[] current = serde.serializer().serialize("t", events.get(i));
+            byte[] captured = io.capstream.aggregator.serde.SerdeFixtures.captured("run-event-" + (i + 1) + ".bin",
+                    current);
+            org.assertj.core.api.Assertions.assertThat(serde.deserializer().deserialize("t", captured))
+                    .as("event %d decoded from its captured bytes", i + 1).isEqualTo(events.get(i));
+            org.assertj.core.api.Assertions.assertThat(current).as("event %d's encoding today", i + 1)
+                    .isEqualTo(captured);
+        }
+    }
+
+    private static RunEvent envelope(String eventId, Object payload) {
+        return RunEvent.newBuilder().setRunId("run-1").setEventId(eventId).setWorkerId("w0")
+                .setEmittedAtMs(1_785_585_600_500L).setPayload(payload).build();
     }
 
     @Test

@@ -56,6 +56,24 @@ class RunProgressSerdeTest {
     }
 
     @Test
+    void capturedBytesDecodeToTheProgressTheyWereWrittenFrom() {
+        RunProgress p = RunProgress.empty();
+        p.start("run-1-start", 70, 2, false);
+        for (int i : new int[] {0, 5, 69}) {
+            p.markRequest(i);
+        }
+        p.finish(35, false);
+        p.duplicate();
+        p.touch(1_767_225_600_123L);
+        byte[] current = serde.serializer().serialize("t", p);
+        byte[] captured = io.capstream.aggregator.serde.SerdeFixtures.captured("run-progress.bin", current);
+        assertSameProgress(p, serde.deserializer().deserialize("t", captured));
+        org.assertj.core.api.Assertions.assertThat(current)
+                .as("today's encoding of the progress store (a changelog of the previous version must restore)")
+                .isEqualTo(captured);
+    }
+
+    @Test
     void emptyEventIdIsNotNull() {
         RunProgress p = RunProgress.empty();
         p.start("", 0, 1, false);

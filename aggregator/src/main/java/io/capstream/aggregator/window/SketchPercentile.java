@@ -1,17 +1,17 @@
 package io.capstream.aggregator.window;
 
 import com.datadoghq.sketch.ddsketch.DDSketch;
+import io.capstream.schemas.stats.NearestRank;
 
 /**
- * Reads a percentile from a DDSketch with the nearest-rank definition of spec §8.1 (the index
- * from {@link io.capstream.aggregator.report.calc.NearestRank#index(int, int)}), so windowed
+ * Reads a percentile from a DDSketch at the rank of {@link NearestRank} (spec §8.1), so windowed
  * percentiles mean the same as the report's. DDSketch's own {@code getValueAtQuantile(q)} picks
  * the element of rank {@code q * (n - 1)}; this class asks for the quantile whose rank is the
  * nearest-rank index plus one half, so that floating-point rounding cannot select the element
  * below. The result is within the sketch's relative accuracy of the exact nearest-rank value.
  */
-public final class NearestRank {
-    private NearestRank() {
+public final class SketchPercentile {
+    private SketchPercentile() {
     }
 
     /**
@@ -24,9 +24,8 @@ public final class NearestRank {
         if (n == 0) {
             return null;
         }
-        int rank = io.capstream.aggregator.report.calc.NearestRank.index((int) Math.min(n, Integer.MAX_VALUE),
-                percentile);
-        double q = n == 1 ? 0.0 : Math.min(1.0, (rank + 0.5) / (n - 1));
+        long index = NearestRank.rank(n, percentile) - 1;
+        double q = n == 1 ? 0.0 : Math.min(1.0, (index + 0.5) / (n - 1));
         return sketch.getValueAtQuantile(q);
     }
 }
