@@ -41,10 +41,10 @@ class RunSettingsCopyTest {
 
     @Test
     void aSettingWithoutItsRunStartedFieldIsNamed() {
-        Schema target = SchemaBuilder.record("RunSettings").fields().optionalInt("session_turns").endRecord();
+        Schema target = SchemaBuilder.record("RunSettings").fields().optionalInt("no_such_setting").endRecord();
         assertThatThrownBy(() -> RunSettingsCopy.sources(target, RunStarted.getClassSchema()))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("RunSettings.session_turns has no RunStarted field of that name or alias");
+                .hasMessage("RunSettings.no_such_setting has no RunStarted field of that name or alias");
         Schema mistyped = SchemaBuilder.record("RunSettings").fields().optionalString("burst").endRecord();
         assertThatThrownBy(() -> RunSettingsCopy.sources(mistyped, RunStarted.getClassSchema()))
                 .hasMessageStartingWith("RunSettings.burst has no RunStarted field of its type");
