@@ -1,11 +1,10 @@
 package io.capstream.cli.distributed;
 
-import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.PlanShare;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunStartedMapping;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
-import io.capstream.loadgen.workload.ThinkingMode;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.WorkerShare;
 import io.capstream.schemas.text.HttpUrls;
@@ -52,60 +51,22 @@ public final class WorkerShares {
     }
 
     /**
-     * Rebuilds the run's configuration on a worker: every workload value from RunStarted, the target from the
-     * share, the worker's own id.
+     * Rebuilds the run's configuration on a worker: every run setting RunStarted records
+     * ({@link RunStartedMapping#toConfig}), with the share's target (base URL without credentials, API key
+     * variable), warm-up and server-metrics scraping, the run's id and this worker's own id.
      *
      * @param ws       the share; not null
      * @param workerId this worker's id; not null
      * @return the configuration (not validated: the API key variable must exist on this worker)
-     * @throws IllegalArgumentException when RunStarted names an unknown arrival process or thinking mode
+     * @throws IllegalArgumentException when RunStarted names an unknown arrival process, thinking mode or endpoint
      */
     public static RunConfig toConfig(WorkerShare ws, String workerId) {
-        RunStarted rs = ws.getRunStarted();
-        ArrivalMode arrival = ArrivalMode.parse(rs.getArrival());
-        RunConfig.Builder b = RunConfig.builder(ws.getBaseUrl(), rs.getModel())
-                .engine(rs.getEngine())
-                .gpu(rs.getGpu())
-                .apiKeyEnv(ws.getApiKeyEnv())
-                .serverMetrics(ServerMetricsConfig.parse(ws.getServerMetrics()))
-                .requests(rs.getRequests())
-                .burst(rs.getBurst())
-                .concurrency(rs.getConcurrency())
-                .arrival(arrival)
-                .rateRps(rs.getRateRps())
-                .maxInFlight(rs.getMaxInFlight())
-                .durationS(rs.getDurationS())
-                .keepAlive(rs.getKeepAlive())
-                .rampUpS(rs.getRampUpS())
-                .ctxTokens(rs.getContextTokens() == null ? 0 : rs.getContextTokens())
-                .seed(rs.getContextSeed())
-                .maxTokens(rs.getMaxTokens())
-                .maxModelLen(rs.getMaxContextTokens() == null ? 0 : rs.getMaxContextTokens())
-                .reasoningEffort(rs.getReasoningEffort())
-                .noThinking(rs.getNoThinking())
-                // RunStarted holds the resolved mode: disabled whenever --no-thinking was set
-                .thinkingMode(rs.getNoThinking() ? ThinkingMode.DEFAULT : ThinkingMode.parse(rs.getThinkingMode()))
-                .runId(ws.getRunId())
-                .workerId(workerId)
-                .expectedWorkers(rs.getExpectedWorkers())
-                .warmup(new WarmupConfig(ws.getClientWarmupS(), ws.getWarmupRequests(), ws.getWarmupPrimeCache()))
-                .promptSalt(rs.getPromptSalt())
-                .slos(rs.getSlos())
-                .sweep(rs.getSweep())
-                .rerunOf(rs.getRerunOf())
-                .endpoint(io.capstream.loadgen.workload.ApiEndpoint.parse(rs.getEndpoint()))
-                .extraBody(rs.getExtraBodyJson() == null ? null
-                        : io.capstream.loadgen.workload.ExtraBody.parse(rs.getExtraBodyJson()));
-        if (rs.getSharedPrefixTokens() != null) {
-            b.sharedPrefixTokens(rs.getSharedPrefixTokens());
-        }
-        if (rs.getMarginTokens() != null) {
-            b.margin(rs.getMarginTokens());
-        }
-        if (rs.getTimeoutS() != null) {
-            b.timeoutS(rs.getTimeoutS());
-        }
-        return b.build();
+        RunConfig recorded = RunStartedMapping.toConfig(ws.getRunStarted());
+        return recorded
+                .withTarget(recorded.target().withBaseUrl(ws.getBaseUrl()).withApiKeyEnv(ws.getApiKeyEnv()))
+                .withIdentity(recorded.identity().withRunId(ws.getRunId()).withWorkerId(workerId))
+                .withWarmup(new WarmupConfig(ws.getClientWarmupS(), ws.getWarmupRequests(), ws.getWarmupPrimeCache()))
+                .withServerMetrics(ServerMetricsConfig.parse(ws.getServerMetrics()));
     }
 
     /**

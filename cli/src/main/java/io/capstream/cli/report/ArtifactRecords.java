@@ -2,6 +2,7 @@ package io.capstream.cli.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.schemas.artifact.ArtifactJson;
+import io.capstream.schemas.artifact.AvroRecordJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.report.ReportArtifact;
@@ -80,6 +81,9 @@ public final class ArtifactRecords {
     }
 
     private static Object field(Schema.Field f, JsonNode n) {
+        if (n != null && n.isContainerNode() && AvroRecordJson.isJsonValue(f)) {
+            return n.toString(); // JSON text shown as its value in the artifact (RunSettings.extra_body)
+        }
         Object v = value(f.schema(), n);
         if (v == null && n == null && f.hasDefaultValue()) {
             return GenericData.get().getDefaultValue(f);

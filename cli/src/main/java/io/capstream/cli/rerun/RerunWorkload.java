@@ -2,9 +2,8 @@ package io.capstream.cli.rerun;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.RunConfig;
-import io.capstream.loadgen.workload.ApiEndpoint;
-import io.capstream.loadgen.workload.ExtraBody;
-import io.capstream.loadgen.workload.ThinkingMode;
+import io.capstream.loadgen.run.RunStartedMapping;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.schemas.avro.RunStarted;
 
 /**
@@ -39,40 +38,17 @@ public final class RerunWorkload {
      *                                  thinking mode, arrival process or extra body)
      */
     public static RunConfig apply(RunConfig target, RunStarted original, String originalRunId, String runId) {
-        boolean open = ArrivalMode.parse(original.getArrival()) != ArrivalMode.CLOSED;
-        RunConfig.Builder b = target.toBuilder()
-                .requests(original.getRequests())
-                .concurrency(original.getConcurrency())
-                .burst(0)
-                .arrival(ArrivalMode.parse(original.getArrival()))
-                .rateRps(open ? original.getRateRps() : null)
-                .maxInFlight(open ? original.getMaxInFlight() : null)
-                .durationS(original.getDurationS())
-                .rampUpS(original.getRampUpS())
-                .sharedPrefixTokens(orDefault(original.getSharedPrefixTokens(), RunConfig.DEFAULT_SHARED_PREFIX_TOKENS))
-                .ctxTokens(original.getContextTokens() == null ? 0 : original.getContextTokens())
-                .seed(original.getContextSeed())
-                .maxTokens(original.getMaxTokens())
-                .maxModelLen(original.getMaxContextTokens() == null ? 0 : original.getMaxContextTokens())
-                .margin(orDefault(original.getMarginTokens(), RunConfig.DEFAULT_MARGIN))
-                .timeoutS(original.getTimeoutS() == null ? RunConfig.DEFAULT_TIMEOUT_S : original.getTimeoutS())
-                .keepAlive(original.getKeepAlive())
-                // RunStarted holds the resolved mode: disabled whenever --no-thinking was set
-                .thinkingMode(original.getNoThinking() ? ThinkingMode.DEFAULT : ThinkingMode.parse(original.getThinkingMode()))
-                .noThinking(original.getNoThinking())
-                .reasoningEffort(original.getReasoningEffort())
-                .endpoint(ApiEndpoint.parse(original.getEndpoint()))
-                .extraBody(original.getExtraBodyJson() == null ? null : ExtraBody.parse(original.getExtraBodyJson()))
-                .promptSalt(original.getPromptSalt())
-                .inputTokens(distribution(original.getInputTokensMean(), original.getInputTokensStddev()))
-                .outputTokens(distribution(original.getOutputTokensMean(), original.getOutputTokensStddev()))
-                .slos(original.getSlos())
-                .sweep(null)
-                .expectedWorkers(1)
-                .runId(runId)
-                .runIdSuffix(null)
-                .rerunOf(originalRunId);
-        return b.build();
+        RunConfig recorded = RunStartedMapping.toConfig(original);
+        TargetConfig sent = recorded.target();
+        return recorded
+                .withTarget(target.target().withConnection(sent.timeoutS(), sent.keepAlive(), sent.endpoint()))
+                .withLoad(recorded.load().withBurst(0))
+                .withRequest(recorded.request().withFiles(target.request().dataset(), target.request().tokenizer()))
+                .withIdentity(target.identity().withSeed(recorded.identity().seed()).withExpectedWorkers(1)
+                        .withRunId(runId).withRunIdSuffix(null))
+                .withWarmup(target.warmup())
+                .withServerMetrics(target.serverMetrics())
+                .withReport(recorded.report().withSweep(null).withRerunOf(originalRunId));
     }
 
     /**
@@ -122,13 +98,5 @@ public final class RerunWorkload {
             problems.add("--tokenizer: the original run used none (the 3 characters per token estimate)");
         }
         return problems;
-    }
-
-    private static io.capstream.loadgen.workload.LengthDistribution distribution(Double mean, Double stddev) {
-        return mean == null ? null : new io.capstream.loadgen.workload.LengthDistribution(mean, stddev == null ? 0 : stddev);
-    }
-
-    private static int orDefault(Integer v, int dflt) {
-        return v == null ? dflt : v;
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.cli.distributed;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -86,5 +87,40 @@ class WorkerSharesTest {
         assertEquals(ThinkingMode.DISABLED, back.resolvedThinkingMode());
         assertEquals(c.load(), back.load());
         assertEquals(2, ws.getConcurrency());
+    }
+
+    /**
+     * --input-tokens and --output-tokens reach the workers: the worker rebuilds the coordinator's per-request prompt
+     * lengths and max_tokens (they were dropped: a worker planned the reference's contexts and sent the largest
+     * max_tokens with every request).
+     */
+    @Test
+    void theRequestLengthDistributionsReachTheWorkers() {
+        RunConfig base = config();
+        io.capstream.loadgen.run.RequestShape r = base.request();
+        RunConfig c = base.withRequest(new io.capstream.loadgen.run.RequestShape(r.sharedPrefixTokens(), r.ctxTokens(),
+                r.maxTokens(), r.maxModelLen(), r.margin(), r.thinkingMode(), r.noThinking(), r.reasoningEffort(),
+                new io.capstream.loadgen.workload.LengthDistribution(300, 40),
+                new io.capstream.loadgen.workload.LengthDistribution(24, 6), null, null, r.extraBody(), r.promptSalt()));
+        RunPlan plan = RunPlanner.complete(c, 32_768, ApiKey.none()).join();
+        RunStarted rs = (RunStarted) new EventFactory("dist-1", "coordinator-dist-1", plan)
+                .runStarted(Instant.ofEpochMilli(1_000)).getPayload();
+        WorkerShare ws = WorkerShares.build("dist-1", "coordinator-dist-1", rs, c, new PlanShare(1, 3), 0);
+
+        RunConfig back = WorkerShares.toConfig(ws, "w-1");
+        assertThat(back.request().inputTokens()).as("--input-tokens on the worker")
+                .isEqualTo(new io.capstream.loadgen.workload.LengthDistribution(300, 40));
+        assertThat(back.request().outputTokens()).as("--output-tokens on the worker")
+                .isEqualTo(new io.capstream.loadgen.workload.LengthDistribution(24, 6));
+        RunPlan rebuilt = RunPlanner.complete(back, rs.getMaxContextTokens(), ApiKey.none()).join();
+        assertThat(rebuilt.contextPlan().toArray()).as("the worker's planned contexts")
+                .isEqualTo(plan.contextPlan().toArray());
+        int[] sent = new int[plan.requests()];
+        int[] coordinator = new int[plan.requests()];
+        for (int i = 0; i < sent.length; i++) {
+            sent[i] = rebuilt.requestPlan().maxTokens(i, back.request().maxTokens());
+            coordinator[i] = plan.requestPlan().maxTokens(i, c.request().maxTokens());
+        }
+        assertThat(sent).as("the worker's max_tokens per request").isEqualTo(coordinator);
     }
 }

@@ -35,7 +35,7 @@ class SummaryTableTest {
     }
 
     /** A report with the given failures and metrics, every other metric null. */
-    private static BenchmarkReport report(List<FailureEntry> failures, Metrics metrics) {
+    static BenchmarkReport report(List<FailureEntry> failures, Metrics metrics) {
         return BenchmarkReport.newBuilder().setRunId("r").setBaseUrl("http://127.0.0.1:8000/v1").setModel("m")
                 .setRequests(2).setCompleted(0).setFailed(failures.size()).setFailures(failures).setConcurrency(1)
                 .setMaxTokens(16).setRequestTimings(List.of()).setMetrics(metrics)
@@ -219,7 +219,7 @@ class SummaryTableTest {
                 .setP90(p95).setP95(p95).setP99(p99).build();
     }
 
-    private static Metrics knownMetrics() {
+    static Metrics knownMetrics() {
         return Metrics.newBuilder().setTtftP50Ms(872.14).setTtftP95Ms(2431.7).setTimeToFirstOutputP50Ms(872.14)
                 .setTimeToFirstOutputP95Ms(2431.7).setE2eP50Ms(1922.6).setE2eP95Ms(3515.9)
                 .setMeanInterTokenLatencyMsP50(16.7).setMeanInterTokenLatencyMsP95(20.1).setDecodeTokSP50(59.8)

@@ -92,71 +92,16 @@ public final class EventFactory {
 
     /**
      * @param startedAt UTC start (just before T0)
-     * @return RunStarted with the full configuration and plan (spec §1, §3.1)
+     * @return RunStarted with the full configuration and plan (spec §1, §3.1; {@link RunStartedMapping})
      */
     public RunEvent runStarted(Instant startedAt) {
-        RunConfig c = plan.config();
-        int[] p = plan.contextPlan().toArray();
-        List<Integer> planned = new ArrayList<>(p.length);
-        for (int v : p) {
-            planned.add(v);
-        }
-        boolean open = c.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED;
-        RunStarted.Builder rs = RunStarted.newBuilder()
+        return wrap(RunStartedMapping.toRunStarted(plan)
                 .setBaseUrl(target)
-                .setModel(c.model())
-                .setEngine(c.engine())
-                .setGpu(c.gpu())
-                .setRequests(plan.requests())
-                .setConcurrency(open ? c.effectiveMaxInFlight() : c.effectiveConcurrency())
-                .setBurst(c.burst())
-                .setSharedPrefixBurst(c.burst() != 0)
-                .setContextTokens(c.ctxTokens() == 0 ? null : c.ctxTokens())
-                .setContextSeed(c.seed())
-                .setMaxContextTokens(plan.maxModelLen())
-                .setMaxTokens(plan.largestMaxTokens())
-                .setSharedPrefixTokens(c.sharedPrefixTokens())
-                .setMarginTokens(c.margin())
-                .setTimeoutS(c.timeoutS())
-                .setThinkingMode(c.resolvedThinkingMode().wireName())
-                .setNoThinking(c.noThinking())
-                .setReasoningEffort(c.reasoningEffort())
-                .setPlannedContextTokens(planned)
-                .setArrival(c.arrival().wireName())
-                .setRateRps(open ? c.rateRps() : null)
-                .setMaxInFlight(open ? c.effectiveMaxInFlight() : null)
-                .setDurationS(c.durationS())
-                .setKeepAlive(c.keepAlive())
-                .setEndpoint(c.endpoint().label())
-                .setHeaderNames(c.headers().stream().map(io.capstream.loadgen.workload.ExtraHeader::name).toList())
-                .setExtraBodyJson(c.extraBody() == null ? null : c.extraBody().json())
-                .setPromptSalt(c.request().promptSalt())
-                .setRampUpS(c.rampUpS() == null || c.rampUpS() == 0 ? null : c.rampUpS())
-                .setExpectedWorkers(c.expectedWorkers())
-                .setTimingMethodology(null)
                 .setStartedAt(RunIds.utcSeconds(startedAt))
                 .setStartedAtEpochMs(startedAt.toEpochMilli())
                 .setOrigin("live")
                 .setCapstreamVersion(version)
-                .setSlos(c.report().slos())
-                .setSweep(c.report().sweep())
-                .setRerunOf(c.report().rerunOf());
-        workload(rs);
-        return wrap(rs.build());
-    }
-
-    /** The dataset and the length distributions of the run (all null for the reference's workload). */
-    private void workload(RunStarted.Builder rs) {
-        io.capstream.loadgen.workload.Dataset ds = plan.requestPlan().dataset();
-        RequestShape r = plan.config().request();
-        rs.setDatasetName(ds == null ? null : ds.name())
-                .setDatasetSha256(ds == null ? null : ds.sha256())
-                .setDatasetEntries(ds == null ? null : ds.size())
-                .setTokenizer(plan.requestPlan().tokenizer())
-                .setInputTokensMean(r.inputTokens() == null ? null : r.inputTokens().mean())
-                .setInputTokensStddev(r.inputTokens() == null ? null : r.inputTokens().stddev())
-                .setOutputTokensMean(r.outputTokens() == null ? null : r.outputTokens().mean())
-                .setOutputTokensStddev(r.outputTokens() == null ? null : r.outputTokens().stddev());
+                .build());
     }
 
     /**

@@ -64,6 +64,14 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
     }
 
     /**
+     * @param n the new {@code --burst}, 0 for none
+     * @return a copy with this {@code burst}
+     */
+    public LoadShape withBurst(int n) {
+        return new LoadShape(requests, concurrency, n, arrival, rateRps, maxInFlight, durationS, rampUpS);
+    }
+
+    /**
      * Checks the group (spec §1): the bounds of requests, concurrency and burst (up to
      * {@value RunConfig#MAX_REQUESTS}), then the arrival options (rate, in-flight cap, duration, ramp-up).
      *

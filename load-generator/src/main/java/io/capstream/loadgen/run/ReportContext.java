@@ -38,4 +38,12 @@ public record ReportContext(List<String> slos, SweepStep sweep, String rerunOf) 
     public ReportContext withSweep(SweepStep step) {
         return new ReportContext(slos, step, rerunOf);
     }
+
+    /**
+     * @param runId the run id whose workload this run re-sends, or null
+     * @return a copy with this {@code rerunOf}
+     */
+    public ReportContext withRerunOf(String runId) {
+        return new ReportContext(slos, sweep, runId);
+    }
 }

@@ -115,6 +115,16 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup, report, serverMetrics);
     }
 
+    /** @param v the new target; not null @return a copy with it */
+    public RunConfig withTarget(TargetConfig v) {
+        return new RunConfig(v, load, request, identity, warmup, report, serverMetrics);
+    }
+
+    /** @param v the new server-metrics scraping, null = off @return a copy with it */
+    public RunConfig withServerMetrics(ServerMetricsConfig v) {
+        return new RunConfig(target, load, request, identity, warmup, report, v);
+    }
+
     /** @param v the new load shape; not null @return a copy with it */
     public RunConfig withLoad(LoadShape v) {
         return new RunConfig(target, v, request, identity, warmup, report, serverMetrics);

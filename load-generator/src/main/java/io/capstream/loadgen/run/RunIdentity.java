@@ -46,6 +46,22 @@ public record RunIdentity(String runId, String runIdSuffix, String workerId, int
     }
 
     /**
+     * @param s the context plan's seed
+     * @return a copy with this {@code seed}
+     */
+    public RunIdentity withSeed(long s) {
+        return new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, s, gpu);
+    }
+
+    /**
+     * @param n the number of workers whose RunFinished completes the run
+     * @return a copy with this {@code expectedWorkers}
+     */
+    public RunIdentity withExpectedWorkers(int n) {
+        return new RunIdentity(runId, runIdSuffix, workerId, n, seed, gpu);
+    }
+
+    /**
      * Checks the group: the expected workers, the run id override and the length and characters of a
      * derived id with its suffix ({@link RunIdRule}).
      *

@@ -70,6 +70,24 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
     }
 
     /**
+     * @param name the name of the environment variable holding the API key, or null for none
+     * @return a copy with this {@code apiKeyEnv}
+     */
+    public TargetConfig withApiKeyEnv(String name) {
+        return new TargetConfig(baseUrl, simulated, model, engine, name, timeoutS, keepAlive, endpoint, headers);
+    }
+
+    /**
+     * @param timeout the socket timeout, seconds
+     * @param reuse   whether connections are reused
+     * @param api     the endpoint; null means chat
+     * @return a copy with this {@code timeoutS}, {@code keepAlive} and {@code endpoint} (how the requests are sent)
+     */
+    public TargetConfig withConnection(double timeout, boolean reuse, ApiEndpoint api) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeout, reuse, api, headers);
+    }
+
+    /**
      * A base URL that already names an API path ({@code …/v1/chat/completions}, {@code …/v1/completions},
      * {@code …/v1/models}): capstream appends the endpoint's path itself.
      *

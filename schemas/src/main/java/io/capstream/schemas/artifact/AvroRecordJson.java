@@ -12,8 +12,14 @@ import org.apache.avro.generic.GenericRecord;
  * per schema field, in schema order, named as the field (capstream's Avro field names are the
  * artifact's JSON keys). Nulls, booleans, ints, longs, floats, doubles, strings, enums, arrays,
  * maps and nested records are mapped; a new field therefore appears in the JSON without code here.
+ * A string field with the schema property {@value #JSON_VALUE} {@code true} holds JSON text (e.g.
+ * {@code RunSettings.extra_body}): it is written as the JSON value it holds, not as a string (text
+ * that is not JSON stays a string).
  */
 public final class AvroRecordJson {
+    /** Schema property of a string field holding JSON text that the JSON shows as that value. */
+    public static final String JSON_VALUE = "json_value";
+
     private AvroRecordJson() {
     }
 
@@ -25,9 +31,30 @@ public final class AvroRecordJson {
     public static ObjectNode toObject(GenericRecord record) {
         ObjectNode o = ArtifactJson.nodes().objectNode();
         for (Schema.Field f : record.getSchema().getFields()) {
-            put(o, f.name(), record.get(f.pos()));
+            Object v = record.get(f.pos());
+            if (v instanceof CharSequence text && isJsonValue(f)) {
+                o.set(f.name(), jsonValue(text.toString()));
+            } else {
+                put(o, f.name(), v);
+            }
         }
         return o;
+    }
+
+    /**
+     * @param field a record field; not null
+     * @return whether it holds JSON text shown as its value (the property {@value #JSON_VALUE} is {@code true})
+     */
+    public static boolean isJsonValue(Schema.Field field) {
+        return Boolean.TRUE.equals(field.getObjectProp(JSON_VALUE));
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode jsonValue(String text) {
+        try {
+            return ArtifactJson.mapper().readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return ArtifactJson.nodes().textNode(text);
+        }
     }
 
     private static void put(ObjectNode o, String name, Object v) {

@@ -23,7 +23,7 @@ import org.apache.avro.Schema;
  *   <li>{@link #RECORD_ONLY} fields (how the record carries the artifact) are not artifact keys;</li>
  *   <li>{@code provenance} is written under the key {@value #CAPSTREAM_KEY}, together with capstream's
  *       other additions given by the caller (§9.2: everything capstream adds is under that key);</li>
- *   <li>the {@link #CAPSTREAM_FIELDS} ({@code statistics}, {@code slo}, {@code load}, {@code sweep},
+ *   <li>the {@link #CAPSTREAM_FIELDS} ({@code run}, {@code statistics}, {@code slo}, {@code load}, {@code sweep},
  *       {@code timeline}, {@code workers}, {@code clock_offset_spread_ms}, {@code server_metrics}) are written under
  *       {@value #CAPSTREAM_KEY} too, as nested values of the same names after the caller's additions,
  *       and left out when null; the top level has no such keys (so {@code capstream.timeline} is the
@@ -48,8 +48,8 @@ public final class ReportArtifact {
      * Fields of the record written as nested values under {@value #CAPSTREAM_KEY} (same names, in
      * this order, left out when null) instead of top-level keys.
      */
-    public static final List<String> CAPSTREAM_FIELDS = List.of("statistics", "slo", "load", "sweep", "timeline",
-            "workers", "clock_offset_spread_ms", "server_metrics");
+    public static final List<String> CAPSTREAM_FIELDS = List.of("run", "statistics", "slo", "load", "sweep",
+            "timeline", "workers", "clock_offset_spread_ms", "server_metrics");
     /** Fields of the record that are not artifact keys. */
     public static final Set<String> RECORD_ONLY = Set.of("artifact_json", "artifact_chunks", "artifact_bytes",
             "artifact_sha256");

@@ -40,4 +40,20 @@ class AvroRecordJsonTest {
         assertEquals(7, o.get("missing_request_indices").get(1).intValue());
         assertTrue(o.get("source_file").isNull());
     }
+
+    @Test
+    void aJsonValueStringIsWrittenAsTheJsonItHolds() {
+        io.capstream.schemas.avro.RunSettings run = io.capstream.schemas.avro.RunSettings.newBuilder()
+                .setExtraBody("{\"top_p\":0.9,\"stop\":[\"x\"]}").setPromptSalt("{\"not\":\"json_value\"}").build();
+        ObjectNode o = AvroRecordJson.toObject(run);
+        org.assertj.core.api.Assertions.assertThat(o.get("extra_body").toString()).as("extra_body (json_value)")
+                .isEqualTo("{\"top_p\":0.9,\"stop\":[\"x\"]}");
+        org.assertj.core.api.Assertions.assertThat(o.get("prompt_salt").textValue()).as("a plain string field")
+                .isEqualTo("{\"not\":\"json_value\"}");
+        run.setExtraBody("{not json");
+        org.assertj.core.api.Assertions.assertThat(AvroRecordJson.toObject(run).get("extra_body").textValue())
+                .as("text that is not JSON stays a string").isEqualTo("{not json");
+        run.setExtraBody(null);
+        org.assertj.core.api.Assertions.assertThat(AvroRecordJson.toObject(run).get("extra_body").isNull()).isTrue();
+    }
 }

@@ -48,7 +48,8 @@ import java.util.TreeSet;
  *       {@code timing_methodology} (the seed's wording when RunStarted has none).</li>
  *   <li>capstream's statistics, SLOs, load and timeline ({@code statistics}: {@link StatisticsCalculator};
  *       {@code slo}: {@link SloEvaluator}, only with a {@link RunSloParser} and SLOs in RunStarted;
- *       {@code load}: {@link LoadHealthCalculator}; {@code sweep}: RunStarted.sweep;
+ *       {@code load}: {@link LoadHealthCalculator}; {@code sweep}: RunStarted.sweep; {@code run}: the run's settings
+ *       ({@link RunSettingsCopy});
  *       {@code timeline}: {@link TimelineCalculator}; {@code workers} and {@code clock_offset_spread_ms}:
  *       {@link WorkersCalculator}, from {@link RunData#workers()}; {@code server_metrics}:
  *       {@link ServerMetricsCalculator}, from {@link RunData#serverScrapes()}), written under
@@ -179,6 +180,7 @@ public final class ReportCalculator {
                 .setWorkers(workers)
                 .setClockOffsetSpreadMs(WorkersCalculator.clockOffsetSpreadMs(workers))
                 .setServerMetrics(ServerMetricsCalculator.forRun(st, fin, data))
+                .setRun(RunSettingsCopy.of(st))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
@@ -276,19 +278,7 @@ public final class ReportCalculator {
                 .setSourceFile(st == null ? null : st.getSourceFile()).build();
     }
 
-    /** @return the run's {@code --extra-body} object, or a JSON null for none (or, never expected, unparseable) */
-    private static com.fasterxml.jackson.databind.JsonNode extraBody(String json) {
-        if (json == null) {
-            return ArtifactJson.nodes().nullNode();
-        }
-        try {
-            return ArtifactJson.mapper().readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return ArtifactJson.nodes().textNode(json);
-        }
-    }
-
-    /** capstream's additions besides provenance (which {@link ReportArtifact} maps from the record). */
+    /** capstream's additions besides provenance and the report's capstream fields ({@link ReportArtifact} maps them). */
     private static ObjectNode capstreamJson(RunStarted st, RunFinished fin, List<Integer> invalid) {
         ObjectNode c = ArtifactJson.nodes().objectNode();
         ArrayNode inv = c.putArray("invalid_timing_request_indices");
@@ -303,32 +293,6 @@ public final class ReportCalculator {
         if (st != null) {
             c.put("origin", st.getOrigin());
             c.put("capstream_version", st.getCapstreamVersion());
-            ObjectNode run = c.putObject("run");
-            run.put("arrival", st.getArrival());
-            run.put("rate_rps", st.getRateRps());
-            run.put("max_in_flight", st.getMaxInFlight());
-            run.put("duration_s", st.getDurationS());
-            run.put("keep_alive", st.getKeepAlive());
-            run.put("endpoint", st.getEndpoint());
-            ArrayNode headerNames = run.putArray("header_names");
-            st.getHeaderNames().forEach(headerNames::add);
-            run.set("extra_body", extraBody(st.getExtraBodyJson()));
-            run.put("rerun_of", st.getRerunOf());
-            run.put("prompt_salt", st.getPromptSalt());
-            run.put("ramp_up_s", st.getRampUpS());
-            run.put("burst", st.getBurst());
-            run.put("shared_prefix_tokens", st.getSharedPrefixTokens());
-            run.put("margin_tokens", st.getMarginTokens());
-            run.put("timeout_s", st.getTimeoutS());
-            run.put("expected_workers", st.getExpectedWorkers());
-            run.put("dataset_name", st.getDatasetName());
-            run.put("dataset_sha256", st.getDatasetSha256());
-            run.put("dataset_entries", st.getDatasetEntries());
-            run.put("tokenizer", st.getTokenizer());
-            run.put("input_tokens_mean", st.getInputTokensMean());
-            run.put("input_tokens_stddev", st.getInputTokensStddev());
-            run.put("output_tokens_mean", st.getOutputTokensMean());
-            run.put("output_tokens_stddev", st.getOutputTokensStddev());
         }
         return c;
     }
