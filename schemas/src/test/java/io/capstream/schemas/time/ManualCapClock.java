@@ -23,8 +23,17 @@ public final class ManualCapClock implements CapClock {
 
     /** @param start the wall time to start at; not null */
     public ManualCapClock(Instant start) {
+        this(start, 1_000_000_000_000L);
+    }
+
+    /**
+     * @param start      the wall time to start at; not null
+     * @param startNanos the monotonic time to start at, ns (e.g. {@link System#nanoTime()}, for code that compares it
+     *                   with the stamps of real requests)
+     */
+    public ManualCapClock(Instant start, long startNanos) {
         this.wall = start;
-        this.nanos = 1_000_000_000_000L;
+        this.nanos = startNanos;
     }
 
     @Override
