@@ -1,5 +1,6 @@
 package io.capstream.aggregator.events;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.registry.SchemaRegistryException;
@@ -98,6 +99,7 @@ public final class EventsSource {
         private final RegistryClientConfig registryClient;
         private final RegistryRetry retry;
         private final RegistryHealth health;
+        private final CapClock clock;
         private ProcessorContext<String, Decoded> context;
         private RunEventDecoder decoder;
         private String reporter;
@@ -106,6 +108,15 @@ public final class EventsSource {
         private boolean outageReported = true;
 
         DecodeProcessor(EventsSourceConfig config) {
+            this(config, CapClock.system());
+        }
+
+        /**
+         * @param config the source's settings; not null
+         * @param clock  the clock of the registry hold bound and the back-off's waits; not null
+         */
+        DecodeProcessor(EventsSourceConfig config, CapClock clock) {
+            this.clock = clock;
             this.registryUrl = config.schemaRegistryUrl();
             // one HTTP request per attempt: this processor retries with its own back-off and hold bound
             this.registryClient = config.registryClient().withMaxRetries(0);
@@ -161,7 +172,7 @@ public final class EventsSource {
          * @throws RuntimeException        (SerializationException) when the record cannot be decoded
          */
         private RunEvent decodeWaitingForRegistry(String topic, byte[] value) {
-            long start = System.nanoTime();
+            long start = clock.nanoTime();
             Duration backoff = retry.initialBackoff();
             for (int attempt = 1; ; attempt++) {
                 try {
@@ -175,7 +186,7 @@ public final class EventsSource {
                 } catch (SchemaRegistryUnavailableException e) {
                     health.unreachable(reporter, e.getMessage());
                     outageReported = true;
-                    long nextAttemptEndNs = System.nanoTime() - start + backoff.toNanos() + registryClient.requestTimeout().toNanos();
+                    long nextAttemptEndNs = clock.nanoTime() - start + backoff.toNanos() + registryClient.requestTimeout().toNanos();
                     if (nextAttemptEndNs > holdBoundNs || Thread.currentThread().isInterrupted()) {
                         throw outage(start, attempt, e);
                     }
@@ -184,7 +195,7 @@ public final class EventsSource {
                                 holdBoundNs / 1_000_000, e.getMessage());
                     }
                     try {
-                        Thread.sleep(backoff.toMillis());
+                        clock.sleep(backoff);
                     } catch (InterruptedException ie) {
                         Thread.currentThread().interrupt();
                         throw outage(start, attempt, e);
@@ -217,8 +228,8 @@ public final class EventsSource {
                     .orElse("a record");
         }
 
-        private static long millisSince(long startNs) {
-            return (System.nanoTime() - startNs) / 1_000_000;
+        private long millisSince(long startNs) {
+            return (clock.nanoTime() - startNs) / 1_000_000;
         }
 
         @Override

@@ -1,12 +1,12 @@
 package io.capstream.aggregator.events;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.LongSupplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -36,23 +36,12 @@ import org.slf4j.LoggerFactory;
 public final class RegistryWaitingDeserializer<T> implements Deserializer<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RegistryWaitingDeserializer.class);
 
-    /** Waits; {@link Thread#sleep} in production, a fake clock's advance in tests. */
-    @FunctionalInterface
-    public interface Sleeper {
-        /**
-         * @param duration how long to wait; positive
-         * @throws InterruptedException when interrupted
-         */
-        void sleep(Duration duration) throws InterruptedException;
-    }
-
     private final Deserializer<T> delegate;
     private final RegistryRetry retry;
     private final Duration holdBound;
     private final Duration requestTimeout;
     private final RegistryHealth health;
-    private final LongSupplier nanoTime;
-    private final Sleeper sleeper;
+    private final CapClock clock;
 
     /**
      * @param delegate       the deserializer that calls the registry; not null
@@ -62,19 +51,17 @@ public final class RegistryWaitingDeserializer<T> implements Deserializer<T> {
      * @param requestTimeout how long one attempt of the delegate may take (a record is not held past
      *                       the bound for one more attempt); not null
      * @param health         where the outage is reported; not null
-     * @param nanoTime       monotonic clock, ns (as {@link System#nanoTime()}); not null
-     * @param sleeper        waits the back-off; not null
+     * @param clock          the clock of the hold bound and the back-off's waits ({@link CapClock#system()} in
+     *                       production, a manual clock in tests); not null
      */
     public RegistryWaitingDeserializer(Deserializer<T> delegate, RegistryRetry retry, Duration holdBound,
-                                       Duration requestTimeout, RegistryHealth health, LongSupplier nanoTime,
-                                       Sleeper sleeper) {
+                                       Duration requestTimeout, RegistryHealth health, CapClock clock) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.retry = Objects.requireNonNull(retry, "retry");
         this.holdBound = holdBound;
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.health = Objects.requireNonNull(health, "health");
-        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -96,7 +83,7 @@ public final class RegistryWaitingDeserializer<T> implements Deserializer<T> {
         SpecificAvroSerde<T> reading = SpecificAvroSerde.forValue(type, registryUrl, client.withMaxRetries(0));
         SpecificAvroSerde<T> writing = SpecificAvroSerde.forValue(type, registryUrl, client);
         return Serdes.serdeFrom(writing.serializer(), new RegistryWaitingDeserializer<>(reading.deserializer(), retry,
-                holdBound, client.requestTimeout(), health, System::nanoTime, d -> Thread.sleep(d.toMillis())));
+                holdBound, client.requestTimeout(), health, CapClock.system()));
     }
 
     @Override
@@ -119,7 +106,7 @@ public final class RegistryWaitingDeserializer<T> implements Deserializer<T> {
     }
 
     private T hold(String topic, Attempt<T> attempt) {
-        long start = nanoTime.getAsLong();
+        long start = clock.nanoTime();
         Duration backoff = retry.initialBackoff();
         String reporter = null;
         try {
@@ -145,12 +132,12 @@ public final class RegistryWaitingDeserializer<T> implements Deserializer<T> {
                             outage.getMessage());
                 }
                 health.unreachable(reporter, outage.getMessage());
-                long nextAttemptEnd = nanoTime.getAsLong() - start + backoff.toNanos() + requestTimeout.toNanos();
+                long nextAttemptEnd = clock.nanoTime() - start + backoff.toNanos() + requestTimeout.toNanos();
                 if (holdBound != null && nextAttemptEnd > holdBound.toNanos()) {
                     throw outage(topic, start, attempts, outage);
                 }
                 try {
-                    sleeper.sleep(backoff);
+                    clock.sleep(backoff);
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
                     throw outage(topic, start, attempts, outage);
@@ -172,7 +159,7 @@ public final class RegistryWaitingDeserializer<T> implements Deserializer<T> {
     }
 
     private long millisSince(long startNs) {
-        return (nanoTime.getAsLong() - startNs) / 1_000_000;
+        return (clock.nanoTime() - startNs) / 1_000_000;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.events;
 
+import io.capstream.schemas.time.ManualCapClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,9 +35,8 @@ class RegistryWaitingDeserializerTest {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
 
     private final RegistryHealth health = new RegistryHealth();
-    private final List<Duration> slept = new ArrayList<>();
     private final List<String> healthWhileHolding = new ArrayList<>();
-    private long nowNs = 1_000_000_000L;
+    private final ManualCapClock clock = new ManualCapClock().onSleep(d -> healthWhileHolding.add(health.problem()));
     private String refusingUrl;
     private Deserializer<RunEvent> refusing;
     private Deserializer<RunEvent> answering;
@@ -69,11 +69,7 @@ class RegistryWaitingDeserializerTest {
         Deserializer<RunEvent> registryComingBack = (topic, data) ->
                 attempts[0]++ < refusals ? refusing.deserialize(topic, data) : answering.deserialize(topic, data);
         return new RegistryWaitingDeserializer<>(registryComingBack, RETRY, holdBound, REQUEST_TIMEOUT, health,
-                () -> nowNs, d -> {
-                    healthWhileHolding.add(health.problem());
-                    slept.add(d);
-                    nowNs += d.toNanos();
-                });
+                clock);
     }
 
     @Test
@@ -84,7 +80,7 @@ class RegistryWaitingDeserializerTest {
 
         assertEquals(event, decoded, "the record decoded after the outage, not handed on as undecodable");
         assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400), Duration.ofMillis(400)),
-                slept, "one back-off after each of the 4 refused attempts, doubling to the maximum");
+                clock.sleeps(), "one back-off after each of the 4 refused attempts, doubling to the maximum");
         assertEquals(4, healthWhileHolding.size(), healthWhileHolding.toString());
         for (String p : healthWhileHolding) {
             assertTrue(p != null && p.startsWith(RegistryHealth.UNREACHABLE + "schema registry GET " + refusingUrl
@@ -103,9 +99,9 @@ class RegistryWaitingDeserializerTest {
 
         assertTrue(thrown instanceof RegistryOutageException, "the outage exception, which the handler does not dead-letter: " + thrown);
         assertTrue(thrown.getMessage().contains("while reading a record of " + Topics.REPORTS), thrown.getMessage());
-        long heldMs = slept.stream().mapToLong(Duration::toMillis).sum();
-        assertTrue(heldMs + REQUEST_TIMEOUT.toMillis() <= bound.toMillis() && slept.size() > 3,
-                "held (fake time) within the 5 s bound, one request timeout to spare, after several attempts: " + slept);
+        long heldMs = clock.sleeps().stream().mapToLong(Duration::toMillis).sum();
+        assertTrue(heldMs + REQUEST_TIMEOUT.toMillis() <= bound.toMillis() && clock.sleeps().size() > 3,
+                "held (fake time) within the 5 s bound, one request timeout to spare, after several attempts: " + clock.sleeps());
         assertNull(health.problem(), "the hold's report is withdrawn when it gives up (the probe reports the registry): "
                 + health.problem());
     }
@@ -117,7 +113,7 @@ class RegistryWaitingDeserializerTest {
         RunEvent decoded = deserializer(1_000, null).deserialize(Topics.REPORT_CHUNKS, validRecord(event));
 
         assertEquals(event, decoded);
-        assertEquals(1_000, slept.size(), "1,000 refusals, 1,000 back-offs, never given up");
+        assertEquals(1_000, clock.sleeps().size(), "1,000 refusals, 1,000 back-offs, never given up");
     }
 
     @Test
@@ -127,7 +123,7 @@ class RegistryWaitingDeserializerTest {
         SerializationException thrown = assertThrows(SerializationException.class,
                 () -> deserializer(Integer.MAX_VALUE, Duration.ofSeconds(60)).deserialize(Topics.REPORTS, garbage));
 
-        assertTrue(slept.isEmpty(), "garbage needs no registry and is not held: " + slept);
+        assertTrue(clock.sleeps().isEmpty(), "garbage needs no registry and is not held: " + clock.sleeps());
         assertNull(health.problem());
         assertTrue(thrown.getMessage().startsWith("cannot decode RunEvent"), thrown.getMessage());
     }

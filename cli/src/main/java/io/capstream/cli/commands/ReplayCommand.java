@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.schemas.time.CapClock;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.aggregator.importer.MetricComparison;
 import io.capstream.aggregator.report.Origins;
@@ -29,7 +30,6 @@ import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -75,6 +75,8 @@ import picocli.CommandLine.Spec;
                     + " every step's requests)."
         })
 public final class ReplayCommand implements Callable<Integer> {
+    /** Now, for the replays' run ids (tests set their own). */
+    CapClock clock = CapClock.system();
     @Spec
     CommandSpec spec;
 
@@ -192,7 +194,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private boolean replayOne(ReportPipeline pipeline, String id, List<RunEvent> events, BenchmarkReport original,
                               PrintWriter out) {
-        String replayId = Replays.replayRunId(id, Instant.now());
+        String replayId = Replays.replayRunId(id, clock.instant());
         CompletableFuture<BenchmarkReport> f = pipeline.expectReport(replayId);
         pipeline.sendEvents(Replays.rekey(events, replayId));
         BenchmarkReport report = pipeline.awaitReport(replayId, f, reports.timeout(), "replay " + replayId,
@@ -260,7 +262,7 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " (never sent, or past the topic's retention)");
             return 1;
         }
-        String replaySweep = Replays.replayRunId(original, Instant.now());
+        String replaySweep = Replays.replayRunId(original, clock.instant());
         int failures = 0;
         Set<String> replayed = new LinkedHashSet<>();
         List<SweepViews.Step> views = new ArrayList<>();

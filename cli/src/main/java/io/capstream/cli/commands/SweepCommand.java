@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
 import io.capstream.aggregator.slo.SloParser;
@@ -59,6 +60,8 @@ import picocli.CommandLine.Spec;
             "130:stopped by Ctrl-C (SIGINT), after the current step's orderly stop",
             "143:stopped by SIGTERM, likewise"})
 public final class SweepCommand implements Callable<Integer> {
+    /** Now, for the sweep's id and plan (tests set their own). */
+    CapClock clock = CapClock.system();
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -135,7 +138,7 @@ public final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<String> problems = new ArrayList<>();
-        SweepSettings settings = resolve(problems, Instant.now());
+        SweepSettings settings = resolve(problems, clock.instant());
         // the run options are checked at the first step's load (the axis's loop), even when the axis has problems
         LoadAxis axis = settings != null ? settings.axis() : checkedAxis;
         double first = settings == null ? 1 : settings.grid() != null ? settings.grid().get(0) : settings.search().start();

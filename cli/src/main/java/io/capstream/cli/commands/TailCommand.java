@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
@@ -44,6 +45,8 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:ok (caught up, without --follow)", "1:Kafka or schema registry error", "2:usage error",
             "130:stopped by Ctrl-C (SIGINT)", "143:stopped by SIGTERM"})
 public final class TailCommand implements Callable<Integer> {
+    /** Now, for {@code --since} (tests set their own). */
+    CapClock clock = CapClock.system();
     @Parameters(index = "0", paramLabel = "reports|summaries|alerts|sweeps|server-metrics",
             description = "Which topic to read.")
     String what;
@@ -119,7 +122,7 @@ public final class TailCommand implements Callable<Integer> {
         TopicTailer.Start start = fromBeginning ? TopicTailer.Start.BEGINNING
                 : since != null ? TopicTailer.Start.TIME
                 : follow ? TopicTailer.Start.END : TopicTailer.Start.BEGINNING;
-        long sinceMs = since == null ? 0 : System.currentTimeMillis() - since.toMillis();
+        long sinceMs = since == null ? 0 : clock.millis() - since.toMillis();
         TailKind k = kind;
         Predicate<SpecificRecord> filter = r -> (target == null || target.equals(k.target(r)))
                 && (model == null || model.equals(k.model(r)));

@@ -1,5 +1,8 @@
 package io.capstream.cli.distributed;
 
+import io.capstream.schemas.time.CapClock;
+import java.time.Duration;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +33,7 @@ public final class ControlTopic {
     /** Bound of a control message's acknowledgement, s. */
     private static final long SEND_TIMEOUT_S = 10;
     /** Pause before describing a just-created topic again, ms. */
-    private static final long RETRY_MS = 100;
+    private static final Duration RETRY = Duration.ofMillis(100);
 
     private ControlTopic() {
     }
@@ -44,6 +47,18 @@ public final class ControlTopic {
      * @throws InterruptedException  when interrupted
      */
     public static void ensure(Admin admin) throws InterruptedException {
+        ensure(admin, CapClock.system());
+    }
+
+    /**
+     * As {@link #ensure(Admin)}, waiting on {@code clock} while the broker does not know the topic yet.
+     *
+     * @param admin an admin client of the run's Kafka; not null
+     * @param clock the clock of the retries' deadline and pauses; not null
+     * @throws IllegalStateException as {@link #ensure(Admin)}
+     * @throws InterruptedException  when interrupted
+     */
+    public static void ensure(Admin admin, CapClock clock) throws InterruptedException {
         NewTopic topic = new NewTopic(NAME, Optional.of(1), Optional.empty()).configs(Map.of(
                 TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime",
                 TopicConfig.RETENTION_MS_CONFIG, Long.toString(RETENTION_MS)));
@@ -58,7 +73,7 @@ public final class ControlTopic {
         }
         ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, NAME);
         Config config = describe(() -> admin.describeConfigs(List.of(res)).all().get(TIMEOUT_S, TimeUnit.SECONDS).get(res),
-                System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S));
+                Duration.ofSeconds(TIMEOUT_S), clock);
         var type = config.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
         if (type != null && !"LogAppendTime".equals(type.value())) {
             throw new IllegalStateException(NAME + " has " + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG + "="
@@ -99,22 +114,24 @@ public final class ControlTopic {
      * created a moment ago answers {@link UnknownTopicOrPartitionException} until its metadata has propagated
      * (workers starting together race to create it).
      *
-     * @param describe     the describe call
-     * @param deadlineNano {@link System#nanoTime()} after which an unknown topic is an error
+     * @param describe the describe call
+     * @param timeout  how long an unknown topic is retried, on the clock
+     * @param clock    the clock of the deadline and of the pauses between tries; not null
      * @return the topic's configuration
      * @throws IllegalStateException when Kafka does not answer, answers another error, or still does not know the
      *                               topic at the deadline
      * @throws InterruptedException  when interrupted
      */
-    static Config describe(Describe describe, long deadlineNano) throws InterruptedException {
+    static Config describe(Describe describe, Duration timeout, CapClock clock) throws InterruptedException {
+        long deadlineNano = clock.nanoTime() + timeout.toNanos();
         while (true) {
             try {
                 return describe.call();
             } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadlineNano) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || clock.nanoTime() - deadlineNano > 0) {
                     throw new IllegalStateException("cannot describe " + NAME + ": " + e.getMessage(), e);
                 }
-                Thread.sleep(RETRY_MS);
+                clock.sleep(RETRY);
             } catch (TimeoutException e) {
                 throw new IllegalStateException("cannot describe " + NAME + ": no answer from Kafka in " + TIMEOUT_S
                         + " s", e);

@@ -1,5 +1,6 @@
 package io.capstream.cli.distributed;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.cli.options.KafkaClientProperties;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,17 +58,18 @@ public final class PlanCleanup {
      * @param admin       an admin client of the run's Kafka; not null
      * @param kafka       client settings of the same Kafka; not null
      * @param nowBrokerMs now on the broker's clock, epoch ms
+     * @param clock       the clock of the control topic's read deadline; not null
      * @return the plan topics deleted (empty when there were none or Kafka refused)
      * @throws InterruptedException when interrupted
      */
-    public static List<String> deleteStale(Admin admin, KafkaClientProperties kafka, long nowBrokerMs)
+    public static List<String> deleteStale(Admin admin, KafkaClientProperties kafka, long nowBrokerMs, CapClock clock)
             throws InterruptedException {
         try {
             Set<String> names = admin.listTopics().names().get(ADMIN_TIMEOUT_S, TimeUnit.SECONDS);
             if (names.stream().noneMatch(n -> n.startsWith(PlanTopic.PREFIX))) {
                 return List.of();
             }
-            List<String> stale = stale(names, recentPlans(kafka, nowBrokerMs - MAX_AGE.toMillis()));
+            List<String> stale = stale(names, recentPlans(kafka, nowBrokerMs - MAX_AGE.toMillis(), clock));
             if (stale.isEmpty()) {
                 return List.of();
             }
@@ -79,7 +81,7 @@ public final class PlanCleanup {
     }
 
     /** @return the run ids of the plan messages at or after {@code sinceBrokerMs} */
-    private static Set<String> recentPlans(KafkaClientProperties kafka, long sinceBrokerMs) {
+    private static Set<String> recentPlans(KafkaClientProperties kafka, long sinceBrokerMs, CapClock clock) {
         Set<String> out = new HashSet<>();
         TopicPartition tp = new TopicPartition(ControlTopic.NAME, 0);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(kafka.consumer(Map.of(
@@ -93,8 +95,8 @@ public final class PlanCleanup {
                 return out; // no message that recent
             }
             c.seek(tp, from.offset());
-            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            while (c.position(tp) < end && System.nanoTime() < deadline) {
+            long deadline = clock.nanoTime() + READ_TIMEOUT.toNanos();
+            while (c.position(tp) < end && clock.nanoTime() - deadline < 0) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
                     ControlMessage m = ControlMessage.parse(r.value());
                     if (m != null && ControlMessage.PLAN.equals(m.type())) {

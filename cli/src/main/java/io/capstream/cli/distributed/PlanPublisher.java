@@ -1,5 +1,6 @@
 package io.capstream.cli.distributed;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.loadgen.run.PlanShare;
 import io.capstream.loadgen.run.RunConfig;
@@ -129,7 +130,19 @@ public final class PlanPublisher implements AutoCloseable {
      * @throws InterruptedException when interrupted
      */
     public java.util.List<String> deleteStalePlans(ClockOffset offset) throws InterruptedException {
-        return PlanCleanup.deleteStale(admin, kafka, offset.toBroker(System.currentTimeMillis()));
+        return deleteStalePlans(offset, CapClock.system());
+    }
+
+    /**
+     * Deletes the plan topics other coordinators left behind ({@link PlanCleanup}).
+     *
+     * @param offset this process's clock offset to the broker
+     * @param clock  this process's clock (now, and the control topic's read deadline); not null
+     * @return the plan topics deleted
+     * @throws InterruptedException when interrupted
+     */
+    public java.util.List<String> deleteStalePlans(ClockOffset offset, CapClock clock) throws InterruptedException {
+        return PlanCleanup.deleteStale(admin, kafka, offset.toBroker(clock.millis()), clock);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.capstream.cli.distributed;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.servermetrics.ServerMetricsPublisher;
 import io.capstream.loadgen.emit.KafkaEventSink;
@@ -40,6 +41,7 @@ public final class ShareRunner {
     private final RegistryClientConfig registryClient;
     private final Function<String, String> env;
     private final java.io.PrintStream log;
+    private final CapClock clock;
 
     /**
      * @param vertx          the Vert.x instance the requests run on (not closed here)
@@ -51,6 +53,21 @@ public final class ShareRunner {
      */
     public ShareRunner(Vertx vertx, KafkaClientProperties kafka, String registryUrl, RegistryClientConfig registryClient,
                        Function<String, String> env, java.io.PrintStream log) {
+        this(vertx, kafka, registryUrl, registryClient, env, log, CapClock.system());
+    }
+
+    /**
+     * @param vertx          the Vert.x instance the requests run on (not closed here)
+     * @param kafka          client settings with the bootstrap servers set
+     * @param registryUrl    registry URL of the events' serde
+     * @param registryClient registry client settings
+     * @param env            environment lookup (for the API key variable)
+     * @param log            notes (a share's server metrics that could not be sent)
+     * @param clock          the clock of the stale-start check and of the share's run; not null
+     */
+    public ShareRunner(Vertx vertx, KafkaClientProperties kafka, String registryUrl, RegistryClientConfig registryClient,
+                       Function<String, String> env, java.io.PrintStream log, CapClock clock) {
+        this.clock = clock;
         this.vertx = vertx;
         this.kafka = kafka;
         this.registryUrl = registryUrl;
@@ -76,7 +93,7 @@ public final class ShareRunner {
         }
         List<String> problems = new ArrayList<>(config.validate(env));
         long startLocalMs = offset.toLocal(ws.getStartAtBrokerEpochMs());
-        long lateMs = System.currentTimeMillis() - startLocalMs;
+        long lateMs = clock.millis() - startLocalMs;
         if (lateMs > STALE_MS) {
             problems.add("its start instant passed " + lateMs / 1000 + " s ago");
         }
@@ -96,7 +113,7 @@ public final class ShareRunner {
                     .withClientProperties(kafka.userProperties()).withRegistryClient(registryClient));
             CompletableFuture<RunOutcome> f;
             try {
-                f = new LoadGenerator(vertx, env).runShare(plan, a, sink, null, control);
+                f = new LoadGenerator(vertx, env, clock).runShare(plan, a, sink, null, control);
             } catch (RuntimeException e) {
                 sink.close(SINK_CLOSE);
                 return CompletableFuture.failedFuture(e);

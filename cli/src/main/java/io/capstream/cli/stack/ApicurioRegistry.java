@@ -1,5 +1,6 @@
 package io.capstream.cli.stack;
 
+import io.capstream.schemas.time.CapClock;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -119,7 +120,8 @@ public final class ApicurioRegistry implements AutoCloseable {
         OutputPump pump = new OutputPump(process, config.logFile());
         registry.pump = pump;
         pump.start();
-        long startedNs = System.nanoTime();
+        CapClock clock = CapClock.system();
+        long startedNs = clock.nanoTime();
         try {
             CompletableFuture<Object> exited = process.onExit().thenApply(p -> p);
             Object first = CompletableFuture.anyOf(pump.listening, exited)
@@ -142,7 +144,7 @@ public final class ApicurioRegistry implements AutoCloseable {
                     : new IllegalStateException("Apicurio Registry failed to start: " + e.getMessage(), e);
         }
         LOG.info("Apicurio Registry listening on {} (started in {} ms)", registry.ccompatUrl(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNs));
+                TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - startedNs));
         return registry;
     }
 

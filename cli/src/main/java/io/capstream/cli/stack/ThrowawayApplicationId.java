@@ -1,5 +1,6 @@
 package io.capstream.cli.stack;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.cli.options.KafkaClientProperties;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,7 +65,19 @@ public final class ThrowawayApplicationId {
      * @return null when everything is gone, else a one-line reason (e.g. "group: ... not empty")
      */
     public String deleteLeftovers(KafkaClientProperties kafka, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        return deleteLeftovers(kafka, timeout, CapClock.system());
+    }
+
+    /**
+     * As {@link #deleteLeftovers(KafkaClientProperties, Duration)}, with the timeout and the retries on a clock.
+     *
+     * @param kafka   client settings of the cluster (bootstrap servers, security); not null
+     * @param timeout bound of the whole cleanup (listing, deletions, retries), on the clock; positive
+     * @param clock   the clock of the deadline and of the pauses between retries; not null
+     * @return null when everything is gone, else a one-line reason (e.g. "group: ... not empty")
+     */
+    public String deleteLeftovers(KafkaClientProperties kafka, Duration timeout, CapClock clock) {
+        Deadline deadline = new Deadline(clock, clock.nanoTime() + timeout.toNanos());
         List<String> problems = new ArrayList<>();
         Admin admin;
         try {
@@ -91,7 +104,7 @@ public final class ThrowawayApplicationId {
         return problems.isEmpty() ? null : String.join("; ", problems);
     }
 
-    private void deleteTopics(Admin admin, long deadline) throws Exception {
+    private void deleteTopics(Admin admin, Deadline deadline) throws Exception {
         List<String> internal = admin.listTopics(new ListTopicsOptions().timeoutMs(remainingMs(deadline))).names()
                 .get(remainingMs(deadline), TimeUnit.MILLISECONDS).stream()
                 .filter(t -> t.startsWith(value + "-")).sorted().toList();
@@ -108,7 +121,7 @@ public final class ThrowawayApplicationId {
         }
     }
 
-    private void deleteGroup(Admin admin, long deadline) throws Exception {
+    private void deleteGroup(Admin admin, Deadline deadline) throws Exception {
         while (true) {
             try {
                 admin.deleteConsumerGroups(List.of(value), new DeleteConsumerGroupsOptions()
@@ -123,13 +136,18 @@ public final class ThrowawayApplicationId {
                         || remainingMs(deadline) <= GROUP_RETRY_MS) {
                     throw e;
                 }
-                Thread.sleep(GROUP_RETRY_MS);
+                deadline.clock().sleep(Duration.ofMillis(GROUP_RETRY_MS));
             }
         }
     }
 
-    private static int remainingMs(long deadline) {
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+    /** The cleanup's deadline: ns on the clock's monotonic scale. */
+    private record Deadline(CapClock clock, long atNs) {
+    }
+
+    private static int remainingMs(Deadline deadline) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE,
+                TimeUnit.NANOSECONDS.toMillis(deadline.atNs() - deadline.clock().nanoTime())));
     }
 
     private static String describe(Throwable e) {

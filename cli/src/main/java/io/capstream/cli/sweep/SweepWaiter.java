@@ -7,6 +7,7 @@ import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepPoint;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
+import io.capstream.schemas.time.CapClock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,7 +42,8 @@ public final class SweepWaiter implements AutoCloseable {
     private static final Duration ATTACH_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(200);
 
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final Consumer<String, byte[]> consumer;
+    private final CapClock clock;
     private final Deserializer<SweepCurve> deserializer;
     private Supplier<String> failure = () -> null;
 
@@ -53,15 +56,35 @@ public final class SweepWaiter implements AutoCloseable {
      * @throws IllegalStateException when the topic has no partitions within 30 s
      */
     public SweepWaiter(Map<String, Object> consumerProps, String topic, Deserializer<SweepCurve> deserializer) {
-        this.deserializer = deserializer;
+        this(new KafkaConsumer<>(props(consumerProps), new StringDeserializer(), new ByteArrayDeserializer()), topic,
+                deserializer, CapClock.system());
+    }
+
+    private static Map<String, Object> props(Map<String, Object> consumerProps) {
         Map<String, Object> props = new HashMap<>(consumerProps);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        return props;
+    }
+
+    /**
+     * Assigns every partition of {@code topic} at its end (resolved now) without reading.
+     *
+     * @param consumer     a consumer without a group, read_committed (closed by {@link #close}); not null
+     * @param topic        the sweeps topic; not null
+     * @param deserializer curve deserializer; not null
+     * @param clock        the clock of the attach and {@link #await} deadlines; not null
+     * @throws IllegalStateException when the topic has no partitions within 30 s
+     */
+    SweepWaiter(Consumer<String, byte[]> consumer, String topic, Deserializer<SweepCurve> deserializer,
+                CapClock clock) {
+        this.deserializer = deserializer;
+        this.consumer = consumer;
+        this.clock = clock;
         try {
-            List<TopicPartition> parts = TopicPartitions.await(consumer, topic, ATTACH_TIMEOUT);
+            List<TopicPartition> parts = TopicPartitions.await(consumer, topic, ATTACH_TIMEOUT, clock);
             consumer.assign(parts);
             consumer.seekToEnd(parts);
             parts.forEach(consumer::position); // resolve the end offsets now, before any curve is produced
@@ -104,8 +127,8 @@ public final class SweepWaiter implements AutoCloseable {
      * @return the curve, or empty when none complete arrived in time or {@link #failWhen} reported a failure
      */
     public Optional<SweepCurve> await(String sweepId, Set<String> runIds, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() - deadline < 0) {
+        long deadline = clock.nanoTime() + timeout.toNanos();
+        while (clock.nanoTime() - deadline < 0) {
             if (failure.get() != null) {
                 return Optional.empty();
             }

@@ -1,5 +1,6 @@
 package io.capstream.cli.up;
 
+import io.capstream.schemas.time.CapClock;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
@@ -29,6 +30,8 @@ public final class UpStack implements AutoCloseable {
     private final List<AutoCloseable> closers = new ArrayList<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final PrintStream log;
+    /** The clock of the start-up time said in the log. */
+    private final CapClock clock = CapClock.system();
     private String bootstrapServers;
     private String schemaRegistryUrl;
     private String simBaseUrl;
@@ -94,7 +97,7 @@ public final class UpStack implements AutoCloseable {
     }
 
     private void startParts(UpConfig cfg) throws Exception {
-        long t0 = System.nanoTime();
+        long t0 = clock.nanoTime();
         log.println("capstream up: starting embedded Kafka on 127.0.0.1:" + cfg.kafkaPort() + " ...");
         EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults().withPort(cfg.kafkaPort())
                 .withDataDir(cfg.dataDir()));
@@ -118,7 +121,7 @@ public final class UpStack implements AutoCloseable {
             simBaseUrl = sim.baseUrl();
             log.println("capstream up: simulated engine (capstream-sim) at " + simBaseUrl);
         }
-        log.printf("capstream up: started in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        log.printf("capstream up: started in %.1f s%n", (clock.nanoTime() - t0) / 1e9);
     }
 
     /**

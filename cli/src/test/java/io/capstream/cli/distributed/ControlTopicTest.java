@@ -1,10 +1,14 @@
 package io.capstream.cli.distributed;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.capstream.schemas.time.ManualCapClock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,7 +30,7 @@ class ControlTopicTest {
                 throw new ExecutionException(new UnknownTopicOrPartitionException("not yet"));
             }
             return LOG_APPEND;
-        }, System.nanoTime() + 10_000_000_000L);
+        }, Duration.ofSeconds(10), new ManualCapClock());
         assertSame(LOG_APPEND, c);
         assertEquals(3, calls.get());
     }
@@ -37,11 +41,25 @@ class ControlTopicTest {
         IllegalStateException denied = assertThrows(IllegalStateException.class, () -> ControlTopic.describe(() -> {
             calls.incrementAndGet();
             throw new ExecutionException(new AuthorizationException("denied"));
-        }, System.nanoTime() + 10_000_000_000L));
+        }, Duration.ofSeconds(10), new ManualCapClock()));
         assertEquals(1, calls.get());
         assertTrue(denied.getMessage().startsWith("cannot describe capstream.control:"), denied.getMessage());
         assertThrows(IllegalStateException.class, () -> ControlTopic.describe(() -> {
             throw new ExecutionException(new UnknownTopicOrPartitionException("never"));
-        }, System.nanoTime() - 1));
+        }, Duration.ofNanos(-1), new ManualCapClock()));
+    }
+
+    @Test
+    void anUnknownTopicIsRetriedEvery100MsUntilTheDeadlineOnTheClock() {
+        ManualCapClock clock = new ManualCapClock();
+        AtomicInteger calls = new AtomicInteger();
+        assertThatThrownBy(() -> ControlTopic.describe(() -> {
+            calls.incrementAndGet();
+            throw new ExecutionException(new UnknownTopicOrPartitionException("never"));
+        }, Duration.ofSeconds(30), clock)).as("an unknown topic at the deadline")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot describe capstream.control");
+        // tries at 0, 0.1, ..., 30.0 s are within the 30 s; the one at 30.1 s is past it
+        assertThat(calls.get()).as("describe calls").isEqualTo(302);
+        assertThat(clock.sleeps()).as("pauses between tries").hasSize(301).containsOnly(Duration.ofMillis(100));
     }
 }

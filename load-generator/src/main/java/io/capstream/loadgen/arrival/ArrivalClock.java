@@ -1,18 +1,26 @@
 package io.capstream.loadgen.arrival;
 
+import io.capstream.schemas.time.CapClock;
 import io.vertx.core.Context;
 
 /**
- * Time source and timers of the arrival drivers: {@link #SYSTEM} in a run ({@link System#nanoTime()}
- * and Vert.x timers), a manual clock in unit tests, so that a schedule, a deadline or a ramp-up can
+ * Time source and timers of the arrival drivers: {@link #of} the run's {@link CapClock} in a run (its monotonic
+ * time and Vert.x timers), a manual clock in unit tests, so that a schedule, a deadline or a ramp-up can
  * be checked without real waiting. Implementations are thread-safe.
  */
 public interface ArrivalClock {
-    /** {@link System#nanoTime()} and the context's Vert.x timers. */
-    ArrivalClock SYSTEM = new ArrivalClock() {
+    /** {@link CapClock#system()}'s monotonic time and the context's Vert.x timers. */
+    ArrivalClock SYSTEM = of(CapClock.system());
+
+    /**
+     * @param clock the time source (the run's); not null
+     * @return an arrival clock with {@code clock}'s monotonic time and the context's Vert.x timers
+     */
+    static ArrivalClock of(CapClock clock) {
+        return new ArrivalClock() {
         @Override
         public long nanoTime() {
-            return System.nanoTime();
+            return clock.nanoTime();
         }
 
         @Override
@@ -24,7 +32,8 @@ public interface ArrivalClock {
         public void cancelTimer(Context context, long timerId) {
             context.owner().cancelTimer(timerId);
         }
-    };
+        };
+    }
 
     /** @return the current time, ns, on the same scale as {@code System.nanoTime()} (the run's T0 and deadline) */
     long nanoTime();

@@ -7,6 +7,7 @@ import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.run.UsageException;
 import io.capstream.schemas.avro.Heartbeat;
+import io.capstream.schemas.time.CapClock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
@@ -57,6 +58,7 @@ public final class ContinuousRunner {
     private final AtomicLong heartbeatCount = new AtomicLong();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopped;
+    private final CapClock clock;
 
     /**
      * @param generator   load generator; not null
@@ -69,6 +71,22 @@ public final class ContinuousRunner {
      */
     public ContinuousRunner(LoadGenerator generator, Supplier<? extends EventSink> sinks, HeartbeatSender heartbeats,
                             ContinuousConfig config, ContinuousListener listener, RunListener runListener) {
+        this(generator, sinks, heartbeats, config, listener, runListener, CapClock.system());
+    }
+
+    /**
+     * @param generator   load generator; not null
+     * @param sinks       makes one event sink per run; not null
+     * @param heartbeats  heartbeat sender (not closed here); not null
+     * @param config      session settings; not null
+     * @param listener    session callbacks; not null
+     * @param runListener per-run progress callbacks (event-loop threads); not null
+     * @param clock       the clock of the runs' start times and of the wait between them; not null
+     */
+    public ContinuousRunner(LoadGenerator generator, Supplier<? extends EventSink> sinks, HeartbeatSender heartbeats,
+                            ContinuousConfig config, ContinuousListener listener, RunListener runListener,
+                            CapClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.generator = Objects.requireNonNull(generator, "generator");
         this.sinks = Objects.requireNonNull(sinks, "sinks");
         this.heartbeats = Objects.requireNonNull(heartbeats, "heartbeats");
@@ -107,12 +125,12 @@ public final class ContinuousRunner {
         long failed = 0;
         long undelivered = 0;
         try {
-            long nextStart = System.nanoTime();
+            long nextStart = clock.nanoTime();
             for (int iteration = 0; !stopped; iteration++) {
                 if (!sleepUntil(nextStart)) {
                     break;
                 }
-                long started = System.nanoTime();
+                long started = clock.nanoTime();
                 RunControl control = new RunControl();
                 current.set(control);
                 if (stopped) {
@@ -162,8 +180,8 @@ public final class ContinuousRunner {
                     }
                 }
                 long intervalNs = config.interval().toNanos();
-                nextStart = config.mode() == ContinuousConfig.Mode.STEADY ? System.nanoTime()
-                        : Math.max(started + intervalNs, System.nanoTime());
+                long now = clock.nanoTime();
+                nextStart = config.mode() == ContinuousConfig.Mode.STEADY ? now : Math.max(started + intervalNs, now);
             }
         } finally {
             beat.shutdownNow();
@@ -175,9 +193,11 @@ public final class ContinuousRunner {
     private boolean sleepUntil(long deadlineNanos) throws InterruptedException {
         lock.lock();
         try {
-            long left = deadlineNanos - System.nanoTime();
+            // a stop() signals the condition; the time left is read from the clock after each wake-up
+            long left = deadlineNanos - clock.nanoTime();
             while (!stopped && left > 0) {
-                left = wake.awaitNanos(left);
+                wake.awaitNanos(left);
+                left = deadlineNanos - clock.nanoTime();
             }
             return !stopped;
         } finally {

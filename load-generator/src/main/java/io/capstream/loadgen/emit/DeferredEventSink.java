@@ -1,6 +1,7 @@
 package io.capstream.loadgen.emit;
 
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.time.CapClock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -33,11 +34,13 @@ public final class DeferredEventSink implements EventSink {
     private CompletableFuture<EventSink> opened;
     private volatile EventSink delegate;
     private volatile String openError;
+    private final CapClock clock;
 
     /** @param delegate where the events go on flush (closed by {@link #close(Duration)}); not null */
     public DeferredEventSink(EventSink delegate) {
         Objects.requireNonNull(delegate, "delegate");
         this.opener = () -> delegate;
+        this.clock = CapClock.system();
     }
 
     /**
@@ -46,7 +49,16 @@ public final class DeferredEventSink implements EventSink {
      *               throw, and then the held events are undelivered; not null
      */
     public DeferredEventSink(Supplier<? extends EventSink> opener) {
+        this(opener, CapClock.system());
+    }
+
+    /**
+     * @param opener as in {@link #DeferredEventSink(Supplier)}; not null
+     * @param clock  the clock of {@link #close}'s deadline (the time an opening took is not the delegate's); not null
+     */
+    public DeferredEventSink(Supplier<? extends EventSink> opener, CapClock clock) {
         this.opener = Objects.requireNonNull(opener, "opener");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** Holds the event; cheap and non-blocking. */
@@ -126,7 +138,7 @@ public final class DeferredEventSink implements EventSink {
      */
     @Override
     public long close(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = clock.nanoTime() + timeout.toNanos();
         boolean needed;
         synchronized (this) {
             needed = opened != null || !held.isEmpty();
@@ -136,7 +148,7 @@ public final class DeferredEventSink implements EventSink {
         }
         EventSink d;
         try {
-            d = open().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            d = open().get(Math.max(0, deadline - clock.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             openError = "the event sink did not open within " + timeout.toSeconds() + " s";
             return held.size();
@@ -150,7 +162,7 @@ public final class DeferredEventSink implements EventSink {
             return held.size();
         }
         release(d);
-        return d.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        return d.close(Duration.ofNanos(Math.max(0, deadline - clock.nanoTime())));
     }
 
     /** @return the delegate, or null (with {@link #openError} set) when the factory failed */

@@ -2,6 +2,7 @@ package io.capstream.loadgen.emit;
 
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.serde.SpecificAvroSerde;
+import io.capstream.schemas.time.CapClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,6 +52,7 @@ public final class KafkaEventSink implements EventSink {
     private final AtomicLong dropped = new AtomicLong();
     private final Thread sender;
     private final long deliveryTimeoutNs;
+    private final CapClock clock;
     private volatile boolean closed;
     private volatile String lastError;
     private boolean inSend;
@@ -86,6 +88,21 @@ public final class KafkaEventSink implements EventSink {
      * @param deliveryTimeoutMs how long an event may wait for an unreachable broker, ms
      */
     public KafkaEventSink(Producer<String, RunEvent> producer, String topic, int capacity, int deliveryTimeoutMs) {
+        this(producer, topic, capacity, deliveryTimeoutMs, CapClock.system());
+    }
+
+    /**
+     * For tests: wraps an existing producer, with the clock of the delivery timeout and of {@link #close}'s deadline.
+     *
+     * @param producer          the producer (closed by {@link #close(Duration)})
+     * @param topic             topic
+     * @param capacity          queue capacity, events
+     * @param deliveryTimeoutMs how long an event may wait for an unreachable broker, ms
+     * @param clock             the clock of the timeouts; not null
+     */
+    public KafkaEventSink(Producer<String, RunEvent> producer, String topic, int capacity, int deliveryTimeoutMs,
+                          CapClock clock) {
+        this.clock = clock;
         this.deliveryTimeoutNs = deliveryTimeoutMs * 1_000_000L;
         this.producer = producer;
         this.topic = topic;
@@ -128,7 +145,7 @@ public final class KafkaEventSink implements EventSink {
             return;
         }
         accepted.incrementAndGet();
-        queue.add(new Pending(event, System.nanoTime()));
+        queue.add(new Pending(event, clock.nanoTime()));
     }
 
     @Override
@@ -166,7 +183,7 @@ public final class KafkaEventSink implements EventSink {
 
     @Override
     public long close(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = clock.nanoTime() + timeout.toNanos();
         if (!closed) {
             closed = true;
             queue.add(CLOSE);
@@ -179,7 +196,7 @@ public final class KafkaEventSink implements EventSink {
         if (sender.isAlive()) {
             sender.interrupt();
         }
-        long left = Math.max(0, deadline - System.nanoTime());
+        long left = Math.max(0, deadline - clock.nanoTime());
         try {
             producer.close(Duration.ofNanos(left));
         } catch (RuntimeException e) {
@@ -257,7 +274,7 @@ public final class KafkaEventSink implements EventSink {
     private void hand(Pending p) {
         RunEvent e = p.event();
         while (true) {
-            if (brokerDown && System.nanoTime() - p.enqueuedNs() > deliveryTimeoutNs) {
+            if (brokerDown && clock.nanoTime() - p.enqueuedNs() > deliveryTimeoutNs) {
                 failed.incrementAndGet(); // waited longer than the delivery timeout for a broker that is down
                 return;
             }

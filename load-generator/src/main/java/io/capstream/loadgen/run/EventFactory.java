@@ -14,6 +14,7 @@ import io.capstream.schemas.avro.ServerScraping;
 import io.capstream.schemas.avro.ServerSeriesInfo;
 import io.capstream.schemas.text.Redaction;
 import io.capstream.schemas.text.SecretMask;
+import io.capstream.schemas.time.CapClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,13 +35,27 @@ public final class EventFactory {
     private final String version;
     private final String target;
     private final SecretMask mask;
+    private final CapClock clock;
 
     /**
+     * An event factory whose stamps ({@code emitted_at_ms}, {@code completed_at_epoch_ms}) read the system clock.
+     *
      * @param runId    run id (the key)
      * @param workerId worker id
      * @param plan     the plan
      */
     public EventFactory(String runId, String workerId, RunPlan plan) {
+        this(runId, workerId, plan, CapClock.system());
+    }
+
+    /**
+     * @param runId    run id (the key)
+     * @param workerId worker id
+     * @param plan     the plan
+     * @param clock    the wall clock of the events' stamps; not null
+     */
+    public EventFactory(String runId, String workerId, RunPlan plan, CapClock clock) {
+        this.clock = clock;
         this.runId = runId;
         this.workerId = workerId;
         this.plan = plan;
@@ -68,7 +83,7 @@ public final class EventFactory {
                 .setRunId(runId)
                 .setEventId(UUID.randomUUID().toString())
                 .setWorkerId(workerId)
-                .setEmittedAtMs(System.currentTimeMillis())
+                .setEmittedAtMs(clock.millis())
                 .setPayload(payload)
                 .build());
     }
@@ -136,7 +151,7 @@ public final class EventFactory {
                 .setOutputChunkGapsDropped(r.outputGaps().dropped())
                 .setFinishReason(r.finishReason())
                 .setHttpStatus(r.httpStatus() >= 0 ? r.httpStatus() : null)
-                .setCompletedAtEpochMs(System.currentTimeMillis())
+                .setCompletedAtEpochMs(clock.millis())
                 .build();
         return wrap(rc);
     }
@@ -170,7 +185,7 @@ public final class EventFactory {
                 .setHttpStatus(httpStatus >= 0 ? httpStatus : null)
                 .setContentChunks(content)
                 .setReasoningChunks(reasoning)
-                .setCompletedAtEpochMs(System.currentTimeMillis())
+                .setCompletedAtEpochMs(clock.millis())
                 .build();
         return wrap(rf);
     }

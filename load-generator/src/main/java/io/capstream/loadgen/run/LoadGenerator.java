@@ -1,6 +1,7 @@
 package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.emit.EventSink;
+import io.capstream.schemas.time.CapClock;
 import io.vertx.core.Vertx;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -15,6 +16,7 @@ import java.util.function.Function;
 public final class LoadGenerator {
     private final Vertx vertx;
     private final Function<String, String> env;
+    private final CapClock clock;
 
     /**
      * @param vertx the Vert.x instance whose event loops carry the requests (not closed by this class)
@@ -28,8 +30,19 @@ public final class LoadGenerator {
      * @param env   environment lookup for {@code --api-key-env} (tests inject their own)
      */
     public LoadGenerator(Vertx vertx, Function<String, String> env) {
+        this(vertx, env, CapClock.system());
+    }
+
+    /**
+     * @param vertx the Vert.x instance (not closed by this class)
+     * @param env   environment lookup for {@code --api-key-env} (tests inject their own)
+     * @param clock the runs' wall and monotonic time: T0, the events' stamps, a share's start instant, the
+     *              warm-up's bound ({@link CapClock#system()}: its monotonic time is that of the chunk stamps); not null
+     */
+    public LoadGenerator(Vertx vertx, Function<String, String> env, CapClock clock) {
         this.vertx = vertx;
         this.env = env;
+        this.clock = clock;
     }
 
     /**
@@ -78,7 +91,7 @@ public final class LoadGenerator {
      * @return the outcome
      */
     public CompletableFuture<RunOutcome> run(RunPlan plan, EventSink sink, RunListener listener, RunControl control) {
-        return new RunExecution(vertx, plan, sink, listener, control, null).start();
+        return new RunLifecycle(vertx, plan, sink, listener, control, null, clock).start();
     }
 
     /**
@@ -101,6 +114,6 @@ public final class LoadGenerator {
         if (plan.config().runId() == null || assignment == null) {
             throw new IllegalArgumentException("a share needs the run's id and an assignment");
         }
-        return new RunExecution(vertx, plan, sink, listener, control, assignment).start();
+        return new RunLifecycle(vertx, plan, sink, listener, control, assignment, clock).start();
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.servermetrics;
 
+import io.capstream.schemas.time.CapClock;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,6 +30,7 @@ public final class ServerMetricsScraper {
     private final int intervalMs;
     private final HttpClient http;
     private final ScheduledExecutorService timer;
+    private final CapClock clock;
     private final List<SeriesInfo> series = new ArrayList<>();
     private final Map<String, Integer> index = new HashMap<>();
     /** Successful scrapes in order, with their arrival time on the monotonic clock (T0 may come later). */
@@ -52,7 +54,7 @@ public final class ServerMetricsScraper {
         void scraped(long epochMs, double tMs, Map<String, Double> samples);
     }
 
-    /** A successful scrape as recorded: arrival on {@link System#nanoTime()}'s clock, the rest as in {@link ServerScrape}. */
+    /** A successful scrape as recorded: arrival on the clock's monotonic scale, the rest as in {@link ServerScrape}. */
     private record Arrived(long epochMs, long arrivedNanos, double scrapeMs, double[] values) {
     }
 
@@ -60,9 +62,10 @@ public final class ServerMetricsScraper {
     private record Told(long epochMs, long arrivedNanos, Map<String, Double> samples) {
     }
 
-    private ServerMetricsScraper(String url, int intervalMs) {
+    private ServerMetricsScraper(String url, int intervalMs, CapClock clock) {
         this.url = url;
         this.intervalMs = intervalMs;
+        this.clock = clock;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "capstream-server-metrics");
             t.setDaemon(true);
@@ -78,10 +81,12 @@ public final class ServerMetricsScraper {
      *
      * @param url        the metrics URL; not null
      * @param intervalMs scrape period, ms, &gt; 0
+     * @param clock      the scrapes' arrival times (wall and monotonic; {@link CapClock#system()} in a run, whose
+     *                   monotonic scale is the run's T0's); not null
      * @return the scraper, idle
      */
-    public static ServerMetricsScraper open(String url, int intervalMs) {
-        return new ServerMetricsScraper(url, intervalMs);
+    public static ServerMetricsScraper open(String url, int intervalMs, CapClock clock) {
+        return new ServerMetricsScraper(url, intervalMs, clock);
     }
 
     /**
@@ -103,7 +108,7 @@ public final class ServerMetricsScraper {
      * scrapes every {@code intervalMs} from T0 + interval. Scrape times in the recording are relative to
      * {@code t0Nanos} (the baseline's is negative).
      *
-     * @param t0Nanos  the run's T0 ({@link System#nanoTime()})
+     * @param t0Nanos  the run's T0, on the clock's monotonic scale
      * @param listener told each successful scrape on the scraper's thread; its exceptions are ignored; not null
      */
     public void begin(long t0Nanos, ScrapeListener listener) {
@@ -162,12 +167,12 @@ public final class ServerMetricsScraper {
     }
 
     private void scrapeOnce() {
-        long sent = System.nanoTime();
+        long sent = clock.nanoTime();
         try {
             HttpResponse<byte[]> r = http.send(request(url, Duration.ofMillis(SCRAPE_TIMEOUT_MS)),
                     HttpResponse.BodyHandlers.ofByteArray());
-            long arrived = System.nanoTime();
-            long epochMs = System.currentTimeMillis();
+            long arrived = clock.nanoTime();
+            long epochMs = clock.millis();
             if (r.statusCode() != 200) {
                 fail("GET " + url + " answered " + r.statusCode());
                 return;

@@ -5,6 +5,7 @@ import io.capstream.loadgen.client.RequestResult;
 import io.capstream.loadgen.client.StreamingClient;
 import io.capstream.loadgen.selfcheck.WarmupResult;
 import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.schemas.time.CapClock;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -68,15 +69,17 @@ public final class ClientWarmup {
      * @param bodies   body of warm-up request k (the run's body builder)
      * @param stop     true once the run was asked to stop: no further warm-up request starts
      * @param onResult every result, on the event loop (the caller exercises its event building)
+     * @param clock    the clock of the time bound ({@link CapClock#system()} in a run); not null
      * @return what ran; never fails (a warm-up problem ends the warm-up early)
      */
     public static Future<WarmupResult> run(Vertx vertx, List<Context> contexts, Settings s, ClientConfig template,
-                                           WarmupBodies bodies, BooleanSupplier stop, Consumer<RequestResult> onResult) {
+                                           WarmupBodies bodies, BooleanSupplier stop, Consumer<RequestResult> onResult,
+                                           CapClock clock) {
         return LoopbackStreamServer.start(vertx).compose(server -> {
             StreamingClient client = new StreamingClient(vertx, new ClientConfig(server.baseUrl(), template.timeoutS(),
                     template.keepAlive(), 2 * s.concurrency() + 16, ApiKey.none()));
             Promise<WarmupResult> result = Promise.promise();
-            State st = new State(s, System.nanoTime());
+            State st = new State(s, clock);
             next(contexts, client, bodies, stop, onResult, st, result);
             return result.future().onComplete(x -> {
                 client.close();
@@ -88,6 +91,7 @@ public final class ClientWarmup {
     /** Progress of one warm-up and its stop rule. */
     static final class State {
         final Settings s;
+        final CapClock clock;
         final long startNs;
         int requests;
         int flat;
@@ -95,9 +99,10 @@ public final class ClientWarmup {
         Double first;
         Double last;
 
-        State(Settings s, long startNs) {
+        State(Settings s, CapClock clock) {
             this.s = s;
-            this.startNs = startNs;
+            this.clock = clock;
+            this.startNs = clock.nanoTime();
         }
 
         /**
@@ -118,13 +123,13 @@ public final class ClientWarmup {
                 flat++;
             }
             best = Math.min(best, usPerRequest);
-            double elapsedS = (System.nanoTime() - startNs) / 1e9;
+            double elapsedS = (clock.nanoTime() - startNs) / 1e9;
             boolean settled = requests >= s.minRequests() && flat >= FLAT_BATCHES && jitShare < JIT_SETTLED;
             return !settled && elapsedS < s.maxSeconds() && requests < s.maxRequests();
         }
 
         WarmupResult result() {
-            return new WarmupResult(requests, (System.nanoTime() - startNs) / 1e6, first, last, 0, 0);
+            return new WarmupResult(requests, (clock.nanoTime() - startNs) / 1e6, first, last, 0, 0);
         }
     }
 

@@ -1,11 +1,13 @@
 package io.capstream.loadgen.emit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.time.ManualCapClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -92,5 +94,43 @@ class DeferredEventSinkTest {
         });
         assertEquals(0, sink.close(Duration.ofSeconds(1)));
         assertEquals(0, opens.get(), "e.g. a run stopped during its warm-up starts no broker");
+    }
+
+    @Test
+    void theDelegateClosesInWhatTheOpeningLeftOfTheTimeout() {
+        ManualCapClock clock = new ManualCapClock();
+        List<Duration> closes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        InMemoryEventSink inner = new InMemoryEventSink();
+        EventSink delegate = new EventSink() {
+            @Override
+            public void send(RunEvent event) {
+                inner.send(event);
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Long> flush() {
+                return inner.flush();
+            }
+
+            @Override
+            public long undelivered() {
+                return inner.undelivered();
+            }
+
+            @Override
+            public long close(Duration timeout) {
+                closes.add(timeout);
+                return inner.close(timeout);
+            }
+        };
+        // opening the delegate (e.g. starting a broker) takes 4 s on the clock
+        DeferredEventSink sink = new DeferredEventSink(() -> {
+            clock.advance(Duration.ofSeconds(4));
+            return delegate;
+        }, clock);
+        sink.send(KafkaEventSinkTest.event("r", 1));
+        assertThat(sink.close(Duration.ofSeconds(5))).as("undelivered").isZero();
+        assertThat(closes).as("the delegate's close timeout: 5 s less the 4 s opening").containsExactly(Duration.ofSeconds(1));
+        assertThat(inner.events()).as("the held event reached the delegate").hasSize(1);
     }
 }

@@ -1,11 +1,13 @@
 package io.capstream.loadgen.emit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.time.ManualCapClock;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Duration;
@@ -203,5 +205,29 @@ class KafkaEventSinkTest {
         assertTrue(ms < 5_000, "50 events x 300 ms blocking would be 15 s; took " + ms + " ms");
         assertTrue(sink.lastError().contains("Timeout"), sink.lastError());
         assertEquals(50, sink.close(Duration.ofSeconds(5)));
+    }
+
+    @Test
+    @Timeout(30)
+    void anEventWaitsForADownBrokerOnlyItsDeliveryTimeoutOnTheClock() throws Exception {
+        ManualCapClock clock = new ManualCapClock();
+        java.util.concurrent.atomic.AtomicInteger sends = new java.util.concurrent.atomic.AtomicInteger();
+        // every send blocks 10 s (max.block.ms) on the clock, then finds no metadata
+        MockProducer<String, RunEvent> p = new MockProducer<>(true, null, new StringSerializer(), (t, v) -> new byte[] {1}) {
+            @Override
+            public synchronized Future<RecordMetadata> send(ProducerRecord<String, RunEvent> record, Callback callback) {
+                sends.incrementAndGet();
+                clock.advance(Duration.ofSeconds(10));
+                throw new org.apache.kafka.common.errors.TimeoutException("Topic not present in metadata after 10000 ms");
+            }
+        };
+        KafkaEventSink sink = new KafkaEventSink(p, Topics.EVENTS, 100, 25_000, clock);
+        sink.send(event("r", 1));
+        sink.flush().get(10, TimeUnit.SECONDS);
+        // tries at 0 s, 10 s and 20 s are young enough; at 30 s the event is older than the 25 s delivery timeout
+        assertThat(sends.get()).as("sends of the one event before its delivery timeout").isEqualTo(3);
+        assertThat(sink.undelivered()).as("undelivered").isEqualTo(1);
+        assertThat(sink.lastError()).as("last error").contains("Topic not present in metadata");
+        sink.close(Duration.ofSeconds(5));
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.warmup;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +9,9 @@ import io.capstream.loadgen.client.ClientConfig;
 import io.capstream.loadgen.client.RequestResult;
 import io.capstream.loadgen.selfcheck.WarmupResult;
 import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.schemas.time.CapClock;
+import io.capstream.schemas.time.ManualCapClock;
+import java.time.Duration;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -44,7 +48,7 @@ class ClientWarmupTest {
     void runsWholeBatchesOfRealStreamsUntilItsBound() throws Exception {
         List<RequestResult> results = new CopyOnWriteArrayList<>();
         WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(60, 1_000_000, 300, 100, 8),
-                TEMPLATE, BODIES, () -> false, results::add).await(60, TimeUnit.SECONDS);
+                TEMPLATE, BODIES, () -> false, results::add, CapClock.system()).await(60, TimeUnit.SECONDS);
         assertEquals(300, w.loopbackRequests(), "stops at maxRequests, in whole batches");
         assertEquals(300, results.size());
         assertTrue(results.stream().allMatch(RequestResult::ok), "every loopback stream completes");
@@ -67,7 +71,7 @@ class ClientWarmupTest {
                         stop.set(true); // the 31st result asks to stop
                     }
                     results.add(r);
-                }).await(60, TimeUnit.SECONDS);
+                }, CapClock.system()).await(60, TimeUnit.SECONDS);
         assertTrue(results.size() >= 31 && results.size() <= 31 + 4, "at most the 4 in flight end after the stop: "
                 + results.size());
         assertEquals(results.size(), w.loopbackRequests(), "the stopped batch's started requests are counted");
@@ -87,22 +91,39 @@ class ClientWarmupTest {
 
     @Test
     void theTimeBoundEndsItAfterTheCurrentBatch() throws Exception {
-        WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(0.001, 1_000_000, 1_000_000, 50, 4),
-                TEMPLATE, BODIES, () -> false, r -> { }).await(60, TimeUnit.SECONDS);
-        assertEquals(50, w.loopbackRequests(), "one batch, then the bound");
+        // each loopback result moves the clock 100 ms: the 50 of the first batch reach the 5 s bound
+        ManualCapClock clock = new ManualCapClock();
+        WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(5, 1_000_000, 1_000_000, 50, 4),
+                TEMPLATE, BODIES, () -> false, r -> clock.advance(Duration.ofMillis(100)), clock)
+                .await(60, TimeUnit.SECONDS);
+        assertThat(w.loopbackRequests()).as("loopback requests: one batch, then the bound").isEqualTo(50);
+        assertThat(w.loopbackMs()).as("warm-up time on the clock, ms").isEqualTo(5000.0);
+    }
+
+    @Test
+    void theDeadlineIsOnTheInjectedClock() {
+        ManualCapClock clock = new ManualCapClock();
+        ClientWarmup.State st = new ClientWarmup.State(new ClientWarmup.Settings(2, 0, 1_000_000, 100, 8), clock);
+        assertThat(st.record(100, 1000, 0.5)).as("go on at 0 s of 2").isTrue();
+        clock.advance(Duration.ofMillis(1999));
+        assertThat(st.record(100, 500, 0.5)).as("go on at 1.999 s of 2").isTrue();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(st.record(100, 250, 0.5)).as("stops at 2 s of 2").isFalse();
+        assertThat(st.result().loopbackMs()).as("warm-up time, ms").isEqualTo(2000.0);
     }
 
     @Test
     void bodiesThatCannotBeBuiltEndItWithoutFailing() throws Exception {
         WarmupResult w = ClientWarmup.run(vertx, contexts(), new ClientWarmup.Settings(60, 10, 1000, 10, 2), TEMPLATE,
-                (ctx, k) -> Future.failedFuture(new IllegalStateException("no body")), () -> false, r -> { })
+                (ctx, k) -> Future.failedFuture(new IllegalStateException("no body")), () -> false, r -> { },
+                CapClock.system())
                 .await(60, TimeUnit.SECONDS);
         assertEquals(0, w.loopbackRequests(), "a batch that failed whole is not counted");
     }
 
     @Test
     void stopRuleWantsAFlatCostAQuietJitAndTheMinimumCount() {
-        ClientWarmup.State st = new ClientWarmup.State(new ClientWarmup.Settings(60, 300, 1_000_000, 100, 8), System.nanoTime());
+        ClientWarmup.State st = new ClientWarmup.State(new ClientWarmup.Settings(60, 300, 1_000_000, 100, 8), new ManualCapClock());
         assertTrue(st.record(100, 1000, 0.5), "falling");
         assertTrue(st.record(100, 500, 0.5), "falling");
         assertTrue(st.record(100, 490, 0.0), "flat 1");
@@ -113,11 +134,11 @@ class ClientWarmupTest {
         assertEquals(1000.0, st.result().firstUsPerRequest());
         assertEquals(485.0, st.result().lastUsPerRequest());
 
-        ClientWarmup.State few = new ClientWarmup.State(new ClientWarmup.Settings(60, 10_000, 1_000_000, 100, 8), System.nanoTime());
+        ClientWarmup.State few = new ClientWarmup.State(new ClientWarmup.Settings(60, 10_000, 1_000_000, 100, 8), new ManualCapClock());
         for (int i = 0; i < 5; i++) {
             assertTrue(few.record(100, 100, 0.0), "below the minimum count it goes on");
         }
-        ClientWarmup.State faster = new ClientWarmup.State(new ClientWarmup.Settings(60, 0, 1_000_000, 100, 8), System.nanoTime());
+        ClientWarmup.State faster = new ClientWarmup.State(new ClientWarmup.Settings(60, 0, 1_000_000, 100, 8), new ManualCapClock());
         double cost = 1000;
         for (int i = 0; i < 10; i++) {
             cost *= 0.9;

@@ -1,5 +1,6 @@
 package io.capstream.schemas.registry;
 
+import io.capstream.schemas.time.CapClock;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -186,7 +187,7 @@ final class RegistryTransport {
 
     private static void sleep(Duration d) {
         try {
-            Thread.sleep(d.toMillis());
+            CapClock.system().sleep(d);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryUnavailableException("interrupted while waiting to retry a schema registry call", -1, -1, e);

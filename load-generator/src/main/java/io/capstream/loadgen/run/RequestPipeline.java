@@ -1,0 +1,193 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.client.ErrorTypes;
+import io.capstream.loadgen.client.RequestError;
+import io.capstream.loadgen.client.RequestResult;
+import io.capstream.loadgen.emit.EventSink;
+import io.capstream.loadgen.workload.BodySource;
+import io.capstream.loadgen.workload.PromptBuilder;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.time.CapClock;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
+
+/**
+ * The requests of one run from T0: builds each request's body (before its t0: excluded from its timing, part of its
+ * client queue time), sends it, turns its result into its {@code RequestCompleted} or {@code RequestFailed}, emits
+ * that (sink, then listener), tells the self-check and reports progress. Counts what ended and failed, and when the
+ * last one ended. Thread-safe: requests end on several event-loop contexts.
+ */
+final class RequestPipeline {
+    /** What the self-check is told of each request. */
+    interface Observer {
+        /** @param n requests in flight now */
+        void inFlight(int n);
+
+        /**
+         * @param queueNs client-side queueing, ns
+         * @param e2eNs   end-to-end time, ns, or -1 when it was never sent
+         * @param chunks  chunks received
+         */
+        void request(long queueNs, long e2eNs, int chunks);
+    }
+
+    private final RunPlan plan;
+    private final int requests;
+    private final BodySource bodies;
+    private final Function<Buffer, Future<RequestResult>> send;
+    private final EventFactory events;
+    private final long t0;
+    private final Observer observer;
+    private final EventSink sink;
+    private final GuardedListener listener;
+    private final CapClock clock;
+    private final RunningMedian ttftMedian = new RunningMedian();
+    private final AtomicInteger done = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong lastEndNs;
+    /** A closed loop's slots between a request's end and their turn to start the next (progress in flight). */
+    private volatile IntSupplier waitingForTurn = () -> 0;
+
+    /**
+     * @param plan     the run's plan (each request's planned context); not null
+     * @param requests requests this execution sends (the plan's or a share's), &gt;= 0
+     * @param bodies   the request bodies; not null
+     * @param send     sends a body (the streaming client); not null
+     * @param events   the run's event factory; not null
+     * @param t0       the run's T0, ns on {@code clock}'s monotonic scale (that of the results' {@code t0Ns})
+     * @param observer the self-check; not null
+     * @param sink     where the events go; not null
+     * @param listener the run's listener; not null
+     * @param clock    the clock of the request ends (the system clock in a run); not null
+     */
+    RequestPipeline(RunPlan plan, int requests, BodySource bodies, Function<Buffer, Future<RequestResult>> send,
+                    EventFactory events, long t0, Observer observer, EventSink sink, GuardedListener listener,
+                    CapClock clock) {
+        this.plan = plan;
+        this.requests = requests;
+        this.bodies = bodies;
+        this.send = send;
+        this.events = events;
+        this.t0 = t0;
+        this.observer = observer;
+        this.sink = sink;
+        this.listener = listener;
+        this.clock = clock;
+        this.lastEndNs = new AtomicLong(t0);
+    }
+
+    /**
+     * Sends request {@code index} (the arrival driver's {@code RequestLauncher}).
+     *
+     * @param index       the request's global index
+     * @param scheduledNs when it was due, ns after T0
+     * @param ctx         the event-loop context it runs on
+     * @param onEnd       run once when it ended (after its event was emitted)
+     */
+    void launch(int index, long scheduledNs, Context ctx, Runnable onEnd) {
+        observer.inFlight(inFlight.incrementAndGet());
+        bodies.body(ctx, index, plan.contextPlan().planned(index)).onComplete(ar -> {
+            if (ar.failed()) {
+                long start = clock.nanoTime() - t0;
+                RequestError err = ar.cause() instanceof PromptBuilder.PromptTooSmallException
+                        ? RequestError.of(ErrorTypes.VALUE_ERROR, PromptBuilder.TOO_SMALL)
+                        : RequestError.of("RuntimeError", String.valueOf(ar.cause()));
+                ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err), null, start - scheduledNs, onEnd);
+                return;
+            }
+            send.apply(ar.result()).onComplete(rr -> {
+                RequestResult r = rr.result();
+                long start = r.t0Ns() - t0;
+                RunEvent ev;
+                try {
+                    ev = r.ok()
+                            ? events.completed(index, scheduledNs, start, r)
+                            : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                            r.reasoningChunks(), r.error());
+                } catch (RuntimeException e) {
+                    // a result the event cannot hold: still this request's end, so that the run ends too
+                    ev = events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                            r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)));
+                    r = null;
+                }
+                ended(ev, r, start - scheduledNs, onEnd);
+            });
+        });
+    }
+
+    /**
+     * @param r       the request's result, or null when it failed before it was sent
+     * @param queueNs its client-side queueing, ns
+     */
+    private void ended(RunEvent ev, RequestResult r, long queueNs, Runnable onEnd) {
+        long now = clock.nanoTime();
+        lastEndNs.accumulateAndGet(now, Math::max);
+        boolean ok = r != null && r.ok();
+        if (ok) {
+            ttftMedian.add(r.ttftNs() / 1e6);
+        } else {
+            failed.incrementAndGet();
+        }
+        observer.request(queueNs, r == null ? -1 : r.e2eNs(), r == null ? 0 : r.contentChunks() + r.reasoningChunks());
+        emit(ev);
+        int d = done.incrementAndGet();
+        inFlight.decrementAndGet();
+        if (d >= requests) {
+            // the last request: reported before onEnd, which may end the run (nothing is reported after that)
+            progress(d, now);
+            onEnd.run();
+        } else {
+            // a closed loop's slot queues for its turn in onEnd: the progress counts it in flight
+            // (waitingForTurn), so that a run at concurrency N shows N in flight, not N - 1
+            onEnd.run();
+            progress(d, now);
+        }
+    }
+
+    private void progress(int d, long now) {
+        listener.progress(new RunProgress(d, requests, failed.get(), inFlight.get() + waitingForTurn.getAsInt(),
+                ttftMedian.median(), now - t0));
+    }
+
+    /**
+     * Hands an event to the sink, then tells the listener.
+     *
+     * @param ev the event; not null
+     */
+    void emit(RunEvent ev) {
+        sink.send(ev);
+        listener.event(ev);
+    }
+
+    /**
+     * A closed loop's slots waiting for their turn, counted in flight by the progress; read apart from the in-flight
+     * count (another context may be between the two), so at most {@code slots} minus those in flight.
+     *
+     * @param waiting the closed loop's count
+     * @param slots   the run's slots
+     */
+    void waitingForTurn(IntSupplier waiting, int slots) {
+        this.waitingForTurn = () -> Math.min(waiting.getAsInt(), Math.max(0, slots - inFlight.get()));
+    }
+
+    /** @return requests that ended */
+    int done() {
+        return done.get();
+    }
+
+    /** @return requests that ended and failed */
+    int failed() {
+        return failed.get();
+    }
+
+    /** @return when the last request ended, ns on the clock's scale (T0 while none has) */
+    long lastEndNs() {
+        return lastEndNs.get();
+    }
+}

@@ -1,0 +1,255 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.arrival.ArrivalClock;
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.arrival.ArrivalSchedule;
+import io.capstream.loadgen.arrival.ClosedLoop;
+import io.capstream.loadgen.arrival.DriverConfig;
+import io.capstream.loadgen.arrival.IoYield;
+import io.capstream.loadgen.arrival.OpenLoop;
+import io.capstream.loadgen.arrival.RequestLauncher;
+import io.capstream.loadgen.client.ClientConfig;
+import io.capstream.loadgen.client.StreamingClient;
+import io.capstream.loadgen.emit.EventSink;
+import io.capstream.loadgen.selfcheck.WarmupResult;
+import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
+import io.capstream.loadgen.workload.BodySource;
+import io.capstream.loadgen.workload.PromptBuilder;
+import io.capstream.loadgen.workload.RequestBodyBuilder;
+import io.capstream.schemas.text.HttpUrls;
+import io.capstream.schemas.time.CapClock;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One run in progress (internal to {@link LoadGenerator}), spec §5 with capstream's arrival processes: its start,
+ * T0 and end. Before T0 the {@link SideProbes} find the server metrics, the {@link RunWarmup} warms the client and the
+ * target, then the probes collect the garbage, start the self-check and take the baseline scrape; at T0 (now, or a
+ * distributed share's shared instant) it emits {@code RunStarted} and starts the arrival driver, whose requests go
+ * through the {@link RequestPipeline}; when they drained it stops the probes, flushes the sink, emits
+ * {@code RunFinished} and completes the {@link RunOutcome}. Requests are spread over one event-loop context per core.
+ * Wall and monotonic time come from one {@link CapClock}.
+ */
+final class RunLifecycle {
+    private final Vertx vertx;
+    private final RunPlan plan;
+    private final RunConfig config;
+    private final EventSink sink;
+    private final GuardedListener listener;
+    private final RunControl control;
+    private final CapClock clock;
+    private final BodySource bodySource;
+    /** The share a worker executes, or null for a run sent by one process. */
+    private final ShareAssignment assignment;
+    /** Requests this execution sends: the plan's, or the share's part of it. */
+    private final int requests;
+    private final SideProbes probes;
+    private final CompletableFuture<RunOutcome> outcome = new CompletableFuture<>();
+    private StreamingClient client;
+    private List<Context> contexts;
+    private int slots;
+    private WarmupResult warmup = WarmupResult.NONE;
+    private RunWarmup warmups;
+    private RequestPipeline pipeline;
+    private EventFactory events;
+    private String runId;
+    private String workerId;
+    private Instant startedAt;
+    private long t0;
+
+    /**
+     * @param vertx      the Vert.x whose event loops carry the requests; not null
+     * @param plan       the resolved plan; not null
+     * @param sink       where the events go (not closed here); not null
+     * @param listener   progress callbacks, or null
+     * @param control    early stop, or null
+     * @param assignment a worker's share, or null for a run sent by one process
+     * @param clock      wall and monotonic time ({@link CapClock#system()} in a run: the chunks' scale); not null
+     */
+    RunLifecycle(Vertx vertx, RunPlan plan, EventSink sink, RunListener listener, RunControl control,
+                 ShareAssignment assignment, CapClock clock) {
+        this.vertx = vertx;
+        this.assignment = assignment;
+        this.requests = assignment == null ? plan.requests() : assignment.share().count(plan.requests());
+        this.plan = plan;
+        this.config = plan.config();
+        this.sink = sink;
+        this.clock = clock;
+        this.listener = new GuardedListener(listener, RunSecrets.of(config, plan.apiKey()));
+        this.control = control == null ? new RunControl() : control;
+        this.bodySource = bodySource(config.request().promptSalt());
+        BodySource warmupBodies = config.warmup().primeCache() ? bodySource
+                : bodySource(PromptBuilder.randomSalt("warm-up", new SecureRandom()));
+        this.warmups = new RunWarmup(vertx, plan, bodySource, warmupBodies, this.control, this.listener, clock);
+        this.probes = new SideProbes(vertx, config, assignment, this.listener, clock);
+    }
+
+    private BodySource bodySource(String salt) {
+        RequestShape rq = config.request();
+        return new BodySource(new PromptBuilder(rq.sharedPrefixTokens(), salt),
+                new RequestBodyBuilder(config.target().model(), rq.maxTokens(), rq.resolvedThinkingMode(),
+                        rq.reasoningEffort(), config.target().endpoint(), rq.extraBody()), plan.requestPlan(),
+                rq.maxTokens());
+    }
+
+    /** @return the outcome; fails when the run could not start ({@link StoppedBeforeStartException} when stopped) */
+    CompletableFuture<RunOutcome> start() {
+        try {
+            boolean open = config.load().arrival() != ArrivalMode.CLOSED;
+            slots = assignment != null ? assignment.slots()
+                    : open ? config.load().effectiveMaxInFlight() : config.load().effectiveConcurrency();
+            TargetConfig target = config.target();
+            // the credentials of a user:password@ travel in the Authorization header (plan.apiKey())
+            ClientConfig clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(target.baseUrl()), target.timeoutS(),
+                    target.keepAlive(), 2 * Math.min(slots, plan.requests()) + 16, plan.apiKey(), target.endpoint(),
+                    target.headers());
+            client = new StreamingClient(vertx, clientConfig);
+            contexts = contexts();
+            probes.discoverServerMetrics()
+                    .compose(url -> warmups.run(contexts, clientConfig, client, slots))
+                    .compose(w -> {
+                        warmup = w;
+                        return probes.start(contexts);
+                    })
+                    .onComplete(ar -> {
+                        // a share stopped before its start still starts, at once, so that its RunFinished
+                        // (nothing sent, interrupted) completes the run's report; a one-process run just ends
+                        if (ar.failed() || (control.stopRequested() && assignment == null)) {
+                            probes.cancel();
+                            client.close();
+                            outcome.completeExceptionally(ar.failed() ? ar.cause() : new StoppedBeforeStartException());
+                        } else if (assignment == null) {
+                            startTimed(open);
+                        } else {
+                            startAtSharedInstant(open);
+                        }
+                    });
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.close();
+            }
+            outcome.completeExceptionally(e);
+        }
+        return outcome;
+    }
+
+    /** A share: waits for the shared start instant (at once when it has passed or the share was stopped). */
+    private void startAtSharedInstant(boolean open) {
+        long delayMs = assignment.startEpochMs() - clock.millis();
+        if (delayMs >= 1 && !control.stopRequested()) {
+            vertx.setTimer(delayMs, id -> startTimed(open));
+        } else {
+            startTimed(open);
+        }
+    }
+
+    private void startTimed(boolean open) {
+        try {
+            if (assignment == null) {
+                startedAt = clock.instant();
+                t0 = clock.nanoTime();
+            } else {
+                // T0 is the shared instant even when this worker starts late (its due requests then queue)
+                long lateMs = Math.max(0, clock.millis() - assignment.startEpochMs());
+                startedAt = Instant.ofEpochMilli(assignment.startEpochMs());
+                t0 = clock.nanoTime() - lateMs * 1_000_000L;
+            }
+            runId = RunIds.runId(startedAt, config.identity().runId(), config.identity().runIdSuffix());
+            workerId = config.identity().workerId() != null ? config.identity().workerId()
+                    : "worker-" + UUID.randomUUID();
+            events = new EventFactory(runId, workerId, plan, clock);
+            pipeline = new RequestPipeline(plan, requests, bodySource, client::execute, events, t0, probes.observer(),
+                    sink, listener, clock);
+            if (assignment == null) {
+                pipeline.emit(events.runStarted(startedAt));
+            }
+            // each scrape also goes into the run's event stream (a heartbeat with server_samples), in time order
+            // with the requests, for the window summaries; the sinks are thread-safe
+            EventFactory started = events;
+            probes.beginScraping(t0, (epochMs, tMs, samples) -> sink.send(started.serverSamples(epochMs, tMs, samples)));
+            listener.raw().onStarted(runId, plan);
+            drive(open).whenComplete((x, err) -> finish());
+        } catch (RuntimeException e) {
+            probes.cancel();
+            client.close();
+            outcome.completeExceptionally(e);
+        }
+    }
+
+    /** Starts the arrival driver at T0; @return completes when every request it started has ended */
+    private CompletableFuture<Integer> drive(boolean open) {
+        LoadShape load = config.load();
+        long deadline = !open && load.durationS() != null ? t0 + (long) (load.durationS() * 1e9) : Long.MAX_VALUE;
+        long rampUpNs = load.rampUpS() == null ? 0 : (long) (load.rampUpS() * 1e9);
+        DriverConfig dc = new DriverConfig(requests, slots, t0, deadline, contexts, control::stopRequested, rampUpNs);
+        RequestLauncher launcher = assignment == null ? pipeline::launch
+                : (local, scheduledNs, ctx, onEnd) -> pipeline.launch(assignment.share().globalIndex(local),
+                scheduledNs, ctx, onEnd);
+        ArrivalClock arrivalClock = ArrivalClock.of(clock);
+        if (!open) {
+            ClosedLoop loop = new ClosedLoop(dc, launcher, IoYield.EVENT_LOOP, arrivalClock);
+            pipeline.waitingForTurn(loop::waitingForTurn, slots);
+            return loop.start();
+        }
+        long seed = config.identity().seed();
+        ArrivalSchedule schedule = load.arrival() == ArrivalMode.TRACE
+                ? ArrivalSchedule.ofOffsets(plan.requestPlan().arrivalOffsetsNs())
+                : assignment == null ? new ArrivalSchedule(load.arrival(), load.rateRps(), seed)
+                : assignment.share().schedule(load.arrival(), load.rateRps(), seed);
+        return new OpenLoop(dc, schedule, launcher, arrivalClock).start();
+    }
+
+    /**
+     * @return one event-loop context per core (at most one per Vert.x event loop, at most one per request): the
+     *         client never blocks a loop, so more loops than cores would only add wake-ups (each probed by the
+     *         self-check's 1 ms timer) without adding capacity
+     */
+    private List<Context> contexts() {
+        int loops = 0;
+        for (var ignored : ((VertxInternal) vertx).nettyEventLoopGroup()) {
+            loops++;
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        int n = Math.max(1, Math.min(Math.min(loops, cores), Math.max(1, plan.requests())));
+        List<Context> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            list.add(((VertxInternal) vertx).createEventLoopContext());
+        }
+        return list;
+    }
+
+    private void finish() {
+        long wall = pipeline.lastEndNs() - t0;
+        Instant finishedAt = clock.instant();
+        int sent = pipeline.done();
+        int failed = pipeline.failed();
+        // a time-bounded closed loop that ends at its duration is complete, not interrupted
+        boolean interrupted = control.stopRequested() || (sent < requests && config.load().durationS() == null);
+        client.close();
+        probes.stop(wall, warmup, sink.delivery()).onComplete(ar -> {
+            SideProbes.Ended ended = ar.result();
+            ServerMetricsRecording rec = ended.recording();
+            if ("deferred".equals(sink.delivery())) {
+                listener.notice("all requests ended; sending the run's held events to Kafka");
+            }
+            listener.awaitingDelivery(sent);
+            sink.flush().whenComplete((u1, e1) -> {
+                pipeline.emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, sink.undelivered(),
+                        ended.check(), assignment, rec));
+                sink.flush().whenComplete((u2, e2) -> {
+                    RunOutcome o = new RunOutcome(runId, workerId, requests, sent, sent - failed, failed,
+                            sink.undelivered(), interrupted, startedAt, finishedAt, wall, ended.check(), rec);
+                    listener.finished(o);
+                    outcome.complete(o);
+                });
+            });
+        });
+    }
+}

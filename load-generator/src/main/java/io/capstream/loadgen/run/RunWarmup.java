@@ -1,0 +1,111 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.client.ClientConfig;
+import io.capstream.loadgen.client.StreamingClient;
+import io.capstream.loadgen.selfcheck.WarmupResult;
+import io.capstream.loadgen.warmup.ClientWarmup;
+import io.capstream.loadgen.warmup.TargetWarmup;
+import io.capstream.loadgen.workload.BodySource;
+import io.capstream.schemas.time.CapClock;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A run's two warm-ups before T0, neither of which produces an event of the run: the client's
+ * ({@link ClientWarmup}: loopback requests until the request path stops getting faster, bounded by
+ * {@code --client-warmup} seconds on the clock), then {@code --warmup-requests} sent to the target and discarded
+ * ({@link TargetWarmup}). Each says what it did in a notice; a stop request skips what has not begun.
+ */
+final class RunWarmup {
+    /** Largest planned context of most loopback warm-up requests, tokens. */
+    static final int WARMUP_PROMPT_TOKENS = 1024;
+    private final Vertx vertx;
+    private final RunPlan plan;
+    private final BodySource bodies;
+    private final BodySource warmupBodies;
+    private final RunControl control;
+    private final GuardedListener listener;
+    private final CapClock clock;
+    private final AtomicReference<String> firstError = new AtomicReference<>();
+
+    /**
+     * @param vertx        the run's Vert.x; not null
+     * @param plan         the run's plan; not null
+     * @param bodies       the run's bodies (the loopback warm-up exercises their building); not null
+     * @param warmupBodies the bodies of the target warm-up (their own prompt salt unless the cache is primed); not null
+     * @param control      the run's stop; not null
+     * @param listener     told the notices; not null
+     * @param clock        the client warm-up's time bound; not null
+     */
+    RunWarmup(Vertx vertx, RunPlan plan, BodySource bodies, BodySource warmupBodies, RunControl control,
+              GuardedListener listener, CapClock clock) {
+        this.vertx = vertx;
+        this.plan = plan;
+        this.bodies = bodies;
+        this.warmupBodies = warmupBodies;
+        this.control = control;
+        this.listener = listener;
+        this.clock = clock;
+    }
+
+    /**
+     * Runs the warm-ups the run's {@link WarmupConfig} asks for.
+     *
+     * @param contexts     the run's event-loop contexts; not null
+     * @param clientConfig the run's client settings (the loopback client copies its timeout and keep-alive); not null
+     * @param client       the run's client (the target warm-up's requests); not null
+     * @param slots        the run's slots (at most this many target warm-up requests at once)
+     * @return what ran; never fails because a warm-up request failed
+     */
+    Future<WarmupResult> run(List<Context> contexts, ClientConfig clientConfig, StreamingClient client, int slots) {
+        WarmupConfig wc = plan.config().warmup();
+        int n = Math.max(1, plan.requests());
+        Future<WarmupResult> f = Future.succeededFuture(WarmupResult.NONE);
+        if (wc.clientWarmupS() > 0 && !control.stopRequested()) {
+            EventFactory warmEvents = new EventFactory("warmup", "warmup", plan, clock);
+            // every 8th warm-up request has the run's own prompt size; the others at most 1,024 tokens (the
+            // path is the same, and small bodies let the warm-up run more requests in its time)
+            f = ClientWarmup.run(vertx, contexts, ClientWarmup.Settings.forRun(wc.clientWarmupS()), clientConfig,
+                    (ctx, k) -> bodies.body(ctx, k % n, k % 8 == 0 ? plan.contextPlan().planned(k % n)
+                            : Math.min(WARMUP_PROMPT_TOKENS, plan.contextPlan().planned(k % n))),
+                    control::stopRequested,
+                    r -> {
+                        if (r.ok()) {
+                            warmEvents.completed(0, 0, 0, r);
+                        }
+                    }, clock).map(w -> {
+                        if (w.loopbackRequests() > 0) {
+                            listener.notice(String.format(Locale.ROOT, "client warm-up: %,d loopback requests in"
+                                    + " %.1f s (%.0f -> %.0f us per request)", w.loopbackRequests(),
+                                    w.loopbackMs() / 1e3, w.firstUsPerRequest(), w.lastUsPerRequest()));
+                        }
+                        return w;
+                    });
+        }
+        int target = wc.targetRequests();
+        if (target > 0) {
+            f = f.compose(w -> control.stopRequested() ? Future.succeededFuture(w)
+                    : TargetWarmup.run(contexts, client,
+                            (ctx, k) -> warmupBodies.body(ctx, n + k, plan.contextPlan().planned(k % n)),
+                            target, Math.min(target, slots), control::stopRequested, r -> {
+                                if (!r.ok()) {
+                                    firstError.compareAndSet(null, r.error().type() + ": " + r.error().message());
+                                }
+                            })
+                    .map(failedCount -> {
+                        listener.notice(String.format(Locale.ROOT, "%d warm-up request(s) sent to the target and"
+                                + " discarded (%d failed)", target, failedCount));
+                        if (failedCount == target) {
+                            listener.notice("warning: every warm-up request failed (first: " + firstError.get()
+                                    + "); the run goes on");
+                        }
+                        return w.withTarget(target, failedCount);
+                    }));
+        }
+        return f;
+    }
+}

@@ -1,0 +1,165 @@
+package io.capstream.loadgen.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.capstream.loadgen.client.OutputChunkGaps;
+import io.capstream.loadgen.client.RequestError;
+import io.capstream.loadgen.client.RequestResult;
+import io.capstream.loadgen.emit.InMemoryEventSink;
+import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.BodySource;
+import io.capstream.loadgen.workload.PromptBuilder;
+import io.capstream.loadgen.workload.RequestBodyBuilder;
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.text.SecretMask;
+import io.capstream.schemas.time.ManualCapClock;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The request pipeline alone: a fake sender, a manual clock, events in memory. */
+class RequestPipelineTest {
+    static Vertx vertx;
+
+    @BeforeAll
+    static void start() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll
+    static void stop() {
+        vertx.close();
+    }
+
+    private static RunPlan plan(int requests) throws Exception {
+        return RunPlanner.complete(RunConfig.builder("http://127.0.0.1:1/v1", "m").requests(requests)
+                .sharedPrefixTokens(0).build(), 32_768, ApiKey.none()).get();
+    }
+
+    private static BodySource bodies(RunPlan plan) {
+        RunConfig c = plan.config();
+        return new BodySource(new PromptBuilder(0, "salt"), new RequestBodyBuilder(c.target().model(),
+                c.request().maxTokens(), c.request().resolvedThinkingMode(), c.request().reasoningEffort(),
+                c.target().endpoint(), c.request().extraBody()), plan.requestPlan(), c.request().maxTokens());
+    }
+
+    private static RequestResult ok(long t0Ns) {
+        return new RequestResult(t0Ns, 5_000_000, 7_000_000, 20_000_000, 200, 10, 4, 0, 4, 0, 1_000_000, "stop",
+                100, OutputChunkGaps.NONE, null);
+    }
+
+    @Test
+    void eachRequestIsSentEmittedObservedAndCountedOnTheInjectedClock() throws Exception {
+        ManualCapClock clock = new ManualCapClock();
+        long t0 = clock.nanoTime();
+        RunPlan plan = plan(3);
+        InMemoryEventSink sink = new InMemoryEventSink();
+        List<RunProgress> progress = new CopyOnWriteArrayList<>();
+        List<RunEvent> told = new CopyOnWriteArrayList<>();
+        List<String> observed = new CopyOnWriteArrayList<>();
+        List<Buffer> sent = new CopyOnWriteArrayList<>();
+        RunListener listener = new RunListener() {
+            @Override
+            public void onProgress(RunProgress p) {
+                progress.add(p);
+                throw new IllegalStateException("a listener's bug");
+            }
+
+            @Override
+            public void onEvent(RunEvent event) {
+                told.add(event);
+            }
+        };
+        RequestPipeline.Observer observer = new RequestPipeline.Observer() {
+            @Override
+            public void inFlight(int n) {
+                observed.add("inFlight " + n);
+            }
+
+            @Override
+            public void request(long queueNs, long e2eNs, int chunks) {
+                observed.add("request queue=" + queueNs + " e2e=" + e2eNs + " chunks=" + chunks);
+            }
+        };
+        // request 0 completes 2 ms after T0 (scheduled at 0), request 1 fails with a 500, 3 ms after its 1 ms schedule
+        List<RequestResult> results = List.of(ok(t0 + 2_000_000),
+                new RequestResult(t0 + 4_000_000, -1, -1, 9_000_000, 500, -1, -1, -1, 0, 0, -1, null, 12,
+                        OutputChunkGaps.NONE, RequestError.of("HTTPError", "500 boom")));
+        RequestPipeline p = new RequestPipeline(plan, 2, bodies(plan), body -> {
+            sent.add(body);
+            return Future.succeededFuture(results.get(sent.size() - 1));
+        }, new EventFactory("run-1", "w", plan, clock), t0, observer, sink,
+                new GuardedListener(listener, SecretMask.NONE), clock);
+        Context ctx = vertx.getOrCreateContext();
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        CompletableFuture<Void> second = new CompletableFuture<>();
+        clock.advance(Duration.ofMillis(30));
+        ctx.runOnContext(v -> p.launch(0, 0, ctx, () -> first.complete(null)));
+        first.get(10, TimeUnit.SECONDS);
+        clock.advance(Duration.ofMillis(20));
+        ctx.runOnContext(v -> p.launch(1, 1_000_000, ctx, () -> second.complete(null)));
+        second.get(10, TimeUnit.SECONDS);
+
+        assertThat(sent).as("bodies sent").hasSize(2);
+        assertThat(sent.get(0).toString()).as("request 0's body").contains("\"model\":\"m\"").contains("\"stream\":true");
+        assertThat(sink.events()).as("events, in the sink's order").hasSize(2);
+        assertThat(told).as("the listener is told every event").containsExactlyElementsOf(sink.events());
+        RequestCompleted c = (RequestCompleted) sink.events().get(0).getPayload();
+        RequestFailed f = (RequestFailed) sink.events().get(1).getPayload();
+        assertThat(c.getRequestIndex()).as("completed index").isEqualTo(0);
+        assertThat(f.getRequestIndex()).as("failed index").isEqualTo(1);
+        assertThat(f.getHttpStatus()).as("failed status").isEqualTo(500);
+        assertThat(sink.events().get(0).getEmittedAtMs()).as("emitted_at_ms from the clock")
+                .isEqualTo(clock.millis() - 20);
+        assertThat(observed).as("what the self-check is told").containsExactly("inFlight 1",
+                "request queue=2000000 e2e=20000000 chunks=4", "inFlight 1", "request queue=3000000 e2e=9000000 chunks=0");
+        assertThat(p.done()).as("done").isEqualTo(2);
+        assertThat(p.failed()).as("failed").isEqualTo(1);
+        assertThat(p.lastEndNs() - t0).as("last end on the clock, ns after T0").isEqualTo(50_000_000L);
+        assertThat(progress).as("progress after each end").extracting(RunProgress::done).containsExactly(1, 2);
+        assertThat(progress.get(1).elapsedNs()).as("progress time on the clock, ns").isEqualTo(50_000_000L);
+        assertThat(progress.get(1).failed()).as("failed in progress").isEqualTo(1);
+    }
+
+    @Test
+    void aClosedLoopsWaitingSlotsCountInFlightUpToTheSlots() throws Exception {
+        ManualCapClock clock = new ManualCapClock();
+        RunPlan plan = plan(1);
+        List<RunProgress> progress = new CopyOnWriteArrayList<>();
+        RunListener listener = new RunListener() {
+            @Override
+            public void onProgress(RunProgress pr) {
+                progress.add(pr);
+            }
+        };
+        // one request: its progress comes before its onEnd
+        RequestPipeline p = new RequestPipeline(plan, 1, bodies(plan), body -> Future.succeededFuture(
+                ok(clock.nanoTime())), new EventFactory("run-1", "w", plan, clock), clock.nanoTime(),
+                new RequestPipeline.Observer() {
+                    @Override
+                    public void inFlight(int n) {
+                    }
+
+                    @Override
+                    public void request(long queueNs, long e2eNs, int chunks) {
+                    }
+                }, new InMemoryEventSink(), new GuardedListener(listener, SecretMask.NONE), clock);
+        p.waitingForTurn(() -> 5, 3);
+        Context ctx = vertx.getOrCreateContext();
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        ctx.runOnContext(v -> p.launch(0, 0, ctx, () -> ended.complete(null)));
+        ended.get(10, TimeUnit.SECONDS);
+        assertThat(progress.get(0).inFlight()).as("in flight: 0 sending + min(5 waiting, 3 slots - 0)").isEqualTo(3);
+    }
+}

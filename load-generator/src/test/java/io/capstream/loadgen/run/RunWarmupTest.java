@@ -1,0 +1,97 @@
+package io.capstream.loadgen.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.capstream.loadgen.client.ClientConfig;
+import io.capstream.loadgen.client.StreamingClient;
+import io.capstream.loadgen.selfcheck.WarmupResult;
+import io.capstream.loadgen.sim.SimConfig;
+import io.capstream.loadgen.sim.SimEngine;
+import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.BodySource;
+import io.capstream.loadgen.workload.PromptBuilder;
+import io.capstream.loadgen.workload.RequestBodyBuilder;
+import io.capstream.schemas.text.SecretMask;
+import io.capstream.schemas.time.ManualCapClock;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The run's warm-ups alone: the target warm-up against the simulated engine and against nothing. */
+class RunWarmupTest {
+    static Vertx vertx;
+    static SimEngine sim;
+
+    @BeforeAll
+    static void start() throws Exception {
+        vertx = Vertx.vertx();
+        sim = SimEngine.start(vertx, SimConfig.builder().ttftBaseMs(1).tickMs(1).build())
+                .toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    }
+
+    @AfterAll
+    static void stop() {
+        sim.close();
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    private static WarmupResult warm(String baseUrl, int targetRequests, RunControl control, List<String> notices)
+            throws Exception {
+        RunPlan plan = RunPlanner.complete(RunConfig.builder(baseUrl, SimConfig.defaults().modelId()).requests(2)
+                .maxTokens(4).ctxTokens(64).sharedPrefixTokens(0).warmup(new WarmupConfig(0, targetRequests))
+                .build(), 4096, ApiKey.none()).get();
+        RunConfig c = plan.config();
+        BodySource bodies = new BodySource(new PromptBuilder(0, "s"), new RequestBodyBuilder(c.target().model(),
+                c.request().maxTokens(), c.request().resolvedThinkingMode(), c.request().reasoningEffort(),
+                c.target().endpoint(), c.request().extraBody()), plan.requestPlan(), c.request().maxTokens());
+        RunListener l = new RunListener() {
+            @Override
+            public void onNotice(String line) {
+                notices.add(line);
+            }
+        };
+        ClientConfig cc = new ClientConfig(baseUrl, 5, true, 8, ApiKey.none());
+        List<Context> contexts = List.of(((VertxInternal) vertx).createEventLoopContext());
+        try (StreamingClient client = new StreamingClient(vertx, cc)) {
+            return new RunWarmup(vertx, plan, bodies, bodies, control, new GuardedListener(l, SecretMask.NONE),
+                    new ManualCapClock()).run(contexts, cc, client, 2).await(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void theTargetWarmupSendsAndDiscardsItsRequestsAndSaysSo() throws Exception {
+        List<String> notices = new CopyOnWriteArrayList<>();
+        WarmupResult w = warm(sim.baseUrl(), 3, new RunControl(), notices);
+        assertThat(w.targetRequests()).as("target warm-up requests").isEqualTo(3);
+        assertThat(w.targetFailed()).as("failed").isZero();
+        assertThat(w.loopbackRequests()).as("no client warm-up asked for").isZero();
+        assertThat(notices).as("notices")
+                .containsExactly("3 warm-up request(s) sent to the target and discarded (0 failed)");
+    }
+
+    @Test
+    void aTargetWarmupThatAllFailedWarnsWithTheFirstErrorAndTheRunGoesOn() throws Exception {
+        List<String> notices = new CopyOnWriteArrayList<>();
+        WarmupResult w = warm("http://127.0.0.1:1/v1", 2, new RunControl(), notices);
+        assertThat(w.targetFailed()).as("failed").isEqualTo(2);
+        assertThat(notices).as("notices").hasSize(2);
+        assertThat(notices.get(1)).as("the warning").startsWith("warning: every warm-up request failed (first: ")
+                .endsWith("); the run goes on");
+    }
+
+    @Test
+    void aStopRequestSkipsTheWarmups() throws Exception {
+        RunControl stopped = new RunControl();
+        stopped.requestStop();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        WarmupResult w = warm(sim.baseUrl(), 3, stopped, notices);
+        assertThat(w).as("warm-up of a stopped run").isEqualTo(WarmupResult.NONE);
+        assertThat(notices).as("notices").isEmpty();
+    }
+}
