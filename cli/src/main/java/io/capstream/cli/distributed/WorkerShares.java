@@ -1,14 +1,20 @@
 package io.capstream.cli.distributed;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.LoadShape;
 import io.capstream.loadgen.run.PlanShare;
+import io.capstream.loadgen.run.ReportContext;
+import io.capstream.loadgen.run.RequestShape;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunIdentity;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import io.capstream.loadgen.workload.ThinkingMode;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.WorkerShare;
 import io.capstream.schemas.text.HttpUrls;
+import java.util.List;
 
 /**
  * The mapping between a run's {@link RunConfig} (with its {@link RunStarted}) and the
@@ -63,49 +69,28 @@ public final class WorkerShares {
     public static RunConfig toConfig(WorkerShare ws, String workerId) {
         RunStarted rs = ws.getRunStarted();
         ArrivalMode arrival = ArrivalMode.parse(rs.getArrival());
-        RunConfig.Builder b = RunConfig.builder(ws.getBaseUrl(), rs.getModel())
-                .engine(rs.getEngine())
-                .gpu(rs.getGpu())
-                .apiKeyEnv(ws.getApiKeyEnv())
-                .serverMetrics(ServerMetricsConfig.parse(ws.getServerMetrics()))
-                .requests(rs.getRequests())
-                .burst(rs.getBurst())
-                .concurrency(rs.getConcurrency())
-                .arrival(arrival)
-                .rateRps(rs.getRateRps())
-                .maxInFlight(rs.getMaxInFlight())
-                .durationS(rs.getDurationS())
-                .keepAlive(rs.getKeepAlive())
-                .rampUpS(rs.getRampUpS())
-                .ctxTokens(rs.getContextTokens() == null ? 0 : rs.getContextTokens())
-                .seed(rs.getContextSeed())
-                .maxTokens(rs.getMaxTokens())
-                .maxModelLen(rs.getMaxContextTokens() == null ? 0 : rs.getMaxContextTokens())
-                .reasoningEffort(rs.getReasoningEffort())
-                .noThinking(rs.getNoThinking())
+        TargetConfig target = new TargetConfig(ws.getBaseUrl(), false, rs.getModel(), rs.getEngine(),
+                ws.getApiKeyEnv(), rs.getTimeoutS() != null ? rs.getTimeoutS() : RunConfig.DEFAULT_TIMEOUT_S,
+                rs.getKeepAlive(), io.capstream.loadgen.workload.ApiEndpoint.parse(rs.getEndpoint()), List.of());
+        LoadShape load = new LoadShape(rs.getRequests(), rs.getConcurrency(), rs.getBurst(), arrival, rs.getRateRps(),
+                rs.getMaxInFlight(), rs.getDurationS(), rs.getRampUpS());
+        RequestShape request = new RequestShape(
+                rs.getSharedPrefixTokens() != null ? rs.getSharedPrefixTokens() : RunConfig.DEFAULT_SHARED_PREFIX_TOKENS,
+                rs.getContextTokens() == null ? 0 : rs.getContextTokens(), rs.getMaxTokens(),
+                rs.getMaxContextTokens() == null ? 0 : rs.getMaxContextTokens(),
+                rs.getMarginTokens() != null ? rs.getMarginTokens() : RunConfig.DEFAULT_MARGIN,
                 // RunStarted holds the resolved mode: disabled whenever --no-thinking was set
-                .thinkingMode(rs.getNoThinking() ? ThinkingMode.DEFAULT : ThinkingMode.parse(rs.getThinkingMode()))
-                .runId(ws.getRunId())
-                .workerId(workerId)
-                .expectedWorkers(rs.getExpectedWorkers())
-                .warmup(new WarmupConfig(ws.getClientWarmupS(), ws.getWarmupRequests(), ws.getWarmupPrimeCache()))
-                .promptSalt(rs.getPromptSalt())
-                .slos(rs.getSlos())
-                .sweep(rs.getSweep())
-                .rerunOf(rs.getRerunOf())
-                .endpoint(io.capstream.loadgen.workload.ApiEndpoint.parse(rs.getEndpoint()))
-                .extraBody(rs.getExtraBodyJson() == null ? null
-                        : io.capstream.loadgen.workload.ExtraBody.parse(rs.getExtraBodyJson()));
-        if (rs.getSharedPrefixTokens() != null) {
-            b.sharedPrefixTokens(rs.getSharedPrefixTokens());
-        }
-        if (rs.getMarginTokens() != null) {
-            b.margin(rs.getMarginTokens());
-        }
-        if (rs.getTimeoutS() != null) {
-            b.timeoutS(rs.getTimeoutS());
-        }
-        return b.build();
+                rs.getNoThinking() ? ThinkingMode.DEFAULT : ThinkingMode.parse(rs.getThinkingMode()),
+                rs.getNoThinking(), rs.getReasoningEffort(), null, null, null, null,
+                rs.getExtraBodyJson() == null ? null
+                        : io.capstream.loadgen.workload.ExtraBody.parse(rs.getExtraBodyJson()),
+                rs.getPromptSalt());
+        RunIdentity identity = new RunIdentity(ws.getRunId(), null, workerId, rs.getExpectedWorkers(),
+                rs.getContextSeed(), rs.getGpu());
+        return new RunConfig(target, load, request, identity,
+                new WarmupConfig(ws.getClientWarmupS(), ws.getWarmupRequests(), ws.getWarmupPrimeCache()),
+                new ReportContext(rs.getSlos(), rs.getSweep(), rs.getRerunOf()),
+                ServerMetricsConfig.parse(ws.getServerMetrics()));
     }
 
     /**

@@ -1,7 +1,12 @@
 package io.capstream.cli.rerun;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.LoadShape;
+import io.capstream.loadgen.run.ReportContext;
+import io.capstream.loadgen.run.RequestShape;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunIdentity;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.workload.ApiEndpoint;
 import io.capstream.loadgen.workload.ExtraBody;
 import io.capstream.loadgen.workload.ThinkingMode;
@@ -40,39 +45,31 @@ public final class RerunWorkload {
      */
     public static RunConfig apply(RunConfig target, RunStarted original, String originalRunId, String runId) {
         boolean open = ArrivalMode.parse(original.getArrival()) != ArrivalMode.CLOSED;
-        RunConfig.Builder b = target.toBuilder()
-                .requests(original.getRequests())
-                .concurrency(original.getConcurrency())
-                .burst(0)
-                .arrival(ArrivalMode.parse(original.getArrival()))
-                .rateRps(open ? original.getRateRps() : null)
-                .maxInFlight(open ? original.getMaxInFlight() : null)
-                .durationS(original.getDurationS())
-                .rampUpS(original.getRampUpS())
-                .sharedPrefixTokens(orDefault(original.getSharedPrefixTokens(), RunConfig.DEFAULT_SHARED_PREFIX_TOKENS))
-                .ctxTokens(original.getContextTokens() == null ? 0 : original.getContextTokens())
-                .seed(original.getContextSeed())
-                .maxTokens(original.getMaxTokens())
-                .maxModelLen(original.getMaxContextTokens() == null ? 0 : original.getMaxContextTokens())
-                .margin(orDefault(original.getMarginTokens(), RunConfig.DEFAULT_MARGIN))
-                .timeoutS(original.getTimeoutS() == null ? RunConfig.DEFAULT_TIMEOUT_S : original.getTimeoutS())
-                .keepAlive(original.getKeepAlive())
-                // RunStarted holds the resolved mode: disabled whenever --no-thinking was set
-                .thinkingMode(original.getNoThinking() ? ThinkingMode.DEFAULT : ThinkingMode.parse(original.getThinkingMode()))
-                .noThinking(original.getNoThinking())
-                .reasoningEffort(original.getReasoningEffort())
-                .endpoint(ApiEndpoint.parse(original.getEndpoint()))
-                .extraBody(original.getExtraBodyJson() == null ? null : ExtraBody.parse(original.getExtraBodyJson()))
-                .promptSalt(original.getPromptSalt())
-                .inputTokens(distribution(original.getInputTokensMean(), original.getInputTokensStddev()))
-                .outputTokens(distribution(original.getOutputTokensMean(), original.getOutputTokensStddev()))
-                .slos(original.getSlos())
-                .sweep(null)
-                .expectedWorkers(1)
-                .runId(runId)
-                .runIdSuffix(null)
-                .rerunOf(originalRunId);
-        return b.build();
+        TargetConfig t = target.target();
+        LoadShape load = new LoadShape(original.getRequests(), original.getConcurrency(), 0,
+                ArrivalMode.parse(original.getArrival()), open ? original.getRateRps() : null,
+                open ? original.getMaxInFlight() : null, original.getDurationS(), original.getRampUpS());
+        // RunStarted holds the resolved mode: disabled whenever --no-thinking was set
+        ThinkingMode thinking = original.getNoThinking() ? ThinkingMode.DEFAULT
+                : ThinkingMode.parse(original.getThinkingMode());
+        ApiEndpoint endpoint = ApiEndpoint.parse(original.getEndpoint());
+        ExtraBody extraBody = original.getExtraBodyJson() == null ? null : ExtraBody.parse(original.getExtraBodyJson());
+        RequestShape request = new RequestShape(
+                orDefault(original.getSharedPrefixTokens(), RunConfig.DEFAULT_SHARED_PREFIX_TOKENS),
+                original.getContextTokens() == null ? 0 : original.getContextTokens(), original.getMaxTokens(),
+                original.getMaxContextTokens() == null ? 0 : original.getMaxContextTokens(),
+                orDefault(original.getMarginTokens(), RunConfig.DEFAULT_MARGIN), thinking, original.getNoThinking(),
+                original.getReasoningEffort(),
+                distribution(original.getInputTokensMean(), original.getInputTokensStddev()),
+                distribution(original.getOutputTokensMean(), original.getOutputTokensStddev()),
+                target.request().dataset(), target.request().tokenizer(), extraBody, original.getPromptSalt());
+        TargetConfig rerunTarget = new TargetConfig(t.baseUrl(), t.simulated(), t.model(), t.engine(), t.apiKeyEnv(),
+                original.getTimeoutS() == null ? RunConfig.DEFAULT_TIMEOUT_S : original.getTimeoutS(),
+                original.getKeepAlive(), endpoint, t.headers());
+        RunIdentity identity = target.identity().withExpectedWorkers(1).withRunId(runId).withRunIdSuffix(null)
+                .withSeed(original.getContextSeed());
+        return new RunConfig(rerunTarget, load, request, identity, target.warmup(),
+                new ReportContext(original.getSlos(), null, originalRunId), target.serverMetrics());
     }
 
     /**

@@ -112,7 +112,7 @@ public final class DistributedRunStep {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
-        config = config.toBuilder().expectedWorkers(workers).build();
+        config = config.withIdentity(config.identity().withExpectedWorkers(workers));
         RunPlan plan;
         try {
             plan = new LoadGenerator(stack.vertx(), env).prepare(config)

@@ -12,6 +12,7 @@ import io.capstream.cli.runner.RunRequest;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.LoadShape;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.LoadHealth;
@@ -41,8 +42,12 @@ class SweepDriverTest {
     }
 
     private static RunConfig base() {
-        return RunConfig.builder("http://127.0.0.1:8000/v1", "m").requests(32).ctxTokens(256).maxTokens(32)
-                .sharedPrefixTokens(0).seed(7).slos(SLOS).warmup(new WarmupConfig(5, 3)).maxInFlight(50).build();
+        return RunConfig.of(TargetConfig.of("http://127.0.0.1:8000/v1", "m"))
+                .withWarmup(new WarmupConfig(5, 3))
+                .withLoad(l -> l.withRequests(32).withMaxInFlight(50))
+                .withRequest(r -> r.withCtxTokens(256).withMaxTokens(32).withSharedPrefixTokens(0))
+                .withIdentity(i -> i.withSeed(7))
+                .withReport(x -> x.withSlos(SLOS));
     }
 
     @Test

@@ -31,6 +31,16 @@ public record ReportContext(List<String> slos, SweepStep sweep, String rerunOf) 
         slos = slos == null ? List.of() : List.copyOf(slos);
     }
 
+    /** @param v SLO texts (null = none) @return a copy with them */
+    public ReportContext withSlos(List<String> v) {
+        return new ReportContext(v, sweep, rerunOf);
+    }
+
+    /** @param v the run id whose workload this run re-sends, or null @return a copy with it */
+    public ReportContext withRerunOf(String v) {
+        return new ReportContext(slos, sweep, v);
+    }
+
     /**
      * @param step the sweep step, or null for none
      * @return a copy in this sweep step
