@@ -63,11 +63,11 @@ class WorkerSharesTest {
         assertEquals(c.warmup(), back.warmup());
         assertEquals(c.serverMetrics(), back.serverMetrics(), "the worker of share 0 scrapes what the run names");
         assertEquals(c.report().slos(), back.report().slos());
-        assertEquals("dist-1", back.runId());
-        assertEquals("w-1", back.workerId());
-        assertEquals(3, back.expectedWorkers());
-        assertEquals(7L, back.seed());
-        assertEquals("h100", back.gpu());
+        assertEquals("dist-1", back.identity().runId());
+        assertEquals("w-1", back.identity().workerId());
+        assertEquals(3, back.identity().expectedWorkers());
+        assertEquals(7L, back.identity().seed());
+        assertEquals("h100", back.identity().gpu());
         assertEquals(List.of(), back.validate(name -> "BENCH_KEY".equals(name) ? "k" : null));
         RunPlan rebuilt = RunPlanner.complete(back, rs.getMaxContextTokens(), ApiKey.none()).join();
         assertArrayEquals(plan.contextPlan().toArray(), rebuilt.contextPlan().toArray());
@@ -88,7 +88,7 @@ class WorkerSharesTest {
         assertEquals("http://127.0.0.1:9/metrics", ws.getServerMetrics(), "nor the server metrics' password");
         assertNull(ws.getApiKeyEnv());
         RunConfig back = WorkerShares.toConfig(ws, "w");
-        assertEquals(ThinkingMode.DISABLED, back.resolvedThinkingMode());
+        assertEquals(ThinkingMode.DISABLED, back.request().resolvedThinkingMode());
         assertEquals(c.load(), back.load());
         assertEquals(2, ws.getConcurrency());
     }

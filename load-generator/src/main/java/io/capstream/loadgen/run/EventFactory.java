@@ -42,7 +42,7 @@ public final class EventFactory {
         this.plan = plan;
         this.version = EventFactory.class.getPackage().getImplementationVersion();
         this.mask = RunSecrets.of(plan.config(), plan.apiKey());
-        this.target = mask.apply(plan.config().baseUrl());
+        this.target = mask.apply(plan.config().target().baseUrl());
     }
 
     /** @return the run's secrets, masked in every event this factory makes */
@@ -79,7 +79,7 @@ public final class EventFactory {
      *         them (so that the windows of its requests carry it)
      */
     public RunEvent serverSamples(long epochMs, java.util.Map<String, Double> samples) {
-        RunEvent e = wrap(io.capstream.schemas.avro.Heartbeat.newBuilder().setTarget(target).setModel(plan.config().model())
+        RunEvent e = wrap(io.capstream.schemas.avro.Heartbeat.newBuilder().setTarget(target).setModel(plan.config().target().model())
                 .setServerSamples(samples).build());
         e.setEmittedAtMs(epochMs);
         return e;
@@ -96,38 +96,38 @@ public final class EventFactory {
         for (int v : p) {
             planned.add(v);
         }
-        boolean open = c.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED;
+        boolean open = c.load().arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED;
         RunStarted.Builder rs = RunStarted.newBuilder()
                 .setBaseUrl(target)
-                .setModel(c.model())
-                .setEngine(c.engine())
-                .setGpu(c.gpu())
+                .setModel(c.target().model())
+                .setEngine(c.target().engine())
+                .setGpu(c.identity().gpu())
                 .setRequests(plan.requests())
-                .setConcurrency(open ? c.effectiveMaxInFlight() : c.effectiveConcurrency())
-                .setBurst(c.burst())
-                .setSharedPrefixBurst(c.burst() != 0)
-                .setContextTokens(c.ctxTokens() == 0 ? null : c.ctxTokens())
-                .setContextSeed(c.seed())
+                .setConcurrency(open ? c.load().effectiveMaxInFlight() : c.load().effectiveConcurrency())
+                .setBurst(c.load().burst())
+                .setSharedPrefixBurst(c.load().burst() != 0)
+                .setContextTokens(c.request().ctxTokens() == 0 ? null : c.request().ctxTokens())
+                .setContextSeed(c.identity().seed())
                 .setMaxContextTokens(plan.maxModelLen())
                 .setMaxTokens(plan.largestMaxTokens())
-                .setSharedPrefixTokens(c.sharedPrefixTokens())
-                .setMarginTokens(c.margin())
-                .setTimeoutS(c.timeoutS())
-                .setThinkingMode(c.resolvedThinkingMode().wireName())
-                .setNoThinking(c.noThinking())
-                .setReasoningEffort(c.reasoningEffort())
+                .setSharedPrefixTokens(c.request().sharedPrefixTokens())
+                .setMarginTokens(c.request().margin())
+                .setTimeoutS(c.target().timeoutS())
+                .setThinkingMode(c.request().resolvedThinkingMode().wireName())
+                .setNoThinking(c.request().noThinking())
+                .setReasoningEffort(c.request().reasoningEffort())
                 .setPlannedContextTokens(planned)
-                .setArrival(c.arrival().wireName())
-                .setRateRps(open ? c.rateRps() : null)
-                .setMaxInFlight(open ? c.effectiveMaxInFlight() : null)
-                .setDurationS(c.durationS())
-                .setKeepAlive(c.keepAlive())
-                .setEndpoint(c.endpoint().label())
-                .setHeaderNames(c.headers().stream().map(io.capstream.loadgen.workload.ExtraHeader::name).toList())
-                .setExtraBodyJson(c.extraBody() == null ? null : c.extraBody().json())
+                .setArrival(c.load().arrival().wireName())
+                .setRateRps(open ? c.load().rateRps() : null)
+                .setMaxInFlight(open ? c.load().effectiveMaxInFlight() : null)
+                .setDurationS(c.load().durationS())
+                .setKeepAlive(c.target().keepAlive())
+                .setEndpoint(c.target().endpoint().label())
+                .setHeaderNames(c.target().headers().stream().map(io.capstream.loadgen.workload.ExtraHeader::name).toList())
+                .setExtraBodyJson(c.request().extraBody() == null ? null : c.request().extraBody().json())
                 .setPromptSalt(c.request().promptSalt())
-                .setRampUpS(c.rampUpS() == null || c.rampUpS() == 0 ? null : c.rampUpS())
-                .setExpectedWorkers(c.expectedWorkers())
+                .setRampUpS(c.load().rampUpS() == null || c.load().rampUpS() == 0 ? null : c.load().rampUpS())
+                .setExpectedWorkers(c.identity().expectedWorkers())
                 .setTimingMethodology(null)
                 .setStartedAt(RunIds.utcSeconds(startedAt))
                 .setStartedAtEpochMs(startedAt.toEpochMilli())
@@ -167,7 +167,7 @@ public final class EventFactory {
                 .setRequestIndex(index)
                 .setPlannedContextTokens(plan.contextPlan().planned(index))
                 .setTarget(target)
-                .setModel(c.model())
+                .setModel(c.target().model())
                 .setScheduledStartNs(scheduledNs)
                 .setStartNs(startNs)
                 .setClientQueueNs(Math.max(0, startNs - scheduledNs))
@@ -209,7 +209,7 @@ public final class EventFactory {
                 .setRequestIndex(index)
                 .setPlannedContextTokens(plan.contextPlan().planned(index))
                 .setTarget(target)
-                .setModel(c.model())
+                .setModel(c.target().model())
                 .setErrorType(error.type())
                 .setErrorMessage(redact(error.message(), error.truncated()))
                 .setErrorMessageTruncated(error.truncated())

@@ -1,11 +1,6 @@
 package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
-import io.capstream.loadgen.workload.ApiEndpoint;
-import io.capstream.loadgen.workload.ExtraBody;
-import io.capstream.loadgen.workload.ExtraHeader;
-import io.capstream.loadgen.arrival.ArrivalMode;
-import io.capstream.loadgen.workload.ThinkingMode;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -24,8 +19,8 @@ import java.util.function.UnaryOperator;
  * {@code DEFAULTS} and {@code with...} methods); check with {@link #validate(Function)} before
  * anything is sent (violations are usage errors, exit code 2): every group checks itself, and
  * {@link RunValidator} composes those checks with the rules that span groups (model-family guard, aggregate
- * prompt guard). The flat
- * accessors ({@link #baseUrl()}, {@link #requests()}, ...) are shortcuts to the groups' values.
+ * prompt guard). A value is
+ * read through its group ({@code config.load().requests()}, {@code config.target().model()}).
  *
  * @param target   endpoint, model and connection; not null
  * @param load     number and timing of the requests; not null
@@ -173,77 +168,4 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
     public List<String> validate(Function<String, String> env) {
         return RunValidator.problems(this, env);
     }
-
-    // Shortcuts to the groups' values, for the generator's call sites.
-
-    /** @return {@link TargetConfig#baseUrl()}; null only for an unbound simulated target */
-    public String baseUrl() { return target.baseUrl(); }
-    /** @return {@link TargetConfig#model()} */
-    public String model() { return target.model(); }
-    /** @return {@link TargetConfig#engine()}, or null */
-    public String engine() { return target.engine(); }
-    /** @return {@link TargetConfig#apiKeyEnv()}, or null */
-    public String apiKeyEnv() { return target.apiKeyEnv(); }
-    /** @return {@link TargetConfig#timeoutS()}, seconds */
-    public double timeoutS() { return target.timeoutS(); }
-    /** @return {@link TargetConfig#keepAlive()} */
-    public boolean keepAlive() { return target.keepAlive(); }
-    /** @return {@link LoadShape#requests()} */
-    public int requests() { return load.requests(); }
-    /** @return {@link LoadShape#concurrency()} */
-    public int concurrency() { return load.concurrency(); }
-    /** @return {@link LoadShape#burst()} */
-    public int burst() { return load.burst(); }
-    /** @return {@link LoadShape#arrival()}; never null */
-    public ArrivalMode arrival() { return load.arrival(); }
-    /** @return {@link LoadShape#rateRps()}, requests/s, or null */
-    public Double rateRps() { return load.rateRps(); }
-    /** @return {@link LoadShape#maxInFlight()}, or null */
-    public Integer maxInFlight() { return load.maxInFlight(); }
-    /** @return {@link LoadShape#durationS()}, seconds, or null */
-    public Double durationS() { return load.durationS(); }
-    /** @return {@link LoadShape#rampUpS()}, seconds, or null */
-    public Double rampUpS() { return load.rampUpS(); }
-    /** @return n: {@code burst} when non-zero, else {@code requests} (spec §1) */
-    public int effectiveRequests() { return load.effectiveRequests(); }
-    /** @return conc: {@code burst} when non-zero, else {@code concurrency} (spec §1) */
-    public int effectiveConcurrency() { return load.effectiveConcurrency(); }
-    /** @return {@link LoadShape#effectiveMaxInFlight()} */
-    public int effectiveMaxInFlight() { return load.effectiveMaxInFlight(); }
-    /** @return {@link RequestShape#sharedPrefixTokens()}, tokens */
-    public int sharedPrefixTokens() { return request.sharedPrefixTokens(); }
-    /** @return {@link RequestShape#ctxTokens()}, tokens (0 = sampled) */
-    public int ctxTokens() { return request.ctxTokens(); }
-    /** @return {@link RequestShape#maxTokens()}, tokens */
-    public int maxTokens() { return request.maxTokens(); }
-    /** @return {@link RequestShape#maxModelLen()}, tokens (0 = probe) */
-    public int maxModelLen() { return request.maxModelLen(); }
-    /** @return {@link RequestShape#margin()}, tokens */
-    public int margin() { return request.margin(); }
-    /** @return {@link RequestShape#thinkingMode()}; never null */
-    public ThinkingMode thinkingMode() { return request.thinkingMode(); }
-    /** @return {@link RequestShape#noThinking()} */
-    public boolean noThinking() { return request.noThinking(); }
-    /** @return {@link RequestShape#reasoningEffort()}, or null */
-    public String reasoningEffort() { return request.reasoningEffort(); }
-    /** @return the thinking mode sent and recorded: disabled whenever {@code --no-thinking} is set */
-    public ThinkingMode resolvedThinkingMode() { return request.resolvedThinkingMode(); }
-    /** @return {@link RequestShape#extraBody()}, or null */
-    public ExtraBody extraBody() { return request.extraBody(); }
-    /** @return {@link TargetConfig#endpoint()}; never null */
-    public ApiEndpoint endpoint() { return target.endpoint(); }
-    /** @return {@link TargetConfig#headers()}; never null */
-    public List<ExtraHeader> headers() { return target.headers(); }
-    /** @return {@link RunIdentity#seed()} */
-    public long seed() { return identity.seed(); }
-    /** @return {@link RunIdentity#gpu()}, or null */
-    public String gpu() { return identity.gpu(); }
-    /** @return {@link RunIdentity#runId()}, or null */
-    public String runId() { return identity.runId(); }
-    /** @return {@link RunIdentity#runIdSuffix()}, or null */
-    public String runIdSuffix() { return identity.runIdSuffix(); }
-    /** @return {@link RunIdentity#workerId()}, or null */
-    public String workerId() { return identity.workerId(); }
-    /** @return {@link RunIdentity#expectedWorkers()} */
-    public int expectedWorkers() { return identity.expectedWorkers(); }
 }

@@ -113,20 +113,22 @@ final class RunExecution {
     }
 
     private BodySource bodySource(String salt) {
-        return new BodySource(new PromptBuilder(config.sharedPrefixTokens(), salt),
-                new RequestBodyBuilder(config.model(), config.maxTokens(), config.resolvedThinkingMode(),
-                        config.reasoningEffort(), config.endpoint(), config.extraBody()), plan.requestPlan(),
-                config.maxTokens());
+        RequestShape request = config.request();
+        return new BodySource(new PromptBuilder(request.sharedPrefixTokens(), salt),
+                new RequestBodyBuilder(config.target().model(), request.maxTokens(), request.resolvedThinkingMode(),
+                        request.reasoningEffort(), config.target().endpoint(), request.extraBody()), plan.requestPlan(),
+                request.maxTokens());
     }
 
     CompletableFuture<RunOutcome> start() {
         try {
-            boolean open = config.arrival() != ArrivalMode.CLOSED;
+            boolean open = config.load().arrival() != ArrivalMode.CLOSED;
             slots = assignment != null ? assignment.slots()
-                    : open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
+                    : open ? config.load().effectiveMaxInFlight() : config.load().effectiveConcurrency();
             // the credentials of a user:password@ travel in the Authorization header (plan.apiKey())
-            clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(config.baseUrl()), config.timeoutS(), config.keepAlive(),
-                    2 * Math.min(slots, plan.requests()) + 16, plan.apiKey(), config.endpoint(), config.headers());
+            TargetConfig target = config.target();
+            clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(target.baseUrl()), target.timeoutS(), target.keepAlive(),
+                    2 * Math.min(slots, plan.requests()) + 16, plan.apiKey(), target.endpoint(), target.headers());
             client = new StreamingClient(vertx, clientConfig);
             contexts = contexts();
             serverMetricsUrl()
@@ -139,7 +141,7 @@ final class RunExecution {
                         System.gc();
                         return w;
                     }, false))
-                    .compose(w -> SelfCheck.start(vertx, contexts, isLocal(config.baseUrl())).map(sc -> {
+                    .compose(w -> SelfCheck.start(vertx, contexts, isLocal(config.target().baseUrl())).map(sc -> {
                         warmup = w;
                         selfCheck = sc;
                         return sc;
@@ -194,7 +196,7 @@ final class RunExecution {
                 return sm.url();
             });
         }
-        String url = ServerMetricsConfig.defaultUrl(HttpUrls.withoutUserInfo(config.baseUrl()));
+        String url = ServerMetricsConfig.defaultUrl(HttpUrls.withoutUserInfo(config.target().baseUrl()));
         return vertx.executeBlocking(() -> ServerMetricsScraper.probe(url, PROBE_TIMEOUT), false).map(why -> {
             if (why != null) {
                 return null;
@@ -278,8 +280,8 @@ final class RunExecution {
                 t0 = System.nanoTime() - lateMs * 1_000_000L;
             }
             lastEndNs.set(t0);
-            runId = RunIds.runId(startedAt, config.runId(), config.runIdSuffix());
-            workerId = config.workerId() != null ? config.workerId() : "worker-" + UUID.randomUUID();
+            runId = RunIds.runId(startedAt, config.identity().runId(), config.identity().runIdSuffix());
+            workerId = config.identity().workerId() != null ? config.identity().workerId() : "worker-" + UUID.randomUUID();
             events = new EventFactory(runId, workerId, plan);
             if (assignment == null) {
                 emit(events.runStarted(startedAt));
@@ -291,19 +293,19 @@ final class RunExecution {
                 scraper.begin(t0, (epochMs, samples) -> sink.send(started.serverSamples(epochMs, samples)));
             }
             listener.onStarted(runId, plan);
-            long deadline = !open && config.durationS() != null
-                    ? t0 + (long) (config.durationS() * 1e9) : Long.MAX_VALUE;
-            long rampUpNs = config.rampUpS() == null ? 0 : (long) (config.rampUpS() * 1e9);
+            long deadline = !open && config.load().durationS() != null
+                    ? t0 + (long) (config.load().durationS() * 1e9) : Long.MAX_VALUE;
+            long rampUpNs = config.load().rampUpS() == null ? 0 : (long) (config.load().rampUpS() * 1e9);
             DriverConfig dc = new DriverConfig(requests, slots, t0, deadline, contexts, control::stopRequested,
                     rampUpNs);
             RequestLauncher launcher = assignment == null ? this::launch
                     : (local, scheduledNs, ctx, onEnd) -> launch(assignment.share().globalIndex(local), scheduledNs, ctx,
                     onEnd);
-            ArrivalSchedule schedule = !open ? null : config.arrival() == ArrivalMode.TRACE
+            ArrivalSchedule schedule = !open ? null : config.load().arrival() == ArrivalMode.TRACE
                     ? ArrivalSchedule.ofOffsets(plan.requestPlan().arrivalOffsetsNs())
                     : assignment == null
-                    ? new ArrivalSchedule(config.arrival(), config.rateRps(), config.seed())
-                    : assignment.share().schedule(config.arrival(), config.rateRps(), config.seed());
+                    ? new ArrivalSchedule(config.load().arrival(), config.load().rateRps(), config.identity().seed())
+                    : assignment.share().schedule(config.load().arrival(), config.load().rateRps(), config.identity().seed());
             CompletableFuture<Integer> drained;
             if (open) {
                 drained = new OpenLoop(dc, schedule, launcher).start();
@@ -448,7 +450,7 @@ final class RunExecution {
         Instant finishedAt = Instant.now();
         int sent = done.get();
         // a time-bounded closed loop that ends at its duration is complete, not interrupted
-        boolean interrupted = control.stopRequested() || (sent < requests && config.durationS() == null);
+        boolean interrupted = control.stopRequested() || (sent < requests && config.load().durationS() == null);
         client.close();
         ServerMetricsScraper scraping = scraper;
         Future<ServerMetricsRecording> recorded = scraping == null ? Future.succeededFuture()

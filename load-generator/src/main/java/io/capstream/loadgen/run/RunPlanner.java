@@ -71,17 +71,17 @@ public final class RunPlanner {
         } catch (UsageException e) {
             return CompletableFuture.failedFuture(e);
         }
-        boolean explicit = config.maxModelLen() != 0;
+        boolean explicit = config.request().maxModelLen() != 0;
         CompletableFuture<RunPlan> out = new CompletableFuture<>();
-        EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.target().endpoint(),
-                config.model(), key, config.headers(), !explicit).onComplete(ar -> {
+        EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(config.target().baseUrl()), config.target().endpoint(),
+                config.target().model(), key, config.target().headers(), !explicit).onComplete(ar -> {
             EndpointPreflight.Outcome probe = ar.succeeded() ? ar.result()
                     : new EndpointPreflight.Outcome(null, null, List.of());
             if (probe.problem() != null && endpointFatal) {
                 out.completeExceptionally(new UsageException(probe.problem()));
                 return;
             }
-            Integer mml = explicit ? Integer.valueOf(config.maxModelLen()) : probe.window();
+            Integer mml = explicit ? Integer.valueOf(config.request().maxModelLen()) : probe.window();
             List<String> warnings = probe.problem() == null ? probe.warnings() : List.of(probe.problem());
             complete(config, mml, key, inputs).whenComplete((p, e) -> {
                 if (e != null) {
@@ -101,10 +101,10 @@ public final class RunPlanner {
      *         basic auth, else none (the validation rejects both at once)
      */
     static ApiKey credentials(RunConfig config, Function<String, String> env) {
-        if (config.apiKeyEnv() != null) {
-            return ApiKey.fromEnv(config.apiKeyEnv(), env);
+        if (config.target().apiKeyEnv() != null) {
+            return ApiKey.fromEnv(config.target().apiKeyEnv(), env);
         }
-        return ApiKey.basic(HttpUrls.userInfo(config.baseUrl()));
+        return ApiKey.basic(HttpUrls.userInfo(config.target().baseUrl()));
     }
 
     /**
@@ -145,7 +145,7 @@ public final class RunPlanner {
         if (arrivals != null) {
             requests = requests.withArrivals(java.util.Arrays.copyOf(arrivals, n));
         }
-        int largest = requests.largestMaxTokens(config.maxTokens());
+        int largest = requests.largestMaxTokens(config.request().maxTokens());
         Integer cap = null;
         if (maxModelLen != null) {
             // an explicit window with one max_tokens for every request was checked by RunValidator.problems
@@ -163,19 +163,19 @@ public final class RunPlanner {
             RunValidator.aggregateGuard(errors, n, java.util.Arrays.stream(planned).max().orElse(0));
             contexts = ContextPlan.of(planned, cap);
         } else {
-            long perRequest = config.ctxTokens() != 0 ? config.ctxTokens()
+            long perRequest = config.request().ctxTokens() != 0 ? config.request().ctxTokens()
                     : Math.min(cap == null ? RunConfig.SAMPLED_CONTEXT_CEILING : cap, RunConfig.SAMPLED_CONTEXT_CEILING);
             RunValidator.aggregateGuard(errors, n, perRequest);
             contexts = null;
         }
         if (n == 0) {
-            errors.add("--duration " + config.durationS() + " s at --rate " + config.rateRps() + " schedules no request");
+            errors.add("--duration " + config.load().durationS() + " s at --rate " + config.load().rateRps() + " schedules no request");
         }
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new UsageException(errors));
         }
         if (contexts == null) {
-            contexts = ContextPlan.build(n, config.ctxTokens(), config.seed(), cap);
+            contexts = ContextPlan.build(n, config.request().ctxTokens(), config.identity().seed(), cap);
         }
         return CompletableFuture.completedFuture(new RunPlan(config, maxModelLen, contexts, key, requests));
     }
@@ -185,10 +185,11 @@ public final class RunPlanner {
      * @return n (see the class comment)
      */
     public static int plannedRequests(RunConfig config) {
-        if (config.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED && config.durationS() != null) {
-            return ArrivalSchedule.countWithin(config.arrival(), config.rateRps(), config.seed(),
-                    (long) (config.durationS() * 1e9), RunConfig.MAX_REQUESTS);
+        LoadShape load = config.load();
+        if (load.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED && load.durationS() != null) {
+            return ArrivalSchedule.countWithin(load.arrival(), load.rateRps(), config.identity().seed(),
+                    (long) (load.durationS() * 1e9), RunConfig.MAX_REQUESTS);
         }
-        return config.effectiveRequests();
+        return load.effectiveRequests();
     }
 }

@@ -226,7 +226,7 @@ class ContinuousRunnerTest {
         RunConfig open = probe(sim.baseUrl(), 1000).withLoad(l -> l.withArrival(io.capstream.loadgen.arrival.ArrivalMode.CONSTANT).withRateRps(20.0));
         ContinuousConfig cfg = ContinuousConfig.of(open, Duration.ofMillis(600)).withHeartbeatInterval(Duration.ofMillis(100));
         assertEquals(ContinuousConfig.Mode.STEADY, cfg.mode());
-        assertEquals(0.6, cfg.runConfig(3).durationS());
+        assertEquals(0.6, cfg.runConfig(3).load().durationS());
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink),
                 new CountingHeartbeats(), cfg, rec, RunListener.NONE);
         CompletableFuture<ContinuousSummary> session = inBackground(runner);

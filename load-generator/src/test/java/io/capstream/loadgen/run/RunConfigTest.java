@@ -30,19 +30,19 @@ class RunConfigTest {
     @Test
     void referenceDefaults() {
         RunConfig c = b();
-        assertEquals(60, c.requests());
-        assertEquals(20, c.concurrency());
-        assertEquals(0, c.burst());
-        assertEquals(8000, c.sharedPrefixTokens());
-        assertEquals(0, c.ctxTokens());
-        assertEquals(0, c.seed());
-        assertEquals(64, c.maxTokens());
-        assertEquals(0, c.maxModelLen());
-        assertEquals(1024, c.margin());
-        assertEquals(900.0, c.timeoutS());
-        assertEquals(ThinkingMode.DEFAULT, c.thinkingMode());
-        assertEquals(ArrivalMode.CLOSED, c.arrival());
-        assertFalse(c.keepAlive());
+        assertEquals(60, c.load().requests());
+        assertEquals(20, c.load().concurrency());
+        assertEquals(0, c.load().burst());
+        assertEquals(8000, c.request().sharedPrefixTokens());
+        assertEquals(0, c.request().ctxTokens());
+        assertEquals(0, c.identity().seed());
+        assertEquals(64, c.request().maxTokens());
+        assertEquals(0, c.request().maxModelLen());
+        assertEquals(1024, c.request().margin());
+        assertEquals(900.0, c.target().timeoutS());
+        assertEquals(ThinkingMode.DEFAULT, c.request().thinkingMode());
+        assertEquals(ArrivalMode.CLOSED, c.load().arrival());
+        assertFalse(c.target().keepAlive());
         assertEquals(List.of(), c.validate(NO_ENV));
     }
 
@@ -66,8 +66,8 @@ class RunConfigTest {
     @Test
     void burstReplacesRequestsAndConcurrency() {
         RunConfig c = b().withLoad(l -> l.withBurst(7).withRequests(100).withConcurrency(3));
-        assertEquals(7, c.effectiveRequests());
-        assertEquals(7, c.effectiveConcurrency());
+        assertEquals(7, c.load().effectiveRequests());
+        assertEquals(7, c.load().effectiveConcurrency());
     }
 
     @Test
@@ -90,7 +90,7 @@ class RunConfigTest {
         assertError(b()
                 .withRequest(r -> r.withReasoningEffort("low").withThinkingMode(ThinkingMode.UNSUPPORTED)), "cannot be combined");
         assertTrue(errors(b().withRequest(r -> r.withReasoningEffort("none"))).isEmpty());
-        assertEquals(ThinkingMode.DISABLED, b().withRequest(r -> r.withNoThinking(true)).resolvedThinkingMode());
+        assertEquals(ThinkingMode.DISABLED, b().withRequest(r -> r.withNoThinking(true)).request().resolvedThinkingMode());
     }
 
     @Test
@@ -216,7 +216,7 @@ class RunConfigTest {
         assertEquals(512, c.request().ctxTokens());
         assertEquals(9, c.identity().seed());
         assertEquals("h100", c.identity().gpu());
-        assertEquals("r", c.runId());
+        assertEquals("r", c.identity().runId());
         assertEquals(List.of("ttft_p95_ms<=300"), c.report().slos());
         assertEquals(2, c.report().sweep().getStep());
         RunConfig o = c.withTarget(t -> t.withEndpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).withHeaders(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("X-A: 1"))))
@@ -225,7 +225,7 @@ class RunConfigTest {
         assertEquals(c.identity(), o.identity(), "a group's change keeps the other groups");
         assertEquals(c.load(), o.load());
         assertEquals("r0", o.report().rerunOf());
-        assertEquals("{\"top_p\":0.5}", o.extraBody().json());
+        assertEquals("{\"top_p\":0.5}", o.request().extraBody().json());
     }
 
     @Test
@@ -233,7 +233,7 @@ class RunConfigTest {
         RunConfig c = b().withTarget(TargetConfig.simulated("some-model"));
         assertEquals(List.of(), c.validate(NO_ENV));
         RunConfig bound = c.withBaseUrl("http://127.0.0.1:4321/v1");
-        assertEquals("http://127.0.0.1:4321/v1", bound.baseUrl());
+        assertEquals("http://127.0.0.1:4321/v1", bound.target().baseUrl());
         assertEquals(c.load(), bound.load());
         assertEquals(c.request(), bound.request());
         assertEquals(c.identity(), bound.identity());

@@ -21,7 +21,7 @@ class RunPlannerDurationTest {
     void openLoopDurationPlansEveryArrivalBeforeItBeyondRequests() {
         RunConfig c = base()
                 .withLoad(l -> l.withArrival(ArrivalMode.POISSON).withRateRps(20.0).withDurationS(5.0));
-        assertEquals(RunConfig.DEFAULT_REQUESTS, c.requests());
+        assertEquals(RunConfig.DEFAULT_REQUESTS, c.load().requests());
         int n = RunPlanner.plannedRequests(c);
         assertEquals(ArrivalSchedule.countWithin(ArrivalMode.POISSON, 20.0, 0, 5_000_000_000L, RunConfig.MAX_REQUESTS), n);
         assertTrue(n > RunConfig.DEFAULT_REQUESTS, "about 100 arrivals in 5 s at 20/s: " + n);
