@@ -113,11 +113,10 @@ final class RunExecution {
     }
 
     private BodySource bodySource(String salt) {
-        RequestShape request = config.request();
-        return new BodySource(new PromptBuilder(request.sharedPrefixTokens(), salt),
-                new RequestBodyBuilder(config.target().model(), request.maxTokens(), request.resolvedThinkingMode(),
-                        request.reasoningEffort(), config.target().endpoint(), request.extraBody()), plan.requestPlan(),
-                request.maxTokens());
+        RequestShape r = config.request();
+        return new BodySource(new PromptBuilder(r.sharedPrefixTokens(), salt), new RequestBodyBuilder(config.target().model(),
+                r.maxTokens(), r.resolvedThinkingMode(), r.reasoningEffort(), config.target().endpoint(), r.extraBody()),
+                plan.requestPlan(), r.maxTokens());
     }
 
     CompletableFuture<RunOutcome> start() {
@@ -126,9 +125,9 @@ final class RunExecution {
             slots = assignment != null ? assignment.slots()
                     : open ? config.load().effectiveMaxInFlight() : config.load().effectiveConcurrency();
             // the credentials of a user:password@ travel in the Authorization header (plan.apiKey())
-            TargetConfig target = config.target();
-            clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(target.baseUrl()), target.timeoutS(), target.keepAlive(),
-                    2 * Math.min(slots, plan.requests()) + 16, plan.apiKey(), target.endpoint(), target.headers());
+            TargetConfig t = config.target();
+            clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(t.baseUrl()), t.timeoutS(), t.keepAlive(),
+                    2 * Math.min(slots, plan.requests()) + 16, plan.apiKey(), t.endpoint(), t.headers());
             client = new StreamingClient(vertx, clientConfig);
             contexts = contexts();
             serverMetricsUrl()
