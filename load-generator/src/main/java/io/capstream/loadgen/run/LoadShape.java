@@ -62,14 +62,6 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
         return maxInFlight != null ? maxInFlight : Math.max(DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT, effectiveConcurrency());
     }
 
-    /**
-     * @param seconds the new time bound, seconds, or null for none
-     * @return a copy with this {@code durationS}
-     */
-    public LoadShape withDurationS(Double seconds) {
-        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, seconds, rampUpS);
-    }
-
     /** @param v planned requests @return a copy with them */
     public LoadShape withRequests(int v) {
         return new LoadShape(v, concurrency, burst, arrival, rateRps, maxInFlight, durationS, rampUpS);
@@ -78,11 +70,6 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
     /** @param v closed-loop slots @return a copy with them */
     public LoadShape withConcurrency(int v) {
         return new LoadShape(requests, v, burst, arrival, rateRps, maxInFlight, durationS, rampUpS);
-    }
-
-    /** @param v burst (0 = off) @return a copy with it */
-    public LoadShape withBurst(int v) {
-        return new LoadShape(requests, concurrency, v, arrival, rateRps, maxInFlight, durationS, rampUpS);
     }
 
     /** @param v arrival process (null = closed) @return a copy with it */
@@ -103,6 +90,22 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
     /** @param v closed-loop ramp-up, seconds, or null @return a copy with it */
     public LoadShape withRampUpS(Double v) {
         return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS, v);
+    }
+
+    /**
+     * @param seconds the new time bound, seconds, or null for none
+     * @return a copy with this {@code durationS}
+     */
+    public LoadShape withDurationS(Double seconds) {
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, seconds, rampUpS);
+    }
+
+    /**
+     * @param n the new {@code --burst}, 0 for none
+     * @return a copy with this {@code burst}
+     */
+    public LoadShape withBurst(int n) {
+        return new LoadShape(requests, concurrency, n, arrival, rateRps, maxInFlight, durationS, rampUpS);
     }
 
     /**

@@ -36,16 +36,19 @@ public record ReportContext(List<String> slos, SweepStep sweep, String rerunOf) 
         return new ReportContext(v, sweep, rerunOf);
     }
 
-    /** @param v the run id whose workload this run re-sends, or null @return a copy with it */
-    public ReportContext withRerunOf(String v) {
-        return new ReportContext(slos, sweep, v);
-    }
-
     /**
      * @param step the sweep step, or null for none
      * @return a copy in this sweep step
      */
     public ReportContext withSweep(SweepStep step) {
         return new ReportContext(slos, step, rerunOf);
+    }
+
+    /**
+     * @param runId the run id whose workload this run re-sends, or null
+     * @return a copy with this {@code rerunOf}
+     */
+    public ReportContext withRerunOf(String runId) {
+        return new ReportContext(slos, sweep, runId);
     }
 }

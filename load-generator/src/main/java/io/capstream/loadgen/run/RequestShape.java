@@ -166,6 +166,16 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
     }
 
     /**
+     * @param datasetFile   the {@code --dataset} (or {@code --trace}) file, or null
+     * @param tokenizerFile the {@code --tokenizer} file, or null
+     * @return a copy reading these files
+     */
+    public RequestShape withFiles(Path datasetFile, Path tokenizerFile) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, datasetFile, tokenizerFile, extraBody, promptSalt);
+    }
+
+    /**
      * @return true when requests may send different {@code max_tokens} or prompts not from the context plan
      *         ({@code --output-tokens}, {@code --input-tokens} or {@code --dataset}): the window rule and the aggregate
      *         guard then need the per-request values and are checked by {@link RunPlanner}

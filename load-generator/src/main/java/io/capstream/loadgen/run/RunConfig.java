@@ -98,6 +98,11 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         return new RunConfig(v, load, request, identity, warmup, report, serverMetrics);
     }
 
+    /** @param v the new server-metrics scraping, null = off @return a copy with it */
+    public RunConfig withServerMetrics(ServerMetricsConfig v) {
+        return new RunConfig(target, load, request, identity, warmup, report, v);
+    }
+
     /** @param v the new load shape; not null @return a copy with it */
     public RunConfig withLoad(LoadShape v) {
         return new RunConfig(target, v, request, identity, warmup, report, serverMetrics);
@@ -151,11 +156,6 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
     /** @param change the change of the report context; not null @return a copy with the changed context */
     public RunConfig withReport(UnaryOperator<ReportContext> change) {
         return withReport(change.apply(report));
-    }
-
-    /** @param v whether and where the endpoint's metrics are scraped, null = off @return a copy with it */
-    public RunConfig withServerMetrics(ServerMetricsConfig v) {
-        return new RunConfig(target, load, request, identity, warmup, report, v);
     }
 
     /**

@@ -24,16 +24,6 @@ public record RunIdentity(String runId, String runIdSuffix, String workerId, int
     /** A derived run id, a random worker id, one worker, seed 0, no GPU label. */
     public static final RunIdentity DEFAULTS = new RunIdentity(null, null, null, 1, 0, null);
 
-    /** @param v workers whose RunFinished completes the run @return a copy with it */
-    public RunIdentity withExpectedWorkers(int v) {
-        return new RunIdentity(runId, runIdSuffix, workerId, v, seed, gpu);
-    }
-
-    /** @param v seed of the context plan and of Poisson arrivals @return a copy with it */
-    public RunIdentity withSeed(long v) {
-        return new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, v, gpu);
-    }
-
     /** @param v GPU label, or null @return a copy with it */
     public RunIdentity withGpu(String v) {
         return new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, v);
@@ -61,6 +51,22 @@ public record RunIdentity(String runId, String runIdSuffix, String workerId, int
      */
     public RunIdentity withWorkerId(String id) {
         return new RunIdentity(runId, runIdSuffix, id, expectedWorkers, seed, gpu);
+    }
+
+    /**
+     * @param s the context plan's seed
+     * @return a copy with this {@code seed}
+     */
+    public RunIdentity withSeed(long s) {
+        return new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, s, gpu);
+    }
+
+    /**
+     * @param n the number of workers whose RunFinished completes the run
+     * @return a copy with this {@code expectedWorkers}
+     */
+    public RunIdentity withExpectedWorkers(int n) {
+        return new RunIdentity(runId, runIdSuffix, workerId, n, seed, gpu);
     }
 
     /**

@@ -90,11 +90,6 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
         return new TargetConfig(baseUrl, simulated, model, v, apiKeyEnv, timeoutS, keepAlive, endpoint, headers);
     }
 
-    /** @param v name of the API key variable, or null @return a copy with it */
-    public TargetConfig withApiKeyEnv(String v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, v, timeoutS, keepAlive, endpoint, headers);
-    }
-
     /** @param v socket timeout, seconds @return a copy with it */
     public TargetConfig withTimeoutS(double v) {
         return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, v, keepAlive, endpoint, headers);
@@ -127,6 +122,24 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
     public TargetConfig withBaseUrl(String url) {
         return new TargetConfig(java.util.Objects.requireNonNull(url, "url"), simulated, model, engine, apiKeyEnv,
                 timeoutS, keepAlive, endpoint, headers);
+    }
+
+    /**
+     * @param name the name of the environment variable holding the API key, or null for none
+     * @return a copy with this {@code apiKeyEnv}
+     */
+    public TargetConfig withApiKeyEnv(String name) {
+        return new TargetConfig(baseUrl, simulated, model, engine, name, timeoutS, keepAlive, endpoint, headers);
+    }
+
+    /**
+     * @param timeout the socket timeout, seconds
+     * @param reuse   whether connections are reused
+     * @param api     the endpoint; null means chat
+     * @return a copy with this {@code timeoutS}, {@code keepAlive} and {@code endpoint} (how the requests are sent)
+     */
+    public TargetConfig withConnection(double timeout, boolean reuse, ApiEndpoint api) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeout, reuse, api, headers);
     }
 
     /**
