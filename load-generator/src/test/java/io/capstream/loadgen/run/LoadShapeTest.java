@@ -13,7 +13,7 @@ class LoadShapeTest {
     }
 
     @Test
-    void theBuilderFillsTheLoadShapeWithTheReferenceDefaults() {
+    void theDefaultsAreTheReferencesLoadShape() {
         LoadShape l = LoadShape.DEFAULTS;
         assertEquals(new LoadShape(60, 20, 0, ArrivalMode.CLOSED, null, null, null, null), l);
         assertEquals(List.of(), l.problems());

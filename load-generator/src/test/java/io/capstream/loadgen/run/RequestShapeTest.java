@@ -14,7 +14,7 @@ class RequestShapeTest {
     }
 
     @Test
-    void theBuilderFillsTheRequestShapeWithTheReferenceDefaults() {
+    void theDefaultsAreTheReferencesRequestShape() {
         RequestShape r = RequestShape.DEFAULTS;
         assertEquals(new RequestShape(8000, 0, 64, 0, 1024, ThinkingMode.DEFAULT, false, null), r);
         assertEquals(List.of(), r.problems());

@@ -202,7 +202,7 @@ class RunConfigTest {
     }
 
     @Test
-    void theGroupsHoldTheValuesTheShortcutsReturn() {
+    void eachGroupHoldsItsValues() {
         RunConfig c = b()
                 .withTarget(t -> t.withEngine("vllm").withKeepAlive(true))
                 .withLoad(l -> l.withRequests(7))

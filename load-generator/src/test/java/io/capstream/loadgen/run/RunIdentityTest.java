@@ -12,7 +12,7 @@ class RunIdentityTest {
     }
 
     @Test
-    void theBuilderFillsTheIdentity() {
+    void theWithersFillTheIdentity() {
         RunIdentity id = RunIdentity.DEFAULTS.withSeed(7).withGpu("h100").withRunIdSuffix("a").withWorkerId("w1");
         assertEquals(new RunIdentity(null, "a", "w1", 1, 7, "h100"), id);
         assertEquals(List.of(), id.problems());

@@ -24,7 +24,7 @@ class TargetConfigTest {
     }
 
     @Test
-    void theBuilderFillsTheTargetWithTheReferenceDefaults() {
+    void ofFillsTheTargetWithTheReferenceDefaults() {
         TargetConfig t = target().withEngine("vllm");
         assertEquals(new TargetConfig("http://127.0.0.1:8000/v1", false, "m", "vllm", null, 900.0, false), t);
         assertFalse(t.unbound());
