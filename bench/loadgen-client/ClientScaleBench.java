@@ -9,7 +9,10 @@
  */
 import io.capstream.loadgen.emit.InMemoryEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
+import io.capstream.loadgen.run.LoadShape;
+import io.capstream.loadgen.run.RequestShape;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.schemas.avro.RequestCompleted;
@@ -70,9 +73,11 @@ public class ClientScaleBench {
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         for (String phase : new String[] {"warmup", "measure"}) {
             int n = phase.equals("warmup") ? Math.min(requests, Math.max(conc, 500)) : requests;
-            RunConfig cfg = RunConfig.builder(base, "bench").requests(n).concurrency(conc).ctxTokens(32)
-                    .sharedPrefixTokens(0).maxTokens(chunks).maxModelLen(4096).timeoutS(120)
-                    .keepAlive(Boolean.getBoolean("keepAlive")).build();
+            RunConfig cfg = RunConfig.of(TargetConfig.of(base, "bench").withTimeoutS(120)
+                            .withKeepAlive(Boolean.getBoolean("keepAlive")))
+                    .withLoad(LoadShape.DEFAULTS.withRequests(n).withConcurrency(conc))
+                    .withRequest(RequestShape.DEFAULTS.withCtxTokens(32).withSharedPrefixTokens(0).withMaxTokens(chunks)
+                            .withMaxModelLen(4096));
             InMemoryEventSink sink = new InMemoryEventSink();
             // event-loop lag probe: a 10 ms periodic timer on every event loop, lateness recorded
             List<Double> lag = Collections.synchronizedList(new ArrayList<>());

@@ -16,7 +16,11 @@
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.emit.InMemoryEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
+import io.capstream.loadgen.run.LoadShape;
+import io.capstream.loadgen.run.RequestShape;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunIdentity;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.schemas.avro.RequestCompleted;
@@ -59,14 +63,19 @@ public class LoadgenBench {
                             + " (keepalive, poisson=RPS, ramp=SECONDS)");
                 }
             }
-            RunConfig.Builder b = RunConfig.builder(baseUrl, "capstream-sim").engine("capstream-sim")
-                    .requests(requests).concurrency(conc).ctxTokens(32).sharedPrefixTokens(0).maxTokens(64)
-                    .maxModelLen(32768).timeoutS(120).keepAlive(keepAlive).rampUpS(rampS).runIdSuffix(name);
+            LoadShape load = LoadShape.DEFAULTS.withRequests(requests).withConcurrency(conc).withRampUpS(rampS);
+            RunIdentity identity = RunIdentity.DEFAULTS.withRunIdSuffix(name);
             if (poissonRps != null) {
                 // Open loop at the closed loop's average rate: the same load without synchronised waves.
-                b.arrival(ArrivalMode.POISSON).rateRps(poissonRps).maxInFlight(Math.max(conc, 1) * 2).seed(1);
+                load = load.withArrival(ArrivalMode.POISSON).withRateRps(poissonRps)
+                        .withMaxInFlight(Math.max(conc, 1) * 2);
+                identity = identity.withSeed(1);
             }
-            RunConfig cfg = b.build();
+            RunConfig cfg = RunConfig.of(TargetConfig.of(baseUrl, "capstream-sim").withEngine("capstream-sim")
+                            .withTimeoutS(120).withKeepAlive(keepAlive))
+                    .withLoad(load).withIdentity(identity)
+                    .withRequest(RequestShape.DEFAULTS.withCtxTokens(32).withSharedPrefixTokens(0).withMaxTokens(64)
+                            .withMaxModelLen(32768));
             simStats(baseUrl, true);
             InMemoryEventSink sink = new InMemoryEventSink();
             System.gc();

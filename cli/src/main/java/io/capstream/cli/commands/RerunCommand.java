@@ -166,7 +166,7 @@ public final class RerunCommand implements Callable<Integer> {
                 .aggregator(true).awaitReport(true).output(output)
                 .reportTimeout(Duration.ofSeconds(reportTimeoutS)).eventDelivery(EventDelivery.AUTO)
                 .aggregatorGroup(aggregatorGroup.group()).visual(visual)
-                .adjust(c -> RerunWorkload.apply(c.toBuilder().model(model).build(), original.started(), originalRunId,
+                .adjust(c -> RerunWorkload.apply(c.withTarget(c.target().withModel(model)), original.started(), originalRunId,
                         runId))
                 .build();
         int code = new RunDriver(req, System.out, System.err, System::getenv).execute(new ArrayList<>());

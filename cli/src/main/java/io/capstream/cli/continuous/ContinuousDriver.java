@@ -100,9 +100,9 @@ public final class ContinuousDriver {
     }
 
     private int runOn(LocalStack stack, RunConfig run, String cmd) throws InterruptedException {
-        RunConfig base = run.workerId() != null ? run
+        RunConfig base = run.identity().workerId() != null ? run
                 : run.withIdentity(run.identity().withWorkerId("capstream-" + UUID.randomUUID().toString().substring(0, 8)));
-        String baseUrl = base.baseUrl();
+        String baseUrl = base.target().baseUrl();
         ContinuousConfig config;
         try {
             config = ContinuousConfig.of(base, interval);
@@ -113,10 +113,10 @@ public final class ContinuousDriver {
         KafkaSinkConfig sinkConfig = KafkaSinkConfig.of(stack.kafka().bootstrapServers(), stack.schemaRegistryUrl())
                 .withClientProperties(stack.kafka().userProperties()).withRegistryClient(stack.registryClient());
         KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(stack.kafka().bootstrapServers(),
-                stack.schemaRegistryUrl(), stack.registryClient(), stack.kafka().userProperties(), base.workerId());
+                stack.schemaRegistryUrl(), stack.registryClient(), stack.kafka().userProperties(), base.identity().workerId());
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(stack.vertx(), env),
                 () -> new KafkaEventSink(sinkConfig), heartbeats, config,
-                new Printer(out, err, o -> publishServerMetrics(stack, o, baseUrl, base.model(),
+                new Printer(out, err, o -> publishServerMetrics(stack, o, baseUrl, base.target().model(),
                         RunSecrets.of(base, env), cmd)), RunListener.NONE);
         CountDownLatch done = new CountDownLatch(1);
         // the current run's RunFinished, the sink flush and the final line, at most 60 s

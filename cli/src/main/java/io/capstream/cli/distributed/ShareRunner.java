@@ -100,7 +100,8 @@ public final class ShareRunner {
         if (!problems.isEmpty()) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(String.join("; ", problems)));
         }
-        ApiKey key = config.apiKeyEnv() == null ? ApiKey.none() : ApiKey.fromEnv(config.apiKeyEnv(), env);
+        String keyEnv = config.target().apiKeyEnv();
+        ApiKey key = keyEnv == null ? ApiKey.none() : ApiKey.fromEnv(keyEnv, env);
         return RunPlanner.complete(config, ws.getRunStarted().getMaxContextTokens(), key).thenCompose(plan -> {
             io.capstream.cli.config.ConsoleMask.add(RunSecrets.of(plan.config(), plan.apiKey()));
             if (!samePlan(plan, ws)) {
@@ -124,7 +125,7 @@ public final class ShareRunner {
                 if (o != null && o.serverMetrics() != null) {
                     try {
                         String why = ServerMetricsPublisher.publish(kafka, registryUrl, registryClient,
-                                o.serverMetrics(), o.runId(), o.workerId(), config.baseUrl(), config.model(),
+                                o.serverMetrics(), o.runId(), o.workerId(), config.target().baseUrl(), config.target().model(),
                                 RunSecrets.of(plan.config(), plan.apiKey()));
                         if (why != null) {
                             log.println("capstream worker " + workerId + ": note: " + why);

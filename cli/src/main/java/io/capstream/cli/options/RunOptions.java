@@ -1,5 +1,6 @@
 package io.capstream.cli.options;
 
+import io.capstream.loadgen.run.LoadShape;
 import io.capstream.loadgen.run.RunConfig;
 import picocli.CommandLine.Option;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Option;
  * slots) and {@code --rate RPS} (open-loop arrival rate). {@code capstream sweep} takes the same
  * names as lists of steps instead, so it uses {@link WorkloadOptions} without this class. Resolved once
  * per command into a {@link RunConfig} by {@link #toConfig(SimOptions)}; validation is
- * {@link RunConfig#validate}'s (each group's own rules).
+ * {@link io.capstream.loadgen.run.RunValidator}'s.
  */
 public final class RunOptions extends WorkloadOptions {
     @Option(names = "--concurrency", paramLabel = "N",
@@ -25,7 +26,7 @@ public final class RunOptions extends WorkloadOptions {
     }
 
     @Override
-    void loadLevel(RunConfig.Builder b) {
-        b.concurrency(concurrency).rateRps(rate);
+    LoadShape loadLevel(LoadShape load) {
+        return load.withConcurrency(concurrency).withRateRps(rate);
     }
 }

@@ -2,7 +2,12 @@ package io.capstream.cli.options;
 
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.LoadShape;
+import io.capstream.loadgen.run.ReportContext;
+import io.capstream.loadgen.run.RequestShape;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.RunIdentity;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import io.capstream.loadgen.workload.ApiEndpoint;
 import io.capstream.loadgen.workload.ExtraBody;
@@ -20,9 +25,10 @@ import picocli.CommandLine.Option;
  * capstream's arrival, keep-alive, duration, run-id and SLO options, but not the load level
  * ({@code --concurrency N}, {@code --rate RPS}): {@link RunOptions} adds those for {@code run} and
  * {@code generate}, while {@code sweep} takes them as lists of steps. Resolved once per command
- * into a {@link RunConfig} by {@link #toConfig(SimOptions)} (here with the default load level:
- * {@value RunConfig#DEFAULT_CONCURRENCY} closed-loop slots, no rate); validation is
- * {@link RunConfig#validate}'s (each group's own rules) plus the SLO grammar (checked by the driver).
+ * into a {@link RunConfig}'s groups by {@link #toConfig(SimOptions)} (here with the default load level:
+ * {@value RunConfig#DEFAULT_CONCURRENCY} closed-loop slots, no rate). This class reports only what is about the
+ * options themselves (a value that does not parse, {@code --trace} with options it replaces); every rule of the
+ * values is {@link io.capstream.loadgen.run.RunValidator}'s, plus the SLO grammar (checked by the driver).
  */
 public class WorkloadOptions {
     @Option(names = "--base-url", paramLabel = "URL",
@@ -293,29 +299,32 @@ public class WorkloadOptions {
         } else if (arrivalMode == ArrivalMode.TRACE) {
             throw new IllegalArgumentException("--arrival trace needs --trace FILE");
         }
-        RunConfig.Builder b = RunConfig.builder(url, model != null ? model : simulated ? sim.model() : null)
-                .simulated(simulated)
-                .engine(engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null).gpu(gpu)
-                .requests(requests != null ? requests : trace != null ? RunConfig.MAX_REQUESTS : RunConfig.DEFAULT_REQUESTS)
-                .burst(burst).sharedPrefixTokens(sharedPrefixTokens)
-                .ctxTokens(ctxTokens).seed(seed).maxTokens(maxTokens).maxModelLen(maxModelLen).margin(margin)
-                .timeoutS(timeoutS).thinkingMode(ThinkingMode.parse(thinkingMode)).noThinking(noThinking)
-                .reasoningEffort(reasoningEffort).apiKeyEnv(apiKeyEnv)
-                .dataset(trace != null ? trace : dataset).tokenizer(tokenizer)
-                .inputTokens(inputTokens == null ? null : LengthDistribution.parse("--input-tokens", inputTokens))
-                .outputTokens(outputTokens == null ? null : LengthDistribution.parse("--output-tokens", outputTokens)).arrival(arrivalMode)
-                .maxInFlight(maxInFlight == null && trace != null ? Integer.valueOf(TRACE_MAX_IN_FLIGHT) : maxInFlight).durationS(seconds(duration)).keepAlive(keepAlive)
-                .rampUpS(seconds(rampUp)).runId(runId).runIdSuffix(runIdSuffix)
-                .warmup(new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
-                        warmupPrimeCache))
-                .promptSalt(saltPrompts() ? PromptBuilder.randomSalt("run", new java.security.SecureRandom()) : null)
-                .slos(slos())
-                .serverMetrics(ServerMetricsConfig.parse(serverMetrics))
-                .endpoint(ApiEndpoint.parse(endpoint))
-                .headers(headers.stream().map(ExtraHeader::parse).toList())
-                .extraBody(extraBody == null ? null : ExtraBody.parse(extraBody));
-        loadLevel(b);
-        return b.build();
+        // parsed in this order, so that of several bad values the same one is reported first as before
+        ThinkingMode thinking = ThinkingMode.parse(thinkingMode);
+        LengthDistribution input = inputTokens == null ? null : LengthDistribution.parse("--input-tokens", inputTokens);
+        LengthDistribution output = outputTokens == null ? null
+                : LengthDistribution.parse("--output-tokens", outputTokens);
+        String salt = saltPrompts() ? PromptBuilder.randomSalt("run", new java.security.SecureRandom()) : null;
+        ServerMetricsConfig scrape = ServerMetricsConfig.parse(serverMetrics);
+        ApiEndpoint api = ApiEndpoint.parse(endpoint);
+        java.util.List<ExtraHeader> extraHeaders = headers.stream().map(ExtraHeader::parse).toList();
+        ExtraBody body = extraBody == null ? null : ExtraBody.parse(extraBody);
+        TargetConfig target = new TargetConfig(url, simulated, model != null ? model : simulated ? sim.model() : null,
+                engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, apiKeyEnv, timeoutS, keepAlive,
+                api, extraHeaders);
+        LoadShape load = loadLevel(new LoadShape(
+                requests != null ? requests : trace != null ? RunConfig.MAX_REQUESTS : RunConfig.DEFAULT_REQUESTS,
+                RunConfig.DEFAULT_CONCURRENCY, burst, arrivalMode, null,
+                maxInFlight == null && trace != null ? Integer.valueOf(TRACE_MAX_IN_FLIGHT) : maxInFlight,
+                seconds(duration), seconds(rampUp)));
+        RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
+                thinking, noThinking, reasoningEffort, input, output, trace != null ? trace : dataset, tokenizer, body,
+                salt);
+        RunIdentity identity = new RunIdentity(runId, runIdSuffix, null, 1, seed, gpu);
+        WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
+                warmupPrimeCache);
+        return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
+                scrape);
     }
 
     /**
@@ -344,13 +353,14 @@ public class WorkloadOptions {
     }
 
     /**
-     * Sets the load level on the builder: nothing here (the builder's defaults,
-     * {@value RunConfig#DEFAULT_CONCURRENCY} closed-loop slots and no rate); {@link RunOptions} sets
-     * its {@code --concurrency} and {@code --rate}.
+     * Sets the load level: nothing here (the group's defaults, {@value RunConfig#DEFAULT_CONCURRENCY} closed-loop
+     * slots and no rate); {@link RunOptions} sets its {@code --concurrency} and {@code --rate}.
      *
-     * @param b the builder of {@link #toConfig}
+     * @param load the load shape of {@link #toConfig}; not null
+     * @return the load shape with this command's load level
      */
-    void loadLevel(RunConfig.Builder b) {
+    LoadShape loadLevel(LoadShape load) {
+        return load;
     }
 
     /** @return the given {@code --arrival} text (closed, constant or poisson; not yet parsed); never null */

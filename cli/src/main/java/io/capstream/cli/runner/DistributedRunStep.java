@@ -102,7 +102,7 @@ public final class DistributedRunStep {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
-        config = config.toBuilder().expectedWorkers(workers).build();
+        config = config.withIdentity(config.identity().withExpectedWorkers(workers));
         RunPlan plan;
         try {
             plan = new LoadGenerator(stack.vertx(), env).prepare(config)
@@ -119,7 +119,7 @@ public final class DistributedRunStep {
             return 1;
         }
         plan.warnings().forEach(w -> err.println(cmd + ": warning: " + w));
-        String runId = RunIds.runId(Instant.now(), config.runId(), config.runIdSuffix());
+        String runId = RunIds.runId(Instant.now(), config.identity().runId(), config.identity().runIdSuffix());
         String coordinatorId = "coordinator-" + runId;
         Queue<ControlMessage> refusals = new ConcurrentLinkedQueue<>();
         try (PlanPublisher publisher = new PlanPublisher(stack.kafka(), stack.schemaRegistryUrl(),
@@ -250,11 +250,11 @@ public final class DistributedRunStep {
      */
     public static java.util.List<String> usageProblems(RunConfig config, int workers) {
         java.util.List<String> problems = new java.util.ArrayList<>();
-        if (config.baseUrl() != null && HttpUrls.userInfo(config.baseUrl()) != null) {
+        if (config.target().baseUrl() != null && HttpUrls.userInfo(config.target().baseUrl()) != null) {
             problems.add("--workers: credentials in --base-url (user:password@) are not sent to workers; use"
                     + " --api-key-env with the variable set on every worker");
         }
-        if (!config.headers().isEmpty()) {
+        if (!config.target().headers().isEmpty()) {
             problems.add("--workers: -H headers are not sent to workers (the plan holds no header values, they may"
                     + " be secrets); run them in one process");
         }
@@ -262,13 +262,13 @@ public final class DistributedRunStep {
             problems.add("--workers: --dataset, --input-tokens and --output-tokens are not sent to workers yet;"
                     + " run them in one process");
         }
-        boolean open = config.arrival() != ArrivalMode.CLOSED;
-        int slots = open ? config.effectiveMaxInFlight() : config.effectiveConcurrency();
+        boolean open = config.load().arrival() != ArrivalMode.CLOSED;
+        int slots = open ? config.load().effectiveMaxInFlight() : config.load().effectiveConcurrency();
         if (slots < workers) {
             problems.add("--workers " + workers + " needs " + (open ? "--max-in-flight" : "--concurrency")
                     + " of at least " + workers + " (each worker gets a part of it), got " + slots);
         }
-        String runId = RunIds.runId(Instant.now(), config.runId(), config.runIdSuffix());
+        String runId = RunIds.runId(Instant.now(), config.identity().runId(), config.identity().runIdSuffix());
         try {
             Topic.validate(PlanTopic.name(runId));
         } catch (InvalidTopicException e) {
@@ -285,10 +285,10 @@ public final class DistributedRunStep {
      */
     static Duration waitBound(RunConfig config, RunPlan plan) {
         double runS = 0;
-        if (config.durationS() != null) {
-            runS = config.durationS();
-        } else if (config.arrival() != ArrivalMode.CLOSED && config.rateRps() != null) {
-            runS = plan.requests() / config.rateRps();
+        if (config.load().durationS() != null) {
+            runS = config.load().durationS();
+        } else if (config.load().arrival() != ArrivalMode.CLOSED && config.load().rateRps() != null) {
+            runS = plan.requests() / config.load().rateRps();
         }
         return Duration.ofMillis((long) (runS * 1000));
     }

@@ -176,7 +176,7 @@ public final class RunDriver {
                 err.println(cmd + ": " + unreachable + "; nothing was sent");
                 return 1;
             }
-            String runId = resolved.config().runId();
+            String runId = resolved.config().identity().runId();
             if (runId != null && reportExists(kafka, runId)) {
                 err.println(cmd + ": warning: capstream.reports already has a report for run id " + runId
                         + "; a reused run id mixes two runs (its report, replay): give a new --run-id");

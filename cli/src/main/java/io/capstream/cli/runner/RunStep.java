@@ -110,8 +110,8 @@ public final class RunStep {
             return new Result(1, null, null, null);
         }
         plan.warnings().stream().filter(warned::add).forEach(w -> err.println(cmd + ": warning: " + w));
-        if (config.runId() != null) {
-            session.expect(config.runId());
+        if (config.identity().runId() != null) {
+            session.expect(config.identity().runId());
         }
         RunDelivery delivery = session.newRun();
         RunOutcome outcome;
@@ -223,8 +223,8 @@ public final class RunStep {
             return;
         }
         String why = ServerMetricsPublisher.publish(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient(),
-                outcome.serverMetrics(), outcome.runId(), outcome.workerId(), plan.config().baseUrl(),
-                plan.config().model(), RunSecrets.of(plan.config(), plan.apiKey()));
+                outcome.serverMetrics(), outcome.runId(), outcome.workerId(), plan.config().target().baseUrl(),
+                plan.config().target().model(), RunSecrets.of(plan.config(), plan.apiKey()));
         if (why != null) {
             err.println(cmd + ": note: " + why);
         }

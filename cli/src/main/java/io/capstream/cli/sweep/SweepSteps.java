@@ -169,9 +169,9 @@ final class SweepSteps {
         if (!r.hasReport()) {
             return null;
         }
-        reportIds.add(config.runId());
+        reportIds.add(config.identity().runId());
         if (req.visual().any()) {
-            done.add(new SweepViews.Step(config.runId(), step, r.reportFile(),
+            done.add(new SweepViews.Step(config.identity().runId(), step, r.reportFile(),
                     ArtifactJson.parse(r.report().getArtifactJson())));
         }
         return r.report();

@@ -9,6 +9,7 @@ import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.EventFactory;
 import io.capstream.loadgen.run.PlanShare;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunPlan;
 import io.capstream.loadgen.run.RunPlanner;
 import io.capstream.loadgen.run.WarmupConfig;
@@ -25,17 +26,19 @@ import org.junit.jupiter.api.Test;
 class WorkerSharesTest {
 
     private static RunConfig config() {
-        return RunConfig.builder("http://127.0.0.1:9/v1", "qwen3-8b").engine("vllm").gpu("h100")
-                .requests(30).concurrency(7).arrival(ArrivalMode.POISSON).rateRps(5.0).maxInFlight(7).keepAlive(true)
-                .ctxTokens(0).sharedPrefixTokens(512).maxTokens(8).maxModelLen(32_768).margin(100).seed(7)
-                .timeoutS(30).thinkingMode(ThinkingMode.ENABLED).apiKeyEnv("BENCH_KEY")
-                .runId("dist-1").expectedWorkers(3).warmup(new WarmupConfig(1.5, 2)).slos(List.of("ttft_p99<2s"))
-                .serverMetrics(ServerMetricsConfig.parse("http://127.0.0.1:9/metrics"))
-                // the request options reach the workers (they were dropped: a worker sent chat with no extra body)
-                .endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS)
-                .thinkingMode(ThinkingMode.DEFAULT)
-                .extraBody(io.capstream.loadgen.workload.ExtraBody.parse("{\"top_p\":0.9}"))
-                .build();
+        return RunConfig.of(TargetConfig.of("http://127.0.0.1:9/v1", "qwen3-8b")
+                        .withEngine("vllm").withKeepAlive(true).withTimeoutS(30).withApiKeyEnv("BENCH_KEY")
+                        // the request options reach the workers (they were dropped: a worker sent chat with no extra body)
+                        .withEndpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS))
+                .withLoad(l -> l.withRequests(30).withConcurrency(7).withArrival(ArrivalMode.POISSON).withRateRps(5.0)
+                        .withMaxInFlight(7))
+                .withRequest(r -> r.withCtxTokens(0).withSharedPrefixTokens(512).withMaxTokens(8).withMaxModelLen(32_768)
+                        .withMargin(100).withThinkingMode(ThinkingMode.DEFAULT)
+                        .withExtraBody(io.capstream.loadgen.workload.ExtraBody.parse("{\"top_p\":0.9}")))
+                .withIdentity(i -> i.withGpu("h100").withSeed(7).withRunId("dist-1").withExpectedWorkers(3))
+                .withWarmup(new WarmupConfig(1.5, 2))
+                .withReport(x -> x.withSlos(List.of("ttft_p99<2s")))
+                .withServerMetrics(ServerMetricsConfig.parse("http://127.0.0.1:9/metrics"));
     }
 
     @Test
@@ -61,11 +64,11 @@ class WorkerSharesTest {
         assertEquals(c.warmup(), back.warmup());
         assertEquals(c.serverMetrics(), back.serverMetrics(), "the worker of share 0 scrapes what the run names");
         assertEquals(c.report().slos(), back.report().slos());
-        assertEquals("dist-1", back.runId());
-        assertEquals("w-1", back.workerId());
-        assertEquals(3, back.expectedWorkers());
-        assertEquals(7L, back.seed());
-        assertEquals("h100", back.gpu());
+        assertEquals("dist-1", back.identity().runId());
+        assertEquals("w-1", back.identity().workerId());
+        assertEquals(3, back.identity().expectedWorkers());
+        assertEquals(7L, back.identity().seed());
+        assertEquals("h100", back.identity().gpu());
         assertEquals(List.of(), back.validate(name -> "BENCH_KEY".equals(name) ? "k" : null));
         RunPlan rebuilt = RunPlanner.complete(back, rs.getMaxContextTokens(), ApiKey.none()).join();
         assertArrayEquals(plan.contextPlan().toArray(), rebuilt.contextPlan().toArray());
@@ -74,9 +77,11 @@ class WorkerSharesTest {
 
     @Test
     void noThinkingAndCredentialsInTheUrl() {
-        RunConfig c = RunConfig.builder("http://user:secret@127.0.0.1:9/v1", "m").requests(4).concurrency(4)
-                .ctxTokens(256).maxTokens(8).maxModelLen(4096).noThinking(true).runId("r")
-                .serverMetrics(ServerMetricsConfig.parse("http://sm:smSecret1@127.0.0.1:9/metrics")).build();
+        RunConfig c = RunConfig.of(TargetConfig.of("http://user:secret@127.0.0.1:9/v1", "m"))
+                .withServerMetrics(ServerMetricsConfig.parse("http://sm:smSecret1@127.0.0.1:9/metrics"))
+                .withLoad(l -> l.withRequests(4).withConcurrency(4))
+                .withRequest(r -> r.withCtxTokens(256).withMaxTokens(8).withMaxModelLen(4096).withNoThinking(true))
+                .withIdentity(i -> i.withRunId("r"));
         RunPlan plan = RunPlanner.complete(c, 4096, ApiKey.none()).join();
         RunStarted rs = (RunStarted) new EventFactory("r", "c", plan).runStarted(Instant.EPOCH).getPayload();
         WorkerShare ws = WorkerShares.build("r", "c", rs, c, new PlanShare(0, 2), 0);
@@ -84,7 +89,7 @@ class WorkerSharesTest {
         assertEquals("http://127.0.0.1:9/metrics", ws.getServerMetrics(), "nor the server metrics' password");
         assertNull(ws.getApiKeyEnv());
         RunConfig back = WorkerShares.toConfig(ws, "w");
-        assertEquals(ThinkingMode.DISABLED, back.resolvedThinkingMode());
+        assertEquals(ThinkingMode.DISABLED, back.request().resolvedThinkingMode());
         assertEquals(c.load(), back.load());
         assertEquals(2, ws.getConcurrency());
     }

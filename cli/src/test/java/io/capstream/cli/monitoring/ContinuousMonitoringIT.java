@@ -21,6 +21,7 @@ import io.capstream.loadgen.emit.KafkaEventSink;
 import io.capstream.loadgen.emit.KafkaSinkConfig;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.sim.SimConfig;
@@ -89,10 +90,12 @@ class ContinuousMonitoringIT {
                 int port = sim.get().port();
                 String target = sim.get().baseUrl();
 
-                RunConfig probe = RunConfig.builder(target, "sim-model").requests(REQUESTS).concurrency(REQUESTS)
-                        .maxTokens(8).ctxTokens(64).sharedPrefixTokens(0).maxModelLen(4096).timeoutS(10)
-                        .workerId("monitoring-it")
-                        .serverMetrics(io.capstream.loadgen.servermetrics.ServerMetricsConfig.AUTO).build();
+                RunConfig probe = RunConfig.of(TargetConfig.of(target, "sim-model"))
+                        .withServerMetrics(io.capstream.loadgen.servermetrics.ServerMetricsConfig.AUTO)
+                        .withTarget(t -> t.withTimeoutS(10))
+                        .withLoad(l -> l.withRequests(REQUESTS).withConcurrency(REQUESTS))
+                        .withRequest(r -> r.withMaxTokens(8).withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(4096))
+                        .withIdentity(i -> i.withWorkerId("monitoring-it"));
                 // warm-up (JIT, connections) without events, so that the first window measures a warm client
                 new LoadGenerator(vertx).run(probe, new InMemoryEventSink(), RunListener.NONE).get(30, TimeUnit.SECONDS);
                 KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(bootstrap, registry, Map.of(),

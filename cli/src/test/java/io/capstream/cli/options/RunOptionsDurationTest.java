@@ -21,7 +21,7 @@ class RunOptionsDurationTest {
     private static Double durationS(String... args) {
         Holder h = new Holder();
         new CommandLine(h).parseArgs(args);
-        return h.run.toConfig(new SimOptions()).durationS();
+        return h.run.toConfig(new SimOptions()).load().durationS();
     }
 
     @Test
@@ -39,10 +39,10 @@ class RunOptionsDurationTest {
     void rampUpMapsOntoTheRunConfig() {
         Holder h = new Holder();
         new CommandLine(h).parseArgs("--ramp-up", "2s", "--concurrency", "1000");
-        assertEquals(2.0, h.run.toConfig(new SimOptions()).rampUpS());
+        assertEquals(2.0, h.run.toConfig(new SimOptions()).load().rampUpS());
         Holder none = new Holder();
         new CommandLine(none).parseArgs();
-        assertNull(none.run.toConfig(new SimOptions()).rampUpS(), "no ramp unless asked: the reference");
+        assertNull(none.run.toConfig(new SimOptions()).load().rampUpS(), "no ramp unless asked: the reference");
     }
 
     @Test

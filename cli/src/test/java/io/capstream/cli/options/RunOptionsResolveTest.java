@@ -38,7 +38,7 @@ class RunOptionsResolveTest {
         assertEquals(new TargetConfig(null, true, "sim-x", "capstream-sim", null, 900.0, false), c.target());
         assertTrue(c.target().unbound());
         assertEquals(List.of(), c.validate(k -> null), "everything but the URL is checked before the engine starts");
-        assertEquals("http://127.0.0.1:5555/v1", c.withBaseUrl("http://127.0.0.1:5555/v1").baseUrl());
+        assertEquals("http://127.0.0.1:5555/v1", c.withBaseUrl("http://127.0.0.1:5555/v1").target().baseUrl());
     }
 
     @Test

@@ -31,7 +31,7 @@ class RunOptionsSloTest {
         RunConfig c = h.run.toConfig(new SimOptions());
         assertEquals(List.of("ttft_p95_ms<=300", "error_rate<=0.01"), c.report().slos());
         assertNull(c.report().sweep());
-        assertEquals(3, c.concurrency());
+        assertEquals(3, c.load().concurrency());
         RunHolder none = new RunHolder();
         new CommandLine(none).parseArgs();
         assertEquals(List.of(), none.run.toConfig(new SimOptions()).report().slos());
@@ -42,9 +42,9 @@ class RunOptionsSloTest {
         SweepHolder h = new SweepHolder();
         new CommandLine(h).parseArgs("--requests", "32", "--slo", "ttft_p95_ms<=300");
         RunConfig c = h.run.toConfig(new SimOptions());
-        assertEquals(RunConfig.DEFAULT_CONCURRENCY, c.concurrency());
-        assertNull(c.rateRps());
-        assertEquals(32, c.requests());
+        assertEquals(RunConfig.DEFAULT_CONCURRENCY, c.load().concurrency());
+        assertNull(c.load().rateRps());
+        assertEquals(32, c.load().requests());
         assertEquals(List.of("ttft_p95_ms<=300"), c.report().slos());
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunPlan;
 import io.capstream.loadgen.run.RunProgress;
 import io.capstream.loadgen.workload.ApiKey;
@@ -19,7 +20,9 @@ class ProgressViewTest {
     private static final long S = 1_000_000_000L;
 
     private static RunPlan plan(int n) {
-        return new RunPlan(RunConfig.builder("http://127.0.0.1:1/v1", "m").requests(n).ctxTokens(64).build(), 4096,
+        return new RunPlan(RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "m"))
+                .withLoad(l -> l.withRequests(n))
+                .withRequest(r -> r.withCtxTokens(64)), 4096,
                 ContextPlan.build(n, 64, 0, null), ApiKey.none());
     }
 

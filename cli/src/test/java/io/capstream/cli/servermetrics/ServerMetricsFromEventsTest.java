@@ -8,6 +8,7 @@ import io.capstream.aggregator.report.calc.ScrapeSample;
 import io.capstream.loadgen.emit.InMemoryEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.servermetrics.SeriesInfo;
@@ -60,9 +61,10 @@ class ServerMetricsFromEventsTest {
     @Test
     void theReportsServerMetricsFromTheEventsAreTheRecordedScrapes() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunOutcome o = new LoadGenerator(vertx).run(RunConfig.builder(sim.baseUrl(), SimConfig.defaults().modelId())
-                .requests(6).concurrency(3).maxTokens(40).ctxTokens(64).sharedPrefixTokens(0).maxModelLen(4096)
-                .serverMetrics(ServerMetricsConfig.AUTO).build(), sink, RunListener.NONE).get(60, TimeUnit.SECONDS);
+        RunOutcome o = new LoadGenerator(vertx).run(RunConfig.of(TargetConfig.of(sim.baseUrl(), SimConfig.defaults().modelId()))
+                .withServerMetrics(ServerMetricsConfig.AUTO)
+                .withLoad(l -> l.withRequests(6).withConcurrency(3))
+                .withRequest(r -> r.withMaxTokens(40).withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(4096)), sink, RunListener.NONE).get(60, TimeUnit.SECONDS);
         List<ScrapeSample> scrapes = new ArrayList<>();
         for (RunEvent e : sink.events()) {
             if (e.getPayload() instanceof Heartbeat h) {

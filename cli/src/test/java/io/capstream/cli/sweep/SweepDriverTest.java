@@ -12,6 +12,7 @@ import io.capstream.cli.runner.RunRequest;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.LoadShape;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.WarmupConfig;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.LoadHealth;
@@ -41,8 +42,12 @@ class SweepDriverTest {
     }
 
     private static RunConfig base() {
-        return RunConfig.builder("http://127.0.0.1:8000/v1", "m").requests(32).ctxTokens(256).maxTokens(32)
-                .sharedPrefixTokens(0).seed(7).slos(SLOS).warmup(new WarmupConfig(5, 3)).maxInFlight(50).build();
+        return RunConfig.of(TargetConfig.of("http://127.0.0.1:8000/v1", "m"))
+                .withWarmup(new WarmupConfig(5, 3))
+                .withLoad(l -> l.withRequests(32).withMaxInFlight(50))
+                .withRequest(r -> r.withCtxTokens(256).withMaxTokens(32).withSharedPrefixTokens(0))
+                .withIdentity(i -> i.withSeed(7))
+                .withReport(x -> x.withSlos(SLOS));
     }
 
     @Test
@@ -51,14 +56,14 @@ class SweepDriverTest {
         RunConfig first = d.stepConfig(base(), 1, 1, false);
         RunConfig third = d.stepConfig(base(), 3, 4, false);
         assertEquals(new LoadShape(32, 4, 0, ArrivalMode.CLOSED, null, 50, null, null), third.load());
-        assertEquals("sweep-1-s3", third.runId());
+        assertEquals("sweep-1-s3", third.identity().runId());
         assertEquals(new WarmupConfig(5, 3), first.warmup(), "the client warms up before step 1 only");
         assertEquals(WarmupConfig.NONE, third.warmup());
         assertEquals(SLOS, third.report().slos());
         assertEquals(SweepStep.newBuilder().setSweepId("sweep-1").setStep(3).setAxis("concurrency").setValue(4)
                 .setMode("grid").setRepeat(false).setStepsPlanned(3).build(), third.report().sweep());
         assertEquals(base().request(), third.request(), "the same workload at every step (no salt in this base)");
-        assertEquals(7, third.seed());
+        assertEquals(7, third.identity().seed());
     }
 
     @Test
@@ -98,8 +103,8 @@ class SweepDriverTest {
         assertEquals(SweepStep.newBuilder().setSweepId("s").setStep(7).setAxis("rate").setValue(2.5)
                 .setMode("search").setRepeat(true).setStepsPlanned(null).build(), c.report().sweep());
         RunConfig constant = base().withLoad(new LoadShape(32, 20, 0, ArrivalMode.CONSTANT, 1.0, null, null, null));
-        assertEquals(ArrivalMode.CONSTANT, LoadAxis.RATE.apply(constant, 4).arrival());
-        assertEquals(4.0, LoadAxis.RATE.apply(constant, 4).rateRps());
+        assertEquals(ArrivalMode.CONSTANT, LoadAxis.RATE.apply(constant, 4).load().arrival());
+        assertEquals(4.0, LoadAxis.RATE.apply(constant, 4).load().rateRps());
     }
 
     private static BenchmarkReport report(SloReport slo) {

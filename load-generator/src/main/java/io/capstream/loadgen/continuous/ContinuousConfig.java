@@ -1,6 +1,7 @@
 package io.capstream.loadgen.continuous;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.run.LoadShape;
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.RunIdentity;
 import io.capstream.loadgen.run.WarmupConfig;
@@ -42,7 +43,7 @@ public record ContinuousConfig(RunConfig base, Mode mode, Duration interval, Dur
         if (heartbeatInterval.toMillis() <= 0) {
             throw new IllegalArgumentException("heartbeat interval must be > 0");
         }
-        if (mode == Mode.STEADY && base.arrival() == ArrivalMode.CLOSED) {
+        if (mode == Mode.STEADY && base.load().arrival() == ArrivalMode.CLOSED) {
             throw new IllegalArgumentException("steady continuous mode needs an open-loop arrival"
                     + " (--arrival constant or poisson with --rate)");
         }
@@ -55,7 +56,8 @@ public record ContinuousConfig(RunConfig base, Mode mode, Duration interval, Dur
      *         open-loop run without a duration; 2 s heartbeats
      */
     public static ContinuousConfig of(RunConfig base, Duration interval) {
-        Mode mode = base.arrival() != ArrivalMode.CLOSED && base.durationS() == null ? Mode.STEADY : Mode.PROBE;
+        LoadShape load = base.load();
+        Mode mode = load.arrival() != ArrivalMode.CLOSED && load.durationS() == null ? Mode.STEADY : Mode.PROBE;
         return new ContinuousConfig(base, mode, interval, DEFAULT_HEARTBEAT);
     }
 

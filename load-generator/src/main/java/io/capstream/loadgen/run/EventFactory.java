@@ -61,7 +61,7 @@ public final class EventFactory {
         this.plan = plan;
         this.version = EventFactory.class.getPackage().getImplementationVersion();
         this.mask = RunSecrets.of(plan.config(), plan.apiKey());
-        this.target = mask.apply(plan.config().baseUrl());
+        this.target = mask.apply(plan.config().target().baseUrl());
     }
 
     /** @return the run's secrets, masked in every event this factory makes */
@@ -99,7 +99,7 @@ public final class EventFactory {
      *         run's requests record them (so that the windows of its requests carry it)
      */
     public RunEvent serverSamples(long epochMs, double tMs, java.util.Map<String, Double> samples) {
-        RunEvent e = wrap(io.capstream.schemas.avro.Heartbeat.newBuilder().setTarget(target).setModel(plan.config().model())
+        RunEvent e = wrap(io.capstream.schemas.avro.Heartbeat.newBuilder().setTarget(target).setModel(plan.config().target().model())
                 .setServerSamples(samples).setServerTMs(tMs).build());
         e.setEmittedAtMs(epochMs);
         return e;
@@ -132,7 +132,7 @@ public final class EventFactory {
                 .setRequestIndex(index)
                 .setPlannedContextTokens(plan.contextPlan().planned(index))
                 .setTarget(target)
-                .setModel(c.model())
+                .setModel(c.target().model())
                 .setScheduledStartNs(scheduledNs)
                 .setStartNs(startNs)
                 .setClientQueueNs(Math.max(0, startNs - scheduledNs))
@@ -174,7 +174,7 @@ public final class EventFactory {
                 .setRequestIndex(index)
                 .setPlannedContextTokens(plan.contextPlan().planned(index))
                 .setTarget(target)
-                .setModel(c.model())
+                .setModel(c.target().model())
                 .setErrorType(error.type())
                 .setErrorMessage(redact(error.message(), error.truncated()))
                 .setErrorMessageTruncated(error.truncated())

@@ -111,7 +111,7 @@ public final class LoadGenerator {
      */
     public CompletableFuture<RunOutcome> runShare(RunPlan plan, ShareAssignment assignment, EventSink sink,
                                                   RunListener listener, RunControl control) {
-        if (plan.config().runId() == null || assignment == null) {
+        if (plan.config().identity().runId() == null || assignment == null) {
             throw new IllegalArgumentException("a share needs the run's id and an assignment");
         }
         return new RunLifecycle(vertx, plan, sink, listener, control, assignment, clock).start();

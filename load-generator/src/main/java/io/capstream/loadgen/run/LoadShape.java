@@ -32,6 +32,13 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
      */
     public static final int DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT = 1000;
 
+    /**
+     * The reference's load: {@value RunConfig#DEFAULT_REQUESTS} requests over {@value RunConfig#DEFAULT_CONCURRENCY}
+     * closed-loop slots, no burst, no rate, cap, time bound or ramp-up.
+     */
+    public static final LoadShape DEFAULTS = new LoadShape(RunConfig.DEFAULT_REQUESTS, RunConfig.DEFAULT_CONCURRENCY,
+            0, ArrivalMode.CLOSED, null, null, null, null);
+
     /** Fills a null arrival with {@link ArrivalMode#CLOSED}. */
     public LoadShape {
         arrival = arrival == null ? ArrivalMode.CLOSED : arrival;
@@ -53,6 +60,36 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
      */
     public int effectiveMaxInFlight() {
         return maxInFlight != null ? maxInFlight : Math.max(DEFAULT_OPEN_LOOP_MAX_IN_FLIGHT, effectiveConcurrency());
+    }
+
+    /** @param v planned requests @return a copy with them */
+    public LoadShape withRequests(int v) {
+        return new LoadShape(v, concurrency, burst, arrival, rateRps, maxInFlight, durationS, rampUpS);
+    }
+
+    /** @param v closed-loop slots @return a copy with them */
+    public LoadShape withConcurrency(int v) {
+        return new LoadShape(requests, v, burst, arrival, rateRps, maxInFlight, durationS, rampUpS);
+    }
+
+    /** @param v arrival process (null = closed) @return a copy with it */
+    public LoadShape withArrival(ArrivalMode v) {
+        return new LoadShape(requests, concurrency, burst, v, rateRps, maxInFlight, durationS, rampUpS);
+    }
+
+    /** @param v open-loop rate, requests/s, or null @return a copy with it */
+    public LoadShape withRateRps(Double v) {
+        return new LoadShape(requests, concurrency, burst, arrival, v, maxInFlight, durationS, rampUpS);
+    }
+
+    /** @param v open-loop in-flight cap, or null for the default @return a copy with it */
+    public LoadShape withMaxInFlight(Integer v) {
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, v, durationS, rampUpS);
+    }
+
+    /** @param v closed-loop ramp-up, seconds, or null @return a copy with it */
+    public LoadShape withRampUpS(Double v) {
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS, v);
     }
 
     /**

@@ -31,6 +31,11 @@ public record ReportContext(List<String> slos, SweepStep sweep, String rerunOf) 
         slos = slos == null ? List.of() : List.copyOf(slos);
     }
 
+    /** @param v SLO texts (null = none) @return a copy with them */
+    public ReportContext withSlos(List<String> v) {
+        return new ReportContext(v, sweep, rerunOf);
+    }
+
     /**
      * @param step the sweep step, or null for none
      * @return a copy in this sweep step

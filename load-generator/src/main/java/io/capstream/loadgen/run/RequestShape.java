@@ -70,6 +70,93 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
     }
 
     /**
+     * The reference's request shape: a {@value RunConfig#DEFAULT_SHARED_PREFIX_TOKENS}-token shared prefix, sampled
+     * contexts, {@value RunConfig#DEFAULT_MAX_TOKENS} completion tokens, a probed window, a
+     * {@value RunConfig#DEFAULT_MARGIN}-token margin, default thinking, no per-request lengths, dataset, extra body
+     * or prompt salt.
+     */
+    public static final RequestShape DEFAULTS = new RequestShape(RunConfig.DEFAULT_SHARED_PREFIX_TOKENS, 0,
+            RunConfig.DEFAULT_MAX_TOKENS, 0, RunConfig.DEFAULT_MARGIN, ThinkingMode.DEFAULT, false, null);
+
+    /** @param v shared prefix, tokens @return a copy with it */
+    public RequestShape withSharedPrefixTokens(int v) {
+        return new RequestShape(v, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v fixed context, tokens (0 = sampled) @return a copy with it */
+    public RequestShape withCtxTokens(int v) {
+        return new RequestShape(sharedPrefixTokens, v, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v completion cap, tokens @return a copy with it */
+    public RequestShape withMaxTokens(int v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, v, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v context window, tokens (0 = probe) @return a copy with it */
+    public RequestShape withMaxModelLen(int v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, v, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v margin, tokens @return a copy with it */
+    public RequestShape withMargin(int v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, v, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v thinking mode (null = default) @return a copy with it */
+    public RequestShape withThinkingMode(ThinkingMode v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, v, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v the --no-thinking flag @return a copy with it */
+    public RequestShape withNoThinking(boolean v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, v,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v reasoning effort, or null @return a copy with it */
+    public RequestShape withReasoningEffort(String v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                v, inputTokens, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v {@code --input-tokens} prompt lengths, or null @return a copy with it */
+    public RequestShape withInputTokens(LengthDistribution v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, v, outputTokens, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v {@code --output-tokens} max_tokens lengths, or null @return a copy with it */
+    public RequestShape withOutputTokens(LengthDistribution v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, v, dataset, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v {@code --dataset} (or {@code --trace}) file, or null @return a copy with it */
+    public RequestShape withDataset(Path v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, v, tokenizer, extraBody, promptSalt);
+    }
+
+    /** @param v {@code --tokenizer} tokenizer.json, or null @return a copy with it */
+    public RequestShape withTokenizer(Path v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, v, extraBody, promptSalt);
+    }
+
+    /** @param v members added to every body, or null @return a copy with it */
+    public RequestShape withExtraBody(ExtraBody v) {
+        return new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin, thinkingMode, noThinking,
+                reasoningEffort, inputTokens, outputTokens, dataset, tokenizer, v, promptSalt);
+    }
+
+    /**
      * @param salt the prompt salt, or null for the reference's prompts
      * @return a copy with that salt
      */

@@ -21,6 +21,14 @@ import java.util.List;
 public record RunIdentity(String runId, String runIdSuffix, String workerId, int expectedWorkers, long seed,
                           String gpu) {
 
+    /** A derived run id, a random worker id, one worker, seed 0, no GPU label. */
+    public static final RunIdentity DEFAULTS = new RunIdentity(null, null, null, 1, 0, null);
+
+    /** @param v GPU label, or null @return a copy with it */
+    public RunIdentity withGpu(String v) {
+        return new RunIdentity(runId, runIdSuffix, workerId, expectedWorkers, seed, v);
+    }
+
     /**
      * @param id the run id override, or null
      * @return a copy with this {@code runId}

@@ -61,7 +61,7 @@ public record RunPlan(RunConfig config, Integer maxModelLen, ContextPlan context
 
     /** @return the largest {@code max_tokens} any request sends, tokens ({@code --max-tokens} unless per request) */
     public int largestMaxTokens() {
-        return requestPlan.largestMaxTokens(config.maxTokens());
+        return requestPlan.largestMaxTokens(config.request().maxTokens());
     }
 
     /** @return n, the number of planned requests (the upper bound for a time-bounded closed loop) */

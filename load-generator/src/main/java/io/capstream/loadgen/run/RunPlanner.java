@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Resolves a {@link RunConfig} into a {@link RunPlan} (spec §1, §2.1, §3.1): validation, API key
+ * Resolves a {@link RunConfig} into a {@link RunPlan} (spec §1, §2.1, §3.1): validation (the rules are
+ * {@link RunValidator}'s; {@link #plan} checks a config once more there, the gate for callers that did not), API key
  * (or the basic-auth credentials of the base URL's {@code user:password@}),
  * the endpoint check ({@link EndpointPreflight}: the {@code GET /models} probe, whose window is used when
  * {@code --max-model-len} is 0), prompt cap, the aggregate prompt guard and the context plan. Any violation,
@@ -59,7 +60,7 @@ public final class RunPlanner {
             return CompletableFuture.failedFuture(
                     new IllegalStateException("the simulated target's base URL is not bound (RunConfig.withBaseUrl)"));
         }
-        List<String> errors = config.validate(env);
+        List<String> errors = RunValidator.problems(config, env);
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new UsageException(errors));
         }
@@ -70,17 +71,17 @@ public final class RunPlanner {
         } catch (UsageException e) {
             return CompletableFuture.failedFuture(e);
         }
-        boolean explicit = config.maxModelLen() != 0;
+        boolean explicit = config.request().maxModelLen() != 0;
         CompletableFuture<RunPlan> out = new CompletableFuture<>();
-        EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(config.baseUrl()), config.target().endpoint(),
-                config.model(), key, config.headers(), !explicit).onComplete(ar -> {
+        EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(config.target().baseUrl()), config.target().endpoint(),
+                config.target().model(), key, config.target().headers(), !explicit).onComplete(ar -> {
             EndpointPreflight.Outcome probe = ar.succeeded() ? ar.result()
                     : new EndpointPreflight.Outcome(null, null, List.of());
             if (probe.problem() != null && endpointFatal) {
                 out.completeExceptionally(new UsageException(probe.problem()));
                 return;
             }
-            Integer mml = explicit ? Integer.valueOf(config.maxModelLen()) : probe.window();
+            Integer mml = explicit ? Integer.valueOf(config.request().maxModelLen()) : probe.window();
             List<String> warnings = probe.problem() == null ? probe.warnings() : List.of(probe.problem());
             complete(config, mml, key, inputs).whenComplete((p, e) -> {
                 if (e != null) {
@@ -100,15 +101,15 @@ public final class RunPlanner {
      *         basic auth, else none (the validation rejects both at once)
      */
     static ApiKey credentials(RunConfig config, Function<String, String> env) {
-        if (config.apiKeyEnv() != null) {
-            return ApiKey.fromEnv(config.apiKeyEnv(), env);
+        if (config.target().apiKeyEnv() != null) {
+            return ApiKey.fromEnv(config.target().apiKeyEnv(), env);
         }
-        return ApiKey.basic(HttpUrls.userInfo(config.baseUrl()));
+        return ApiKey.basic(HttpUrls.userInfo(config.target().baseUrl()));
     }
 
     /**
-     * The part after the probe (spec §2.1 cap, §1 aggregate guard, §3.1 plan). The window rule is
-     * {@link RequestShape#windowProblem}'s, naming the window {@code max model length}.
+     * The part after the probe (spec §2.1 cap, §1 aggregate guard, §3.1 plan). The window rules are
+     * {@link RunValidator#windowProblem}'s, for a window {@link RunValidator#problems} did not check.
      *
      * @param config      parameters (already validated)
      * @param maxModelLen explicit or probed window in tokens, or null
@@ -144,55 +145,39 @@ public final class RunPlanner {
         if (arrivals != null) {
             requests = requests.withArrivals(java.util.Arrays.copyOf(arrivals, n));
         }
-        int largest = requests.largestMaxTokens(config.maxTokens());
+        int largest = requests.largestMaxTokens(config.request().maxTokens());
         Integer cap = null;
         if (maxModelLen != null) {
-            String window = config.request().windowProblem("max model length", maxModelLen, largest);
+            // an explicit window with one max_tokens for every request was checked by RunValidator.problems
+            String window = RunValidator.windowChecked(config) && maxModelLen == config.request().maxModelLen() ? null
+                    : RunValidator.windowProblem(config, maxModelLen, largest);
             if (window != null) {
                 return CompletableFuture.failedFuture(new UsageException(window));
             }
             cap = (int) config.request().promptCap(maxModelLen, largest);
-            String ctx = ctxAboveCap(config, maxModelLen, largest);
-            if (ctx != null) {
-                return CompletableFuture.failedFuture(new UsageException(ctx));
-            }
         }
         List<String> errors = new ArrayList<>();
         ContextPlan contexts;
         if (dataset != null || config.request().inputTokens() != null) {
             int[] planned = WorkloadPlanner.planned(config, n, dataset, cap, errors);
-            RunConfig.aggregateGuard(errors, n, java.util.Arrays.stream(planned).max().orElse(0));
+            RunValidator.aggregateGuard(errors, n, java.util.Arrays.stream(planned).max().orElse(0));
             contexts = ContextPlan.of(planned, cap);
         } else {
-            long perRequest = config.ctxTokens() != 0 ? config.ctxTokens()
+            long perRequest = config.request().ctxTokens() != 0 ? config.request().ctxTokens()
                     : Math.min(cap == null ? RunConfig.SAMPLED_CONTEXT_CEILING : cap, RunConfig.SAMPLED_CONTEXT_CEILING);
-            RunConfig.aggregateGuard(errors, n, perRequest);
+            RunValidator.aggregateGuard(errors, n, perRequest);
             contexts = null;
         }
         if (n == 0) {
-            errors.add("--duration " + config.durationS() + " s at --rate " + config.rateRps() + " schedules no request");
+            errors.add("--duration " + config.load().durationS() + " s at --rate " + config.load().rateRps() + " schedules no request");
         }
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new UsageException(errors));
         }
         if (contexts == null) {
-            contexts = ContextPlan.build(n, config.ctxTokens(), config.seed(), cap);
+            contexts = ContextPlan.build(n, config.request().ctxTokens(), config.identity().seed(), cap);
         }
         return CompletableFuture.completedFuture(new RunPlan(config, maxModelLen, contexts, key, requests));
-    }
-
-    /**
-     * {@link RequestShape#ctxAboveCap} for the explicit or probed window.
-     *
-     * @param config  parameters
-     * @param window  the known window, tokens
-     * @param largest the largest {@code max_tokens} of any request, tokens
-     * @return the usage error, or null when {@code --ctx-tokens} is 0 or fits
-     */
-    static String ctxAboveCap(RunConfig config, int window, int largest) {
-        String source = config.maxModelLen() != 0 ? "--max-model-len " + window
-                : "the model's window " + window + " (GET /models)";
-        return config.request().ctxAboveCap(source, window, largest);
     }
 
     /**
@@ -200,10 +185,11 @@ public final class RunPlanner {
      * @return n (see the class comment)
      */
     public static int plannedRequests(RunConfig config) {
-        if (config.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED && config.durationS() != null) {
-            return ArrivalSchedule.countWithin(config.arrival(), config.rateRps(), config.seed(),
-                    (long) (config.durationS() * 1e9), RunConfig.MAX_REQUESTS);
+        LoadShape load = config.load();
+        if (load.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED && load.durationS() != null) {
+            return ArrivalSchedule.countWithin(load.arrival(), load.rateRps(), config.identity().seed(),
+                    (long) (load.durationS() * 1e9), RunConfig.MAX_REQUESTS);
         }
-        return config.effectiveRequests();
+        return load.effectiveRequests();
     }
 }

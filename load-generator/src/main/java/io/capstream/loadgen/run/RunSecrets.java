@@ -30,11 +30,11 @@ public final class RunSecrets {
         if (key != null) {
             secrets.addAll(key.secrets());
         }
-        secrets.addAll(urlSecrets(config.baseUrl()));
+        secrets.addAll(urlSecrets(config.target().baseUrl()));
         if (config.serverMetrics() != null) {
             secrets.addAll(urlSecrets(config.serverMetrics().url()));
         }
-        for (ExtraHeader h : config.headers()) {
+        for (ExtraHeader h : config.target().headers()) {
             secrets.addAll(h.secretValues());
         }
         return SecretMask.of(secrets);
@@ -51,7 +51,7 @@ public final class RunSecrets {
     public static SecretMask of(RunConfig config, java.util.function.Function<String, String> env) {
         ApiKey key;
         try {
-            key = ApiKey.fromEnv(config.apiKeyEnv(), env);
+            key = ApiKey.fromEnv(config.target().apiKeyEnv(), env);
         } catch (IllegalArgumentException e) {
             key = ApiKey.none();
         }

@@ -55,6 +55,61 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
         this(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, ApiEndpoint.CHAT, List.of());
     }
 
+    /**
+     * A target with the reference's defaults: not simulated, no engine label, no API key variable, a
+     * {@value RunConfig#DEFAULT_TIMEOUT_S} s socket timeout, a new connection per request, chat, no extra headers.
+     *
+     * @param baseUrl endpoint base URL (usually ends in /v1); null only for an unbound simulated target
+     * @param model   model id
+     * @return the target (not validated: {@link #problems(Function)})
+     */
+    public static TargetConfig of(String baseUrl, String model) {
+        return new TargetConfig(baseUrl, false, model, null, null, RunConfig.DEFAULT_TIMEOUT_S, false,
+                ApiEndpoint.CHAT, List.of());
+    }
+
+    /**
+     * The built-in simulated engine as the target, its URL not bound yet ({@link #withBaseUrl} binds it once it
+     * listens), otherwise {@link #of}'s defaults.
+     *
+     * @param model model id
+     * @return the unbound target
+     */
+    public static TargetConfig simulated(String model) {
+        return new TargetConfig(null, true, model, null, null, RunConfig.DEFAULT_TIMEOUT_S, false,
+                ApiEndpoint.CHAT, List.of());
+    }
+
+    /** @param v model id @return a copy with it */
+    public TargetConfig withModel(String v) {
+        return new TargetConfig(baseUrl, simulated, v, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers);
+    }
+
+    /** @param v engine label, or null @return a copy with it */
+    public TargetConfig withEngine(String v) {
+        return new TargetConfig(baseUrl, simulated, model, v, apiKeyEnv, timeoutS, keepAlive, endpoint, headers);
+    }
+
+    /** @param v socket timeout, seconds @return a copy with it */
+    public TargetConfig withTimeoutS(double v) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, v, keepAlive, endpoint, headers);
+    }
+
+    /** @param v reuse connections @return a copy with it */
+    public TargetConfig withKeepAlive(boolean v) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, v, endpoint, headers);
+    }
+
+    /** @param v chat or completions (null = chat) @return a copy with it */
+    public TargetConfig withEndpoint(ApiEndpoint v) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, v, headers);
+    }
+
+    /** @param v headers sent with every request, in order (null = none) @return a copy with them */
+    public TargetConfig withHeaders(List<ExtraHeader> v) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, v);
+    }
+
     /** @return whether the base URL is still to be bound (a simulated target before its engine listens) */
     public boolean unbound() {
         return simulated && baseUrl == null;

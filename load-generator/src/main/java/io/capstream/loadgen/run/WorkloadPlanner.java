@@ -54,7 +54,7 @@ final class WorkloadPlanner {
      */
     static Inputs inputs(RunConfig config, int n) throws UsageException {
         RequestShape r = config.request();
-        if (config.arrival() == io.capstream.loadgen.arrival.ArrivalMode.TRACE) {
+        if (config.load().arrival() == io.capstream.loadgen.arrival.ArrivalMode.TRACE) {
             // --trace: the file is a Mooncake trace (its prompts are built from its hash ids, its timestamps arrive)
             try {
                 io.capstream.loadgen.workload.TraceReader.Trace t = io.capstream.loadgen.workload.TraceReader.read(
@@ -110,7 +110,7 @@ final class WorkloadPlanner {
     static int[] maxTokens(RunConfig config, int n, Dataset ds) {
         LengthDistribution out = config.request().outputTokens();
         if (out != null) {
-            return out.sample(n, config.seed(), LengthDistribution.OUTPUT_SALT, 1, RequestShape.MAX_OUTPUT_TOKENS);
+            return out.sample(n, config.identity().seed(), LengthDistribution.OUTPUT_SALT, 1, RequestShape.MAX_OUTPUT_TOKENS);
         }
         if (ds == null || ds.entries().stream().allMatch(e -> e.outputTokens() == null)) {
             return null;
@@ -118,7 +118,7 @@ final class WorkloadPlanner {
         int[] m = new int[n];
         for (int i = 0; i < n; i++) {
             Integer own = ds.entry(i).outputTokens();
-            m[i] = own == null ? config.maxTokens() : Math.min(own, RequestShape.MAX_OUTPUT_TOKENS);
+            m[i] = own == null ? config.request().maxTokens() : Math.min(own, RequestShape.MAX_OUTPUT_TOKENS);
         }
         return m;
     }
@@ -156,7 +156,7 @@ final class WorkloadPlanner {
             }
             return p;
         }
-        p = config.request().inputTokens().sample(n, config.seed(), LengthDistribution.INPUT_SALT,
+        p = config.request().inputTokens().sample(n, config.identity().seed(), LengthDistribution.INPUT_SALT,
                 RequestShape.MIN_INPUT_TOKENS, RequestShape.MAX_INPUT_TOKENS);
         if (cap != null) {
             for (int i = 0; i < n; i++) {

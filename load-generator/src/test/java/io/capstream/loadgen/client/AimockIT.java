@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.capstream.loadgen.emit.InMemoryEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.workload.ThinkingMode;
@@ -109,9 +110,9 @@ class AimockIT {
         }
     }
 
-    private static InMemoryEventSink run(RunConfig.Builder b, RunOutcome[] out) throws Exception {
+    private static InMemoryEventSink run(RunConfig b, RunOutcome[] out) throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        out[0] = new LoadGenerator(vertx).run(b.ctxTokens(256).sharedPrefixTokens(64).build(), sink, RunListener.NONE)
+        out[0] = new LoadGenerator(vertx).run(b.withRequest(r -> r.withCtxTokens(256).withSharedPrefixTokens(64)), sink, RunListener.NONE)
                 .get(60, TimeUnit.SECONDS);
         return sink;
     }
@@ -129,8 +130,9 @@ class AimockIT {
     @Test
     void streamingProfile() throws Exception {
         RunOutcome[] o = new RunOutcome[1];
-        InMemoryEventSink sink = run(RunConfig.builder(base, "aimock-stream").requests(6).concurrency(3)
-                .thinkingMode(ThinkingMode.DISABLED), o);
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "aimock-stream"))
+                .withLoad(l -> l.withRequests(6).withConcurrency(3))
+                .withRequest(r -> r.withThinkingMode(ThinkingMode.DISABLED)), o);
         assertEquals(6, o[0].completed(), () -> of(sink, RequestFailed.class).toString());
         assertEquals(0, o[0].exitCode());
         RunStarted rs = of(sink, RunStarted.class).get(0);
@@ -152,8 +154,9 @@ class AimockIT {
     @Test
     void reasoningDeltas() throws Exception {
         RunOutcome[] o = new RunOutcome[1];
-        InMemoryEventSink sink = run(RunConfig.builder(base, "aimock-reasoning").requests(3).concurrency(3)
-                .thinkingMode(ThinkingMode.ENABLED), o);
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "aimock-reasoning"))
+                .withLoad(l -> l.withRequests(3).withConcurrency(3))
+                .withRequest(r -> r.withThinkingMode(ThinkingMode.ENABLED)), o);
         assertEquals(3, o[0].completed(), () -> of(sink, RequestFailed.class).toString());
         for (RequestCompleted r : of(sink, RequestCompleted.class)) {
             assertEquals(4, r.getReasoningChunks(), "66 chars of reasoning in 20-char chunks");
@@ -165,7 +168,8 @@ class AimockIT {
     @Test
     void truncateAfterChunksIsIncompleteRead() throws Exception {
         RunOutcome[] o = new RunOutcome[1];
-        InMemoryEventSink sink = run(RunConfig.builder(base, "aimock-truncate").requests(3).concurrency(3), o);
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "aimock-truncate"))
+                .withLoad(l -> l.withRequests(3).withConcurrency(3)), o);
         assertEquals(3, o[0].failed());
         assertEquals(1, o[0].exitCode());
         for (RequestFailed f : of(sink, RequestFailed.class)) {
@@ -179,7 +183,8 @@ class AimockIT {
     void chaosMalformedBodyIsNotAStream() throws Exception {
         // aimock's malformed chaos answers 200 with Content-Type: application/json and a broken body
         RunOutcome[] o = new RunOutcome[1];
-        InMemoryEventSink sink = run(RunConfig.builder(base, "aimock-malformed").requests(2).concurrency(2), o);
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "aimock-malformed"))
+                .withLoad(l -> l.withRequests(2).withConcurrency(2)), o);
         assertEquals(2, o[0].failed());
         for (RequestFailed f : of(sink, RequestFailed.class)) {
             assertEquals(ErrorTypes.VALUE_ERROR, f.getErrorType());
@@ -192,14 +197,16 @@ class AimockIT {
     @Test
     void chaos429AndError500AreHttpErrors() throws Exception {
         RunOutcome[] o = new RunOutcome[1];
-        InMemoryEventSink sink = run(RunConfig.builder(base, "aimock-429").requests(2).concurrency(2), o);
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "aimock-429"))
+                .withLoad(l -> l.withRequests(2).withConcurrency(2)), o);
         assertEquals(2, o[0].failed());
         for (RequestFailed f : of(sink, RequestFailed.class)) {
             assertEquals(ErrorTypes.HTTP_ERROR, f.getErrorType());
             assertEquals("HTTP Error 429: Too Many Requests: Chaos: rate limit exceeded", f.getErrorMessage());
             assertEquals(429, f.getHttpStatus());
         }
-        InMemoryEventSink sink500 = run(RunConfig.builder(base, "aimock-error").requests(1).concurrency(1), o);
+        InMemoryEventSink sink500 = run(RunConfig.of(TargetConfig.of(base, "aimock-error"))
+                .withLoad(l -> l.withRequests(1).withConcurrency(1)), o);
         assertEquals("HTTP Error 500: Internal Server Error: The server had an error",
                 of(sink500, RequestFailed.class).get(0).getErrorMessage());
     }
@@ -207,7 +214,9 @@ class AimockIT {
     @Test
     void keepAliveRunCompletes() throws Exception {
         RunOutcome[] o = new RunOutcome[1];
-        InMemoryEventSink sink = run(RunConfig.builder(base, "aimock-stream").requests(4).concurrency(2).keepAlive(true), o);
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "aimock-stream"))
+                .withTarget(t -> t.withKeepAlive(true))
+                .withLoad(l -> l.withRequests(4).withConcurrency(2)), o);
         assertEquals(4, o[0].completed(), () -> of(sink, RequestFailed.class).toString());
         assertTrue(of(sink, RunStarted.class).get(0).getKeepAlive());
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.capstream.loadgen.emit.InMemoryEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.sim.SimConfig;
@@ -107,8 +108,10 @@ class ContinuousRunnerTest {
     }
 
     private static RunConfig probe(String baseUrl, int requests) {
-        return RunConfig.builder(baseUrl, "sim-model").requests(requests).concurrency(2).maxTokens(8)
-                .ctxTokens(64).sharedPrefixTokens(0).maxModelLen(4096).timeoutS(5).build();
+        return RunConfig.of(TargetConfig.of(baseUrl, "sim-model"))
+                .withTarget(t -> t.withTimeoutS(5))
+                .withLoad(l -> l.withRequests(requests).withConcurrency(2))
+                .withRequest(r -> r.withMaxTokens(8).withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(4096));
     }
 
     @Test
@@ -235,11 +238,10 @@ class ContinuousRunnerTest {
                 .streamDecodeTokPerS(2000).build()).await();
         InMemoryEventSink sink = new InMemoryEventSink();
         Recorder rec = new Recorder();
-        RunConfig open = probe(sim.baseUrl(), 1000).toBuilder()
-                .arrival(io.capstream.loadgen.arrival.ArrivalMode.CONSTANT).rateRps(20.0).build();
+        RunConfig open = probe(sim.baseUrl(), 1000).withLoad(l -> l.withArrival(io.capstream.loadgen.arrival.ArrivalMode.CONSTANT).withRateRps(20.0));
         ContinuousConfig cfg = ContinuousConfig.of(open, Duration.ofMillis(600)).withHeartbeatInterval(Duration.ofMillis(100));
         assertEquals(ContinuousConfig.Mode.STEADY, cfg.mode());
-        assertEquals(0.6, cfg.runConfig(3).durationS());
+        assertEquals(0.6, cfg.runConfig(3).load().durationS());
         ContinuousRunner runner = new ContinuousRunner(new LoadGenerator(vertx), () -> new Shared(sink),
                 new CountingHeartbeats(), cfg, rec, RunListener.NONE);
         CompletableFuture<ContinuousSummary> session = inBackground(runner);

@@ -100,9 +100,10 @@ class LoadGeneratorTest {
     }
 
     /** @return a closed-loop run of small requests (64-token contexts, no shared prefix, 8192-token window) */
-    private static RunConfig.Builder small(int requests, int concurrency) {
-        return RunConfig.builder(base, "fake").requests(requests).concurrency(concurrency).ctxTokens(64)
-                .sharedPrefixTokens(0).maxModelLen(8192);
+    private static RunConfig small(int requests, int concurrency) {
+        return RunConfig.of(TargetConfig.of(base, "fake"))
+                .withLoad(l -> l.withRequests(requests).withConcurrency(concurrency))
+                .withRequest(r -> r.withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(8192));
     }
 
     private static RunOutcome run(RunConfig c, InMemoryEventSink sink, RunListener l) throws Exception {
@@ -113,9 +114,12 @@ class LoadGeneratorTest {
     void closedLoopRunEmitsEveryEventAndRespectsConcurrency() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
         List<RunProgress> progress = new CopyOnWriteArrayList<>();
-        RunConfig c = RunConfig.builder(base, "fake").requests(12).concurrency(3).ctxTokens(512)
-                .sharedPrefixTokens(100).maxTokens(16).runIdSuffix("t1").apiKeyEnv("KEY")
-                .slos(List.of("ttft_p95_ms<=300", "error_rate<=0.01")).build();
+        RunConfig c = RunConfig.of(TargetConfig.of(base, "fake"))
+                .withTarget(t -> t.withApiKeyEnv("KEY"))
+                .withLoad(l -> l.withRequests(12).withConcurrency(3))
+                .withRequest(r -> r.withCtxTokens(512).withSharedPrefixTokens(100).withMaxTokens(16))
+                .withIdentity(i -> i.withRunIdSuffix("t1"))
+                .withReport(x -> x.withSlos(List.of("ttft_p95_ms<=300", "error_rate<=0.01")));
         RunOutcome o = run(c, sink, new RunListener() {
             @Override
             public void onProgress(RunProgress p) {
@@ -192,7 +196,7 @@ class LoadGeneratorTest {
     @Test
     void failuresAreEventsAndNeverAbortTheRun() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = small(10, 4).model("fake-failing").build();
+        RunConfig c = small(10, 4).withTarget(t -> t.withModel("fake-failing"));
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(8, o.completed());
         assertEquals(2, o.failed());
@@ -209,7 +213,9 @@ class LoadGeneratorTest {
     @Test
     void usageErrorsFailBeforeAnyRequest() {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = RunConfig.builder(base, "fake").requests(0).apiKeyEnv("MISSING").build();
+        RunConfig c = RunConfig.of(TargetConfig.of(base, "fake"))
+                .withTarget(t -> t.withApiKeyEnv("MISSING"))
+                .withLoad(l -> l.withRequests(0));
         ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> new LoadGenerator(vertx, k -> null).run(c, sink, RunListener.NONE).get(10, TimeUnit.SECONDS));
         UsageException u = assertInstanceOf(UsageException.class, e.getCause());
@@ -220,7 +226,8 @@ class LoadGeneratorTest {
 
     @Test
     void probedWindowTooSmallIsUsageError() {
-        RunConfig c = RunConfig.builder(base, "fake").maxTokens(3000).margin(1100).build();
+        RunConfig c = RunConfig.of(TargetConfig.of(base, "fake"))
+                .withRequest(r -> r.withMaxTokens(3000).withMargin(1100));
         Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
                 () -> new LoadGenerator(vertx).prepare(c).join());
         assertInstanceOf(UsageException.class, e instanceof CompletionException ? e.getCause() : e);
@@ -229,7 +236,7 @@ class LoadGeneratorTest {
 
     @Test
     void sampledPlanIsClampedToProbedCap() throws Exception {
-        RunPlan p = new LoadGenerator(vertx).prepare(RunConfig.builder(base, "fake").requests(12).build())
+        RunPlan p = new LoadGenerator(vertx).prepare(RunConfig.of(TargetConfig.of(base, "fake")).withLoad(l -> l.withRequests(12)))
                 .get(10, TimeUnit.SECONDS);
         assertEquals(4096, p.maxModelLen());
         assertEquals(4096 - 64 - 1024, p.cap());
@@ -240,8 +247,9 @@ class LoadGeneratorTest {
     void openLoopConstantRateWithMaxInFlightRecordsQueueTime() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
         // 100 req/s but at most 2 in flight, each ~50 ms: requests queue in the client
-        RunConfig c = RunConfig.builder(base, "fake").requests(10).ctxTokens(64).sharedPrefixTokens(0)
-                .maxModelLen(8192).arrival(ArrivalMode.CONSTANT).rateRps(100.0).maxInFlight(2).build();
+        RunConfig c = RunConfig.of(TargetConfig.of(base, "fake"))
+                .withLoad(l -> l.withRequests(10).withArrival(ArrivalMode.CONSTANT).withRateRps(100.0).withMaxInFlight(2))
+                .withRequest(r -> r.withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(8192));
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(10, o.completed());
         assertEquals(2, maxActive.get());
@@ -261,8 +269,10 @@ class LoadGeneratorTest {
     @Test
     void openLoopPoissonWithDurationPlansArrivalsWithinIt() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = RunConfig.builder(base, "fake").ctxTokens(64).sharedPrefixTokens(0).maxModelLen(8192)
-                .arrival(ArrivalMode.POISSON).rateRps(40.0).maxInFlight(50).durationS(0.5).seed(3).build();
+        RunConfig c = RunConfig.of(TargetConfig.of(base, "fake"))
+                .withLoad(l -> l.withArrival(ArrivalMode.POISSON).withRateRps(40.0).withMaxInFlight(50).withDurationS(0.5))
+                .withRequest(r -> r.withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(8192))
+                .withIdentity(i -> i.withSeed(3));
         int expected = io.capstream.loadgen.arrival.ArrivalSchedule.countWithin(ArrivalMode.POISSON, 40.0, 3, 500_000_000L, 100_000);
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(expected, o.requestsPlanned());
@@ -275,7 +285,7 @@ class LoadGeneratorTest {
     @Test
     void closedLoopDurationStopsStartingRequests() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = small(1000, 2).durationS(0.3).build();
+        RunConfig c = small(1000, 2).withLoad(l -> l.withDurationS(0.3));
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertTrue(o.requestsSent() >= 2 && o.requestsSent() <= 14, "2 slots x (300 ms / 50 ms + 1) at most: " + o.requestsSent());
         assertFalse(o.interrupted(), "ending at the duration is the plan, not an interruption");
@@ -292,7 +302,7 @@ class LoadGeneratorTest {
         InMemoryEventSink sink = new InMemoryEventSink();
         // 8 slots over 35 ms: slot k starts at k x 4.375 ms, before the first request ends (the fake server
         // answers in ~50 ms), so request k is slot k's first request.
-        RunConfig c = small(8, 8).rampUpS(0.035).build();
+        RunConfig c = small(8, 8).withLoad(l -> l.withRampUpS(0.035));
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(0, o.exitCode());
         assertEquals(0.035, sink.payloads(RunStarted.class).get(0).getRampUpS());
@@ -307,10 +317,10 @@ class LoadGeneratorTest {
             assertTrue(scheduled < 400_000_000L, "request " + k + " scheduled at " + scheduled / 1e6 + " ms");
         }
         assertEquals(List.of("--ramp-up applies to the closed loop (--arrival closed), not to --arrival poisson"),
-                RunConfig.builder(base, "fake").arrival(io.capstream.loadgen.arrival.ArrivalMode.POISSON).rateRps(5.0)
-                        .rampUpS(1.0).build().validate(k -> null));
+                RunConfig.of(TargetConfig.of(base, "fake"))
+                        .withLoad(l -> l.withArrival(io.capstream.loadgen.arrival.ArrivalMode.POISSON).withRateRps(5.0).withRampUpS(1.0)).validate(k -> null));
         assertEquals(List.of("--ramp-up must be a duration >= 0, got -1.0 s"),
-                RunConfig.builder(base, "fake").rampUpS(-1.0).build().validate(k -> null));
+                RunConfig.of(TargetConfig.of(base, "fake")).withLoad(l -> l.withRampUpS(-1.0)).validate(k -> null));
     }
 
     @Test
@@ -318,7 +328,7 @@ class LoadGeneratorTest {
         // slot 1 of 2 would start 30 min after T0; slot 0 runs all 4 requests first. The run used to
         // end only when slot 1's timer fired (and `run` here gives up after 60 s).
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = small(4, 2).rampUpS(3600.0).build();
+        RunConfig c = small(4, 2).withLoad(l -> l.withRampUpS(3600.0));
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(4, o.requestsSent());
         assertEquals(4, sink.payloads(RequestCompleted.class).size());
@@ -326,7 +336,7 @@ class LoadGeneratorTest {
 
         // the same when the duration ends first
         InMemoryEventSink timed = new InMemoryEventSink();
-        RunConfig d = small(1000, 4).rampUpS(3600.0).durationS(0.3).build();
+        RunConfig d = small(1000, 4).withLoad(l -> l.withRampUpS(3600.0).withDurationS(0.3));
         RunOutcome od = run(d, timed, RunListener.NONE);
         assertTrue(od.requestsSent() >= 1 && od.requestsSent() <= 8, "one slot x (300 ms / 50 ms + 1): " + od.requestsSent());
         assertEquals(od.requestsSent(), timed.payloads(RunFinished.class).get(0).getRequestsSent());
@@ -337,7 +347,7 @@ class LoadGeneratorTest {
         InMemoryEventSink sink = new InMemoryEventSink();
         LoadGenerator g = new LoadGenerator(vertx);
         RunControl control = new RunControl();
-        RunConfig c = small(200, 2).build();
+        RunConfig c = small(200, 2);
         RunPlan plan = g.prepare(c).get(10, TimeUnit.SECONDS);
         RunOutcome o = g.run(plan, sink, new RunListener() {
             @Override
@@ -355,8 +365,9 @@ class LoadGeneratorTest {
     @Test
     void largePromptsAreBuiltOffTheEventLoopAndMatchTheSpecVector() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = RunConfig.builder(base, "fake").requests(2).concurrency(2).ctxTokens(32768)
-                .maxModelLen(65536).build();
+        RunConfig c = RunConfig.of(TargetConfig.of(base, "fake"))
+                .withLoad(l -> l.withRequests(2).withConcurrency(2))
+                .withRequest(r -> r.withCtxTokens(32768).withMaxModelLen(65536));
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(2, o.completed());
         String p0 = bodies.stream().map(b -> b.get("messages").get(0).get("content").asText())
@@ -370,8 +381,9 @@ class LoadGeneratorTest {
     void contextTooSmallForThePromptFailsEachRequestWithoutSendingIt() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
         // the sampled plan clamped to the cap of 15 (a fixed --ctx-tokens above the cap is a usage error)
-        RunConfig c = RunConfig.builder(base, "fake").requests(3).concurrency(2)
-                .maxModelLen(16).maxTokens(1).margin(0).sharedPrefixTokens(0).build();
+        RunConfig c = RunConfig.of(TargetConfig.of(base, "fake"))
+                .withLoad(l -> l.withRequests(3).withConcurrency(2))
+                .withRequest(r -> r.withMaxModelLen(16).withMaxTokens(1).withMargin(0).withSharedPrefixTokens(0));
         RunOutcome o = run(c, sink, RunListener.NONE);
         assertEquals(3, o.failed());
         assertEquals(0, chatRequests.get());
@@ -386,7 +398,7 @@ class LoadGeneratorTest {
     void warmUpRequestsReachTheTargetButNeverTheEventsAndTheSelfCheckIsInRunFinished() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
         List<String> notices = new CopyOnWriteArrayList<>();
-        RunConfig c = small(6, 2).warmup(new WarmupConfig(0.3, 3)).build();
+        RunConfig c = small(6, 2).withWarmup(new WarmupConfig(0.3, 3));
         RunOutcome o = run(c, sink, new RunListener() {
             @Override
             public void onNotice(String line) {
@@ -426,7 +438,7 @@ class LoadGeneratorTest {
     @Test
     void withoutWarmUpOnlyThePlannedRequestsAreSent() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunOutcome o = run(small(4, 2).build(), sink, null);
+        RunOutcome o = run(small(4, 2), sink, null);
         assertEquals(4, o.completed());
         assertEquals(4, chatRequests.get());
         ClientCheck cc = sink.payloads(RunFinished.class).get(0).getClientCheck();
@@ -441,7 +453,7 @@ class LoadGeneratorTest {
         io.capstream.loadgen.emit.DeferredEventSink sink = new io.capstream.loadgen.emit.DeferredEventSink(inner);
         List<Integer> seenDuringRun = new CopyOnWriteArrayList<>();
         List<String> calls = new CopyOnWriteArrayList<>();
-        RunOutcome o = new LoadGenerator(vertx).run(small(5, 2).build(), sink, new RunListener() {
+        RunOutcome o = new LoadGenerator(vertx).run(small(5, 2), sink, new RunListener() {
             @Override
             public void onProgress(RunProgress p) {
                 seenDuringRun.add(inner.events().size());
@@ -476,7 +488,7 @@ class LoadGeneratorTest {
         InMemoryEventSink sink = new InMemoryEventSink();
         RunControl control = new RunControl();
         LoadGenerator g = new LoadGenerator(vertx);
-        RunPlan plan = g.prepare(small(6, 2).warmup(new WarmupConfig(0, 50)).build()).get(30, TimeUnit.SECONDS);
+        RunPlan plan = g.prepare(small(6, 2).withWarmup(new WarmupConfig(0, 50))).get(30, TimeUnit.SECONDS);
         vertx.setTimer(120, id -> control.requestStop());
         ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> g.run(plan, sink, null, control).get(60, TimeUnit.SECONDS));
@@ -496,7 +508,7 @@ class LoadGeneratorTest {
         RunControl control = new RunControl();
         control.requestStop();
         LoadGenerator g = new LoadGenerator(vertx);
-        RunPlan plan = g.prepare(small(6, 2).runId("share-stopped").workerId("w0").build()).get(30, TimeUnit.SECONDS);
+        RunPlan plan = g.prepare(small(6, 2).withIdentity(i -> i.withRunId("share-stopped").withWorkerId("w0"))).get(30, TimeUnit.SECONDS);
         ShareAssignment a = new ShareAssignment(new PlanShare(0, 2), 1, System.currentTimeMillis() + 60_000, 0.0, 0.5);
         RunOutcome o = g.runShare(plan, a, sink, null, control).get(30, TimeUnit.SECONDS);
         assertTrue(o.interrupted(), "interrupted");

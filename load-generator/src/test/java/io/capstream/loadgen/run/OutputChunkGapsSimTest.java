@@ -42,8 +42,9 @@ class OutputChunkGapsSimTest {
     @Test
     void gapsFollowTheEnginesDecodeRateAndSumToTheStreamsLength() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunConfig c = RunConfig.builder(sim.baseUrl(), SimConfig.defaults().modelId()).requests(4).concurrency(2)
-                .maxTokens(12).ctxTokens(64).sharedPrefixTokens(0).maxModelLen(4096).build();
+        RunConfig c = RunConfig.of(TargetConfig.of(sim.baseUrl(), SimConfig.defaults().modelId()))
+                .withLoad(l -> l.withRequests(4).withConcurrency(2))
+                .withRequest(r -> r.withMaxTokens(12).withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(4096));
         RunOutcome o = new LoadGenerator(vertx).run(c, sink, RunListener.NONE).get(60, TimeUnit.SECONDS);
         assertEquals(4, o.completed());
         List<Integer> all = new ArrayList<>();

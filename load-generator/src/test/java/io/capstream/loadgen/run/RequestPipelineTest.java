@@ -43,8 +43,9 @@ class RequestPipelineTest {
     }
 
     private static RunPlan plan(int requests) throws Exception {
-        return RunPlanner.complete(RunConfig.builder("http://127.0.0.1:1/v1", "m").requests(requests)
-                .sharedPrefixTokens(0).build(), 32_768, ApiKey.none()).get();
+        return RunPlanner.complete(RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "m"))
+                .withLoad(l -> l.withRequests(requests))
+                .withRequest(r -> r.withSharedPrefixTokens(0)), 32_768, ApiKey.none()).get();
     }
 
     private static BodySource bodies(RunPlan plan) {

@@ -9,32 +9,31 @@ import org.junit.jupiter.api.Test;
 
 /** The request-shape group: its bounds, the one window rule, the effort rules and the model-family guard. */
 class RequestShapeTest {
-    private static RunConfig.Builder b() {
-        return RunConfig.builder("http://127.0.0.1:8000/v1", "m");
+    private static RunConfig b() {
+        return RunConfig.of(TargetConfig.of("http://127.0.0.1:8000/v1", "m"));
     }
 
     @Test
-    void theBuilderFillsTheRequestShapeWithTheReferenceDefaults() {
-        RequestShape r = b().build().request();
+    void theDefaultsAreTheReferencesRequestShape() {
+        RequestShape r = RequestShape.DEFAULTS;
         assertEquals(new RequestShape(8000, 0, 64, 0, 1024, ThinkingMode.DEFAULT, false, null), r);
         assertEquals(List.of(), r.problems());
     }
 
     @Test
     void theWindowRuleHasOneWordingNamingTheWindowsSource() {
-        RequestShape r = b().maxTokens(64).margin(1024).build().request();
+        RequestShape r = RequestShape.DEFAULTS.withMaxTokens(64).withMargin(1024);
         assertEquals("--max-model-len 1000 must exceed --max-tokens + --margin (1088)", r.windowProblem("--max-model-len", 1000));
         assertEquals("max model length 1088 must exceed --max-tokens + --margin (1088)", r.windowProblem("max model length", 1088));
         assertNull(r.windowProblem("max model length", 1089));
         assertEquals(1, r.promptCap(1089));
         assertEquals(List.of("--max-model-len 1000 must exceed --max-tokens + --margin (1088)"),
-                b().maxModelLen(1000).build().request().problems());
+                RequestShape.DEFAULTS.withMaxModelLen(1000).problems());
     }
 
     @Test
     void everyProblemOfTheGroupIsListed() {
-        RequestShape r = b().sharedPrefixTokens(-1).ctxTokens(31).maxTokens(0).maxModelLen(2_000_000).margin(-1)
-                .reasoningEffort("huge").noThinking(true).build().request();
+        RequestShape r = RequestShape.DEFAULTS.withSharedPrefixTokens(-1).withCtxTokens(31).withMaxTokens(0).withMaxModelLen(2_000_000).withMargin(-1).withReasoningEffort("huge").withNoThinking(true);
         assertEquals(List.of("--shared-prefix-tokens must be between 0 and 262144, got -1",
                 "--ctx-tokens must be 0 or between 32 and 1048576, got 31",
                 "--max-tokens must be between 1 and 65536, got 0",
@@ -46,7 +45,7 @@ class RequestShapeTest {
 
     @Test
     void theModelFamilyGuardNeedsTheModel() {
-        RequestShape r = b().noThinking(true).reasoningEffort("max").build().request();
+        RequestShape r = RequestShape.DEFAULTS.withNoThinking(true).withReasoningEffort("max");
         assertEquals(List.of("gpt-oss models do not accept --thinking-mode enabled/disabled or --no-thinking; use --reasoning-effort",
                 "gpt-oss models accept --reasoning-effort low, medium or high; got 'max'"), r.modelProblems("openai/GPT-OSS-20b"));
         assertEquals(List.of(), r.modelProblems("DeepSeek-V4-Flash"));

@@ -14,108 +14,132 @@ import org.junit.jupiter.api.Test;
 class RunConfigTest {
     private static final Function<String, String> NO_ENV = k -> null;
 
-    private static RunConfig.Builder b() {
-        return RunConfig.builder("http://127.0.0.1:1/v1", "some-model");
+    private static RunConfig b() {
+        return RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "some-model"));
     }
 
-    private static List<String> errors(RunConfig.Builder b) {
-        return b.build().validate(NO_ENV);
+    private static List<String> errors(RunConfig b) {
+        return b.validate(NO_ENV);
     }
 
-    private static void assertError(RunConfig.Builder b, String fragment) {
+    private static void assertError(RunConfig b, String fragment) {
         List<String> e = errors(b);
         assertTrue(e.stream().anyMatch(s -> s.contains(fragment)), () -> "expected '" + fragment + "' in " + e);
     }
 
     @Test
     void referenceDefaults() {
-        RunConfig c = b().build();
-        assertEquals(60, c.requests());
-        assertEquals(20, c.concurrency());
-        assertEquals(0, c.burst());
-        assertEquals(8000, c.sharedPrefixTokens());
-        assertEquals(0, c.ctxTokens());
-        assertEquals(0, c.seed());
-        assertEquals(64, c.maxTokens());
-        assertEquals(0, c.maxModelLen());
-        assertEquals(1024, c.margin());
-        assertEquals(900.0, c.timeoutS());
-        assertEquals(ThinkingMode.DEFAULT, c.thinkingMode());
-        assertEquals(ArrivalMode.CLOSED, c.arrival());
-        assertFalse(c.keepAlive());
+        RunConfig c = b();
+        assertEquals(60, c.load().requests());
+        assertEquals(20, c.load().concurrency());
+        assertEquals(0, c.load().burst());
+        assertEquals(8000, c.request().sharedPrefixTokens());
+        assertEquals(0, c.request().ctxTokens());
+        assertEquals(0, c.identity().seed());
+        assertEquals(64, c.request().maxTokens());
+        assertEquals(0, c.request().maxModelLen());
+        assertEquals(1024, c.request().margin());
+        assertEquals(900.0, c.target().timeoutS());
+        assertEquals(ThinkingMode.DEFAULT, c.request().thinkingMode());
+        assertEquals(ArrivalMode.CLOSED, c.load().arrival());
+        assertFalse(c.target().keepAlive());
         assertEquals(List.of(), c.validate(NO_ENV));
     }
 
     @Test
     void bounds() {
-        assertError(b().requests(0), "--requests");
-        assertError(b().concurrency(0), "--concurrency");
-        assertTrue(errors(b().concurrency(5000).requests(5000).ctxTokens(1024)).isEmpty(), "concurrency above 256 is allowed");
-        assertError(b().ctxTokens(31), "--ctx-tokens");
-        assertError(b().maxTokens(0), "--max-tokens");
-        assertError(b().maxModelLen(1000), "must exceed");
-        assertError(b().timeoutS(0), "--timeout");
-        assertError(b().timeoutS(Double.POSITIVE_INFINITY), "--timeout");
-        assertError(b().timeoutS(3601), "--timeout");
-        assertError(b().baseUrl(null), "--base-url");
-        assertError(b().model(""), "--model");
+        assertError(b().withLoad(l -> l.withRequests(0)), "--requests");
+        assertError(b().withLoad(l -> l.withConcurrency(0)), "--concurrency");
+        assertTrue(errors(b()
+                .withLoad(l -> l.withConcurrency(5000).withRequests(5000))
+                .withRequest(r -> r.withCtxTokens(1024))).isEmpty(), "concurrency above 256 is allowed");
+        assertError(b().withRequest(r -> r.withCtxTokens(31)), "--ctx-tokens");
+        assertError(b().withRequest(r -> r.withMaxTokens(0)), "--max-tokens");
+        assertError(b().withRequest(r -> r.withMaxModelLen(1000)), "must exceed");
+        assertError(b().withTarget(t -> t.withTimeoutS(0)), "--timeout");
+        assertError(b().withTarget(t -> t.withTimeoutS(Double.POSITIVE_INFINITY)), "--timeout");
+        assertError(b().withTarget(t -> t.withTimeoutS(3601)), "--timeout");
+        assertError(b().withTarget(t -> TargetConfig.of(null, t.model())), "--base-url");
+        assertError(b().withTarget(t -> t.withModel("")), "--model");
     }
 
     @Test
     void burstReplacesRequestsAndConcurrency() {
-        RunConfig c = b().burst(7).requests(100).concurrency(3).build();
-        assertEquals(7, c.effectiveRequests());
-        assertEquals(7, c.effectiveConcurrency());
+        RunConfig c = b().withLoad(l -> l.withBurst(7).withRequests(100).withConcurrency(3));
+        assertEquals(7, c.load().effectiveRequests());
+        assertEquals(7, c.load().effectiveConcurrency());
     }
 
     @Test
     void aggregatePromptGuard() {
-        assertError(b().requests(10000).ctxTokens(8192), "aggregate prompt guard");
-        assertTrue(errors(b().requests(8192).ctxTokens(8192)).isEmpty());
+        assertError(b().withLoad(l -> l.withRequests(10000)).withRequest(r -> r.withCtxTokens(8192)), "aggregate prompt guard");
+        assertTrue(errors(b().withLoad(l -> l.withRequests(8192)).withRequest(r -> r.withCtxTokens(8192))).isEmpty());
         // the guard uses the unclamped fixed context even with a small window
-        assertError(b().requests(10000).ctxTokens(8192).maxModelLen(4096), "aggregate prompt guard");
+        assertError(b()
+                .withLoad(l -> l.withRequests(10000))
+                .withRequest(r -> r.withCtxTokens(8192).withMaxModelLen(4096)), "aggregate prompt guard");
         // sampled mode with an explicit window: min(cap, 262144)
-        assertError(b().requests(600).maxModelLen(131072), "aggregate prompt guard");
-        assertTrue(errors(b().requests(500).maxModelLen(131072)).isEmpty());
+        assertError(b().withLoad(l -> l.withRequests(600)).withRequest(r -> r.withMaxModelLen(131072)), "aggregate prompt guard");
+        assertTrue(errors(b().withLoad(l -> l.withRequests(500)).withRequest(r -> r.withMaxModelLen(131072))).isEmpty());
     }
 
     @Test
     void reasoningEffortRules() {
-        assertError(b().reasoningEffort("huge"), "--reasoning-effort must be one of");
-        assertError(b().reasoningEffort("low").noThinking(true), "cannot be combined");
-        assertError(b().reasoningEffort("low").thinkingMode(ThinkingMode.UNSUPPORTED), "cannot be combined");
-        assertTrue(errors(b().reasoningEffort("none")).isEmpty());
-        assertEquals(ThinkingMode.DISABLED, b().noThinking(true).build().resolvedThinkingMode());
+        assertError(b().withRequest(r -> r.withReasoningEffort("huge")), "--reasoning-effort must be one of");
+        assertError(b().withRequest(r -> r.withReasoningEffort("low").withNoThinking(true)), "cannot be combined");
+        assertError(b()
+                .withRequest(r -> r.withReasoningEffort("low").withThinkingMode(ThinkingMode.UNSUPPORTED)), "cannot be combined");
+        assertTrue(errors(b().withRequest(r -> r.withReasoningEffort("none"))).isEmpty());
+        assertEquals(ThinkingMode.DISABLED, b().withRequest(r -> r.withNoThinking(true)).request().resolvedThinkingMode());
     }
 
     @Test
     void modelFamilyGuard() {
-        assertError(b().model("openai/GPT-OSS-20b").thinkingMode(ThinkingMode.ENABLED), "gpt-oss");
-        assertError(b().model("gpt-oss-120b").noThinking(true), "gpt-oss");
-        assertError(b().model("gpt-oss-120b").reasoningEffort("max"), "low, medium or high");
-        assertTrue(errors(b().model("gpt-oss-120b").reasoningEffort("medium")).isEmpty());
-        assertError(b().model("DeepSeek-V4-Flash").reasoningEffort("medium"), "low, high or max");
-        assertTrue(errors(b().model("deepseek_v4").reasoningEffort("max")).isEmpty());
-        assertError(b().model("Qwen3.8-32B").reasoningEffort("high"), "low, medium or xhigh");
-        assertTrue(errors(b().model("qwen38-a3b").reasoningEffort("xhigh")).isEmpty());
-        assertError(b().model("Qwen3-8B").reasoningEffort("low"), "Qwen models do not accept");
-        assertTrue(errors(b().model("Qwen3-8B").thinkingMode(ThinkingMode.DISABLED)).isEmpty());
+        assertError(b()
+                .withTarget(t -> t.withModel("openai/GPT-OSS-20b"))
+                .withRequest(r -> r.withThinkingMode(ThinkingMode.ENABLED)), "gpt-oss");
+        assertError(b().withTarget(t -> t.withModel("gpt-oss-120b")).withRequest(r -> r.withNoThinking(true)), "gpt-oss");
+        assertError(b()
+                .withTarget(t -> t.withModel("gpt-oss-120b"))
+                .withRequest(r -> r.withReasoningEffort("max")), "low, medium or high");
+        assertTrue(errors(b()
+                .withTarget(t -> t.withModel("gpt-oss-120b"))
+                .withRequest(r -> r.withReasoningEffort("medium"))).isEmpty());
+        assertError(b()
+                .withTarget(t -> t.withModel("DeepSeek-V4-Flash"))
+                .withRequest(r -> r.withReasoningEffort("medium")), "low, high or max");
+        assertTrue(errors(b()
+                .withTarget(t -> t.withModel("deepseek_v4"))
+                .withRequest(r -> r.withReasoningEffort("max"))).isEmpty());
+        assertError(b()
+                .withTarget(t -> t.withModel("Qwen3.8-32B"))
+                .withRequest(r -> r.withReasoningEffort("high")), "low, medium or xhigh");
+        assertTrue(errors(b()
+                .withTarget(t -> t.withModel("qwen38-a3b"))
+                .withRequest(r -> r.withReasoningEffort("xhigh"))).isEmpty());
+        assertError(b()
+                .withTarget(t -> t.withModel("Qwen3-8B"))
+                .withRequest(r -> r.withReasoningEffort("low")), "Qwen models do not accept");
+        assertTrue(errors(b()
+                .withTarget(t -> t.withModel("Qwen3-8B"))
+                .withRequest(r -> r.withThinkingMode(ThinkingMode.DISABLED))).isEmpty());
     }
 
     @Test
     void arrivalOptions() {
-        assertError(b().arrival(ArrivalMode.POISSON), "needs --rate");
-        assertError(b().rateRps(5.0), "--rate needs --arrival");
-        assertError(b().arrival(ArrivalMode.CONSTANT).rateRps(2.0).maxInFlight(0), "--max-in-flight");
-        assertError(b().durationS(-1.0), "--duration");
-        assertTrue(errors(b().arrival(ArrivalMode.CONSTANT).rateRps(2.0).maxInFlight(10).durationS(3.0)).isEmpty());
+        assertError(b().withLoad(l -> l.withArrival(ArrivalMode.POISSON)), "needs --rate");
+        assertError(b().withLoad(l -> l.withRateRps(5.0)), "--rate needs --arrival");
+        assertError(b().withLoad(l -> l.withArrival(ArrivalMode.CONSTANT).withRateRps(2.0).withMaxInFlight(0)), "--max-in-flight");
+        assertError(b().withLoad(l -> l.withDurationS(-1.0)), "--duration");
+        assertTrue(errors(b()
+                .withLoad(l -> l.withArrival(ArrivalMode.CONSTANT).withRateRps(2.0).withMaxInFlight(10).withDurationS(3.0))).isEmpty());
     }
 
     @Test
     void apiKeyEnv() {
-        assertError(b().apiKeyEnv("CAPSTREAM_TEST_KEY"), "CAPSTREAM_TEST_KEY");
-        assertError(b().apiKeyEnv("K"), "missing or empty");
-        RunConfig c = b().apiKeyEnv("K").build();
+        assertError(b().withTarget(t -> t.withApiKeyEnv("CAPSTREAM_TEST_KEY")), "CAPSTREAM_TEST_KEY");
+        assertError(b().withTarget(t -> t.withApiKeyEnv("K")), "missing or empty");
+        RunConfig c = b().withTarget(t -> t.withApiKeyEnv("K"));
         assertTrue(c.validate(Map.of("K", " secret ")::get).isEmpty());
         assertFalse(c.toString().contains("secret"));
         assertTrue(c.validate(Map.of("K", "   ")::get).get(0).contains("missing or empty"));
@@ -125,20 +149,20 @@ class RunConfigTest {
     void baseUrlIsCheckedBeforeAnythingIsSent() {
         // used to pass and hang the run: Vert.x threw on the event loop for every request
         assertEquals(List.of("--base-url is not a valid URL (Expected closing bracket for IPv6 address at index 11):"
-                + " 'http://[::1'"), errors(b().baseUrl("http://[::1")));
+                + " 'http://[::1'"), errors(b().withBaseUrl("http://[::1")));
         assertEquals(List.of("--base-url has port 70000, outside 1..65535: 'http://127.0.0.1:70000/v1'"),
-                errors(b().baseUrl("http://127.0.0.1:70000/v1")));
+                errors(b().withBaseUrl("http://127.0.0.1:70000/v1")));
         assertEquals(List.of("--base-url must start with http:// or https://: 'localhost:8000/v1'"),
-                errors(b().baseUrl("localhost:8000/v1")));
+                errors(b().withBaseUrl("localhost:8000/v1")));
         assertEquals(List.of("--base-url has port 99999, outside 1..65535: 'http://***@h:99999/v1'"),
-                errors(b().baseUrl("http://u:topsecret@h:99999/v1")), "credentials are not echoed");
-        assertTrue(errors(b().baseUrl("http://[::1]:8000/v1")).isEmpty());
-        assertTrue(errors(b().baseUrl("http://u:pw@h:8000/v1")).isEmpty());
+                errors(b().withBaseUrl("http://u:topsecret@h:99999/v1")), "credentials are not echoed");
+        assertTrue(errors(b().withBaseUrl("http://[::1]:8000/v1")).isEmpty());
+        assertTrue(errors(b().withBaseUrl("http://u:pw@h:8000/v1")).isEmpty());
     }
 
     @Test
     void credentialsInTheUrlAndAnApiKeyCannotBothBeSent() {
-        RunConfig c = b().baseUrl("http://u:pw@h:8000/v1").apiKeyEnv("K").build();
+        RunConfig c = b().withBaseUrl("http://u:pw@h:8000/v1").withTarget(t -> t.withApiKeyEnv("K"));
         assertEquals(List.of("--base-url carries user:password@ and --api-key-env is set: both would be the"
                 + " Authorization header; give one"), c.validate(Map.of("K", "sk-1")::get));
     }
@@ -146,23 +170,28 @@ class RunConfigTest {
     @Test
     void runIdsThatCannotNameAFileAreUsageErrors() {
         assertEquals(List.of("--run-id must not contain '/' (it names the report file): 'a/b'"),
-                errors(b().runId("a/b")));
+                errors(b().withIdentity(i -> i.withRunId("a/b"))));
         assertEquals(List.of("--run-id must not contain control characters (U+001B at index 1)"),
-                errors(b().runId("x\u001b[2J")));
-        assertEquals(List.of("--run-id is 201 characters long, at most 200"), errors(b().runId("r".repeat(201))));
-        assertEquals(List.of("--run-id must not be blank"), errors(b().runId(" ")));
+                errors(b().withIdentity(i -> i.withRunId("x\u001b[2J"))));
+        assertEquals(List.of("--run-id is 201 characters long, at most 200"), errors(b().withIdentity(i -> i.withRunId("r".repeat(201)))));
+        assertEquals(List.of("--run-id must not be blank"), errors(b().withIdentity(i -> i.withRunId(" "))));
         assertEquals(List.of("--run-id-suffix must not contain '/' (it names the report file): '../x'"),
-                errors(b().runIdSuffix("../x")));
+                errors(b().withIdentity(i -> i.withRunIdSuffix("../x"))));
         assertEquals(List.of("--run-id-suffix makes the run id 227 characters long, at most 200"),
-                errors(b().runIdSuffix("s".repeat(200))));
-        assertTrue(errors(b().runId("my-run_1.2")).isEmpty());
-        assertTrue(errors(b().runIdSuffix("s".repeat(173))).isEmpty(), "benchmark-YYYYMMDDTHHMMSSZ- + 173 = 200");
+                errors(b().withIdentity(i -> i.withRunIdSuffix("s".repeat(200)))));
+        assertTrue(errors(b().withIdentity(i -> i.withRunId("my-run_1.2"))).isEmpty());
+        assertTrue(errors(b().withIdentity(i -> i.withRunIdSuffix("s".repeat(173)))).isEmpty(), "benchmark-YYYYMMDDTHHMMSSZ- + 173 = 200");
     }
 
     @Test
     void everyProblemOfEveryGroupIsListedGroupByGroup() {
-        RunConfig c = b().baseUrl(null).requests(0).maxTokens(0).model("Qwen3-8B").reasoningEffort("low")
-                .warmup(new WarmupConfig(0, -1)).runId("a/b").timeoutS(0).build();
+        RunConfig c = b()
+                .withTarget(t -> TargetConfig.of(null, t.model()))
+                .withWarmup(new WarmupConfig(0, -1))
+                .withTarget(t -> t.withModel("Qwen3-8B").withTimeoutS(0))
+                .withLoad(l -> l.withRequests(0))
+                .withRequest(r -> r.withMaxTokens(0).withReasoningEffort("low"))
+                .withIdentity(i -> i.withRunId("a/b"));
         assertEquals(List.of("--base-url is required",
                 "--timeout must be a finite number of seconds > 0 and <= 3600, got 0.0",
                 "--requests must be between 1 and 100000, got 0",
@@ -173,37 +202,38 @@ class RunConfigTest {
     }
 
     @Test
-    void theGroupsHoldTheValuesTheShortcutsReturn() {
-        RunConfig c = b().engine("vllm").gpu("h100").requests(7).ctxTokens(512).seed(9).runId("r").keepAlive(true)
-                .slos(java.util.List.of("ttft_p95_ms<=300"))
-                .sweep(io.capstream.schemas.avro.SweepStep.newBuilder().setSweepId("s").setStep(2).setAxis("rate")
-                        .setValue(4.0).setMode("grid").setStepsPlanned(3).build())
-                .build();
+    void eachGroupHoldsItsValues() {
+        RunConfig c = b()
+                .withTarget(t -> t.withEngine("vllm").withKeepAlive(true))
+                .withLoad(l -> l.withRequests(7))
+                .withRequest(r -> r.withCtxTokens(512))
+                .withIdentity(i -> i.withGpu("h100").withSeed(9).withRunId("r"))
+                .withReport(x -> x.withSlos(java.util.List.of("ttft_p95_ms<=300")).withSweep(io.capstream.schemas.avro.SweepStep.newBuilder().setSweepId("s").setStep(2).setAxis("rate")
+                        .setValue(4.0).setMode("grid").setStepsPlanned(3).build()));
         assertEquals("vllm", c.target().engine());
         assertEquals(true, c.target().keepAlive());
         assertEquals(7, c.load().requests());
         assertEquals(512, c.request().ctxTokens());
         assertEquals(9, c.identity().seed());
         assertEquals("h100", c.identity().gpu());
-        assertEquals("r", c.runId());
+        assertEquals("r", c.identity().runId());
         assertEquals(List.of("ttft_p95_ms<=300"), c.report().slos());
         assertEquals(2, c.report().sweep().getStep());
-        assertEquals(c, c.toBuilder().build(), "toBuilder keeps every value (the SLOs and the sweep step too)");
-        // the request options and the rerun marker too (toBuilder dropped them when they were new)
-        RunConfig o = c.toBuilder().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS)
-                .headers(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("X-A: 1")))
-                .extraBody(io.capstream.loadgen.workload.ExtraBody.parse("{\"top_p\":0.5}")).rerunOf("r0").build();
-        assertEquals(o, o.toBuilder().build());
-        assertEquals("r0", o.toBuilder().build().report().rerunOf());
-        assertEquals("{\"top_p\":0.5}", o.toBuilder().build().extraBody().json());
+        RunConfig o = c.withTarget(t -> t.withEndpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).withHeaders(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("X-A: 1"))))
+                .withRequest(r -> r.withExtraBody(io.capstream.loadgen.workload.ExtraBody.parse("{\"top_p\":0.5}")))
+                .withReport(x -> x.withRerunOf("r0"));
+        assertEquals(c.identity(), o.identity(), "a group's change keeps the other groups");
+        assertEquals(c.load(), o.load());
+        assertEquals("r0", o.report().rerunOf());
+        assertEquals("{\"top_p\":0.5}", o.request().extraBody().json());
     }
 
     @Test
     void aSimulatedTargetIsCheckedWithoutItsUrlAndBoundOnceTheEngineListens() {
-        RunConfig c = b().baseUrl(null).simulated(true).build();
+        RunConfig c = b().withTarget(TargetConfig.simulated("some-model"));
         assertEquals(List.of(), c.validate(NO_ENV));
         RunConfig bound = c.withBaseUrl("http://127.0.0.1:4321/v1");
-        assertEquals("http://127.0.0.1:4321/v1", bound.baseUrl());
+        assertEquals("http://127.0.0.1:4321/v1", bound.target().baseUrl());
         assertEquals(c.load(), bound.load());
         assertEquals(c.request(), bound.request());
         assertEquals(c.identity(), bound.identity());
@@ -216,14 +246,14 @@ class RunConfigTest {
 
     @Test
     void aProbedWindowTooSmallForTheCompletionIsTheSameRuleAsAnExplicitOne() throws Exception {
-        RunConfig c = b().build();
+        RunConfig c = b();
         java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
                 java.util.concurrent.ExecutionException.class,
                 () -> RunPlanner.complete(c, 1000, io.capstream.loadgen.workload.ApiKey.none()).get());
         assertEquals(List.of("max model length 1000 must exceed --max-tokens + --margin (1088)"),
                 ((UsageException) e.getCause()).problems());
         assertEquals(List.of("--max-model-len 1000 must exceed --max-tokens + --margin (1088)"),
-                errors(b().maxModelLen(1000)));
+                errors(b().withRequest(r -> r.withMaxModelLen(1000))));
         assertEquals(Integer.valueOf(1), RunPlanner.complete(c, 1089, io.capstream.loadgen.workload.ApiKey.none()).get().cap());
     }
 }

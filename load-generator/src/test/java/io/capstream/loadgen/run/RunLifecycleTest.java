@@ -43,13 +43,14 @@ class RunLifecycleTest {
         vertx.close().toCompletionStage().toCompletableFuture().join();
     }
 
-    private static RunPlan plan(RunConfig.Builder b) throws Exception {
-        return RunPlanner.complete(b.build(), 4096, ApiKey.none()).get();
+    private static RunPlan plan(RunConfig b) throws Exception {
+        return RunPlanner.complete(b, 4096, ApiKey.none()).get();
     }
 
-    private static RunConfig.Builder config() {
-        return RunConfig.builder(sim.baseUrl(), SimConfig.defaults().modelId()).requests(3).concurrency(2)
-                .maxTokens(4).ctxTokens(64).sharedPrefixTokens(0);
+    private static RunConfig config() {
+        return RunConfig.of(TargetConfig.of(sim.baseUrl(), SimConfig.defaults().modelId()))
+                .withLoad(l -> l.withRequests(3).withConcurrency(2))
+                .withRequest(r -> r.withMaxTokens(4).withCtxTokens(64).withSharedPrefixTokens(0));
     }
 
     /** A listener that moves the clock 100 ms at each request's end. */
@@ -90,7 +91,7 @@ class RunLifecycleTest {
         InMemoryEventSink sink = new InMemoryEventSink();
         // the shared start was 3 s ago on the clock: no timer, T0 is the instant and the due requests queue
         ShareAssignment a = new ShareAssignment(new PlanShare(0, 1), 2, NOW.minusSeconds(3).toEpochMilli(), 0.0, 0.5);
-        RunOutcome o = new RunLifecycle(vertx, plan(config().runId("dist-1")), sink, ticking(clock), null, a, clock)
+        RunOutcome o = new RunLifecycle(vertx, plan(config().withIdentity(i -> i.withRunId("dist-1"))), sink, ticking(clock), null, a, clock)
                 .start().get(60, TimeUnit.SECONDS);
         assertThat(sink.payloads(RunStarted.class)).as("a share emits no RunStarted").isEmpty();
         assertThat(o.startedAt()).as("the share's T0").isEqualTo(NOW.minusSeconds(3));
@@ -114,7 +115,7 @@ class RunLifecycleTest {
         assertThat(sink.events()).as("events of a run stopped before its start").isEmpty();
 
         ShareAssignment a = new ShareAssignment(new PlanShare(0, 1), 2, NOW.plusSeconds(60).toEpochMilli(), 0.0, 0.5);
-        RunOutcome o = new RunLifecycle(vertx, plan(config().runId("dist-2")), sink, null, stopped, a, clock).start()
+        RunOutcome o = new RunLifecycle(vertx, plan(config().withIdentity(i -> i.withRunId("dist-2"))), sink, null, stopped, a, clock).start()
                 .get(60, TimeUnit.SECONDS);
         assertThat(o.interrupted()).as("interrupted").isTrue();
         assertThat(o.requestsSent()).as("sent").isZero();

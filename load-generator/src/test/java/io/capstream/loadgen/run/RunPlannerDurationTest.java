@@ -13,25 +13,27 @@ import org.junit.jupiter.api.Test;
  * {@code --requests} says; a closed loop keeps {@code --requests} as the upper bound.
  */
 class RunPlannerDurationTest {
-    private static RunConfig.Builder base() {
-        return RunConfig.builder("http://127.0.0.1:1/v1", "m");
+    private static RunConfig base() {
+        return RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "m"));
     }
 
     @Test
     void openLoopDurationPlansEveryArrivalBeforeItBeyondRequests() {
-        RunConfig c = base().arrival(ArrivalMode.POISSON).rateRps(20.0).durationS(5.0).build();
-        assertEquals(RunConfig.DEFAULT_REQUESTS, c.requests());
+        RunConfig c = base()
+                .withLoad(l -> l.withArrival(ArrivalMode.POISSON).withRateRps(20.0).withDurationS(5.0));
+        assertEquals(RunConfig.DEFAULT_REQUESTS, c.load().requests());
         int n = RunPlanner.plannedRequests(c);
         assertEquals(ArrivalSchedule.countWithin(ArrivalMode.POISSON, 20.0, 0, 5_000_000_000L, RunConfig.MAX_REQUESTS), n);
         assertTrue(n > RunConfig.DEFAULT_REQUESTS, "about 100 arrivals in 5 s at 20/s: " + n);
-        RunConfig constant = base().arrival(ArrivalMode.CONSTANT).rateRps(20.0).durationS(5.0).requests(10).build();
+        RunConfig constant = base()
+                .withLoad(l -> l.withArrival(ArrivalMode.CONSTANT).withRateRps(20.0).withDurationS(5.0).withRequests(10));
         assertEquals(100, RunPlanner.plannedRequests(constant));
     }
 
     @Test
     void closedLoopDurationKeepsRequestsAsTheUpperBound() {
-        RunConfig c = base().durationS(5.0).build();
+        RunConfig c = base().withLoad(l -> l.withDurationS(5.0));
         assertEquals(RunConfig.DEFAULT_REQUESTS, RunPlanner.plannedRequests(c));
-        assertEquals(7, RunPlanner.plannedRequests(base().durationS(5.0).requests(7).build()));
+        assertEquals(7, RunPlanner.plannedRequests(base().withLoad(l -> l.withDurationS(5.0).withRequests(7))));
     }
 }

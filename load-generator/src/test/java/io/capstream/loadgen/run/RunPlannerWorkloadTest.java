@@ -20,15 +20,16 @@ import org.junit.jupiter.api.Test;
 class RunPlannerWorkloadTest {
     private static final Path DIR = Path.of("src/test/resources/datasets");
 
-    private static RunConfig.Builder b() {
-        return RunConfig.builder("http://127.0.0.1:1/v1", "some-model").requests(5);
+    private static RunConfig b() {
+        return RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "some-model"))
+                .withLoad(l -> l.withRequests(5));
     }
 
-    private static RunPlan plan(RunConfig.Builder b, Integer window) throws Exception {
-        return RunPlanner.complete(b.build(), window, ApiKey.none()).get();
+    private static RunPlan plan(RunConfig b, Integer window) throws Exception {
+        return RunPlanner.complete(b, window, ApiKey.none()).get();
     }
 
-    private static List<String> problems(RunConfig.Builder b, Integer window) {
+    private static List<String> problems(RunConfig b, Integer window) {
         ExecutionException e = assertThrows(ExecutionException.class, () -> plan(b, window));
         return ((UsageException) e.getCause()).problems();
     }
@@ -52,7 +53,7 @@ class RunPlannerWorkloadTest {
 
     @Test
     void aDatasetGivesEachRequestItsEntryPromptTokensAndOutputLength() throws Exception {
-        RunPlan p = plan(b().dataset(DIR.resolve("chat.jsonl")), 32_768);
+        RunPlan p = plan(b().withRequest(r -> r.withDataset(DIR.resolve("chat.jsonl"))), 32_768);
         // entries: 14 prompt tokens / max_tokens 12, 8 / none (--max-tokens 64), 14 / 40; request i = entry i mod 3
         assertArrayEquals(new int[] {14, 8, 14, 14, 8}, p.contextPlan().toArray());
         RequestPlan r = p.requestPlan();
@@ -70,8 +71,9 @@ class RunPlannerWorkloadTest {
 
     @Test
     void outputTokensOverrideTheDatasetsAndTheWindowRuleUsesTheLargest() throws Exception {
-        RunConfig.Builder b = b().dataset(DIR.resolve("sharegpt.json")).tokenizer(DIR.resolve("wordlevel-tokenizer.json"))
-                .outputTokens(new LengthDistribution(200, 50)).seed(3);
+        RunConfig b = b()
+                .withRequest(r -> r.withDataset(DIR.resolve("sharegpt.json")).withTokenizer(DIR.resolve("wordlevel-tokenizer.json")).withOutputTokens(new LengthDistribution(200, 50)))
+                .withIdentity(i -> i.withSeed(3));
         RunPlan p = plan(b, 32_768);
         int[] expected = new LengthDistribution(200, 50).sample(5, 3, LengthDistribution.OUTPUT_SALT, 1, 65_536);
         int largest = java.util.Arrays.stream(expected).max().orElseThrow();
@@ -90,7 +92,10 @@ class RunPlannerWorkloadTest {
 
     @Test
     void inputTokensDrawSyntheticPromptLengthsClampedToTheCap() throws Exception {
-        RunConfig.Builder b = b().requests(200).inputTokens(new LengthDistribution(3000, 1000)).seed(9);
+        RunConfig b = b()
+                .withLoad(l -> l.withRequests(200))
+                .withRequest(r -> r.withInputTokens(new LengthDistribution(3000, 1000)))
+                .withIdentity(i -> i.withSeed(9));
         RunPlan p = plan(b, 4096 + 64 + 1024);
         int[] raw = new LengthDistribution(3000, 1000).sample(200, 9, LengthDistribution.INPUT_SALT, 32, 1_048_576);
         int[] planned = p.contextPlan().toArray();
@@ -108,34 +113,36 @@ class RunPlannerWorkloadTest {
     void aDatasetPromptOverTheCapIsAUsageError() {
         assertEquals(List.of("--dataset chat.jsonl: 3 request(s) exceed the prompt cap of 10 tokens (window - largest"
                         + " max_tokens - --margin); first: request 0 (entry 0) has 14 prompt tokens"),
-                problems(b().dataset(DIR.resolve("chat.jsonl")).margin(0), 10 + 64));
+                problems(b().withRequest(r -> r.withDataset(DIR.resolve("chat.jsonl")).withMargin(0)), 10 + 64));
     }
 
     @Test
     void datasetProblemsAreUsageErrorsBeforeAnythingIsSent() {
-        assertEquals(List.of("--dataset empty.jsonl: no entries"), problems(b().dataset(DIR.resolve("empty.jsonl")), null));
+        assertEquals(List.of("--dataset empty.jsonl: no entries"), problems(b().withRequest(r -> r.withDataset(DIR.resolve("empty.jsonl"))), null));
         assertEquals(List.of("--tokenizer: no readable file " + DIR.resolve("none.json")),
-                problems(b().dataset(DIR.resolve("chat.jsonl")).tokenizer(DIR.resolve("none.json")), null));
+                problems(b()
+                        .withRequest(r -> r.withDataset(DIR.resolve("chat.jsonl")).withTokenizer(DIR.resolve("none.json"))), null));
     }
 
     @Test
     void conflictingOptionsAreUsageErrors() {
-        List<String> e = b().dataset(DIR.resolve("chat.jsonl")).inputTokens(new LengthDistribution(10, 0)).ctxTokens(64)
-                .build().validate(k -> null);
+        List<String> e = b()
+                .withRequest(r -> r.withDataset(DIR.resolve("chat.jsonl")).withInputTokens(new LengthDistribution(10, 0)).withCtxTokens(64)).validate(k -> null);
         assertTrue(e.contains("--dataset and --input-tokens cannot be combined (the dataset's prompts have their own"
                 + " lengths)"), e.toString());
         assertTrue(e.contains("--ctx-tokens cannot be combined with --dataset"), e.toString());
         assertEquals(List.of("--tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of"
                         + " them"),
-                b().tokenizer(DIR.resolve("wordlevel-tokenizer.json")).build().validate(k -> null));
+                b().withRequest(r -> r.withTokenizer(DIR.resolve("wordlevel-tokenizer.json"))).validate(k -> null));
         assertEquals(List.of("--output-tokens needs a mean > 0 and a standard deviation >= 0 (tokens), got 0,0"),
-                b().outputTokens(new LengthDistribution(0, 0)).build().validate(k -> null));
+                b().withRequest(r -> r.withOutputTokens(new LengthDistribution(0, 0))).validate(k -> null));
     }
 
     @Test
     void aTokenizerSizesTheInputTokensPromptsSoThatItCountsTheirPlannedLength() throws Exception {
         Path tok = DIR.resolve("wordlevel-tokenizer.json");
-        RunPlan p = plan(b().inputTokens(new LengthDistribution(3000, 0)).tokenizer(tok).sharedPrefixTokens(1000), null);
+        RunPlan p = plan(b()
+                .withRequest(r -> r.withInputTokens(new LengthDistribution(3000, 0)).withTokenizer(tok).withSharedPrefixTokens(1000)), null);
         assertArrayEquals(new int[] {3000, 3000, 3000, 3000, 3000}, p.contextPlan().toArray());
         assertEquals("wordlevel-tokenizer.json", started(p).getTokenizer());
         int built = p.requestPlan().promptTokens(3000);
@@ -147,7 +154,7 @@ class RunPlannerWorkloadTest {
             assertTrue(Math.abs(tokens - 3000) <= 30, tokens + " tokens");
         }
         // without a tokenizer the prompts are built at the planned length, as the reference's
-        assertEquals(3000, plan(b().inputTokens(new LengthDistribution(3000, 0)), null).requestPlan().promptTokens(3000));
+        assertEquals(3000, plan(b().withRequest(r -> r.withInputTokens(new LengthDistribution(3000, 0))), null).requestPlan().promptTokens(3000));
     }
 
     /** Issue 26 item 3: a fixed --ctx-tokens above the prompt cap was clamped to it silently. */
@@ -155,17 +162,18 @@ class RunPlannerWorkloadTest {
     void ctxTokensAboveThePromptCapIsRefusedNotClamped() throws Exception {
         assertEquals(List.of("--ctx-tokens 100000 exceeds the prompt cap of 31680 tokens = the model's window 32768"
                         + " (GET /models) - --max-tokens 64 - --margin 1024; lower --ctx-tokens (at most 31680), or"
-                        + " --max-tokens or --margin"), problems(b().ctxTokens(100_000), 32_768));
+                        + " --max-tokens or --margin"), problems(b().withRequest(r -> r.withCtxTokens(100_000)), 32_768));
         assertEquals(List.of("--ctx-tokens 4000 exceeds the prompt cap of 3968 tokens = --max-model-len 4096 -"
                         + " --max-tokens 128 - --margin 0; lower --ctx-tokens (at most 3968), or --max-tokens or --margin"),
-                problems(b().ctxTokens(4000).maxModelLen(4096).maxTokens(128).margin(0), 4096));
+                b().withRequest(r -> r.withCtxTokens(4000).withMaxModelLen(4096).withMaxTokens(128).withMargin(0))
+                        .validate(k -> null));
         assertEquals(List.of("--ctx-tokens 8000 exceeds the prompt cap of 3008 tokens = --max-model-len 4096 -"
                         + " --max-tokens 64 - --margin 1024; lower --ctx-tokens (at most 3008), or --max-tokens or"
-                        + " --margin"), b().ctxTokens(8000).maxModelLen(4096).build().validate(k -> null),
+                        + " --margin"), b().withRequest(r -> r.withCtxTokens(8000).withMaxModelLen(4096)).validate(k -> null),
                 "an explicit window is checked with the other options, before anything starts");
         assertArrayEquals(new int[] {31_680, 31_680, 31_680, 31_680, 31_680},
-                plan(b().ctxTokens(31_680), 32_768).contextPlan().toArray(), "exactly the cap fits");
+                plan(b().withRequest(r -> r.withCtxTokens(31_680)), 32_768).contextPlan().toArray(), "exactly the cap fits");
         assertArrayEquals(new int[] {100_000, 100_000, 100_000, 100_000, 100_000},
-                plan(b().ctxTokens(100_000), null).contextPlan().toArray(), "an unknown window cannot be checked");
+                plan(b().withRequest(r -> r.withCtxTokens(100_000)), null).contextPlan().toArray(), "an unknown window cannot be checked");
     }
 }

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /** {@link RunSecrets}: every secret a run was given, and only those, is masked. */
 class RunSecretsTest {
     private static RunConfig config(String baseUrl, String serverMetrics, String... headers) {
-        return RunConfig.builder(baseUrl, "m").serverMetrics(ServerMetricsConfig.parse(serverMetrics))
-                .headers(java.util.Arrays.stream(headers).map(ExtraHeader::parse).toList()).build();
+        return RunConfig.of(TargetConfig.of(baseUrl, "m"))
+                .withServerMetrics(ServerMetricsConfig.parse(serverMetrics))
+                .withTarget(t -> t.withHeaders(java.util.Arrays.stream(headers).map(ExtraHeader::parse).toList()));
     }
 
     @Test
@@ -43,7 +44,7 @@ class RunSecretsTest {
 
     @Test
     void theApiKeyIsReadFromTheEnvironmentAndAMissingVariableIsNoKey() {
-        RunConfig c = RunConfig.builder("http://h/v1", "m").apiKeyEnv("K").build();
+        RunConfig c = RunConfig.of(TargetConfig.of("http://h/v1", "m")).withTarget(t -> t.withApiKeyEnv("K"));
         assertEquals("key ***", RunSecrets.of(c, Map.of("K", " envKey888 ")::get).apply("key envKey888"));
         assertTrue(RunSecrets.of(c, k -> null).isEmpty());
     }

@@ -43,9 +43,10 @@ class RunWarmupTest {
 
     private static WarmupResult warm(String baseUrl, int targetRequests, RunControl control, List<String> notices)
             throws Exception {
-        RunPlan plan = RunPlanner.complete(RunConfig.builder(baseUrl, SimConfig.defaults().modelId()).requests(2)
-                .maxTokens(4).ctxTokens(64).sharedPrefixTokens(0).warmup(new WarmupConfig(0, targetRequests))
-                .build(), 4096, ApiKey.none()).get();
+        RunPlan plan = RunPlanner.complete(RunConfig.of(TargetConfig.of(baseUrl, SimConfig.defaults().modelId()))
+                .withWarmup(new WarmupConfig(0, targetRequests))
+                .withLoad(l -> l.withRequests(2))
+                .withRequest(r -> r.withMaxTokens(4).withCtxTokens(64).withSharedPrefixTokens(0)), 4096, ApiKey.none()).get();
         RunConfig c = plan.config();
         BodySource bodies = new BodySource(new PromptBuilder(0, "s"), new RequestBodyBuilder(c.target().model(),
                 c.request().maxTokens(), c.request().resolvedThinkingMode(), c.request().reasoningEffort(),

@@ -89,18 +89,20 @@ class SecretRedactionTest {
         authorizations.clear();
     }
 
-    private static InMemoryEventSink run(RunConfig.Builder b) throws Exception {
+    private static InMemoryEventSink run(RunConfig b) throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
         new LoadGenerator(vertx, Map.of("KEY", KEY)::get)
-                .run(b.requests(2).concurrency(1).ctxTokens(64).sharedPrefixTokens(0).build(), sink, null)
+                .run(b.withLoad(l -> l.withRequests(2).withConcurrency(1))
+                        .withRequest(r -> r.withCtxTokens(64).withSharedPrefixTokens(0)), sink, null)
                 .get(60, TimeUnit.SECONDS);
         return sink;
     }
 
     @Test
     void anApiKeyEchoedInAnErrorIsMaskedButStillSent() throws Exception {
-        InMemoryEventSink sink = run(RunConfig.builder("http://127.0.0.1:" + port + "/v1", "m").apiKeyEnv("KEY")
-                .maxModelLen(4096));
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of("http://127.0.0.1:" + port + "/v1", "m"))
+                .withTarget(t -> t.withApiKeyEnv("KEY"))
+                .withRequest(r -> r.withMaxModelLen(4096)));
         List<RequestFailed> failed = sink.payloads(RequestFailed.class);
         assertEquals(2, failed.size());
         for (RequestFailed f : failed) {
@@ -115,8 +117,9 @@ class SecretRedactionTest {
     @Test
     void credentialHeadersEchoedInAnErrorOrAFinishReasonAreMaskedButStillSent() throws Exception {
         String bearer = "hdr-bearer-0123456789";
-        InMemoryEventSink sink = run(RunConfig.builder("http://127.0.0.1:" + port + "/v1", "m").maxModelLen(4096)
-                .headers(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("Authorization: Bearer " + bearer))));
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of("http://127.0.0.1:" + port + "/v1", "m"))
+                .withTarget(t -> t.withHeaders(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("Authorization: Bearer " + bearer))))
+                .withRequest(r -> r.withMaxModelLen(4096)));
         assertTrue(authorizations.contains("/v1/chat/completions Bearer " + bearer), authorizations.toString());
         for (RequestFailed f : sink.payloads(RequestFailed.class)) {
             assertEquals("HTTP Error 401: Unauthorized: Incorrect API key provided: ***. You can find your API key"
@@ -125,8 +128,9 @@ class SecretRedactionTest {
         assertFalse(sink.events().toString().contains(bearer), "the -H Authorization token in no event");
 
         String key = "hdr-xkey-9876543210";
-        InMemoryEventSink echoed = run(RunConfig.builder("http://127.0.0.1:" + port + "/v1", "echo-finish")
-                .maxModelLen(4096).headers(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("X-Api-Key: " + key))));
+        InMemoryEventSink echoed = run(RunConfig.of(TargetConfig.of("http://127.0.0.1:" + port + "/v1", "echo-finish"))
+                .withTarget(t -> t.withHeaders(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("X-Api-Key: " + key))))
+                .withRequest(r -> r.withMaxModelLen(4096)));
         List<RequestCompleted> done = echoed.payloads(RequestCompleted.class);
         assertEquals(2, done.size());
         done.forEach(c -> assertEquals("stop for ***", c.getFinishReason()));
@@ -135,8 +139,9 @@ class SecretRedactionTest {
 
     @Test
     void aKeyCutByTheMessageLimitIsMaskedToo() throws Exception {
-        InMemoryEventSink sink = run(RunConfig.builder("http://127.0.0.1:" + port + "/v1", "long-error")
-                .apiKeyEnv("KEY").maxModelLen(4096));
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of("http://127.0.0.1:" + port + "/v1", "long-error"))
+                .withTarget(t -> t.withApiKeyEnv("KEY"))
+                .withRequest(r -> r.withMaxModelLen(4096)));
         for (RequestFailed f : sink.payloads(RequestFailed.class)) {
             assertTrue(f.getErrorMessageTruncated());
             assertTrue(f.getErrorMessage().endsWith("x***"), f.getErrorMessage().substring(2000));
@@ -147,7 +152,7 @@ class SecretRedactionTest {
     @Test
     void userInfoOfTheBaseUrlIsSentAsBasicAuthAndRecordedAsMasked() throws Exception {
         String base = "http://alice:" + PASSWORD + "@127.0.0.1:" + port + "/v1";
-        InMemoryEventSink sink = run(RunConfig.builder(base, "m")); // max-model-len 0: the probe is sent too
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "m"))); // max-model-len 0: the probe is sent too
         String basic = "Basic " + Base64.getEncoder().encodeToString(("alice:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
         assertTrue(authorizations.contains("/v1/models " + basic), authorizations.toString());
         assertTrue(authorizations.contains("/v1/chat/completions " + basic), authorizations.toString());
@@ -163,7 +168,7 @@ class SecretRedactionTest {
     @Test
     void thePasswordEchoedByTheServerIsMaskedInFailures() throws Exception {
         String base = "http://alice:" + PASSWORD + "@127.0.0.1:" + port + "/v1";
-        InMemoryEventSink sink = run(RunConfig.builder(base, "echo-auth").maxModelLen(4096));
+        InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "echo-auth")).withRequest(r -> r.withMaxModelLen(4096)));
         List<RequestFailed> failed = sink.payloads(RequestFailed.class);
         assertEquals(2, failed.size());
         failed.forEach(f -> {

@@ -45,7 +45,9 @@ class SideProbesTest {
     }
 
     private static RunConfig config(String baseUrl, ServerMetricsConfig sm) {
-        return RunConfig.builder(baseUrl, "m").requests(2).serverMetrics(sm).build();
+        return RunConfig.of(TargetConfig.of(baseUrl, "m"))
+                .withServerMetrics(sm)
+                .withLoad(l -> l.withRequests(2));
     }
 
     private static SideProbes probes(RunConfig c, ShareAssignment a, List<String> notices, ManualCapClock clock) {

@@ -15,13 +15,17 @@ import org.junit.jupiter.api.Test;
 class TargetConfigTest {
     private static final Function<String, String> NO_ENV = k -> null;
 
-    private static RunConfig.Builder b() {
-        return RunConfig.builder("http://127.0.0.1:8000/v1", "m");
+    private static TargetConfig target() {
+        return TargetConfig.of("http://127.0.0.1:8000/v1", "m");
+    }
+
+    private static RunConfig b() {
+        return RunConfig.of(target());
     }
 
     @Test
-    void theBuilderFillsTheTargetWithTheReferenceDefaults() {
-        TargetConfig t = b().engine("vllm").build().target();
+    void ofFillsTheTargetWithTheReferenceDefaults() {
+        TargetConfig t = target().withEngine("vllm");
         assertEquals(new TargetConfig("http://127.0.0.1:8000/v1", false, "m", "vllm", null, 900.0, false), t);
         assertFalse(t.unbound());
         assertEquals(List.of(), t.problems(NO_ENV));
@@ -29,7 +33,7 @@ class TargetConfigTest {
 
     @Test
     void everyProblemOfTheGroupIsListedInOptionOrder() {
-        TargetConfig t = b().baseUrl("localhost:8000/v1").model(" ").timeoutS(0).apiKeyEnv("K").build().target();
+        TargetConfig t = TargetConfig.of("localhost:8000/v1", "m").withModel(" ").withTimeoutS(0).withApiKeyEnv("K");
         assertEquals(List.of("--base-url must start with http:// or https://: 'localhost:8000/v1'",
                 "--model is required",
                 "--timeout must be a finite number of seconds > 0 and <= 3600, got 0.0",
@@ -38,8 +42,8 @@ class TargetConfigTest {
 
     @Test
     void aMissingUrlIsRequiredUnlessTheSimulatedTargetBindsItLater() {
-        assertEquals(List.of("--base-url is required"), b().baseUrl(null).build().target().problems(NO_ENV));
-        TargetConfig sim = b().baseUrl(null).simulated(true).build().target();
+        assertEquals(List.of("--base-url is required"), TargetConfig.of(null, "m").problems(NO_ENV));
+        TargetConfig sim = TargetConfig.simulated("m");
         assertTrue(sim.unbound());
         assertEquals(List.of(), sim.problems(NO_ENV), "the URL is checked once the engine listens");
         TargetConfig bound = sim.withBaseUrl("http://127.0.0.1:41234/v1");
@@ -54,20 +58,20 @@ class TargetConfigTest {
     void aBaseUrlNamingAnApiPathIsAUsageErrorNamingTheBase() {
         assertEquals(List.of("--base-url http://h:8000/v1/chat/completions ends in /chat/completions: give the base"
                         + " (http://h:8000/v1); capstream appends /chat/completions"),
-                b().baseUrl("http://h:8000/v1/chat/completions").build().target().problems(NO_ENV));
+                TargetConfig.of("http://h:8000/v1/chat/completions", "m").problems(NO_ENV));
         assertEquals(List.of("--base-url http://***@h:8000/v1/models/ ends in /models: give the base"
                         + " (http://***@h:8000/v1); capstream appends /chat/completions"),
-                b().baseUrl("http://u:pw@h:8000/v1/models/").build().target().problems(NO_ENV),
+                TargetConfig.of("http://u:pw@h:8000/v1/models/", "m").problems(NO_ENV),
                 "the credentials are masked");
-        assertEquals(List.of(), b().baseUrl("http://h:8000/v1").build().target().problems(NO_ENV));
+        assertEquals(List.of(), TargetConfig.of("http://h:8000/v1", "m").problems(NO_ENV));
     }
 
     @Test
     void credentialsInTheUrlAndAKeyVariableAreOneProblem() {
-        TargetConfig t = b().baseUrl("http://u:pw@h:8000/v1").apiKeyEnv("K").build().target();
+        TargetConfig t = TargetConfig.of("http://u:pw@h:8000/v1", "m").withApiKeyEnv("K");
         assertEquals(List.of("--base-url carries user:password@ and --api-key-env is set: both would be the"
                 + " Authorization header; give one"), t.problems(Map.of("K", "sk-1")::get));
-        assertNull(b().build().target().apiKeyEnv());
+        assertNull(target().apiKeyEnv());
     }
 
     /** -H Authorization is the third way to set the Authorization header: with either other one it is a problem. */
@@ -76,28 +80,32 @@ class TargetConfigTest {
         java.util.List<io.capstream.loadgen.workload.ExtraHeader> auth =
                 List.of(io.capstream.loadgen.workload.ExtraHeader.parse("authorization: Token x"));
         assertEquals(List.of("-H Authorization and --api-key-env both set the Authorization header; give one"),
-                b().headers(auth).apiKeyEnv("K").build().target().problems(Map.of("K", "sk-1")::get));
+                target().withHeaders(auth).withApiKeyEnv("K").problems(Map.of("K", "sk-1")::get));
         assertEquals(List.of("-H Authorization and user:password@ in --base-url both set the Authorization header;"
-                + " give one"), b().headers(auth).baseUrl("http://u:pw@h:8000/v1").build().target().problems(NO_ENV));
-        TargetConfig ok = b().headers(auth).build().target();
+                + " give one"), TargetConfig.of("http://u:pw@h:8000/v1", "m").withHeaders(auth).problems(NO_ENV));
+        TargetConfig ok = target().withHeaders(auth);
         assertEquals(List.of(), ok.problems(NO_ENV));
         assertEquals(auth, ok.withBaseUrl("http://127.0.0.1:1/v1").headers(), "binding the URL keeps the headers");
-        assertEquals(io.capstream.loadgen.workload.ApiEndpoint.CHAT, b().build().target().endpoint(), "chat by default");
+        assertEquals(io.capstream.loadgen.workload.ApiEndpoint.CHAT, target().endpoint(), "chat by default");
     }
 
     /** The thinking controls are chat-template features: with --endpoint completions they are usage errors. */
     @Test
     void theCompletionsEndpointRefusesTheThinkingControls() {
-        RunConfig.Builder c = b().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).maxModelLen(4096);
-        assertEquals(List.of(), c.build().validate(NO_ENV));
+        RunConfig c = b()
+                .withTarget(t -> t.withEndpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS))
+                .withRequest(r -> r.withMaxModelLen(4096));
+        assertEquals(List.of(), c.validate(NO_ENV));
         assertEquals(List.of("--thinking-mode/--no-thinking apply to --endpoint chat only (a chat template setting)"),
-                c.noThinking(true).build().validate(NO_ENV));
+                c.withRequest(r -> r.withNoThinking(true)).validate(NO_ENV));
         assertEquals(List.of("--reasoning-effort applies to --endpoint chat only"),
-                b().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).maxModelLen(4096)
-                        .reasoningEffort("low").build().validate(NO_ENV));
+                b()
+                        .withTarget(t -> t.withEndpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS))
+                        .withRequest(r -> r.withMaxModelLen(4096).withReasoningEffort("low")).validate(NO_ENV));
         assertEquals(List.of("--dataset applies to --endpoint chat only (its entries are chat messages)"),
-                b().endpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS).maxModelLen(4096)
-                        .dataset(java.nio.file.Path.of("d.jsonl")).build().validate(NO_ENV).stream()
+                b()
+                        .withTarget(t -> t.withEndpoint(io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS))
+                        .withRequest(r -> r.withMaxModelLen(4096).withDataset(java.nio.file.Path.of("d.jsonl"))).validate(NO_ENV).stream()
                         .filter(e -> e.contains("--endpoint")).toList());
     }
 }

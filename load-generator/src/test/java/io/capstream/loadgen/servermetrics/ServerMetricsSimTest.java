@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.capstream.loadgen.emit.InMemoryEventSink;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
 import io.capstream.loadgen.sim.SimConfig;
@@ -49,15 +50,16 @@ class ServerMetricsSimTest {
         vertx.close().toCompletionStage().toCompletableFuture().join();
     }
 
-    private RunConfig.Builder run() {
-        return RunConfig.builder(sim.baseUrl(), SimConfig.defaults().modelId()).requests(6).concurrency(3)
-                .maxTokens(40).ctxTokens(64).sharedPrefixTokens(0).maxModelLen(4096);
+    private RunConfig run() {
+        return RunConfig.of(TargetConfig.of(sim.baseUrl(), SimConfig.defaults().modelId()))
+                .withLoad(l -> l.withRequests(6).withConcurrency(3))
+                .withRequest(r -> r.withMaxTokens(40).withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(4096));
     }
 
     @Test
     void autoScrapesTheEnginesMetricsIntoHeartbeatsAndRunFinishedSaysHow() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunOutcome o = new LoadGenerator(vertx).run(run().serverMetrics(ServerMetricsConfig.AUTO).build(), sink,
+        RunOutcome o = new LoadGenerator(vertx).run(run().withServerMetrics(ServerMetricsConfig.AUTO), sink,
                 RunListener.NONE).get(60, TimeUnit.SECONDS);
         assertThat(o.completed()).isEqualTo(6);
         RunFinished f = sink.payloads(RunFinished.class).get(0);
@@ -108,7 +110,7 @@ class ServerMetricsSimTest {
     @Test
     void offTheLibrarysDefaultAndAMissingEndpointScrapeNothing() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        new LoadGenerator(vertx).run(run().build(), sink, RunListener.NONE)
+        new LoadGenerator(vertx).run(run(), sink, RunListener.NONE)
                 .get(60, TimeUnit.SECONDS);
         assertThat(sink.payloads(RunFinished.class).get(0).getServerScraping()).as("not scraped").isNull();
         assertEquals("GET " + sim.baseUrl() + "/nothing answered 404",
@@ -118,8 +120,9 @@ class ServerMetricsSimTest {
     @Test
     void aUrlThatFailsIsCountedAndTheRunGoesOn() throws Exception {
         InMemoryEventSink sink = new InMemoryEventSink();
-        RunOutcome o = new LoadGenerator(vertx).run(run().serverMetrics(ServerMetricsConfig.parse(
-                sim.baseUrl() + "/nothing")).build(), sink, RunListener.NONE).get(60, TimeUnit.SECONDS);
+        RunOutcome o = new LoadGenerator(vertx).run(run()
+                .withServerMetrics(ServerMetricsConfig.parse(
+                sim.baseUrl() + "/nothing")), sink, RunListener.NONE).get(60, TimeUnit.SECONDS);
         assertEquals(6, o.completed());
         ServerScraping sc = sink.payloads(RunFinished.class).get(0).getServerScraping();
         assertThat(sink.payloads(Heartbeat.class)).as("no successful scrape").isEmpty();

@@ -1,0 +1,111 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.ThinkingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The one place that validates a whole run (spec §1, §2.1, §2.3): it composes each group's own checks
+ * ({@link TargetConfig#problems}, {@link LoadShape#problems}, {@link RequestShape#problems},
+ * {@link WarmupConfig#validate}, {@link RunIdentity#problems}) with the rules that span groups (model-family
+ * guard, completions-endpoint rules, the aggregate prompt guard), and holds the rules that need the endpoint's
+ * window ({@link #windowProblem}) for {@link RunPlanner} after the probe. Every problem is a one-line usage
+ * error (exit code 2), found before any request is sent.
+ */
+public final class RunValidator {
+    private RunValidator() {
+    }
+
+    /**
+     * Checks every rule that does not need the endpoint: each group's own rules, the model-family guard
+     * ({@link RequestShape#modelProblems}), the completions endpoint's limits, the aggregate prompt guard for a
+     * fixed context or an explicit {@code --max-model-len}, the warm-up and the run identity. A simulated
+     * target whose URL is not bound yet is checked without it. The window rule and the guard for a probed
+     * window are {@link #windowProblem}'s and {@link RunPlanner}'s, after the probe.
+     *
+     * @param config the run; not null
+     * @param env    environment lookup (name to value, null when unset), e.g. {@code System::getenv}
+     * @return usage error messages, every problem found, grouped in the order target, load shape,
+     *         request shape, cross-group rules, warm-up, identity; empty when the config is valid; never null
+     */
+    public static List<String> problems(RunConfig config, Function<String, String> env) {
+        TargetConfig target = config.target();
+        LoadShape load = config.load();
+        RequestShape request = config.request();
+        List<String> errors = new ArrayList<>(target.problems(env));
+        errors.addAll(load.problems());
+        errors.addAll(request.problems(load.arrival() == ArrivalMode.TRACE ? "--trace" : "--dataset"));
+        errors.addAll(request.modelProblems(target.model()));
+        if (target.endpoint() == ApiEndpoint.COMPLETIONS) {
+            // the thinking controls are chat-template features: the completions endpoint applies no template
+            if (request.noThinking() || request.thinkingMode() == ThinkingMode.ENABLED
+                    || request.thinkingMode() == ThinkingMode.DISABLED) {
+                errors.add("--thinking-mode/--no-thinking apply to --endpoint chat only (a chat template setting)");
+            }
+            if (request.reasoningEffort() != null) {
+                errors.add("--reasoning-effort applies to --endpoint chat only");
+            }
+            if (request.dataset() != null) {
+                // a dataset's entries are chat messages: without a chat template there is no prompt string for them
+                errors.add("--dataset applies to --endpoint chat only (its entries are chat messages)");
+            }
+        }
+        if (!request.perRequestLengths() && (request.ctxTokens() != 0 || request.maxModelLen() != 0)) {
+            long perRequest = request.ctxTokens() != 0 ? request.ctxTokens()
+                    : Math.min(Math.max(0L, request.promptCap(request.maxModelLen())), RunConfig.SAMPLED_CONTEXT_CEILING);
+            aggregateGuard(errors, load.effectiveRequests(), perRequest);
+        }
+        errors.addAll(config.warmup().validate());
+        errors.addAll(config.identity().problems());
+        return errors;
+    }
+
+    /**
+     * The rules that need the context window once it is known (spec §2.1): the window rule
+     * ({@link RequestShape#windowProblem(String, long, int)}, naming the window {@code max model length}) and a
+     * fixed {@code --ctx-tokens} against the prompt cap ({@link RequestShape#ctxAboveCap}). {@link #problems}
+     * already checked both for an explicit {@code --max-model-len} with one {@code max_tokens} for every request,
+     * so {@link RunPlanner} asks only for a probed window or per-request lengths.
+     *
+     * @param config  the run; not null
+     * @param window  the explicit or probed window, tokens
+     * @param largest the largest {@code max_tokens} of any request, tokens
+     * @return the first problem, or null when the window fits
+     */
+    public static String windowProblem(RunConfig config, int window, int largest) {
+        RequestShape request = config.request();
+        String problem = request.windowProblem("max model length", window, largest);
+        if (problem != null) {
+            return problem;
+        }
+        String source = request.maxModelLen() != 0 ? "--max-model-len " + window
+                : "the model's window " + window + " (GET /models)";
+        return request.ctxAboveCap(source, window, largest);
+    }
+
+    /**
+     * @param config the run; not null
+     * @return whether {@link #problems} already checked the window rules of {@link #windowProblem} (an explicit
+     *         {@code --max-model-len}, one {@code max_tokens} and the context plan for every request)
+     */
+    static boolean windowChecked(RunConfig config) {
+        return config.request().maxModelLen() != 0 && !config.request().perRequestLengths();
+    }
+
+    /**
+     * Aggregate prompt guard (spec §1): {@code n × perRequest ≤ }{@value RunConfig#AGGREGATE_PROMPT_LIMIT}.
+     *
+     * @param errors     where to add the message
+     * @param n          planned requests
+     * @param perRequest the unclamped fixed context, or min(cap or 262144, 262144), tokens
+     */
+    static void aggregateGuard(List<String> errors, int n, long perRequest) {
+        if ((long) n * perRequest > RunConfig.AGGREGATE_PROMPT_LIMIT) {
+            errors.add("aggregate prompt guard: " + n + " requests x " + perRequest + " context tokens = "
+                    + ((long) n * perRequest) + " exceeds " + RunConfig.AGGREGATE_PROMPT_LIMIT + " tokens");
+        }
+    }
+}
