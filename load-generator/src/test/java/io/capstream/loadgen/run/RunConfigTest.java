@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +25,7 @@ class RunConfigTest {
 
     private static void assertError(RunConfig.Builder b, String fragment) {
         List<String> e = errors(b);
-        assertTrue(e.stream().anyMatch(s -> s.contains(fragment)), () -> "expected '" + fragment + "' in " + e);
+        assertThat(e).as(() -> "expected '" + fragment + "' in " + e).anyMatch(s -> s.contains(fragment));
     }
 
     @Test
@@ -50,7 +51,8 @@ class RunConfigTest {
     void bounds() {
         assertError(b().requests(0), "--requests");
         assertError(b().concurrency(0), "--concurrency");
-        assertTrue(errors(b().concurrency(5000).requests(5000).ctxTokens(1024)).isEmpty(), "concurrency above 256 is allowed");
+        assertThat(errors(b().concurrency(5000).requests(5000).ctxTokens(1024))).as("concurrency above 256 is allowed")
+                .isEmpty();
         assertError(b().ctxTokens(31), "--ctx-tokens");
         assertError(b().maxTokens(0), "--max-tokens");
         assertError(b().maxModelLen(1000), "must exceed");
@@ -71,12 +73,12 @@ class RunConfigTest {
     @Test
     void aggregatePromptGuard() {
         assertError(b().requests(10000).ctxTokens(8192), "aggregate prompt guard");
-        assertTrue(errors(b().requests(8192).ctxTokens(8192)).isEmpty());
+        assertThat(errors(b().requests(8192).ctxTokens(8192))).isEmpty();
         // the guard uses the unclamped fixed context even with a small window
         assertError(b().requests(10000).ctxTokens(8192).maxModelLen(4096), "aggregate prompt guard");
         // sampled mode with an explicit window: min(cap, 262144)
         assertError(b().requests(600).maxModelLen(131072), "aggregate prompt guard");
-        assertTrue(errors(b().requests(500).maxModelLen(131072)).isEmpty());
+        assertThat(errors(b().requests(500).maxModelLen(131072))).isEmpty();
     }
 
     @Test
@@ -84,7 +86,7 @@ class RunConfigTest {
         assertError(b().reasoningEffort("huge"), "--reasoning-effort must be one of");
         assertError(b().reasoningEffort("low").noThinking(true), "cannot be combined");
         assertError(b().reasoningEffort("low").thinkingMode(ThinkingMode.UNSUPPORTED), "cannot be combined");
-        assertTrue(errors(b().reasoningEffort("none")).isEmpty());
+        assertThat(errors(b().reasoningEffort("none"))).isEmpty();
         assertEquals(ThinkingMode.DISABLED, b().noThinking(true).build().resolvedThinkingMode());
     }
 
@@ -93,13 +95,13 @@ class RunConfigTest {
         assertError(b().model("openai/GPT-OSS-20b").thinkingMode(ThinkingMode.ENABLED), "gpt-oss");
         assertError(b().model("gpt-oss-120b").noThinking(true), "gpt-oss");
         assertError(b().model("gpt-oss-120b").reasoningEffort("max"), "low, medium or high");
-        assertTrue(errors(b().model("gpt-oss-120b").reasoningEffort("medium")).isEmpty());
+        assertThat(errors(b().model("gpt-oss-120b").reasoningEffort("medium"))).isEmpty();
         assertError(b().model("DeepSeek-V4-Flash").reasoningEffort("medium"), "low, high or max");
-        assertTrue(errors(b().model("deepseek_v4").reasoningEffort("max")).isEmpty());
+        assertThat(errors(b().model("deepseek_v4").reasoningEffort("max"))).isEmpty();
         assertError(b().model("Qwen3.8-32B").reasoningEffort("high"), "low, medium or xhigh");
-        assertTrue(errors(b().model("qwen38-a3b").reasoningEffort("xhigh")).isEmpty());
+        assertThat(errors(b().model("qwen38-a3b").reasoningEffort("xhigh"))).isEmpty();
         assertError(b().model("Qwen3-8B").reasoningEffort("low"), "Qwen models do not accept");
-        assertTrue(errors(b().model("Qwen3-8B").thinkingMode(ThinkingMode.DISABLED)).isEmpty());
+        assertThat(errors(b().model("Qwen3-8B").thinkingMode(ThinkingMode.DISABLED))).isEmpty();
     }
 
     @Test
@@ -108,7 +110,7 @@ class RunConfigTest {
         assertError(b().rateRps(5.0), "--rate needs --arrival");
         assertError(b().arrival(ArrivalMode.CONSTANT).rateRps(2.0).maxInFlight(0), "--max-in-flight");
         assertError(b().durationS(-1.0), "--duration");
-        assertTrue(errors(b().arrival(ArrivalMode.CONSTANT).rateRps(2.0).maxInFlight(10).durationS(3.0)).isEmpty());
+        assertThat(errors(b().arrival(ArrivalMode.CONSTANT).rateRps(2.0).maxInFlight(10).durationS(3.0))).isEmpty();
     }
 
     @Test
@@ -116,9 +118,9 @@ class RunConfigTest {
         assertError(b().apiKeyEnv("CAPSTREAM_TEST_KEY"), "CAPSTREAM_TEST_KEY");
         assertError(b().apiKeyEnv("K"), "missing or empty");
         RunConfig c = b().apiKeyEnv("K").build();
-        assertTrue(c.validate(Map.of("K", " secret ")::get).isEmpty());
-        assertFalse(c.toString().contains("secret"));
-        assertTrue(c.validate(Map.of("K", "   ")::get).get(0).contains("missing or empty"));
+        assertThat(c.validate(Map.of("K", " secret ")::get)).isEmpty();
+        assertThat(c.toString()).doesNotContain("secret");
+        assertThat(c.validate(Map.of("K", "   ")::get).get(0)).contains("missing or empty");
     }
 
     @Test
@@ -132,8 +134,8 @@ class RunConfigTest {
                 errors(b().baseUrl("localhost:8000/v1")));
         assertEquals(List.of("--base-url has port 99999, outside 1..65535: 'http://***@h:99999/v1'"),
                 errors(b().baseUrl("http://u:topsecret@h:99999/v1")), "credentials are not echoed");
-        assertTrue(errors(b().baseUrl("http://[::1]:8000/v1")).isEmpty());
-        assertTrue(errors(b().baseUrl("http://u:pw@h:8000/v1")).isEmpty());
+        assertThat(errors(b().baseUrl("http://[::1]:8000/v1"))).isEmpty();
+        assertThat(errors(b().baseUrl("http://u:pw@h:8000/v1"))).isEmpty();
     }
 
     @Test
@@ -155,8 +157,8 @@ class RunConfigTest {
                 errors(b().runIdSuffix("../x")));
         assertEquals(List.of("--run-id-suffix makes the run id 227 characters long, at most 200"),
                 errors(b().runIdSuffix("s".repeat(200))));
-        assertTrue(errors(b().runId("my-run_1.2")).isEmpty());
-        assertTrue(errors(b().runIdSuffix("s".repeat(173))).isEmpty(), "benchmark-YYYYMMDDTHHMMSSZ- + 173 = 200");
+        assertThat(errors(b().runId("my-run_1.2"))).isEmpty();
+        assertThat(errors(b().runIdSuffix("s".repeat(173)))).as("benchmark-YYYYMMDDTHHMMSSZ- + 173 = 200").isEmpty();
     }
 
     @Test

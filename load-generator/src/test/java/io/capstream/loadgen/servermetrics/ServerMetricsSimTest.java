@@ -1,5 +1,6 @@
 package io.capstream.loadgen.servermetrics;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -88,7 +89,7 @@ class ServerMetricsSimTest {
             io.capstream.schemas.avro.Heartbeat h = (io.capstream.schemas.avro.Heartbeat) b.getPayload();
             assertEquals(target, h.getTarget());
             assertEquals(SimConfig.defaults().modelId(), h.getModel());
-            assertTrue(h.getServerSamples().containsKey("requests_running"), h.toString());
+            assertThat(h.getServerSamples()).as(h.toString()).containsKey("requests_running");
             assertTrue(b.getEmittedAtMs() >= previous, "in time order");
             previous = b.getEmittedAtMs();
         }

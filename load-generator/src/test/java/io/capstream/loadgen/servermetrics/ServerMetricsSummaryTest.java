@@ -1,5 +1,6 @@
 package io.capstream.loadgen.servermetrics;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,7 +65,7 @@ class ServerMetricsSummaryTest {
         ServerMetrics sm = ServerMetricsSummary.of(new ServerMetricsRecording("u", 1000,
                 List.of(new SeriesInfo("x", "x", "gauge")), List.of(), 3, "refused"));
         assertEquals(0, sm.getScrapes());
-        assertTrue(sm.getSeries().isEmpty());
+        assertThat(sm.getSeries()).isEmpty();
         assertNull(sm.getSeries().get("x"));
     }
 }
