@@ -1,9 +1,9 @@
 package io.capstream.cli.distributed;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +39,7 @@ class ControlTopicTest {
             throw new ExecutionException(new AuthorizationException("denied"));
         }, System.nanoTime() + 10_000_000_000L));
         assertEquals(1, calls.get());
-        assertTrue(denied.getMessage().startsWith("cannot describe capstream.control:"), denied.getMessage());
+        assertThat(denied.getMessage()).startsWith("cannot describe capstream.control:");
         assertThrows(IllegalStateException.class, () -> ControlTopic.describe(() -> {
             throw new ExecutionException(new UnknownTopicOrPartitionException("never"));
         }, System.nanoTime() - 1));
