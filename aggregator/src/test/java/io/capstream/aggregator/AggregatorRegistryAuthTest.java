@@ -1,5 +1,6 @@
 package io.capstream.aggregator;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,12 +61,12 @@ class AggregatorRegistryAuthTest {
                         SpecificAvroSerde.forValue(SloBreach.class, stub.url(), AUTH).deserializer()).readValuesToList();
                 assertEquals(1, alerts.size(), "ttft p95 of ~100 ms breaches <= 1 ms");
             }
-            assertTrue(stub.rejected().isEmpty(), "requests without credentials: " + stub.rejected());
+            assertThat(stub.rejected()).as("requests without credentials: " + stub.rejected()).isEmpty();
             Set<String> paths = stub.requests().stream().map(AuthRegistryStub.Seen::path).collect(Collectors.toSet());
-            assertTrue(paths.contains("/subjects/" + Topics.REPORTS + "-value/versions"), paths.toString());
-            assertTrue(paths.contains("/subjects/" + Topics.SUMMARIES + "-value/versions"), paths.toString());
-            assertTrue(paths.contains("/subjects/" + Topics.ALERTS + "-value/versions"), paths.toString());
-            assertTrue(paths.contains("/schemas/ids/1"), "the events decoder fetched the writer schema: " + paths);
+            assertThat(paths).contains("/subjects/" + Topics.REPORTS + "-value/versions");
+            assertThat(paths).contains("/subjects/" + Topics.SUMMARIES + "-value/versions");
+            assertThat(paths).contains("/subjects/" + Topics.ALERTS + "-value/versions");
+            assertThat(paths).as("the events decoder fetched the writer schema: " + paths).contains("/schemas/ids/1");
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.capstream.aggregator;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.window.WindowTestEvents;
 import io.capstream.schemas.Topics;
@@ -72,7 +72,7 @@ class AggregatorTopologyTest {
             assertEquals(List.of(summaries.get(0)), heard, "the listener hears every closed window");
             KeyValueStore<String, BenchmarkReport> store = driver.getKeyValueStore(AggregatorTopology.REPORTS_STORE);
             assertEquals(run, store.get(run).getRunId());
-            assertTrue(store.get(run).getArtifactJson().contains("\"run_id\""));
+            assertThat(store.get(run).getArtifactJson()).contains("\"run_id\"");
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.capstream.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.config.ConfigDefaultProvider;
@@ -33,16 +33,16 @@ class CapstreamMainTest {
         assertEquals(2, o.code());
         String[] lines = o.err().strip().split("\n");
         assertEquals(2, lines.length, o.err());
-        assertTrue(lines[0].startsWith("capstream run: Invalid value for option '--concurrency': 'abc'"), lines[0]);
+        assertThat(lines[0]).startsWith("capstream run: Invalid value for option '--concurrency': 'abc'");
         assertEquals("Try 'capstream run --help' for the options.", lines[1]);
-        assertFalse(o.err().contains("Usage:"));
+        assertThat(o.err()).doesNotContain("Usage:");
     }
 
     @Test
     void valueFromTheEnvironmentIsNamedInTheOneLineError() {
         Outcome o = execute(Map.of("CAPSTREAM_REQUESTS", "abc"), "run");
         assertEquals(2, o.code());
-        assertTrue(o.err().contains("CAPSTREAM_REQUESTS"), o.err());
+        assertThat(o.err()).contains("CAPSTREAM_REQUESTS");
         assertTrue(o.err().strip().split("\n").length <= 3, o.err());
     }
 
@@ -50,8 +50,8 @@ class CapstreamMainTest {
     void mistypedOptionGetsASuggestion() {
         Outcome o = execute(Map.of(), "run", "--concurency", "4");
         assertEquals(2, o.code());
-        assertTrue(o.err().contains("--concurrency"), o.err());
-        assertFalse(o.err().contains("Usage:"));
+        assertThat(o.err()).contains("--concurrency");
+        assertThat(o.err()).doesNotContain("Usage:");
     }
 
     @Test
@@ -60,7 +60,7 @@ class CapstreamMainTest {
                 "tail", "sim", "up"}) {
             Outcome o = execute(Map.of(), sub, "-V");
             assertEquals(0, o.code(), sub);
-            assertTrue(o.out().startsWith("capstream "), sub + ": " + o.out());
+            assertThat(o.out()).as(sub + ": " + o.out()).startsWith("capstream ");
         }
     }
 
@@ -71,9 +71,9 @@ class CapstreamMainTest {
         for (String sub : new String[] {"run", "generate", "aggregate", "tail", "sim", "up"}) {
             Outcome o = execute(Map.of(), sub, "--help");
             assertEquals(0, o.code(), sub);
-            assertTrue(o.out().contains("130") && o.out().contains("stopped by Ctrl-C (SIGINT)"), sub + ": " + o.out());
-            assertTrue(o.out().contains("143") && o.out().contains("stopped by SIGTERM"), sub + ": " + o.out());
-            assertFalse(o.out().matches("(?s).*\\b0\\s+stopped.*"), sub + ": " + o.out());
+            assertThat(o.out()).as(sub + ": " + o.out()).contains("130", "stopped by Ctrl-C (SIGINT)");
+            assertThat(o.out()).as(sub + ": " + o.out()).contains("143", "stopped by SIGTERM");
+            assertThat(o.out()).as(sub + ": " + o.out()).doesNotMatch("(?s).*\\b0\\s+stopped.*");
         }
     }
 
@@ -81,8 +81,8 @@ class CapstreamMainTest {
     void theRootHelpListsReportAndCompare() {
         Outcome o = execute(Map.of(), "--help");
         assertEquals(0, o.code());
-        assertTrue(o.out().matches("(?s).*\\n\\s+report\\s+Prints the summary of a report.*"), o.out());
-        assertTrue(o.out().matches("(?s).*\\n\\s+compare\\s+Compares two runs' reports.*"), o.out());
+        assertThat(o.out()).matches("(?s).*\\n\\s+report\\s+Prints the summary of a report.*");
+        assertThat(o.out()).matches("(?s).*\\n\\s+compare\\s+Compares two runs' reports.*");
     }
 
     @Test
@@ -90,12 +90,13 @@ class CapstreamMainTest {
         for (String sub : new String[] {"run", "sweep", "import", "replay", "report"}) {
             Outcome o = execute(Map.of(), sub, "--help");
             assertEquals(0, o.code(), sub);
-            assertTrue(o.out().contains("--html=FILE") && o.out().contains("--csv=FILE"), sub + ": " + o.out());
-            assertTrue(o.out().replaceAll("\\s+", " ").contains("self-contained HTML page"), sub + ": " + o.out());
+            assertThat(o.out()).as(sub + ": " + o.out()).contains("--html=FILE", "--csv=FILE");
+            assertThat(o.out().replaceAll("\\s+", " ")).as(sub + ": " + o.out()).contains("self-contained HTML page");
         }
         Outcome compare = execute(Map.of(), "compare", "--help");
-        assertTrue(compare.out().contains("--html=FILE") && !compare.out().contains("--csv"), compare.out());
+        assertThat(compare.out()).contains("--html=FILE");
+        assertThat(compare.out()).doesNotContain("--csv");
         Outcome report = execute(Map.of(), "report", "--help");
-        assertTrue(report.out().contains("--json=FILE") && report.out().contains("--bootstrap-servers"), report.out());
+        assertThat(report.out()).contains("--json=FILE", "--bootstrap-servers");
     }
 }

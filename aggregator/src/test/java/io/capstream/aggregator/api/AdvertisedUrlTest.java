@@ -1,5 +1,6 @@
 package io.capstream.aggregator.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,7 +41,7 @@ class AdvertisedUrlTest {
         assertThrows(IllegalArgumentException.class, () -> AdvertisedUrl.parse("http://h:99999"));
         String wildcard = assertThrows(IllegalArgumentException.class, () -> AdvertisedUrl.parse("http://0.0.0.0:8088"))
                 .getMessage();
-        assertTrue(wildcard.contains("wildcard"), wildcard);
+        assertThat(wildcard).contains("wildcard");
     }
 
     @Test

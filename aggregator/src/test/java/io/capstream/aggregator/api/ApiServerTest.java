@@ -1,7 +1,7 @@
 package io.capstream.aggregator.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Quantiles;
@@ -109,10 +109,10 @@ class ApiServerTest {
         start(true);
         HttpResponse<String> s = get("/api/summaries?target=http%3A%2F%2Fh%2Fv1&from=0&to=1970-01-01T00:02:00Z");
         assertEquals(200, s.statusCode());
-        assertTrue(s.body().startsWith("[{\"target\": \"http://h/v1\""), s.body());
-        assertTrue(s.body().contains("\"p95\": 250.0"), s.body());
+        assertThat(s.body()).startsWith("[{\"target\": \"http://h/v1\"");
+        assertThat(s.body()).contains("\"p95\": 250.0");
         assertEquals("[]", get("/api/summaries?target=other&from=0").body());
-        assertTrue(get("/api/alerts").body().contains("\"state\": \"BREACH\""));
+        assertThat(get("/api/alerts").body()).contains("\"state\": \"BREACH\"");
         assertEquals(404, get("/api/runs/nope").statusCode());
         assertEquals("[]", get("/api/runs").body());
         assertEquals(400, get("/api/summaries?from=yesterday").statusCode());
@@ -121,12 +121,11 @@ class ApiServerTest {
 
         metrics.accept(summary());
         String prom = get("/metrics").body();
-        assertTrue(prom.contains("capstream_window_ttft_seconds{context_bucket=\"le4096\",model=\"m\",target=\"http://h/v1\","
-                + "quantile=\"0.95\"} 0.25"), prom);
-        assertTrue(prom.contains("capstream_window_requests_total{model=\"m\",target=\"http://h/v1\"} 10.0"), prom);
-        assertTrue(prom.contains("capstream_window_failures_total{error_type=\"URLError\",model=\"m\",target=\"http://h/v1\"} 1.0"),
-                prom);
-        assertTrue(prom.contains("capstream_window_error_rate{"), prom);
+        assertThat(prom).contains("capstream_window_ttft_seconds{context_bucket=\"le4096\",model=\"m\",target=\"http://h/v1\","
+                + "quantile=\"0.95\"} 0.25");
+        assertThat(prom).contains("capstream_window_requests_total{model=\"m\",target=\"http://h/v1\"} 10.0");
+        assertThat(prom).contains("capstream_window_failures_total{error_type=\"URLError\",model=\"m\",target=\"http://h/v1\"} 1.0");
+        assertThat(prom).contains("capstream_window_error_rate{");
     }
 
     /** Id of the one small run artifact the fake knows. */
@@ -147,7 +146,7 @@ class ApiServerTest {
         assertEquals("application/json", big.headers().firstValue("content-type").orElse(""));
         HttpResponse<String> loading = get("/api/runs/loading");
         assertEquals(503, loading.statusCode());
-        assertTrue(loading.body().contains("not loaded yet"), loading.body());
+        assertThat(loading.body()).contains("not loaded yet");
     }
 
     @Test
@@ -155,7 +154,7 @@ class ApiServerTest {
         start(false);
         HttpResponse<String> r = get("/api/summaries");
         assertEquals(503, r.statusCode());
-        assertTrue(r.body().contains("REBALANCING"), r.body());
+        assertThat(r.body()).contains("REBALANCING");
         assertEquals(503, get("/ready").statusCode());
         assertEquals(200, get("/health").statusCode());
     }

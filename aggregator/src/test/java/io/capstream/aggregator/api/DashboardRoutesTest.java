@@ -1,7 +1,7 @@
 package io.capstream.aggregator.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.html.HtmlAssets;
@@ -56,23 +56,24 @@ class DashboardRoutesTest {
         assertEquals("capstream live dashboard", doc.title());
         for (Element e : doc.select("[src], [href]")) {
             String url = e.hasAttr("src") ? e.attr("src") : e.attr("href");
-            assertFalse(url.startsWith("http:") || url.startsWith("https:") || url.startsWith("//"),
-                    "network URL in " + e.outerHtml());
+            assertThat(url).as("network URL in " + e.outerHtml()).doesNotStartWith("http:");
+            assertThat(url).as("network URL in " + e.outerHtml()).doesNotStartWith("https:");
+            assertThat(url).as("network URL in " + e.outerHtml()).doesNotStartWith("//");
         }
         assertEquals(0, doc.select("script[src], link[rel=stylesheet], iframe, img").size(), "nothing loaded from elsewhere");
         List<Element> scripts = doc.select("script");
         assertEquals(2, scripts.size(), "uPlot and the dashboard script, both inline");
-        assertTrue(scripts.get(0).data().contains("uPlot"), "uPlot inlined");
+        assertThat(scripts.get(0).data()).as("uPlot inlined").contains("uPlot");
         assertEquals(HtmlAssets.uplotJs().length(), DashboardPage.inScript(HtmlAssets.uplotJs()).length(),
                 "uPlot holds no </script to escape");
         String js = scripts.get(1).data();
         for (String api : List.of("'api/runs'", "'api/summaries?from='", "'api/alerts?active=true'", "'runs/'")) {
-            assertTrue(js.contains(api), "relative URL " + api);
+            assertThat(js).as("relative URL " + api).contains(api);
         }
-        assertFalse(js.contains("'/api/"), "no absolute API path");
-        assertTrue(js.contains("el('div', 'chart')") && js.contains("'data-chart'") && js.contains("'data-points'"),
-                "chart containers <div class=\"chart\" data-chart data-points>");
-        assertTrue(js.contains("no window summaries yet"));
+        assertThat(js).as("no absolute API path").doesNotContain("'/api/");
+        assertThat(js).as("chart containers <div class=\"chart\" data-chart data-points>")
+                .contains("el('div', 'chart')", "'data-chart'", "'data-points'");
+        assertThat(js).contains("no window summaries yet");
         for (String id : List.of("runs", "summaries", "alerts", "updated", "error", "span")) {
             assertEquals(1, doc.select("#" + id).size(), "#" + id);
         }
@@ -88,8 +89,8 @@ class DashboardRoutesTest {
             HttpResponse<String> r = get(path);
             assertEquals(200, r.statusCode(), path);
             assertEquals(HTML, r.headers().firstValue("content-type").orElse(""), path);
-            assertTrue(r.body().contains(ApiServerTest.RUN_ID), r.body());
-            assertTrue(r.body().startsWith("<!DOCTYPE html>"), r.body());
+            assertThat(r.body()).contains(ApiServerTest.RUN_ID);
+            assertThat(r.body()).startsWith("<!DOCTYPE html>");
         }
     }
 
@@ -99,8 +100,8 @@ class DashboardRoutesTest {
         HttpResponse<String> r = get("/runs/%3Cb%3Enope");
         assertEquals(404, r.statusCode());
         assertEquals(HTML, r.headers().firstValue("content-type").orElse(""));
-        assertTrue(r.body().contains("no report for run &lt;b&gt;nope"), r.body());
-        assertFalse(r.body().contains("<b>"), r.body());
+        assertThat(r.body()).contains("no report for run &lt;b&gt;nope");
+        assertThat(r.body()).doesNotContain("<b>");
         assertEquals("../", Jsoup.parse(r.body()).select("a").attr("href"), "links back to the dashboard");
     }
 
@@ -110,12 +111,12 @@ class DashboardRoutesTest {
         HttpResponse<String> loading = get("/runs/loading");
         assertEquals(503, loading.statusCode());
         assertEquals(HTML, loading.headers().firstValue("content-type").orElse(""));
-        assertTrue(loading.body().contains("chunk 3 of 9 is not loaded yet"), loading.body());
+        assertThat(loading.body()).contains("chunk 3 of 9 is not loaded yet");
         stop();
         start(false);
         HttpResponse<String> rebalancing = get("/runs/" + ApiServerTest.RUN_ID);
         assertEquals(503, rebalancing.statusCode());
-        assertTrue(rebalancing.body().contains("REBALANCING"), rebalancing.body());
+        assertThat(rebalancing.body()).contains("REBALANCING");
         assertEquals(200, get("/").statusCode(), "the dashboard page itself needs no store");
     }
 
@@ -144,7 +145,7 @@ class DashboardRoutesTest {
                 + "{\"slo\":\"error_rate<=0.01\",\"metric\":\"error_rate\",\"comparison\":\"<=\",\"threshold\":0.01}]",
                 get("/api/slos").body(), "answered from the settings, even while Streams is not running");
         String js = Jsoup.parse(get("/").body()).select("script").get(1).data();
-        assertTrue(js.contains("'api/slos'"), "the dashboard polls the SLOs by a relative URL");
+        assertThat(js).as("the dashboard polls the SLOs by a relative URL").contains("'api/slos'");
     }
 
     @Test

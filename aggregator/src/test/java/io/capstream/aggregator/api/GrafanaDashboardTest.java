@@ -1,7 +1,7 @@
 package io.capstream.aggregator.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -106,12 +106,12 @@ class GrafanaDashboardTest {
         Set<Integer> ids = new TreeSet<>();
         for (JsonNode p : panels) {
             String title = p.path("title").asText();
-            assertTrue(Set.of("timeseries", "stat").contains(p.path("type").asText()), title);
+            assertThat(Set.of("timeseries", "stat")).as(title).contains(p.path("type").asText());
             assertEquals("${DS_PROMETHEUS}", p.path("datasource").path("uid").asText(), title);
             assertTrue(p.path("targets").size() >= 1, "no target in " + title);
             for (JsonNode t : p.path("targets")) {
-                assertFalse(t.path("expr").asText().isBlank(), "empty expr in " + title);
-                assertFalse(t.path("refId").asText().isBlank(), "no refId in " + title);
+                assertThat(t.path("expr").asText()).as("empty expr in " + title).isNotBlank();
+                assertThat(t.path("refId").asText()).as("no refId in " + title).isNotBlank();
             }
             assertTrue(ids.add(p.path("id").asInt()), "duplicate panel id in " + title);
         }
@@ -135,8 +135,8 @@ class GrafanaDashboardTest {
                 usedBy.putIfAbsent(m.group(1), "variable " + v.path("name").asText());
             }
         }
-        assertTrue(usedBy.keySet().stream().anyMatch(n -> n.startsWith("capstream_window_")), usedBy.toString());
-        assertTrue(usedBy.keySet().stream().anyMatch(n -> n.startsWith("kafka_stream")), usedBy.toString());
+        assertThat(usedBy.keySet()).as(usedBy.toString()).anyMatch(n -> n.startsWith("capstream_window_"));
+        assertThat(usedBy.keySet()).as(usedBy.toString()).anyMatch(n -> n.startsWith("kafka_stream"));
 
         String scrape = scrapeAfterWindows();
         Map<String, String> types = new TreeMap<>();

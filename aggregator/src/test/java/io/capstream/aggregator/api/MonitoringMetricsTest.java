@@ -1,7 +1,7 @@
 package io.capstream.aggregator.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.avro.Quantiles;
@@ -56,7 +56,7 @@ class MonitoringMetricsTest {
         for (String line : prom.lines().filter(l -> l.startsWith("# HELP capstream_")).toList()) {
             String[] parts = line.split(" ", 4);         // "#", "HELP", name, text
             assertEquals(4, parts.length, "HELP without text: " + line);
-            assertFalse(parts[3].isBlank(), "HELP without text: " + line);
+            assertThat(parts[3]).as("HELP without text: " + line).isNotBlank();
             families.add(parts[2]);
         }
         assertEquals(new TreeSet<>(FAMILIES), families);
@@ -71,7 +71,7 @@ class MonitoringMetricsTest {
             metrics.lateDropped("http://t/v1", "m", "le4096");
             metrics.lateDropped("http://t/v1", "m", "le8192");
             String prom = metrics.scrape();
-            assertTrue(prom.contains("capstream_window_late_dropped_total{model=\"m\",target=\"http://t/v1\"} 2.0"), prom);
+            assertThat(prom).contains("capstream_window_late_dropped_total{model=\"m\",target=\"http://t/v1\"} 2.0");
         }
     }
 
@@ -81,19 +81,19 @@ class MonitoringMetricsTest {
         List<String> problems = PromLint.problems(prom);
         assertEquals(List.of(), problems.stream().filter(p -> p.startsWith("capstream_")).toList(), prom);
         assertEquals(List.of(), problems.stream().filter(p -> p.contains("no help text")).toList(), prom);
-        assertTrue(prom.contains("# HELP kafka_producer_node_request_latency_avg The average request latency to the broker node"),
-                prom);
+        assertThat(prom).contains("# HELP kafka_producer_node_request_latency_avg The average request latency to the broker node");
     }
 
     @Test
     void latencyQuantilesAreSummariesInSecondsAndRatesInTokensPerSecond() {
         String prom = scrape();
-        assertTrue(prom.contains("# TYPE capstream_window_ttft_seconds summary\n"), prom);
-        assertTrue(prom.contains("capstream_window_ttft_seconds{context_bucket=\"le4096\",model=\"m\",target=\"http://h/v1\","
-                + "quantile=\"0.95\"} 0.25\n"), prom);
-        assertTrue(prom.contains("capstream_window_decode_tokens_per_second{context_bucket=\"le4096\",model=\"m\","
-                + "target=\"http://h/v1\",quantile=\"0.99\"} 300.0\n"), prom);
-        assertFalse(prom.contains("capstream_window_ttft_seconds_count"), "one window's count is no cumulative _count");
+        assertThat(prom).contains("# TYPE capstream_window_ttft_seconds summary\n");
+        assertThat(prom).contains("capstream_window_ttft_seconds{context_bucket=\"le4096\",model=\"m\",target=\"http://h/v1\","
+                + "quantile=\"0.95\"} 0.25\n");
+        assertThat(prom).contains("capstream_window_decode_tokens_per_second{context_bucket=\"le4096\",model=\"m\","
+                + "target=\"http://h/v1\",quantile=\"0.99\"} 300.0\n");
+        assertThat(prom).as("one window's count is no cumulative _count")
+                .doesNotContain("capstream_window_ttft_seconds_count");
     }
 
     @Test
@@ -101,10 +101,10 @@ class MonitoringMetricsTest {
         try (MonitoringMetrics metrics = new MonitoringMetrics()) {
             metrics.accept(fullSummary());
             metrics.accept(WindowSummary.newBuilder(fullSummary()).setTtftMs(null).build());
-            assertFalse(metrics.scrape().contains("capstream_window_ttft_seconds"), metrics.scrape());
-            assertTrue(metrics.scrape().contains("capstream_window_e2e_seconds{"), metrics.scrape());
+            assertThat(metrics.scrape()).doesNotContain("capstream_window_ttft_seconds");
+            assertThat(metrics.scrape()).contains("capstream_window_e2e_seconds{");
             metrics.accept(ApiServerTest.summary());
-            assertTrue(metrics.scrape().contains("capstream_window_ttft_seconds{"), metrics.scrape());
+            assertThat(metrics.scrape()).contains("capstream_window_ttft_seconds{");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -103,11 +104,11 @@ class ReadinessTest {
             assertEquals(4, seen.size(), seen.toString());
             assertEquals("200 {\"ready\":true}", seen.get(0), "before the first failure");
             for (String s : seen.subList(1, 4)) {
-                assertTrue(s.startsWith("503 "), s);
+                assertThat(s).startsWith("503 ");
                 JsonObject body = new JsonObject(s.substring(4));
                 assertEquals(false, body.getBoolean("ready"));
-                assertTrue(body.getString("reason").startsWith("schema registry unreachable: schema registry GET "
-                        + registry.url() + "/schemas/ids/1 failed: HTTP 503"), body.getString("reason"));
+                assertThat(body.getString("reason")).startsWith("schema registry unreachable: schema registry GET "
+                        + registry.url() + "/schemas/ids/1 failed: HTTP 503");
             }
             assertEquals("200 {\"ready\":true}", ready(api.port()), "ready again once the registry answered");
         } finally {
@@ -131,10 +132,11 @@ class ReadinessTest {
             registry.down(true);
             assertFalse(probe.probeOnce(), "503: no answer");
             String during = ready(api.port());
-            assertTrue(during.startsWith("503 "), during);
+            assertThat(during).startsWith("503 ");
             String reason = new JsonObject(during.substring(4)).getString("reason");
-            assertTrue(reason.startsWith("schema registry unreachable: schema registry GET " + registry.url()
-                    + "/subjects failed: HTTP 503"), "the probe's reason: " + reason);
+            assertThat(reason).as("the probe's reason: " + reason)
+                    .startsWith("schema registry unreachable: schema registry GET " + registry.url()
+                            + "/subjects failed: HTTP 503");
             assertEquals(List.of("/subjects", "/subjects"), registry.paths(), "one request per probe (no transport retries)");
 
             registry.down(false);
@@ -157,8 +159,11 @@ class ReadinessTest {
 
         assertFalse(probe.probeOnce());
         String reason = StreamsQueryService.notReadyReason(KafkaStreams.State.RUNNING, health);
-        assertTrue(reason != null && reason.startsWith("schema registry unreachable: schema registry GET http://127.0.0.1:"
-                + closedPort + "/subjects failed") && reason.contains("ConnectException"), "not ready: " + reason);
+        assertThat(reason).as("not ready: " + reason).isNotNull();
+        assertThat(reason).as("not ready: " + reason)
+                .startsWith("schema registry unreachable: schema registry GET http://127.0.0.1:"
+                        + closedPort + "/subjects failed");
+        assertThat(reason).as("not ready: " + reason).contains("ConnectException");
 
         probe.close();
         assertNull(health.problem(), "a closed probe reports nothing: " + health.problem());

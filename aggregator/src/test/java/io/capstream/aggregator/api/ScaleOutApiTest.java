@@ -1,8 +1,7 @@
 package io.capstream.aggregator.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.AggregatorTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
@@ -166,11 +165,11 @@ class ScaleOutApiTest {
 
             HttpResponse<String> page = get(api, "/runs/run-b.html");
             assertEquals(200, page.statusCode(), page.body());
-            assertTrue(page.body().contains("run-b"), page.body());
+            assertThat(page.body()).contains("run-b");
 
             String runs = get(api, "/api/runs").body();
-            assertTrue(runs.startsWith("[{\"run_id\":\"run-b\""), runs);
-            assertTrue(runs.contains("},{\"run_id\":\"run-a\""), runs);
+            assertThat(runs).startsWith("[{\"run_id\":\"run-b\"");
+            assertThat(runs).contains("},{\"run_id\":\"run-a\"");
 
             String summaries = get(api, "/api/summaries?from=0&to=120000").body();
             assertEquals(ApiJson.toJsonArray(List.of(summary("m0", 60_000), summary("m1", 60_000))), summaries);
@@ -213,11 +212,11 @@ class ScaleOutApiTest {
                 "/api/runs/run-b")) {
             HttpResponse<String> r = get(a, path);
             assertEquals(503, r.statusCode(), path);
-            assertTrue(r.body().contains("aggregator instance " + gone + " did not answer"), r.body());
+            assertThat(r.body()).contains("aggregator instance " + gone + " did not answer");
         }
         HttpResponse<String> page = get(a, "/runs/run-b");
         assertEquals(503, page.statusCode());
-        assertTrue(page.body().contains(gone.toString()), page.body());
+        assertThat(page.body()).contains(gone.toString());
         // its own runs and its local view still answer
         assertEquals(200, get(a, "/api/runs/run-a").statusCode());
         assertEquals(200, get(a, "/api/runs?local=true").statusCode());
@@ -237,8 +236,8 @@ class ScaleOutApiTest {
         for (String path : List.of("/api/runs", "/api/runs/r", "/api/summaries")) {
             HttpResponse<String> r = get(a, path);
             assertEquals(503, r.statusCode(), path);
-            assertTrue(r.body().contains("REBALANCING"), r.body());
+            assertThat(r.body()).contains("REBALANCING");
         }
-        assertFalse(get(a, "/ready").body().contains("starting"));
+        assertThat(get(a, "/ready").body()).doesNotContain("starting");
     }
 }

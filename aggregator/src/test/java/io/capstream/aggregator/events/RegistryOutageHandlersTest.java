@@ -1,7 +1,7 @@
 package io.capstream.aggregator.events;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
@@ -47,7 +47,7 @@ class RegistryOutageHandlersTest {
         ProcessingExceptionHandler.Response outage = h.handleError(context(), record,
                 new RegistryOutageException("schema registry gave no answer for 60000 ms", null));
         assertEquals(ProcessingExceptionHandler.Result.FAIL, outage.result());
-        assertTrue(outage.deadLetterQueueRecords().isEmpty());
+        assertThat(outage.deadLetterQueueRecords()).isEmpty();
 
         ProcessingExceptionHandler.Response other = h.handleError(context(), record, new IllegalStateException("bug"));
         assertEquals(ProcessingExceptionHandler.Result.RESUME, other.result());
@@ -64,12 +64,13 @@ class RegistryOutageHandlersTest {
         DeserializationExceptionHandler.Response held = h.handleError(context(), record,
                 new RegistryOutageException("schema registry gave no answer for 60000 ms", null));
         assertEquals(DeserializationExceptionHandler.Result.FAIL, held.result(), "a valid record is read again, not skipped");
-        assertTrue(held.deadLetterQueueRecords().isEmpty(), "nothing dead-lettered: " + held.deadLetterQueueRecords());
+        assertThat(held.deadLetterQueueRecords()).as("nothing dead-lettered: " + held.deadLetterQueueRecords())
+                .isEmpty();
 
         DeserializationExceptionHandler.Response refused = h.handleError(context(), record, new SerializationException(
                 "cannot decode BenchmarkReport", new SchemaRegistryUnavailableException("refused", -1, -1, null)));
         assertEquals(DeserializationExceptionHandler.Result.FAIL, refused.result(), "an unwrapped registry outage too");
-        assertTrue(refused.deadLetterQueueRecords().isEmpty());
+        assertThat(refused.deadLetterQueueRecords()).isEmpty();
 
         DeserializationExceptionHandler.Response garbage = h.handleError(context(), record,
                 new SerializationException("cannot decode BenchmarkReport: unknown magic byte"));

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.events;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -116,8 +117,8 @@ class RegistryOutageTest {
         List<String> seen = registry.observed();
         assertEquals("null", seen.get(0), "reachable before the first failure");
         for (String s : seen.subList(1, 7)) {
-            assertTrue(s.startsWith(RegistryHealth.UNREACHABLE + "schema registry GET " + registry.url() + "/schemas/ids/1 failed: HTTP 503"),
-                    "unreachable with the reason while the record is held: " + s);
+            assertThat(s).as("unreachable with the reason while the record is held: " + s)
+                    .startsWith(RegistryHealth.UNREACHABLE + "schema registry GET " + registry.url() + "/schemas/ids/1 failed: HTTP 503");
         }
         assertNull(health.problem(), "reachable again once the registry answered");
         assertTrue(health.reachable());
@@ -143,7 +144,7 @@ class RegistryOutageTest {
         assertTrue(decoded.isEmpty());
         assertTrue(registry.paths().size() > 1, "retried before giving up: " + registry.paths());
         assertTrue(tookMs < 5_000, "held about the 300 ms bound, not longer: " + tookMs + " ms");
-        assertTrue(health.problem().startsWith(RegistryHealth.UNREACHABLE), health.problem());
+        assertThat(health.problem()).startsWith(RegistryHealth.UNREACHABLE);
 
         // Kafka Streams replaces the thread and reads the record again from the last commit; now the registry answers
         registry.failNext(0);
@@ -169,9 +170,9 @@ class RegistryOutageTest {
 
         assertTrue(RegistryOutageException.isIn(thrown), thrown.toString());
         assertTrue(dlq.isEmpty(), "a stopped registry dead-letters nothing");
-        assertTrue(health.problem().startsWith(RegistryHealth.UNREACHABLE + "schema registry GET " + closed
-                + "/schemas/ids/"), health.problem());
-        assertTrue(health.problem().contains("ConnectException"), health.problem());
+        assertThat(health.problem()).startsWith(RegistryHealth.UNREACHABLE + "schema registry GET " + closed
+                + "/schemas/ids/");
+        assertThat(health.problem()).contains("ConnectException");
     }
 
     @Test
@@ -189,8 +190,7 @@ class RegistryOutageTest {
         List<TestRecord<String, byte[]>> dead = dlq.readRecordsToList();
         assertEquals(2, dead.size());
         assertEquals(ByteBuffer.wrap(unknownId), ByteBuffer.wrap(dead.get(0).value()));
-        assertTrue(header(dead.get(0), EventsSource.H_ERROR_MESSAGE).contains("HTTP 404 (error_code 40403)"),
-                header(dead.get(0), EventsSource.H_ERROR_MESSAGE));
+        assertThat(header(dead.get(0), EventsSource.H_ERROR_MESSAGE)).contains("HTTP 404 (error_code 40403)");
         assertEquals(ByteBuffer.wrap(garbage), ByteBuffer.wrap(dead.get(1).value()));
         assertEquals("org.apache.kafka.common.errors.SerializationException", header(dead.get(1), EventsSource.H_ERROR_CLASS));
         assertEquals(List.of(good.getEventId()), decoded.readValuesToList());

@@ -1,6 +1,7 @@
 package io.capstream.aggregator.events;
 
 import io.capstream.schemas.time.ManualCapClock;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -83,8 +84,11 @@ class RegistryWaitingDeserializerTest {
                 clock.sleeps(), "one back-off after each of the 4 refused attempts, doubling to the maximum");
         assertEquals(4, healthWhileHolding.size(), healthWhileHolding.toString());
         for (String p : healthWhileHolding) {
-            assertTrue(p != null && p.startsWith(RegistryHealth.UNREACHABLE + "schema registry GET " + refusingUrl
-                    + "/schemas/ids/") && p.contains("ConnectException"), "unreachable while the record is held: " + p);
+            assertThat(p).as("unreachable while the record is held: " + p).isNotNull();
+            assertThat(p).as("unreachable while the record is held: " + p)
+                    .startsWith(RegistryHealth.UNREACHABLE + "schema registry GET " + refusingUrl
+                            + "/schemas/ids/");
+            assertThat(p).as("unreachable while the record is held: " + p).contains("ConnectException");
         }
         assertNull(health.problem(), "reachable again once the registry answered");
     }
@@ -98,7 +102,7 @@ class RegistryWaitingDeserializerTest {
                 () -> deserializer(Integer.MAX_VALUE, bound).deserialize(Topics.REPORTS, validRecord(event)));
 
         assertTrue(thrown instanceof RegistryOutageException, "the outage exception, which the handler does not dead-letter: " + thrown);
-        assertTrue(thrown.getMessage().contains("while reading a record of " + Topics.REPORTS), thrown.getMessage());
+        assertThat(thrown.getMessage()).contains("while reading a record of " + Topics.REPORTS);
         long heldMs = clock.sleeps().stream().mapToLong(Duration::toMillis).sum();
         assertTrue(heldMs + REQUEST_TIMEOUT.toMillis() <= bound.toMillis() && clock.sleeps().size() > 3,
                 "held (fake time) within the 5 s bound, one request timeout to spare, after several attempts: " + clock.sleeps());
@@ -123,8 +127,8 @@ class RegistryWaitingDeserializerTest {
         SerializationException thrown = assertThrows(SerializationException.class,
                 () -> deserializer(Integer.MAX_VALUE, Duration.ofSeconds(60)).deserialize(Topics.REPORTS, garbage));
 
-        assertTrue(clock.sleeps().isEmpty(), "garbage needs no registry and is not held: " + clock.sleeps());
+        assertThat(clock.sleeps()).as("garbage needs no registry and is not held: " + clock.sleeps()).isEmpty();
         assertNull(health.problem());
-        assertTrue(thrown.getMessage().startsWith("cannot decode RunEvent"), thrown.getMessage());
+        assertThat(thrown.getMessage()).startsWith("cannot decode RunEvent");
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.html;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,7 +32,7 @@ class HtmlPageTest {
         assertEquals("p <script>alert(1)</script>", doc.selectFirst("p").text());
         assertEquals("<th>", doc.selectFirst("th").text());
         assertEquals("<td>", doc.selectFirst("td").text());
-        assertTrue(doc.select("b, i").isEmpty());
+        assertThat(doc.select("b, i")).isEmpty();
         assertEquals(3, doc.select("script").size(), "the chart JSON, uPlot and the page script only");
         assertEquals("&lt;a href=&quot;x&quot;&gt; &amp; &#39;", HtmlPage.escape("<a href=\"x\"> & '"));
     }
@@ -47,7 +48,7 @@ class HtmlPageTest {
     void chartDataIsOneJsonScriptWithScriptEndingTextEscaped() throws Exception {
         String html = HtmlPage.titled("t").chart(line("c-1", "</script><b>x"),
                 ChartOptions.NONE.withCaption("every 2nd <request>")).render();
-        assertFalse(html.contains("</script><b>x"));
+        assertThat(html).doesNotContain("</script><b>x");
         assertTrue(html.contains("\\u003C/script\\u003E\\u003Cb\\u003Ex") || html.contains("\\u003c/script"), html
                 .substring(html.indexOf("capstream-charts")).substring(0, 300));
         Document doc = Jsoup.parse(html);
@@ -68,8 +69,8 @@ class HtmlPageTest {
         assertEquals("c-1", div.attr("data-chart"));
         assertEquals("0", div.attr("data-points"));
         assertEquals("every 2nd <request>", doc.selectFirst("figcaption").text());
-        assertTrue(html.contains("window.capstreamChart = capstreamChart"), "the page script is inlined");
-        assertTrue(html.contains(HtmlAssets.uplotJs()), "uPlot is inlined");
+        assertThat(html).as("the page script is inlined").contains("window.capstreamChart = capstreamChart");
+        assertThat(html).as("uPlot is inlined").contains(HtmlAssets.uplotJs());
     }
 
     @Test

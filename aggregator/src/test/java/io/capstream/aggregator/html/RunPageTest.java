@@ -1,7 +1,7 @@
 package io.capstream.aggregator.html;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,9 +44,11 @@ class RunPageTest {
     static void assertOffline(Document doc) {
         for (Element e : doc.select("[src], [href]")) {
             String url = e.hasAttr("src") ? e.attr("src") : e.attr("href");
-            assertFalse(url.toLowerCase().startsWith("http") || url.startsWith("//"), e.outerHtml());
+            assertThat(url.toLowerCase()).as(e.outerHtml()).doesNotStartWith("http");
+            assertThat(url).as(e.outerHtml()).doesNotStartWith("//");
         }
-        assertTrue(doc.select("link[href]:not([href^=data:]), img, iframe, script[src]").isEmpty(), "only inline (data:) links");
+        assertThat(doc.select("link[href]:not([href^=data:]), img, iframe, script[src]")).as("only inline (data:) links")
+                .isEmpty();
     }
 
     @Test
@@ -57,10 +59,9 @@ class RunPageTest {
         Files.writeString(SAMPLES.resolve("run.html"), html, StandardCharsets.UTF_8);
         Document doc = Jsoup.parse(html);
         assertEquals("capstream run run-html-1", doc.title());
-        assertTrue(doc.text().contains("Model " + RunArtifacts.MODEL + " at http://127.0.0.1:8000/v1, engine vllm."),
-                doc.text());
-        assertTrue(doc.select("b").isEmpty(), "the model's markup stays text");
-        assertFalse(html.contains(RunArtifacts.MODEL));
+        assertThat(doc.text()).contains("Model " + RunArtifacts.MODEL + " at http://127.0.0.1:8000/v1, engine vllm.");
+        assertThat(doc.select("b")).as("the model's markup stays text").isEmpty();
+        assertThat(html).doesNotContain(RunArtifacts.MODEL);
         assertOffline(doc);
 
         Map<String, JsonNode> charts = charts(doc);
@@ -104,14 +105,14 @@ class RunPageTest {
         assertEquals(4.0, max, "4 slots");
 
         String text = doc.text();
-        assertTrue(text.contains("Goodput:"), text);
-        assertTrue(text.contains("ttft_p95_ms<=200"));
-        assertTrue(text.contains("distorted: the self-check saw conditions"));
-        assertTrue(text.contains("warning: event-loop delay p99 7.5 ms > 5 ms"));
-        assertTrue(text.contains("boom <9> & </script>"), "failure messages are listed as text");
-        assertTrue(text.contains("All 40 requests; failed requests are marked with crosses at their end,"), text);
+        assertThat(text).contains("Goodput:");
+        assertThat(text).contains("ttft_p95_ms<=200");
+        assertThat(text).contains("distorted: the self-check saw conditions");
+        assertThat(text).contains("warning: event-loop delay p99 7.5 ms > 5 ms");
+        assertThat(text).as("failure messages are listed as text").contains("boom <9> & </script>");
+        assertThat(text).contains("All 40 requests; failed requests are marked with crosses at their end,");
         Element summary = doc.selectFirst("table");
-        assertTrue(summary.text().contains("requests 40 completed 36 failed 4 concurrency 4"), summary.text());
+        assertThat(summary.text()).contains("requests 40 completed 36 failed 4 concurrency 4");
         Element latency = doc.select("table").get(1);
         assertEquals("TTFT", latency.selectFirst("tbody tr td").text());
         assertTrue(doc.select("td.num").size() > 20, "numbers are right-aligned");
@@ -135,8 +136,8 @@ class RunPageTest {
         assertEquals("3.91|requests in flight", loadRows.get("achieved concurrency (mean in flight)"));
         assertEquals("4.17|ms", loadRows.get("client queue p99"), loadRows.toString());
         assertEquals("no|", loadRows.get("behind schedule"), loadRows.toString());
-        assertFalse(loadRows.containsKey("offered rate"), "a null value is left out: " + loadRows);
-        assertFalse(loadRows.keySet().stream().anyMatch(k -> k.contains("_")), "labels, not keys: " + loadRows);
+        assertThat(loadRows).as("a null value is left out: " + loadRows).doesNotContainKey("offered rate");
+        assertThat(loadRows.keySet()).as("labels, not keys: " + loadRows).noneMatch(k -> k.contains("_"));
 
         Map<String, String> config = new java.util.LinkedHashMap<>();
         for (Element h : doc.select("h3")) {
@@ -148,23 +149,24 @@ class RunPageTest {
         }
         assertEquals("4|requests in flight", config.get("concurrency"), config.toString());
         assertEquals("128|tokens", config.get("max_tokens (output cap)"), config.toString());
-        assertFalse(config.containsKey("GPU"), "null values are left out: " + config);
-        assertFalse(config.containsKey("tier"), "empty values are left out: " + config);
-        assertTrue(config.values().stream().noneMatch(v -> v.startsWith("|")), "no row without a value: " + config);
-        assertTrue(config.get("clock").startsWith(RunTables.CAPSTREAM_CLOCK), "capstream's clock: " + config);
-        assertFalse(doc.select("td").stream().anyMatch(td -> td.text().equals("client time.perf_counter")),
-                "the reference's clock is not shown as the clock of a capstream run");
+        assertThat(config).as("null values are left out: " + config).doesNotContainKey("GPU");
+        assertThat(config).as("empty values are left out: " + config).doesNotContainKey("tier");
+        assertThat(config.values()).as("no row without a value: " + config).noneMatch(v -> v.startsWith("|"));
+        assertThat(config.get("clock")).as("capstream's clock: " + config).startsWith(RunTables.CAPSTREAM_CLOCK);
+        assertThat(doc.select("td")).as("the reference's clock is not shown as the clock of a capstream run")
+                .noneMatch(td -> td.text().equals("client time.perf_counter"));
         assertEquals("request start through the first delta|", config.get("timing methodology: ttft"), config.toString());
 
         Map<String, String> client = rows(tableAfter(doc, "Client self-check"));
         assertEquals("7.50|ms", client.get("event-loop delay p99"), client.toString());
-        assertFalse(client.containsKey("warnings") || client.containsKey("distorted"), client.toString());
+        assertThat(client).doesNotContainKey("warnings");
+        assertThat(client).doesNotContainKey("distorted");
 
         ObjectNode imported = artifact.deepCopy();
         ((ObjectNode) imported.get("capstream")).put("origin", "import");
         Map<String, String> importedConfig = rows(tableAfter(Jsoup.parse(RunPage.render(imported)), "Measurement"));
-        assertTrue(importedConfig.get("clock").startsWith("client time.perf_counter"),
-                "an imported report was measured by the reference: " + importedConfig);
+        assertThat(importedConfig.get("clock")).as("an imported report was measured by the reference: " + importedConfig)
+                .startsWith("client time.perf_counter");
     }
 
     /** The first table after the heading (h2 or h3) with this text. */
@@ -196,8 +198,8 @@ class RunPageTest {
         Map<String, JsonNode> charts = charts(doc);
         assertEquals(List.of("e2e-cdf", "errors", "itl-cdf", "ttft-cdf"), charts.keySet().stream().sorted().toList());
         String text = doc.text();
-        assertTrue(text.contains("No per-request timeline in this report (older report)"), text);
-        assertTrue(text.contains("no per-token inter-chunk histogram in this report"), text);
+        assertThat(text).contains("No per-request timeline in this report (older report)");
+        assertThat(text).contains("no per-token inter-chunk histogram in this report");
         assertOffline(doc);
     }
 
@@ -209,13 +211,13 @@ class RunPageTest {
         c.put("kind", "imported");
         c.remove(List.of("statistics", "client", "slo", "load", "run"));
         Document doc = Jsoup.parse(RunPage.render(a));
-        assertTrue(charts(doc).keySet().stream().allMatch(id -> id.equals("errors")));
+        assertThat(charts(doc).keySet()).allMatch(id -> id.equals("errors"));
         String text = doc.text();
-        assertTrue(text.contains("No per-request timeline in this report (imported)"), text);
-        assertTrue(text.contains("no per-request rows in this report (summary-only artifact)"), text);
-        assertTrue(text.contains("No client self-check in this report"), text);
+        assertThat(text).contains("No per-request timeline in this report (imported)");
+        assertThat(text).contains("no per-request rows in this report (summary-only artifact)");
+        assertThat(text).contains("No client self-check in this report");
         assertNotNull(doc.selectFirst("table"), "the summary falls back to metrics");
-        assertTrue(doc.select("table").get(1).text().contains("TTFT"), "p50/p95 from metrics");
+        assertThat(doc.select("table").get(1).text()).as("p50/p95 from metrics").contains("TTFT");
     }
 
     @Test
@@ -250,7 +252,7 @@ class RunPageTest {
         Files.writeString(SAMPLES.resolve("run-100k.html"), html, StandardCharsets.UTF_8);
         assertTrue(html.length() < 6_000_000, "page size " + html.length());
         Document doc = Jsoup.parse(html);
-        assertTrue(doc.text().contains("Every 5th request (20,000 of 100,000)"), doc.text());
+        assertThat(doc.text()).contains("Every 5th request (20,000 of 100,000)");
         Map<String, JsonNode> charts = charts(doc);
         assertTrue(charts.get("e2e-cdf").get("x").size() <= 2_000);
         assertTrue(charts.get("ttft-cdf").get("x").size() <= 4_000);
@@ -272,7 +274,7 @@ class RunPageTest {
             JsonNode a = ArtifactJson.read(f);
             Document doc = Jsoup.parse(RunPage.render(a));
             assertEquals("capstream run " + a.path("run_id").asText(), doc.title(), f.toString());
-            assertTrue(doc.text().contains("No per-request timeline in this report"), f.toString());
+            assertThat(doc.text()).as(f.toString()).contains("No per-request timeline in this report");
             withCdf += charts(doc).containsKey("e2e-cdf") ? 1 : 0;
         }
         assertTrue(withCdf >= 59, "every artifact with rows has an E2E CDF: " + withCdf);

@@ -1,8 +1,8 @@
 package io.capstream.aggregator.html;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -53,8 +53,8 @@ class SweepPageTest {
         assertEquals("capstream sweep sweep-<1>", doc.title());
         assertEquals("Largest load meeting the SLOs: concurrency 4 (step 3, run run-3<x>), achieving 6 req/s"
                 + " and 600 output tokens/s.", doc.selectFirst("p.headline").text());
-        assertTrue(doc.text().contains("Axis concurrency (requests in flight), mode grid, 4 steps of 4 planned."
-                + " SLOs: ttft_p95_ms<=300."), doc.text());
+        assertThat(doc.text()).contains("Axis concurrency (requests in flight), mode grid, 4 steps of 4 planned."
+                + " SLOs: ttft_p95_ms<=300.");
         RunPageTest.assertOffline(doc);
 
         Map<String, JsonNode> charts = RunPageTest.charts(doc);
@@ -90,7 +90,7 @@ class SweepPageTest {
     @Test
     void withoutLinksOrAMetLoadThePageSaysSo() throws Exception {
         Document doc = Jsoup.parse(SweepPage.render(sweep(false)));
-        assertTrue(doc.select("a").isEmpty());
+        assertThat(doc.select("a")).isEmpty();
         assertEquals("No load met the SLOs (ttft_p95_ms<=300).", doc.selectFirst("p.warning").text());
         assertNull(doc.selectFirst("p.headline"), "not shown as a success");
         JsonNode ttft = RunPageTest.charts(doc).get("ttft-curve");

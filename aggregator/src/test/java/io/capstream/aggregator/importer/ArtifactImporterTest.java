@@ -1,5 +1,6 @@
 package io.capstream.aggregator.importer;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -65,7 +66,7 @@ class ArtifactImporterTest {
         // the same file gives the same event ids (idempotent import)
         assertEquals(ev.get(5).getEventId(), ArtifactImporter.plan(seed).events().get(5).getEventId());
         assertEquals(12, ev.stream().map(RunEvent::getEventId).distinct().count());
-        assertTrue(ev.stream().allMatch(e -> e.getRunId().equals(plan.runId()) && e.getWorkerId().equals("import")));
+        assertThat(ev).allMatch(e -> e.getRunId().equals(plan.runId()) && e.getWorkerId().equals("import"));
     }
 
     @Test
@@ -82,8 +83,8 @@ class ArtifactImporterTest {
         int max = done.stream().mapToInt(RequestCompleted::getContentChunks).max().orElseThrow();
         int min = done.stream().mapToInt(RequestCompleted::getContentChunks).min().orElseThrow();
         assertTrue(max - min <= 1, "split evenly");
-        assertTrue(done.stream().allMatch(c -> c.getTtfoNs() == null && c.getExactSeconds().getTtfoS() == null
-                && c.getReasoningChunks() == 0));
+        assertThat(done).allMatch(c -> c.getTtfoNs() == null && c.getExactSeconds().getTtfoS() == null
+                && c.getReasoningChunks() == 0);
         BenchmarkReport r = ReportCalculator.compute(plan.toRunData(0));
         assertEquals(List.of(), MetricComparison.compare(a, r));
         // current shape: 15-key rows, TTFO metrics present and equal to TTFT metrics
@@ -143,7 +144,7 @@ class ArtifactImporterTest {
                 files++;
                 List<RequestCompleted> done = plan.events().stream().map(RunEvent::getPayload)
                         .filter(p -> p instanceof RequestCompleted).map(p -> (RequestCompleted) p).toList();
-                assertTrue(done.stream().allMatch(c -> c.getCachedTokens() != null));
+                assertThat(done).allMatch(c -> c.getCachedTokens() != null);
                 if (done.stream().allMatch(c -> c.getExactCachedFraction() == null)) {
                     withIntegers++;
                 }
@@ -194,7 +195,7 @@ class ArtifactImporterTest {
         }
         ImportPlan plan = ArtifactImporter.plan(f);
         assertTrue(plan.summaryOnly());
-        assertTrue(plan.events().isEmpty());
+        assertThat(plan.events()).isEmpty();
         BenchmarkReport r = plan.summaryReport();
         assertEquals(Files.readString(f), r.getArtifactJson());
         JsonNode a = ArtifactJson.read(f);

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.importer;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,7 +37,7 @@ class ArtifactValidationTest {
     private static void assertField(ArtifactValidationException e, String field) {
         assertEquals(FILE, e.file());
         assertEquals(field, e.field(), e.getMessage());
-        assertTrue(e.getMessage().startsWith(FILE + ": " + field + ": "), e.getMessage());
+        assertThat(e.getMessage()).startsWith(FILE + ": " + field + ": ");
     }
 
     @Test
@@ -44,7 +45,7 @@ class ArtifactValidationTest {
         ArtifactValidationException e = assertThrows(ArtifactValidationException.class,
                 () -> ArtifactImporter.plan("{\"schema\": ", FILE));
         assertField(e, "<file>");
-        assertTrue(e.detail().startsWith("line 1: not valid JSON (Unexpected end-of-input"), e.detail());
+        assertThat(e.detail()).startsWith("line 1: not valid JSON (Unexpected end-of-input");
     }
 
     @Test
@@ -120,7 +121,7 @@ class ArtifactValidationTest {
     void timeToFirstOutputAfterTtft() throws Exception {
         ArtifactValidationException e = reject(a -> row(a, 5).put("time_to_first_output_ms", 400.0));
         assertField(e, "request_timings[5].time_to_first_output_ms");
-        assertTrue(e.detail().contains("after TTFT"));
+        assertThat(e.detail()).contains("after TTFT");
     }
 
     @Test
@@ -132,7 +133,7 @@ class ArtifactValidationTest {
             a.put("failed", 1);
             a.put("requests", 11);
         });
-        assertTrue(e.detail().contains("duplicate request index 3"), e.getMessage());
+        assertThat(e.detail()).as(e.getMessage()).contains("duplicate request index 3");
     }
 
     @Test

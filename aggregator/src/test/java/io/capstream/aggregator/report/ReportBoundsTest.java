@@ -1,5 +1,6 @@
 package io.capstream.aggregator.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,7 +116,7 @@ class ReportBoundsTest {
         Map<String, String> h = headers(dead);
         assertEquals(Topics.EVENTS, h.get(EventsSource.H_SOURCE_TOPIC));
         String message = h.get(EventsSource.H_ERROR_MESSAGE);
-        assertTrue(message.contains("3000000") && message.contains("100000"), message);
+        assertThat(message).contains("3000000", "100000");
         assertTrue(dlq.isEmpty());
         assertTrue(reports.isEmpty(), "the dead-lettered RunStarted opens no run");
 
@@ -137,8 +138,8 @@ class ReportBoundsTest {
 
         List<TestRecord<String, byte[]>> dead = dlq.readRecordsToList();
         assertEquals(2, dead.size());
-        assertTrue(headers(dead.get(0)).get(EventsSource.H_ERROR_MESSAGE).contains("50000000"));
-        assertTrue(headers(dead.get(1)).get(EventsSource.H_ERROR_MESSAGE).contains("100000"));
+        assertThat(headers(dead.get(0)).get(EventsSource.H_ERROR_MESSAGE)).contains("50000000");
+        assertThat(headers(dead.get(1)).get(EventsSource.H_ERROR_MESSAGE)).contains("100000");
 
         TestRuns.run("run-far", 5).forEach(this::send);
         BenchmarkReport r = singleReport("run-far");
@@ -205,7 +206,8 @@ class ReportBoundsTest {
         assertEquals("run-bad", h.get(ReportTopology.H_RUN_ID));
         assertEquals(ReportTopology.STAGE_REPORT, h.get(ReportTopology.H_ERROR_STAGE));
         assertEquals(IllegalArgumentException.class.getName(), h.get(EventsSource.H_ERROR_CLASS));
-        assertTrue(h.get(EventsSource.H_ERROR_MESSAGE).contains("NaN/Infinity not allowed in artifact JSON at $.metrics."), h.toString());
+        assertThat(h.get(EventsSource.H_ERROR_MESSAGE)).as(h.toString())
+                .contains("NaN/Infinity not allowed in artifact JSON at $.metrics.");
         assertEquals(h.get(EventsSource.H_ERROR_MESSAGE), new String(dead.value(), StandardCharsets.UTF_8));
         assertTrue(reports.isEmpty());
 
@@ -254,7 +256,7 @@ class ReportBoundsTest {
         assertEquals("record key null (a keyless producer?) is not the event's run id 'run-keyless': produce every"
                 + " event of a run with its run id as the key, so that the whole run reaches one partition",
                 h.get(EventsSource.H_ERROR_MESSAGE));
-        assertTrue(headers(dead.get(1)).get(EventsSource.H_ERROR_MESSAGE).startsWith("record key 'another-key'"));
+        assertThat(headers(dead.get(1)).get(EventsSource.H_ERROR_MESSAGE)).startsWith("record key 'another-key'");
         assertTrue(reports.isEmpty(), "no fragment report: the run never opened");
 
         // the same run keyed by its run id gets its (one, complete) report

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -111,7 +112,7 @@ class ReportChunksTest {
             a.add(c);
         }
         IllegalStateException e = assertThrows(IllegalStateException.class, a::text);
-        assertTrue(e.getMessage().contains("SHA-256"), e.getMessage());
+        assertThat(e.getMessage()).contains("SHA-256");
         assertEquals("forged|3", ReportChunks.chunkKey("forged", 3));
     }
 
@@ -121,7 +122,7 @@ class ReportChunksTest {
         full.setModel("m".repeat(ReportChunks.MAX_RECORD_BYTES));
         ReportChunks.ReportTooLargeException e = assertThrows(ReportChunks.ReportTooLargeException.class,
                 () -> ReportChunks.publication(full));
-        assertTrue(e.getMessage().contains("huge-labels"), e.getMessage());
+        assertThat(e.getMessage()).contains("huge-labels");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -145,7 +146,7 @@ class ReportTopologyTest {
         assertTrue(r.getProvenance().getRunFinishedSeen());
         assertEquals(0, r.getProvenance().getDuplicateEvents());
         assertEquals(List.of(), r.getProvenance().getMissingRequestIndices());
-        assertTrue(r.getArtifactJson().contains("\"run_id\": \"run-a\""), r.getArtifactJson());
+        assertThat(r.getArtifactJson()).contains("\"run_id\": \"run-a\"");
         assertEquals(0, storedEvents(), "the run's events are deleted after publishing");
         assertEquals(0, dlq.getQueueSize());
     }

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,7 +82,7 @@ class RunCollectorRestoreTest {
         feed(first, List.of(TestRuns.completed("restored", 3))); // a duplicate, counted once
         first.close();
         assertEquals(21, storedEvents());
-        assertTrue(reports().isEmpty());
+        assertThat(reports()).isEmpty();
 
         RunCollector second = newInstance();
         feed(second, List.of(TestRuns.completed("restored", 7))); // a duplicate of a restored event

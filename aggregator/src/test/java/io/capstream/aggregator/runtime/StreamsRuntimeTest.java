@@ -1,5 +1,6 @@
 package io.capstream.aggregator.runtime;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -38,7 +39,7 @@ class StreamsRuntimeTest {
                 StreamsRuntime.Options.named("test topology").withTempStateDir().withCleanUpOnClose(true));
         Path dir = rt.tempStateDir();
         assertTrue(Files.isDirectory(dir), String.valueOf(dir));
-        assertTrue(dir.getFileName().toString().startsWith(StreamsRuntime.TEMP_STATE_DIR_PREFIX), dir.toString());
+        assertThat(dir.getFileName().toString()).as(dir.toString()).startsWith(StreamsRuntime.TEMP_STATE_DIR_PREFIX);
         assertEquals(KafkaStreams.State.CREATED, rt.state());
         assertFalse(rt.awaitStopped(Duration.ZERO));
 

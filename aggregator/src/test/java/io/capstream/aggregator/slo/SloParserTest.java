@@ -1,5 +1,6 @@
 package io.capstream.aggregator.slo;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -42,23 +43,15 @@ class SloParserTest {
 
     @Test
     void rejectsBadInputWithClearMessages() {
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("")).getMessage().contains("empty"));
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p95_ms=500")).getMessage()
-                .contains("op one of"));
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p95_ms<=fast")).getMessage()
-                .contains("not a number"));
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p90_ms<=500")).getMessage()
-                .contains("p50, p95 or p99"));
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p95_tok_s<=500")).getMessage()
-                .contains("ttft_p95_ms"));
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("latency_p95_ms<=500")).getMessage()
-                .contains("unknown quantity"));
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("error_rate<=5")).getMessage()
-                .contains("between 0 and 1"));
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p95_ms<=-1")).getMessage()
-                .contains(">= 0"));
-        assertTrue(assertThrows(SloParseException.class, () -> SloParser.parse("speed<=1")).getMessage()
-                .contains("unknown metric"));
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("")).getMessage()).contains("empty");
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p95_ms=500")).getMessage()).contains("op one of");
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p95_ms<=fast")).getMessage()).contains("not a number");
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p90_ms<=500")).getMessage()).contains("p50, p95 or p99");
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p95_tok_s<=500")).getMessage()).contains("ttft_p95_ms");
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("latency_p95_ms<=500")).getMessage()).contains("unknown quantity");
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("error_rate<=5")).getMessage()).contains("between 0 and 1");
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("ttft_p95_ms<=-1")).getMessage()).contains(">= 0");
+        assertThat(assertThrows(SloParseException.class, () -> SloParser.parse("speed<=1")).getMessage()).contains("unknown metric");
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.capstream.cli.browser;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
@@ -90,15 +90,15 @@ class DashboardBrowserIT {
                                 + " && document.body.innerText.indexOf('" + RUN_ID + "') >= 0");
                 PageAssertions.assertDrawnOffline(check, 1);
                 Document dom = Jsoup.parse(check.html(), dashboard.toString());
-                assertTrue(dom.text().contains(RUN_ID), "the runs table lists the run: " + dom.text());
-                assertTrue(dom.text().contains("ttft_p95_ms"), "the active alert is shown: " + dom.text());
+                assertThat(dom.text()).as("the runs table lists the run: " + dom.text()).contains(RUN_ID);
+                assertThat(dom.text()).as("the active alert is shown: " + dom.text()).contains("ttft_p95_ms");
                 Element link = dom.select("a[href]").stream()
                         .filter(a -> a.absUrl("href").endsWith("/runs/" + RUN_ID)).findFirst()
                         .orElseThrow(() -> new AssertionError("no link to /runs/" + RUN_ID + ": " + dom.select("a[href]")));
 
                 PageCheck run = CHROMIUM.browser().open(URI.create(link.absUrl("href")), "dashboard-run-page");
                 PageAssertions.assertDrawnOffline(run, 4);
-                assertTrue(run.html().contains(RUN_ID), "the run's page names it");
+                assertThat(run.html()).as("the run's page names it").contains(RUN_ID);
             }
         }
     }
@@ -107,7 +107,7 @@ class DashboardBrowserIT {
     private static void awaitBody(String url, String expected) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             String body = get(url);
-            assertTrue(body.contains(expected), url + " answers " + body);
+            assertThat(body).as(url + " answers " + body).contains(expected);
         });
     }
 

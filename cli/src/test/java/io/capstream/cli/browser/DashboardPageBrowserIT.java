@@ -1,7 +1,7 @@
 package io.capstream.cli.browser;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.capstream.aggregator.api.DashboardPage;
@@ -112,10 +112,9 @@ class DashboardPageBrowserIT {
             assertEquals("show 5 more", dom.getElementById("runs-more").text());
             List<String> charts = check.charts().stream().map(PageCheck.ChartState::id).toList();
             for (String id : List.of("throughput", "output-throughput", "goodput", "itl-p95-ms")) {
-                assertTrue(charts.contains(id), id + " charted: " + charts);
+                assertThat(charts).as(id + " charted: " + charts).contains(id);
             }
-            assertTrue(dom.getElementById("slos").text().contains("ttft_p95_ms<=70, itl_p95_ms<=20"),
-                    dom.getElementById("slos").text());
+            assertThat(dom.getElementById("slos").text()).contains("ttft_p95_ms<=70, itl_p95_ms<=20");
             assertEquals(List.of("SLO ttft_p95_ms<=70"), legend("ttft-p95", "SLO "), "the SLO line on its chart");
             assertEquals(List.of("SLO itl_p95_ms<=20"), legend("itl-p95-ms", "SLO "));
             assertEquals(List.of(), legend("ttft-p50", "SLO "), "no line where no SLO applies");
@@ -141,9 +140,8 @@ class DashboardPageBrowserIT {
                 "document.querySelectorAll('.chart').length >= 8 && document.getElementById('runs-count')");
         PageAssertions.assertDrawnOffline(check, 8);
         Document dom = Jsoup.parse(check.html());
-        assertTrue(dom.getElementById("box-goodput").text().contains("the aggregator has none"),
-                dom.getElementById("box-goodput").text());
-        assertTrue(dom.getElementById("slos").text().startsWith("SLOs: none set"), dom.getElementById("slos").text());
+        assertThat(dom.getElementById("box-goodput").text()).contains("the aggregator has none");
+        assertThat(dom.getElementById("slos").text()).startsWith("SLOs: none set");
     }
 
     /** Legend labels of a dashboard chart that start with {@code prefix}. */

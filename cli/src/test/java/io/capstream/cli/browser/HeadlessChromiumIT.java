@@ -1,5 +1,6 @@
 package io.capstream.cli.browser;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,7 +63,7 @@ class HeadlessChromiumIT {
         assertEquals(List.of(), check.consoleErrors());
         assertEquals(List.of(), check.networkRequests());
         assertEquals("uplot", check.title());
-        assertTrue(check.html().contains("class=\"uplot"), "the DOM after the scripts ran");
+        assertThat(check.html()).as("the DOM after the scripts ran").contains("class=\"uplot");
         BufferedImage png = ImageIO.read(check.screenshot().toFile());
         assertEquals(Path.of("target", "browser-screenshots", "self-test-uplot.png"), check.screenshot());
         assertTrue(png.getWidth() >= 600 && png.getHeight() > 1600, "the whole page, beyond the 900 px viewport: "
@@ -77,8 +78,8 @@ class HeadlessChromiumIT {
         PageCheck check = CHROMIUM.browser().open(uri, "self-test-network");
 
         assertEquals(List.of("http://127.0.0.1:9/x.js"), check.networkRequests());
-        assertTrue(check.consoleErrors().stream().anyMatch(e -> e.contains("http://127.0.0.1:9/x.js")),
-                "the failed load is a console error too: " + check.consoleErrors());
+        assertThat(check.consoleErrors()).as("the failed load is a console error too: " + check.consoleErrors())
+                .anyMatch(e -> e.contains("http://127.0.0.1:9/x.js"));
         assertTrue(check.chartsReady(), "no chart to wait for");
         assertEquals(List.of(), check.charts());
     }
@@ -92,9 +93,10 @@ class HeadlessChromiumIT {
         PageCheck check = CHROMIUM.browser().open(uri, "self-test-errors");
 
         assertEquals(2, check.consoleErrors().size(), check.consoleErrors().toString());
-        assertTrue(check.consoleErrors().get(0).contains("deliberate console error 1"), check.consoleErrors().toString());
-        assertTrue(check.consoleErrors().get(1).contains("Uncaught Error: deliberate uncaught 2"),
-                check.consoleErrors().toString());
+        assertThat(check.consoleErrors().get(0)).as(check.consoleErrors().toString())
+                .contains("deliberate console error 1");
+        assertThat(check.consoleErrors().get(1)).as(check.consoleErrors().toString())
+                .contains("Uncaught Error: deliberate uncaught 2");
         assertEquals(List.of(), check.networkRequests());
     }
 

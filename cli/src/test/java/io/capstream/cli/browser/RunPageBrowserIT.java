@@ -1,5 +1,6 @@
 package io.capstream.cli.browser;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,10 +52,10 @@ class RunPageBrowserIT {
         double running = sm.path("series").path("requests_running").path("max").asDouble();
         assertTrue(running >= 1 && running <= 4, "at most the run's 4 streams at once: " + running);
         for (String id : List.of("server-queue", "server-token-rate")) {
-            assertTrue(check.charts().stream().anyMatch(c -> c.id().equals(id) && c.rendered()),
-                    id + " drew: " + check.describe());
+            assertThat(check.charts()).as(id + " drew: " + check.describe())
+                    .anyMatch(c -> c.id().equals(id) && c.rendered());
         }
-        assertTrue(check.html().contains("browser-run"), "the page names its run");
+        assertThat(check.html()).as("the page names its run").contains("browser-run");
 
         for (int width : new int[] {1400, 1920}) {
             CHROMIUM.browser().viewport(width, 1000);

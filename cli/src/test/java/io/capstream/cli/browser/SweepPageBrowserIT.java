@@ -1,7 +1,7 @@
 package io.capstream.cli.browser;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.CapstreamMain;
@@ -42,7 +42,7 @@ class SweepPageBrowserIT {
         PageCheck check = CHROMIUM.browser().open(html.toUri(), "sweep-page");
 
         PageAssertions.assertDrawnOffline(check, 2);
-        assertTrue(check.html().contains("browser-sweep"), "the page names its sweep");
+        assertThat(check.html()).as("the page names its sweep").contains("browser-sweep");
 
         // issue 26: legends overflowed their cards, titles were clipped or off the card (the ITL chart's out of
         // sight) and the page scrolled sideways, at both widths
@@ -50,7 +50,7 @@ class SweepPageBrowserIT {
             CHROMIUM.browser().viewport(width, 1000);
             PageCheck wide = CHROMIUM.browser().open(html.toUri(), "sweep-page-" + width);
             PageAssertions.assertDrawnOffline(wide, 4);
-            assertTrue(wide.charts().stream().anyMatch(c -> c.id().equals("itl-curve")), wide.describe());
+            assertThat(wide.charts()).as(wide.describe()).anyMatch(c -> c.id().equals("itl-curve"));
             PageAssertions.assertFitsViewport(CHROMIUM.browser(), wide);
         }
     }

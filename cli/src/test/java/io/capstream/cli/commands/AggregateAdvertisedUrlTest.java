@@ -1,7 +1,7 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.api.AdvertisedUrl;
 import io.capstream.cli.CommandOutput;
@@ -14,9 +14,9 @@ class AggregateAdvertisedUrlTest {
         CommandOutput help = CommandOutput.run("aggregate", "--help");
         assertEquals(0, help.exitCode());
         String text = help.out().replaceAll("\\s+", " ");
-        assertTrue(text.contains("--advertised-url=URL"), text);
-        assertTrue(text.contains("same --application-id"), text);
-        assertTrue(text.contains("http://HOST:PORT (Kafka Streams application.server)"), text);
+        assertThat(text).contains("--advertised-url=URL");
+        assertThat(text).contains("same --application-id");
+        assertThat(text).contains("http://HOST:PORT (Kafka Streams application.server)");
     }
 
     @Test
@@ -26,8 +26,7 @@ class AggregateAdvertisedUrlTest {
                 AggregateCommand.advertisedLine("capstream-aggregator", new AdvertisedUrl("127.0.0.1", 8088), false));
         assertEquals("capstream aggregate: application id a; other instances of it reach this one at http://agg-1:8088",
                 AggregateCommand.advertisedLine("a", AdvertisedUrl.parse("http://agg-1:8088"), true));
-        assertTrue(AggregateCommand.advertisedLine("a", new AdvertisedUrl("box", 8088), false)
-                .endsWith("(set --advertised-url if they cannot)"));
+        assertThat(AggregateCommand.advertisedLine("a", new AdvertisedUrl("box", 8088), false)).endsWith("(set --advertised-url if they cannot)");
     }
 
     @Test

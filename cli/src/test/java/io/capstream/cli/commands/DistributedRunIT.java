@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -104,7 +105,7 @@ class DistributedRunIT {
                     "--workers", "3", "--requests", "300", "--concurrency", "12", "--ctx-tokens", "256",
                     "--max-tokens", "4", "--client-warmup", "0", "--run-id", "dist-300", "--output", report.toString());
             assertEquals(0, run.code(), run.err() + logs);
-            assertTrue(run.err().contains("run dist-300: all 3 shares taken: 0 (capstream-worker-w"), run.err());
+            assertThat(run.err()).contains("run dist-300: all 3 shares taken: 0 (capstream-worker-w");
             JsonNode a = ArtifactJson.read(report);
             assertEquals(300, a.path("requests").asInt());
             assertEquals(300, a.path("completed").asInt() + a.path("failed").asInt());
@@ -173,8 +174,7 @@ class DistributedRunIT {
                     "--workers", "3", "--requests", "30", "--concurrency", "3", "--ctx-tokens", "256",
                     "--max-tokens", "4", "--client-warmup", "0", "--run-id", "dist-2of3", "--output", report.toString());
             assertEquals(0, run.code(), run.err() + logs);
-            assertTrue(run.err().contains("run dist-2of3: Kafka did not give each of 3 workers one share within 15 s"),
-                    run.err());
+            assertThat(run.err()).contains("run dist-2of3: Kafka did not give each of 3 workers one share within 15 s");
             JsonNode a = ArtifactJson.read(report);
             assertEquals(30, a.path("completed").asInt());
             assertTrue(a.path("capstream").path("complete").asBoolean(), a.path("capstream").toString());
@@ -200,11 +200,11 @@ class DistributedRunIT {
                 "--client-warmup", "0", "--run-id", "dist-nobody", "--report-timeout", "300",
                 "--output", tmp.resolve("nobody.json").toString());
         assertEquals(1, run.code(), run.err());
-        assertTrue(run.err().contains("capstream run: run dist-nobody: no worker holds a share after 5 s (not taken: 0"
+        assertThat(run.err()).contains("capstream run: run dist-nobody: no worker holds a share after 5 s (not taken: 0"
                 + " (assigned to no worker), 1 (assigned to no worker); 0 workers in group capstream-workers); start a"
                 + " 'capstream worker' with the same --bootstrap-servers and --schema-registry-url for each of the 2"
-                + " shares, then run again; nothing was sent"), run.err());
-        assertTrue(!run.err().contains("plan of 10 requests published"), run.err());
+                + " shares, then run again; nothing was sent");
+        assertThat(run.err()).doesNotContain("plan of 10 requests published");
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
                     !admin.listTopics().names().get().contains(PlanTopic.name("dist-nobody")));
@@ -233,10 +233,10 @@ class DistributedRunIT {
                     "--max-tokens", "4", "--client-warmup", "0", "--api-key-env", "PATH", "--run-id", "dist-refused",
                     "--report-timeout", "300", "--output", tmp.resolve("refused.json").toString());
             assertEquals(1, run.code(), run.err() + logs);
-            assertTrue(run.err().matches("(?s).*capstream run: run dist-refused: worker r0 refused share [01] of 2: "
-                    + "[^\\n]*PATH[^\\n]*; the run is given up: the other workers were asked to stop their shares,"
-                    + " and the aggregator publishes it incomplete after its incompleteness deadline\\n.*"),
-                    run.err() + logs);
+            assertThat(run.err()).as(run.err() + logs)
+                    .matches("(?s).*capstream run: run dist-refused: worker r0 refused share [01] of 2: "
+                            + "[^\\n]*PATH[^\\n]*; the run is given up: the other workers were asked to stop their shares,"
+                            + " and the aggregator publishes it incomplete after its incompleteness deadline\\n.*");
         } finally {
             stopWorkers(workers, exits, pool, logs);
         }
@@ -278,9 +278,9 @@ class DistributedRunIT {
             }
             CliRun r = run.get(120, TimeUnit.SECONDS);
             String log = logs.toString();
-            assertTrue(log.contains("capstream worker s0: run dist-stop: stopped by its coordinator (test stop)")
-                    && log.contains("capstream worker s1: run dist-stop: stopped by its coordinator (test stop)"),
-                    r.err() + log);
+            assertThat(log).as(r.err() + log)
+                    .contains("capstream worker s0: run dist-stop: stopped by its coordinator (test stop)",
+                            "capstream worker s1: run dist-stop: stopped by its coordinator (test stop)");
             JsonNode a = ArtifactJson.read(report);
             assertTrue(a.path("capstream").path("interrupted").asBoolean(), a.path("capstream").toString());
             assertTrue(a.path("completed").asInt() < 100000, "completed " + a.path("completed").asInt());
@@ -339,7 +339,7 @@ class DistributedRunIT {
                     missing.add(i);
                 }
             }
-            assertTrue(run.err().contains("the report is incomplete: 20 request(s) without an event"), run.err());
+            assertThat(run.err()).contains("the report is incomplete: 20 request(s) without an event");
             JsonNode a = ArtifactJson.read(report);
             assertEquals(40, a.path("completed").asInt());
             List<RunEvent> events = eventsOf("dist-kill", 1 + 40 + 2);
@@ -347,7 +347,7 @@ class DistributedRunIT {
                     .map(RunEvent::getWorkerId).collect(Collectors.toSet()));
             Set<Integer> sent = events.stream().filter(e -> e.getPayload() instanceof RequestCompleted)
                     .map(e -> ((RequestCompleted) e.getPayload()).getRequestIndex()).collect(Collectors.toSet());
-            missing.forEach(i -> assertTrue(!sent.contains(i), "index " + i + " of the dead share was not sent"));
+            missing.forEach(i -> assertThat(sent).as("index " + i + " of the dead share was not sent").doesNotContain(i));
             assertEquals(40, sent.size());
         } finally {
             victimStop.set(true);

@@ -1,8 +1,8 @@
 package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,7 +37,7 @@ class KafkaUnreachableTest {
         CliRun r = run("generate", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x",
                 "--base-url", baseUrl(), "--model", "m", "--max-model-len", "4096", "--requests", "2");
         assertEquals(1, r.code(), r.err());
-        assertTrue(r.err().contains("capstream generate: cannot reach Kafka at " + CLOSED + ":"), r.err());
+        assertThat(r.err()).contains("capstream generate: cannot reach Kafka at " + CLOSED + ":");
         assertEquals(1, r.err().lines().filter(l -> l.startsWith("capstream generate:")).count(), r.err());
         assertEquals(0, target.hits(), "no request may reach the target");
     }
@@ -48,7 +48,7 @@ class KafkaUnreachableTest {
         CliRun r = run("run", "--bootstrap-servers", CLOSED, "--base-url", baseUrl(), "--model", "m",
                 "--max-model-len", "4096", "--requests", "2");
         assertEquals(1, r.code(), r.err());
-        assertTrue(r.err().contains("capstream run: cannot reach Kafka at " + CLOSED + ":"), r.err());
+        assertThat(r.err()).contains("capstream run: cannot reach Kafka at " + CLOSED + ":");
         assertEquals(0, target.hits(), "no request may reach the target");
     }
 
@@ -57,7 +57,7 @@ class KafkaUnreachableTest {
     void tailNamesTheAddress() {
         CliRun r = run("tail", "reports", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x");
         assertEquals(1, r.code(), r.err());
-        assertTrue(r.err().contains("capstream tail: cannot reach Kafka at " + CLOSED + ":"), r.err());
+        assertThat(r.err()).contains("capstream tail: cannot reach Kafka at " + CLOSED + ":");
     }
 
 
@@ -69,7 +69,7 @@ class KafkaUnreachableTest {
         CliRun r = run("replay", "--run-id", "x", "--timeout", "5", "--bootstrap-servers", CLOSED,
                 "--schema-registry-url", "mock://x");
         assertEquals(1, r.code(), r.err());
-        assertTrue(r.err().contains("capstream replay: cannot reach Kafka at " + CLOSED + ":"), r.err());
+        assertThat(r.err()).contains("capstream replay: cannot reach Kafka at " + CLOSED + ":");
         assertEquals(1, r.err().lines().filter(l -> l.startsWith("capstream replay:")).count(), r.err());
     }
 
@@ -80,7 +80,7 @@ class KafkaUnreachableTest {
         CliRun r = run("import", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x",
                 io.capstream.cli.report.SharedDir.seed().toString());
         assertEquals(1, r.code(), r.err());
-        assertTrue(r.err().contains("capstream import: cannot reach Kafka at " + CLOSED + ":"), r.err());
+        assertThat(r.err()).contains("capstream import: cannot reach Kafka at " + CLOSED + ":");
     }
 
     @Test
@@ -88,8 +88,8 @@ class KafkaUnreachableTest {
         // before: only the missing --bootstrap-servers; the bad --timeout came up only once Kafka was given
         CliRun r = run("replay", "--run-id", "x", "--timeout", "0");
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("capstream replay: needs --bootstrap-servers"), r.err());
-        assertTrue(r.err().contains("capstream replay: needs --schema-registry-url"), r.err());
-        assertTrue(r.err().contains("capstream replay: --timeout must be 1..86400 seconds, got 0"), r.err());
+        assertThat(r.err()).contains("capstream replay: needs --bootstrap-servers");
+        assertThat(r.err()).contains("capstream replay: needs --schema-registry-url");
+        assertThat(r.err()).contains("capstream replay: --timeout must be 1..86400 seconds, got 0");
     }
 }

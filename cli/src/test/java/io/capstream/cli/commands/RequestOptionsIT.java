@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -120,7 +121,8 @@ class RequestOptionsIT {
         assertEquals("completions", run.path("endpoint").asText());
         assertEquals(List.of("X-Tenant", "X-Route"), ArtifactJson.mapper().convertValue(run.path("header_names"),
                 List.class), "names only");
-        assertFalse(ArtifactJson.mapper().writeValueAsString(a).contains("gpu-pool-2"), "no header value in the report");
+        assertThat(ArtifactJson.mapper().writeValueAsString(a)).as("no header value in the report")
+                .doesNotContain("gpu-pool-2");
         assertEquals(0.6, run.path("extra_body").path("temperature").asDouble());
         assertTrue(run.path("extra_body").path("ignore_eos").asBoolean());
     }

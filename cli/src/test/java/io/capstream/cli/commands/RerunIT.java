@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -134,8 +135,8 @@ class RerunIT {
             JsonNode ta = a.path("capstream").path("statistics").path("ttft_ms");
             JsonNode tb = b.path("capstream").path("statistics").path("ttft_ms");
             assertTrue(tb.path("p50").asDouble() > ta.path("p50").asDouble() + 150, ta + " vs " + tb);
-            assertTrue(out().contains("original"), out());
-            assertTrue(out().contains("TTFT"), out());
+            assertThat(out()).contains("original");
+            assertThat(out()).contains("TTFT");
 
             KafkaClientProperties props = new KafkaClientProperties(bs, Map.of());
             RunStarted first = PastRun.read(props, REGISTRY, RegistryClientConfig.defaults(), "rerun-it-original").started();
@@ -155,17 +156,16 @@ class RerunIT {
         String bs = kafka.bootstrapServers();
         assertEquals(2, CapstreamMain.execute("rerun", "no-such-run", "--bootstrap-servers", bs,
                 "--schema-registry-url", REGISTRY));
-        assertTrue(err().contains("capstream rerun: run no-such-run has no RunStarted on capstream.events"), err());
+        assertThat(err()).contains("capstream rerun: run no-such-run has no RunStarted on capstream.events");
         List<String> args = new ArrayList<>(List.of("rerun", "x", "--requests", "5", "--rate", "3"));
         assertEquals(2, CapstreamMain.execute(args.toArray(String[]::new)));
-        assertTrue(err().contains("capstream rerun: --requests cannot be given: rerun sends the workload of run x as it was"),
-                err());
-        assertTrue(err().contains("capstream rerun: --rate cannot be given"), err());
-        assertTrue(err().contains("capstream rerun: needs --bootstrap-servers"), err());
+        assertThat(err()).contains("capstream rerun: --requests cannot be given: rerun sends the workload of run x as it was");
+        assertThat(err()).contains("capstream rerun: --rate cannot be given");
+        assertThat(err()).contains("capstream rerun: needs --bootstrap-servers");
         // fresh-user finding: the original's own run id only warned, then mixed the two runs
         assertEquals(2, CapstreamMain.execute("rerun", "orig", "--run-id", "orig", "--bootstrap-servers", bs,
                 "--schema-registry-url", REGISTRY));
-        assertTrue(err().contains("capstream rerun: --run-id orig is the original's"), err());
+        assertThat(err()).contains("capstream rerun: --run-id orig is the original's");
     }
 
     /** A dataset run's rerun needs the dataset file (the events hold its name and SHA-256), and the same one. */
@@ -180,13 +180,12 @@ class RerunIT {
                 "--server-metrics", "off", "--run-id", "rerun-it-dataset", "--output", original.toString()), err());
         assertEquals(2, CapstreamMain.execute("rerun", "rerun-it-dataset", "--bootstrap-servers", bs,
                 "--schema-registry-url", REGISTRY));
-        assertTrue(err().contains("capstream rerun: needs --dataset: the original run's prompts came from chat.jsonl"),
-                err());
+        assertThat(err()).contains("capstream rerun: needs --dataset: the original run's prompts came from chat.jsonl");
         Path other = tmp.resolve("chat.jsonl");
         java.nio.file.Files.writeString(other, java.nio.file.Files.readString(dataset) + "{\"prompt\": \"one more\"}\n");
         assertEquals(2, CapstreamMain.execute("rerun", "rerun-it-dataset", "--dataset", other.toString(),
                 "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY));
-        assertTrue(err().contains("is not the original's chat.jsonl: SHA-256 "), err());
+        assertThat(err()).contains("is not the original's chat.jsonl: SHA-256 ");
 
         Path rerun = tmp.resolve("ds-rerun.json");
         assertEquals(0, CapstreamMain.execute("rerun", "rerun-it-dataset", "--dataset", dataset.toString(),
@@ -214,8 +213,7 @@ class RerunIT {
                 "--run-id", "rerun-it-trace", "--output", original.toString()), err());
         assertEquals(2, CapstreamMain.execute("rerun", "rerun-it-trace", "--bootstrap-servers", bs,
                 "--schema-registry-url", REGISTRY));
-        assertTrue(err().contains("capstream rerun: needs --trace: the original run's trace was mooncake-small.jsonl"),
-                err());
+        assertThat(err()).contains("capstream rerun: needs --trace: the original run's trace was mooncake-small.jsonl");
         Path rerun = tmp.resolve("trace-rerun.json");
         assertEquals(0, CapstreamMain.execute("rerun", "rerun-it-trace", "--trace", trace.toString(),
                 "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY, "--client-warmup", "0",

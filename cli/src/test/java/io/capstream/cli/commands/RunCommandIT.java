@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,7 +52,7 @@ class RunCommandIT {
         assertTrue(m.path("decode_tok_s_p50").asDouble() > 0);
         assertEquals(20 * 32, m.path("output_tokens").asInt());
         assertTrue(m.path("throughput_tok_s").asDouble() > 0);
-        assertTrue(out().contains("TTFT (ms)") && out().contains("report written to"), out());
+        assertThat(out()).contains("TTFT (ms)", "report written to");
         // fidelity: a warm client, events held until the last request (embedded broker), and the self-check
         JsonNode client = a.path("capstream").path("client");
         assertEquals("deferred", client.path("event_delivery").asText(), client.toString());
@@ -59,8 +60,8 @@ class RunCommandIT {
         assertTrue(client.path("delay_samples").asLong() > 0, client.toString());
         assertEquals(4, client.path("in_flight_max").asInt(), client.toString());
         assertTrue(client.path("cpu_process_ms").asDouble() > 0, client.toString());
-        assertTrue(err().contains("capstream: client warm-up: "), err());
-        assertTrue(out().contains("client check      loop delay p50 "), out());
+        assertThat(err()).contains("capstream: client warm-up: ");
+        assertThat(out()).contains("client check      loop delay p50 ");
         // clean shutdown: Streams, producer, broker, engine and Vert.x leave no non-daemon thread behind
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(15))
                 .untilAsserted(() -> assertEquals(java.util.List.of(), lingeringThreads()));
@@ -99,12 +100,12 @@ class RunCommandIT {
                     "--schema-registry-basic-auth", "run-user:run-pw", "--output", report.toString());
             assertEquals(0, code, err());
             assertEquals(5, ArtifactJson.read(report).path("completed").asInt());
-            assertTrue(stub.rejected().isEmpty(), "registry requests without credentials: " + stub.rejected());
+            assertThat(stub.rejected()).as("registry requests without credentials: " + stub.rejected()).isEmpty();
             var paths = stub.requests().stream().map(io.capstream.schemas.registry.AuthRegistryStub.Seen::path).toList();
-            assertTrue(paths.contains("/subjects/capstream.events-value/versions"), "event sink: " + paths);
-            assertTrue(paths.contains("/subjects/capstream.reports-value/versions"), "aggregator: " + paths);
-            assertTrue(paths.stream().anyMatch(p -> p.startsWith("/schemas/ids/")), "decoders: " + paths);
-            assertFalse(err().contains("run-pw"), "the password is never printed");
+            assertThat(paths).as("event sink: " + paths).contains("/subjects/capstream.events-value/versions");
+            assertThat(paths).as("aggregator: " + paths).contains("/subjects/capstream.reports-value/versions");
+            assertThat(paths).as("decoders: " + paths).anyMatch(p -> p.startsWith("/schemas/ids/"));
+            assertThat(err()).as("the password is never printed").doesNotContain("run-pw");
         }
     }
 
@@ -123,9 +124,10 @@ class RunCommandIT {
             assertEquals(0, code, err());
             JsonNode a = ArtifactJson.read(report);
             assertEquals(masked, a.path("base_url").asText(), "the report's base_url (it used to keep the password)");
-            assertTrue(out().contains("target            " + masked + "  model capstream-sim"), out());
-            assertFalse(Files.readString(report).contains("pw-0123"));
-            assertFalse(out().contains("pw-0123") || err().contains("pw-0123"), "never printed");
+            assertThat(out()).contains("target            " + masked + "  model capstream-sim");
+            assertThat(Files.readString(report)).doesNotContain("pw-0123");
+            assertThat(out()).as("never printed").doesNotContain("pw-0123");
+            assertThat(err()).as("never printed").doesNotContain("pw-0123");
         } finally {
             vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
         }
@@ -159,9 +161,9 @@ class RunCommandIT {
                     && f.path("error_message").asText().contains("500");
         }
         assertTrue(http500, a.path("failures").toString());
-        assertTrue(out().contains("\nfailures          " + failed + " of 20 ("), out());
-        assertTrue(out().contains("HTTPError 500 x"), "counted per error type and HTTP status: " + out());
-        assertTrue(err().contains("requests failed"), err());
+        assertThat(out()).contains("\nfailures          " + failed + " of 20 (");
+        assertThat(out()).as("counted per error type and HTTP status: " + out()).contains("HTTPError 500 x");
+        assertThat(err()).contains("requests failed");
     }
 
     @Test
@@ -173,13 +175,13 @@ class RunCommandIT {
                 "--max-tokens", "8", "--slo", "ttft_p95_ms<=1", "--slo", "error_rate<=0.5", "--prompt-salt", "run",
                 "--output", report.toString());
         assertEquals(3, code, err());
-        assertTrue(err().contains("capstream run: SLO missed: ttft_p95_ms<=1 (observed "), err());
-        assertTrue(err().contains("; exit code 3"), err());
+        assertThat(err()).contains("capstream run: SLO missed: ttft_p95_ms<=1 (observed ");
+        assertThat(err()).contains("; exit code 3");
         JsonNode a = ArtifactJson.read(report);
         assertEquals(false, a.path("capstream").path("slo").path("met_all").asBoolean(true), a.path("capstream")
                 .path("slo").toString());
         String salt = a.path("capstream").path("run").path("prompt_salt").asText();
-        assertTrue(salt.matches("# run [0-9a-f]{12}\n"), "--prompt-salt run is recorded: '" + salt + "'");
+        assertThat(salt).as("--prompt-salt run is recorded: '" + salt + "'").matches("# run [0-9a-f]{12}\n");
     }
 
     @Test
@@ -216,9 +218,9 @@ class RunCommandIT {
                 "--output", report.toString()));
         assertEquals(2, CapstreamMain.execute("run", "--arrival", "poisson", "--rate", "5", "--ramp-up", "2s",
                 "--output", report.toString()));
-        assertTrue(err().contains("--ramp-up applies to the closed loop"), err());
+        assertThat(err()).contains("--ramp-up applies to the closed loop");
         assertEquals(2, CapstreamMain.execute("generate", "--requests", "1"));
         assertFalse(Files.exists(report));
-        assertFalse(err().contains("embedded Kafka at"), "no broker was started: " + err());
+        assertThat(err()).as("no broker was started: " + err()).doesNotContain("embedded Kafka at");
     }
 }

@@ -1,8 +1,7 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.CapstreamMain;
 import io.capstream.cli.embedded.EmbeddedKafka;
@@ -33,9 +32,9 @@ class RunIdReuseIT {
                 p.send(new ProducerRecord<>(Topics.REPORTS, "taken-id", new byte[] {0})).get();
             }
             String reused = generate(bs, "taken-id");
-            assertTrue(reused.contains("warning: capstream.reports already has a report for run id taken-id"), reused);
+            assertThat(reused).contains("warning: capstream.reports already has a report for run id taken-id");
             String fresh = generate(bs, "fresh-id");
-            assertFalse(fresh.contains("warning"), fresh);
+            assertThat(fresh).doesNotContain("warning");
         }
     }
 

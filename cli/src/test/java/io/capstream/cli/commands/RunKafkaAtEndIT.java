@@ -1,7 +1,7 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -116,10 +116,10 @@ class RunKafkaAtEndIT {
         // the control: the thread check does see the broker and Streams when they run
         Path report = tmp.resolve("live.json");
         assertEquals(0, run("live", report), errBytes.toString(StandardCharsets.UTF_8));
-        assertFalse(threadsAtRequests.isEmpty());
+        assertThat(threadsAtRequests).isNotEmpty();
         for (Set<String> t : threadsAtRequests) {
-            assertTrue(t.stream().anyMatch(n -> n.startsWith("data-plane-kafka")), "broker threads: " + t);
-            assertTrue(t.stream().anyMatch(n -> n.contains("-StreamThread-")), "Streams threads: " + t);
+            assertThat(t).as("broker threads: " + t).anyMatch(n -> n.startsWith("data-plane-kafka"));
+            assertThat(t).as("Streams threads: " + t).anyMatch(n -> n.contains("-StreamThread-"));
         }
         assertEquals(6, ArtifactJson.read(report).path("completed").asInt());
     }

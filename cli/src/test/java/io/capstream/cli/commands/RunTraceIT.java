@@ -1,7 +1,7 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.CapstreamMain;
@@ -54,20 +54,20 @@ class RunTraceIT {
             assertEquals(planned[i], r.path("planned_context_tokens").asInt(), "input_length, request " + i);
         }
         // lines 2 and 4 repeat blocks of line 1: the engine's prefix cache served part of their prompts
-        assertTrue(console.out().contains("prefix cache hit"), console.out());
-        assertTrue(!console.out().contains("prefix cache hit  0.0 %"), console.out());
+        assertThat(console.out()).contains("prefix cache hit");
+        assertThat(console.out()).doesNotContain("prefix cache hit  0.0 %");
     }
 
     @Test
     @Timeout(60)
     void aTraceWithArrivalOptionsOrASecondSourceOfPromptsIsAUsageError() {
         assertEquals(2, CapstreamMain.execute("run", "--trace", TRACE.toString(), "--rate", "5"));
-        assertTrue(console.err().contains("--rate does not apply to --trace"), console.err());
+        assertThat(console.err()).contains("--rate does not apply to --trace");
         assertEquals(2, CapstreamMain.execute("run", "--trace", TRACE.toString(), "--dataset", TRACE.toString()));
-        assertTrue(console.err().contains("--trace cannot be combined with --dataset"), console.err());
+        assertThat(console.err()).contains("--trace cannot be combined with --dataset");
         assertEquals(2, CapstreamMain.execute("run", "--arrival", "trace"));
-        assertTrue(console.err().contains("--arrival trace needs --trace FILE"), console.err());
+        assertThat(console.err()).contains("--arrival trace needs --trace FILE");
         assertEquals(2, CapstreamMain.execute("sweep", "--trace", TRACE.toString(), "--concurrency", "1,2"));
-        assertTrue(console.err().contains("--trace does not apply to a sweep"), console.err());
+        assertThat(console.err()).contains("--trace does not apply to a sweep");
     }
 }

@@ -1,9 +1,8 @@
 package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -59,8 +58,8 @@ class RunUsageErrorsTest {
         assertEquals(2, r.code(), r.err());
         // the file's content is read when the run is prepared (after the line saying when the broker starts)
         String last = r.lines().get(r.lines().size() - 1);
-        assertTrue(last.startsWith("capstream run: --tokenizer src/test/resources/datasets/chat.jsonl:"
-                + " cannot load the tokenizer ("), r.err());
+        assertThat(last).as(r.err()).startsWith("capstream run: --tokenizer src/test/resources/datasets/chat.jsonl:"
+                + " cannot load the tokenizer (");
         assertEquals(List.of(last), r.lines().stream().filter(l -> l.startsWith("capstream run:")).toList());
         assertEquals(0, target.hits(), "nothing may reach the target");
     }
@@ -114,8 +113,8 @@ class RunUsageErrorsTest {
         CliRun r = run("run", "--base-url", baseUrl(), "--model", "m", "--output", "/proc/capstream-report.json");
         assertEquals(2, r.code(), r.err());
         assertEquals(1, r.lines().size(), r.err());
-        assertTrue(r.lines().get(0).startsWith("capstream run: --output: cannot create a file in /proc ("), r.err());
-        assertFalse(r.err().contains("embedded Kafka"), "no broker was started");
+        assertThat(r.lines().get(0)).as(r.err()).startsWith("capstream run: --output: cannot create a file in /proc (");
+        assertThat(r.err()).as("no broker was started").doesNotContain("embedded Kafka");
         assertEquals(0, target.hits());
     }
 

@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -143,7 +144,8 @@ class SecretsMaskedIT {
     @Timeout(400)
     void noPlantedSecretIsPrintedOrStored() throws Exception {
         String envKey = System.getenv(KEY_VARIABLE);
-        assertTrue(envKey != null && !envKey.isBlank(), KEY_VARIABLE + " must be set (the failsafe configuration sets it)");
+        assertThat(envKey).as(KEY_VARIABLE + " must be set (the failsafe configuration sets it)").isNotNull();
+        assertThat(envKey).as(KEY_VARIABLE + " must be set (the failsafe configuration sets it)").isNotBlank();
         Map<String, String> planted = new LinkedHashMap<>();
         planted.put("--server-metrics password", METRICS_PASSWORD);
         planted.put("--base-url password", BASE_PASSWORD);
@@ -211,21 +213,21 @@ class SecretsMaskedIT {
         }
         String report1 = texts.get("run 1 report");
         for (String echoed : List.of("invalid credentials", "upstream failed", "127.0.0.1:" + port + "/metrics")) {
-            assertTrue(report1.contains(echoed), "the report names what the server echoed (" + echoed + "): "
-                    + report1.substring(0, Math.min(report1.length(), 3000)));
+            assertThat(report1).as("the report names what the server echoed (" + echoed + "): "
+                    + report1.substring(0, Math.min(report1.length(), 3000))).contains(echoed);
         }
     }
 
     private static void checkNoLeak(Map<String, String> texts, Map<String, String> planted) {
         for (String topic : List.of("topic capstream.events", "topic capstream.reports", "topic capstream.server-metrics",
                 "changelog")) {
-            assertTrue(texts.keySet().stream().anyMatch(k -> k.contains(topic)), topic + " dumped: " + texts.keySet());
+            assertThat(texts.keySet()).as(topic + " dumped: " + texts.keySet()).anyMatch(k -> k.contains(topic));
         }
-        assertTrue(texts.get("topic capstream.server-metrics").contains("requests_running"),
-                "run 0's scrapes reached capstream.server-metrics");
+        assertThat(texts.get("topic capstream.server-metrics")).as("run 0's scrapes reached capstream.server-metrics")
+                .contains("requests_running");
         String events = texts.get("topic capstream.events");
-        assertTrue(events.contains("upstream failed") && events.contains("stop because"),
-                "the echoes reached the events (in-stream error, finish_reason)");
+        assertThat(events).as("the echoes reached the events (in-stream error, finish_reason)")
+                .contains("upstream failed", "stop because");
         List<String> leaks = new ArrayList<>();
         texts.forEach((where, text) -> planted.forEach((what, secret) -> {
             if (text.contains(secret)) {

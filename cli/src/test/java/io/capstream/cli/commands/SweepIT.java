@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,9 +78,9 @@ class SweepIT {
         List<String> csv = Files.readAllLines(dir.resolve("sweep.csv"));
         assertEquals(points.size() + 1, csv.size(), "a header and one row per step: " + csv);
         for (int i = 1; i <= points.size(); i++) {
-            assertTrue(err().contains("capstream sweep: step " + i), err());
+            assertThat(err()).contains("capstream sweep: step " + i);
         }
-        assertTrue(out().contains("max load meeting SLOs: concurrency 8 (step "), out());
+        assertThat(out()).contains("max load meeting SLOs: concurrency 8 (step ");
         return sweep;
     }
 
@@ -92,7 +93,7 @@ class SweepIT {
         JsonNode sweep = assertOutputs(dir, "grid-it", "grid");
         assertEquals(6, sweep.path("points").size());
         assertEquals(6, sweep.path("steps_planned").asInt());
-        assertTrue(err().contains("capstream sweep: step 6/6 concurrency 32: TTFT p95 "), err());
+        assertThat(err()).contains("capstream sweep: step 6/6 concurrency 32: TTFT p95 ");
         // start-up is paid once: one embedded broker and one aggregator for the whole sweep
         assertEquals(1, err().split("capstream: embedded Kafka at ", -1).length - 1, err());
         assertEquals(1, err().split("capstream: client warm-up: ", -1).length - 1, "warm-up before step 1 only");
@@ -126,6 +127,6 @@ class SweepIT {
         JsonNode last = points.get(points.size() - 1);
         assertTrue(last.path("repeat").asBoolean(), last.toString());
         assertEquals(8, last.path("load").asInt(), last.toString());
-        assertTrue(err().contains("capstream sweep: search: concurrency 8 met the SLOs twice"), err());
+        assertThat(err()).contains("capstream sweep: search: concurrency 8 met the SLOs twice");
     }
 }

@@ -1,9 +1,9 @@
 package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.CapstreamMain;
 import java.nio.file.Files;
@@ -129,7 +129,8 @@ class SweepUsageErrorsTest {
                 "--output-dir", "/proc/capstream-sweep-x");
         assertEquals(2, r.code(), r.err());
         assertEquals(1, r.lines().size(), r.err());
-        assertTrue(r.lines().get(0).startsWith("capstream sweep: --output-dir: cannot create files in /proc ("), r.err());
+        assertThat(r.lines().get(0)).as(r.err())
+                .startsWith("capstream sweep: --output-dir: cannot create files in /proc (");
         assertEquals(0, target.hits());
     }
 
@@ -138,16 +139,16 @@ class SweepUsageErrorsTest {
         CommandLine root = CapstreamMain.newCommandLine(io.capstream.cli.config.ConfigDefaultProvider.fromArgs(
                 new String[0], java.util.Map.of()));
         String sweepHelp = root.getSubcommands().get("sweep").getUsageMessage(CommandLine.Help.Ansi.OFF);
-        assertTrue(sweepHelp.contains("--concurrency=LIST"), sweepHelp);
-        assertTrue(sweepHelp.contains("--rate=LIST"), sweepHelp);
-        assertTrue(sweepHelp.contains("--search=AXIS"), sweepHelp);
-        assertTrue(sweepHelp.contains("--slo=SLO"), sweepHelp);
-        assertFalse(sweepHelp.contains("--concurrency=N"), sweepHelp);
+        assertThat(sweepHelp).contains("--concurrency=LIST");
+        assertThat(sweepHelp).contains("--rate=LIST");
+        assertThat(sweepHelp).contains("--search=AXIS");
+        assertThat(sweepHelp).contains("--slo=SLO");
+        assertThat(sweepHelp).doesNotContain("--concurrency=N");
         for (String cmd : List.of("run", "generate")) {
             String help = root.getSubcommands().get(cmd).getUsageMessage(CommandLine.Help.Ansi.OFF);
-            assertTrue(help.contains("--concurrency=N"), help);
-            assertTrue(help.contains("--rate=RPS"), help);
-            assertTrue(help.contains("--slo=SLO"), help);
+            assertThat(help).contains("--concurrency=N");
+            assertThat(help).contains("--rate=RPS");
+            assertThat(help).contains("--slo=SLO");
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,8 +35,8 @@ class SweepVisualOutputTest {
         Path csv = tmp.resolve("rows.csv");
         List<String> lines = SweepViews.write(json("{'sweep_id':'s','axis':'concurrency','points':[]}"), steps, html, csv);
         assertEquals(List.of("html: " + html + " (and 2 step page(s) beside the step reports)", "csv: " + csv), lines);
-        assertTrue(Files.readString(html).startsWith("<!DOCTYPE html>"));
-        assertTrue(Files.readString(dir.resolve("s-s1.html")).startsWith("<!DOCTYPE html>"));
+        assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>");
+        assertThat(Files.readString(dir.resolve("s-s1.html"))).startsWith("<!DOCTYPE html>");
         assertTrue(Files.exists(dir.resolve("s-s2.html")));
         List<String> rows = Files.readAllLines(csv);
         assertEquals("run_id,step,request_index,ttft_ms,status,error_type,error_message,start_ms,first_token_ms,end_ms,"

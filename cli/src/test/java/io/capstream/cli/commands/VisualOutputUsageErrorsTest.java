@@ -1,10 +1,10 @@
 package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +47,7 @@ class VisualOutputUsageErrorsTest {
         assertEquals(2, r.code(), r.err());
         assertEquals(List.of("capstream run: --html: cannot create a file in /proc (the directory accepts no new files)"),
                 r.lines());
-        assertFalse(r.err().contains("embedded Kafka"), "no broker was started");
+        assertThat(r.err()).as("no broker was started").doesNotContain("embedded Kafka");
         assertEquals(0, target.hits());
     }
 
@@ -136,7 +136,7 @@ class VisualOutputUsageErrorsTest {
         CliRun r = run("report", "benchmark-nope", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url",
                 "mock://x");
         assertEquals(1, r.code(), r.err());
-        assertTrue(r.err().contains("capstream report: cannot reach Kafka at 127.0.0.1:1"), r.err());
+        assertThat(r.err()).contains("capstream report: cannot reach Kafka at 127.0.0.1:1");
         assertEquals(1, r.lines().stream().filter(l -> l.startsWith("capstream report:")).count(), r.err());
     }
 
@@ -164,8 +164,8 @@ class VisualOutputUsageErrorsTest {
         cmd.setOut(new java.io.PrintWriter(out, true));
         int code = cmd.execute("compare", seed().toString(), seed().toString(), "--threshold", "2.5");
         assertEquals(0, code, out.toString());
-        assertTrue(out.toString().contains("\nchanges within +/-2.5 % of A are \"same\" (--threshold;"), out.toString());
-        assertTrue(out.toString().contains("0.0%  same\n"), "equal values are \"same\": " + out);
+        assertThat(out.toString()).contains("\nchanges within +/-2.5 % of A are \"same\" (--threshold;");
+        assertThat(out.toString()).as("equal values are \"same\": " + out).contains("0.0%  same\n");
     }
 
     /** Before: report/compare/import/sweep replaced the report they read (or their sweep.json) by the page, exit 0. */

@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,13 +51,13 @@ class VisualReportsIT {
                     "--max-tokens", "8", "--client-warmup", "0", "--output", a.toString(), "--html", aHtml.toString(),
                     "--csv", aCsv.toString(), "--bootstrap-servers", bs, "--schema-registry-url", registry);
             assertEquals(0, runA.exitCode(), runA.err());
-            assertTrue(runA.out().contains("\nhtml: " + aHtml + "\ncsv: " + aCsv + "\n"), runA.out());
-            assertTrue(Files.readString(aHtml).startsWith("<!DOCTYPE html>"), "the page, in a directory created for it");
+            assertThat(runA.out()).contains("\nhtml: " + aHtml + "\ncsv: " + aCsv + "\n");
+            assertThat(Files.readString(aHtml)).as("the page, in a directory created for it")
+                    .startsWith("<!DOCTYPE html>");
             List<Map<String, String>> rowsA = csvRows(aCsv);
             assertEquals(6, rowsA.size());
             assertEquals(List.of("0", "1", "2", "3", "4", "5"), rowsA.stream().map(r -> r.get("request_index")).toList());
-            assertTrue(rowsA.stream().allMatch(r -> r.get("status").equals("ok") && !r.get("ttft_ms").isEmpty()),
-                    rowsA.toString());
+            assertThat(rowsA).allMatch(r -> r.get("status").equals("ok") && !r.get("ttft_ms").isEmpty());
 
             // B: more load and injected failures; read back from capstream.reports by its run id
             Path b = tmp.resolve("b.json");
@@ -72,8 +73,8 @@ class VisualReportsIT {
             CommandOutput reportOfB = CommandOutput.run("report", runIdB, "--csv", bCsv.toString(), "--html", bHtml.toString(),
                     "--bootstrap-servers", bs, "--schema-registry-url", registry);
             assertEquals(0, reportOfB.exitCode(), reportOfB.err());
-            assertTrue(reportOfB.out().contains("run               " + runIdB), reportOfB.out());
-            assertTrue(reportOfB.out().endsWith("html: " + bHtml + "\ncsv: " + bCsv + "\n"), reportOfB.out());
+            assertThat(reportOfB.out()).contains("run               " + runIdB);
+            assertThat(reportOfB.out()).endsWith("html: " + bHtml + "\ncsv: " + bCsv + "\n");
             List<Map<String, String>> rowsB = csvRows(bCsv);
             assertEquals(8, rowsB.size(), "one row per request, the failures included");
             assertEquals(failed, rowsB.stream().filter(r -> r.get("status").equals("failed")).count());
@@ -84,15 +85,14 @@ class VisualReportsIT {
             Path rJson = tmp.resolve("report/a.json");
             CommandOutput reportOfA = CommandOutput.run("report", a.toString(), "--json", rJson.toString());
             assertEquals(0, reportOfA.exitCode(), reportOfA.err());
-            assertTrue(reportOfA.out().contains("TTFT (ms)"), reportOfA.out());
-            assertTrue(reportOfA.out().endsWith("json: " + rJson + "\n"), reportOfA.out());
+            assertThat(reportOfA.out()).contains("TTFT (ms)");
+            assertThat(reportOfA.out()).endsWith("json: " + rJson + "\n");
             assertEquals(Files.readString(a), Files.readString(rJson), "--json writes the artifact as the run did");
 
             CommandOutput unknown = CommandOutput.run("report", "no-such-run", "--bootstrap-servers", bs, "--schema-registry-url",
                     registry);
             assertEquals(2, unknown.exitCode(), unknown.err());
-            assertTrue(unknown.err().contains("capstream report: no report for run id no-such-run on capstream.reports"),
-                    unknown.err());
+            assertThat(unknown.err()).contains("capstream report: no report for run id no-such-run on capstream.reports");
 
             // compare a file with a run id
             Path cHtml = tmp.resolve("compare.html");
@@ -101,14 +101,13 @@ class VisualReportsIT {
             assertEquals(0, compare.exitCode(), compare.err());
             for (String line : List.of("TTFT p50", "TTFT p99", "E2E p95", "ITL p50", "output throughput", "completed",
                     "failed")) {
-                assertTrue(compare.out().contains("\n" + line + " "), line + ":\n" + compare.out());
+                assertThat(compare.out()).as(line + ":\n" + compare.out()).contains("\n" + line + " ");
             }
-            assertTrue(compare.out().contains("\nB  " + runIdB + "\n"), compare.out());
-            assertTrue(compare.out().contains("workload differences:") && compare.out().contains("\n  concurrency "),
-                    compare.out());
-            assertTrue(compare.out().endsWith("html: " + cHtml + "\n"), compare.out());
+            assertThat(compare.out()).contains("\nB  " + runIdB + "\n");
+            assertThat(compare.out()).contains("workload differences:", "\n  concurrency ");
+            assertThat(compare.out()).endsWith("html: " + cHtml + "\n");
             String page = Files.readString(cHtml);
-            assertTrue(page.contains("data-chart=\"ttft-cdf\"") && page.contains("data-chart=\"e2e-cdf\""), page);
+            assertThat(page).contains("data-chart=\"ttft-cdf\"", "data-chart=\"e2e-cdf\"");
         }
     }
 }

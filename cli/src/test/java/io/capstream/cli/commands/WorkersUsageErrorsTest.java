@@ -1,9 +1,8 @@
 package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -77,8 +76,8 @@ class WorkersUsageErrorsTest {
     @Test
     void workerHelpGivesTheSignalsExitCodes() {
         String help = new picocli.CommandLine(new WorkerCommand()).getUsageMessage(picocli.CommandLine.Help.Ansi.OFF);
-        assertTrue(help.contains("130   stopped by Ctrl-C (SIGINT)"), help);
-        assertTrue(help.contains("143   stopped by SIGTERM"), help);
-        assertFalse(help.contains("0     stopped"), help);
+        assertThat(help).contains("130   stopped by Ctrl-C (SIGINT)");
+        assertThat(help).contains("143   stopped by SIGTERM");
+        assertThat(help).doesNotContain("0     stopped");
     }
 }

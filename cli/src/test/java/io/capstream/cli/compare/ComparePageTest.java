@@ -1,5 +1,6 @@
 package io.capstream.cli.compare;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -34,8 +35,8 @@ class ComparePageTest {
         var a = Artifacts.report("run-a", 100, 4, null);
         var b = Artifacts.report("run-b", 120, 8, null);
         String html = ComparePage.render(RunComparison.of(a, b), a, b);
-        assertTrue(html.contains("data-chart=\"ttft-cdf\""), html);
-        assertTrue(html.contains("data-chart=\"e2e-cdf\""), html);
-        assertTrue(html.contains("run-a") && html.contains("run-b"), html);
+        assertThat(html).contains("data-chart=\"ttft-cdf\"");
+        assertThat(html).contains("data-chart=\"e2e-cdf\"");
+        assertThat(html).contains("run-a", "run-b");
     }
 }

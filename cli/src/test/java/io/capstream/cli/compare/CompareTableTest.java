@@ -1,7 +1,7 @@
 package io.capstream.cli.compare;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.compare.RunComparison.Direction;
 import io.capstream.cli.compare.RunComparison.MetricChange;
@@ -46,7 +46,7 @@ class CompareTableTest {
     @Test
     void sameWorkloadsSaySo() {
         String text = CompareTable.render(new RunComparison("a", "b", List.of(), List.of()), "a", "b");
-        assertTrue(text.endsWith("\nworkload: same\n"), text);
+        assertThat(text).endsWith("\nworkload: same\n");
     }
 
     @Test

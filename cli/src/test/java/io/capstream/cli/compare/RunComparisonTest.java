@@ -1,8 +1,8 @@
 package io.capstream.cli.compare;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.compare.RunComparison.Direction;
@@ -58,7 +58,7 @@ class RunComparisonTest {
         assertNull(e2e.verdict());
         assertNull(metric(c, "completed").verdict(), "a count that follows the workload has no verdict");
         assertEquals(0.0, metric(c, "completed").relative());
-        assertTrue(c.metrics().stream().noneMatch(m -> m.name().equals("error rate")), "no failed count: no error rate");
+        assertThat(c.metrics()).as("no failed count: no error rate").noneMatch(m -> m.name().equals("error rate"));
     }
 
     @Test

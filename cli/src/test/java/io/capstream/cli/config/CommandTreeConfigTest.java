@@ -1,9 +1,8 @@
 package io.capstream.cli.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.CapstreamMain;
 import java.io.PrintWriter;
@@ -37,14 +36,15 @@ class CommandTreeConfigTest {
                 if (o.usageHelp() || o.versionHelp()) {
                     continue;
                 }
-                assertTrue(o.longestName().startsWith("--"), name + " option " + o.longestName() + " needs a long name");
+                assertThat(o.longestName()).as(name + " option " + o.longestName() + " needs a long name")
+                        .startsWith("--");
                 String env = ConfigDefaultProvider.envName(o.longestName());
-                assertTrue(env.matches("CAPSTREAM_[A-Z0-9_]+"), env);
+                assertThat(env).matches("CAPSTREAM_[A-Z0-9_]+");
                 envOwner.putIfAbsent(env, name);
             }
         });
         assertEquals("up", envOwner.get("CAPSTREAM_KAFKA_PORT"));
-        assertTrue(envOwner.containsKey("CAPSTREAM_BOOTSTRAP_SERVERS"));
+        assertThat(envOwner).containsKey("CAPSTREAM_BOOTSTRAP_SERVERS");
     }
 
     @Test
@@ -68,7 +68,7 @@ class CommandTreeConfigTest {
         StringWriter err = new StringWriter();
         cmd.setErr(new PrintWriter(err, true));
         assertEquals(2, cmd.execute(args));
-        assertTrue(err.toString().contains("cannot read config file"), err.toString());
+        assertThat(err.toString()).contains("cannot read config file");
     }
 
     @Test
@@ -80,7 +80,7 @@ class CommandTreeConfigTest {
         CommandLine root = tree(env);
         root.getSubcommands().forEach((name, sub) -> {
             String help = sub.getUsageMessage(CommandLine.Help.Ansi.OFF);
-            assertFalse(help.contains("SECRET"), name + " --help shows a secret:\n" + help);
+            assertThat(help).as(name + " --help shows a secret:\n" + help).doesNotContain("SECRET");
         });
     }
 
@@ -90,7 +90,7 @@ class CommandTreeConfigTest {
         p.setProperty("requests", "5");
         p.setProperty("kafka-port", "1");
         CommandLine root = tree(Map.of());
-        assertTrue(ConfigDefaultProvider.knownKeys(root.getCommandSpec()).containsAll(p.stringPropertyNames()));
-        assertFalse(ConfigDefaultProvider.knownKeys(root.getCommandSpec()).contains("bootstrap-server"));
+        assertThat(ConfigDefaultProvider.knownKeys(root.getCommandSpec())).containsAll(p.stringPropertyNames());
+        assertThat(ConfigDefaultProvider.knownKeys(root.getCommandSpec())).doesNotContain("bootstrap-server");
     }
 }

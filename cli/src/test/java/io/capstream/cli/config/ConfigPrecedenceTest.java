@@ -1,5 +1,6 @@
 package io.capstream.cli.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -179,7 +180,7 @@ class ConfigPrecedenceTest {
     void kafkaPropertyMayNotSetBootstrapServers() {
         Outcome o = run(Map.of(), "probe", "--kafka-property", "bootstrap.servers=x:1");
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().contains("use --bootstrap-servers"), o.err());
+        assertThat(o.err()).contains("use --bootstrap-servers");
     }
 
     @Test
@@ -208,17 +209,18 @@ class ConfigPrecedenceTest {
         Outcome o = run(Map.of("CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH", "user:hunter2"), "probe",
                 "--schema-registry-bearer-token", "t0ken-value");
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().contains("not both"), o.err());
-        assertFalse(o.err().contains("hunter2") || o.err().contains("t0ken-value"), o.err());
+        assertThat(o.err()).contains("not both");
+        assertThat(o.err()).doesNotContain("hunter2", "t0ken-value");
     }
 
     @Test
     void unreadableConfigFileIsAUsageError() {
         Outcome o = run(Map.of(), "probe", "--config", dir.resolve("missing.properties").toString());
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().contains("cannot read config file") && o.err().contains("missing.properties"), o.err());
-        assertTrue(o.err().startsWith("cannot read config file "), "the message comes first, without picocli's wrapper text: " + o.err());
-        assertFalse(o.err().contains("while processing argument"), o.err());
+        assertThat(o.err()).contains("cannot read config file", "missing.properties");
+        assertThat(o.err()).as("the message comes first, without picocli's wrapper text: " + o.err())
+                .startsWith("cannot read config file ");
+        assertThat(o.err()).doesNotContain("while processing argument");
     }
 
     @Test
@@ -228,7 +230,7 @@ class ConfigPrecedenceTest {
         java.nio.file.Files.write(bin, new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, 0x00});
         Outcome o = run(Map.of(), "probe", "--config", bin.toString());
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().startsWith("cannot read config file " + bin + " (not UTF-8 text (a binary file?))"), o.err());
+        assertThat(o.err()).startsWith("cannot read config file " + bin + " (not UTF-8 text (a binary file?))");
     }
 
     @Test
@@ -236,15 +238,15 @@ class ConfigPrecedenceTest {
         Path f = file("bootstrap-server=typo:9092\n");
         Outcome o = run(Map.of(), "probe", "--config", f.toString());
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().contains("unknown key bootstrap-server"), o.err());
-        assertTrue(o.err().startsWith("config file "), o.err());
+        assertThat(o.err()).contains("unknown key bootstrap-server");
+        assertThat(o.err()).startsWith("config file ");
     }
 
     @Test
     void badEnvironmentValueNamesTheVariable() {
         Outcome o = run(Map.of("CAPSTREAM_REQUESTS", "abc"), "probe");
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().contains("--requests") && o.err().contains("CAPSTREAM_REQUESTS"), o.err());
+        assertThat(o.err()).contains("--requests", "CAPSTREAM_REQUESTS");
     }
 
     @Test
@@ -252,26 +254,26 @@ class ConfigPrecedenceTest {
         Path f = file("http-port=eighty\n");
         Outcome o = run(Map.of(), "probe", "--config", f.toString());
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().contains("key http-port"), o.err());
+        assertThat(o.err()).contains("key http-port");
     }
 
     @Test
     void badBootstrapServersIsAUsageErrorNamingTheSource() {
         Outcome o = run(Map.of("CAPSTREAM_BOOTSTRAP_SERVERS", "no-port-here"), "probe");
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().contains("CAPSTREAM_BOOTSTRAP_SERVERS") && o.err().contains("HOST:PORT"), o.err());
+        assertThat(o.err()).contains("CAPSTREAM_BOOTSTRAP_SERVERS", "HOST:PORT");
 
         Outcome flag = run(Map.of(), "probe", "--schema-registry-url", "ftp://x");
         assertEquals(2, flag.exitCode());
-        assertTrue(flag.err().contains("--schema-registry-url"), flag.err());
-        assertFalse(flag.err().contains("(from "), flag.err());
+        assertThat(flag.err()).contains("--schema-registry-url");
+        assertThat(flag.err()).doesNotContain("(from ");
     }
 
     @Test
     void malformedKafkaPropertyLineIsAUsageError() {
         Outcome o = run(Map.of("CAPSTREAM_KAFKA_PROPERTY", "sasl.jaas.config"), "probe");
         assertEquals(2, o.exitCode());
-        assertTrue(o.err().contains("CAPSTREAM_KAFKA_PROPERTY") && o.err().contains("key=value"), o.err());
+        assertThat(o.err()).contains("CAPSTREAM_KAFKA_PROPERTY", "key=value");
     }
 
     @Test
@@ -280,8 +282,8 @@ class ConfigPrecedenceTest {
                 "CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH", "me:s3cr3t-pass",
                 "CAPSTREAM_KAFKA_PROPERTY", "sasl.jaas.config=s3cr3t-jaas"), "probe", "--help");
         assertEquals(0, o.exitCode());
-        assertTrue(o.out().contains("--schema-registry-bearer-token"), o.out());
-        assertFalse(o.out().contains("s3cr3t"), o.out());
+        assertThat(o.out()).contains("--schema-registry-bearer-token");
+        assertThat(o.out()).doesNotContain("s3cr3t");
     }
 
     @Test
@@ -292,8 +294,8 @@ class ConfigPrecedenceTest {
                 "--kafka-property", "security.protocol=SASL_SSL");
         assertEquals(0, o.exitCode(), o.err());
         String text = o.probe().kafka.describe();
-        assertFalse(text.contains("s3cr3t") || text.contains("urlpass"), text);
-        assertTrue(text.contains("security.protocol=SASL_SSL") && text.contains("sasl.jaas.config=[hidden]"), text);
-        assertFalse(o.probe().kafka.clientProperties().toString().contains("s3cr3t"));
+        assertThat(text).doesNotContain("s3cr3t", "urlpass");
+        assertThat(text).contains("security.protocol=SASL_SSL", "sasl.jaas.config=[hidden]");
+        assertThat(o.probe().kafka.clientProperties().toString()).doesNotContain("s3cr3t");
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.cli.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -94,8 +95,8 @@ class ComposeFileTest {
         assertEquals(List.of("java", "-jar", "/app/capstream.jar", "generate", "--continuous"),
                 ComposeFile.command(services.get("generator")));
         assertEquals("sim", subcommandOf("sim"));
-        assertTrue(compose.image("kafka").startsWith("apache/kafka:4."), compose.image("kafka"));
-        assertTrue(compose.image("schema-registry").startsWith("confluentinc/cp-schema-registry:"));
+        assertThat(compose.image("kafka")).startsWith("apache/kafka:4.");
+        assertThat(compose.image("schema-registry")).startsWith("confluentinc/cp-schema-registry:");
     }
 
     /**
@@ -140,7 +141,7 @@ class ComposeFileTest {
     void everyImageIsPinned() {
         services.forEach((name, svc) -> {
             String image = svc.path("image").asText("");
-            assertFalse(image.isEmpty(), name + " has no image (build: is not used; the jar is mounted)");
+            assertThat(image).as(name + " has no image (build: is not used; the jar is mounted)").isNotEmpty();
             int colon = image.lastIndexOf(':');
             assertTrue(colon > image.lastIndexOf('/'), name + ": image without a tag: " + image);
             String tag = image.substring(colon + 1);
@@ -150,7 +151,7 @@ class ComposeFileTest {
         Set<String> jreImages = new HashSet<>();
         capstreamServices().forEach(s -> jreImages.add(compose.image(s)));
         assertEquals(1, jreImages.size(), "all capstream services use one JRE image: " + jreImages);
-        assertTrue(jreImages.iterator().next().startsWith("eclipse-temurin:17."), jreImages.toString());
+        assertThat(jreImages.iterator().next()).as(jreImages.toString()).startsWith("eclipse-temurin:17.");
     }
 
     @Test
@@ -165,16 +166,16 @@ class ComposeFileTest {
                     ? new HashSet<>(envNamesOf(subcommandOf(name)).values()) : Set.of();
             for (Map.Entry<String, String> e : raw.entrySet()) {
                 if (e.getKey().startsWith(ConfigDefaultProvider.ENV_PREFIX)) {
-                    assertTrue(readHere.contains(e.getKey()), name + " sets " + e.getKey() + " but capstream "
+                    assertThat(readHere).as(name + " sets " + e.getKey() + " but capstream "
                             + (capstreamServices().contains(name) ? subcommandOf(name) : "(not run by this service)")
-                            + " reads only " + new TreeSet<>(readHere));
+                            + " reads only " + new TreeSet<>(readHere)).contains(e.getKey());
                 }
                 Matcher m = ENV_REF.matcher(e.getValue());
                 while (m.find()) {
                     String ref = m.group(1);
                     if (ref.startsWith(ConfigDefaultProvider.ENV_PREFIX)) {
                         assertEquals(e.getKey(), ref, name + ": " + e.getKey() + " is fed from a differently named variable");
-                        assertTrue(allCliEnv.contains(ref), ref + " is not read by capstream");
+                        assertThat(allCliEnv).as(ref + " is not read by capstream").contains(ref);
                     }
                 }
             }
@@ -195,7 +196,7 @@ class ComposeFileTest {
             }
             List<String> volumes = new ArrayList<>();
             svc.path("volumes").forEach(v -> volumes.add(v.asText()));
-            assertTrue(volumes.contains(JAR_MOUNT), name + " must mount the jar read-only: " + volumes);
+            assertThat(volumes).as(name + " must mount the jar read-only: " + volumes).contains(JAR_MOUNT);
         }
     }
 
@@ -205,8 +206,8 @@ class ComposeFileTest {
         compose.root().path("volumes").fieldNames().forEachRemaining(declared::add);
         Set<String> used = new HashSet<>();
         services.forEach((name, svc) -> {
-            assertTrue(Set.of("unless-stopped", "always", "on-failure").contains(svc.path("restart").asText()),
-                    name + ": restart policy");
+            assertThat(Set.of("unless-stopped", "always", "on-failure")).as(name + ": restart policy")
+                    .contains(svc.path("restart").asText());
             if (!name.equals("generator")) {
                 assertTrue(svc.path("healthcheck").path("test").isArray(), name + ": health check");
             }
@@ -217,10 +218,10 @@ class ComposeFileTest {
                 }
             });
             svc.path("depends_on").fieldNames().forEachRemaining(dep ->
-                    assertTrue(services.containsKey(dep), name + " depends on unknown service " + dep));
+                    assertThat(services).as(name + " depends on unknown service " + dep).containsKey(dep));
         });
         assertEquals(declared, used, "named volumes declared vs used");
-        assertTrue(used.contains("kafka-data"));
+        assertThat(used).contains("kafka-data");
     }
 
     @Test
@@ -235,13 +236,14 @@ class ComposeFileTest {
             if (bootstrap == null) {
                 continue;
             }
-            assertTrue(advertised.contains(bootstrap), name + ": " + bootstrap + " is not advertised by kafka " + advertised);
-            assertTrue(services.containsKey(bootstrap.split(":")[0]), bootstrap);
+            assertThat(advertised).as(name + ": " + bootstrap + " is not advertised by kafka " + advertised)
+                    .contains(bootstrap);
+            assertThat(services).as(bootstrap).containsKey(bootstrap.split(":")[0]);
         }
         // Host clients use the same address capstream up prints by default.
         String upPort = optionDefault("up", "--kafka-port");
         assertEquals(Integer.parseInt(upPort), ComposeFile.ports(services.get("kafka")).values().iterator().next());
-        assertTrue(advertised.contains("127.0.0.1:" + upPort), advertised.toString());
+        assertThat(advertised).contains("127.0.0.1:" + upPort);
     }
 
     @Test
@@ -266,8 +268,9 @@ class ComposeFileTest {
         JsonNode agg = services.get("aggregator");
         String port = ComposeFile.environment(agg).getOrDefault("CAPSTREAM_HTTP_PORT", optionDefault("aggregate", "--http-port"));
         assertEquals(optionDefault("aggregate", "--http-port"), port, "compose keeps aggregate's default HTTP port");
-        assertTrue(ComposeFile.ports(agg).containsKey(Integer.parseInt(port)), "HTTP port published");
-        assertTrue(agg.path("healthcheck").path("test").toString().contains("localhost:" + port), "health check uses it");
+        assertThat(ComposeFile.ports(agg)).as("HTTP port published").containsKey(Integer.parseInt(port));
+        assertThat(agg.path("healthcheck").path("test").toString()).as("health check uses it")
+                .contains("localhost:" + port);
         assertEquals("0.0.0.0", ComposeFile.environment(agg).get("CAPSTREAM_HTTP_HOST"),
                 "the API must listen on all interfaces inside its container to be published");
     }
@@ -285,8 +288,8 @@ class ComposeFileTest {
         assertEquals(Integer.parseInt(simPort), base.getPort());
         assertEquals("0.0.0.0", simEnv.getOrDefault("CAPSTREAM_HOST", optionDefault("sim", "--host")),
                 "the sim must listen on all interfaces inside its container");
-        assertTrue(ComposeFile.ports(sim).containsKey(Integer.parseInt(simPort)));
-        assertTrue(sim.path("healthcheck").path("test").toString().contains("localhost:" + simPort));
+        assertThat(ComposeFile.ports(sim)).containsKey(Integer.parseInt(simPort));
+        assertThat(sim.path("healthcheck").path("test").toString()).contains("localhost:" + simPort);
         assertEquals(optionDefault("sim", "--sim-model"), ComposeFile.environment(gen).get("CAPSTREAM_MODEL"),
                 "the default model is the one the simulated engine serves");
     }

@@ -1,5 +1,6 @@
 package io.capstream.cli.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,10 +77,10 @@ class ComposeImagesRunIT {
         assertEquals(20, json.path("request_timings").size());
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Set<String> topics = admin.listTopics().names().get();
-            assertTrue(topics.containsAll(Set.of(Topics.EVENTS, Topics.REPORTS)), topics.toString());
+            assertThat(topics).containsAll(Set.of(Topics.EVENTS, Topics.REPORTS));
         }
         // The events were registered in the real registry (Confluent wire format).
         String subjects = new String(new java.net.URL(registry + "/subjects").openStream().readAllBytes());
-        assertTrue(subjects.contains(Topics.EVENTS), subjects);
+        assertThat(subjects).contains(Topics.EVENTS);
     }
 }

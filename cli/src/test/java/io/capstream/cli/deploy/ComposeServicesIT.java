@@ -1,5 +1,6 @@
 package io.capstream.cli.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -135,14 +136,14 @@ class ComposeServicesIT {
             });
         }
         System.err.printf("ComposeServicesIT: report on %s after %.1f s%n", Topics.REPORTS, (System.nanoTime() - t0) / 1e9);
-        assertTrue(reportKeys.iterator().next().startsWith("benchmark-"), reportKeys.toString());
+        assertThat(reportKeys.iterator().next()).as(reportKeys.toString()).startsWith("benchmark-");
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/ready")).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
         HttpResponse<String> runs = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/api/runs"))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, runs.statusCode());
-        assertTrue(runs.body().contains(reportKeys.iterator().next()), runs.body());
+        assertThat(runs.body()).contains(reportKeys.iterator().next());
     }
 
     private String logs() {

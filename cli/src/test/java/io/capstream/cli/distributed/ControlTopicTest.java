@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.time.ManualCapClock;
 import java.time.Duration;
@@ -43,7 +42,7 @@ class ControlTopicTest {
             throw new ExecutionException(new AuthorizationException("denied"));
         }, Duration.ofSeconds(10), new ManualCapClock()));
         assertEquals(1, calls.get());
-        assertTrue(denied.getMessage().startsWith("cannot describe capstream.control:"), denied.getMessage());
+        assertThat(denied.getMessage()).startsWith("cannot describe capstream.control:");
         assertThrows(IllegalStateException.class, () -> ControlTopic.describe(() -> {
             throw new ExecutionException(new UnknownTopicOrPartitionException("never"));
         }, Duration.ofNanos(-1), new ManualCapClock()));

@@ -1,5 +1,6 @@
 package io.capstream.cli.distributed;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -86,7 +87,7 @@ class DistributedProcessesIT {
     private static void awaitLine(Child c, String text, Duration atMost) {
         await().atMost(atMost).pollInterval(Duration.ofMillis(200))
                 .until(() -> c.text().contains(text) || !c.process().isAlive());
-        assertTrue(c.text().contains(text), () -> c.name() + " exited or did not print '" + text + "':\n" + c.text());
+        assertThat(c.text()).as(() -> c.name() + " exited or did not print '" + text + "':\n" + c.text()).contains(text);
     }
 
     private static HttpResponse<String> get(String url) throws Exception {
@@ -180,8 +181,8 @@ class DistributedProcessesIT {
         assertEquals(137, victim.process().exitValue(), "killed by SIGKILL");
         CliRun r3 = killRun.get(240, TimeUnit.SECONDS);
         assertEquals(1, r3.code(), r3.err());
-        assertTrue(r3.err().contains("the report is incomplete: 100 request(s) without an event"), r3.err());
-        assertTrue(r3.err().contains("and only 2 workers' RunFinished arrived (w1, w2)"), r3.err());
+        assertThat(r3.err()).contains("the report is incomplete: 100 request(s) without an event");
+        assertThat(r3.err()).contains("and only 2 workers' RunFinished arrived (w1, w2)");
         JsonNode a3 = ArtifactJson.read(kill);
         assertEquals(200, a3.path("completed").asInt());
         JsonNode missing = a3.path("capstream").path("missing_request_indices");

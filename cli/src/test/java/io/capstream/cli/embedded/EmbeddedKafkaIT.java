@@ -1,5 +1,6 @@
 package io.capstream.cli.embedded;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,7 +42,7 @@ class EmbeddedKafkaIT {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults())) {
             dir = kafka.dataDir();
             assertTrue(Files.isDirectory(dir));
-            assertTrue(kafka.bootstrapServers().startsWith("127.0.0.1:"));
+            assertThat(kafka.bootstrapServers()).startsWith("127.0.0.1:");
             assertTrue(kafka.port() > 0);
 
             Set<String> created = TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), 3);

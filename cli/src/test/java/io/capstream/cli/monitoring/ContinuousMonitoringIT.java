@@ -1,5 +1,6 @@
 package io.capstream.cli.monitoring;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -204,14 +205,14 @@ class ContinuousMonitoringIT {
                     String api = get(base + "/api/summaries?target=" + java.net.URLEncoder.encode(target,
                             java.nio.charset.StandardCharsets.UTF_8) + "&from=" + firstWindow);
                     assertEquals(2, api.split("\"window_start_ms\"").length - 1, api);
-                    assertTrue(get(base + "/api/alerts").contains("\"BREACH\""));
+                    assertThat(get(base + "/api/alerts")).contains("\"BREACH\"");
                     String metrics = get(base + "/metrics");
-                    assertTrue(metrics.contains("capstream_window_ttft_seconds{"), "gauges on /metrics");
-                    assertTrue(metrics.contains("capstream_window_requests_total{"), "counters on /metrics");
-                    assertTrue(metrics.contains("kafka_stream"), "Streams client metrics on /metrics");
+                    assertThat(metrics).as("gauges on /metrics").contains("capstream_window_ttft_seconds{");
+                    assertThat(metrics).as("counters on /metrics").contains("capstream_window_requests_total{");
+                    assertThat(metrics).as("Streams client metrics on /metrics").contains("kafka_stream");
                     await().atMost(Duration.ofSeconds(20)).until(() -> get(base + "/api/runs")
                             .split("\"run_id\"").length - 1 == 2);
-                    assertTrue(get(base + "/ready").contains("true"));
+                    assertThat(get(base + "/ready")).contains("true");
                 } finally {
                     beat.shutdownNow();
                     heartbeats.close();

@@ -1,7 +1,7 @@
 package io.capstream.cli.options;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.CapstreamMain;
 import io.capstream.cli.config.ConfigDefaultProvider;
@@ -47,7 +47,7 @@ class AggregatorGroupOptionTest {
         StringWriter err = new StringWriter();
         root.setErr(new PrintWriter(err, true));
         assertEquals(2, root.execute("run", "--aggregator-group", " "));
-        assertTrue(err.toString().contains("Invalid value for option '--aggregator-group'"), err.toString());
+        assertThat(err.toString()).contains("Invalid value for option '--aggregator-group'");
     }
 
     @Test
@@ -57,7 +57,7 @@ class AggregatorGroupOptionTest {
         root.setOut(new PrintWriter(out, true));
         assertEquals(0, root.execute("run", "--help"));
         String help = out.toString().replaceAll("\\s+", " ");
-        assertTrue(help.contains("--aggregator-group=ID"), help);
-        assertTrue(help.contains("Default: capstream-aggregator"), help);
+        assertThat(help).contains("--aggregator-group=ID");
+        assertThat(help).contains("Default: capstream-aggregator");
     }
 }

@@ -1,7 +1,7 @@
 package io.capstream.cli.options;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.CapstreamMain;
 import io.capstream.cli.config.ConfigDefaultProvider;
@@ -53,7 +53,7 @@ class OptionSectionsTest {
         }
         expected.addAll(List.of(OptionSections.KAFKA, OptionSections.SIM, OptionSections.GENERAL, "Exit codes:"));
         assertEquals(expected, headings(help), name + " --help:\n" + help);
-        assertTrue(help.startsWith("Usage: capstream " + name + " [OPTIONS]\n"), "a one-line synopsis:\n" + help);
+        assertThat(help).as("a one-line synopsis:\n" + help).startsWith("Usage: capstream " + name + " [OPTIONS]\n");
 
         for (OptionSpec o : cmd.getCommandSpec().options()) {
             for (String n : o.names()) {
@@ -79,8 +79,8 @@ class OptionSectionsTest {
                 // the help wraps lines (also after a '.'): compare without whitespace
                 String start = o.description()[0].replaceAll("\\s+", "").replace("%%", "%");
                 start = start.substring(0, Math.min(40, start.indexOf("${") < 0 ? start.length() : start.indexOf("${")));
-                assertTrue(help.replaceAll("\\s+", "").contains(start), name + " " + o.longestName()
-                        + "'s description should be kept: " + start);
+                assertThat(help.replaceAll("\\s+", "")).as(name + " " + o.longestName()
+                        + "'s description should be kept: " + start).contains(start);
             }
         }
     }
@@ -100,14 +100,14 @@ class OptionSectionsTest {
         List<OptionSpec> placed = OptionSections.sections(spec).values().stream().flatMap(List::stream).toList();
         List<OptionSpec> visible = spec.options().stream().filter(o -> !o.hidden()).toList();
         assertEquals(visible.size(), placed.size(), name + ": " + placed);
-        assertTrue(placed.containsAll(visible), name + ": every visible option is placed");
+        assertThat(placed).as(name + ": every visible option is placed").containsAll(visible);
     }
 
     @org.junit.jupiter.api.Test
     void sweepsAxesAreInTheSweepSectionRunsInTheLoadSection() {
-        assertTrue(OptionSections.sections(command("sweep").getCommandSpec()).get(OptionSections.SWEEP).stream()
-                .anyMatch(o -> o.longestName().equals("--concurrency")), "sweep --concurrency is a list of steps");
-        assertTrue(OptionSections.sections(command("run").getCommandSpec()).get(OptionSections.LOAD).stream()
-                .anyMatch(o -> o.longestName().equals("--concurrency")), "run --concurrency is the load");
+        assertThat(OptionSections.sections(command("sweep").getCommandSpec()).get(OptionSections.SWEEP)).as("sweep --concurrency is a list of steps")
+                .anyMatch(o -> o.longestName().equals("--concurrency"));
+        assertThat(OptionSections.sections(command("run").getCommandSpec()).get(OptionSections.LOAD)).as("run --concurrency is the load")
+                .anyMatch(o -> o.longestName().equals("--concurrency"));
     }
 }

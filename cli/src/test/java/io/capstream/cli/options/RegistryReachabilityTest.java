@@ -1,8 +1,8 @@
 package io.capstream.cli.options;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.capstream.schemas.registry.RegistryClientConfig;
@@ -121,8 +121,8 @@ class RegistryReachabilityTest {
     void aPortOpenToSomethingElseIsNotARegistry() throws Exception {
         String url = registry(404, "Not Found");
         String message = RegistryReachability.check(url, CLIENT);
-        assertTrue(message.startsWith("cannot reach the schema registry at " + url + ": GET /subjects answered HTTP 404: Not Found"
-                + " (is the URL the registry's API root"), message);
+        assertThat(message).startsWith("cannot reach the schema registry at " + url + ": GET /subjects answered HTTP 404: Not Found"
+                + " (is the URL the registry's API root");
     }
 
     @Test
@@ -130,7 +130,8 @@ class RegistryReachabilityTest {
         try (io.capstream.schemas.registry.AuthRegistryStub stub = new io.capstream.schemas.registry.AuthRegistryStub("u:p")) {
             RegistryClientConfig auth = new RegistryClientConfig(Duration.ofSeconds(5), 3, Duration.ofMillis(10), "u:p", null);
             assertNull(RegistryReachability.check(stub.url(), auth));
-            assertTrue(RegistryReachability.check(stub.url(), CLIENT).contains("HTTP 401"), "without the credentials");
+            assertThat(RegistryReachability.check(stub.url(), CLIENT)).as("without the credentials")
+                    .contains("HTTP 401");
             assertEquals("/subjects", stub.requests().get(0).path());
         }
     }

@@ -1,8 +1,7 @@
 package io.capstream.cli.options;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.CapstreamMain;
 import io.capstream.cli.config.ConfigDefaultProvider;
@@ -45,7 +44,7 @@ class ReportWaitOptionsTest {
     }
 
     private static void assertHelpHas(String help, String text) {
-        assertTrue(help.contains(text.replaceAll("\\s+", "")), text + " in " + help);
+        assertThat(help).as(text + " in " + help).contains(text.replaceAll("\\s+", ""));
     }
 
     @Test
@@ -65,7 +64,7 @@ class ReportWaitOptionsTest {
         assertHelpHas(help, "--timeout=SECONDS How long to wait for each replay's report, seconds. Default: 60.");
         assertHelpHas(help, "--external-aggregator Do not run the report topology in this process; wait for"
                 + " reports from a running 'capstream aggregate'.");
-        assertFalse(help.contains("aggregate'(needs"), "replay needs --bootstrap-servers anyway");
+        assertThat(help).as("replay needs --bootstrap-servers anyway").doesNotContain("aggregate'(needs");
     }
 
     @Test

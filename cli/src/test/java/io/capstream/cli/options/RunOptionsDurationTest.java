@@ -1,9 +1,9 @@
 package io.capstream.cli.options;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -49,21 +49,21 @@ class RunOptionsDurationTest {
     void rejectsNonDurations() {
         CommandLine.ParameterException e = assertThrows(CommandLine.ParameterException.class,
                 () -> durationS("--duration", "5x"));
-        assertTrue(e.getMessage().contains("not a duration"), e.getMessage());
+        assertThat(e.getMessage()).contains("not a duration");
         e = assertThrows(CommandLine.ParameterException.class, () -> durationS("--ramp-up", "-1s"));
-        assertTrue(e.getMessage().contains("'-1s' is negative"), e.getMessage());
+        assertThat(e.getMessage()).contains("'-1s' is negative");
         // used to escape as an ArithmeticException (long overflow) with a stack trace
         e = assertThrows(CommandLine.ParameterException.class, () -> durationS("--duration", "99999999999h"));
-        assertTrue(e.getMessage().contains("is too long"), e.getMessage());
+        assertThat(e.getMessage()).contains("is too long");
         e = assertThrows(CommandLine.ParameterException.class, () -> durationS("--ramp-up", "PT99999999999H"));
-        assertTrue(e.getMessage().contains("is too long"), e.getMessage());
+        assertThat(e.getMessage()).contains("is too long");
     }
 
     @Test
     void helpSaysHowDurationAndRequestsCombine() {
         String usage = String.join(" ", new CommandLine(new Holder()).getCommandSpec().findOption("--duration")
                 .description());
-        assertTrue(usage.contains("Closed loop: --requests stays the upper bound"), usage);
-        assertTrue(usage.contains("whatever --requests says"), usage);
+        assertThat(usage).contains("Closed loop: --requests stays the upper bound");
+        assertThat(usage).contains("whatever --requests says");
     }
 }

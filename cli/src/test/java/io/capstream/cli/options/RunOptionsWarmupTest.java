@@ -1,7 +1,7 @@
 package io.capstream.cli.options;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.WarmupConfig;
@@ -40,11 +40,12 @@ class RunOptionsWarmupTest {
     @Test
     void outOfRangeValuesAreUsageErrorsNamingTheFlag() {
         List<String> e = config("--warmup-requests", "-1").validate(x -> null);
-        assertTrue(e.contains("--warmup-requests must be between 0 and 100000, got -1"), e.toString());
+        assertThat(e).contains("--warmup-requests must be between 0 and 100000, got -1");
         e = config("--client-warmup", "11m").validate(x -> null);
-        assertTrue(e.contains("--client-warmup must be between 0 and 600 s, got 660 s"), e.toString());
+        assertThat(e).contains("--client-warmup must be between 0 and 600 s, got 660 s");
         e = config("--client-warmup", "99999h").validate(x -> null);
-        assertTrue(e.contains("--client-warmup must be between 0 and 600 s, got 359996400 s"), "no scientific notation: " + e);
-        assertTrue(config().validate(x -> null).isEmpty());
+        assertThat(e).as("no scientific notation: " + e)
+                .contains("--client-warmup must be between 0 and 600 s, got 359996400 s");
+        assertThat(config().validate(x -> null)).isEmpty();
     }
 }

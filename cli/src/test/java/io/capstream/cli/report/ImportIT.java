@@ -1,5 +1,6 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,8 +26,8 @@ class ImportIT {
         CommandOutput r = CommandOutput.run("import", seed.toString(), "--output-dir", tmp.toString());
 
         assertEquals(0, r.exitCode(), r.out() + r.err());
-        assertTrue(r.out().contains("seed-example.json: MATCHED"), r.out());
-        assertTrue(r.out().contains("1 of 1 matched"), r.out());
+        assertThat(r.out()).contains("seed-example.json: MATCHED");
+        assertThat(r.out()).contains("1 of 1 matched");
         Path written = tmp.resolve("seed-example.json");
         assertTrue(Files.isRegularFile(written));
         JsonNode original = ArtifactJson.read(seed);
@@ -48,7 +49,7 @@ class ImportIT {
         CommandOutput r = CommandOutput.run("import", dir.toString(), "--output-dir", tmp.toString());
 
         assertEquals(59, files);
-        assertTrue(r.out().contains("59 of 59 matched"), r.out());
+        assertThat(r.out()).contains("59 of 59 matched");
         assertEquals(0, r.exitCode(), r.out() + r.err());
         try (Stream<Path> s = Files.list(tmp)) {
             assertEquals(59, s.count());
@@ -68,8 +69,8 @@ class ImportIT {
 
         assertEquals(1, r.exitCode(), r.out() + r.err());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("broken.json: ")), r.out());
-        assertTrue(r.out().contains("seed-example.json: MATCHED"), r.out());
-        assertTrue(r.out().contains("1 of 2 matched"), r.out());
+        assertThat(r.out()).contains("seed-example.json: MATCHED");
+        assertThat(r.out()).contains("1 of 2 matched");
         assertTrue(Files.exists(outDir.resolve("seed-example.json")));
         assertTrue(Files.notExists(outDir.resolve("broken.json")));
     }

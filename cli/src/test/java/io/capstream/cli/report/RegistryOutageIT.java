@@ -1,5 +1,6 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,20 +77,21 @@ class RegistryOutageIT {
                         "mock://" + SCOPE, "--requests", "4", "--concurrency", "2", "--ctx-tokens", "256",
                         "--max-tokens", "4", "--run-id", "outage-run", "--server-metrics", "off");
                 assertEquals(0, gen.exitCode(), gen.out() + gen.err());
-                assertTrue(gen.out().contains("6 events, 6 delivered, 0 undelivered"), gen.out());
+                assertThat(gen.out()).contains("6 events, 6 delivered, 0 undelivered");
 
                 await().atMost(Duration.ofSeconds(60)).until(() -> ready(service.httpPort()).startsWith("503 "));
                 JsonNode notReady = new ObjectMapper().readTree(ready(service.httpPort()).substring(4));
                 assertEquals(false, notReady.path("ready").asBoolean(true));
-                assertTrue(notReady.path("reason").asText().startsWith("schema registry unreachable: schema registry GET "
-                        + registry.url() + "/schemas/ids/"), notReady.toString());
+                assertThat(notReady.path("reason").asText()).as(notReady.toString())
+                        .startsWith("schema registry unreachable: schema registry GET "
+                                + registry.url() + "/schemas/ids/");
                 // held longer than the 3 s bound: the stream thread is replaced, nothing is dead-lettered
                 await().atMost(Duration.ofSeconds(90)).until(() -> {
                     Set<String> now = threads(service);
                     return !now.isEmpty() && !now.equals(threadsBefore);
                 });
-                assertTrue(Set.of(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING).contains(service.state()),
-                        "replaced, not stopped: " + service.state());
+                assertThat(Set.of(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING)).as("replaced, not stopped: " + service.state())
+                        .contains(service.state());
 
                 registry.down(false);
                 List<BenchmarkReport> reports = new ArrayList<>();

@@ -1,7 +1,7 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.aggregator.importer.MetricComparison;
@@ -38,34 +38,34 @@ class ReplayIT {
             CommandOutput replay = CommandOutput.run("replay", "--run-id", runId, "--output-dir", outDir.toString(),
                     "--bootstrap-servers", bootstrap, "--schema-registry-url", registry);
             assertEquals(0, replay.exitCode(), replay.out() + replay.err());
-            assertTrue(replay.out().contains(runId + ": REPLAYED as " + runId + "-replay-"), replay.out());
-            assertTrue(replay.out().contains("REPLAY of " + runId), replay.out());
-            assertTrue(replay.out().contains("metrics MATCHED the original report"), replay.out());
+            assertThat(replay.out()).contains(runId + ": REPLAYED as " + runId + "-replay-");
+            assertThat(replay.out()).contains("REPLAY of " + runId);
+            assertThat(replay.out()).contains("metrics MATCHED the original report");
 
             List<Path> written;
             try (Stream<Path> s = Files.list(outDir)) {
                 written = s.toList();
             }
-            assertTrue(replay.out().contains("1 of 1 runs replayed"), replay.out());
+            assertThat(replay.out()).contains("1 of 1 runs replayed");
             assertEquals(1, written.size());
             JsonNode ours = ArtifactJson.read(written.get(0));
             assertEquals(List.of(), MetricComparison.compare(seed, ours));
-            assertTrue(ours.get("run_id").asText().startsWith(runId + "-replay-"));
+            assertThat(ours.get("run_id").asText()).startsWith(runId + "-replay-");
             assertEquals(seed.get("request_timings"), ours.get("request_timings"));
 
             // --all replays the original run only, not the replay made above
             CommandOutput all = CommandOutput.run("replay", "--all", "--output-dir", outDir.toString(),
                     "--bootstrap-servers", bootstrap, "--schema-registry-url", registry);
             assertEquals(0, all.exitCode(), all.out() + all.err());
-            assertTrue(all.out().contains("1 of 1 runs replayed"), all.out());
-            assertTrue(all.out().contains(runId + ": REPLAYED as"), all.out());
-            assertTrue(all.out().contains("metrics MATCHED the original report"), all.out());
+            assertThat(all.out()).contains("1 of 1 runs replayed");
+            assertThat(all.out()).contains(runId + ": REPLAYED as");
+            assertThat(all.out()).contains("metrics MATCHED the original report");
 
             CommandOutput missing = CommandOutput.run("replay", "--run-id", "no-such-run", "--output-dir",
                     outDir.toString(), "--bootstrap-servers", bootstrap, "--schema-registry-url", registry);
             assertEquals(1, missing.exitCode());
-            assertTrue(missing.out().contains("no-such-run: not found"), missing.out());
-            assertTrue(missing.out().contains("0 of 1 runs replayed"), missing.out());
+            assertThat(missing.out()).contains("no-such-run: not found");
+            assertThat(missing.out()).contains("0 of 1 runs replayed");
         }
     }
 
@@ -73,6 +73,6 @@ class ReplayIT {
     void replayWithoutBrokerIsAUsageErrorThatSaysWhy() {
         CommandOutput r = CommandOutput.run("replay", "--all");
         assertEquals(2, r.exitCode());
-        assertTrue(r.err().contains("embedded broker starts empty"), r.err());
+        assertThat(r.err()).contains("embedded broker starts empty");
     }
 }

@@ -1,7 +1,7 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.CommandOutput;
 import io.capstream.cli.embedded.EmbeddedKafka;
@@ -49,7 +49,7 @@ class ReplaySharedKafkaIT {
             assertEquals(1, keys.stream().filter(k -> k.startsWith(runId + "-replay-")).count(),
                     "replay reports: " + keys);
             assertEquals(2, keys.size(), keys.toString());
-            assertTrue(replay.out().contains("metrics MATCHED the original report"), replay.out());
+            assertThat(replay.out()).contains("metrics MATCHED the original report");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -43,8 +44,8 @@ class ReportSourcesTest {
         assertEquals("HTTP 500", r.getFailures().get(0).getErrorMessage());
         assertEquals(0.5, ArtifactRecords.clientCheck(f.artifact()).getDelayP50Ms());
         String summary = SummaryTable.render(r, ArtifactRecords.clientCheck(f.artifact()));
-        assertTrue(summary.contains("run               r-1"), summary);
-        assertTrue(summary.contains("#1     HTTPError       HTTP 500"), summary);
+        assertThat(summary).contains("run               r-1");
+        assertThat(summary).contains("#1     HTTPError       HTTP 500");
     }
 
     @Test
@@ -53,7 +54,7 @@ class ReportSourcesTest {
         BenchmarkReport r = ReportSources.fromFile(seed).report();
         assertEquals(10, r.getRequestTimings().size());
         assertNull(r.getStatistics());
-        assertTrue(SummaryTable.render(r, null).contains("TTFT (ms)"));
+        assertThat(SummaryTable.render(r, null)).contains("TTFT (ms)");
     }
 
     @Test
@@ -61,8 +62,8 @@ class ReportSourcesTest {
         Path notJson = Files.writeString(tmp.resolve("x.json"), "not json");
         Path other = Files.writeString(tmp.resolve("o.json"), "{\"schema\":\"other\"}");
         String m1 = assertThrows(ReportSources.NotFound.class, () -> ReportSources.fromFile(notJson)).getMessage();
-        assertTrue(m1.startsWith(notJson + ": cannot read a report ("), m1);
-        assertFalse(m1.contains("\n"), m1);
+        assertThat(m1).startsWith(notJson + ": cannot read a report (");
+        assertThat(m1).doesNotContain("\n");
         assertEquals(other + ": not a report artifact (schema is not anvil-serving.benchmark/v1)",
                 assertThrows(ReportSources.NotFound.class, () -> ReportSources.fromFile(other)).getMessage());
         assertFalse(ReportSources.isFile("benchmark-20261201T000000Z"));

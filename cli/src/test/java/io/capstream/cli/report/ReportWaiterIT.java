@@ -1,5 +1,6 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -230,7 +231,7 @@ class ReportWaiterIT {
             failure.set("the report aggregator stopped (Kafka Streams state ERROR)");
             ExecutionException e = assertThrows(ExecutionException.class, () -> pending.get(10, TimeUnit.SECONDS));
             assertInstanceOf(ReportWaiter.Stopped.class, e.getCause());
-            assertTrue(e.getCause().getMessage().contains("Kafka Streams state ERROR"));
+            assertThat(e.getCause().getMessage()).contains("Kafka Streams state ERROR");
             long t = System.nanoTime();
             assertEquals(Optional.empty(), waiter.await("waiter-later", Duration.ofSeconds(30)));
             assertTrue(System.nanoTime() - t < TimeUnit.SECONDS.toNanos(5), "not the 30 s timeout");

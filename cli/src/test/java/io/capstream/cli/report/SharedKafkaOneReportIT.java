@@ -1,8 +1,8 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.AggregatorConfig;
@@ -68,13 +68,13 @@ class SharedKafkaOneReportIT {
             assertEquals(List.of(), topics(bs).stream().filter(t -> t.startsWith(appId + "-")).toList(),
                     "internal topics of " + appId);
             assertEquals(List.of(), groups(bs).stream().filter(g -> g.startsWith("capstream-run-")).toList());
-            assertFalse(run.err().contains("warning: could not"), run.err());
+            assertThat(run.err()).doesNotContain("warning: could not");
 
             CommandOutput imp = CommandOutput.run("import", SharedDir.seed().toString(), "--output-dir",
                     tmp.resolve("imported").toString(), "--bootstrap-servers", bs,
                     "--schema-registry-url", "mock://shared-once-it-" + UUID.randomUUID());
             assertEquals(0, imp.exitCode(), imp.out() + imp.err());
-            assertTrue(imp.out().contains("seed-example.json: MATCHED"), imp.out());
+            assertThat(imp.out()).contains("seed-example.json: MATCHED");
 
             assertEquals(before, topics(bs), "only capstream's own topics are left");
             assertEquals(List.of(), groups(bs), "no consumer group is left");
@@ -117,7 +117,7 @@ class SharedKafkaOneReportIT {
                 CommandOutput imp = CommandOutput.run(concat(shared, "import", SharedDir.seed().toString(),
                         "--output-dir", tmp.resolve("imported").toString()));
                 assertEquals(0, imp.exitCode(), imp.out() + imp.err());
-                assertTrue(imp.out().contains("seed-example.json: MATCHED"), imp.out());
+                assertThat(imp.out()).contains("seed-example.json: MATCHED");
 
                 // once the service has committed past every event, every report it will ever publish for them is
                 // on capstream.reports (exactly-once: reports and offsets commit together)
@@ -126,13 +126,14 @@ class SharedKafkaOneReportIT {
                 assertEquals(1, reportsFor(bs, seedRunId), "reports of the import");
 
                 // each command says where its report comes from
-                assertTrue(alone.err().contains("capstream: no aggregator running on this Kafka: aggregating in this"
-                        + " process"), alone.err());
-                assertTrue(run.err().contains("capstream: using the running aggregator (group " + SERVICE_GROUP
-                        + ")"), run.err());
-                assertFalse(run.err().contains("report aggregator running"), "no in-process topology: " + run.err());
-                assertTrue(imp.err().contains("capstream import: using the running aggregator (group "
-                        + SERVICE_GROUP + ")"), imp.err());
+                assertThat(alone.err()).contains("capstream: no aggregator running on this Kafka: aggregating in this"
+                        + " process");
+                assertThat(run.err()).contains("capstream: using the running aggregator (group " + SERVICE_GROUP
+                        + ")");
+                assertThat(run.err()).as("no in-process topology: " + run.err())
+                        .doesNotContain("report aggregator running");
+                assertThat(imp.err()).contains("capstream import: using the running aggregator (group "
+                        + SERVICE_GROUP + ")");
             }
         }
     }

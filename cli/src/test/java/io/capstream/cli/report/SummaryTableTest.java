@@ -1,9 +1,9 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.aggregator.importer.ArtifactImporter;
 import io.capstream.aggregator.report.calc.ReportCalculator;
@@ -65,19 +65,19 @@ class SummaryTableTest {
                 "",
                 "metric                                p50            p95            p99");
         String t = SummaryTable.render(seed, null);
-        assertTrue(t.startsWith(expected + "\n"), t);
+        assertThat(t).startsWith(expected + "\n");
         // seed (spec §8.1): e2e p50 664.3758000573143, p95 747.0614000922069
-        assertTrue(t.contains(String.format(Locale.ROOT, "\nE2E (ms)                            664.4          747.1 %14.1f\n",
-                seed.getStatistics().getE2eMs().getP99())), t);
-        assertTrue(t.contains("\ninter-chunk latency (ms)                -              -              -\n"),
-                "imports carry no chunk gaps: " + t);
-        assertTrue(t.contains(String.format(Locale.ROOT, "\nrequests/s        %.1f req/s  (total tokens %.1f tok/s)\n",
-                seed.getStatistics().getRequestThroughputRps(), seed.getStatistics().getTotalTokenThroughputTokS())), t);
-        assertTrue(!t.contains("\nload ") && !t.contains("\nslo "), "imports have no load health and no SLOs");
+        assertThat(t).contains(String.format(Locale.ROOT, "\nE2E (ms)                            664.4          747.1 %14.1f\n",
+                seed.getStatistics().getE2eMs().getP99()));
+        assertThat(t).as("imports carry no chunk gaps: " + t)
+                .contains("\ninter-chunk latency (ms)                -              -              -\n");
+        assertThat(t).contains(String.format(Locale.ROOT, "\nrequests/s        %.1f req/s  (total tokens %.1f tok/s)\n",
+                seed.getStatistics().getRequestThroughputRps(), seed.getStatistics().getTotalTokenThroughputTokS()));
+        assertThat(t).as("imports have no load health and no SLOs").doesNotContain("\nload ", "\nslo ");
         for (ReportView.PercentileLine p : ReportView.SUMMARY_PERCENTILES) {
-            assertTrue(t.contains("\n" + String.format(Locale.ROOT, "%-26s ", p.label())), p.label() + ": " + t);
+            assertThat(t).as(p.label() + ": " + t).contains("\n" + String.format(Locale.ROOT, "%-26s ", p.label()));
         }
-        assertTrue(!t.contains("client check"), "imports have no self-check");
+        assertThat(t).as("imports have no self-check").doesNotContain("client check");
     }
 
     @Test
@@ -129,9 +129,9 @@ class SummaryTableTest {
                         .setScrapes(3).setFailedScrapes(1).setFirstError("GET http://h/metrics answered 503")
                         .setIntervalMs(1000).setSeries(Map.of("requests_running", running, "kv_cache_usage", kv)).build())
                 .build();
-        assertTrue(SummaryTable.render(r, null).contains("server metrics    3 scrapes (1 failed: GET http://h/metrics"
-                + " answered 503): requests_running max 4, kv_cache_usage max 0.44\n"), SummaryTable.render(r, null));
-        assertTrue(!SummaryTable.render(report(List.of(), Metrics.newBuilder().build()), null).contains("server metrics"));
+        assertThat(SummaryTable.render(r, null)).contains("server metrics    3 scrapes (1 failed: GET http://h/metrics"
+                + " answered 503): requests_running max 4, kv_cache_usage max 0.44\n");
+        assertThat(SummaryTable.render(report(List.of(), Metrics.newBuilder().build()), null)).doesNotContain("server metrics");
     }
 
     private static FailureEntry failure(int index, String type, String message) {
@@ -145,15 +145,15 @@ class SummaryTableTest {
                 failure(1, "HTTPError", "HTTP Error 500: Internal Server Error")),
                 Metrics.newBuilder().setThroughputTokS(0.0).build());
         String t = SummaryTable.render(a, null);
-        assertTrue(t.contains("TTFT (ms)                               -              -              -\n"), t);
+        assertThat(t).contains("TTFT (ms)                               -              -              -\n");
         // issue 26 items 8 and 10: counts per error type and status; the examples in capstream's words (the report
         // keeps the reference's error_message)
-        assertTrue(t.endsWith("\nfailures          2 of 2 (100.0 %): URLError x1, HTTPError 500 x1\n"
+        assertThat(t).endsWith("\nfailures          2 of 2 (100.0 %): URLError x1, HTTPError 500 x1\n"
                 + "  e.g. #0     URLError        connection refused: nothing listened at the endpoint\n"
-                + "  e.g. #1     HTTPError       HTTP 500 Internal Server Error\n"), t);
-        assertTrue(!t.contains("urlopen"), t);
-        assertTrue(t.contains("throughput        0.0 tok/s  (output tokens -)"), t);
-        assertTrue(t.contains("engine -"), t);
+                + "  e.g. #1     HTTPError       HTTP 500 Internal Server Error\n");
+        assertThat(t).doesNotContain("urlopen");
+        assertThat(t).contains("throughput        0.0 tok/s  (output tokens -)");
+        assertThat(t).contains("engine -");
     }
 
     @Test
@@ -172,7 +172,7 @@ class SummaryTableTest {
                 + "  e.g. #30    TimeoutError    no data within --timeout (read timed out)\n"
                 + "  e.g. #200   HTTPError       HTTP 429 Too Many Requests\n"
                 + "  all 13 are listed in the report file (failures)\n";
-        assertTrue(t.endsWith(expected), "expected the summary to end with:" + expected + "but it was:\n" + t);
+        assertThat(t).as("expected the summary to end with:" + expected + "but it was:\n" + t).endsWith(expected);
     }
 
     @Test
@@ -184,9 +184,9 @@ class SummaryTableTest {
         BenchmarkReport chunked = BenchmarkReport.newBuilder(full).setFailures(List.of()).setCompleted(8)
                 .setArtifactChunks(3).setArtifactJson(artifact).build();
         String t = SummaryTable.render(chunked, null);
-        assertTrue(t.endsWith("\nfailures          2 of 10 (20.0 %): HTTPError 503 x2\n"
+        assertThat(t).endsWith("\nfailures          2 of 10 (20.0 %): HTTPError 503 x2\n"
                 + "  e.g. #4     HTTPError       HTTP 503 Service Unavailable\n"
-                + "  all 2 are listed in the report file (failures)\n"), t);
+                + "  all 2 are listed in the report file (failures)\n");
     }
 
     @Test
@@ -194,7 +194,7 @@ class SummaryTableTest {
         BenchmarkReport a = BenchmarkReport.newBuilder(report(List.of(), Metrics.newBuilder().build()))
                 .setFailed(3).setCompleted(9).setArtifactChunks(12).build();
         String t = SummaryTable.render(a, null);
-        assertTrue(t.endsWith("\nfailures          3 of 12 (25.0 %), listed in the report file\n"), t);
+        assertThat(t).endsWith("\nfailures          3 of 12 (25.0 %), listed in the report file\n");
     }
 
     @Test
@@ -202,16 +202,16 @@ class SummaryTableTest {
         BenchmarkReport r = report(List.of(), Metrics.newBuilder().build());
         String t = SummaryTable.render(r, client(true, List.of("event-loop delay p99 7.2 ms > 5 ms: chunks may have been"
                 + " timestamped up to that late", "GC paused the client for up to 6.0 ms")));
-        assertTrue(t.contains("client check      loop delay p50 0.1 / p99 7.3 / max 31.0 ms, CPU process 812 ms, event"
-                + " loops 103 ms (6.3 per 1,000 chunks), GC pauses 2 (max 0.4 ms)"), t);
-        assertTrue(t.contains("achieved concurrency 15.9 (max 16), client queue before t0 p99 0.0 ms, warm-up 2,300"
-                + " loopback + 4 target requests, events deferred"), t);
-        assertTrue(t.contains("warning: the client may have distorted these numbers: event-loop delay p99 7.2 ms > 5 ms:"
-                + " chunks may have been timestamped up to that late; GC paused the client for up to 6.0 ms\n"), t);
+        assertThat(t).contains("client check      loop delay p50 0.1 / p99 7.3 / max 31.0 ms, CPU process 812 ms, event"
+                + " loops 103 ms (6.3 per 1,000 chunks), GC pauses 2 (max 0.4 ms)");
+        assertThat(t).contains("achieved concurrency 15.9 (max 16), client queue before t0 p99 0.0 ms, warm-up 2,300"
+                + " loopback + 4 target requests, events deferred");
+        assertThat(t).contains("warning: the client may have distorted these numbers: event-loop delay p99 7.2 ms > 5 ms:"
+                + " chunks may have been timestamped up to that late; GC paused the client for up to 6.0 ms\n");
         String good = SummaryTable.render(r, client(false, List.of()));
-        assertTrue(good.contains("client check"), good);
-        assertTrue(!good.contains("warning:"), "no warning line for a clean self-check");
-        assertTrue(!SummaryTable.render(r, null).contains("client check"), "imports have no self-check");
+        assertThat(good).contains("client check");
+        assertThat(good).as("no warning line for a clean self-check").doesNotContain("warning:");
+        assertThat(SummaryTable.render(r, null)).as("imports have no self-check").doesNotContain("client check");
     }
 
     private static Distribution dist(double p50, double p95, double p99) {
@@ -288,8 +288,8 @@ class SummaryTableTest {
                 .setAchievedRateRps(12.0).setBehindSchedule(true).setQueueMaxMs(900.0).setOfferedConcurrency(64)
                 .setAchievedConcurrency(20.0).build();
         String text = SummaryTable.render(fullReport(load), null);
-        assertTrue(text.contains("client queue up to 900 ms): latencies understate the load\n"), text);
-        assertTrue(!text.contains("in-flight cap"), text);
+        assertThat(text).contains("client queue up to 900 ms): latencies understate the load\n");
+        assertThat(text).doesNotContain("in-flight cap");
     }
 
     @Test
@@ -298,35 +298,34 @@ class SummaryTableTest {
                 .setScheduledRateRps(20.0).setAchievedRateRps(19.9).setBehindSchedule(false).setQueueP50Ms(0.1)
                 .setQueueP99Ms(0.4).setQueueMaxMs(1.2).build();
         String open = SummaryTable.render(fullReport(healthy), null);
-        assertTrue(open.contains("\nload              offered 20.0 req/s, scheduled 20.0, achieved 19.9 req/s; client queue"
-                + " p50/p99/max 0.1/0.4/1.2 ms\n"), open);
-        assertTrue(!open.contains("warning:"), open);
+        assertThat(open).contains("\nload              offered 20.0 req/s, scheduled 20.0, achieved 19.9 req/s; client queue"
+                + " p50/p99/max 0.1/0.4/1.2 ms\n");
+        assertThat(open).doesNotContain("warning:");
 
         LoadHealth closed = LoadHealth.newBuilder().setArrival("closed").setAchievedRateRps(4.2).setQueueP50Ms(0.0)
                 .setQueueP99Ms(0.0).setQueueMaxMs(0.0).setOfferedConcurrency(8).setAchievedConcurrency(7.9).build();
         String c = SummaryTable.render(fullReport(closed), null);
-        assertTrue(c.contains("\nload              achieved concurrency 7.9 of 8\n"), c);
-        assertTrue(!c.contains("warning:"), c);
+        assertThat(c).contains("\nload              achieved concurrency 7.9 of 8\n");
+        assertThat(c).doesNotContain("warning:");
 
         // fewer requests than slots: the request count, not the client, bounds the achieved concurrency
         LoadHealth few = LoadHealth.newBuilder(closed).setOfferedConcurrency(64).setAchievedConcurrency(4.3).build();
         String f = SummaryTable.render(BenchmarkReport.newBuilder(fullReport(few)).setRequests(5).setCompleted(5)
                 .setFailed(0).build(), null);
-        assertTrue(f.contains("\nload              achieved concurrency 4.3 of 64 (at most 5: the run has 5 requests)\n"), f);
+        assertThat(f).contains("\nload              achieved concurrency 4.3 of 64 (at most 5: the run has 5 requests)\n");
     }
 
     @Test
     void withoutStatisticsSlosOrLoadThoseLinesAreLeftOut() {
         String t = SummaryTable.render(report(List.of(), knownMetrics()), null);
-        assertTrue(!t.contains("requests/s") && !t.contains("\nslo ") && !t.contains("\ngoodput ")
-                && !t.contains("\nload "), t);
+        assertThat(t).doesNotContain("requests/s", "\nslo ", "\ngoodput ", "\nload ");
         SloReport noRequests = SloReport.newBuilder().setSlos(List.of(SloAttainment.newBuilder().setSlo("latency<=5")
                 .setMetric("invalid").setThreshold(0.0).setMet(false).build())).setRequests(0).setGoodRequests(0)
                 .setMetAll(false).build();
         String s = SummaryTable.render(BenchmarkReport.newBuilder(report(List.of(), knownMetrics())).setSlo(noRequests)
                 .build(), null);
-        assertTrue(s.contains("\nslo               latency<=5  observed -  MISSED\n"), s);
-        assertTrue(s.contains("\ngoodput           - (0 of 0 requests), -\n"), s);
+        assertThat(s).contains("\nslo               latency<=5  observed -  MISSED\n");
+        assertThat(s).contains("\ngoodput           - (0 of 0 requests), -\n");
     }
 
     @Test
@@ -336,7 +335,7 @@ class SummaryTableTest {
         assertNotNull(OutputPath.check(tmp.toString()));
         Path link = tmp.resolve("link.json");
         Files.createSymbolicLink(link, tmp.resolve("target.json"));
-        assertTrue(OutputPath.check(link.toString()).contains("symlink"));
+        assertThat(OutputPath.check(link.toString())).contains("symlink");
         assertEquals(Path.of("capstream-report-benchmark-x.json"), OutputPath.resolve(null, "benchmark-x"));
         assertEquals(Path.of("out.json"), OutputPath.resolve("out.json", "benchmark-x"));
     }
@@ -355,30 +354,31 @@ class SummaryTableTest {
         BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), knownMetrics())).setWallClockMs(1000.0)
                 .setWorkers(three).setClockOffsetSpreadMs(1.84).build();
         String t = SummaryTable.render(r, null);
-        assertTrue(t.contains("\nwall clock        1000.0 ms\n"
-                + "workers           3 (w1 100, w2 100, w3 100 requests; clock offsets within 1.8 ms)\n"), t);
+        assertThat(t).contains("\nwall clock        1000.0 ms\n"
+                + "workers           3 (w1 100, w2 100, w3 100 requests; clock offsets within 1.8 ms)\n");
 
         Map<String, WorkerSummary> killed = new LinkedHashMap<>(three);
         killed.put("w3", worker(37, false));
         String k = SummaryTable.render(BenchmarkReport.newBuilder(r).setWorkers(killed).setClockOffsetSpreadMs(null)
                 .build(), null);
-        assertTrue(k.contains("\nworkers           3 (w1 100, w2 100, w3 37 requests; no RunFinished from w3)\n"), k);
+        assertThat(k).contains("\nworkers           3 (w1 100, w2 100, w3 37 requests; no RunFinished from w3)\n");
 
         Map<String, WorkerSummary> many = new LinkedHashMap<>();
         for (int i = 0; i < 10; i++) {
             many.put("w" + i, worker(5, true));
         }
         String m = SummaryTable.render(BenchmarkReport.newBuilder(r).setWorkers(many).build(), null);
-        assertTrue(m.contains("\nworkers           10 (w0 5, w1 5, w2 5, w3 5, w4 5, w5 5, w6 5, w7 5, 2 more requests;"
-                + " clock offsets within 1.8 ms)\n"), m);
+        assertThat(m).contains("\nworkers           10 (w0 5, w1 5, w2 5, w3 5, w4 5, w5 5, w6 5, w7 5, 2 more requests;"
+                + " clock offsets within 1.8 ms)\n");
     }
 
     @Test
     void oneWorkerOrNoneHasNoWorkersLine() {
         BenchmarkReport one = BenchmarkReport.newBuilder(report(List.of(), knownMetrics()))
                 .setWorkers(Map.of("host-1", worker(2, true))).build();
-        assertTrue(!SummaryTable.render(one, null).contains("\nworkers "), "a one-process run");
-        assertTrue(!SummaryTable.render(report(List.of(), knownMetrics()), null).contains("\nworkers "), "an import");
+        assertThat(SummaryTable.render(one, null)).as("a one-process run").doesNotContain("\nworkers ");
+        assertThat(SummaryTable.render(report(List.of(), knownMetrics()), null)).as("an import")
+                .doesNotContain("\nworkers ");
     }
 
     @Test
@@ -392,7 +392,6 @@ class SummaryTableTest {
                 io.capstream.schemas.report.ReportArtifact.toArtifact(r, false, null));
         BenchmarkReport back = ArtifactRecords.report(io.capstream.schemas.artifact.ArtifactJson.parse(artifact));
         assertEquals(two.get("host-a"), back.getWorkers().get("host-a"));
-        assertTrue(SummaryTable.render(back, null).contains(
-                "\nworkers           2 (host-a 1, host-b 1 requests; clock offsets within 0.8 ms)\n"));
+        assertThat(SummaryTable.render(back, null)).contains("\nworkers           2 (host-a 1, host-b 1 requests; clock offsets within 0.8 ms)\n");
     }
 }

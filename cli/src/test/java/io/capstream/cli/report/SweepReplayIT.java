@@ -1,8 +1,8 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -45,7 +45,7 @@ class SweepReplayIT {
             JsonNode a = ArtifactJson.read(original.resolve("sweep.json"));
             JsonNode b = ArtifactJson.read(replayed.resolve("sweep.json"));
             assertEquals("sweep-replay-it", a.get("sweep_id").asText());
-            assertTrue(b.get("sweep_id").asText().startsWith("sweep-replay-it-replay-"), b.toString());
+            assertThat(b.get("sweep_id").asText()).as(b.toString()).startsWith("sweep-replay-it-replay-");
             assertEquals(2, a.get("points").size());
             assertEquals(withoutIds(a), withoutIds(b), "same points and the same max load, other ids");
             assertEquals(2, a.path("max_load_meeting_slos").path("concurrency").asInt());

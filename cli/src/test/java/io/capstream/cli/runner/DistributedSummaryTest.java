@@ -1,8 +1,7 @@
 package io.capstream.cli.runner;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.artifact.AvroRecordJson;
@@ -34,17 +33,16 @@ class DistributedSummaryTest {
         var artifact = ArtifactJson.nodes().objectNode();
         artifact.putObject("capstream").set("client", AvroRecordJson.toObject(c));
         String text = DistributedSummary.summary(report(ArtifactJson.write(artifact)));
-        assertTrue(text.contains("client check      loop delay p50 0.1 / p99 12.5 / max 40.0 ms"), text);
-        assertTrue(text.contains("warning: the client may have distorted these numbers: event-loop delay p99 12.5 ms"),
-                text);
+        assertThat(text).contains("client check      loop delay p50 0.1 / p99 12.5 / max 40.0 ms");
+        assertThat(text).contains("warning: the client may have distorted these numbers: event-loop delay p99 12.5 ms");
     }
 
     @Test
     void aReportWithoutAClientCheckOrAnUnreadableArtifactHasNoClientLines() {
         String none = DistributedSummary.summary(report("{}"));
-        assertFalse(none.contains("client check"), none);
+        assertThat(none).doesNotContain("client check");
         String unreadable = DistributedSummary.summary(report("not json"));
-        assertFalse(unreadable.contains("client check"), unreadable);
+        assertThat(unreadable).doesNotContain("client check");
     }
 
     @Test

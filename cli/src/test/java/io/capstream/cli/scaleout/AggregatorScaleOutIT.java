@@ -1,9 +1,9 @@
 package io.capstream.cli.scaleout;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.aggregator.AggregatorConfig;
@@ -97,7 +97,7 @@ class AggregatorScaleOutIT {
                             "2", "--ctx-tokens", "256", "--max-tokens", "8", "--run-id", runId, "--output",
                             out.toString());
                     assertEquals(0, run.exitCode(), run.out() + run.err());
-                    assertTrue(run.err().contains("using the running aggregator (group " + appId + ")"), run.err());
+                    assertThat(run.err()).contains("using the running aggregator (group " + appId + ")");
                     JsonNode artifact = ArtifactJson.read(out);
                     assertEquals(4, artifact.path("completed").asInt());
                     runIds.add(runId);
@@ -113,7 +113,7 @@ class AggregatorScaleOutIT {
                         assertEquals(artifacts.get(k), ArtifactJson.parse(r.body()), runIds.get(k) + " from " + s.advertisedUrl());
                         HttpResponse<String> page = get(s, "/runs/" + runIds.get(k));
                         assertEquals(200, page.statusCode());
-                        assertTrue(page.body().contains(runIds.get(k)));
+                        assertThat(page.body()).contains(runIds.get(k));
                     }
                 }
                 List<String> localRuns = new ArrayList<>();
@@ -121,7 +121,7 @@ class AggregatorScaleOutIT {
                     assertEquals(new TreeSet<>(runIds), field(get(s, "/api/runs").body(), "run_id"), "runs on " + s.advertisedUrl());
                     localRuns.add(get(s, "/api/runs?local=true").body());
                 }
-                assertTrue(localRuns.contains("[]"), "one instance holds no report itself: " + localRuns);
+                assertThat(localRuns).as("one instance holds no report itself: " + localRuns).contains("[]");
 
                 // close the windows on every partition, then both answer the same merged set of summaries
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
@@ -137,7 +137,7 @@ class AggregatorScaleOutIT {
                     assertEquals(union, keys(fromA));
                     assertEquals(keys(fromA).size(), ArtifactJson.parse(fromA).size(), "no window twice");
                 });
-                assertTrue(field(get(b, "/api/summaries").body(), "target").containsAll(targets));
+                assertThat(field(get(b, "/api/summaries").body(), "target")).containsAll(targets);
                 assertNotEquals(a.advertisedUrl(), b.advertisedUrl());
             }
         }

@@ -1,5 +1,6 @@
 package io.capstream.cli.signals;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,8 +91,8 @@ class SignalExitCodesIT {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), read(log));
         assertEquals(143, p.exitValue(), read(log));
         String out = read(log);
-        assertTrue(out.contains("capstream run: the run was interrupted before every planned request ran"), out);
-        assertTrue(out.contains("report written to " + report), out);
+        assertThat(out).contains("capstream run: the run was interrupted before every planned request ran");
+        assertThat(out).contains("report written to " + report);
         JsonNode c = ArtifactJson.read(report).path("capstream");
         assertTrue(c.path("interrupted").asBoolean(), c.toString());
     }

@@ -1,5 +1,6 @@
 package io.capstream.cli.stack;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,8 +46,8 @@ class AggregatorChoiceTest {
         AggregatorChoice c = AggregatorChoice.probe(new KafkaClientProperties("127.0.0.1:1", Map.of()),
                 "capstream-aggregator", HTTP_REGISTRY, Duration.ofSeconds(1));
         assertFalse(c.useRunning());
-        assertTrue(c.line().startsWith("cannot tell whether an aggregator (group capstream-aggregator) runs on this"
-                + " Kafka ("), c.line());
-        assertTrue(c.line().endsWith("): aggregating in this process"), c.line());
+        assertThat(c.line()).startsWith("cannot tell whether an aggregator (group capstream-aggregator) runs on this"
+                + " Kafka (");
+        assertThat(c.line()).endsWith("): aggregating in this process");
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.cli.stack;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,7 +41,7 @@ class ApicurioInstallTest {
         Path tgz = tarball(tmp.resolve("evil.tar.gz"), "../escaped.txt");
         Path target = tmp.resolve("cache").resolve("apicurio");
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> ApicurioInstall.unpack(tgz, target));
-        assertTrue(e.getMessage().contains("outside the target"), e.getMessage());
+        assertThat(e.getMessage()).contains("outside the target");
         assertFalse(Files.exists(tmp.resolve("cache").resolve("escaped.txt")));
         assertFalse(Files.exists(target));
     }
@@ -48,7 +49,7 @@ class ApicurioInstallTest {
     @Test
     void aGivenDirectoryMustHoldTheRunnerJar() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> ApicurioInstall.locate(tmp));
-        assertTrue(e.getMessage().contains(ApicurioRegistry.RUNNER_JAR), e.getMessage());
+        assertThat(e.getMessage()).contains(ApicurioRegistry.RUNNER_JAR);
     }
 
     @Test

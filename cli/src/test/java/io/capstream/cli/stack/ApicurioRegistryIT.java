@@ -1,5 +1,6 @@
 package io.capstream.cli.stack;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -126,7 +127,7 @@ class ApicurioRegistryIT {
                 SpecificAvroSerde.AUTO_REGISTER, "false"), false);
         SerializationException e = assertThrows(SerializationException.class,
                 () -> lookupOnly.serializer().serialize("it-never-registered", RandomRecords.one(SloBreach.class, 1)));
-        assertTrue(e.getMessage().contains("it-never-registered-value") && e.getMessage().contains("HTTP 404"), e.getMessage());
+        assertThat(e.getMessage()).contains("it-never-registered-value", "HTTP 404");
     }
 
     @Test
@@ -144,8 +145,9 @@ class ApicurioRegistryIT {
 
         SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> client.register(subject, breaking));
         assertEquals(409, e.status());
-        assertTrue(e.getMessage().contains("'" + subject + "'"), e.getMessage());
-        assertTrue(e.getMessage().contains("HTTP 409") && e.getMessage().toLowerCase().contains("incompatible"), e.getMessage());
+        assertThat(e.getMessage()).contains("'" + subject + "'");
+        assertThat(e.getMessage()).contains("HTTP 409");
+        assertThat(e.getMessage().toLowerCase()).as(e.getMessage()).contains("incompatible");
 
         int v2 = client.register(subject, additive);
         assertNotEquals(client.getId(subject, current), v2);

@@ -1,5 +1,6 @@
 package io.capstream.cli.sweep;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -75,7 +76,8 @@ class SweepDriverTest {
         java.util.Set<String> salts = new java.util.HashSet<>();
         for (int step = 1; step <= 3; step++) {
             String salt = d.stepConfig(salted, step, step, false).request().promptSalt();
-            assertTrue(salt != null && salt.matches("# run [0-9a-f]{12}\n"), "step " + step + ": " + salt);
+            assertThat(salt).as("step " + step + ": " + salt).isNotNull();
+            assertThat(salt).as("step " + step + ": " + salt).matches("# run [0-9a-f]{12}\n");
             salts.add(salt);
         }
         salts.add(salted.request().promptSalt());

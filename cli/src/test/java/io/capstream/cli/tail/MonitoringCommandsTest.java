@@ -1,8 +1,8 @@
 package io.capstream.cli.tail;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.commands.AggregateCommand;
 import io.capstream.cli.options.DurationConverter;
@@ -25,8 +25,8 @@ class MonitoringCommandsTest {
         int code = new CommandLine(new AggregateCommand(out, errStream)).execute("--slo", "ttft_p90_ms<=5");
         assertEquals(2, code);
         String text = err.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("--bootstrap-servers is required"), text);
-        assertTrue(text.contains("p50, p95 or p99"), text);
+        assertThat(text).contains("--bootstrap-servers is required");
+        assertThat(text).contains("p50, p95 or p99");
     }
 
     @Test
@@ -35,7 +35,7 @@ class MonitoringCommandsTest {
                 "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
         assertEquals(2, code);
         String text = err.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("--stream-threads must be >= 1, got 0"), text);
+        assertThat(text).contains("--stream-threads must be >= 1, got 0");
     }
 
     @Test
@@ -50,8 +50,8 @@ class MonitoringCommandsTest {
                 "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
         assertEquals(2, code);
         String text = err.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("expected reports, summaries, alerts, sweeps or server-metrics"), text);
-        assertTrue(text.contains("expected table, json or jsonl"), text);
+        assertThat(text).contains("expected reports, summaries, alerts, sweeps or server-metrics");
+        assertThat(text).contains("expected table, json or jsonl");
     }
 
     @Test

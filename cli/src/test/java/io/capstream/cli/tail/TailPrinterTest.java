@@ -1,7 +1,7 @@
 package io.capstream.cli.tail;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.SloBreach;
@@ -37,11 +37,12 @@ class TailPrinterTest {
                 new io.capstream.aggregator.report.calc.RunData("big-run", null, java.util.List.of(),
                         java.util.List.of(), null, null));
         String inline = render(TailKind.REPORTS, TailFormat.JSONL, report);
-        assertTrue(inline.contains("\"capstream\":{\"complete\":false") && !inline.contains("artifact_chunks"), inline);
+        assertThat(inline).contains("\"capstream\":{\"complete\":false");
+        assertThat(inline).doesNotContain("artifact_chunks");
         report.setArtifactJson("");
         report.setArtifactChunks(221);
         String chunked = render(TailKind.REPORTS, TailFormat.JSONL, report);
-        assertTrue(chunked.contains("\"run_id\":\"big-run\"") && chunked.contains("\"artifact_chunks\":221"), chunked);
+        assertThat(chunked).contains("\"run_id\":\"big-run\"", "\"artifact_chunks\":221");
     }
 
     @Test
@@ -66,25 +67,25 @@ class TailPrinterTest {
         String text = render(TailKind.SUMMARIES, TailFormat.TABLE, summary(), summary());
         String[] lines = text.split("\n");
         assertEquals(3, lines.length);
-        assertTrue(lines[0].startsWith("window_start"));
-        assertTrue(lines[1].startsWith("2026-01-01 00:00:00Z"), lines[1]);
-        assertTrue(lines[1].contains("le4096"));
-        assertTrue(lines[1].contains(" 10.00 "), "error rate in percent: " + lines[1]);
-        assertTrue(lines[1].contains("250.5"), "p95 TTFT: " + lines[1]);
-        assertTrue(lines[1].contains("0.800"), "goodput: " + lines[1]);
+        assertThat(lines[0]).startsWith("window_start");
+        assertThat(lines[1]).startsWith("2026-01-01 00:00:00Z");
+        assertThat(lines[1]).contains("le4096");
+        assertThat(lines[1]).as("error rate in percent: " + lines[1]).contains(" 10.00 ");
+        assertThat(lines[1]).as("p95 TTFT: " + lines[1]).contains("250.5");
+        assertThat(lines[1]).as("goodput: " + lines[1]).contains("0.800");
     }
 
     @Test
     void jsonlIsOneCompactObjectPerLine() {
         String text = render(TailKind.SUMMARIES, TailFormat.JSONL, summary());
         assertEquals(1, text.split("\n").length);
-        assertTrue(text.startsWith("{\"target\":\"http://127.0.0.1:8000/v1\""), text);
-        assertTrue(text.contains("\"failures_by_type\":{\"URLError\":1}"), text);
+        assertThat(text).startsWith("{\"target\":\"http://127.0.0.1:8000/v1\"");
+        assertThat(text).contains("\"failures_by_type\":{\"URLError\":1}");
         String alert = render(TailKind.ALERTS, TailFormat.JSONL, SloBreach.newBuilder().setTarget("t").setModel("m")
                 .setContextBucket("le1024").setSlo("ttft_p95_ms<=500").setMetric("ttft_p95_ms").setComparison("<=")
                 .setThreshold(500).setObserved(900.0).setState(SloState.BREACH).setWindowStartMs(0).setWindowEndMs(1)
                 .setDetectedAtMs(2).build());
-        assertTrue(alert.contains("\"state\":\"BREACH\""), alert);
+        assertThat(alert).contains("\"state\":\"BREACH\"");
     }
 
     static io.capstream.schemas.avro.SweepCurve sweep(String axis, Double max, Integer planned) {
@@ -116,9 +117,8 @@ class TailPrinterTest {
     void sweepsJsonIsTheSweepFileForm() {
         String text = render(TailKind.SWEEPS, TailFormat.JSONL, sweep("concurrency", 8.0, 4));
         assertEquals(1, text.split("\n").length);
-        assertTrue(text.contains("\"max_load_meeting_slos\":{\"concurrency\":8,\"run_id\":\"sweep-1-s1\",\"step\":1}"),
-                text);
-        assertTrue(!text.contains("max_load_run_id"), text);
+        assertThat(text).contains("\"max_load_meeting_slos\":{\"concurrency\":8,\"run_id\":\"sweep-1-s1\",\"step\":1}");
+        assertThat(text).doesNotContain("max_load_run_id");
         assertEquals(null, TailKind.SWEEPS.target(sweep("rate", null, null)));
         assertEquals(null, TailKind.SWEEPS.model(sweep("rate", null, null)));
     }
@@ -132,11 +132,11 @@ class TailPrinterTest {
                         "generation_tokens", 900.0)).build();
         String[] lines = render(TailKind.SERVER_METRICS, TailFormat.TABLE, m).split("\n");
         assertEquals(2, lines.length);
-        assertTrue(lines[0].startsWith("scraped_at           run_id"), lines[0]);
+        assertThat(lines[0]).startsWith("scraped_at           run_id");
         assertEquals("2026-05-28 20:26:40Z run-1                                    http://127.0.0.1:8000/v1              "
                 + "2.5      4.0      2.0        -      3", lines[1]);
         assertEquals(TailKind.SERVER_METRICS, TailKind.parse("server-metrics"));
         assertEquals("http://127.0.0.1:8000/v1", TailKind.SERVER_METRICS.target(m));
-        assertTrue(render(TailKind.SERVER_METRICS, TailFormat.JSONL, m).contains("\"requests_running\":4.0"));
+        assertThat(render(TailKind.SERVER_METRICS, TailFormat.JSONL, m)).contains("\"requests_running\":4.0");
     }
 }

@@ -1,7 +1,7 @@
 package io.capstream.cli.up;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -61,10 +61,10 @@ class PortHolderTest {
 
         assertEquals(4242, holder.pid());
         String message = UpStack.portInUse(8081, "--registry-port", "the schema registry", holder);
-        assertTrue(message.contains("It is held by PID 4242 (python3 -m http.server 8081). Stop that process"), message);
+        assertThat(message).contains("It is held by PID 4242 (python3 -m http.server 8081). Stop that process");
         assertEquals(Optional.empty(), PortHolder.find(8082, proc), "nobody listens on 8082");
-        assertTrue(UpStack.portInUse(8082, "--kafka-port", "Kafka", null)
-                .contains("(is another capstream up or a broker running?)"), "unknown holder: the old hint");
+        assertThat(UpStack.portInUse(8082, "--kafka-port", "Kafka", null)).as("unknown holder: the old hint")
+                .contains("(is another capstream up or a broker running?)");
     }
 
     @Test
@@ -74,7 +74,7 @@ class PortHolderTest {
 
             assertEquals(Optional.of(ProcessHandle.current().pid()), holder.map(PortHolder.Holder::pid),
                     "the real /proc names this JVM as the holder of port " + s.getLocalPort());
-            assertTrue(holder.get().command().contains("java"), holder.get().command());
+            assertThat(holder.get().command()).contains("java");
         }
     }
 }

@@ -1,8 +1,8 @@
 package io.capstream.cli.up;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.Topics;
@@ -84,12 +84,12 @@ class UpCommandIT {
 
         List<ProcessHandle> children = up.toHandle().descendants().toList();
         started.addAll(children);
-        assertFalse(children.isEmpty(), "the registry runs as a child process");
+        assertThat(children).as("the registry runs as a child process").isNotEmpty();
 
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            assertTrue(topics.containsAll(Set.of(Topics.EVENTS, Topics.REPORTS, Topics.SUMMARIES, Topics.ALERTS,
-                    Topics.EVENTS_DLQ)), topics.toString());
+            assertThat(topics).containsAll(Set.of(Topics.EVENTS, Topics.REPORTS, Topics.SUMMARIES, Topics.ALERTS,
+                    Topics.EVENTS_DLQ));
         }
         HttpResponse<String> subjects = HttpClient.newHttpClient().send(
                 HttpRequest.newBuilder(URI.create(registry + "/subjects")).timeout(Duration.ofSeconds(10)).build(),
@@ -100,14 +100,14 @@ class UpCommandIT {
                 HttpRequest.newBuilder(URI.create(simUrl + "/models")).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, models.statusCode());
-        assertTrue(models.body().contains("capstream-sim"), models.body());
+        assertThat(models.body()).contains("capstream-sim");
 
         up.destroy(); // SIGTERM
         assertTrue(up.waitFor(60, TimeUnit.SECONDS), "capstream up stops within 60 s of SIGTERM");
         for (ProcessHandle child : children) {
             await().atMost(Duration.ofSeconds(20)).until(() -> !child.isAlive());
         }
-        assertTrue(read(err).contains("capstream up: stopped"), read(err));
+        assertThat(read(err)).contains("capstream up: stopped");
         assertTrue(Ports.isFree(kafkaPort) && Ports.isFree(registryPort) && Ports.isFree(simPort), "ports released");
     }
 

@@ -1,9 +1,9 @@
 package io.capstream.cli.up;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.cli.CapstreamMain;
 import io.capstream.cli.config.ConfigDefaultProvider;
@@ -38,8 +38,8 @@ class UpCommandTest {
             Result r = up(Map.of(), "--kafka-port", String.valueOf(busy.getLocalPort()),
                     "--registry-port", String.valueOf(Ports.freePort()));
             assertEquals(2, r.code());
-            assertTrue(r.err().contains("port " + busy.getLocalPort() + " on 127.0.0.1 is already in use")
-                    && r.err().contains("--kafka-port"), r.err());
+            assertThat(r.err()).contains("port " + busy.getLocalPort() + " on 127.0.0.1 is already in use",
+                    "--kafka-port");
         }
     }
 
@@ -66,7 +66,7 @@ class UpCommandTest {
             Result r = up(Map.of("CAPSTREAM_REGISTRY_PORT", String.valueOf(busy.getLocalPort()),
                     "CAPSTREAM_KAFKA_PORT", String.valueOf(Ports.freePort())));
             assertEquals(2, r.code());
-            assertTrue(r.err().contains("--registry-port"), r.err());
+            assertThat(r.err()).contains("--registry-port");
         }
     }
 
@@ -74,13 +74,13 @@ class UpCommandTest {
     void equalPortsAndBadValuesAreUsageErrors() {
         Result same = up(Map.of(), "--kafka-port", "19099", "--registry-port", "19099");
         assertEquals(2, same.code());
-        assertTrue(same.err().contains("must differ"), same.err());
+        assertThat(same.err()).contains("must differ");
         Result bad = up(Map.of("CAPSTREAM_KAFKA_PORT", "ninety"));
         assertEquals(2, bad.code());
-        assertTrue(bad.err().contains("CAPSTREAM_KAFKA_PORT"), bad.err());
+        assertThat(bad.err()).contains("CAPSTREAM_KAFKA_PORT");
         Result range = up(Map.of(), "--kafka-port", "70000");
         assertEquals(2, range.code());
-        assertTrue(range.err().contains("1..65535"), range.err());
+        assertThat(range.err()).contains("1..65535");
     }
 
     @Test
@@ -102,7 +102,7 @@ class UpCommandTest {
                 UpBanner.flagsOf(lines.get(0)));
         assertNull(UpBanner.flagsOf(lines.get(1)));
         List<String> withSim = UpBanner.lines("127.0.0.1:9092", "http://x:1/apis/ccompat/v7", "http://127.0.0.1:8000/v1");
-        assertTrue(withSim.get(0).endsWith(" --base-url http://127.0.0.1:8000/v1"));
+        assertThat(withSim.get(0)).endsWith(" --base-url http://127.0.0.1:8000/v1");
         assertEquals("export CAPSTREAM_BASE_URL=http://127.0.0.1:8000/v1", withSim.get(3));
     }
 

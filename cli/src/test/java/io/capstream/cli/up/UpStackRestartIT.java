@@ -1,5 +1,6 @@
 package io.capstream.cli.up;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,7 +72,7 @@ class UpStackRestartIT {
                 .resolve(io.capstream.cli.stack.ApicurioConfig.DATABASE_NAME + ".mv.db")), "the registry's H2 file is in the data dir");
 
         try (UpStack stack = UpStack.start(cfg, QUIET)) {
-            assertTrue(stack.createdTopics().isEmpty(), "the topics were kept: " + stack.createdTopics());
+            assertThat(stack.createdTopics()).as("the topics were kept: " + stack.createdTopics()).isEmpty();
             List<byte[]> values = readAll(stack.bootstrapServers(), events.size());
             SpecificAvroSerde<RunEvent> fresh = serde(stack.schemaRegistryUrl());
             List<RunEvent> decoded = new ArrayList<>();

@@ -1,7 +1,7 @@
 package io.capstream.cli.up;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,7 +37,7 @@ class UpStackWatchTest {
             assertEquals("the schema registry (child process " + child.pid() + ") exited unexpectedly with code 137"
                     + " (killed by signal 9); the stack is useless without it, so capstream up stops (start it again to"
                     + " get a new one)", stack.failure());
-            assertTrue(log().contains("capstream up: " + stack.failure() + ". Its last output:\nINFO Listening on"), log());
+            assertThat(log()).contains("capstream up: " + stack.failure() + ". Its last output:\nINFO Listening on");
         } finally {
             child.destroyForcibly();
             stack.close();
@@ -55,6 +55,6 @@ class UpStackWatchTest {
 
         assertTrue(stack.awaitClosed(Duration.ofSeconds(1)));
         assertNull(stack.failure(), "Ctrl-C / SIGTERM is no failure; log: " + log());
-        assertFalse(log().contains("unexpectedly"), log());
+        assertThat(log()).doesNotContain("unexpectedly");
     }
 }

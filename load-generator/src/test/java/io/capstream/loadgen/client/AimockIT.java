@@ -1,5 +1,6 @@
 package io.capstream.loadgen.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -174,7 +175,7 @@ class AimockIT {
         assertEquals(1, o[0].exitCode());
         for (RequestFailed f : of(sink, RequestFailed.class)) {
             assertEquals(ErrorTypes.INCOMPLETE_READ, f.getErrorType(), f.toString());
-            assertTrue(f.getErrorMessage().startsWith("IncompleteRead("), f.getErrorMessage());
+            assertThat(f.getErrorMessage()).startsWith("IncompleteRead(");
             assertEquals(200, f.getHttpStatus());
         }
     }

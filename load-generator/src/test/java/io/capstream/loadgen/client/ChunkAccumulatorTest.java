@@ -1,5 +1,6 @@
 package io.capstream.loadgen.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -120,14 +121,14 @@ class ChunkAccumulatorTest {
     void choicesNullIsTypeError() {
         assertFalse(at(1_100, "data: {\"choices\":null}\n"));
         assertEquals(ErrorTypes.TYPE_ERROR, acc.failure().type());
-        assertTrue(acc.failure().message().contains("'NoneType' object is not iterable"), acc.failure().message());
+        assertThat(acc.failure().message()).contains("'NoneType' object is not iterable");
     }
 
     @Test
     void nonObjectChunkIsTypeError() {
         assertFalse(at(1_100, "data: [1,2]\n"));
         assertEquals(ErrorTypes.TYPE_ERROR, acc.failure().type());
-        assertTrue(acc.failure().message().contains("array"), acc.failure().message());
+        assertThat(acc.failure().message()).contains("array");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,7 +34,7 @@ class FailureMapperTest {
                 FailureMapper.map(new io.netty.channel.ConnectTimeoutException("connection timed out"), Phase.CONNECT, 0).message());
         RequestError host = FailureMapper.map(new UnknownHostException("no.such.host"), Phase.CONNECT, 0);
         assertEquals("URLError", host.type());
-        assertTrue(host.message().contains("Name or service not known"));
+        assertThat(host.message()).contains("Name or service not known");
         RequestError wrapped = FailureMapper.map(new RuntimeException("x", new ConnectException("Connection refused")), Phase.CONNECT, 0);
         assertEquals("<urlopen error [Errno 111] Connection refused>", wrapped.message());
     }
@@ -45,7 +46,7 @@ class FailureMapperTest {
         assertEquals("RemoteDisconnected", FailureMapper.map(new HttpClosedException("Connection was closed"), Phase.HEADERS, 0).type());
         RequestError cut = FailureMapper.map(new HttpClosedException("Connection was closed"), Phase.BODY, 1234);
         assertEquals("IncompleteRead", cut.type());
-        assertTrue(cut.message().startsWith("IncompleteRead(1234 bytes read)"), cut.message());
+        assertThat(cut.message()).startsWith("IncompleteRead(1234 bytes read)");
         assertEquals("ConnectionResetError",
                 FailureMapper.map(new IOException("Connection reset by peer"), Phase.BODY, 5).type());
         assertEquals("TimeoutError", FailureMapper.map(new TimeoutException(), Phase.BODY, 5).type());

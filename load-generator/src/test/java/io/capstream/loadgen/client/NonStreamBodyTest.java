@@ -1,5 +1,6 @@
 package io.capstream.loadgen.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,6 +82,6 @@ class NonStreamBodyTest {
         RequestError e = b.error();
         assertEquals(ErrorTypes.MAX_MESSAGE, e.message().length());
         assertTrue(e.truncated());
-        assertTrue(e.message().startsWith("HTTP Error 500: Internal Server Error: yyy"));
+        assertThat(e.message()).startsWith("HTTP Error 500: Internal Server Error: yyy");
     }
 }

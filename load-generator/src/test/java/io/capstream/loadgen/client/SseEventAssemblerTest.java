@@ -1,5 +1,6 @@
 package io.capstream.loadgen.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -127,7 +128,8 @@ class SseEventAssemblerTest {
         line(3, "data: " + big); // would pass 64 KiB
         assertFalse(events.pending());
         assertEquals(2, applied.size());
-        assertTrue(applied.get(0).endsWith("}@2") && applied.get(1).endsWith("}@3"), applied.get(0).substring(0, 5));
+        assertThat(applied.get(0)).as(applied.get(0).substring(0, 5)).endsWith("}@2");
+        assertThat(applied.get(1)).as(applied.get(0).substring(0, 5)).endsWith("}@3");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -246,10 +247,10 @@ class StreamingClientTest {
         // request's future (and the run) never completed
         RequestResult bracket = call("http://[::1", 5, false, ApiKey.none());
         assertEquals(ErrorTypes.URL_ERROR, bracket.error().type());
-        assertTrue(bracket.error().message().startsWith("<urlopen error "), bracket.error().message());
+        assertThat(bracket.error().message()).startsWith("<urlopen error ");
         RequestResult port = call("http://127.0.0.1:70000/v1", 5, false, ApiKey.none());
         assertEquals(ErrorTypes.URL_ERROR, port.error().type());
-        assertTrue(port.error().message().contains("port"), port.error().message());
+        assertThat(port.error().message()).contains("port");
     }
 
     @Test
@@ -394,7 +395,7 @@ class StreamingClientTest {
     void errorObjectInside200() throws Exception {
         RequestResult r = http("error200");
         assertEquals(ErrorTypes.VALUE_ERROR, r.error().type());
-        assertTrue(r.error().message().contains("CUDA out of memory"), r.error().message());
+        assertThat(r.error().message()).contains("CUDA out of memory");
         assertEquals(200, r.httpStatus());
     }
 
@@ -425,7 +426,7 @@ class StreamingClientTest {
     void cutMidChunkIsIncompleteRead() throws Exception {
         RequestResult r = raw("cut");
         assertEquals(ErrorTypes.INCOMPLETE_READ, r.error().type(), () -> r.error().toString());
-        assertTrue(r.error().message().startsWith("IncompleteRead("), r.error().message());
+        assertThat(r.error().message()).startsWith("IncompleteRead(");
         assertEquals(1, r.contentChunks());
     }
 
@@ -506,12 +507,12 @@ class StreamingClientTest {
         assertEquals(ErrorTypes.VALUE_ERROR, r.error().type());
         assertEquals(ErrorTypes.MAX_MESSAGE, r.error().message().length());
         assertTrue(r.error().truncated());
-        assertTrue(r.error().message().startsWith("endpoint did not stream (Content-Type: application/json): ddd"), r.error().message());
+        assertThat(r.error().message()).startsWith("endpoint did not stream (Content-Type: application/json): ddd");
         RequestResult h = http("json200huge"); // 200 kB: read up to the bound only
         assertEquals(ErrorTypes.VALUE_ERROR, h.error().type());
         assertTrue(h.error().truncated());
-        assertTrue(h.error().message().startsWith("endpoint did not stream (Content-Type: application/json): {\"error\""),
-                h.error().message().substring(0, 100));
+        assertThat(h.error().message()).as(h.error().message().substring(0, 100))
+                .startsWith("endpoint did not stream (Content-Type: application/json): {\"error\"");
         assertTrue(h.bodyBytes() >= NonStreamBody.MAX_BYTES && h.bodyBytes() < 100_000, "read " + h.bodyBytes());
     }
 
@@ -541,10 +542,11 @@ class StreamingClientTest {
         RequestError e = http("status500long").error();
         assertEquals(ErrorTypes.MAX_MESSAGE, e.message().length());
         assertTrue(e.truncated());
-        assertTrue(e.message().startsWith("HTTP Error 500: Internal Server Error: zzz"), e.message().substring(0, 60));
+        assertThat(e.message()).as(e.message().substring(0, 60))
+                .startsWith("HTTP Error 500: Internal Server Error: zzz");
         RequestResult h = http("status500huge");
         assertTrue(h.error().truncated());
-        assertTrue(h.error().message().startsWith("HTTP Error 500: Internal Server Error: xxx"));
+        assertThat(h.error().message()).startsWith("HTTP Error 500: Internal Server Error: xxx");
         assertTrue(h.bodyBytes() >= NonStreamBody.MAX_BYTES && h.bodyBytes() < 300_000, "read " + h.bodyBytes());
     }
 

@@ -1,9 +1,9 @@
 package io.capstream.loadgen.continuous;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.loadgen.emit.InMemoryEventSink;
@@ -135,7 +135,7 @@ class ContinuousRunnerTest {
         assertEquals(0, summary.runErrors());
         assertEquals(rec.outcomes.stream().map(RunOutcome::runId).distinct().count(), rec.outcomes.size(),
                 "each run has its own run id");
-        assertTrue(rec.outcomes.get(0).runId().endsWith("-c0"), rec.outcomes.get(0).runId());
+        assertThat(rec.outcomes.get(0).runId()).endsWith("-c0");
         assertEquals(12, rec.outcomes.stream().limit(3).mapToInt(RunOutcome::completed).sum());
         long finished = sink.events().stream().filter(e -> e.getPayload() instanceof RunFinished).count();
         assertEquals(summary.runs(), finished, "every run sends RunFinished");
@@ -228,7 +228,7 @@ class ContinuousRunnerTest {
                 .map(e -> (RunFinished) e.getPayload()).findFirst().orElseThrow();
         assertTrue(fin.getInterrupted());
         assertTrue(fin.getRequestsSent() < 40);
-        assertFalse(rec.outcomes.isEmpty());
+        assertThat(rec.outcomes).isNotEmpty();
         sim.close();
     }
 

@@ -1,7 +1,7 @@
 package io.capstream.loadgen.emit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.capstream.schemas.avro.Heartbeat;
@@ -97,7 +97,7 @@ abstract class EventSinkContract {
         assertEquals(0, sink.handedOver());
         assertEquals(0, sink.pending());
         assertEquals(0, sink.undelivered());
-        assertTrue(Set.of("live", "deferred").contains(sink.delivery()), sink.delivery());
+        assertThat(Set.of("live", "deferred")).as(sink.delivery()).contains(sink.delivery());
         assertEquals(0, sink.close(Duration.ofSeconds(TIMEOUT_S)));
         assertEquals(List.of(), delivered());
     }

@@ -112,7 +112,7 @@ class KafkaEventSinkTest {
         assertTrue(p.errorNext(new org.apache.kafka.common.errors.TimeoutException("expired")));
         assertEquals(1L, sink.flush().get(10, TimeUnit.SECONDS));
         assertEquals(1, sink.undelivered());
-        assertTrue(sink.lastError().contains("expired"));
+        assertThat(sink.lastError()).contains("expired");
         assertEquals(1, sink.close(Duration.ofSeconds(5)));
     }
 
@@ -203,7 +203,7 @@ class KafkaEventSinkTest {
         assertEquals(50L, sink.flush().get(30, TimeUnit.SECONDS));
         long ms = (System.nanoTime() - t) / 1_000_000;
         assertTrue(ms < 5_000, "50 events x 300 ms blocking would be 15 s; took " + ms + " ms");
-        assertTrue(sink.lastError().contains("Timeout"), sink.lastError());
+        assertThat(sink.lastError()).contains("Timeout");
         assertEquals(50, sink.close(Duration.ofSeconds(5)));
     }
 

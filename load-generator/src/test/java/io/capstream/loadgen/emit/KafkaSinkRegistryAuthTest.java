@@ -1,8 +1,7 @@
 package io.capstream.loadgen.emit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.loadgen.continuous.HeartbeatSerializerAccess;
 import io.capstream.schemas.Topics;
@@ -27,8 +26,8 @@ class KafkaSinkRegistryAuthTest {
             byte[] bytes = KafkaEventSink.valueSerializer(c).serialize(Topics.EVENTS, e);
             assertEquals(e, SpecificAvroSerde.forValue(RunEvent.class, stub.url(), AUTH).deserializer()
                     .deserialize(Topics.EVENTS, bytes));
-            assertFalse(stub.requests().isEmpty());
-            assertTrue(stub.rejected().isEmpty(), "requests without credentials: " + stub.rejected());
+            assertThat(stub.requests()).isNotEmpty();
+            assertThat(stub.rejected()).as("requests without credentials: " + stub.rejected()).isEmpty();
             assertEquals("/subjects/" + Topics.EVENTS + "-value/versions", stub.requests().get(0).path());
         }
     }
@@ -43,8 +42,8 @@ class KafkaSinkRegistryAuthTest {
     void heartbeatSerializerSendsBasicAuth() throws Exception {
         try (AuthRegistryStub stub = new AuthRegistryStub(USER_INFO)) {
             HeartbeatSerializerAccess.serializer(stub.url(), AUTH).serialize(Topics.EVENTS, KafkaEventSinkTest.event("h", 1));
-            assertFalse(stub.requests().isEmpty());
-            assertTrue(stub.rejected().isEmpty(), "requests without credentials: " + stub.rejected());
+            assertThat(stub.requests()).isNotEmpty();
+            assertThat(stub.rejected()).as("requests without credentials: " + stub.rejected()).isEmpty();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -130,7 +131,7 @@ class LoadGeneratorTest {
         assertEquals(0, o.failed());
         assertEquals(0, o.exitCode());
         assertFalse(o.interrupted());
-        assertTrue(o.runId().matches("benchmark-\\d{8}T\\d{6}Z-t1"), o.runId());
+        assertThat(o.runId()).matches("benchmark-\\d{8}T\\d{6}Z-t1");
         assertEquals(3, maxActive.get(), "at most `concurrency` requests in flight, and all slots used");
         assertEquals(3, progress.stream().mapToInt(RunProgress::inFlight).max().orElse(-1),
                 "a slot's next request is counted in flight when the progress of the one before it is reported");
@@ -150,7 +151,7 @@ class LoadGeneratorTest {
         assertEquals(100, rs.getSharedPrefixTokens());
         assertEquals(List.of("ttft_p95_ms<=300", "error_rate<=0.01"), rs.getSlos(), "SLOs are carried to the report");
         assertNull(rs.getSweep(), "a single run is no sweep step");
-        assertFalse(ev.toString().contains("sk-secret"), "the API key never appears in events");
+        assertThat(ev.toString()).as("the API key never appears in events").doesNotContain("sk-secret");
         List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         done.sort(Comparator.comparingInt(RequestCompleted::getRequestIndex));
         for (int i = 0; i < 12; i++) {
@@ -221,7 +222,7 @@ class LoadGeneratorTest {
         UsageException u = assertInstanceOf(UsageException.class, e.getCause());
         assertEquals(2, u.problems().size(), u.getMessage());
         assertEquals(0, chatRequests.get());
-        assertTrue(sink.events().isEmpty());
+        assertThat(sink.events()).isEmpty();
     }
 
     @Test
@@ -231,7 +232,7 @@ class LoadGeneratorTest {
         Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
                 () -> new LoadGenerator(vertx).prepare(c).join());
         assertInstanceOf(UsageException.class, e instanceof CompletionException ? e.getCause() : e);
-        assertTrue(e.getCause().getMessage().contains("must exceed"));
+        assertThat(e.getCause().getMessage()).contains("must exceed");
     }
 
     @Test
@@ -279,7 +280,7 @@ class LoadGeneratorTest {
         assertEquals(expected, o.completed());
         assertTrue(expected > 5 && expected < 50, "about 20 arrivals: " + expected);
         List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
-        assertTrue(done.stream().allMatch(r -> r.getScheduledStartNs() < 500_000_000L));
+        assertThat(done).allMatch(r -> r.getScheduledStartNs() < 500_000_000L);
     }
 
     @Test
@@ -416,7 +417,7 @@ class LoadGeneratorTest {
         assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8), indices, "warm-up prompts carry the indices after the plan's");
         List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         assertEquals(6, done.size(), "no event for a warm-up request");
-        assertTrue(done.stream().allMatch(r -> r.getRequestIndex() < 6));
+        assertThat(done).allMatch(r -> r.getRequestIndex() < 6);
         RunFinished rf = sink.payloads(RunFinished.class).get(0);
         ClientCheck cc = rf.getClientCheck();
         assertEquals(cc, o.clientCheck());
@@ -431,8 +432,8 @@ class LoadGeneratorTest {
         assertEquals(6, cc.getStreamChunks(), "one content chunk per request");
         assertEquals("live", cc.getEventDelivery());
         assertEquals(cc.getWarnings().isEmpty(), !cc.getDistorted());
-        assertTrue(notices.stream().anyMatch(n -> n.startsWith("client warm-up: ")), notices.toString());
-        assertTrue(notices.contains("3 warm-up request(s) sent to the target and discarded (0 failed)"), notices.toString());
+        assertThat(notices).anyMatch(n -> n.startsWith("client warm-up: "));
+        assertThat(notices).contains("3 warm-up request(s) sent to the target and discarded (0 failed)");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +25,7 @@ class RunConfigTest {
 
     private static void assertError(RunConfig b, String fragment) {
         List<String> e = errors(b);
-        assertTrue(e.stream().anyMatch(s -> s.contains(fragment)), () -> "expected '" + fragment + "' in " + e);
+        assertThat(e).as(() -> "expected '" + fragment + "' in " + e).anyMatch(s -> s.contains(fragment));
     }
 
     @Test
@@ -50,9 +51,9 @@ class RunConfigTest {
     void bounds() {
         assertError(b().withLoad(l -> l.withRequests(0)), "--requests");
         assertError(b().withLoad(l -> l.withConcurrency(0)), "--concurrency");
-        assertTrue(errors(b()
+        assertThat(errors(b()
                 .withLoad(l -> l.withConcurrency(5000).withRequests(5000))
-                .withRequest(r -> r.withCtxTokens(1024))).isEmpty(), "concurrency above 256 is allowed");
+                .withRequest(r -> r.withCtxTokens(1024)))).as("concurrency above 256 is allowed").isEmpty();
         assertError(b().withRequest(r -> r.withCtxTokens(31)), "--ctx-tokens");
         assertError(b().withRequest(r -> r.withMaxTokens(0)), "--max-tokens");
         assertError(b().withRequest(r -> r.withMaxModelLen(1000)), "must exceed");
@@ -73,14 +74,14 @@ class RunConfigTest {
     @Test
     void aggregatePromptGuard() {
         assertError(b().withLoad(l -> l.withRequests(10000)).withRequest(r -> r.withCtxTokens(8192)), "aggregate prompt guard");
-        assertTrue(errors(b().withLoad(l -> l.withRequests(8192)).withRequest(r -> r.withCtxTokens(8192))).isEmpty());
+        assertThat(errors(b().withLoad(l -> l.withRequests(8192)).withRequest(r -> r.withCtxTokens(8192)))).isEmpty();
         // the guard uses the unclamped fixed context even with a small window
         assertError(b()
                 .withLoad(l -> l.withRequests(10000))
                 .withRequest(r -> r.withCtxTokens(8192).withMaxModelLen(4096)), "aggregate prompt guard");
         // sampled mode with an explicit window: min(cap, 262144)
         assertError(b().withLoad(l -> l.withRequests(600)).withRequest(r -> r.withMaxModelLen(131072)), "aggregate prompt guard");
-        assertTrue(errors(b().withLoad(l -> l.withRequests(500)).withRequest(r -> r.withMaxModelLen(131072))).isEmpty());
+        assertThat(errors(b().withLoad(l -> l.withRequests(500)).withRequest(r -> r.withMaxModelLen(131072)))).isEmpty();
     }
 
     @Test
@@ -89,7 +90,7 @@ class RunConfigTest {
         assertError(b().withRequest(r -> r.withReasoningEffort("low").withNoThinking(true)), "cannot be combined");
         assertError(b()
                 .withRequest(r -> r.withReasoningEffort("low").withThinkingMode(ThinkingMode.UNSUPPORTED)), "cannot be combined");
-        assertTrue(errors(b().withRequest(r -> r.withReasoningEffort("none"))).isEmpty());
+        assertThat(errors(b().withRequest(r -> r.withReasoningEffort("none")))).isEmpty();
         assertEquals(ThinkingMode.DISABLED, b().withRequest(r -> r.withNoThinking(true)).request().resolvedThinkingMode());
     }
 
@@ -102,27 +103,27 @@ class RunConfigTest {
         assertError(b()
                 .withTarget(t -> t.withModel("gpt-oss-120b"))
                 .withRequest(r -> r.withReasoningEffort("max")), "low, medium or high");
-        assertTrue(errors(b()
+        assertThat(errors(b()
                 .withTarget(t -> t.withModel("gpt-oss-120b"))
-                .withRequest(r -> r.withReasoningEffort("medium"))).isEmpty());
+                .withRequest(r -> r.withReasoningEffort("medium")))).isEmpty();
         assertError(b()
                 .withTarget(t -> t.withModel("DeepSeek-V4-Flash"))
                 .withRequest(r -> r.withReasoningEffort("medium")), "low, high or max");
-        assertTrue(errors(b()
+        assertThat(errors(b()
                 .withTarget(t -> t.withModel("deepseek_v4"))
-                .withRequest(r -> r.withReasoningEffort("max"))).isEmpty());
+                .withRequest(r -> r.withReasoningEffort("max")))).isEmpty();
         assertError(b()
                 .withTarget(t -> t.withModel("Qwen3.8-32B"))
                 .withRequest(r -> r.withReasoningEffort("high")), "low, medium or xhigh");
-        assertTrue(errors(b()
+        assertThat(errors(b()
                 .withTarget(t -> t.withModel("qwen38-a3b"))
-                .withRequest(r -> r.withReasoningEffort("xhigh"))).isEmpty());
+                .withRequest(r -> r.withReasoningEffort("xhigh")))).isEmpty();
         assertError(b()
                 .withTarget(t -> t.withModel("Qwen3-8B"))
                 .withRequest(r -> r.withReasoningEffort("low")), "Qwen models do not accept");
-        assertTrue(errors(b()
+        assertThat(errors(b()
                 .withTarget(t -> t.withModel("Qwen3-8B"))
-                .withRequest(r -> r.withThinkingMode(ThinkingMode.DISABLED))).isEmpty());
+                .withRequest(r -> r.withThinkingMode(ThinkingMode.DISABLED)))).isEmpty();
     }
 
     @Test
@@ -131,8 +132,8 @@ class RunConfigTest {
         assertError(b().withLoad(l -> l.withRateRps(5.0)), "--rate needs --arrival");
         assertError(b().withLoad(l -> l.withArrival(ArrivalMode.CONSTANT).withRateRps(2.0).withMaxInFlight(0)), "--max-in-flight");
         assertError(b().withLoad(l -> l.withDurationS(-1.0)), "--duration");
-        assertTrue(errors(b()
-                .withLoad(l -> l.withArrival(ArrivalMode.CONSTANT).withRateRps(2.0).withMaxInFlight(10).withDurationS(3.0))).isEmpty());
+        assertThat(errors(b()
+                .withLoad(l -> l.withArrival(ArrivalMode.CONSTANT).withRateRps(2.0).withMaxInFlight(10).withDurationS(3.0)))).isEmpty();
     }
 
     @Test
@@ -140,9 +141,9 @@ class RunConfigTest {
         assertError(b().withTarget(t -> t.withApiKeyEnv("CAPSTREAM_TEST_KEY")), "CAPSTREAM_TEST_KEY");
         assertError(b().withTarget(t -> t.withApiKeyEnv("K")), "missing or empty");
         RunConfig c = b().withTarget(t -> t.withApiKeyEnv("K"));
-        assertTrue(c.validate(Map.of("K", " secret ")::get).isEmpty());
-        assertFalse(c.toString().contains("secret"));
-        assertTrue(c.validate(Map.of("K", "   ")::get).get(0).contains("missing or empty"));
+        assertThat(c.validate(Map.of("K", " secret ")::get)).isEmpty();
+        assertThat(c.toString()).doesNotContain("secret");
+        assertThat(c.validate(Map.of("K", "   ")::get).get(0)).contains("missing or empty");
     }
 
     @Test
@@ -156,8 +157,8 @@ class RunConfigTest {
                 errors(b().withBaseUrl("localhost:8000/v1")));
         assertEquals(List.of("--base-url has port 99999, outside 1..65535: 'http://***@h:99999/v1'"),
                 errors(b().withBaseUrl("http://u:topsecret@h:99999/v1")), "credentials are not echoed");
-        assertTrue(errors(b().withBaseUrl("http://[::1]:8000/v1")).isEmpty());
-        assertTrue(errors(b().withBaseUrl("http://u:pw@h:8000/v1")).isEmpty());
+        assertThat(errors(b().withBaseUrl("http://[::1]:8000/v1"))).isEmpty();
+        assertThat(errors(b().withBaseUrl("http://u:pw@h:8000/v1"))).isEmpty();
     }
 
     @Test
@@ -179,8 +180,9 @@ class RunConfigTest {
                 errors(b().withIdentity(i -> i.withRunIdSuffix("../x"))));
         assertEquals(List.of("--run-id-suffix makes the run id 227 characters long, at most 200"),
                 errors(b().withIdentity(i -> i.withRunIdSuffix("s".repeat(200)))));
-        assertTrue(errors(b().withIdentity(i -> i.withRunId("my-run_1.2"))).isEmpty());
-        assertTrue(errors(b().withIdentity(i -> i.withRunIdSuffix("s".repeat(173)))).isEmpty(), "benchmark-YYYYMMDDTHHMMSSZ- + 173 = 200");
+        assertThat(errors(b().withIdentity(i -> i.withRunId("my-run_1.2")))).isEmpty();
+        assertThat(errors(b().withIdentity(i -> i.withRunIdSuffix("s".repeat(173))))).as("benchmark-YYYYMMDDTHHMMSSZ- + 173 = 200")
+                .isEmpty();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -128,9 +129,9 @@ class RunPlannerWorkloadTest {
     void conflictingOptionsAreUsageErrors() {
         List<String> e = b()
                 .withRequest(r -> r.withDataset(DIR.resolve("chat.jsonl")).withInputTokens(new LengthDistribution(10, 0)).withCtxTokens(64)).validate(k -> null);
-        assertTrue(e.contains("--dataset and --input-tokens cannot be combined (the dataset's prompts have their own"
-                + " lengths)"), e.toString());
-        assertTrue(e.contains("--ctx-tokens cannot be combined with --dataset"), e.toString());
+        assertThat(e).contains("--dataset and --input-tokens cannot be combined (the dataset's prompts have their own"
+                + " lengths)");
+        assertThat(e).contains("--ctx-tokens cannot be combined with --dataset");
         assertEquals(List.of("--tokenizer counts the tokens of a --dataset or of --input-tokens prompts; give one of"
                         + " them"),
                 b().withRequest(r -> r.withTokenizer(DIR.resolve("wordlevel-tokenizer.json"))).validate(k -> null));

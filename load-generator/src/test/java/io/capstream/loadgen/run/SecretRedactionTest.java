@@ -1,7 +1,7 @@
 package io.capstream.loadgen.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.loadgen.emit.InMemoryEventSink;
@@ -110,8 +110,8 @@ class SecretRedactionTest {
             assertEquals("HTTP Error 401: Unauthorized: Incorrect API key provided: ***. You can find your API key"
                     + " at https://example.com/keys.", f.getErrorMessage());
         }
-        assertTrue(authorizations.contains("/v1/chat/completions Bearer " + KEY), authorizations.toString());
-        assertFalse(sink.events().toString().contains(KEY.substring(0, 12)));
+        assertThat(authorizations).contains("/v1/chat/completions Bearer " + KEY);
+        assertThat(sink.events().toString()).doesNotContain(KEY.substring(0, 12));
     }
 
     @Test
@@ -120,12 +120,12 @@ class SecretRedactionTest {
         InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of("http://127.0.0.1:" + port + "/v1", "m"))
                 .withTarget(t -> t.withHeaders(List.of(io.capstream.loadgen.workload.ExtraHeader.parse("Authorization: Bearer " + bearer))))
                 .withRequest(r -> r.withMaxModelLen(4096)));
-        assertTrue(authorizations.contains("/v1/chat/completions Bearer " + bearer), authorizations.toString());
+        assertThat(authorizations).contains("/v1/chat/completions Bearer " + bearer);
         for (RequestFailed f : sink.payloads(RequestFailed.class)) {
             assertEquals("HTTP Error 401: Unauthorized: Incorrect API key provided: ***. You can find your API key"
                     + " at https://example.com/keys.", f.getErrorMessage());
         }
-        assertFalse(sink.events().toString().contains(bearer), "the -H Authorization token in no event");
+        assertThat(sink.events().toString()).as("the -H Authorization token in no event").doesNotContain(bearer);
 
         String key = "hdr-xkey-9876543210";
         InMemoryEventSink echoed = run(RunConfig.of(TargetConfig.of("http://127.0.0.1:" + port + "/v1", "echo-finish"))
@@ -134,7 +134,7 @@ class SecretRedactionTest {
         List<RequestCompleted> done = echoed.payloads(RequestCompleted.class);
         assertEquals(2, done.size());
         done.forEach(c -> assertEquals("stop for ***", c.getFinishReason()));
-        assertFalse(echoed.events().toString().contains(key), "the -H X-Api-Key value in no event");
+        assertThat(echoed.events().toString()).as("the -H X-Api-Key value in no event").doesNotContain(key);
     }
 
     @Test
@@ -144,8 +144,8 @@ class SecretRedactionTest {
                 .withRequest(r -> r.withMaxModelLen(4096)));
         for (RequestFailed f : sink.payloads(RequestFailed.class)) {
             assertTrue(f.getErrorMessageTruncated());
-            assertTrue(f.getErrorMessage().endsWith("x***"), f.getErrorMessage().substring(2000));
-            assertFalse(f.getErrorMessage().contains("sk-t"), f.getErrorMessage().substring(2000));
+            assertThat(f.getErrorMessage()).as(f.getErrorMessage().substring(2000)).endsWith("x***");
+            assertThat(f.getErrorMessage()).as(f.getErrorMessage().substring(2000)).doesNotContain("sk-t");
         }
     }
 
@@ -154,15 +154,15 @@ class SecretRedactionTest {
         String base = "http://alice:" + PASSWORD + "@127.0.0.1:" + port + "/v1";
         InMemoryEventSink sink = run(RunConfig.of(TargetConfig.of(base, "m"))); // max-model-len 0: the probe is sent too
         String basic = "Basic " + Base64.getEncoder().encodeToString(("alice:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
-        assertTrue(authorizations.contains("/v1/models " + basic), authorizations.toString());
-        assertTrue(authorizations.contains("/v1/chat/completions " + basic), authorizations.toString());
+        assertThat(authorizations).contains("/v1/models " + basic);
+        assertThat(authorizations).contains("/v1/chat/completions " + basic);
         String masked = "http://***@127.0.0.1:" + port + "/v1";
         assertEquals(masked, sink.payloads(RunStarted.class).get(0).getBaseUrl());
         assertEquals(4096, sink.payloads(RunStarted.class).get(0).getMaxContextTokens());
         List<RequestCompleted> done = sink.payloads(RequestCompleted.class);
         assertEquals(2, done.size());
         done.forEach(c -> assertEquals(masked, c.getTarget()));
-        assertFalse(sink.events().toString().contains(PASSWORD));
+        assertThat(sink.events().toString()).doesNotContain(PASSWORD);
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.capstream.loadgen.selfcheck;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,7 +97,7 @@ class SelfCheckTest {
         assertNull(c.getInFlightMean());
         assertNull(c.getCpuMsPer1000Chunks());
         assertEquals(0, c.getWarmupLoopbackRequests());
-        assertFalse(c.getWarnings().stream().anyMatch(w -> w.contains("saturated")));
+        assertThat(c.getWarnings()).noneMatch(w -> w.contains("saturated"));
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.capstream.loadgen.servermetrics;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +37,7 @@ class PrometheusTextTest {
         assertEquals(samples.size(), named.size(), "every llama.cpp series is kept");
         assertEquals("llamacpp:requests_processing", named.stream().filter(n -> n.name().equals("requests_running"))
                 .findFirst().orElseThrow().source());
-        assertTrue(named.stream().anyMatch(n -> n.name().equals("llamacpp:n_decode_total")), "others pass through");
+        assertThat(named).as("others pass through").anyMatch(n -> n.name().equals("llamacpp:n_decode_total"));
     }
 
     @Test
@@ -55,8 +55,8 @@ class PrometheusTextTest {
                 + "model_name=\"meta-llama/Llama-3.1-8B-Instruct\"}").value());
         assertEquals(6.25, byName.get("vllm:time_to_first_token_seconds_sum").value());
         assertEquals(50.0, byName.get("vllm:time_to_first_token_seconds_count").value());
-        assertTrue(byName.keySet().stream().noneMatch(k -> k.contains("_bucket")), "no buckets: " + byName.keySet());
-        assertTrue(!byName.containsKey("vllm:spec_decode_draft_acceptance_rate"), "NaN dropped");
+        assertThat(byName.keySet()).as("no buckets: " + byName.keySet()).noneMatch(k -> k.contains("_bucket"));
+        assertThat(byName).as("NaN dropped").doesNotContainKey("vllm:spec_decode_draft_acceptance_rate");
         assertEquals(List.of("requests_running", "requests_waiting", "kv_cache_usage", "prefix_cache_queries",
                 "prefix_cache_hits"), named.subList(0, 5).stream().map(SeriesNames.Named::name).toList(), "known first");
     }

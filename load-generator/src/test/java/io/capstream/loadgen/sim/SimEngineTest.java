@@ -1,5 +1,6 @@
 package io.capstream.loadgen.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -53,7 +54,7 @@ class SimEngineTest {
         JsonObject m = body.getJsonArray("data").getJsonObject(0);
         assertEquals("m1", m.getString("id"));
         assertEquals(4096, m.getInteger("max_model_len"));
-        assertTrue(sim.baseUrl().endsWith(":" + sim.port() + "/v1"));
+        assertThat(sim.baseUrl()).endsWith(":" + sim.port() + "/v1");
     }
 
     @Test
@@ -70,7 +71,7 @@ class SimEngineTest {
         for (int i = 1; i <= 8; i++) {
             JsonObject c = chunks.get(i);
             assertEquals("chat.completion.chunk", c.getString("object"));
-            assertFalse(c.getJsonArray("choices").getJsonObject(0).getJsonObject("delta").getString("content").isEmpty());
+            assertThat(c.getJsonArray("choices").getJsonObject(0).getJsonObject("delta").getString("content")).isNotEmpty();
         }
         JsonObject fin = chunks.get(9).getJsonArray("choices").getJsonObject(0);
         assertEquals("length", fin.getString("finish_reason"));
@@ -98,8 +99,8 @@ class SimEngineTest {
         for (int i = 0; i < 8; i++) {
             JsonObject c = chunks.get(i);
             assertEquals("text_completion", c.getString("object"));
-            assertTrue(c.getString("id").startsWith("cmpl-sim-"), c.getString("id"));
-            assertFalse(c.getJsonArray("choices").getJsonObject(0).getString("text").isEmpty());
+            assertThat(c.getString("id")).startsWith("cmpl-sim-");
+            assertThat(c.getJsonArray("choices").getJsonObject(0).getString("text")).isNotEmpty();
             assertFalse(c.getJsonArray("choices").getJsonObject(0).containsKey("delta"));
         }
         assertEquals("length", chunks.get(8).getJsonArray("choices").getJsonObject(0).getString("finish_reason"));
@@ -110,7 +111,7 @@ class SimEngineTest {
         JsonObject whole = new JsonObject(await(SseProbe.post(http, sim.port(), "/v1/completions", plain)).json().get(0)
                 .encode());
         assertEquals("text_completion", whole.getString("object"));
-        assertFalse(whole.getJsonArray("choices").getJsonObject(0).getString("text").isEmpty());
+        assertThat(whole.getJsonArray("choices").getJsonObject(0).getString("text")).isNotEmpty();
         SseProbe.Result bad = await(SseProbe.post(http, sim.port(), "/v1/completions",
                 new JsonObject().put("model", "m").put("messages", new io.vertx.core.json.JsonArray())));
         assertEquals(400, bad.status(), "a completion needs a prompt");
@@ -123,7 +124,7 @@ class SimEngineTest {
         body.remove("stream_options");
         SseProbe.Result r = await(SseProbe.post(http, sim.port(), body));
         assertEquals(5, r.json().size()); // role + 3 content + finish
-        assertTrue(r.json().stream().noneMatch(c -> c.containsKey("usage")));
+        assertThat(r.json()).noneMatch(c -> c.containsKey("usage"));
     }
 
     @Test
@@ -251,7 +252,7 @@ class SimEngineTest {
         assertEquals("chat.completion", body.getString("object"));
         JsonObject choice = body.getJsonArray("choices").getJsonObject(0);
         assertEquals("assistant", choice.getJsonObject("message").getString("role"));
-        assertFalse(choice.getJsonObject("message").getString("content").isEmpty());
+        assertThat(choice.getJsonObject("message").getString("content")).isNotEmpty();
         assertEquals("length", choice.getString("finish_reason"));
         assertEquals(5, body.getJsonObject("usage").getInteger("completion_tokens"));
     }
@@ -265,7 +266,7 @@ class SimEngineTest {
         resp = await(WebClient.create(vertx).post(sim.port(), "127.0.0.1", "/v1/chat/completions")
                 .sendJsonObject(SseProbe.body(prompt(1000), 10, true)));
         assertEquals(400, resp.statusCode());
-        assertTrue(resp.bodyAsJsonObject().getJsonObject("error").getString("message").contains("maximum context length"));
+        assertThat(resp.bodyAsJsonObject().getJsonObject("error").getString("message")).contains("maximum context length");
     }
 
     @Test
@@ -284,7 +285,7 @@ class SimEngineTest {
         SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).streamDecodeTokPerS(1000).cutRate(1).build());
         SseProbe.Result r = await(SseProbe.post(http, sim.port(), SseProbe.body("a", 20, true)));
         assertNotNull(r.error(), "a cut connection must surface as an error");
-        assertTrue(r.lines().stream().noneMatch(l -> l.data().equals("[DONE]")));
+        assertThat(r.lines()).noneMatch(l -> l.data().equals("[DONE]"));
         assertEquals(1, sim.stats().cuts());
     }
 
@@ -315,7 +316,7 @@ class SimEngineTest {
         List<Integer> a = statuses(7);
         List<Integer> b = statuses(7);
         assertEquals(a, b);
-        assertTrue(a.contains(500) && a.contains(200), a.toString());
+        assertThat(a).contains(500, 200);
     }
 
     private List<Integer> statuses(long seed) throws Exception {

@@ -51,9 +51,9 @@ class ClientWarmupTest {
                 TEMPLATE, BODIES, () -> false, results::add, CapClock.system()).await(60, TimeUnit.SECONDS);
         assertEquals(300, w.loopbackRequests(), "stops at maxRequests, in whole batches");
         assertEquals(300, results.size());
-        assertTrue(results.stream().allMatch(RequestResult::ok), "every loopback stream completes");
-        assertTrue(results.stream().allMatch(r -> r.contentChunks() == LoopbackStreamServer.CONTENT_CHUNKS
-                && r.completionTokens() == LoopbackStreamServer.CONTENT_CHUNKS && r.ttftNs() > 0));
+        assertThat(results).as("every loopback stream completes").allMatch(RequestResult::ok);
+        assertThat(results).allMatch(r -> r.contentChunks() == LoopbackStreamServer.CONTENT_CHUNKS
+                && r.completionTokens() == LoopbackStreamServer.CONTENT_CHUNKS && r.ttftNs() > 0);
         assertEquals(75, results.stream().filter(r -> r.reasoningChunks() == 2).count(), "every fourth has reasoning");
         assertNotNull(w.firstUsPerRequest());
         assertNotNull(w.lastUsPerRequest());

@@ -1,8 +1,8 @@
 package io.capstream.loadgen.workload;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -28,8 +28,8 @@ class HfTokenCounterTest {
                         .getMessage());
         String m = assertThrows(IllegalArgumentException.class,
                 () -> HfTokenCounter.open(DatasetReaderTest.DIR.resolve("chat.jsonl"))).getMessage();
-        assertTrue(m.startsWith("--tokenizer " + DatasetReaderTest.DIR.resolve("chat.jsonl")
-                + ": cannot load the tokenizer ("), m);
+        assertThat(m).startsWith("--tokenizer " + DatasetReaderTest.DIR.resolve("chat.jsonl")
+                + ": cannot load the tokenizer (");
         assertEquals(1, m.lines().count());
     }
 

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.workload;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,7 +55,7 @@ public class PromptBuilderTest {
     @Test
     void promptsAreAsciiAndEndWithTail() throws Exception {
         String p = new PromptBuilder(8000).prompt(77, 16000);
-        assertTrue(p.endsWith("\n# request 77: summarize the above in one line."));
+        assertThat(p).endsWith("\n# request 77: summarize the above in one line.");
         assertTrue(p.chars().allMatch(c -> c < 128));
     }
 

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.workload;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,19 +41,20 @@ class RequestOptionsParseTest {
         assertEquals("{\"temperature\":0.7,\"top_p\":0.9}", b.json());
         assertEquals("--extra-body must be a JSON object such as {\"temperature\":0.7}, got array",
                 error(() -> ExtraBody.parse("[1]")));
-        assertTrue(error(() -> ExtraBody.parse("{\"a\":")).startsWith("--extra-body is not valid JSON: "));
+        assertThat(error(() -> ExtraBody.parse("{\"a\":"))).startsWith("--extra-body is not valid JSON: ");
         assertEquals("--extra-body may not set \"max_tokens\": capstream sets it from --max-tokens",
                 error(() -> ExtraBody.parse("{\"max_tokens\":5}")));
         // fresh-user findings: trailing data and a second object were dropped silently, a duplicate member won silently
-        assertTrue(error(() -> ExtraBody.parse("{\"a\":1} trailing")).startsWith("--extra-body is not valid JSON: "));
-        assertTrue(error(() -> ExtraBody.parse("{\"a\":1}{\"b\":2}")).startsWith("--extra-body is not valid JSON: "));
-        assertTrue(error(() -> ExtraBody.parse("{\"a\":1,\"a\":2}")).contains("Duplicate field 'a'"));
+        assertThat(error(() -> ExtraBody.parse("{\"a\":1} trailing"))).startsWith("--extra-body is not valid JSON: ");
+        assertThat(error(() -> ExtraBody.parse("{\"a\":1}{\"b\":2}"))).startsWith("--extra-body is not valid JSON: ");
+        assertThat(error(() -> ExtraBody.parse("{\"a\":1,\"a\":2}"))).contains("Duplicate field 'a'");
         assertEquals("--extra-body may not turn off stream_options.include_usage: the output tokens are counted from the"
                 + " usage chunk", error(() -> ExtraBody.parse("{\"stream_options\":{\"include_usage\":false}}")));
         assertTrue(ExtraBody.parse("{\"stream_options\":{\"include_usage\":true,\"continuous_usage_stats\":true}}")
                 .has("stream_options"));
         for (String reserved : ExtraBody.RESERVED) {
-            assertTrue(error(() -> ExtraBody.parse("{\"" + reserved + "\":1}")).contains("\"" + reserved + "\""), reserved);
+            assertThat(error(() -> ExtraBody.parse("{\"" + reserved + "\":1}"))).as(reserved)
+                    .contains("\"" + reserved + "\"");
         }
     }
 

@@ -1,10 +1,10 @@
 package io.capstream.loadgen.workload;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.capstream.loadgen.arrival.ArrivalSchedule;
@@ -90,7 +90,7 @@ class TraceReaderTest {
     @Test
     void aBadTraceIsAOneLineErrorNamingTheLine() throws Exception {
         String ok = "{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 1}\n";
-        assertTrue(error(ok + "{\"timestamp\": 6\n").startsWith("--trace t.jsonl: line 2: not valid JSON ("));
+        assertThat(error(ok + "{\"timestamp\": 6\n")).startsWith("--trace t.jsonl: line 2: not valid JSON (");
         assertEquals("--trace t.jsonl: line 1: needs \"input_length\", an integer of tokens in 1..1048576",
                 error("{\"timestamp\": 5, \"output_length\": 1}\n"));
         assertEquals("--trace t.jsonl: line 1: needs \"timestamp\", a number of ms >= 0",
@@ -100,8 +100,8 @@ class TraceReaderTest {
         assertEquals("--trace t.jsonl: line 1: \"hash_ids\" must be an array of integers",
                 error("{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 1, \"hash_ids\": \"x\"}\n"));
         assertEquals("--trace t.jsonl: no requests (an empty file)", error("\n\n"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TraceReader.read(tmp.resolve("none.jsonl"), 1))
-                .getMessage().startsWith("--trace none.jsonl: no such file: "));
+        assertThat(assertThrows(IllegalArgumentException.class, () -> TraceReader.read(tmp.resolve("none.jsonl"), 1))
+                .getMessage()).startsWith("--trace none.jsonl: no such file: ");
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.capstream.schemas.artifact;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +35,7 @@ class ArtifactJsonTest {
     void seedRewritesByteIdenticalWithTrailingNewline() throws IOException {
         Path seed = shared().resolve("corpus/seed-example.json");
         String text = Files.readString(seed, StandardCharsets.UTF_8);
-        assertFalse(text.endsWith("\n"), "the seed copy has no trailing newline");
+        assertThat(text).as("the seed copy has no trailing newline").doesNotEndWith("\n");
         String out = ArtifactJson.write(ArtifactJson.read(seed));
         assertEquals(text + "\n", out);
     }
@@ -135,7 +135,7 @@ class ArtifactJsonTest {
         ObjectNode root = ArtifactJson.nodes().objectNode();
         root.putObject("metrics").put("ttft_p50_ms", Double.NaN);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ArtifactJson.write(root));
-        assertTrue(e.getMessage().contains("$.metrics.ttft_p50_ms"), e.getMessage());
+        assertThat(e.getMessage()).contains("$.metrics.ttft_p50_ms");
         ObjectNode r2 = ArtifactJson.nodes().objectNode();
         r2.put("x", Double.POSITIVE_INFINITY);
         assertThrows(IllegalArgumentException.class, () -> ArtifactJson.write(r2));

@@ -1,5 +1,6 @@
 package io.capstream.schemas.artifact;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,7 +29,7 @@ class AvroRecordJsonTest {
         assertEquals("b", o.get("warnings").get(1).textValue());
         assertTrue(o.get("distorted").booleanValue());
         assertEquals("ZGC Pauses", o.get("gc_collector").textValue());
-        assertTrue(ArtifactJson.write(o).contains("2.5"), "the artifact writer writes it");
+        assertThat(ArtifactJson.write(o)).as("the artifact writer writes it").contains("2.5");
     }
 
     @Test

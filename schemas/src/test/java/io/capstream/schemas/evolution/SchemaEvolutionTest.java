@@ -1,7 +1,7 @@
 package io.capstream.schemas.evolution;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,7 +41,7 @@ class SchemaEvolutionTest {
                         "io.capstream.schemas.avro.WorkerShare"),
                 List.copyOf(current.keySet()));
         List<Path> versions = releasedVersions();
-        assertFalse(versions.isEmpty(), "no released versions under " + RELEASED);
+        assertThat(versions).as("no released versions under " + RELEASED).isNotEmpty();
         int checked = 0;
         for (Path version : versions) {
             for (Map.Entry<String, Schema> released : parseDir(version).entrySet()) {

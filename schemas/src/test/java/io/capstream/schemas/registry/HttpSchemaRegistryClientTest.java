@@ -1,5 +1,6 @@
 package io.capstream.schemas.registry;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -50,7 +51,7 @@ class HttpSchemaRegistryClientTest {
         assertEquals("POST", r.method());
         assertEquals("/apis/ccompat/v7/subjects/capstream.events-value/versions", r.uri());
         assertEquals("application/vnd.schemaregistry.v1+json", r.header("Content-Type"));
-        assertTrue(r.header("Accept").startsWith("application/vnd.schemaregistry.v1+json"));
+        assertThat(r.header("Accept")).startsWith("application/vnd.schemaregistry.v1+json");
         assertEquals(THING, new Schema.Parser().parse(json.readTree(r.body()).get("schema").asText()));
         assertNull(r.header("Authorization"));
     }
@@ -92,7 +93,7 @@ class HttpSchemaRegistryClientTest {
         assertEquals(4, server.requests().size(), "1 try + 3 retries");
         assertEquals(502, e.status());
         assertEquals(50002, e.errorCode());
-        assertTrue(e.getMessage().contains("bad gateway") && e.getMessage().contains("after 4 attempts"), e.getMessage());
+        assertThat(e.getMessage()).contains("bad gateway", "after 4 attempts");
     }
 
     @Test
@@ -103,9 +104,9 @@ class HttpSchemaRegistryClientTest {
         assertEquals(1, server.requests().size());
         assertEquals(409, e.status());
         assertEquals(409, e.errorCode());
-        assertTrue(e.getMessage().contains("'capstream.events-value'"), e.getMessage());
-        assertTrue(e.getMessage().contains("HTTP 409"), e.getMessage());
-        assertTrue(e.getMessage().contains("incompatible with an earlier schema"), e.getMessage());
+        assertThat(e.getMessage()).contains("'capstream.events-value'");
+        assertThat(e.getMessage()).contains("HTTP 409");
+        assertThat(e.getMessage()).contains("incompatible with an earlier schema");
     }
 
     @Test
@@ -115,7 +116,7 @@ class HttpSchemaRegistryClientTest {
         SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.getById(99));
         assertEquals(1, server.requests().size());
         assertEquals(40403, e.errorCode());
-        assertTrue(e.getMessage().contains("Schema 99 not found"), e.getMessage());
+        assertThat(e.getMessage()).contains("Schema 99 not found");
     }
 
     @Test
@@ -128,7 +129,7 @@ class HttpSchemaRegistryClientTest {
                 new RegistryClientConfig(Duration.ofSeconds(2), 2, Duration.ofMillis(5), null, null));
         SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.getById(1));
         assertEquals(-1, e.status());
-        assertTrue(e.getMessage().contains("ConnectException") && e.getMessage().contains("after 3 attempts"), e.getMessage());
+        assertThat(e.getMessage()).contains("ConnectException", "after 3 attempts");
     }
 
     @Test
@@ -147,7 +148,7 @@ class HttpSchemaRegistryClientTest {
                 () -> HttpSchemaRegistryClient.create(server.url(), once).getById(2));
         assertTrue(busy instanceof SchemaRegistryUnavailableException, "HTTP 503: " + busy);
         assertEquals(503, busy.status());
-        assertTrue(busy.getMessage().contains("after 1 attempt)"), busy.getMessage());
+        assertThat(busy.getMessage()).contains("after 1 attempt)");
 
         StubRegistryServer hanging = new StubRegistryServer().hang();
         try {
@@ -184,7 +185,7 @@ class HttpSchemaRegistryClientTest {
         assertEquals("/apis/ccompat/v7/subjects", server.requests().get(0).uri());
         assertEquals("GET", server.requests().get(0).method());
         SchemaRegistryException e = assertThrows(SchemaRegistryException.class, c::subjects);
-        assertTrue(e.getMessage().contains("not a JSON array"), e.getMessage());
+        assertThat(e.getMessage()).contains("not a JSON array");
     }
 
     @Test
@@ -224,7 +225,7 @@ class HttpSchemaRegistryClientTest {
         c.register("s", THING);
         assertEquals("Basic " + Base64.getEncoder().encodeToString("bob:p@ss".getBytes()),
                 server.requests().get(0).header("Authorization"));
-        assertFalse(c.toString().contains("p%40ss") || c.toString().contains("bob"), c.toString());
+        assertThat(c.toString()).doesNotContain("p%40ss", "bob");
     }
 
     @Test
@@ -242,7 +243,7 @@ class HttpSchemaRegistryClientTest {
         SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.register("s", THING));
         assertEquals(401, e.status());
         assertEquals(1, server.requests().size());
-        assertTrue(e.getMessage().contains("Unauthorized"), e.getMessage());
+        assertThat(e.getMessage()).contains("Unauthorized");
     }
 
     @Test
@@ -323,7 +324,7 @@ class HttpSchemaRegistryClientTest {
                 RegistryClientConfig.BASIC_AUTH_USER_INFO, "u:p", RegistryClientConfig.REQUEST_TIMEOUT_MS, 1500,
                 RegistryClientConfig.MAX_RETRIES, "5", RegistryClientConfig.RETRY_BACKOFF_MS, "50"));
         assertEquals(new RegistryClientConfig(Duration.ofMillis(1500), 5, Duration.ofMillis(50), "u:p", null), c);
-        assertFalse(c.toString().contains("u:p"));
+        assertThat(c.toString()).doesNotContain("u:p");
         assertEquals(RegistryClientConfig.defaults(), RegistryClientConfig.fromProperties(Map.of()));
     }
 }

@@ -1,5 +1,6 @@
 package io.capstream.schemas.registry;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -60,7 +61,7 @@ class MockSchemaRegistryTest {
         assertFalse(r.testCompatibility("s", V2_REQUIRED));
         SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> r.register("s", V2_REQUIRED));
         assertEquals(409, e.status());
-        assertTrue(e.getMessage().contains("\"s\""), e.getMessage());
+        assertThat(e.getMessage()).contains("\"s\"");
         int v2 = r.register("s", V2_OPTIONAL);
         assertTrue(v2 != v1);
         assertEquals(404, assertThrows(SchemaRegistryException.class, () -> r.getId("s", V2_REQUIRED)).status());

@@ -1,5 +1,6 @@
 package io.capstream.schemas.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -72,14 +73,14 @@ class SweepJsonTest {
     @Test
     void rateMaxLoadIsAFloat() {
         String text = SweepJson.json(curve("rate", 12.5, 12.5, "run-3"));
-        assertTrue(text.contains("\"max_load_meeting_slos\": {\n    \"rate\": 12.5,\n    \"run_id\": \"run-3\",\n"
-                + "    \"step\": 3\n  }"), text);
+        assertThat(text).contains("\"max_load_meeting_slos\": {\n    \"rate\": 12.5,\n    \"run_id\": \"run-3\",\n"
+                + "    \"step\": 3\n  }");
         SweepCurve two = curve("rate", 16, 16.0, "run-2");
         JsonNode max = SweepJson.toJson(two).get("max_load_meeting_slos");
         assertTrue(max.get("rate").isDouble());
         assertEquals(16.0, max.get("rate").doubleValue());
         assertEquals(2, max.get("step").intValue());
-        assertTrue(SweepJson.json(two).contains("\"rate\": 16.0,"));
+        assertThat(SweepJson.json(two)).contains("\"rate\": 16.0,");
     }
 
     @Test
@@ -87,7 +88,7 @@ class SweepJsonTest {
         ObjectNode o = SweepJson.toJson(curve("concurrency", 8, null, null));
         assertTrue(o.get("max_load_meeting_slos").isNull());
         assertFalse(o.has("max_load_run_id"));
-        assertTrue(SweepJson.json(curve("concurrency", 8, null, null)).contains("\"max_load_meeting_slos\": null,"));
+        assertThat(SweepJson.json(curve("concurrency", 8, null, null))).contains("\"max_load_meeting_slos\": null,");
     }
 
     @Test
@@ -109,11 +110,11 @@ class SweepJsonTest {
         c.getPoints().set(0, SweepPoint.newBuilder(point(1, "run,\"a\"", 1, null)).build());
         c.getPoints().set(1, SweepPoint.newBuilder(point(2, "line\nbreak", 2, null)).build());
         String[] lines = SweepJson.toCsv(c).split("\r\n", -1);
-        assertTrue(lines[1].startsWith("1,\"run,\"\"a\"\"\",1.0,"), lines[1]);
-        assertTrue(lines[1].endsWith(",1.0,,0.9375,false,false,,false"), "null goodput, goodput_rps, scheduled_load and"
-                + " meets_slos: " + lines[1]);
-        assertTrue(lines[1].contains(",250.0,,,1.0,"), lines[1]);
-        assertTrue(lines[2].startsWith("2,\"line\nbreak\",2.0,"), lines[2]);
+        assertThat(lines[1]).startsWith("1,\"run,\"\"a\"\"\",1.0,");
+        assertThat(lines[1]).as("null goodput, goodput_rps, scheduled_load and"
+                + " meets_slos: " + lines[1]).endsWith(",1.0,,0.9375,false,false,,false");
+        assertThat(lines[1]).contains(",250.0,,,1.0,");
+        assertThat(lines[2]).startsWith("2,\"line\nbreak\",2.0,");
     }
 
     @Test

@@ -1,9 +1,8 @@
 package io.capstream.schemas.serde;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.registry.AuthRegistryStub;
@@ -32,8 +31,8 @@ class SpecificAvroSerdeAuthTest {
             SloBreach back = SpecificAvroSerde.forValue(SloBreach.class, stub.url(), AUTH).deserializer()
                     .deserialize("capstream.alerts", bytes);
             assertEquals(breach(), back);
-            assertFalse(stub.requests().isEmpty());
-            assertTrue(stub.rejected().isEmpty(), "every request carries basic auth: " + stub.requests());
+            assertThat(stub.requests()).isNotEmpty();
+            assertThat(stub.rejected()).as("every request carries basic auth: " + stub.requests()).isEmpty();
         }
     }
 
@@ -42,7 +41,7 @@ class SpecificAvroSerdeAuthTest {
         try (AuthRegistryStub stub = new AuthRegistryStub("alice:s3cret")) {
             var serializer = SpecificAvroSerde.forValue(SloBreach.class, stub.url()).serializer();
             assertThrows(SerializationException.class, () -> serializer.serialize("capstream.alerts", breach()));
-            assertFalse(stub.rejected().isEmpty());
+            assertThat(stub.rejected()).isNotEmpty();
         }
     }
 }

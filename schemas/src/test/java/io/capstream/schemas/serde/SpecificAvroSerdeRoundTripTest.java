@@ -1,9 +1,9 @@
 package io.capstream.schemas.serde;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
@@ -75,8 +75,8 @@ class SpecificAvroSerdeRoundTripTest {
         SloBreach b = RandomRecords.of(SloBreach.class, 1, 3).get(0);
         SerializationException e = assertThrows(SerializationException.class,
                 () -> serde.serializer().serialize(Topics.ALERTS, b));
-        assertTrue(e.getMessage().contains("capstream.alerts-value"), e.getMessage());
-        assertTrue(e.getMessage().contains("auto.register.schemas=false"), e.getMessage());
+        assertThat(e.getMessage()).contains("capstream.alerts-value");
+        assertThat(e.getMessage()).contains("auto.register.schemas=false");
 
         int id = MockSchemaRegistry.forScope(SCOPE).register(Topics.ALERTS + "-value", SloBreach.getClassSchema());
         byte[] bytes = serde.serializer().serialize(Topics.ALERTS, b);
@@ -89,7 +89,7 @@ class SpecificAvroSerdeRoundTripTest {
         SpecificAvroSerde<RunEvent> serde = SpecificAvroSerde.forValue(RunEvent.class, "mock://" + SCOPE);
         SerializationException e = assertThrows(SerializationException.class,
                 () -> serde.deserializer().deserialize(Topics.EVENTS, new byte[] {1, 2, 3}));
-        assertTrue(e.getMessage().contains("RunEvent") && e.getMessage().contains(Topics.EVENTS), e.getMessage());
+        assertThat(e.getMessage()).contains("RunEvent", Topics.EVENTS);
     }
 
     private <T extends SpecificRecord> T roundTrip(Class<T> type, String topic, T record) {

@@ -1,8 +1,8 @@
 package io.capstream.schemas.text;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
@@ -67,6 +67,6 @@ class SecretMaskTest {
         io.capstream.schemas.avro.Heartbeat hb = io.capstream.schemas.avro.Heartbeat.newBuilder().setTarget("t")
                 .setModel("m").setServerSamples(samples).build();
         MASK.apply(hb);
-        assertTrue(hb.getServerSamples().containsKey("***_total"), "map keys: " + hb.getServerSamples());
+        assertThat(hb.getServerSamples()).as("map keys: " + hb.getServerSamples()).containsKey("***_total");
     }
 }

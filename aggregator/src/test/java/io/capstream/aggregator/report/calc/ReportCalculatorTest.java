@@ -4,6 +4,7 @@ import static io.capstream.aggregator.report.calc.Fixtures.failed;
 import static io.capstream.aggregator.report.calc.Fixtures.finished;
 import static io.capstream.aggregator.report.calc.Fixtures.ok;
 import static io.capstream.aggregator.report.calc.Fixtures.started;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -60,10 +61,10 @@ class ReportCalculatorTest {
         assertEquals(2000.0, r.getWallClockMs());
         JsonNode j = json(r);
         assertTrue(j.get("metrics").get("prompt_tokens_p50").isDouble(), "prompt_tokens_p50 is written as 4000.0");
-        assertTrue(r.getArtifactJson().contains("\"prompt_tokens_p50\": 4000.0,"));
+        assertThat(r.getArtifactJson()).contains("\"prompt_tokens_p50\": 4000.0,");
         assertTrue(j.get("metrics").get("output_tokens").isIntegralNumber());
         assertEquals(15, j.get("request_timings").get(0).size());
-        assertTrue(r.getArtifactJson().endsWith("}\n"));
+        assertThat(r.getArtifactJson()).endsWith("}\n");
     }
 
     @Test
@@ -186,10 +187,10 @@ class ReportCalculatorTest {
         assertNull(m.getPrefixCacheHitAvg());
         assertEquals("capacity-v3", r.getMeasurementProtocol());
         String text = r.getArtifactJson();
-        assertTrue(text.contains("\"throughput_tok_s\": 0.0,"));
-        assertTrue(text.contains("\"output_token_sources\": {},"));
-        assertTrue(text.contains("\"request_timings\": [],"));
-        assertTrue(text.contains("\"output_tokens\": 0,"));
+        assertThat(text).contains("\"throughput_tok_s\": 0.0,");
+        assertThat(text).contains("\"output_token_sources\": {},");
+        assertThat(text).contains("\"request_timings\": [],");
+        assertThat(text).contains("\"output_tokens\": 0,");
         assertEquals(0, r.getCompleted());
         assertEquals(2, json(r).get("failures").size());
     }
@@ -407,7 +408,7 @@ class ReportCalculatorTest {
                 List.of(ok(0, 100, 600, 1000, 10).build()), List.of(failed(1, "x").build(), failed(2, "y").build()),
                 finished(1_000_000_000L), null));
         assertEquals(Map.of("65536", 2, "129792", 1), r.getContextDistribution());
-        assertTrue(r.getArtifactJson().contains("\"context_distribution\": {\n    \"129792\": 1,\n    \"65536\": 2\n  },"));
+        assertThat(r.getArtifactJson()).contains("\"context_distribution\": {\n    \"129792\": 1,\n    \"65536\": 2\n  },");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.report.state;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,8 +17,8 @@ class StateKeysTest {
         for (int i : new int[] {0, 1, 9, 10, 99, 100, 999_999, 123_456_789}) {
             assertEquals(String.format("run|R|%010d", i), StateKeys.request("run", i));
             assertTrue(StateKeys.request("run", i).compareTo(StateKeys.request("run", i + 1)) < 0);
-            assertTrue(StateKeys.request("run", i).startsWith(StateKeys.requestPrefix("run")));
-            assertTrue(StateKeys.request("run", i).startsWith(StateKeys.runPrefix("run")));
+            assertThat(StateKeys.request("run", i)).startsWith(StateKeys.requestPrefix("run"));
+            assertThat(StateKeys.request("run", i)).startsWith(StateKeys.runPrefix("run"));
         }
         assertEquals("run|S", StateKeys.started("run"));
         assertEquals("run|F|w1", StateKeys.finished("run", "w1"));
