@@ -407,7 +407,7 @@ final class RunExecution {
         } else {
             failed.incrementAndGet();
         }
-        selfCheck.request(queueNs, r == null ? -1 : r.e2eNs(), r == null ? 0 : r.contentChunks() + r.reasoningChunks());
+        selfCheck.request(r == null ? -1 : r.e2eNs(), r == null ? 0 : r.contentChunks() + r.reasoningChunks());
         emit(ev);
         int d = done.incrementAndGet();
         inFlight.decrementAndGet();
