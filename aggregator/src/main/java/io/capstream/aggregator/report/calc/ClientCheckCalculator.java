@@ -52,7 +52,8 @@ public final class ClientCheckCalculator {
      * @param finishedEvents the run's RunFinished events; not null
      * @param requestEvents  the run's request events (RequestCompleted, RequestFailed); not null
      * @return the same events in the same order, each RunFinished's client check computed from its worker's (and
-     *         share's) request events by {@link #compute}
+     *         share's) request events by {@link #compute}; a check whose delay_histogram cannot be decoded is kept
+     *         without it and without statistics
      */
     public static List<RunEvent> computed(List<RunEvent> finishedEvents, List<RunEvent> requestEvents) {
         List<RunEvent> out = new ArrayList<>(finishedEvents.size());
@@ -62,7 +63,13 @@ public final class ClientCheckCalculator {
                 out.add(ev);
                 continue;
             }
-            ClientCheck c = compute(f.getClientCheck(), f.getWallClockNs(), queueNs(ev.getWorkerId(), f, requestEvents));
+            ClientCheck c;
+            try {
+                c = compute(f.getClientCheck(), f.getWallClockNs(), queueNs(ev.getWorkerId(), f, requestEvents));
+            } catch (IllegalArgumentException e) {
+                // a histogram that cannot be read must not cost the run its report: the check without statistics
+                c = ClientCheck.newBuilder(f.getClientCheck()).setDelayHistogram(null).build();
+            }
             out.add(RunEvent.newBuilder(ev).setPayload(RunFinished.newBuilder(f).setClientCheck(c).build()).build());
         }
         return out;

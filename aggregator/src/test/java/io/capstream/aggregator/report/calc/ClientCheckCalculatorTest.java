@@ -107,10 +107,15 @@ class ClientCheckCalculatorTest {
     }
 
     @Test
-    void aHistogramThatIsNotOneIsAClearError() {
+    void aHistogramThatIsNotOneIsAClearErrorAndTheRunKeepsItsReport() {
         ClientCheck raw = ClientCheck.newBuilder().setDelayHistogram(ByteBuffer.wrap(new byte[] {1, 2, 3})).build();
         assertThatThrownBy(() -> ClientCheckCalculator.compute(raw, 1, new long[0]))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delay_histogram");
+        RunEvent fin = event("w1", RunFinished.newBuilder(Fixtures.finished(1)).setClientCheck(raw).build());
+        ClientCheck kept = ((RunFinished) ClientCheckCalculator.computed(List.of(fin), List.of()).get(0).getPayload())
+                .getClientCheck();
+        assertThat(kept.getDelayHistogram()).as("the unreadable histogram is dropped, the report still made").isNull();
+        assertThat(kept.getDelayP99Ms()).as("no delay statistic from it").isNull();
     }
 
     private static RunEvent event(String worker, Object payload) {
