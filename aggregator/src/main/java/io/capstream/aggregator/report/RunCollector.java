@@ -223,7 +223,9 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         RunProgress p = run.progress();
         RunEvent startedEvent = run.started();
         List<RunEvent> requestEvents = run.requestsByIndex();
-        List<RunEvent> finishedEvents = run.finishedEvents();
+        // the self-check's statistics, per worker, from its raw data and its request events
+        List<RunEvent> finishedEvents = io.capstream.aggregator.report.calc.ClientCheckCalculator.computed(
+                run.finishedEvents(), requestEvents);
         RunStarted started = startedEvent == null ? null : (RunStarted) startedEvent.getPayload();
         if (started == null) {
             LOG.warn("run {}: no RunStarted after {}; publishing an incomplete report from {} request event(s)",

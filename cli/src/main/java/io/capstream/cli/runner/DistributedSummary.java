@@ -85,9 +85,9 @@ final class DistributedSummary {
     }
 
     /**
-     * The summary of a distributed run's report, as a one-process run prints it: the coordinator ran no request, so
-     * the client-check lines (and the distortion warning) come from the report's {@code capstream.client}, which the
-     * aggregator took from the workers' RunFinished events.
+     * The summary of a run's report, for a distributed and a one-process run alike: the client-check lines (and the
+     * distortion warning) come from the report's {@code capstream.client}, which the aggregator computed from the
+     * workers' RunFinished events and request events (the coordinator of a distributed run ran no request).
      *
      * @param report the run's report; not null
      * @return the summary table, with the client check when the report carries one

@@ -152,7 +152,8 @@ public final class RunStep {
                 file = reportFile.apply(outcome.runId());
                 ArtifactJson.writeAtomically(file, report.getArtifactJson());
                 if (summary) {
-                    out.print(SummaryTable.render(report, outcome.clientCheck()));
+                    // the client check as the report has it: the aggregator computed its statistics
+                    out.print(DistributedSummary.summary(report));
                     out.println("report written to " + file);
                     if (!writeViews(report)) {
                         code = 1;

@@ -8,6 +8,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.ArchConfiguration;
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -31,6 +32,11 @@ class LayerRulesTest {
     private static final String VERTX_INTERNAL = "io.vertx.core.internal..";
     private static final String IO_YIELD = "io.capstream.loadgen.arrival.IoYield";
     private static final String LOADGEN_RUN = "io.capstream.loadgen.run";
+    /** HdrHistogram methods that read a statistic out of a histogram (the load generator may only record). */
+    private static final java.util.Set<String> HDR_STATISTICS = java.util.Set.of("getValueAtPercentile",
+            "getPercentileAtOrBelowValue", "getMean", "getStdDeviation", "getMaxValue", "getMaxValueAsDouble",
+            "getMinValue", "getMinNonZeroValue", "percentiles", "linearBucketValues", "logarithmicBucketValues",
+            "recordedValues", "allValues", "outputPercentileDistribution");
 
     /** Packages that serve or send HTTP with Vert.x (the only ones that may use its HTTP and web types). */
     static final String[] HTTP_PACKAGES = {
@@ -170,26 +176,47 @@ class LayerRulesTest {
      * the aggregator and by the simulated engine ({@code io.capstream.loadgen.sim}, which plays the
      * endpoint and its own /metrics). Two statistics stay in the load generator on purpose, neither of
      * them a report statistic of the endpoint: the progress line's running median TTFT
-     * ({@code loadgen.run.RunningMedian}, printed to the console only) and the self-check's HdrHistogram
-     * of the client's own event-loop delays ({@code loadgen.selfcheck}, a health check of the client).
+     * ({@code loadgen.run.RunningMedian}, printed to the console only) and the self-check's recording of the client's
+     * own event-loop delays into an HdrHistogram ({@code loadgen.selfcheck}), which it sends raw: the aggregator reads
+     * its percentiles ({@link #loadGeneratorReadsNoHdrHistogramStatistic}).
      */
     @Test
     void loadGeneratorComputesNoReportStatistics() {
         noClasses().that().resideInAPackage("io.capstream.loadgen..").and().resideOutsideOfPackage("io.capstream.loadgen.sim..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.capstream.schemas.stats..", "com.datadoghq.sketch..")
                 .because("report statistics are computed by the aggregator from the event stream, so an import"
-                        + " or replay recomputes them; the progress line's RunningMedian and the self-check's"
-                        + " HdrHistogram are not report statistics of the endpoint (docs/architecture.md, Statistics)")
+                        + " or replay recomputes them; the progress line's RunningMedian is not a report statistic"
+                        + " and the self-check's HdrHistogram is sent raw, not a report statistic of the endpoint (docs/architecture.md, Statistics)")
                 .check(classes);
     }
 
-    /** HdrHistogram in the load generator only for the self-check (see {@link #loadGeneratorComputesNoReportStatistics}). */
+    /**
+     * HdrHistogram in the load generator only for the self-check's recording (see
+     * {@link #loadGeneratorReadsNoHdrHistogramStatistic}).
+     */
     @Test
     void hdrHistogramOnlyInTheSelfCheck() {
         noClasses().that().resideInAPackage("io.capstream.loadgen..").and().resideOutsideOfPackage("io.capstream.loadgen.selfcheck..")
                 .should().dependOnClassesThat().resideInAPackage("org.HdrHistogram..")
-                .because("HdrHistogram is the self-check's record of the client's own event-loop delays, a"
-                        + " health check of the client, not a statistic of the endpoint (docs/architecture.md, Statistics)")
+                .because("HdrHistogram is the self-check's record of the client's own event-loop delays, sent raw"
+                        + " to the aggregator (docs/architecture.md, Statistics)")
+                .check(classes);
+    }
+
+    /**
+     * The load generator may record into an HdrHistogram (the self-check's event-loop delays: a measurement) and
+     * send it raw ({@code ClientCheck.delay_histogram}), but reads no statistic from one: the delay and queueing
+     * percentiles of {@code capstream.client} are computed by the aggregator ({@code ClientCheckCalculator}).
+     */
+    @Test
+    void loadGeneratorReadsNoHdrHistogramStatistic() {
+        noClasses().that().resideInAPackage("io.capstream.loadgen..")
+                .should().callMethodWhere(DescribedPredicate.describe("a statistic of an HdrHistogram "
+                        + new java.util.TreeSet<>(HDR_STATISTICS), call -> call.getTargetOwner().getPackageName().startsWith("org.HdrHistogram")
+                        && HDR_STATISTICS.contains(call.getName())))
+                .because("the self-check sends its histogram raw and the aggregator computes its percentiles, so"
+                        + " the report's client check is computed where every report statistic is"
+                        + " (docs/architecture.md, Statistics)")
                 .check(classes);
     }
 

@@ -29,11 +29,10 @@ final class RequestPipeline {
         void inFlight(int n);
 
         /**
-         * @param queueNs client-side queueing, ns
-         * @param e2eNs   end-to-end time, ns, or -1 when it was never sent
-         * @param chunks  chunks received
+         * @param e2eNs  end-to-end time, ns, or -1 when it was never sent
+         * @param chunks chunks received
          */
-        void request(long queueNs, long e2eNs, int chunks);
+        void request(long e2eNs, int chunks);
     }
 
     private final RunPlan plan;
@@ -134,7 +133,7 @@ final class RequestPipeline {
         } else {
             failed.incrementAndGet();
         }
-        observer.request(queueNs, r == null ? -1 : r.e2eNs(), r == null ? 0 : r.contentChunks() + r.reasoningChunks());
+        observer.request(r == null ? -1 : r.e2eNs(), r == null ? 0 : r.contentChunks() + r.reasoningChunks());
         emit(ev);
         int d = done.incrementAndGet();
         inFlight.decrementAndGet();

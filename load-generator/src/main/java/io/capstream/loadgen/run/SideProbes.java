@@ -164,8 +164,8 @@ final class SideProbes {
             }
 
             @Override
-            public void request(long queueNs, long e2eNs, int chunks) {
-                sc.request(queueNs, e2eNs, chunks);
+            public void request(long e2eNs, int chunks) {
+                sc.request(e2eNs, chunks);
             }
         };
     }

@@ -89,8 +89,8 @@ class RequestPipelineTest {
             }
 
             @Override
-            public void request(long queueNs, long e2eNs, int chunks) {
-                observed.add("request queue=" + queueNs + " e2e=" + e2eNs + " chunks=" + chunks);
+            public void request(long e2eNs, int chunks) {
+                observed.add("request e2e=" + e2eNs + " chunks=" + chunks);
             }
         };
         // request 0 completes 2 ms after T0 (scheduled at 0), request 1 fails with a 500, 3 ms after its 1 ms schedule
@@ -124,7 +124,7 @@ class RequestPipelineTest {
         assertThat(sink.events().get(0).getEmittedAtMs()).as("emitted_at_ms from the clock")
                 .isEqualTo(clock.millis() - 20);
         assertThat(observed).as("what the self-check is told").containsExactly("inFlight 1",
-                "request queue=2000000 e2e=20000000 chunks=4", "inFlight 1", "request queue=3000000 e2e=9000000 chunks=0");
+                "request e2e=20000000 chunks=4", "inFlight 1", "request e2e=9000000 chunks=0");
         assertThat(p.done()).as("done").isEqualTo(2);
         assertThat(p.failed()).as("failed").isEqualTo(1);
         assertThat(p.lastEndNs() - t0).as("last end on the clock, ns after T0").isEqualTo(50_000_000L);
@@ -153,7 +153,7 @@ class RequestPipelineTest {
                     }
 
                     @Override
-                    public void request(long queueNs, long e2eNs, int chunks) {
+                    public void request(long e2eNs, int chunks) {
                     }
                 }, new InMemoryEventSink(), new GuardedListener(listener, SecretMask.NONE), clock);
         p.waitingForTurn(() -> 5, 3);

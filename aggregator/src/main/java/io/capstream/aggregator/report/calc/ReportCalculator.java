@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.artifact.AvroRecordJson;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.FailureEntry;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
@@ -287,7 +288,9 @@ public final class ReportCalculator {
             c.put("interrupted", fin.getInterrupted());
             c.put("events_undelivered", fin.getEventsUndelivered());
             if (fin.getClientCheck() != null) {
-                c.set("client", AvroRecordJson.toObject(fin.getClientCheck()));
+                // the generator's raw inputs (ClientCheckCalculator computed the statistics from them) stay out
+                ClientCheck raw = ClientCheck.newBuilder(fin.getClientCheck()).setDelayHistogram(null).build();
+                c.set("client", AvroRecordJson.toObject(raw).remove(List.of("delay_histogram", "target_local")));
             }
         }
         if (st != null) {
