@@ -24,6 +24,7 @@ import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.text.HttpUrls;
+import io.capstream.schemas.time.CapClock;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,6 +63,7 @@ public final class DistributedRunStep {
     private final PrintStream err;
     private final Function<String, String> env;
     private final String cmd;
+    private final CapClock clock;
     /** After a stop (SIGINT/SIGTERM) sent to the workers, how long the report is still awaited (below the hook's 30 s). */
     static final Duration STOP_REPORT_WAIT = Duration.ofSeconds(15);
     /** Longest wait for the workers' group to give each worker one share before the plan is written. */
@@ -77,6 +79,21 @@ public final class DistributedRunStep {
      */
     public DistributedRunStep(RunRequest req, int workers, Duration lead, PrintStream out, PrintStream err,
                               Function<String, String> env) {
+        this(req, workers, lead, out, err, env, CapClock.system());
+    }
+
+    /**
+     * @param req     what the command runs (report timeout, output, whether to wait)
+     * @param workers N, the number of shares and of workers expected, &gt;= 1
+     * @param lead    time from the publication to the shared start instant; positive
+     * @param out     summary and result lines
+     * @param err     notices and errors
+     * @param env     environment lookup (for {@code --api-key-env})
+     * @param clock   the clock of the run ids, the shared start instant and the report wait's deadline
+     */
+    public DistributedRunStep(RunRequest req, int workers, Duration lead, PrintStream out, PrintStream err,
+                              Function<String, String> env, CapClock clock) {
+        this.clock = clock;
         this.req = req;
         this.workers = workers;
         this.lead = lead;
@@ -119,7 +136,7 @@ public final class DistributedRunStep {
             return 1;
         }
         plan.warnings().forEach(w -> err.println(cmd + ": warning: " + w));
-        String runId = RunIds.runId(Instant.now(), config.identity().runId(), config.identity().runIdSuffix());
+        String runId = RunIds.runId(clock.instant(), config.identity().runId(), config.identity().runIdSuffix());
         String coordinatorId = "coordinator-" + runId;
         Queue<ControlMessage> refusals = new ConcurrentLinkedQueue<>();
         try (PlanPublisher publisher = new PlanPublisher(stack.kafka(), stack.schemaRegistryUrl(),
@@ -169,7 +186,7 @@ public final class DistributedRunStep {
             default -> {
             }
         }
-        long startLocalMs = System.currentTimeMillis() + lead.toMillis();
+        long startLocalMs = clock.millis() + lead.toMillis();
         long startBrokerMs = offset.toBroker(startLocalMs);
         RunEvent started = new EventFactory(runId, coordinatorId, plan).runStarted(Instant.ofEpochMilli(startLocalMs));
         session.expect(runId);
@@ -194,7 +211,7 @@ public final class DistributedRunStep {
         }
         ReportWaiter waiter = delivery.waiter();
         Awaited a = waiter == null ? new Awaited(null, null, false)
-                : await(waiter, new ShareLooks(publisher, runId, workers, startLocalMs, err, cmd), config, plan, control, publisher,
+                : await(waiter, new ShareLooks(publisher, runId, workers, startLocalMs, err, cmd, clock), config, plan, control, publisher,
                 refusals);
         if (a.givenUp() != null) {
             String why = publisher.send(ControlMessage.stop(runId, a.givenUp()));
@@ -268,7 +285,8 @@ public final class DistributedRunStep {
             problems.add("--workers " + workers + " needs " + (open ? "--max-in-flight" : "--concurrency")
                     + " of at least " + workers + " (each worker gets a part of it), got " + slots);
         }
-        String runId = RunIds.runId(Instant.now(), config.identity().runId(), config.identity().runIdSuffix());
+        // only the id's characters matter here: a generated id's time part is always valid
+        String runId = RunIds.runId(Instant.EPOCH, config.identity().runId(), config.identity().runIdSuffix());
         try {
             Topic.validate(PlanTopic.name(runId));
         } catch (InvalidTopicException e) {
@@ -310,10 +328,10 @@ public final class DistributedRunStep {
         // the future registered before the shares were written: a report that came while the coordinator was
         // still busy is in it
         CompletableFuture<BenchmarkReport> f = waiter.expect(runId);
-        long deadline = System.nanoTime() + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toNanos();
+        long deadline = clock.nanoTime() + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toNanos();
         boolean interrupted = false;
         try {
-            while (System.nanoTime() < deadline) {
+            while (clock.nanoTime() < deadline) {
                 if (!interrupted && control.stopRequested()) {
                     interrupted = true;
                     String why = publisher.send(ControlMessage.stop(runId, "its coordinator was interrupted"));
@@ -321,7 +339,7 @@ public final class DistributedRunStep {
                             ? "the workers were asked to stop their shares (" + ControlTopic.NAME + ")"
                             : "the workers could not be asked to stop their shares (" + why + ")")
                             + "; waiting up to " + STOP_REPORT_WAIT.toSeconds() + " s for the report");
-                    deadline = Math.min(deadline, System.nanoTime() + STOP_REPORT_WAIT.toNanos());
+                    deadline = Math.min(deadline, clock.nanoTime() + STOP_REPORT_WAIT.toNanos());
                 }
                 if (!interrupted) {
                     ControlMessage refused = refusals.poll();

@@ -3,6 +3,7 @@ package io.capstream.cli.runner;
 import io.capstream.cli.distributed.PlanPublisher;
 import io.capstream.cli.distributed.ShareRunner;
 import io.capstream.cli.distributed.ShareWatch;
+import io.capstream.schemas.time.CapClock;
 import java.io.PrintStream;
 import java.time.Duration;
 
@@ -27,6 +28,7 @@ final class ShareLooks {
     private final int workers;
     private final PrintStream err;
     private final String cmd;
+    private final CapClock clock;
     private long nextLookMs;
     private boolean done;
     private boolean warned;
@@ -38,8 +40,11 @@ final class ShareLooks {
      * @param startLocalMs the shared start instant on this clock, epoch ms
      * @param err          where the lines go
      * @param cmd          the command's name for those lines
+     * @param clock        the clock of the looks (one a second) and of the untaken-share bounds
      */
-    ShareLooks(PlanPublisher publisher, String runId, int workers, long startLocalMs, PrintStream err, String cmd) {
+    ShareLooks(PlanPublisher publisher, String runId, int workers, long startLocalMs, PrintStream err, String cmd,
+               CapClock clock) {
+        this.clock = clock;
         this.publisher = publisher;
         this.runId = runId;
         this.workers = workers;
@@ -55,7 +60,7 @@ final class ShareLooks {
 
     /** @return why the run is given up, or null */
     String look() throws InterruptedException {
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         if (done || now < nextLookMs) {
             return null;
         }
