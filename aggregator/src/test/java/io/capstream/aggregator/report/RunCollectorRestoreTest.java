@@ -5,19 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.capstream.aggregator.report.state.RunEventBinarySerde;
-import io.capstream.aggregator.report.state.RunProgressSerde;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,47 +18,9 @@ import org.junit.jupiter.api.Test;
  * in-memory {@link OpenRun} objects): the report must be the one an uninterrupted instance
  * publishes, and the store must be emptied of the run's events.
  */
-class RunCollectorRestoreTest {
-    private final ReportTopologyConfig config = ReportTopologyConfig.defaults("mock://restore");
-    private MockProcessorContext<String, ReportOutput> context;
-    private KeyValueStore<String, RunEvent> events;
-
-    @BeforeEach
-    void setUp() {
-        context = new MockProcessorContext<>();
-        context.setCurrentSystemTimeMs(1_000L);
-        KeyValueStore<String, ?> progress = Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(ReportTopology.PROGRESS_STORE), Serdes.String(), new RunProgressSerde())
-                .withLoggingDisabled().build();
-        events = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ReportTopology.EVENTS_STORE),
-                Serdes.String(), new RunEventBinarySerde()).withLoggingDisabled().build();
-        progress.init(context.getStateStoreContext(), progress);
-        events.init(context.getStateStoreContext(), events);
-        context.addStateStore(progress);
-        context.addStateStore(events);
-    }
-
-    private RunCollector newInstance() {
-        RunCollector c = new RunCollector(config);
-        c.init(context);
-        return c;
-    }
-
-    private static void feed(RunCollector c, List<RunEvent> list) {
-        for (RunEvent e : list) {
-            c.process(new Record<>(e.getRunId(), e, 0L));
-        }
-    }
-
-    private List<BenchmarkReport> reports() {
-        List<BenchmarkReport> out = new ArrayList<>();
-        context.forwarded().forEach(f -> {
-            if (f.record().value() instanceof ReportOutput.Report r) {
-                out.add(r.report());
-            }
-        });
-        context.resetForwards();
-        return out;
+class RunCollectorRestoreTest extends RunCollectorFixture {
+    RunCollectorRestoreTest() {
+        super("mock://restore");
     }
 
     private int storedEvents() {

@@ -2,8 +2,6 @@ package io.capstream.aggregator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.capstream.aggregator.report.state.RunEventBinarySerde;
-import io.capstream.aggregator.report.state.RunProgressSerde;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.RunEvent;
@@ -20,12 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,48 +26,11 @@ import org.junit.jupiter.api.Test;
  * {@code RunFinished.server_scraping}: the same for the live run, its replay and a run restored from the
  * store; events of older generators keep the summary their RunFinished carried.
  */
-class ServerMetricsReportTest {
+class ServerMetricsReportTest extends RunCollectorFixture {
     private static final int N = 4;
-    private final ReportTopologyConfig config = ReportTopologyConfig.defaults("mock://server-metrics");
-    private MockProcessorContext<String, ReportOutput> context;
-    private KeyValueStore<String, RunEvent> events;
 
-    @BeforeEach
-    void setUp() {
-        context = new MockProcessorContext<>();
-        context.setCurrentSystemTimeMs(1_000L);
-        KeyValueStore<String, ?> progress = Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(ReportTopology.PROGRESS_STORE), Serdes.String(), new RunProgressSerde())
-                .withLoggingDisabled().build();
-        events = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ReportTopology.EVENTS_STORE),
-                Serdes.String(), new RunEventBinarySerde()).withLoggingDisabled().build();
-        progress.init(context.getStateStoreContext(), progress);
-        events.init(context.getStateStoreContext(), events);
-        context.addStateStore(progress);
-        context.addStateStore(events);
-    }
-
-    private RunCollector newInstance() {
-        RunCollector c = new RunCollector(config);
-        c.init(context);
-        return c;
-    }
-
-    private static void feed(RunCollector c, List<RunEvent> list) {
-        for (RunEvent e : list) {
-            c.process(new Record<>(e.getRunId(), e, 0L));
-        }
-    }
-
-    private List<BenchmarkReport> reports() {
-        List<BenchmarkReport> out = new ArrayList<>();
-        context.forwarded().forEach(f -> {
-            if (f.record().value() instanceof ReportOutput.Report r) {
-                out.add(r.report());
-            }
-        });
-        context.resetForwards();
-        return out;
+    ServerMetricsReportTest() {
+        super("mock://server-metrics");
     }
 
     private static RunEvent scrape(String runId, int k, double tMs, double running, double tokens) {
