@@ -24,6 +24,14 @@ import picocli.CommandLine.Spec;
  * credentials, secret Kafka settings) are never shown in help or messages.
  */
 public final class KafkaOptions {
+    /**
+     * Where these options are listed in help: after the command's own options (within their section
+     * where {@link OptionSections} groups them), in this class's order. They are declared on methods, and the JVM returns a class's methods in no fixed order,
+     * so without an explicit {@code order} picocli's help would list them differently from one JVM
+     * run to the next.
+     */
+    static final int HELP_ORDER = 10_000;
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
@@ -33,7 +41,7 @@ public final class KafkaOptions {
     private String bearerToken;
     private final Map<String, String> flagKafkaProperties = new LinkedHashMap<>();
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
+    @Option(names = "--bootstrap-servers", order = HELP_ORDER + 0, paramLabel = "HOST:PORT[,...]",
             description = "Kafka bootstrap servers. Default: none (commands that can start an embedded broker do so)."
                     + " Env CAPSTREAM_BOOTSTRAP_SERVERS.")
     void setBootstrapServers(String value) {
@@ -50,7 +58,7 @@ public final class KafkaOptions {
         bootstrapServers = v == null || v.isEmpty() ? null : v;
     }
 
-    @Option(names = "--schema-registry-url", paramLabel = "URL",
+    @Option(names = "--schema-registry-url", order = HELP_ORDER + 1, paramLabel = "URL",
             description = "Confluent-compatible schema registry URL (Confluent, Apicurio .../apis/ccompat/v7, Karapace,"
                     + " Redpanda), or mock://SCOPE for the in-memory registry. Default: mock://capstream when Kafka is"
                     + " embedded. Env CAPSTREAM_SCHEMA_REGISTRY_URL.")
@@ -87,7 +95,7 @@ public final class KafkaOptions {
         schemaRegistryUrl = v == null || v.isEmpty() ? null : v;
     }
 
-    @Option(names = "--schema-registry-basic-auth", paramLabel = "USER:PASSWORD",
+    @Option(names = "--schema-registry-basic-auth", order = HELP_ORDER + 2, paramLabel = "USER:PASSWORD",
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "HTTP basic credentials for the schema registry (never printed). Env CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH.")
     void setBasicAuth(String value) {
@@ -98,14 +106,14 @@ public final class KafkaOptions {
         basicAuth = v;
     }
 
-    @Option(names = "--schema-registry-bearer-token", paramLabel = "TOKEN",
+    @Option(names = "--schema-registry-bearer-token", order = HELP_ORDER + 3, paramLabel = "TOKEN",
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Bearer token for the schema registry (never printed). Env CAPSTREAM_SCHEMA_REGISTRY_BEARER_TOKEN.")
     void setBearerToken(String value) {
         bearerToken = value == null || value.isBlank() ? null : value.strip();
     }
 
-    @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
+    @Option(names = "--kafka-property", order = HELP_ORDER + 4, paramLabel = "KEY=VALUE",
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Kafka client setting for every producer, consumer, admin and Streams client, repeatable"
                     + " (e.g. security.protocol=SASL_SSL). Merged per key over env CAPSTREAM_KAFKA_PROPERTY (one"

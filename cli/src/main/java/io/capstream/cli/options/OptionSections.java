@@ -2,6 +2,7 @@ package io.capstream.cli.options;
 
 import java.lang.reflect.Member;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,7 +109,9 @@ public final class OptionSections {
     /**
      * @param spec a command; not null
      * @return its visible options by section, sections in {@link #ORDER} (empty ones left out), options in the
-     *     command's declaration order within each
+     *     command's declaration order within each, except that options with an explicit {@code order} (the
+     *     {@link KafkaOptions} ones, declared on methods, whose reflection order the JVM does not fix) follow the
+     *     others in that order
      */
     public static Map<String, List<OptionSpec>> sections(CommandSpec spec) {
         Map<String, List<OptionSpec>> by = new LinkedHashMap<>();
@@ -119,6 +122,7 @@ public final class OptionSections {
             }
         }
         by.values().removeIf(List::isEmpty);
+        by.values().forEach(list -> list.sort(Comparator.comparingInt(OptionSpec::order)));
         return by;
     }
 

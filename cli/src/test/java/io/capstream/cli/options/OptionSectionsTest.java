@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.capstream.cli.CapstreamMain;
 import io.capstream.cli.config.ConfigDefaultProvider;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
@@ -109,5 +112,36 @@ class OptionSectionsTest {
                 .anyMatch(o -> o.longestName().equals("--concurrency"));
         assertThat(OptionSections.sections(command("run").getCommandSpec()).get(OptionSections.LOAD)).as("run --concurrency is the load")
                 .anyMatch(o -> o.longestName().equals("--concurrency"));
+    }
+
+    /**
+     * Before: the Kafka options, declared on setter methods, were listed in the order the JVM returned the methods,
+     * which HotSpot does not fix (CI printed {@code --schema-registry-url} before {@code --bootstrap-servers}, this
+     * machine the other way round). Every option declared on a method, where its class declares more than one, now
+     * has an explicit {@code order}, and help lists them by it.
+     */
+    @Test
+    void optionsDeclaredOnMethodsHaveAnOrderTheJvmDoesNotDecide() {
+        CommandLine root = CapstreamMain.newCommandLine(new ConfigDefaultProvider(Map.of(), new Properties()));
+        List<String> unordered = new ArrayList<>();
+        for (CommandLine cmd : root.getSubcommands().values()) {
+            for (OptionSpec o : cmd.getCommandSpec().options()) {
+                if (o.userObject() instanceof Method m && o.order() == -1 /* picocli: no order given */
+                        && optionMethods(m.getDeclaringClass()) > 1) {
+                    unordered.add(cmd.getCommandName() + " " + o.longestName());
+                }
+            }
+        }
+        assertThat(unordered).as("options on methods without an explicit order").isEmpty();
+
+        String help = command("run").getUsageMessage(CommandLine.Help.Ansi.OFF);
+        assertThat(help.indexOf("--bootstrap-servers")).as("run --help:\n" + help)
+                .isLessThan(help.indexOf("--schema-registry-url="));
+        assertThat(help.indexOf("--schema-registry-url=")).as("run --help:\n" + help)
+                .isLessThan(help.indexOf("--kafka-property="));
+    }
+
+    private static long optionMethods(Class<?> c) {
+        return Arrays.stream(c.getDeclaredMethods()).filter(m -> m.isAnnotationPresent(CommandLine.Option.class)).count();
     }
 }
