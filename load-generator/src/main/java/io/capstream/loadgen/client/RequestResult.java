@@ -20,15 +20,33 @@ package io.capstream.loadgen.client;
  * @param outputGaps       gaps between consecutive output chunks, µs ({@link OutputChunkGaps#NONE} when none);
  *                         null is taken as none
  * @param error            the failure, or null for a completed request
+ * @param toolCallChunks   non-empty tool-call deltas (issue 29; output only when the run sends tools)
+ * @param reply            what the answer said, kept for a conversation's next turn ({@link Reply#NONE} when not
+ *                         kept); null is taken as none
  */
 public record RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
                             long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,
                             long maxChunkGapNs, String finishReason, long bodyBytes, OutputChunkGaps outputGaps,
-                            RequestError error) {
+                            RequestError error, int toolCallChunks, Reply reply) {
 
-    /** Takes a null {@code outputGaps} as none. */
+    /** Takes a null {@code outputGaps} and {@code reply} as none. */
     public RequestResult {
         outputGaps = outputGaps == null ? OutputChunkGaps.NONE : outputGaps;
+        reply = reply == null ? Reply.NONE : reply;
+    }
+
+    /**
+     * A result without tool calls and without a kept reply (the single-turn text runs).
+     *
+     * @see #RequestResult(long, long, long, long, int, long, long, long, int, int, long, String, long, OutputChunkGaps,
+     *      RequestError, int, Reply)
+     */
+    public RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
+                         long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,
+                         long maxChunkGapNs, String finishReason, long bodyBytes, OutputChunkGaps outputGaps,
+                         RequestError error) {
+        this(t0Ns, ttfoNs, ttftNs, e2eNs, httpStatus, promptTokens, completionTokens, cachedTokens, contentChunks,
+                reasoningChunks, maxChunkGapNs, finishReason, bodyBytes, outputGaps, error, 0, Reply.NONE);
     }
 
     /** @return whether the request completed (no error) */

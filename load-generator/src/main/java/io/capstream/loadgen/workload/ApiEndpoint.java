@@ -13,7 +13,11 @@ public enum ApiEndpoint {
     /** {@code POST <base>/chat/completions} with one user message (the reference, and the default). */
     CHAT("chat", "/chat/completions"),
     /** {@code POST <base>/completions} with the prompt as a string. */
-    COMPLETIONS("completions", "/completions");
+    COMPLETIONS("completions", "/completions"),
+    /** {@code POST <base>/responses}: the OpenAI Responses API, {@code event:} frames, no {@code [DONE]} (issue 29). */
+    RESPONSES("responses", "/responses"),
+    /** {@code POST <base>/messages}: Anthropic's Messages API, {@code event:} frames (issue 29). */
+    MESSAGES("messages", "/messages");
 
     private final String label;
     private final String path;
@@ -47,6 +51,6 @@ public enum ApiEndpoint {
                 return e;
             }
         }
-        throw new IllegalArgumentException("--endpoint must be chat or completions, got '" + value + "'");
+        throw new IllegalArgumentException("--endpoint must be chat, completions, responses or messages, got '" + value + "'");
     }
 }
