@@ -80,9 +80,22 @@ public final class StreamingClient implements AutoCloseable {
      *         {@code URLError})
      */
     public Future<RequestResult> execute(Buffer body) {
+        return execute(body, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #execute(Buffer)}, with headers of this request only (e.g. a conversation's {@code --session-header}),
+     * set after the run's own and {@code -H} headers.
+     *
+     * @param body    serialised request body
+     * @param headers name to value, sent with this request only; not null (empty for none)
+     * @return the result; the future always succeeds
+     */
+    public Future<RequestResult> execute(Buffer body, java.util.Map<String, String> headers) {
         RequestOptions ro;
         try {
             ro = options();
+            headers.forEach(ro::putHeader);
         } catch (RuntimeException e) {
             return unusable(e);
         }
