@@ -11,7 +11,8 @@ import java.util.List;
  * already has another id: some servers number every call 0);</li>
  * <li>without an {@code index} but with an {@code id}: the call with that id, else a new call;</li>
  * <li>with neither: the call started last (servers that send the id on the first delta only), or a new call when
- * none started yet.</li>
+ * none started yet or when the delta names a function while the last call already has a name (servers that send
+ * each call whole, without index or id, several in one chunk: Gemini's OpenAI-compatible endpoint).</li>
  * </ul>
  * A call keeps the first id it gets ({@code call_<n>}, n its 0-based position, when the server sent none); name
  * fragments are appended (a fragment equal to the name so far is a repeat and is ignored); argument fragments are
@@ -49,7 +50,7 @@ final class ToolCallAssembler {
         if (callId == null && !hasName && !hasArguments) {
             return;
         }
-        Call call = callFor(index, callId);
+        Call call = callFor(index, callId, hasName);
         if (call.id == null) {
             call.id = callId;
         }
@@ -61,7 +62,7 @@ final class ToolCallAssembler {
         }
     }
 
-    private Call callFor(int index, String id) {
+    private Call callFor(int index, String id, boolean hasName) {
         if (index >= 0) {
             for (int i = calls.size() - 1; i >= 0; i--) {
                 Call c = calls.get(i);
@@ -82,7 +83,8 @@ final class ToolCallAssembler {
             }
             return start(-1, id);
         }
-        return calls.isEmpty() ? start(-1, null) : calls.get(calls.size() - 1);
+        Call last = calls.isEmpty() ? null : calls.get(calls.size() - 1);
+        return last == null || hasName && last.name.length() > 0 ? start(-1, null) : last;
     }
 
     private Call start(int index, String id) {
