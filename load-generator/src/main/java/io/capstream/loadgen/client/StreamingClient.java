@@ -46,6 +46,8 @@ public final class StreamingClient implements AutoCloseable {
     private final String authorization;
     private final List<ExtraHeader> headers;
     private final boolean textChoices;
+    private final boolean toolsSent;
+    private final boolean keepReply;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
 
     /**
@@ -57,6 +59,8 @@ public final class StreamingClient implements AutoCloseable {
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
         this.headers = config.headers();
         this.textChoices = config.endpoint() == ApiEndpoint.COMPLETIONS;
+        this.toolsSent = config.toolsSent();
+        this.keepReply = config.keepReply();
         this.timeoutMs = Math.max(1, Math.round(config.timeoutS() * 1000));
         this.keepAlive = config.keepAlive();
         this.authorization = config.apiKey().authorizationHeader().orElse(null);
@@ -186,7 +190,7 @@ public final class StreamingClient implements AutoCloseable {
 
         Exchange(long t0) {
             this.t0 = t0;
-            this.acc = new ChunkAccumulator(t0, textChoices);
+            this.acc = new ChunkAccumulator(t0, textChoices, toolsSent, keepReply);
             this.splitter = new SseLineSplitter(acc);
         }
 
@@ -368,7 +372,8 @@ public final class StreamingClient implements AutoCloseable {
             promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
                     acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
                     acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),
-                    nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e));
+                    nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e,
+                    acc.toolCallChunks(), acc.reply()));
         }
     }
 }
