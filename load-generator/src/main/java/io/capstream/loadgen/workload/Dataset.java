@@ -47,4 +47,18 @@ public record Dataset(String name, String sha256, String format, String tokenize
     public int maxTurns() {
         return entries.stream().mapToInt(e -> Math.max(1, e.turns().size())).max().orElse(1);
     }
+
+    /**
+     * The dataset as a single-turn run sends it: each entry's first request alone (a ShareGPT conversation's first
+     * human turn with the gpt turn after it, as before issue 29), for a run that replays only first turns.
+     *
+     * @return this when single-turn; else a copy whose entries have no turns ({@link #multiTurn()} false)
+     */
+    public Dataset firstTurns() {
+        if (!multiTurn()) {
+            return this;
+        }
+        return new Dataset(name, sha256, format, tokenizer, entries.stream()
+                .map(e -> new DatasetEntry(e.messagesJson(), e.promptTokens(), e.outputTokens())).toList());
+    }
 }

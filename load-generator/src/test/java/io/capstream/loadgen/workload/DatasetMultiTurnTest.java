@@ -60,6 +60,18 @@ class DatasetMultiTurnTest {
     }
 
     @Test
+    void firstTurnsIsTheDatasetASingleTurnRunSends() {
+        Dataset d = read("sharegpt-multi.json").firstTurns();
+        assertThat(d.multiTurn()).isFalse();
+        assertThat(d.entries()).containsExactly(
+                new DatasetEntry("[{\"role\":\"user\",\"content\":\"What is a cat?\"}]", 5, 5),
+                new DatasetEntry("[{\"role\":\"user\",\"content\":\"hello world\"}]", 4, 7),
+                new DatasetEntry("[{\"role\":\"user\",\"content\":\"one\"}]", 1, 2));
+        Dataset single = read("chat.jsonl");
+        assertThat(single.firstTurns()).isSameAs(single);
+    }
+
+    @Test
     void jsonlTurnsArePromptsOrUserMessagesWithTheirOwnOrTheEntrysMaxTokens() {
         Dataset d = read("turns.jsonl");
         assertThat(d.format()).isEqualTo("jsonl");
