@@ -88,10 +88,13 @@ public class WorkloadOptions {
 
     @Option(names = "--dataset", paramLabel = "FILE",
             description = "Send the prompts of this file instead of synthetic ones: JSONL (one object per line with"
-                    + " messages, an OpenAI chat messages array, or prompt, a string; optional max_tokens) or ShareGPT"
-                    + " JSON (an array of {conversations: [{from: human, value}, {from: gpt, value}]}: the first human"
-                    + " turn is the prompt, the gpt turn's tokens the output length). Request i sends entry i mod N, in"
-                    + " file order. Output length: --output-tokens, else the entry's own, else --max-tokens. The report"
+                    + " messages, an OpenAI chat messages array, or prompt, a string; optional max_tokens; or a"
+                    + " conversation: turns, an array of {prompt} or {messages} with optional max_tokens, and optional"
+                    + " system) or ShareGPT JSON (an array of {conversations: [{from: human, value}, {from: gpt, value},"
+                    + " ...]}). A file with a conversation of several turns is replayed conversation by conversation"
+                    + " (each human turn a turn, the next gpt turn's tokens its output length; --requests counts"
+                    + " turns); else request i sends entry i mod N, in file order (a ShareGPT entry its first human"
+                    + " turn). Output length: --output-tokens, else the entry's own, else --max-tokens. The report"
                     + " records the file's name and SHA-256.")
     java.nio.file.Path dataset;
 

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.conversation.DatasetConversations;
 import io.capstream.loadgen.workload.Dataset;
 import io.capstream.loadgen.workload.DatasetEntry;
 import io.capstream.loadgen.workload.DatasetReader;
@@ -100,7 +101,9 @@ final class WorkloadPlanner {
     /**
      * Each request's {@code max_tokens}: a draw of {@code --output-tokens} (in 1..{@value RequestShape#MAX_OUTPUT_TOKENS});
      * else the dataset entry's own length (its {@code max_tokens}, or the ShareGPT reply's tokens, at most
-     * {@value RequestShape#MAX_OUTPUT_TOKENS}) or {@code --max-tokens} for an entry without one; else null.
+     * {@value RequestShape#MAX_OUTPUT_TOKENS}) or {@code --max-tokens} for an entry without one; else null. In a
+     * multi-turn dataset request i is a turn of a conversation ({@link DatasetConversations}) and the entry's own
+     * length is that turn's.
      *
      * @param config the config
      * @param n      planned requests
@@ -116,6 +119,20 @@ final class WorkloadPlanner {
             return null;
         }
         int[] m = new int[n];
+        if (ds.multiTurn()) {
+            if (ds.entries().stream().allMatch(e -> e.turns().stream().allMatch(t -> t.maxTokens() == null))) {
+                return null;
+            }
+            DatasetConversations script = DatasetConversations.of(ds, n);
+            for (int c = 0; c < script.conversations(); c++) {
+                for (int t = 1; t <= script.turns(c); t++) {
+                    Integer own = script.userTurn(c, t).maxTokens();
+                    m[script.firstRequest(c) + t - 1] = own == null ? config.request().maxTokens()
+                            : Math.min(own, RequestShape.MAX_OUTPUT_TOKENS);
+                }
+            }
+            return m;
+        }
         for (int i = 0; i < n; i++) {
             Integer own = ds.entry(i).outputTokens();
             m[i] = own == null ? config.request().maxTokens() : Math.min(own, RequestShape.MAX_OUTPUT_TOKENS);
@@ -125,7 +142,7 @@ final class WorkloadPlanner {
 
     /**
      * Each request's planned context: the dataset entry's prompt tokens (an entry over the cap is a usage error,
-     * reported once with the number of such requests), or a draw of {@code --input-tokens} (in
+     * reported once with the number of such requests; in a multi-turn dataset, see {@link #plannedTurns}), or a draw of {@code --input-tokens} (in
      * {@value RequestShape#MIN_INPUT_TOKENS}..{@value RequestShape#MAX_INPUT_TOKENS}, then clamped to the cap).
      *
      * @param config the config (with {@code --dataset} or {@code --input-tokens})
@@ -137,6 +154,9 @@ final class WorkloadPlanner {
      */
     static int[] planned(RunConfig config, int n, Dataset ds, Integer cap, List<String> errors) {
         int[] p;
+        if (ds != null && ds.multiTurn()) {
+            return plannedTurns(config, n, ds, cap, errors);
+        }
         if (ds != null) {
             p = new int[n];
             int over = 0;
@@ -162,6 +182,48 @@ final class WorkloadPlanner {
             for (int i = 0; i < n; i++) {
                 p[i] = Math.min(p[i], cap);
             }
+        }
+        return p;
+    }
+
+    /**
+     * Each request's planned context in a multi-turn dataset: its conversation's new messages up to its turn plus
+     * the answers before it, each counted as its request's {@code max_tokens} ({@link #maxTokens}). A conversation
+     * whose last planned turn is over the cap is a usage error, reported once with the number of such
+     * conversations and the first of them.
+     *
+     * @param config the config (with a multi-turn {@code --dataset})
+     * @param n      planned requests
+     * @param ds     the dataset
+     * @param cap    the prompt cap, tokens, or null when the window is unknown
+     * @param errors where a usage error goes
+     * @return n planned contexts, tokens (at most {@link Integer#MAX_VALUE})
+     */
+    static int[] plannedTurns(RunConfig config, int n, Dataset ds, Integer cap, List<String> errors) {
+        DatasetConversations script = DatasetConversations.of(ds, n);
+        int[] m = maxTokens(config, n, ds);
+        int[] p = new int[n];
+        int over = 0;
+        String first = null;
+        for (int c = 0; c < script.conversations(); c++) {
+            int r = script.firstRequest(c);
+            long context = 0;
+            for (int t = 1; t <= script.turns(c); t++, r++) {
+                if (t > 1) {
+                    context += m == null ? config.request().maxTokens() : m[r - 1];
+                }
+                context += script.userTurn(c, t).promptTokens();
+                p[r] = (int) Math.min(Integer.MAX_VALUE, context);
+            }
+            if (cap != null && context > cap && over++ == 0) {
+                first = "conversation " + c + " (entry " + Math.floorMod(c, ds.size()) + ") reaches " + context
+                        + " prompt tokens at turn " + script.turns(c);
+            }
+        }
+        if (over > 0) {
+            errors.add("--dataset " + ds.name() + ": " + over + " conversation(s) outgrow the prompt cap of " + cap
+                    + " tokens (window - largest max_tokens - --margin; a turn's prompt holds its conversation's"
+                    + " messages so far and the answers before it at their max_tokens); first: " + first);
         }
         return p;
     }

@@ -24,12 +24,27 @@ import java.util.List;
  *   <li><b>JSONL</b>: one JSON object per line with {@code messages} (an OpenAI chat messages array, sent as
  *       given) or {@code prompt} (a string, sent as one user message), and optionally {@code max_tokens} (an
  *       integer &gt;= 1, the request's output length unless {@code --output-tokens} is given). Blank lines are
- *       skipped.</li>
+ *       skipped. A multi-turn conversation is an object with {@code turns}: a non-empty array of turns, each
+ *       {@code prompt} (a non-blank string, one user message) or {@code messages} (user messages, and system
+ *       messages only at the start of the first turn: the answers are the model's), optionally its own
+ *       {@code max_tokens}; optionally {@code system} (a string, a system message starting the first turn) and
+ *       {@code max_tokens} (for the turns without their own).</li>
  *   <li><b>ShareGPT</b> ({@code [}…): a JSON array of objects with {@code conversations}: [{"from": "human",
- *       "value": …}, {"from": "gpt", "value": …}, …]. The first human turn is the prompt (one user message), and
- *       the token count of the gpt turn after it is the output length (as vLLM's bench); a conversation with no
- *       human turn is skipped. Array elements may also be JSONL-style objects.</li>
+ *       "value": …}, {"from": "gpt", "value": …}, …]. A single-turn run sends the first human turn (one user
+ *       message), the token count of the gpt turn after it being the output length (as vLLM's bench); a
+ *       conversation with no human turn is skipped. A multi-turn run sends every human turn in order, each as a
+ *       turn's new user message, the token count of the gpt turn after it being that turn's {@code max_tokens}
+ *       (none when the next turn is human again), and {@code system} turns before the first human turn as
+ *       system messages starting the first turn; gpt turns before the first human turn, and other turns, are
+ *       not sent. Array elements may also be JSONL-style objects ({@code messages}, {@code prompt} or
+ *       {@code turns}).</li>
  * </ul>
+ * The dataset is multi-turn ({@link Dataset#multiTurn()}) when any conversation in the file has more than one
+ * turn; then every entry is a conversation (a single-turn entry a conversation of one turn), so its
+ * {@code messages} may only be user and system messages. A turn without content (a ShareGPT human turn whose
+ * value is not a non-blank string, a {@code turns} element without {@code prompt} or {@code messages}, or with
+ * blank text) is a usage error wherever it is in the file.
+ * <p>
  * Memory is bounded: only the first {@code limit} usable entries are kept (a run needs at most its n requests
  * plus its warm-up), at most {@value #MAX_ENTRIES}, and their messages at most {@value #MAX_KEPT_CHARS}
  * characters in all; the rest of the file is still parsed (so that an error anywhere is found) but not kept.
@@ -46,8 +61,23 @@ public final class DatasetReader {
     private final String name;
     private final int limit;
     private final TokenCounter counter;
-    private final List<DatasetEntry> entries = new ArrayList<>();
+    private final List<Pending> entries = new ArrayList<>();
     private long keptChars;
+    /** Whether any conversation in the file (kept or not) has more than one turn. */
+    private boolean multiTurn;
+    /** Where the first entry is that cannot be a conversation, and why; null when every entry can. */
+    private String notConversation;
+
+    /**
+     * An entry as read, before the file is known to be single- or multi-turn.
+     *
+     * @param single today's entry (its first request)
+     * @param turns  its turns as a conversation, or null to derive from {@code single.messagesJson()} (and
+     *               {@code system}) when the dataset turns out multi-turn
+     * @param system a ShareGPT single-turn conversation's system text, or null
+     */
+    private record Pending(DatasetEntry single, List<DatasetEntry.Turn> turns, String system) {
+    }
 
     private DatasetReader(Path file, int limit, TokenCounter counter) {
         this.file = file;
@@ -62,8 +92,10 @@ public final class DatasetReader {
      * @param counter counts prompt and reply tokens
      * @return the dataset
      * @throws IllegalArgumentException with a one-line usage message: the file is missing or unreadable, is not
-     *         valid JSON (with the line number), an entry has neither {@code messages} nor {@code prompt} (or a bad
-     *         {@code max_tokens}), the kept entries exceed {@value #MAX_KEPT_CHARS} characters, or no entry is usable
+     *         valid JSON (with the line number), an entry has neither {@code messages} nor {@code prompt} nor
+     *         {@code turns} (or a bad {@code max_tokens}), a turn has no content, an entry of a multi-turn dataset
+     *         has messages other than user and system messages, the kept entries exceed {@value #MAX_KEPT_CHARS}
+     *         characters, or no entry is usable
      */
     public static Dataset read(Path file, int limit, TokenCounter counter) {
         String problem = fileProblem(file);
@@ -125,7 +157,14 @@ public final class DatasetReader {
         if (entries.isEmpty()) {
             throw fail(format.equals("sharegpt") ? "no conversation with a human turn" : "no entries");
         }
-        return new Dataset(name, sha256(), format, counter.name(), entries);
+        if (multiTurn && notConversation != null) {
+            throw fail(notConversation);
+        }
+        List<DatasetEntry> out = new ArrayList<>(entries.size());
+        for (Pending e : entries) {
+            out.add(multiTurn ? conversationEntry(e) : e.single());
+        }
+        return new Dataset(name, sha256(), format, counter.name(), out);
     }
 
     private static int firstNonBlank(InputStream in) throws IOException {
@@ -144,8 +183,8 @@ public final class DatasetReader {
                 throw fail("line " + line + ": each line must be a JSON object");
             }
             JsonNode node = JSON.readTree(p);
-            DatasetEntry e = entry(node, "line " + line);
-            keep(e);
+            String where = "line " + line;
+            keep(node.has("turns") ? turnsEntry(node, where) : entry(node, where));
         }
     }
 
@@ -162,7 +201,8 @@ public final class DatasetReader {
                 throw fail(where + ": each element must be a JSON object");
             }
             JsonNode node = JSON.readTree(p);
-            keep(node.has("conversations") ? conversation(node, where) : entry(node, where));
+            keep(node.has("conversations") ? conversation(node, where)
+                    : node.has("turns") ? turnsEntry(node, where) : entry(node, where));
             index++;
         }
         if (p.nextToken() != null) {
@@ -170,11 +210,24 @@ public final class DatasetReader {
         }
     }
 
-    private void keep(DatasetEntry e) {
-        if (e == null || entries.size() >= limit) {
+    private void keep(Pending e) {
+        if (e == null) {
             return;
         }
-        keptChars += e.messagesJson().length();
+        if (e.turns() != null && e.turns().size() > 1) {
+            multiTurn = true;
+        }
+        if (entries.size() >= limit) {
+            return;
+        }
+        keptChars += e.single().messagesJson().length();
+        if (e.turns() != null && e.turns().size() > 1) {
+            for (DatasetEntry.Turn turn : e.turns()) {
+                for (DatasetEntry.Message m : turn.messages()) {
+                    keptChars += m.content().length();
+                }
+            }
+        }
         if (keptChars > MAX_KEPT_CHARS) {
             throw fail("the first " + (entries.size() + 1) + " entries hold more than " + MAX_KEPT_CHARS
                     + " characters of messages (the limit of what a run keeps in memory)");
@@ -183,15 +236,8 @@ public final class DatasetReader {
     }
 
     /** A JSONL-style entry: {@code messages} or {@code prompt}, optional {@code max_tokens}. */
-    private DatasetEntry entry(JsonNode node, String where) {
-        Integer maxTokens = null;
-        JsonNode mt = node.get("max_tokens");
-        if (mt != null && !mt.isNull()) {
-            if (!mt.canConvertToInt() || !mt.isIntegralNumber() || mt.intValue() < 1) {
-                throw fail(where + ": max_tokens must be an integer >= 1, got " + mt);
-            }
-            maxTokens = mt.intValue();
-        }
+    private Pending entry(JsonNode node, String where) {
+        Integer maxTokens = maxTokens(node, where);
         JsonNode messages = node.get("messages");
         if (messages != null && !messages.isNull()) {
             if (!messages.isArray() || messages.isEmpty()) {
@@ -204,37 +250,226 @@ public final class DatasetReader {
                 }
                 tokens += counter.count(text(m.get("content")));
             }
-            return new DatasetEntry(messages.toString(), tokens, maxTokens);
+            if (notConversation == null) {
+                String why = conversationProblem(messages, true);
+                notConversation = why == null ? null
+                        : where + ": " + why + " (in a dataset with multi-turn conversations every entry is one)";
+            }
+            return new Pending(new DatasetEntry(messages.toString(), tokens, maxTokens), null, null);
         }
         JsonNode prompt = node.get("prompt");
         if (prompt != null && prompt.isTextual()) {
-            return userMessage(prompt.textValue(), maxTokens);
+            if (notConversation == null && prompt.textValue().isBlank()) {
+                notConversation = where + ": the prompt is blank, a turn without content (in a dataset with"
+                        + " multi-turn conversations every entry is one)";
+            }
+            return new Pending(userMessage(prompt.textValue(), maxTokens), null, null);
         }
-        throw fail(where + ": an entry needs messages (an array of chat messages) or prompt (a string)");
+        throw fail(where + ": an entry needs messages (an array of chat messages), prompt (a string) or turns (an"
+                + " array of turns)");
     }
 
-    /** A ShareGPT conversation: the first human turn, the gpt turn after it; null when there is no human turn. */
-    private DatasetEntry conversation(JsonNode node, String where) {
+    private Integer maxTokens(JsonNode node, String where) {
+        JsonNode mt = node.get("max_tokens");
+        if (mt == null || mt.isNull()) {
+            return null;
+        }
+        if (!mt.canConvertToInt() || !mt.isIntegralNumber() || mt.intValue() < 1) {
+            throw fail(where + ": max_tokens must be an integer >= 1, got " + mt);
+        }
+        return mt.intValue();
+    }
+
+    /**
+     * @param messages a chat messages array
+     * @param first    whether they start a conversation (system messages allowed before the user messages)
+     * @return why the messages cannot be a conversation turn's input, or null when they can
+     */
+    private static String conversationProblem(JsonNode messages, boolean first) {
+        boolean user = false;
+        for (JsonNode m : messages) {
+            String role = m.path("role").asText("");
+            if (role.equals("user")) {
+                if (text(m.get("content")).isBlank()) {
+                    return "a user message without content (a non-blank string or text parts)";
+                }
+                user = true;
+            } else if (role.equals("system")) {
+                if (!first || user) {
+                    return "a system message may only start the first turn";
+                }
+                if (text(m.get("content")).isBlank()) {
+                    return "a system message without content";
+                }
+            } else {
+                return "messages may only be user and system messages (the answers are the model's), got role "
+                        + (role.isEmpty() ? "none" : role);
+            }
+        }
+        return user ? null : "a turn without content (no user message)";
+    }
+
+    /** A JSONL conversation: {@code turns}, optional {@code system} and {@code max_tokens}. */
+    private Pending turnsEntry(JsonNode node, String where) {
+        JsonNode turns = node.get("turns");
+        if (!turns.isArray() || turns.isEmpty()) {
+            throw fail(where + ": turns must be a non-empty array of turns ({\"prompt\": ...} or {\"messages\":"
+                    + " [...]}, each optionally with max_tokens)");
+        }
+        Integer defaultMax = maxTokens(node, where);
+        JsonNode systemNode = node.get("system");
+        String system = null;
+        if (systemNode != null && !systemNode.isNull()) {
+            if (!systemNode.isTextual() || systemNode.textValue().isBlank()) {
+                throw fail(where + ": system must be a non-blank string");
+            }
+            system = systemNode.textValue();
+        }
+        List<DatasetEntry.Turn> out = new ArrayList<>(turns.size());
+        for (int i = 0; i < turns.size(); i++) {
+            JsonNode turn = turns.get(i);
+            String at = where + ": turn " + (i + 1);
+            if (!turn.isObject()) {
+                throw fail(at + " must be an object with prompt or messages");
+            }
+            Integer own = maxTokens(turn, at);
+            List<DatasetEntry.Message> messages = new ArrayList<>();
+            if (i == 0 && system != null) {
+                messages.add(new DatasetEntry.Message("system", system));
+            }
+            JsonNode ms = turn.get("messages");
+            JsonNode prompt = turn.get("prompt");
+            if (ms != null && !ms.isNull()) {
+                if (!ms.isArray() || ms.isEmpty()) {
+                    throw fail(at + ": messages must be a non-empty array of user (and, in the first turn,"
+                            + " system) messages");
+                }
+                String why = conversationProblem(ms, i == 0 && system == null);
+                if (why != null) {
+                    throw fail(at + ": " + why);
+                }
+                for (JsonNode m : ms) {
+                    messages.add(new DatasetEntry.Message(m.path("role").asText(), text(m.get("content"))));
+                }
+            } else if (prompt != null && prompt.isTextual() && !prompt.textValue().isBlank()) {
+                messages.add(new DatasetEntry.Message("user", prompt.textValue()));
+            } else {
+                throw fail(at + " has no content: it needs prompt (a non-blank string) or messages (an array of"
+                        + " user messages)");
+            }
+            out.add(turn(messages, own != null ? own : defaultMax));
+        }
+        DatasetEntry.Turn first = out.get(0);
+        return new Pending(new DatasetEntry(messagesJson(first.messages()), first.promptTokens(), first.maxTokens()),
+                out, null);
+    }
+
+    /**
+     * A ShareGPT conversation: today's single entry (the first human turn, the gpt turn after it) and all its
+     * turns; null when there is no human turn.
+     */
+    private Pending conversation(JsonNode node, String where) {
         JsonNode turns = node.get("conversations");
         if (!turns.isArray()) {
             throw fail(where + ": conversations must be an array of {from, value} turns");
         }
-        for (int i = 0; i < turns.size(); i++) {
+        DatasetEntry single = null;
+        for (int i = 0; i < turns.size() && single == null; i++) {
             JsonNode turn = turns.get(i);
-            String from = turn.path("from").asText("");
-            if ((from.equals("human") || from.equals("user")) && turn.path("value").isTextual()) {
+            if (human(turn) && turn.path("value").isTextual()) {
                 Integer output = null;
                 for (int j = i + 1; j < turns.size(); j++) {
-                    String f = turns.get(j).path("from").asText("");
-                    if ((f.equals("gpt") || f.equals("assistant")) && turns.get(j).path("value").isTextual()) {
+                    if (gpt(turns.get(j)) && turns.get(j).path("value").isTextual()) {
                         output = Math.max(1, counter.count(turns.get(j).path("value").textValue()));
                         break;
                     }
                 }
-                return userMessage(turn.path("value").textValue(), output);
+                single = userMessage(turn.path("value").textValue(), output);
             }
         }
-        return null;
+        List<DatasetEntry.Turn> out = new ArrayList<>();
+        List<DatasetEntry.Message> system = new ArrayList<>();
+        List<DatasetEntry.Message> open = null; // the human turn waiting for its gpt turn
+        int humans = 0;
+        for (JsonNode turn : turns) {
+            if (human(turn)) {
+                humans++;
+                JsonNode value = turn.path("value");
+                if (!value.isTextual() || value.textValue().isBlank()) {
+                    throw fail(where + ": human turn " + humans + " has no content (its value must be a non-blank"
+                            + " string)");
+                }
+                if (open != null) {
+                    out.add(turn(open, null));
+                }
+                open = new ArrayList<>(out.isEmpty() ? system : List.of());
+                open.add(new DatasetEntry.Message("user", value.textValue()));
+            } else if (gpt(turn) && open != null && turn.path("value").isTextual()) {
+                out.add(turn(open, Math.max(1, counter.count(turn.path("value").textValue()))));
+                open = null;
+            } else if (humans == 0 && turn.path("from").asText("").equals("system")
+                    && turn.path("value").isTextual() && !turn.path("value").textValue().isBlank()) {
+                system.add(new DatasetEntry.Message("system", turn.path("value").textValue()));
+            }
+        }
+        if (open != null) {
+            out.add(turn(open, null));
+        }
+        if (single == null) {
+            return null;
+        }
+        String firstSystem = system.isEmpty() ? null
+                : String.join("\n", system.stream().map(DatasetEntry.Message::content).toList());
+        return out.size() > 1 ? new Pending(single, out, null) : new Pending(single, null, firstSystem);
+    }
+
+    private static boolean human(JsonNode turn) {
+        String from = turn.path("from").asText("");
+        return from.equals("human") || from.equals("user");
+    }
+
+    private static boolean gpt(JsonNode turn) {
+        String from = turn.path("from").asText("");
+        return from.equals("gpt") || from.equals("assistant");
+    }
+
+    private DatasetEntry.Turn turn(List<DatasetEntry.Message> messages, Integer maxTokens) {
+        int tokens = 0;
+        for (DatasetEntry.Message m : messages) {
+            tokens += counter.count(m.content());
+        }
+        return new DatasetEntry.Turn(messages, tokens, maxTokens);
+    }
+
+    /** An entry of a multi-turn dataset: its turns, a single-turn entry's derived from its messages. */
+    private DatasetEntry conversationEntry(Pending e) {
+        DatasetEntry s = e.single();
+        List<DatasetEntry.Turn> turns = e.turns();
+        if (turns == null) {
+            List<DatasetEntry.Message> messages = new ArrayList<>();
+            if (e.system() != null) {
+                messages.add(new DatasetEntry.Message("system", e.system()));
+            }
+            try {
+                for (JsonNode m : JSON.readTree(s.messagesJson())) {
+                    messages.add(new DatasetEntry.Message(m.path("role").asText(), text(m.get("content"))));
+                }
+            } catch (JsonProcessingException x) {
+                throw new IllegalStateException(x); // written by this reader or Jackson
+            }
+            turns = List.of(turn(messages, s.outputTokens()));
+        }
+        return new DatasetEntry(s.messagesJson(), s.promptTokens(), s.outputTokens(), turns);
+    }
+
+    private static String messagesJson(List<DatasetEntry.Message> messages) {
+        ArrayNode arr = JsonNodeFactory.instance.arrayNode();
+        for (DatasetEntry.Message m : messages) {
+            ObjectNode o = arr.addObject();
+            o.put("role", m.role());
+            o.put("content", m.content());
+        }
+        return arr.toString();
     }
 
     private DatasetEntry userMessage(String prompt, Integer output) {

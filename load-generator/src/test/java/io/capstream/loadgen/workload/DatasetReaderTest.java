@@ -55,8 +55,8 @@ class DatasetReaderTest {
         String bad = error("bad-json.jsonl");
         assertEquals(true, bad.startsWith("--dataset bad-json.jsonl: line 3: not valid JSON ("), bad);
         assertEquals(1, bad.lines().count());
-        assertEquals("--dataset no-prompt.jsonl: line 2: an entry needs messages (an array of chat messages) or"
-                + " prompt (a string)", error("no-prompt.jsonl"));
+        assertEquals("--dataset no-prompt.jsonl: line 2: an entry needs messages (an array of chat messages),"
+                + " prompt (a string) or turns (an array of turns)", error("no-prompt.jsonl"));
         assertEquals("--dataset empty.jsonl: no entries", error("empty.jsonl"));
     }
 
