@@ -1,11 +1,14 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.conversation.ConversationBodies;
 import io.capstream.loadgen.conversation.ConversationBodyWriter;
 import io.capstream.loadgen.conversation.ConversationScript;
 import io.capstream.loadgen.conversation.DatasetConversations;
 import io.capstream.loadgen.conversation.SyntheticConversations;
+import io.capstream.loadgen.conversation.ToolDefinitions;
 import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.loadgen.workload.RequestPlan;
+import java.util.List;
 
 /**
  * Which conversations a run plays and how their bodies are written (issue 29): the one place a run's
@@ -54,10 +57,15 @@ final class ConversationScripts {
     /**
      * @param plan the run's plan; not null
      * @return the body writer of the run's endpoint, model, thinking controls, extra body and tools
-     * @throws IllegalStateException until the endpoints' conversation body writers are part of this build
+     * @throws IllegalArgumentException when the tools file cannot be read (the run's check read it before)
      */
     static ConversationBodyWriter writer(RunPlan plan) {
-        throw new IllegalStateException("conversation bodies for --endpoint " + plan.config().target().endpoint().label()
-                + " are not available in this build");
+        RunConfig c = plan.config();
+        ConversationShape conv = c.conversation();
+        RequestShape rq = c.request();
+        return ConversationBodies.forEndpoint(c.target().endpoint(), c.target().model(), rq.resolvedThinkingMode(),
+                rq.reasoningEffort(), rq.extraBody(),
+                conv.tools() == null ? List.of() : ToolDefinitions.read(conv.tools()),
+                conv.tools() == null ? null : conv.toolChoice());
     }
 }

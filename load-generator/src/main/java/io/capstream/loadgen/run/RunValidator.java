@@ -75,9 +75,10 @@ public final class RunValidator {
         ConversationShape conv = config.conversation();
         List<String> errors = new ArrayList<>(conv.problems(config.target().endpoint()));
         if (conv.tools() != null) {
-            String problem = ToolsFile.problem(conv.tools());
-            if (problem != null) {
-                errors.add(problem);
+            try {
+                io.capstream.loadgen.conversation.ToolDefinitions.read(conv.tools());
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
             }
         }
         if (conv.multiTurn() && config.request().dataset() != null && config.load().arrival() != ArrivalMode.TRACE) {
