@@ -56,7 +56,8 @@ final class SessionsSection {
             return;
         }
         int n = byTurn.size();
-        double[] turn = new double[n];
+        double[] turn = new double[n]; // positions of a categorical axis labelled with the turn numbers
+        List<String> labels = new ArrayList<>(n);
         double[] ttftP50 = new double[n];
         double[] ttftP95 = new double[n];
         double[] prompt = new double[n];
@@ -64,7 +65,8 @@ final class SessionsSection {
         List<List<String>> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             JsonNode t = byTurn.get(i);
-            turn[i] = t.path("turn").asDouble();
+            turn[i] = i;
+            labels.add(t.path("turn").asText());
             ttftP50[i] = number(t.get("ttft_p50_ms"));
             ttftP95[i] = number(t.get("ttft_p95_ms"));
             prompt[i] = number(t.get("prompt_tokens_p50"));
@@ -79,7 +81,8 @@ final class SessionsSection {
         page.beginGrid();
         page.chart(new Chart("turn-ttft", "TTFT by turn", "turn", "TTFT (ms)", Chart.Kind.LINE, turn,
                 List.of(new Chart.Series("TTFT p50", ttftP50), new Chart.Series("TTFT p95", ttftP95))),
-                ChartOptions.NONE.withCaption("Nearest-rank percentiles of each turn's successful requests."));
+                ChartOptions.NONE.withCategories(labels)
+                        .withCaption("Nearest-rank percentiles of each turn's successful requests."));
         List<Chart.Series> tokens = new ArrayList<>();
         tokens.add(new Chart.Series("prompt tokens p50", prompt));
         boolean anyCached = false;
@@ -90,7 +93,7 @@ final class SessionsSection {
             tokens.add(new Chart.Series("cached prompt tokens p50", cached));
         }
         page.chart(new Chart("turn-prompt-tokens", "Prompt tokens by turn", "turn", "tokens", Chart.Kind.LINE, turn,
-                tokens), ChartOptions.NONE.withCaption("The server's usage.prompt_tokens"
+                tokens), ChartOptions.NONE.withCategories(labels).withCaption("The server's usage.prompt_tokens"
                 + (anyCached ? " and its cached prompt tokens" : " (the server reported no cached tokens)")
                 + ", p50 of each turn."));
         page.endGrid();

@@ -33,7 +33,8 @@ class SessionsSectionTest {
         Map<String, JsonNode> charts = RunPageTest.charts(doc);
         JsonNode ttft = charts.get("turn-ttft");
         assertThat(ttft).as("TTFT by turn chart").isNotNull();
-        assertThat(ttft.get("x").toString()).as("turns on x").isEqualTo("[1,2,3]");
+        assertThat(ttft.get("x").toString()).as("positions on x").isEqualTo("[0,1,2]");
+        assertThat(ttft.get("categories").toString()).as("turn labels on x").isEqualTo("[\"1\",\"2\",\"3\"]");
         assertThat(ttft.get("series").get(0).get("y").toString()).as("TTFT p50 by turn").isEqualTo("[120,50,60]");
         assertThat(ttft.get("series").get(1).get("y").toString()).as("TTFT p95 by turn").isEqualTo("[140,70,80]");
         JsonNode tokens = charts.get("turn-prompt-tokens");
