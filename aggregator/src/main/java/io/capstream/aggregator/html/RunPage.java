@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The HTML page of one run, from its report artifact: summary, latency percentiles, SLOs and goodput,
- * load health, charts (TTFT/TTFO, E2E and ITL CDFs, the inter-chunk histogram, the per-request timeline,
+ * load health, the conversations of a multi-turn run ({@link SessionsSection}: by-turn TTFT and prompt tokens), charts (TTFT/TTFO, E2E and ITL CDFs, the inter-chunk histogram, the per-request timeline,
  * throughput and requests in flight over time, failures by error type), the first failures, the
  * configuration and the client self-check. Keys missing from older or imported reports leave out their
  * section or chart with a note. Stateless.
@@ -60,6 +60,8 @@ public final class RunPage {
             }
             labelled(page, RunTables.load(load));
         }
+
+        new SessionsSection(page, artifact).add();
 
         page.heading("Charts");
         RunCharts charts = new RunCharts(page, artifact);

@@ -30,7 +30,7 @@ import org.apache.avro.specific.SpecificRecord;
  * {@value #CHUNK_BYTES} bytes to {@code capstream.reports.chunks} ({@link ReportChunk}, key
  * {@link #chunkKey}), and the report record keeps the typed summary (header, metrics, provenance)
  * with {@code artifact_json} empty, {@code request_timings} and {@code failures} empty and
- * {@code context_distribution} and {@code timeline} null, plus {@code artifact_chunks}, {@code artifact_bytes} and
+ * {@code context_distribution}, {@code timeline} and {@code sessions.per_request} null, plus {@code artifact_chunks}, {@code artifact_bytes} and
  * {@code artifact_sha256}; it keeps {@code workers} (one small entry per worker, for the console summary). The chunks are published before the report record in the same
  * exactly-once transaction, so a read_committed reader that sees the report can read all its chunks.
  * Every record stays below {@value #MAX_RECORD_BYTES} bytes (the broker's default
@@ -116,6 +116,10 @@ public final class ReportChunks {
         summary.setFailures(List.of());
         summary.setContextDistribution(null);
         summary.setTimeline(null);
+        if (summary.getSessions() != null) {
+            summary.setSessions(io.capstream.schemas.avro.SessionStats.newBuilder(summary.getSessions())
+                    .setPerRequest(null).build());
+        }
         summary.setArtifactChunks(count);
         summary.setArtifactBytes(bytes.length);
         summary.setArtifactSha256(sha);

@@ -4,6 +4,7 @@ import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.calc.ReportCalculator;
 import io.capstream.aggregator.report.calc.RunData;
 import io.capstream.aggregator.report.calc.ScrapeSample;
+import io.capstream.aggregator.report.calc.UnsentTurns;
 import io.capstream.aggregator.report.state.RunProgress;
 import io.capstream.aggregator.report.state.StateKeys;
 import io.capstream.schemas.avro.BenchmarkReport;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Collects the events of each run and publishes its {@link BenchmarkReport} (key run id) once
  * RunStarted, every expected RunFinished and every request index 0..n-1 are in (any arrival
- * order). Each event is stored once; a second event for the same request index, a second
+ * order), except the indices a conversation that ended early says it did not send
+ * ({@code unsent_turns}, {@link UnsentTurns}): those are not waited for and not missing. Each event is stored once; a second event for the same request index, a second
  * RunStarted or a second RunFinished of the same worker is a duplicate: ignored and counted in
  * {@code provenance.duplicate_events}. A wall-clock punctuator publishes runs that have had no
  * event for {@link ReportTopologyConfig#incompleteDeadline()} as incomplete reports listing the
@@ -182,6 +184,8 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         if (p.markRequest(index)) {
             store.put(StateKeys.request(runId, index), event);
             run.request(event);
+            // a conversation that ended early: its later turns will never come (issue 29)
+            p.markUnsent(index, UnsentTurns.of(event.getPayload()));
         } else {
             p.duplicate();
         }
@@ -244,6 +248,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
                 continue;
             }
             present.set(index);
+            UnsentTurns.mark(present, index, UnsentTurns.of(payload), limit);
             workers.request(e.getWorkerId(), payload instanceof RequestCompleted);
             if (payload instanceof RequestCompleted c) {
                 completed.add(c);

@@ -97,6 +97,31 @@ class ReportChunksTest {
     }
 
     @Test
+    void aLargeConversationReportKeepsItsSessionsSummaryButNotThePerRequestColumns() {
+        int n = 2_000;
+        List<RunEvent> run = TestRuns.run("large-conv", n);
+        List<RequestCompleted> completed = new ArrayList<>();
+        for (RunEvent e : run.subList(1, n + 1)) {
+            RequestCompleted c = (RequestCompleted) e.getPayload();
+            completed.add(RequestCompleted.newBuilder(c).setConversationId("large-conv-c" + c.getRequestIndex() / 4)
+                    .setTurn(c.getRequestIndex() % 4 + 1).setOutputKind("text").setToolCalls(0).build());
+        }
+        BenchmarkReport full = ReportCalculator.compute(new RunData("large-conv", (RunStarted) run.get(0).getPayload(),
+                completed, List.of(), (RunFinished) run.get(n + 1).getPayload(), null));
+        ReportChunks.Publication p = ReportChunks.publication(full);
+
+        assertThat(p.chunked()).as("a 2,000-request report is chunked").isTrue();
+        assertThat(p.report().getSessions().getConversations()).as("summary record's sessions.conversations")
+                .isEqualTo(500);
+        assertThat(p.report().getSessions().getByTurn()).as("summary record's by_turn").hasSize(4);
+        assertThat(p.report().getSessions().getPerRequest()).as("summary record's per_request (in the artifact)")
+                .isNull();
+        assertThat(full.getSessions().getPerRequest().getTurn()).as("the argument keeps its per-request turns")
+                .hasSize(n);
+        assertThat(p.reportRecordBytes()).as("summary record bytes").isLessThan(4096);
+    }
+
+    @Test
     void chunksOfAnotherPublicationAreRefusedAndAForgedChunkFailsTheDigest() {
         BenchmarkReport full = computed("forged", 1_500);
         List<ReportChunk> chunks = ReportChunks.publication(full).chunks();

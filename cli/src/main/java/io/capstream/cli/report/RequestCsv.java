@@ -29,7 +29,10 @@ import java.util.TreeMap;
  *   <li>{@code status} ({@code ok} for a timing row, {@code failed} for a {@code failures[]} entry),
  *       {@code error_type}, {@code error_message} (failure rows have empty timing columns);</li>
  *   <li>{@value #START}, {@value #FIRST_TOKEN}, {@value #END}, {@value #QUEUE} (ms from the run's start)
- *       from {@code capstream.timeline} when the report has one, else empty.</li>
+ *       from {@code capstream.timeline} when the report has one, else empty;</li>
+ *   <li>only when a report has conversations ({@code capstream.sessions.per_request}, issue 29):
+ *       {@value #CONVERSATION_ID}, {@value #TURN} (1-based) and {@value #TOOL_CALLS} (tool calls in the answer;
+ *       empty for failures), so that a single-turn run's CSV is unchanged.</li>
  * </ul>
  *
  * <p>The header row is always written, even for a report without requests. Several runs (a sweep's
@@ -51,6 +54,12 @@ public final class RequestCsv {
     public static final String END = "end_ms";
     /** Column: time the request waited in the client before it started, ms (timeline). */
     public static final String QUEUE = "queue_ms";
+    /** Column (runs with conversations): the request's conversation id. */
+    public static final String CONVERSATION_ID = "conversation_id";
+    /** Column (runs with conversations): the request's turn in its conversation, 1-based. */
+    public static final String TURN = "turn";
+    /** Column (runs with conversations): tool calls in the answer. */
+    public static final String TOOL_CALLS = "tool_calls";
     /** Leading column of {@link #render(List)}: the run id. */
     public static final String RUN_ID = "run_id";
     /** Leading column of {@link #render(List)}: the sweep step number. */
@@ -58,6 +67,7 @@ public final class RequestCsv {
 
     private static final String REQUEST_INDEX = "request_index";
     private static final List<String> TIMELINE = List.of(START, FIRST_TOKEN, END, QUEUE);
+    private static final List<String> SESSION = List.of(CONVERSATION_ID, TURN, TOOL_CALLS);
     /** Quotes a field only when it needs it (a comma, quote, CR or LF), however long: like sweep.csv. */
     private static final CsvMapper MAPPER = CsvMapper.builder()
             .enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING).build();
@@ -128,6 +138,13 @@ public final class RequestCsv {
                 columns.add(c);
             }
         }
+        if (artifacts.stream().anyMatch(a -> perRequest(a).isObject())) {
+            for (String c : SESSION) {
+                if (!columns.contains(c)) {
+                    columns.add(c);
+                }
+            }
+        }
         return columns;
     }
 
@@ -153,6 +170,7 @@ public final class RequestCsv {
             byIndex.putIfAbsent(index, row);
         }
         addTimeline(artifact.path("capstream").path("timeline"), byIndex);
+        addSessions(perRequest(artifact), byIndex);
         List<Map<String, String>> out = new ArrayList<>(byIndex.size());
         for (Map<String, String> row : byIndex.values()) {
             Map<String, String> ordered = new LinkedHashMap<>();
@@ -182,6 +200,31 @@ public final class RequestCsv {
             for (String c : TIMELINE) {
                 row.put(c, text(timeline.path(c).get(i)));
             }
+        }
+    }
+
+    /** @return the artifact's {@code capstream.sessions.per_request}, a missing node when it has none */
+    private static JsonNode perRequest(JsonNode artifact) {
+        return artifact.path("capstream").path("sessions").path("per_request");
+    }
+
+    /** Adds the conversation columns of each request {@code per_request} lists (columnar, like the timeline). */
+    private static void addSessions(JsonNode perRequest, Map<Integer, Map<String, String>> byIndex) {
+        JsonNode indices = perRequest.path(REQUEST_INDEX);
+        if (!indices.isArray()) {
+            return;
+        }
+        JsonNode ids = perRequest.path("conversation_ids");
+        for (int i = 0; i < indices.size(); i++) {
+            Map<String, String> row = byIndex.get(indices.get(i).asInt());
+            if (row == null) {
+                continue;
+            }
+            JsonNode conversation = perRequest.path("conversation").get(i);
+            row.put(CONVERSATION_ID, conversation == null || !conversation.isInt() ? ""
+                    : text(ids.get(conversation.asInt())));
+            row.put(TURN, text(perRequest.path(TURN).get(i)));
+            row.put(TOOL_CALLS, text(perRequest.path(TOOL_CALLS).get(i)));
         }
     }
 

@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * not finish, the spread of their clock offsets), the p50/p95/p99 lines of {@link ReportView#SUMMARY_PERCENTILES} (ms, tokens/s, tokens;
  * p99 and the per-token inter-chunk latency from {@code statistics}), throughput (tokens/s), request
  * throughput (req/s) and total token throughput, and the measurement protocol label; then, when the
- * report has them, one line per SLO with its attainment, the goodput, the load health (offered,
+ * report has them, the conversations with their by-turn table ({@link SessionsSummary}), one line per SLO with its attainment, the goodput, the load health (offered,
  * scheduled and achieved rate and client queue time in an open loop, achieved concurrency in a closed
  * one) and a warning when the run fell behind its arrival schedule; the generator's self-check, then
  * the failures counted per error type and HTTP status with the error rate and a few examples
@@ -74,6 +74,7 @@ public final class SummaryTable {
         if (m.getPrefixCacheHitAvg() != null) {
             line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
         }
+        sb.append(SessionsSummary.render(report.getSessions()));
         serverMetrics(sb, report.getServerMetrics());
         slo(sb, report.getSlo());
         load(sb, report.getLoad(), report.getRequests());

@@ -76,6 +76,27 @@ class RequestCsvTest {
     }
 
     @Test
+    void conversationColumnsOnlyForARunWithConversations() throws Exception {
+        JsonNode a = artifact(true);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) a.path("capstream")).set("sessions", json("{'conversations':2,"
+                + "'per_request':{'conversation_ids':['r-c0','r-c1'],'request_index':[0,1,2],'conversation':[0,0,1],"
+                + "'turn':[1,2,1],'tool_calls':[1,null,0]}}"));
+        String csv = RequestCsv.render(a);
+        org.assertj.core.api.Assertions.assertThat(header(csv)).as("header of a run with conversations")
+                .containsExactly("e2e_ms", "request_index", "ttft_ms", "status", "error_type", "error_message",
+                        "start_ms", "first_token_ms", "end_ms", "queue_ms", "conversation_id", "turn", "tool_calls");
+        List<Map<String, String>> rows = parse(csv);
+        org.assertj.core.api.Assertions.assertThat(rows).as("conversation, turn and tool calls of each request")
+                .extracting(r -> r.get("request_index"), r -> r.get("conversation_id"), r -> r.get("turn"),
+                        r -> r.get("tool_calls"))
+                .containsExactly(org.assertj.core.api.Assertions.tuple("0", "r-c0", "1", "1"),
+                        org.assertj.core.api.Assertions.tuple("1", "r-c0", "2", ""),
+                        org.assertj.core.api.Assertions.tuple("2", "r-c1", "1", "0"));
+        org.assertj.core.api.Assertions.assertThat(header(RequestCsv.render(artifact(true))))
+                .as("header of a single-turn run").doesNotContain("conversation_id", "turn", "tool_calls");
+    }
+
+    @Test
     void withoutATimelineItsColumnsAreEmpty() throws Exception {
         List<Map<String, String>> rows = parse(RequestCsv.render(artifact(false)));
         assertEquals(3, rows.size());

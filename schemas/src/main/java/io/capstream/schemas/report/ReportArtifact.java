@@ -24,7 +24,8 @@ import org.apache.avro.Schema;
  *   <li>{@code provenance} is written under the key {@value #CAPSTREAM_KEY}, together with capstream's
  *       other additions given by the caller (§9.2: everything capstream adds is under that key);</li>
  *   <li>the {@link #CAPSTREAM_FIELDS} ({@code run}, {@code statistics}, {@code slo}, {@code load}, {@code sweep},
- *       {@code timeline}, {@code workers}, {@code clock_offset_spread_ms}, {@code server_metrics}) are written under
+ *       {@code timeline}, {@code workers}, {@code clock_offset_spread_ms}, {@code server_metrics}, {@code sessions})
+ *       are written under
  *       {@value #CAPSTREAM_KEY} too, as nested values of the same names after the caller's additions,
  *       and left out when null; the top level has no such keys (so {@code capstream.timeline} is the
  *       columnar per-request timeline, the statistics' {@code inter_chunk_histogram} is
@@ -49,7 +50,7 @@ public final class ReportArtifact {
      * this order, left out when null) instead of top-level keys.
      */
     public static final List<String> CAPSTREAM_FIELDS = List.of("run", "statistics", "slo", "load", "sweep",
-            "timeline", "workers", "clock_offset_spread_ms", "server_metrics");
+            "timeline", "workers", "clock_offset_spread_ms", "server_metrics", "sessions");
     /** Fields of the record that are not artifact keys. */
     public static final Set<String> RECORD_ONLY = Set.of("artifact_json", "artifact_chunks", "artifact_bytes",
             "artifact_sha256");

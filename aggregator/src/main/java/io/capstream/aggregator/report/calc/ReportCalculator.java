@@ -62,7 +62,11 @@ import java.util.TreeSet;
  *
  * <p>Completeness: the report says {@code complete = false} when RunFinished is missing, when a
  * planned request index has no event, or when the caller's provenance says so; missing indices are
- * the union of the caller's and those computed from the plan.
+ * the union of the caller's and those computed from the plan. The turns a conversation did not send because it
+ * ended early ({@link UnsentTurns}) are not missing; they are left out of {@code requests} and
+ * {@code context_distribution}, so that {@code requests = completed + failed} holds (§9.2).
+ *
+ * <p>Conversations ({@code sessions}, issue 29): {@link SessionsCalculator}, null for single-turn runs.
  */
 public final class ReportCalculator {
     /** The one top-level artifact key holding capstream's additions. */
@@ -122,10 +126,19 @@ public final class ReportCalculator {
         String protocol = m.getReasoningChunks() > 0 ? PROTOCOL_V4_REASONING : PROTOCOL_V3;
 
         boolean boundedByWhatRan = ranFewerThanPlanned(st, fin);
-        int requests = st == null || boundedByWhatRan
+        int planned = st == null || boundedByWhatRan
                 ? (boundedByWhatRan ? successes.size() + failures.size() : highestIndex(successes, failures) + 1)
                 : st.getRequests();
-        Provenance prov = provenance(data, requests, successes, failures, invalid);
+        BitSet unsent = UnsentTurns.of(successes, failures, planned);
+        for (RequestCompleted c : successes) {
+            unsent.clear(c.getRequestIndex());
+        }
+        for (RequestFailed f : failures) {
+            unsent.clear(f.getRequestIndex());
+        }
+        // turns of conversations that ended early were never sent: not missing, and not requests of the run
+        int requests = boundedByWhatRan ? planned : planned - unsent.cardinality();
+        Provenance prov = provenance(data, planned, unsent, successes, failures, invalid);
 
         List<FailureEntry> failureEntries = new ArrayList<>(failures.size());
         for (RequestFailed f : failures) {
@@ -163,7 +176,7 @@ public final class ReportCalculator {
                 .setConcurrency(st != null ? st.getConcurrency() : 0)
                 .setContextTokens(st == null ? null : st.getContextTokens())
                 .setContextSeed(st == null ? null : st.getContextSeed())
-                .setContextDistribution(contextDistribution(boundedByWhatRan ? null : st, successes, failures))
+                .setContextDistribution(contextDistribution(boundedByWhatRan ? null : st, unsent, successes, failures))
                 .setMaxContextTokens(st == null ? null : st.getMaxContextTokens())
                 .setMaxTokens(st != null ? st.getMaxTokens() : 0)
                 .setServeFlags(flags)
@@ -182,6 +195,7 @@ public final class ReportCalculator {
                 .setClockOffsetSpreadMs(WorkersCalculator.clockOffsetSpreadMs(workers))
                 .setServerMetrics(ServerMetricsCalculator.forRun(st, fin, data))
                 .setRun(RunSettingsCopy.of(st))
+                .setSessions(SessionsCalculator.compute(successes, failures))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
@@ -221,14 +235,19 @@ public final class ReportCalculator {
     }
 
     /**
-     * {@code context_distribution} (§3.1): the plan's clamped values counted by decimal string; when
-     * RunStarted (or its plan) is missing, the planned contexts of the events that arrived.
+     * {@code context_distribution} (§3.1): the plan's clamped values counted by decimal string, without the
+     * turns of conversations that ended early (so that it sums to {@code requests}); when RunStarted (or its plan)
+     * is missing, the planned contexts of the events that arrived.
      */
-    static Map<String, Integer> contextDistribution(RunStarted st, List<RequestCompleted> ok, List<RequestFailed> failed) {
+    static Map<String, Integer> contextDistribution(RunStarted st, BitSet unsent, List<RequestCompleted> ok,
+                                                    List<RequestFailed> failed) {
         Map<String, Integer> dist = new TreeMap<>();
         if (st != null && st.getPlannedContextTokens() != null && !st.getPlannedContextTokens().isEmpty()) {
-            for (Integer p : st.getPlannedContextTokens()) {
-                dist.merge(Integer.toString(p), 1, Integer::sum);
+            List<Integer> plan = st.getPlannedContextTokens();
+            for (int i = 0; i < plan.size(); i++) {
+                if (!unsent.get(i)) {
+                    dist.merge(Integer.toString(plan.get(i)), 1, Integer::sum);
+                }
             }
             return dist;
         }
@@ -241,10 +260,14 @@ public final class ReportCalculator {
         return dist;
     }
 
-    private static Provenance provenance(RunData data, int requests, List<RequestCompleted> ok,
+    /**
+     * @param requests the planned indices 0..requests-1
+     * @param unsent   planned indices never sent (their conversation ended early): not missing
+     */
+    private static Provenance provenance(RunData data, int requests, BitSet unsent, List<RequestCompleted> ok,
                                          List<RequestFailed> failed, List<Integer> invalid) {
         Provenance in = data.provenance() != null ? data.provenance() : defaultProvenance(data.started());
-        BitSet present = new BitSet(Math.max(requests, 0));
+        BitSet present = (BitSet) unsent.clone();
         for (RequestCompleted c : ok) {
             present.set(c.getRequestIndex());
         }

@@ -4,7 +4,7 @@ import java.util.BitSet;
 
 /**
  * Per-run bookkeeping, one value per open run: which request indices have arrived (a bit set, n/8
- * bytes), whether RunStarted and the RunFinished events are in, and counters. Completeness and
+ * bytes) and which will not because their conversation ended early (another bit set), whether RunStarted and the RunFinished events are in, and counters. Completeness and
  * duplicates are decided from it without reading the run's events; the progress store is cached,
  * so it reaches RocksDB and the changelog about once per commit, not once per event. Mutable, not
  * thread-safe (one stream task owns it).
@@ -15,6 +15,8 @@ public final class RunProgress {
     int expectedWorkers = 1;
     boolean timeBounded;
     final BitSet seen;
+    /** Planned indices never sent: their conversation ended early (issue 29); they count as arrived. */
+    final BitSet unsent;
     int finishedWorkers;
     long sentTotal;
     boolean interrupted;
@@ -22,13 +24,14 @@ public final class RunProgress {
     long lastEventMs;
     long publishedAtMs;
 
-    RunProgress(BitSet seen) {
+    RunProgress(BitSet seen, BitSet unsent) {
         this.seen = seen;
+        this.unsent = unsent;
     }
 
     /** @return the progress of a run of which nothing has arrived yet */
     public static RunProgress empty() {
-        return new RunProgress(new BitSet());
+        return new RunProgress(new BitSet(), new BitSet());
     }
 
     /** @return event id of the RunStarted received, or null before it arrives */
@@ -54,6 +57,14 @@ public final class RunProgress {
     /** @return the request indices received (a live view; do not modify) */
     public BitSet seen() {
         return seen;
+    }
+
+    /**
+     * @return the planned request indices that will never arrive because their conversation ended early (a live
+     *     view; do not modify)
+     */
+    public BitSet unsent() {
+        return unsent;
     }
 
     /** @return distinct workers whose RunFinished arrived */
@@ -102,8 +113,9 @@ public final class RunProgress {
 
     /**
      * Whether the report can be published now: RunStarted and every RunFinished are in, and either
-     * every planned request index 0..n-1 arrived, or the run ended early (interrupted or
-     * time-bounded) and every request event its workers sent has arrived.
+     * every planned request index 0..n-1 arrived or was never sent because its conversation ended early
+     * ({@link #markUnsent}), or the run ended early (interrupted or time-bounded) and every request event
+     * its workers sent has arrived.
      *
      * @return true when ready
      */
@@ -112,8 +124,17 @@ public final class RunProgress {
             return false;
         }
         int received = received();
-        boolean allPlanned = seen.nextClearBit(0) >= requests;
+        boolean allPlanned = firstOpenIndex() >= requests;
         return allPlanned || ((interrupted || timeBounded) && received >= sentTotal);
+    }
+
+    /** @return the lowest request index that has neither arrived nor is known to be unsent */
+    private int firstOpenIndex() {
+        int i = seen.nextClearBit(0);
+        while (unsent.get(i)) {
+            i = seen.nextClearBit(unsent.nextClearBit(i));
+        }
+        return i;
     }
 
     /**
@@ -146,6 +167,25 @@ public final class RunProgress {
     }
 
     /**
+     * Records the turns a conversation did not send because it ended early: indices {@code index + 1 ..
+     * index + count}, below the planned requests when RunStarted is in.
+     *
+     * @param index the request index of the conversation's last sent request
+     * @param count its {@code unsent_turns}; 0 or less records nothing
+     */
+    public void markUnsent(int index, int count) {
+        if (count > 0 && index >= 0) {
+            long to = (long) index + 1 + count;
+            if (requests >= 0) {
+                to = Math.min(to, requests);
+            }
+            if (index + 1 < to) {
+                unsent.set(index + 1, (int) Math.min(to, Integer.MAX_VALUE));
+            }
+        }
+    }
+
+    /**
      * Records one worker's RunFinished.
      *
      * @param sent           its requests_sent
@@ -175,5 +215,6 @@ public final class RunProgress {
     public void markPublished(long nowMs) {
         publishedAtMs = Math.max(1, nowMs);
         seen.clear();
+        unsent.clear();
     }
 }

@@ -9,12 +9,17 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Binary layout of {@link RunProgress} for the state store: version byte 2, the started event id
+ * Binary layout of {@link RunProgress} for the state store: a version byte, the started event id
  * (length-prefixed UTF-8, length -1 for null), the scalar fields big-endian, then the bit set of
- * received request indices as a length-prefixed array of longs. Stateless and thread-safe.
+ * received request indices as a length-prefixed array of longs. Version 2 ends there; version 3 adds the bit set
+ * of unsent indices (conversations that ended early, issue 29) in the same form. A progress without unsent
+ * indices is written as version 2, byte for byte as before (so single-turn runs' state stays readable by the
+ * previous version); one with unsent indices as version 3. Both are read. Stateless and thread-safe.
  */
 public final class RunProgressSerde implements Serde<RunProgress> {
-    private static final byte VERSION = 2;
+    private static final byte VERSION = 3;
+    /** The layout without the unsent bit set. */
+    private static final byte VERSION_2 = 2;
 
     @Override
     public Serializer<RunProgress> serializer() {
@@ -24,9 +29,11 @@ public final class RunProgressSerde implements Serde<RunProgress> {
             }
             byte[] id = p.startedEventId == null ? null : p.startedEventId.getBytes(StandardCharsets.UTF_8);
             long[] bits = p.seen.toLongArray();
+            long[] unsent = p.unsent.toLongArray();
+            boolean v3 = unsent.length > 0;
             ByteBuffer b = ByteBuffer.allocate(1 + 4 + (id == null ? 0 : id.length) + 4 + 4 + 1 + 4 + 8 + 1 + 4 + 8
-                    + 8 + 4 + 8 * bits.length);
-            b.put(VERSION);
+                    + 8 + 4 + 8 * bits.length + (v3 ? 4 + 8 * unsent.length : 0));
+            b.put(v3 ? VERSION : VERSION_2);
             b.putInt(id == null ? -1 : id.length);
             if (id != null) {
                 b.put(id);
@@ -37,6 +44,12 @@ public final class RunProgressSerde implements Serde<RunProgress> {
             b.putInt(bits.length);
             for (long word : bits) {
                 b.putLong(word);
+            }
+            if (v3) {
+                b.putInt(unsent.length);
+                for (long word : unsent) {
+                    b.putLong(word);
+                }
             }
             return b.array();
         };
@@ -50,7 +63,7 @@ public final class RunProgressSerde implements Serde<RunProgress> {
             }
             ByteBuffer b = ByteBuffer.wrap(bytes);
             byte version = b.get();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_2) {
                 throw new SerializationException("unknown RunProgress version " + version);
             }
             int len = b.getInt();
@@ -69,11 +82,9 @@ public final class RunProgressSerde implements Serde<RunProgress> {
             int duplicates = b.getInt();
             long last = b.getLong();
             long published = b.getLong();
-            long[] words = new long[b.getInt()];
-            for (int i = 0; i < words.length; i++) {
-                words[i] = b.getLong();
-            }
-            RunProgress p = new RunProgress(BitSet.valueOf(words));
+            BitSet seen = bits(b);
+            BitSet unsent = version == VERSION_2 ? new BitSet() : bits(b);
+            RunProgress p = new RunProgress(seen, unsent);
             p.startedEventId = id;
             p.requests = requests;
             p.expectedWorkers = workers;
@@ -86,5 +97,14 @@ public final class RunProgressSerde implements Serde<RunProgress> {
             p.publishedAtMs = published;
             return p;
         };
+    }
+
+    /** Reads a length-prefixed array of longs as a bit set. */
+    private static BitSet bits(ByteBuffer b) {
+        long[] words = new long[b.getInt()];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = b.getLong();
+        }
+        return BitSet.valueOf(words);
     }
 }

@@ -74,6 +74,46 @@ class RunProgressSerdeTest {
     }
 
     @Test
+    void unsentTurnsRoundTripAsVersion3AndCountAsArrived() {
+        RunProgress p = RunProgress.empty();
+        p.start("conv-start", 9, 1, false);
+        for (int i : new int[] {0, 3, 4, 5, 6, 7}) {
+            p.markRequest(i);
+        }
+        p.markUnsent(0, 2);  // conversation c0 ended after turn 1: 1 and 2 never come
+        p.markUnsent(7, 5);  // capped at the plan: only 8
+        p.finish(6, false);
+        byte[] current = serde.serializer().serialize("t", p);
+        org.assertj.core.api.Assertions.assertThat(current[0]).as("version byte with unsent indices")
+                .isEqualTo((byte) 3);
+        RunProgress back = serde.deserializer().deserialize("t", current);
+        assertSameProgress(p, back);
+        org.assertj.core.api.Assertions.assertThat(back.unsent().stream().boxed().toList()).as("unsent indices")
+                .containsExactly(1, 2, 8);
+        org.assertj.core.api.Assertions.assertThat(back.ready()).as("ready with every index sent or unsent").isTrue();
+        byte[] captured = io.capstream.aggregator.serde.SerdeFixtures.captured("run-progress-v3.bin", current);
+        org.assertj.core.api.Assertions.assertThat(current).as("today's version-3 encoding").isEqualTo(captured);
+
+        p.markPublished(1_767_225_601_000L);
+        org.assertj.core.api.Assertions.assertThat(serde.serializer().serialize("t", p)[0])
+                .as("a published marker forgets the unsent indices: version 2").isEqualTo((byte) 2);
+    }
+
+    @Test
+    void unsentIndicesDoNotMakeARunReadyBeforeTheOthersArrive() {
+        RunProgress p = RunProgress.empty();
+        p.start("conv-start", 6, 1, false);
+        p.finish(3, false);
+        p.markRequest(0);
+        p.markUnsent(0, 2);
+        p.markRequest(3);
+        p.markRequest(5);
+        org.assertj.core.api.Assertions.assertThat(p.ready()).as("ready while request 4 is outstanding").isFalse();
+        p.markRequest(4);
+        org.assertj.core.api.Assertions.assertThat(p.ready()).as("ready once request 4 arrived").isTrue();
+    }
+
+    @Test
     void emptyEventIdIsNotNull() {
         RunProgress p = RunProgress.empty();
         p.start("", 0, 1, false);
@@ -120,6 +160,7 @@ class RunProgressSerdeTest {
         assertEquals(expected.expectedWorkers, actual.expectedWorkers);
         assertEquals(expected.timeBounded, actual.timeBounded);
         assertEquals(expected.seen, actual.seen);
+        assertEquals(expected.unsent, actual.unsent);
         assertEquals(expected.finishedWorkers, actual.finishedWorkers);
         assertEquals(expected.sentTotal, actual.sentTotal);
         assertEquals(expected.interrupted, actual.interrupted);
