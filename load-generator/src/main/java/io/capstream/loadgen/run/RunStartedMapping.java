@@ -61,7 +61,8 @@ public final class RunStartedMapping {
         LengthDistribution in = request.inputTokens();
         LengthDistribution out = request.outputTokens();
         ConversationShape conv = c.conversation();
-        LengthDistribution turns = conv.turns();
+        // --turns 1 is the single-turn run: recorded as absent, so that its report is the reference's, byte for byte
+        LengthDistribution turns = conv.multiTurn() ? conv.turns() : null;
         RunStarted.Builder b = RunStarted.newBuilder()
                 .setBaseUrl(target.baseUrl())
                 .setModel(target.model())

@@ -150,6 +150,17 @@ class RunStartedMappingTest {
     }
 
     @Test
+    void oneTurnIsRecordedAsTheSingleTurnRun() {
+        RunConfig one = everyOption().withConversation(c -> c.withTurns(new LengthDistribution(1, 0)).withTools(null)
+                .withToolAnswers(null, null, null).withThinkTime(null, null).withResponsesState(null));
+        RunStarted rs = recorded(plan(one));
+        assertThat(rs.getTurnsMean()).as("--turns 1 recorded as absent (capstream.run unchanged)").isNull();
+        assertThat(rs.getTurnsStddev()).as("its spread").isNull();
+        assertThat(RunStartedMapping.toConfig(rs).conversation().conversations()).as("read back: single requests")
+                .isFalse();
+    }
+
+    @Test
     void theResolvedValuesAreRecordedResolved() {
         RunConfig closed = everyOption().withLoad(new LoadShape(100, 5, 0, ArrivalMode.CLOSED, null, null, null, 0.0));
         RunStarted rs = recorded(plan(closed));
