@@ -129,7 +129,7 @@ public record ConversationShape(LengthDistribution turns, Double thinkTimeS, Dou
             if (!Double.isFinite(turns.mean()) || turns.mean() < 1 || turns.mean() > MAX_TURNS
                     || !Double.isFinite(turns.stddev()) || turns.stddev() < 0) {
                 errors.add("--turns needs a mean between 1 and " + MAX_TURNS + " and a standard deviation >= 0, got "
-                        + turns.label());
+                        + turns.label().replaceAll(",0$", ""));
             }
         }
         waitProblem(errors, "--think-time", thinkTimeS);

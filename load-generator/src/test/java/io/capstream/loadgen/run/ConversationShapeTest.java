@@ -37,7 +37,7 @@ class ConversationShapeTest {
     void zeroTurnsIsAUsageError() {
         RunConfig c = base().withConversation(s -> s.withTurns(new LengthDistribution(0, 0)));
         assertThat(problems(c)).as("--turns 0")
-                .containsExactly("--turns needs a mean between 1 and 10000 and a standard deviation >= 0, got 0,0");
+                .containsExactly("--turns needs a mean between 1 and 10000 and a standard deviation >= 0, got 0");
     }
 
     @Test
