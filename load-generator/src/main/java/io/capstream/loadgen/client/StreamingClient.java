@@ -45,7 +45,7 @@ public final class StreamingClient implements AutoCloseable {
     private final boolean keepAlive;
     private final String authorization;
     private final List<ExtraHeader> headers;
-    private final boolean textChoices;
+    private final ApiEndpoint endpoint;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
 
     /**
@@ -56,7 +56,7 @@ public final class StreamingClient implements AutoCloseable {
         this.vertx = vertx;
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
         this.headers = config.headers();
-        this.textChoices = config.endpoint() == ApiEndpoint.COMPLETIONS;
+        this.endpoint = config.endpoint();
         this.timeoutMs = Math.max(1, Math.round(config.timeoutS() * 1000));
         this.keepAlive = config.keepAlive();
         this.authorization = config.apiKey().authorizationHeader().orElse(null);
@@ -173,7 +173,7 @@ public final class StreamingClient implements AutoCloseable {
 
         Exchange(long t0) {
             this.t0 = t0;
-            this.acc = new ChunkAccumulator(t0, textChoices);
+            this.acc = new ChunkAccumulator(t0, endpoint);
             this.splitter = new SseLineSplitter(acc);
         }
 
