@@ -18,7 +18,7 @@ class ChunkToolCallsTest {
         final SseLineSplitter splitter;
 
         Stream(boolean toolsSent, boolean keepReply) {
-            acc = new ChunkAccumulator(T0, false, toolsSent, keepReply);
+            acc = new ChunkAccumulator(T0, io.capstream.loadgen.workload.ApiEndpoint.CHAT, toolsSent, keepReply);
             splitter = new SseLineSplitter(acc);
         }
 

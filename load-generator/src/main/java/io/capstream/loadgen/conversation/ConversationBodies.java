@@ -1,0 +1,366 @@
+package io.capstream.loadgen.conversation;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.capstream.loadgen.client.ToolCall;
+import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.BodyControls;
+import io.capstream.loadgen.workload.ExtraBody;
+import io.capstream.loadgen.workload.ThinkingMode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The {@link ConversationBodyWriter}s of the three APIs (issue 29). Every body is {@code model}, the history in the
+ * API's form, the turn's token limit, then {@code tools} and {@code tool_choice} when the run sends tools, then the
+ * members of {@link BodyControls} (temperature 0, {@code stream: true}, thinking controls, {@code --extra-body}).
+ * <ul>
+ * <li>chat: {@code messages}; an answer is an {@code assistant} message with its text ({@code null} when it is only
+ * tool calls) and {@code tool_calls} ({@code {"id","type":"function","function":{"name","arguments"}}}); a tool
+ * result is {@code {"role":"tool","tool_call_id",..,"content"}}; tools as given
+ * ({@code {"type":"function","function":{..}}}), {@code tool_choice} {@code auto|required|none};</li>
+ * <li>Responses: {@code input} items: input messages {@code {"role","content"}}, an answer's text as an
+ * {@code assistant} message and its calls as {@code {"type":"function_call","call_id","name","arguments"}}, tool
+ * results as {@code {"type":"function_call_output","call_id","output"}}; {@code max_output_tokens};
+ * {@code previous_response_id} when given; tools flat ({@code {"type":"function","name","description",
+ * "parameters"}}), {@code tool_choice} as for chat;</li>
+ * <li>Messages: system messages become the top-level {@code system} (joined with a blank line), the others
+ * {@code messages} with content blocks: an answer is an {@code assistant} message with a {@code text} block and
+ * {@code tool_use} blocks ({@code input}: the arguments parsed as a JSON object, {@code {}} when they are not one),
+ * tool results {@code tool_result} blocks in a {@code user} message; consecutive messages of one role are merged into
+ * one (the API wants user and assistant to alternate); a message that is one text block is written as a string;
+ * tools {@code {"name","description","input_schema"}}, {@code tool_choice} {@code {"type":"auto"|"any"|"none"}}
+ * for {@code auto|required|none}.</li>
+ * </ul>
+ * Immutable and thread-safe.
+ */
+public final class ConversationBodies implements ConversationBodyWriter {
+    /** The accepted {@code --tool-choice} values. */
+    public static final Set<String> TOOL_CHOICES = Set.of("auto", "required", "none");
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final ApiEndpoint endpoint;
+    private final String model;
+    private final ThinkingMode thinking;
+    private final String reasoningEffort;
+    private final ExtraBody extra;
+    private final List<ToolDefinition> tools;
+    private final String toolChoice;
+
+    private ConversationBodies(ApiEndpoint endpoint, String model, ThinkingMode thinking, String reasoningEffort,
+                               ExtraBody extra, List<ToolDefinition> tools, String toolChoice) {
+        this.endpoint = endpoint;
+        this.model = model;
+        this.thinking = thinking;
+        this.reasoningEffort = reasoningEffort;
+        this.extra = extra;
+        this.tools = tools;
+        this.toolChoice = toolChoice;
+    }
+
+    /**
+     * @param endpoint        chat, responses or messages; not null (completions has no conversations)
+     * @param model           the model id; not null
+     * @param thinking        the resolved thinking mode; not null
+     * @param reasoningEffort the reasoning effort, or null
+     * @param extra           the {@code --extra-body} members, or null
+     * @param tools           the tools sent with every request; empty or null for none
+     * @param toolChoice      {@code auto}, {@code required} or {@code none}, or null to send none (the server's
+     *                        default); only sent with tools
+     * @return the writer
+     * @throws IllegalArgumentException for the completions endpoint or an unknown tool choice
+     */
+    public static ConversationBodyWriter forEndpoint(ApiEndpoint endpoint, String model, ThinkingMode thinking,
+                                                     String reasoningEffort, ExtraBody extra,
+                                                     List<ToolDefinition> tools, String toolChoice) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        if (endpoint == ApiEndpoint.COMPLETIONS) {
+            throw new IllegalArgumentException("conversations need --endpoint chat, responses or messages"
+                    + " (completions has no messages)");
+        }
+        if (toolChoice != null && !TOOL_CHOICES.contains(toolChoice)) {
+            throw new IllegalArgumentException("--tool-choice must be auto, required or none, got '" + toolChoice + "'");
+        }
+        return new ConversationBodies(endpoint, Objects.requireNonNull(model, "model"),
+                Objects.requireNonNull(thinking, "thinking"), reasoningEffort, extra,
+                tools == null ? List.of() : List.copyOf(tools), toolChoice);
+    }
+
+    @Override
+    public byte[] body(List<HistoryItem> history, int maxTokens, String previousResponseId) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+            g.writeStartObject();
+            g.writeStringField("model", model);
+            switch (endpoint) {
+                case RESPONSES -> responsesInput(g, history);
+                case MESSAGES -> messages(g, history);
+                default -> chatMessages(g, history);
+            }
+            g.writeNumberField(BodyControls.maxTokensMember(endpoint), maxTokens);
+            if (endpoint == ApiEndpoint.RESPONSES && previousResponseId != null) {
+                g.writeStringField("previous_response_id", previousResponseId);
+            }
+            tools(g);
+            BodyControls.write(g, endpoint, thinking, reasoningEffort, extra);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    // ---- chat ----
+
+    private static void chatMessages(JsonGenerator g, List<HistoryItem> history) throws IOException {
+        g.writeArrayFieldStart("messages");
+        for (HistoryItem item : history) {
+            if (item instanceof HistoryItem.Input in) {
+                for (InputMessage m : in.messages()) {
+                    g.writeStartObject();
+                    g.writeStringField("role", m.role());
+                    g.writeStringField("content", m.content());
+                    g.writeEndObject();
+                }
+            } else if (item instanceof HistoryItem.Answer a) {
+                g.writeStartObject();
+                g.writeStringField("role", "assistant");
+                List<ToolCall> calls = a.reply().toolCalls();
+                if (a.reply().text().isEmpty() && !calls.isEmpty()) {
+                    g.writeNullField("content");
+                } else {
+                    g.writeStringField("content", a.reply().text());
+                }
+                if (!calls.isEmpty()) {
+                    g.writeArrayFieldStart("tool_calls");
+                    for (ToolCall c : calls) {
+                        g.writeStartObject();
+                        g.writeStringField("id", c.id());
+                        g.writeStringField("type", "function");
+                        g.writeObjectFieldStart("function");
+                        g.writeStringField("name", c.name());
+                        g.writeStringField("arguments", c.arguments());
+                        g.writeEndObject();
+                        g.writeEndObject();
+                    }
+                    g.writeEndArray();
+                }
+                g.writeEndObject();
+            } else if (item instanceof HistoryItem.ToolResult r) {
+                g.writeStartObject();
+                g.writeStringField("role", "tool");
+                g.writeStringField("tool_call_id", r.callId());
+                g.writeStringField("content", r.content());
+                g.writeEndObject();
+            }
+        }
+        g.writeEndArray();
+    }
+
+    // ---- Responses ----
+
+    private static void responsesInput(JsonGenerator g, List<HistoryItem> history) throws IOException {
+        g.writeArrayFieldStart("input");
+        for (HistoryItem item : history) {
+            if (item instanceof HistoryItem.Input in) {
+                for (InputMessage m : in.messages()) {
+                    g.writeStartObject();
+                    g.writeStringField("role", m.role());
+                    g.writeStringField("content", m.content());
+                    g.writeEndObject();
+                }
+            } else if (item instanceof HistoryItem.Answer a) {
+                if (!a.reply().text().isEmpty() || a.reply().toolCalls().isEmpty()) {
+                    g.writeStartObject();
+                    g.writeStringField("role", "assistant");
+                    g.writeStringField("content", a.reply().text());
+                    g.writeEndObject();
+                }
+                for (ToolCall c : a.reply().toolCalls()) {
+                    g.writeStartObject();
+                    g.writeStringField("type", "function_call");
+                    g.writeStringField("call_id", c.id());
+                    g.writeStringField("name", c.name());
+                    g.writeStringField("arguments", c.arguments());
+                    g.writeEndObject();
+                }
+            } else if (item instanceof HistoryItem.ToolResult r) {
+                g.writeStartObject();
+                g.writeStringField("type", "function_call_output");
+                g.writeStringField("call_id", r.callId());
+                g.writeStringField("output", r.content());
+                g.writeEndObject();
+            }
+        }
+        g.writeEndArray();
+    }
+
+    // ---- Messages ----
+
+    /** One content block of a Messages API message. */
+    private sealed interface Block {
+        /** A text block. */
+        record Text(String text) implements Block {
+        }
+
+        /** A tool call of the assistant. */
+        record ToolUse(ToolCall call) implements Block {
+        }
+
+        /** A tool's result in a user message. */
+        record Result(HistoryItem.ToolResult result) implements Block {
+        }
+    }
+
+    /** A Messages API message being assembled: a role and its blocks. */
+    private record Message(String role, List<Block> blocks) {
+    }
+
+    private static void messages(JsonGenerator g, List<HistoryItem> history) throws IOException {
+        StringBuilder system = new StringBuilder();
+        List<Message> messages = new ArrayList<>();
+        for (HistoryItem item : history) {
+            if (item instanceof HistoryItem.Input in) {
+                for (InputMessage m : in.messages()) {
+                    if ("system".equals(m.role())) {
+                        system.append(system.isEmpty() ? "" : "\n\n").append(m.content());
+                    } else {
+                        add(messages, m.role(), new Block.Text(m.content()));
+                    }
+                }
+            } else if (item instanceof HistoryItem.Answer a) {
+                List<Block> blocks = new ArrayList<>();
+                if (!a.reply().text().isEmpty() || a.reply().toolCalls().isEmpty()) {
+                    blocks.add(new Block.Text(a.reply().text()));
+                }
+                for (ToolCall c : a.reply().toolCalls()) {
+                    blocks.add(new Block.ToolUse(c));
+                }
+                for (Block b : blocks) {
+                    add(messages, "assistant", b);
+                }
+            } else if (item instanceof HistoryItem.ToolResult r) {
+                add(messages, "user", new Block.Result(r));
+            }
+        }
+        if (!system.isEmpty()) {
+            g.writeStringField("system", system.toString());
+        }
+        g.writeArrayFieldStart("messages");
+        for (Message m : messages) {
+            g.writeStartObject();
+            g.writeStringField("role", m.role());
+            if (m.blocks().size() == 1 && m.blocks().get(0) instanceof Block.Text t) {
+                g.writeStringField("content", t.text());
+            } else {
+                g.writeArrayFieldStart("content");
+                for (Block b : m.blocks()) {
+                    block(g, b);
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    private static void add(List<Message> messages, String role, Block block) {
+        if (!messages.isEmpty() && messages.get(messages.size() - 1).role().equals(role)) {
+            messages.get(messages.size() - 1).blocks().add(block);
+        } else {
+            List<Block> blocks = new ArrayList<>();
+            blocks.add(block);
+            messages.add(new Message(role, blocks));
+        }
+    }
+
+    private static void block(JsonGenerator g, Block b) throws IOException {
+        g.writeStartObject();
+        if (b instanceof Block.Text t) {
+            g.writeStringField("type", "text");
+            g.writeStringField("text", t.text());
+        } else if (b instanceof Block.ToolUse u) {
+            g.writeStringField("type", "tool_use");
+            g.writeStringField("id", u.call().id());
+            g.writeStringField("name", u.call().name());
+            g.writeFieldName("input");
+            g.writeRawValue(inputObject(u.call().arguments()));
+        } else if (b instanceof Block.Result r) {
+            g.writeStringField("type", "tool_result");
+            g.writeStringField("tool_use_id", r.result().callId());
+            g.writeStringField("content", r.result().content());
+        }
+        g.writeEndObject();
+    }
+
+    /** @return the arguments as compact JSON when they are a JSON object, else {@code {}} (Messages wants an object) */
+    static String inputObject(String arguments) {
+        try {
+            JsonNode n = MAPPER.readTree(arguments);
+            return n != null && n.isObject() ? n.toString() : "{}";
+        } catch (IOException e) {
+            return "{}";
+        }
+    }
+
+    // ---- tools ----
+
+    private void tools(JsonGenerator g) throws IOException {
+        if (tools.isEmpty()) {
+            return;
+        }
+        g.writeArrayFieldStart("tools");
+        for (ToolDefinition t : tools) {
+            g.writeStartObject();
+            switch (endpoint) {
+                case MESSAGES -> {
+                    g.writeStringField("name", t.name());
+                    if (t.description() != null) {
+                        g.writeStringField("description", t.description());
+                    }
+                    g.writeFieldName("input_schema");
+                    g.writeRawValue(t.parametersJson());
+                }
+                case RESPONSES -> {
+                    g.writeStringField("type", "function");
+                    function(g, t);
+                }
+                default -> {
+                    g.writeStringField("type", "function");
+                    g.writeObjectFieldStart("function");
+                    function(g, t);
+                    g.writeEndObject();
+                }
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        if (toolChoice != null) {
+            if (endpoint == ApiEndpoint.MESSAGES) {
+                g.writeObjectFieldStart("tool_choice");
+                g.writeStringField("type", "required".equals(toolChoice) ? "any" : toolChoice);
+                g.writeEndObject();
+            } else {
+                g.writeStringField("tool_choice", toolChoice);
+            }
+        }
+    }
+
+    private static void function(JsonGenerator g, ToolDefinition t) throws IOException {
+        g.writeStringField("name", t.name());
+        if (t.description() != null) {
+            g.writeStringField("description", t.description());
+        }
+        g.writeFieldName("parameters");
+        g.writeRawValue(t.parametersJson());
+    }
+}
