@@ -52,6 +52,7 @@ final class DecodedChunk {
     private String[] callName;
     private String[] callArguments;
     private String responseId;
+    private long timingsCacheN;
 
     /** Creates a chunk with nothing recorded that keeps no reply text (the benchmark path: no allocation). */
     DecodedChunk() {
@@ -61,19 +62,13 @@ final class DecodedChunk {
     /**
      * Creates a chunk with nothing recorded.
      *
-     * @param keepReply keep the chunk's content text, tool-call deltas and response id for the reply
-     *                  ({@link #contentText}, {@link #toolCallDelta}, {@link #responseId(String)}); when false
-     *                  they are only counted and nothing is allocated
+     * @param keepReply keep the chunk's content text and response id for the reply ({@link #contentText},
+     *                  {@link #responseId(String)}); when false they are ignored and nothing is allocated
+     *                  (tool-call deltas are kept either way, see {@link #toolCallDelta})
      */
     DecodedChunk(boolean keepReply) {
         this.keepReply = keepReply;
         this.text = keepReply ? new StringBuilder() : null;
-        if (keepReply) {
-            callIndex = new int[2];
-            callId = new String[2];
-            callName = new String[2];
-            callArguments = new String[2];
-        }
         reset();
     }
 
@@ -93,14 +88,15 @@ final class DecodedChunk {
         errorType = null;
         errorCode = null;
         toolCallDeltas = 0;
+        timingsCacheN = -1;
         if (keepReply) {
             text.setLength(0);
-            for (int i = 0; i < pendingCalls; i++) {
-                callId[i] = null;
-                callName[i] = null;
-                callArguments[i] = null;
-            }
             responseId = null;
+        }
+        for (int i = 0; i < pendingCalls; i++) {
+            callId[i] = null;
+            callName[i] = null;
+            callArguments[i] = null;
         }
         pendingCalls = 0;
     }
@@ -127,8 +123,9 @@ final class DecodedChunk {
     /**
      * Records one tool-call delta (chat's {@code delta.tool_calls[]} element, a Responses function-call argument
      * delta, a Messages {@code tool_use} start or {@code input_json_delta}). It is counted in
-     * {@link #toolCallDeltas()} when non-empty: its id, name or arguments fragment is a non-empty string; it is
-     * kept for the reply's {@link ToolCallAssembler} only when the chunk keeps the reply.
+     * {@link #toolCallDeltas()} when non-empty: its id, name or arguments fragment is a non-empty string. Every
+     * delta is kept for the {@link ToolCallAssembler} (so that a failure can say how many tool calls the answer
+     * had, and the reply can list them): this allocates only for answers that have tool calls.
      *
      * @param index             the call's position ({@code tool_calls[].index}), or -1 when the delta has none (then
      *                          it belongs to the call with the same id, or, without an id, to the last one started)
@@ -142,10 +139,12 @@ final class DecodedChunk {
         if (nonEmpty) {
             toolCallDeltas++;
         }
-        if (!keepReply) {
-            return;
-        }
-        if (pendingCalls == callIndex.length) {
+        if (callIndex == null) {
+            callIndex = new int[2];
+            callId = new String[2];
+            callName = new String[2];
+            callArguments = new String[2];
+        } else if (pendingCalls == callIndex.length) {
             int n = pendingCalls * 2;
             callIndex = java.util.Arrays.copyOf(callIndex, n);
             callId = java.util.Arrays.copyOf(callId, n);
@@ -210,7 +209,7 @@ final class DecodedChunk {
         return keepReply ? text : "";
     }
 
-    /** @return tool-call deltas kept for the reply (0 when not kept) */
+    /** @return tool-call deltas of the chunk, in order, empty ones included */
     int keptToolCallDeltas() {
         return pendingCalls;
     }
@@ -238,6 +237,20 @@ final class DecodedChunk {
     /** @return the response id kept for the reply, or null */
     String keptResponseId() {
         return responseId;
+    }
+
+    /**
+     * Records llama.cpp's {@code timings.cache_n}: prompt tokens the server took from its prefix cache.
+     *
+     * @param cacheN {@code timings.cache_n} when an integer ≥ 0, else -1
+     */
+    void timingsCacheN(long cacheN) {
+        timingsCacheN = cacheN;
+    }
+
+    /** @return llama.cpp's {@code timings.cache_n} of the chunk when an integer ≥ 0, else -1 */
+    long timingsCacheN() {
+        return timingsCacheN;
     }
 
     /** Counts one choice delta with a non-empty reasoning string. */

@@ -53,6 +53,8 @@ public final class StreamingClient implements AutoCloseable {
     private final String xApiKey;
     private final List<ExtraHeader> headers;
     private final ApiEndpoint endpoint;
+    private final boolean toolsSent;
+    private final boolean keepReply;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
 
     /**
@@ -64,6 +66,8 @@ public final class StreamingClient implements AutoCloseable {
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
         this.endpoint = config.endpoint();
         this.headers = config.headers();
+        this.toolsSent = config.toolsSent();
+        this.keepReply = config.keepReply();
         this.timeoutMs = Math.max(1, Math.round(config.timeoutS() * 1000));
         this.keepAlive = config.keepAlive();
         // Anthropic's Messages API takes the key as x-api-key (and a basic-auth URL's credentials stay in Authorization)
@@ -188,7 +192,7 @@ public final class StreamingClient implements AutoCloseable {
 
         Exchange(long t0) {
             this.t0 = t0;
-            this.acc = new ChunkAccumulator(t0, endpoint);
+            this.acc = new ChunkAccumulator(t0, endpoint, toolsSent, keepReply);
             this.splitter = new SseLineSplitter(acc);
         }
 
@@ -370,7 +374,8 @@ public final class StreamingClient implements AutoCloseable {
             promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
                     acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
                     acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),
-                    nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e));
+                    nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e,
+                    acc.toolCallChunks(), acc.reply()));
         }
     }
 }
