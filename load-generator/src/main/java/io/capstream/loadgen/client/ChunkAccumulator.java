@@ -49,15 +49,17 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
      * @param textChoices the stream is from the completions endpoint: {@code choices[].text} is the content
      */
     public ChunkAccumulator(long t0Ns, boolean textChoices) {
-        this(t0Ns, textChoices ? ApiEndpoint.COMPLETIONS : ApiEndpoint.CHAT);
+        this(t0Ns, textChoices, false, false);
     }
 
     /**
-     * @param t0Ns     the request's t0, {@code System.nanoTime()} just before connecting
-     * @param endpoint the API whose stream this is (see {@link #ChunkAccumulator(long, ApiEndpoint, boolean, boolean)})
+     * @param t0Ns        the request's t0, {@code System.nanoTime()} just before connecting
+     * @param textChoices the stream is from the completions endpoint: {@code choices[].text} is the content
+     * @param toolsSent   the run sends tools: tool-call deltas are output ({@link ClientConfig#toolsSent()})
+     * @param keepReply   keep the answer's text for {@link #reply()} ({@link ClientConfig#keepReply()})
      */
-    public ChunkAccumulator(long t0Ns, ApiEndpoint endpoint) {
-        this(t0Ns, endpoint, false, false);
+    public ChunkAccumulator(long t0Ns, boolean textChoices, boolean toolsSent, boolean keepReply) {
+        this(t0Ns, textChoices ? ApiEndpoint.COMPLETIONS : ApiEndpoint.CHAT, toolsSent, keepReply);
     }
 
     /**

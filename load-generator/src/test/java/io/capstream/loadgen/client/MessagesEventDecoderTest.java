@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class MessagesEventDecoderTest {
-    private final ChunkAccumulator acc = new ChunkAccumulator(1_000, ApiEndpoint.MESSAGES);
+    private final ChunkAccumulator acc = new ChunkAccumulator(1_000, ApiEndpoint.MESSAGES, false, false);
     private final SseLineSplitter splitter = new SseLineSplitter(acc);
 
     private boolean at(long now, String text) {
@@ -92,6 +92,33 @@ class MessagesEventDecoderTest {
         assertThat(more).as("stops").isFalse();
         assertThat(acc.failure().message()).as("message")
                 .isEqualTo(ChunkErrors.IN_STREAM_ERROR + "context shift disabled (type=server_error, code=500)");
+    }
+
+    @Test
+    void aToolUseStreamWithToolsIsOutputAndTheReplyHasTheCall() {
+        ChunkAccumulator a = new ChunkAccumulator(1_000, ApiEndpoint.MESSAGES, true, true);
+        SseLineSplitter s = new SseLineSplitter(a);
+        String stream = start("{\"input_tokens\":20,\"output_tokens\":0}")
+                + event("content_block_start", "\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}")
+                + delta(0, "text_delta", "text", "Let me check.")
+                + event("content_block_stop", "\"index\":0")
+                + event("content_block_start", "\"index\":1,\"content_block\":{\"type\":\"tool_use\","
+                + "\"id\":\"toolu_1\",\"name\":\"get_weather\",\"input\":{}}")
+                + delta(1, "input_json_delta", "partial_json", "{\\\"city\\\": ")
+                + delta(1, "input_json_delta", "partial_json", "\\\"Paris\\\"}")
+                + event("content_block_stop", "\"index\":1")
+                + event("message_delta", "\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":12}")
+                + event("message_stop", "");
+        a.at(1_300);
+        byte[] b = stream.getBytes(StandardCharsets.UTF_8);
+        assertThat(s.feed(b, 0, b.length)).as("ends at message_stop").isFalse();
+        assertThat(a.failure()).as("failure").isNull();
+        assertThat(a.toolCallChunks()).as("the tool_use block and two input_json deltas").isEqualTo(3);
+        assertThat(a.contentChunks()).as("the text").isEqualTo(1);
+        assertThat(a.reply()).as("reply").isEqualTo(new Reply("Let me check.",
+                java.util.List.of(new ToolCall("toolu_1", "get_weather", "{\"city\": \"Paris\"}")), null));
+        assertThat(a.completionTokens()).as("output tokens").isEqualTo(12);
+        assertThat(a.finishReason()).as("finish").isEqualTo("tool_calls");
     }
 
     @Test

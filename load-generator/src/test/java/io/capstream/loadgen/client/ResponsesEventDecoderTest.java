@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class ResponsesEventDecoderTest {
-    private final ChunkAccumulator acc = new ChunkAccumulator(1_000, ApiEndpoint.RESPONSES);
+    private final ChunkAccumulator acc = new ChunkAccumulator(1_000, ApiEndpoint.RESPONSES, false, false);
     private final SseLineSplitter splitter = new SseLineSplitter(acc);
 
     /** Feeds text arriving at absolute time {@code now}; @return whether reading goes on. */
@@ -142,6 +142,28 @@ class ResponsesEventDecoderTest {
         assertThat(d.ended()).as("completed ends").isTrue();
         assertThat(c.finishReason()).as("an answer with function calls").isEqualTo("tool_calls");
         assertThat(c.keptResponseId()).as("response id from response.completed").isEqualTo("resp_9");
+    }
+
+    @Test
+    void aFunctionCallStreamWithToolsIsOutputAndTheReplyHasTheCallAndTheResponseId() {
+        ChunkAccumulator a = new ChunkAccumulator(1_000, ApiEndpoint.RESPONSES, true, true);
+        SseLineSplitter s = new SseLineSplitter(a);
+        String stream = event("response.created", "\"response\":{\"id\":\"resp_1\"}")
+                + event("response.output_item.added", "\"item\":{\"id\":\"fc_1\",\"arguments\":\"\","
+                + "\"call_id\":\"call_1\",\"name\":\"get_weather\",\"type\":\"function_call\"}")
+                + event("response.function_call_arguments.delta", "\"delta\":\"{\\\"city\\\":\",\"item_id\":\"fc_1\"")
+                + event("response.function_call_arguments.delta", "\"delta\":\"\\\"Paris\\\"}\",\"item_id\":\"fc_1\"")
+                + completed("{\"input_tokens\":20,\"output_tokens\":9}");
+        a.at(1_300);
+        byte[] b = stream.getBytes(StandardCharsets.UTF_8);
+        assertThat(s.feed(b, 0, b.length)).as("ends at response.completed").isFalse();
+        assertThat(a.failure()).as("failure").isNull();
+        assertThat(a.visibleContentFailure()).as("a tool-call answer with tools is a success").isNull();
+        assertThat(a.toolCallChunks()).as("the item and two argument deltas").isEqualTo(3);
+        assertThat(a.ttftNs()).as("with tools the first tool-call delta is the first token").isEqualTo(300);
+        assertThat(a.reply()).as("reply").isEqualTo(new Reply("",
+                java.util.List.of(new ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}")), "resp_1"));
+        assertThat(a.finishReason()).as("finish").isEqualTo("tool_calls");
     }
 
     @Test
