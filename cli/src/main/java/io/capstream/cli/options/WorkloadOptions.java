@@ -148,10 +148,13 @@ public class WorkloadOptions {
                     + " and max_tokens are refused (use --model, --max-tokens). Recorded in the report.")
     String extraBody;
 
-    @Option(names = "--endpoint", paramLabel = "chat|completions",
+    @Option(names = "--endpoint", paramLabel = "chat|completions|responses|messages",
             description = "chat: POST <base>/chat/completions with one user message (the reference); completions:"
                     + " POST <base>/completions with the prompt as a string (choices[].text is the output; not with"
-                    + " the thinking options or --dataset, which are chat features). Default: chat.")
+                    + " the thinking options or --dataset, which are chat features); responses: POST <base>/responses"
+                    + " (OpenAI Responses API: input, max_output_tokens; usage from response.completed); messages:"
+                    + " POST <base>/messages (Anthropic Messages API: anthropic-version header, the --api-key-env key"
+                    + " as x-api-key; not with --reasoning-effort). Default: chat.")
     String endpoint = "chat";
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off",

@@ -1,16 +1,19 @@
 package io.capstream.loadgen.client;
 
 import io.capstream.loadgen.client.SseEventAssembler.Parse;
+import io.capstream.loadgen.workload.ApiEndpoint;
 
 /**
- * Reads the lines of one streamed chat completion (spec §4) into the request's raw measurements
- * and its stream-level failure. A thin composition of one unit per concern:
+ * Reads the lines of one streamed chat completion (spec §4), or of a Responses or Messages API stream
+ * (issue 29), into the request's raw measurements and its stream-level failure. A thin composition of one unit per concern:
  * <ul>
  * <li>framing, {@link SseEventAssembler}: lines to {@code data:} payloads, multi-line events,
  * {@code [DONE]};</li>
  * <li>decoding, {@link ChunkDecoder}: a payload to a {@link DecodedChunk} (deltas, usage,
  * {@code finish_reason}, malformed structure, {@code error} member); unparseable payloads are
- * skipped;</li>
+ * skipped. For the Responses and Messages APIs an {@link EventDecoder} per request
+ * ({@link ResponsesEventDecoder}, {@link MessagesEventDecoder}) fills the same chunk and its terminal event
+ * ({@code response.completed}, {@code message_stop}) ends reading as {@code [DONE]} does;</li>
  * <li>measurement, {@link StreamMeasurements}: TTFO, TTFT, counts, usage, finish reason, data
  * lines and the largest gap between them, at the arrival time of the bytes;</li>
  * <li>error wording, {@link ChunkErrors}: a malformed chunk is a {@code TypeError}, a truthy
@@ -33,6 +36,8 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     private final SseEventAssembler events = new SseEventAssembler(new Payloads());
     private RequestError failure;
     private final boolean textChoices;
+    private final EventDecoder decoder; // null for chat and completions: the static ChunkDecoder (no allocation)
+    private boolean ended;
 
     /** @param t0Ns the request's t0, {@code System.nanoTime()} just before connecting */
     public ChunkAccumulator(long t0Ns) {
@@ -54,11 +59,28 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
      * @param keepReply   keep the answer's text for {@link #reply()} ({@link ClientConfig#keepReply()})
      */
     public ChunkAccumulator(long t0Ns, boolean textChoices, boolean toolsSent, boolean keepReply) {
+        this(t0Ns, textChoices ? ApiEndpoint.COMPLETIONS : ApiEndpoint.CHAT, toolsSent, keepReply);
+    }
+
+    /**
+     * @param t0Ns      the request's t0, {@code System.nanoTime()} just before connecting
+     * @param endpoint  the API whose stream this is: chat and completions chunks are read by {@link ChunkDecoder},
+     *                  Responses events by {@link ResponsesEventDecoder}, Messages events by
+     *                  {@link MessagesEventDecoder} (their terminal event ends the stream as {@code [DONE]} does)
+     * @param toolsSent the run sends tools: tool-call deltas are output ({@link ClientConfig#toolsSent()})
+     * @param keepReply keep the answer's text for {@link #reply()} ({@link ClientConfig#keepReply()})
+     */
+    public ChunkAccumulator(long t0Ns, ApiEndpoint endpoint, boolean toolsSent, boolean keepReply) {
         this.measurements = new StreamMeasurements(t0Ns, toolsSent, keepReply);
         this.chunk = new DecodedChunk(keepReply);
         this.reply = new ReplyCapture(keepReply);
         this.toolsSent = toolsSent;
-        this.textChoices = textChoices;
+        this.textChoices = endpoint == ApiEndpoint.COMPLETIONS;
+        this.decoder = switch (endpoint) {
+            case RESPONSES -> new ResponsesEventDecoder();
+            case MESSAGES -> new MessagesEventDecoder();
+            default -> null;
+        };
         events.at(t0Ns);
     }
 
@@ -92,7 +114,8 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
 
         @Override
         public Parse parse(byte[] b, int off, int len) {
-            return ChunkDecoder.decode(b, off, len, chunk, textChoices);
+            return decoder == null ? ChunkDecoder.decode(b, off, len, chunk, textChoices)
+                    : decoder.decode(b, off, len, chunk);
         }
 
         @Override
@@ -108,13 +131,17 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
                 failure = ChunkErrors.inStreamError(chunk);
                 return false;
             }
+            if (decoder != null && decoder.ended()) {
+                ended = true; // response.completed / message_stop: the end of the answer, as [DONE]
+                return false;
+            }
             return true;
         }
     }
 
-    /** @return whether {@code data: [DONE]} was seen */
+    /** @return whether {@code data: [DONE]} or the API's terminal event ({@link EventDecoder#ended()}) was seen */
     public boolean done() {
-        return events.done();
+        return events.done() || ended;
     }
 
     /** @return a stream-level failure (TypeError, in-stream error object), or null */

@@ -33,19 +33,26 @@ import io.vertx.core.http.RequestOptions;
  *
  * <p>Headers: {@code Content-Type: application/json}, {@code Accept-Encoding: identity},
  * {@code Authorization: Bearer <key>} when a key is configured, {@code Connection: close}
- * unless keep-alive is on, then the {@code -H} headers ({@link ExtraHeader}). The path is the configured
+ * unless keep-alive is on, then the {@code -H} headers ({@link ExtraHeader}). For the Messages API
+ * ({@link ApiEndpoint#MESSAGES}): {@code anthropic-version: 2023-06-01}, and the {@code --api-key-env} key as
+ * {@code x-api-key} instead of {@code Authorization}. The path is the configured
  * endpoint's ({@link ApiEndpoint#path()}). Callbacks run on the event loop of the context the request was started
  * from; call {@link #execute} from the event-loop context that should own the connection.
  */
 public final class StreamingClient implements AutoCloseable {
+    /** The header naming the Messages API version (issue 29); a {@code -H} header of the same name replaces it. */
+    public static final String ANTHROPIC_VERSION = "anthropic-version";
+    /** The Messages API version sent: the one Anthropic's streaming format above is documented for. */
+    public static final String ANTHROPIC_VERSION_VALUE = "2023-06-01";
     private final Vertx vertx;
     private final HttpClient client;
     private final String url;
     private final long timeoutMs;
     private final boolean keepAlive;
     private final String authorization;
+    private final String xApiKey;
     private final List<ExtraHeader> headers;
-    private final boolean textChoices;
+    private final ApiEndpoint endpoint;
     private final boolean toolsSent;
     private final boolean keepReply;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
@@ -57,13 +64,15 @@ public final class StreamingClient implements AutoCloseable {
     public StreamingClient(Vertx vertx, ClientConfig config) {
         this.vertx = vertx;
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
+        this.endpoint = config.endpoint();
         this.headers = config.headers();
-        this.textChoices = config.endpoint() == ApiEndpoint.COMPLETIONS;
         this.toolsSent = config.toolsSent();
         this.keepReply = config.keepReply();
         this.timeoutMs = Math.max(1, Math.round(config.timeoutS() * 1000));
         this.keepAlive = config.keepAlive();
-        this.authorization = config.apiKey().authorizationHeader().orElse(null);
+        // Anthropic's Messages API takes the key as x-api-key (and a basic-auth URL's credentials stay in Authorization)
+        this.xApiKey = endpoint == ApiEndpoint.MESSAGES ? config.apiKey().bareKey().orElse(null) : null;
+        this.authorization = xApiKey != null ? null : config.apiKey().authorizationHeader().orElse(null);
         HttpClientOptions options = new HttpClientOptions()
                 .setKeepAlive(keepAlive)
                 .setPipelining(false)
@@ -137,6 +146,12 @@ public final class StreamingClient implements AutoCloseable {
         if (authorization != null) {
             ro.putHeader("Authorization", authorization);
         }
+        if (endpoint == ApiEndpoint.MESSAGES) {
+            ro.putHeader(ANTHROPIC_VERSION, ANTHROPIC_VERSION_VALUE);
+            if (xApiKey != null) {
+                ro.putHeader("x-api-key", xApiKey);
+            }
+        }
         ExtraHeader.apply(headers, ro.getHeaders());
         return ro;
     }
@@ -190,7 +205,7 @@ public final class StreamingClient implements AutoCloseable {
 
         Exchange(long t0) {
             this.t0 = t0;
-            this.acc = new ChunkAccumulator(t0, textChoices, toolsSent, keepReply);
+            this.acc = new ChunkAccumulator(t0, endpoint, toolsSent, keepReply);
             this.splitter = new SseLineSplitter(acc);
         }
 

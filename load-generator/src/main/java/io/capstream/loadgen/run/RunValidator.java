@@ -2,6 +2,7 @@ package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.BodyControls;
 import io.capstream.loadgen.workload.ThinkingMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +54,7 @@ public final class RunValidator {
                 errors.add("--dataset applies to --endpoint chat only (its entries are chat messages)");
             }
         }
+        errors.addAll(apiProblems(target.endpoint(), request));
         if (!request.perRequestLengths() && (request.ctxTokens() != 0 || request.maxModelLen() != 0)) {
             long perRequest = request.ctxTokens() != 0 ? request.ctxTokens()
                     : Math.min(Math.max(0L, request.promptCap(request.maxModelLen())), RunConfig.SAMPLED_CONTEXT_CEILING);
@@ -92,6 +94,30 @@ public final class RunValidator {
             }
             if (load.burst() != 0) {
                 errors.add("--turns and --tools cannot be combined with --burst (a burst is single requests at once)");
+            }
+        }
+        return errors;
+    }
+
+    /**
+     * The rules of the Responses and Messages APIs (issue 29): the Messages API has no reasoning effort, and
+     * {@code --extra-body} may not set a member these APIs' bodies get from capstream
+     * ({@link BodyControls#extraBodyProblem}).
+     *
+     * @param endpoint the API
+     * @param request  the request shape
+     * @return one-line usage errors; empty for chat and completions
+     */
+    static List<String> apiProblems(ApiEndpoint endpoint, RequestShape request) {
+        List<String> errors = new ArrayList<>();
+        if (endpoint == ApiEndpoint.MESSAGES && request.reasoningEffort() != null) {
+            errors.add("--reasoning-effort applies to --endpoint chat or responses (the Messages API has no effort"
+                    + " setting; use --thinking-mode, or --extra-body for Anthropic's thinking budget)");
+        }
+        if (request.extraBody() != null) {
+            String p = BodyControls.extraBodyProblem(endpoint, request.extraBody());
+            if (p != null) {
+                errors.add(p);
             }
         }
         return errors;

@@ -90,6 +90,18 @@ public final class ApiKey {
     }
 
     /**
+     * The key of {@code --api-key-env} alone, for APIs that take it in their own header (Anthropic's
+     * {@code x-api-key}, issue 29) instead of {@code Authorization: Bearer}.
+     *
+     * @return the key, or empty when there is none or the credentials are the base URL's basic auth (which stays in
+     *         {@code Authorization})
+     */
+    public Optional<String> bareKey() {
+        return header != null && header.startsWith("Bearer ") ? Optional.of(header.substring("Bearer ".length()))
+                : Optional.empty();
+    }
+
+    /**
      * @return the values to mask wherever text is recorded: the key, or the basic-auth token and password (raw and
      *         percent-decoded); empty for {@link #none()}
      */

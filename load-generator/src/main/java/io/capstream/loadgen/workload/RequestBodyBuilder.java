@@ -3,6 +3,9 @@ package io.capstream.loadgen.workload;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,10 +20,16 @@ import java.io.UncheckedIOException;
  * <p>Options (issue 15): for {@link ApiEndpoint#COMPLETIONS} the prompt is a {@code prompt} string instead of
  * {@code messages} (the thinking controls are chat-template features and are refused for it by the run's
  * validation); an {@link ExtraBody}'s members follow capstream's, and a member it sets replaces capstream's own
- * (e.g. {@code temperature}). Immutable, thread-safe.
+ * (e.g. {@code temperature}).
+ *
+ * <p>Issue 29: for {@link ApiEndpoint#RESPONSES} the prompt is the {@code input} string and the limit
+ * {@code max_output_tokens}; for {@link ApiEndpoint#MESSAGES} the body has {@code messages} (a dataset's system
+ * messages become the top-level {@code system}) and {@code max_tokens}; the members after them are
+ * {@link BodyControls}' (no {@code stream_options} for either). Immutable, thread-safe.
  */
 public final class RequestBodyBuilder {
     private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final String model;
     private final int maxTokens;
@@ -46,7 +55,8 @@ public final class RequestBodyBuilder {
      * @param maxTokens       {@code max_tokens}
      * @param thinking        resolved thinking mode
      * @param reasoningEffort reasoning effort, or null
-     * @param endpoint        chat ({@code messages}) or completions ({@code prompt}); not null
+     * @param endpoint        chat ({@code messages}), completions ({@code prompt}), responses ({@code input}) or
+     *                        messages; not null
      * @param extra           {@code --extra-body} members, or null for none
      */
     public RequestBodyBuilder(String model, int maxTokens, ThinkingMode thinking, String reasoningEffort,
@@ -57,10 +67,6 @@ public final class RequestBodyBuilder {
         this.reasoningEffort = reasoningEffort;
         this.endpoint = java.util.Objects.requireNonNull(endpoint, "endpoint");
         this.extra = extra;
-    }
-
-    private boolean own(String member) {
-        return extra == null || !extra.has(member);
     }
 
     /**
@@ -96,46 +102,61 @@ public final class RequestBodyBuilder {
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeStringField("model", model);
-            if (messagesJson != null) {
+            if (endpoint == ApiEndpoint.RESPONSES) {
+                if (messagesJson != null) {
+                    g.writeFieldName("input"); // chat messages are Responses input messages as they are
+                    g.writeRawValue(messagesJson);
+                } else {
+                    g.writeStringField("input", prompt);
+                }
+            } else if (endpoint == ApiEndpoint.MESSAGES) {
+                if (messagesJson != null) {
+                    messagesWithSystem(g, messagesJson);
+                } else {
+                    userMessage(g, prompt);
+                }
+            } else if (messagesJson != null) {
                 g.writeFieldName("messages");
                 g.writeRawValue(messagesJson);
             } else if (endpoint == ApiEndpoint.COMPLETIONS) {
                 g.writeStringField("prompt", prompt);
             } else {
-                g.writeArrayFieldStart("messages");
-                g.writeStartObject();
-                g.writeStringField("role", "user");
-                g.writeStringField("content", prompt);
-                g.writeEndObject();
-                g.writeEndArray();
+                userMessage(g, prompt);
             }
-            g.writeNumberField("max_tokens", maxTokens);
-            if (own("temperature")) {
-                g.writeNumberField("temperature", 0.0);
-            }
-            g.writeBooleanField("stream", true);
-            if (own("stream_options")) {
-                g.writeObjectFieldStart("stream_options");
-                g.writeBooleanField("include_usage", true);
-                g.writeEndObject();
-            }
-            if (reasoningEffort != null) {
-                if (own("reasoning_effort")) {
-                    g.writeStringField("reasoning_effort", reasoningEffort);
-                }
-            } else if ((thinking == ThinkingMode.ENABLED || thinking == ThinkingMode.DISABLED)
-                    && own("chat_template_kwargs")) {
-                g.writeObjectFieldStart("chat_template_kwargs");
-                g.writeBooleanField("enable_thinking", thinking == ThinkingMode.ENABLED);
-                g.writeEndObject();
-            }
-            if (extra != null) {
-                extra.writeMembers(g);
-            }
+            g.writeNumberField(BodyControls.maxTokensMember(endpoint), maxTokens);
+            BodyControls.write(g, endpoint, thinking, reasoningEffort, extra);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    private static void userMessage(JsonGenerator g, String prompt) throws IOException {
+        g.writeArrayFieldStart("messages");
+        g.writeStartObject();
+        g.writeStringField("role", "user");
+        g.writeStringField("content", prompt);
+        g.writeEndObject();
+        g.writeEndArray();
+    }
+
+    /** A dataset's chat messages for the Messages API: its system messages become the top-level {@code system}. */
+    private static void messagesWithSystem(JsonGenerator g, String messagesJson) throws IOException {
+        JsonNode messages = MAPPER.readTree(messagesJson);
+        StringBuilder system = new StringBuilder();
+        ArrayNode rest = MAPPER.createArrayNode();
+        for (JsonNode m : messages) {
+            if ("system".equals(m.path("role").asText())) {
+                system.append(system.isEmpty() ? "" : "\n").append(m.path("content").asText());
+            } else {
+                rest.add(m);
+            }
+        }
+        if (!system.isEmpty()) {
+            g.writeStringField("system", system.toString());
+        }
+        g.writeFieldName("messages");
+        g.writeRawValue(MAPPER.writeValueAsString(rest));
     }
 }

@@ -18,7 +18,7 @@ class ChunkToolCallsTest {
         final SseLineSplitter splitter;
 
         Stream(boolean toolsSent, boolean keepReply) {
-            acc = new ChunkAccumulator(T0, false, toolsSent, keepReply);
+            acc = new ChunkAccumulator(T0, io.capstream.loadgen.workload.ApiEndpoint.CHAT, toolsSent, keepReply);
             splitter = new SseLineSplitter(acc);
         }
 
@@ -202,5 +202,24 @@ class ChunkToolCallsTest {
         Stream both = new Stream(false, true).at(1_100, delta("{\"content\":\"x\"}")).at(1_200,
                 llamaFinal.replace("\"total_tokens\":317", "\"prompt_tokens_details\":{\"cached_tokens\":300}"));
         assertThat(both.acc.cachedTokens()).as("usage's cached_tokens wins").isEqualTo(300);
+    }
+
+    /** The real llama-server's stream without usage: only the finish chunk's timings say what the cache held. */
+    @Test
+    void aRealLlamaServerStreamWithoutUsageGivesTimingsCacheNToAKeptReplyOnly() throws Exception {
+        byte[] body;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/client/llama-chat-no-usage-repeat.sse")) {
+            body = in.readAllBytes();
+        }
+        for (boolean keep : new boolean[] {false, true}) {
+            ChunkAccumulator acc = new ChunkAccumulator(T0, io.capstream.loadgen.workload.ApiEndpoint.CHAT, false, keep);
+            acc.at(2_000);
+            new SseLineSplitter(acc).feed(body, 0, body.length);
+            assertThat(acc.visibleContentFailure()).isNull();
+            assertThat(acc.contentChunks()).isEqualTo(8);
+            assertThat(acc.promptTokens()).as("no usage").isEqualTo(-1);
+            assertThat(acc.cachedTokens()).as("keepReply %s", keep).isEqualTo(keep ? 47 : -1);
+            assertThat(acc.reply().text()).isEqualTo(keep ? "olas".repeat(8) : "");
+        }
     }
 }
