@@ -107,6 +107,15 @@ class ApiEndpointStreamsTest {
     }
 
     @Test
+    void messagesKeepsABaseUrlsBasicAuthInAuthorization() throws Exception {
+        RequestResult r = call("m3", ApiEndpoint.MESSAGES, ApiKey.basic("user:pw"), false, List.of());
+        assertThat(r.error()).as("error").isNull();
+        Map<String, String> h = seen.get("m3");
+        assertThat(h.get("authorization")).as("basic auth is a proxy's, not the API key").startsWith("Basic ");
+        assertThat(h).as("no x-api-key from basic auth").doesNotContainKey("x-api-key");
+    }
+
+    @Test
     void responsesUsesBearerAndEndsAtResponseCompleted() throws Exception {
         RequestResult r = call("r1", ApiEndpoint.RESPONSES, ApiKey.fromEnv("K", n -> "sk-1"), false, List.of());
         assertThat(r.error()).as("error").isNull();
