@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
         exitCodeList = {"1:the port cannot be bound", "2:usage error",
             "130:stopped by Ctrl-C (SIGINT), after the engine stopped", "143:stopped by SIGTERM, likewise"},
         description = {"Runs the simulated OpenAI-compatible engine (GET /v1/models, POST /v1/chat/completions,"
+                + " /v1/completions, /v1/responses (OpenAI Responses API) and /v1/messages (Anthropic Messages API),"
                 + " GET /sim/stats) until Ctrl-C. Its model id is capstream-sim; label runs against it with --engine capstream-sim (the in-process engine of 'capstream run' is labelled so automatically).",
             "Timing: a request waits for one of --sim-slots slots, its uncached prompt tokens are prefilled at"
                 + " --sim-prefill-tok-s on one shared lane, the first token follows --sim-ttft-ms later, then tokens stream"

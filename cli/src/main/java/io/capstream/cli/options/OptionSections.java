@@ -28,6 +28,8 @@ public final class OptionSections {
     public static final String TARGET = "Target (the endpoint and how each request is sent):";
     /** Heading of the options that shape the requests. */
     public static final String WORKLOAD = "Workload (how many requests, what they hold):";
+    /** Heading of the conversation and tool options (issue 29). */
+    public static final String CONVERSATION = "Conversations and tools (multi-turn sessions, agent loops):";
     /** Heading of the load-level options. */
     public static final String LOAD = "Load (how many at once, when they start):";
     /** Heading of {@code sweep}'s step and search options. */
@@ -46,7 +48,7 @@ public final class OptionSections {
     public static final String OTHER = "Other options:";
 
     /** The sections in the order they are printed. */
-    public static final List<String> ORDER = List.of(TARGET, WORKLOAD, LOAD, SWEEP, RUN, OUTPUT, KAFKA, SIM, GENERAL,
+    public static final List<String> ORDER = List.of(TARGET, WORKLOAD, CONVERSATION, LOAD, SWEEP, RUN, OUTPUT, KAFKA, SIM, GENERAL,
             OTHER);
 
     /** The section of an option, by its longest name. */
@@ -69,6 +71,10 @@ public final class OptionSections {
                 "--shared-prefix-tokens", "--input-tokens", "--output-tokens", "--max-tokens", "--max-model-len",
                 "--margin", "--seed", "--prompt-salt")) {
             m.put(n, WORKLOAD);
+        }
+        for (String n : List.of("--turns", "--think-time", "--session-header", "--tools", "--tool-choice",
+                "--tool-result-tokens", "--tool-latency", "--responses-state")) {
+            m.put(n, CONVERSATION);
         }
         for (String n : List.of("--concurrency", "--rate", "--arrival", "--max-in-flight", "--duration", "--ramp-up",
                 "--warmup-requests", "--warmup-prime-cache", "--client-warmup", "--workers", "--continuous", "--interval")) {

@@ -88,6 +88,12 @@ public final class SimOptions {
             description = "Fraction of streams with one malformed (non-JSON) data line. Default: 0.")
     double malformedRate;
 
+    @Option(names = "--sim-tool-call-rate", paramLabel = "P",
+            description = "Share of the answers to requests with tools that are a call of the first tool (streamed in"
+                    + " the API's tool-call form) instead of text, 0..1, seeded by --sim-seed; tool_choice required"
+                    + " makes every answer one. Default: 0.")
+    double toolCallRate;
+
     @Option(names = "--sim-seed", paramLabel = "N", description = "Seed of the fault RNG. Default: 0.")
     long seed;
 
@@ -110,7 +116,7 @@ public final class SimOptions {
                 .thinkingByDefault(thinkingDefault).prefixCache(!noPrefixCache).tickMs(tickMs).errorRate(errorRate)
                 .rateLimitRate(rateLimitRate).retryAfterS(retryAfterS).stallRate(stallRate).stallMs(stallMs)
                 .cutRate(cutRate).malformedRate(malformedRate).seed(seed).replicas(replicas)
-                .decodeSpread(decodeSpread).build();
+                .decodeSpread(decodeSpread).toolCallRate(toolCallRate).build();
     }
 
     /** @return the model id the engine serves */

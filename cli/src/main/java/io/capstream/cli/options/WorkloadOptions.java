@@ -229,6 +229,9 @@ public class WorkloadOptions {
     @Option(names = "--run-id-suffix", paramLabel = "S", description = "Suffix appended to the derived run id as -S.")
     String runIdSuffix;
 
+    @picocli.CommandLine.Mixin
+    ConversationOptions conversation = new ConversationOptions();
+
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
                     + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
@@ -327,7 +330,7 @@ public class WorkloadOptions {
         WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
                 warmupPrimeCache);
         return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
-                scrape);
+                scrape, conversation.toShape());
     }
 
     /**

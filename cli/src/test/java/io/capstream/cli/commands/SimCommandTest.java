@@ -1,5 +1,7 @@
 package io.capstream.cli.commands;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.capstream.cli.CapstreamMain;
@@ -40,5 +42,17 @@ class SimCommandTest {
         assertEquals(0.0, SimConfig.defaults().decodeSpread(), "every stream at the same rate unless asked");
         assertEquals(1, SimConfig.defaults().replicas(), "one engine unless asked for more");
         assertEquals(SimConfig.defaults().maxModelLen(), c.maxModelLen());
+    }
+
+    @Test
+    void toolCallRateIsAnEngineSettingWithinZeroAndOne() {
+        SimCommand cmd = new SimCommand();
+        new CommandLine(cmd).parseArgs("--port", "0", "--sim-tool-call-rate", "0.4");
+        assertThat(cmd.sim.toConfig("127.0.0.1", 0).toolCallRate()).as("--sim-tool-call-rate 0.4").isEqualTo(0.4);
+        assertThat(SimConfig.defaults().toolCallRate()).as("no tool calls unless asked").isZero();
+        assertThat(CapstreamMain.execute("sim", "--port", "0", "--sim-tool-call-rate", "1.5"))
+                .as("exit code of --sim-tool-call-rate 1.5").isEqualTo(2);
+        assertThatThrownBy(() -> SimConfig.builder().toolCallRate(-0.1).build())
+                .hasMessageContaining("--sim-tool-call-rate -0.1");
     }
 }

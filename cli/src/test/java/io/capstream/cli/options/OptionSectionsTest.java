@@ -46,7 +46,7 @@ class OptionSectionsTest {
         CommandLine cmd = command(name);
         String help = cmd.getUsageMessage(CommandLine.Help.Ansi.OFF);
         List<String> expected = new ArrayList<>(List.of(OptionSections.TARGET, OptionSections.WORKLOAD,
-                OptionSections.LOAD));
+                OptionSections.CONVERSATION, OptionSections.LOAD));
         if (name.equals("sweep")) {
             expected.add(OptionSections.SWEEP);
         }

@@ -21,12 +21,15 @@ import io.capstream.loadgen.client.SseEventAssembler.Parse;
  * counted before its {@code error} member fails the request (the order of the reference's reads).
  *
  * <p>Times are {@code now − t0} in ns, where {@code now} is set by {@link #at(long)} when the
- * bytes arrive. No allocation per line or chunk (one {@link DecodedChunk} is reused). Not
+ * bytes arrive. No allocation per line or chunk (one {@link DecodedChunk} is reused) unless the
+ * reply is kept ({@link ReplyCapture}) or the answer has tool calls. Not
  * thread-safe: one instance per request, used on its event loop.
  */
 public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     private final StreamMeasurements measurements;
-    private final DecodedChunk chunk = new DecodedChunk();
+    private final DecodedChunk chunk;
+    private final ReplyCapture reply;
+    private final boolean toolsSent;
     private final SseEventAssembler events = new SseEventAssembler(new Payloads());
     private RequestError failure;
     private final boolean textChoices;
@@ -41,7 +44,20 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
      * @param textChoices the stream is from the completions endpoint: {@code choices[].text} is the content
      */
     public ChunkAccumulator(long t0Ns, boolean textChoices) {
-        this.measurements = new StreamMeasurements(t0Ns);
+        this(t0Ns, textChoices, false, false);
+    }
+
+    /**
+     * @param t0Ns        the request's t0, {@code System.nanoTime()} just before connecting
+     * @param textChoices the stream is from the completions endpoint: {@code choices[].text} is the content
+     * @param toolsSent   the run sends tools: tool-call deltas are output ({@link ClientConfig#toolsSent()})
+     * @param keepReply   keep the answer's text for {@link #reply()} ({@link ClientConfig#keepReply()})
+     */
+    public ChunkAccumulator(long t0Ns, boolean textChoices, boolean toolsSent, boolean keepReply) {
+        this.measurements = new StreamMeasurements(t0Ns, toolsSent, keepReply);
+        this.chunk = new DecodedChunk(keepReply);
+        this.reply = new ReplyCapture(keepReply);
+        this.toolsSent = toolsSent;
         this.textChoices = textChoices;
         events.at(t0Ns);
     }
@@ -87,6 +103,7 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
                 return false;
             }
             measurements.output(chunk, atNs);
+            reply.add(chunk);
             if (chunk.errorToken() != null) {
                 failure = ChunkErrors.inStreamError(chunk);
                 return false;
@@ -108,12 +125,30 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     /**
      * The validity rule at the end of a request that did not fail otherwise (spec §4.3): no non-empty
      * content delta is a {@code ValueError} "stream completed without visible content", even when
-     * reasoning arrived.
+     * reasoning arrived. In a run that sends tools a tool call is an answer too; in one that does not, an
+     * answer with tool calls and no content fails with a message saying the model answered with a tool call.
      *
-     * @return that failure, or null when content arrived
+     * @return that failure, or null when content (or, when tools are sent, a tool call) arrived
      */
     public RequestError visibleContentFailure() {
-        return measurements.ttftNs() < 0 ? ChunkErrors.noVisibleContent() : null;
+        if (measurements.ttftNs() >= 0) {
+            return null;
+        }
+        return !toolsSent && reply.toolCalls() > 0
+                ? ChunkErrors.toolCallWithoutTools(reply.toolCalls()) : ChunkErrors.noVisibleContent();
+    }
+
+    /** @return non-empty tool-call deltas counted (output only when the run sends tools) */
+    public int toolCallChunks() {
+        return measurements.toolCallChunks();
+    }
+
+    /**
+     * @return what the answer said so far: its text when the reply is kept, its tool calls, its response id;
+     *         {@link Reply#NONE} when the reply is not kept and the answer had no tool call
+     */
+    public Reply reply() {
+        return reply.reply();
     }
 
     /** @return time to first output (reasoning or content), ns after t0, or -1 when none */
@@ -151,7 +186,10 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
         return measurements.completionTokens();
     }
 
-    /** @return usage.prompt_tokens_details.cached_tokens when an integer ≥ 0, else -1 */
+    /**
+     * @return usage.prompt_tokens_details.cached_tokens when an integer ≥ 0; when the reply is kept and usage has
+     *         none, llama.cpp's {@code timings.cache_n}; else -1
+     */
     public long cachedTokens() {
         return measurements.cachedTokens();
     }

@@ -11,7 +11,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Decodes the JSON payload of one SSE event into a {@link DecodedChunk} (spec §4.1, §4.2), with a
- * streaming parser: no tree, and no string for the deltas (only their lengths are needed).
+ * streaming parser: no tree, and no string for the deltas (only their lengths are needed), except
+ * the content text handed to a chunk that keeps the reply, and the strings of tool-call deltas
+ * ({@code delta.tool_calls[]}: index, id, function name, argument fragments; issue 29). llama.cpp's
+ * {@code timings.cache_n} is read as well.
  *
  * <p>Like the reference's {@code json.loads}: {@code NaN} and {@code Infinity} are accepted;
  * trailing data after the value makes the payload unparseable; bytes that are not valid UTF-8 are
@@ -105,6 +108,7 @@ final class ChunkDecoder {
                 case "usage" -> usage(p, v, out);
                 case "choices" -> choices(p, v, out, textChoices);
                 case "error" -> error(p, v, out);
+                case "timings" -> timings(p, v, out);
                 default -> p.skipChildren();
             }
         }
@@ -147,6 +151,23 @@ final class ChunkDecoder {
         }
         if (any) { // truthy usage: the last one wins (spec §4.2)
             out.usage(prompt, completion, cached);
+        }
+    }
+
+    /** llama.cpp's {@code timings} object: only {@code cache_n} (prompt tokens taken from the prefix cache). */
+    private static void timings(JsonParser p, JsonToken v, DecodedChunk out) throws IOException {
+        if (v != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken x = p.nextToken();
+            if ("cache_n".equals(name)) {
+                out.timingsCacheN(nonNegativeInt(p, x));
+            } else {
+                p.skipChildren();
+            }
         }
     }
 
@@ -194,6 +215,7 @@ final class ChunkDecoder {
                 } else if (textChoices && "text".equals(name) && x == JsonToken.VALUE_STRING) {
                     if (p.getTextLength() > 0) {
                         out.contentDelta();
+                        contentText(p, out);
                     }
                 } else if ("finish_reason".equals(name) && x == JsonToken.VALUE_STRING) {
                     out.finishReason(finish(p));
@@ -212,10 +234,20 @@ final class ChunkDecoder {
             String name = p.currentName();
             JsonToken x = p.nextToken();
             switch (name) {
-                case "content" -> content = x == JsonToken.VALUE_STRING && p.getTextLength() > 0;
+                case "content" -> {
+                    content = x == JsonToken.VALUE_STRING && p.getTextLength() > 0;
+                    if (content) {
+                        contentText(p, out);
+                    }
+                }
                 case "reasoning_content" -> rcState = x == JsonToken.VALUE_STRING
                         ? (p.getTextLength() > 0 ? 1 : 0) : truthy(p, x) ? 2 : 0;
                 case "reasoning" -> reasoning = x == JsonToken.VALUE_STRING && p.getTextLength() > 0;
+                case "tool_calls" -> {
+                    if (x == JsonToken.START_ARRAY) {
+                        toolCalls(p, out);
+                    }
+                }
                 default -> {
                 }
             }
@@ -226,6 +258,63 @@ final class ChunkDecoder {
         }
         if (content) {
             out.contentDelta();
+        }
+    }
+
+    /** Hands the current string token to the reply when the chunk keeps it (no string is made otherwise). */
+    private static void contentText(JsonParser p, DecodedChunk out) throws IOException {
+        if (out.keepsReply()) {
+            out.contentText(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        }
+    }
+
+    /**
+     * Reads {@code delta.tool_calls[]} (positioned on its {@code START_ARRAY}, returns on its {@code END_ARRAY}):
+     * each object element is one {@link DecodedChunk#toolCallDelta} with its {@code index} (-1 when absent or not
+     * a non-negative integer), {@code id}, {@code function.name} and {@code function.arguments} (null when absent
+     * or not a string); {@code type} and other members are skipped, as are elements that are not objects.
+     */
+    private static void toolCalls(JsonParser p, DecodedChunk out) throws IOException {
+        JsonToken e;
+        while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (e != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                continue;
+            }
+            int index = -1;
+            String id = null;
+            String name = null;
+            String arguments = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken x = p.nextToken();
+                switch (field) {
+                    case "index" -> {
+                        long i = nonNegativeInt(p, x);
+                        index = i <= Integer.MAX_VALUE ? (int) i : -1;
+                    }
+                    case "id" -> id = x == JsonToken.VALUE_STRING ? p.getText() : null;
+                    case "function" -> {
+                        if (x == JsonToken.START_OBJECT) {
+                            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                                String f = p.currentName();
+                                JsonToken y = p.nextToken();
+                                if ("name".equals(f) && y == JsonToken.VALUE_STRING) {
+                                    name = p.getText();
+                                } else if ("arguments".equals(f) && y == JsonToken.VALUE_STRING) {
+                                    arguments = p.getText();
+                                } else {
+                                    p.skipChildren();
+                                }
+                            }
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            out.toolCallDelta(index, id, name, arguments);
         }
     }
 

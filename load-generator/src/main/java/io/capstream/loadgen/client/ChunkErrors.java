@@ -14,7 +14,8 @@ import com.fasterxml.jackson.core.JsonToken;
  * (capstream deviation: the reference would ignore it and usually end with "stream completed
  * without visible content");</li>
  * <li>a stream without any non-empty content delta: {@code ValueError}
- * {@value ErrorTypes#NO_VISIBLE_CONTENT}.</li>
+ * {@value ErrorTypes#NO_VISIBLE_CONTENT}; when it had tool calls in a run that does not send tools,
+ * the message goes on to say that the model answered with a tool call (issue 29).</li>
  * </ul>
  * Called only when a request fails, never per chunk. Stateless.
  */
@@ -95,6 +96,20 @@ final class ChunkErrors {
     /** @return the failure of a stream that ended without any non-empty content delta (spec §4.3) */
     static RequestError noVisibleContent() {
         return RequestError.of(ErrorTypes.VALUE_ERROR, ErrorTypes.NO_VISIBLE_CONTENT);
+    }
+
+    /**
+     * The failure of a stream whose answer was tool calls without any content, in a run that does not send tools
+     * (tool calls are then not output): e.g. {@code stream completed without visible content: the model answered
+     * with a tool call (1 tool call, no text); send --tools to measure tool calls}.
+     *
+     * @param toolCalls the answer's tool calls, ≥ 1
+     * @return the {@code ValueError} failure
+     */
+    static RequestError toolCallWithoutTools(int toolCalls) {
+        return RequestError.of(ErrorTypes.VALUE_ERROR, ErrorTypes.NO_VISIBLE_CONTENT + ": "
+                + ErrorTypes.TOOL_CALL_ANSWER + " (" + toolCalls + (toolCalls == 1 ? " tool call" : " tool calls")
+                + ", no text); " + ErrorTypes.SEND_TOOLS);
     }
 
     /** @return the JSON kind of a value's first token ("array", "string", "number", "boolean", "null", "object") */

@@ -18,13 +18,51 @@ import java.util.List;
  * @param apiKey         key for the Authorization header ({@link ApiKey#none()} for none)
  * @param endpoint       chat or completions ({@code --endpoint}); null means chat
  * @param headers        {@code -H} headers sent with every request, in order; null means none
+ * @param toolsSent      the run sends tools ({@code --tools}): a streamed tool-call delta is output (it sets
+ *                       TTFO and TTFT and counts as an output chunk) and an answer that is only tool calls
+ *                       succeeds; when false tool-call deltas change no measurement and such an answer fails
+ *                       as {@code ValueError} saying the model answered with a tool call
+ * @param keepReply      keep each answer's text and response id in {@link RequestResult#reply()} (conversation
+ *                       runs send it back as history; costs an allocation per content delta), and take
+ *                       llama.cpp's {@code timings.cache_n} as the cached tokens when usage has no
+ *                       {@code prompt_tokens_details.cached_tokens}; when false only an answer's tool calls are
+ *                       kept (an answer without one gets {@link Reply#NONE}) and the cached tokens are usage's,
+ *                       as in the reference
  */
 public record ClientConfig(String baseUrl, double timeoutS, boolean keepAlive, int maxConnections, ApiKey apiKey,
-                           ApiEndpoint endpoint, List<ExtraHeader> headers) {
+                           ApiEndpoint endpoint, List<ExtraHeader> headers, boolean toolsSent, boolean keepReply) {
     /** Fills the defaults: chat, no extra headers. */
     public ClientConfig {
         endpoint = endpoint == null ? ApiEndpoint.CHAT : endpoint;
         headers = headers == null ? List.of() : List.copyOf(headers);
+    }
+
+    /**
+     * A client that sends no tools and keeps no reply (single-turn runs).
+     *
+     * @param baseUrl        endpoint base URL
+     * @param timeoutS       socket timeout per connect and read, seconds
+     * @param keepAlive      reuse connections
+     * @param maxConnections connection pool size
+     * @param apiKey         key for the Authorization header
+     * @param endpoint       chat or completions; null means chat
+     * @param headers        {@code -H} headers; null means none
+     */
+    public ClientConfig(String baseUrl, double timeoutS, boolean keepAlive, int maxConnections, ApiKey apiKey,
+                        ApiEndpoint endpoint, List<ExtraHeader> headers) {
+        this(baseUrl, timeoutS, keepAlive, maxConnections, apiKey, endpoint, headers, false, false);
+    }
+
+    /**
+     * This configuration with other tool and reply settings.
+     *
+     * @param sendsTools  the run sends tools (see {@link #toolsSent()})
+     * @param keepsReply  keep each answer for the next turn (see {@link #keepReply()})
+     * @return the new configuration
+     */
+    public ClientConfig withReplies(boolean sendsTools, boolean keepsReply) {
+        return new ClientConfig(baseUrl, timeoutS, keepAlive, maxConnections, apiKey, endpoint, headers, sendsTools,
+                keepsReply);
     }
 
     /**

@@ -3,13 +3,15 @@ package io.capstream.loadgen.client;
 import com.fasterxml.jackson.core.JsonToken;
 
 /**
- * What one stream chunk says (spec §4.2), as filled in by {@link ChunkDecoder}: the number of
- * non-empty content and reasoning deltas, the truthy usage, the {@code finish_reason}, a malformed
+ * What one stream chunk says (spec §4.2), as filled in by {@link ChunkDecoder} (and the other APIs'
+ * decoders): the number of non-empty content, reasoning and tool-call deltas, when the run keeps the
+ * reply the chunk's content text, tool-call deltas and response id, the truthy usage, the {@code finish_reason}, a malformed
  * structure the reference would fail on with a {@code TypeError}, and an {@code error} member.
  * Failures are kept as facts (what was malformed, which JSON token), not as text: their wording is
  * {@link ChunkErrors}' job and happens only when a chunk fails.
  *
- * <p>One instance is reused for every payload of a request (no allocation per chunk); its values
+ * <p>One instance is reused for every payload of a request (no allocation per chunk unless it keeps
+ * the reply); its values
  * are those of the last payload decoded and are meaningful only when that payload parsed
  * ({@link SseEventAssembler.Parse#PARSED}). Not thread-safe.
  */
@@ -41,9 +43,32 @@ final class DecodedChunk {
     private String errorMessage;
     private String errorType;
     private String errorCode;
+    private int toolCallDeltas;
+    private final boolean keepReply;
+    private final StringBuilder text;
+    private int pendingCalls;
+    private int[] callIndex;
+    private String[] callId;
+    private String[] callName;
+    private String[] callArguments;
+    private String responseId;
+    private long timingsCacheN;
 
-    /** Creates a chunk with nothing recorded. */
+    /** Creates a chunk with nothing recorded that keeps no reply text (the benchmark path: no allocation). */
     DecodedChunk() {
+        this(false);
+    }
+
+    /**
+     * Creates a chunk with nothing recorded.
+     *
+     * @param keepReply keep the chunk's content text and response id for the reply ({@link #contentText},
+     *                  {@link #responseId(String)}); when false they are ignored and nothing is allocated
+     *                  (tool-call deltas are kept either way, see {@link #toolCallDelta})
+     */
+    DecodedChunk(boolean keepReply) {
+        this.keepReply = keepReply;
+        this.text = keepReply ? new StringBuilder() : null;
         reset();
     }
 
@@ -62,6 +87,18 @@ final class DecodedChunk {
         errorMessage = null;
         errorType = null;
         errorCode = null;
+        toolCallDeltas = 0;
+        timingsCacheN = -1;
+        if (keepReply) {
+            text.setLength(0);
+            responseId = null;
+        }
+        for (int i = 0; i < pendingCalls; i++) {
+            callId[i] = null;
+            callName[i] = null;
+            callArguments[i] = null;
+        }
+        pendingCalls = 0;
     }
 
     /**
@@ -81,6 +118,139 @@ final class DecodedChunk {
     /** Counts one choice delta with a non-empty string content. */
     void contentDelta() {
         contentDeltas++;
+    }
+
+    /**
+     * Records one tool-call delta (chat's {@code delta.tool_calls[]} element, a Responses function-call argument
+     * delta, a Messages {@code tool_use} start or {@code input_json_delta}). It is counted in
+     * {@link #toolCallDeltas()} when non-empty: its id, name or arguments fragment is a non-empty string. Every
+     * delta is kept for the {@link ToolCallAssembler} (so that a failure can say how many tool calls the answer
+     * had, and the reply can list them): this allocates only for answers that have tool calls.
+     *
+     * @param index             the call's position ({@code tool_calls[].index}), or -1 when the delta has none (then
+     *                          it belongs to the call with the same id, or, without an id, to the last one started)
+     * @param id                the call's id, or null when absent (servers often send it on the first delta only)
+     * @param name              the function's name (or a fragment of it), or null when absent
+     * @param argumentsFragment the next fragment of the arguments' JSON text, or null when absent
+     */
+    void toolCallDelta(int index, String id, String name, String argumentsFragment) {
+        boolean nonEmpty = id != null && !id.isEmpty() || name != null && !name.isEmpty()
+                || argumentsFragment != null && !argumentsFragment.isEmpty();
+        if (nonEmpty) {
+            toolCallDeltas++;
+        }
+        if (callIndex == null) {
+            callIndex = new int[2];
+            callId = new String[2];
+            callName = new String[2];
+            callArguments = new String[2];
+        } else if (pendingCalls == callIndex.length) {
+            int n = pendingCalls * 2;
+            callIndex = java.util.Arrays.copyOf(callIndex, n);
+            callId = java.util.Arrays.copyOf(callId, n);
+            callName = java.util.Arrays.copyOf(callName, n);
+            callArguments = java.util.Arrays.copyOf(callArguments, n);
+        }
+        callIndex[pendingCalls] = index;
+        callId[pendingCalls] = id;
+        callName[pendingCalls] = name;
+        callArguments[pendingCalls] = argumentsFragment;
+        pendingCalls++;
+    }
+
+    /**
+     * Hands content text to the reply (call it for each content delta, next to {@link #contentDelta()}); does
+     * nothing (and allocates nothing) unless the chunk keeps the reply.
+     *
+     * @param chars  the text's characters (only read during the call; e.g. Jackson's {@code getTextCharacters()})
+     * @param offset offset of the text in {@code chars}
+     * @param length length of the text, chars
+     */
+    void contentText(char[] chars, int offset, int length) {
+        if (keepReply) {
+            text.append(chars, offset, length);
+        }
+    }
+
+    /**
+     * As {@link #contentText(char[], int, int)} for a string.
+     *
+     * @param content the content text; null is ignored
+     */
+    void contentText(String content) {
+        if (keepReply && content != null) {
+            text.append(content);
+        }
+    }
+
+    /**
+     * Records the Responses API's {@code response.id} for the reply (kept only when the chunk keeps the reply).
+     *
+     * @param id the response id; null is ignored
+     */
+    void responseId(String id) {
+        if (keepReply && id != null) {
+            responseId = id;
+        }
+    }
+
+    /** @return whether this chunk keeps content text, tool-call deltas and the response id for the reply */
+    boolean keepsReply() {
+        return keepReply;
+    }
+
+    /** @return non-empty tool-call deltas of the chunk (see {@link #toolCallDelta}) */
+    int toolCallDeltas() {
+        return toolCallDeltas;
+    }
+
+    /** @return the chunk's content text kept for the reply (empty when none or not kept); valid until {@link #reset()} */
+    CharSequence contentText() {
+        return keepReply ? text : "";
+    }
+
+    /** @return tool-call deltas of the chunk, in order, empty ones included */
+    int keptToolCallDeltas() {
+        return pendingCalls;
+    }
+
+    /** @param i 0 ≤ i &lt; {@link #keptToolCallDeltas()} @return that delta's index, or -1 when absent */
+    int keptToolCallIndex(int i) {
+        return callIndex[i];
+    }
+
+    /** @param i 0 ≤ i &lt; {@link #keptToolCallDeltas()} @return that delta's id, or null */
+    String keptToolCallId(int i) {
+        return callId[i];
+    }
+
+    /** @param i 0 ≤ i &lt; {@link #keptToolCallDeltas()} @return that delta's name, or null */
+    String keptToolCallName(int i) {
+        return callName[i];
+    }
+
+    /** @param i 0 ≤ i &lt; {@link #keptToolCallDeltas()} @return that delta's arguments fragment, or null */
+    String keptToolCallArguments(int i) {
+        return callArguments[i];
+    }
+
+    /** @return the response id kept for the reply, or null */
+    String keptResponseId() {
+        return responseId;
+    }
+
+    /**
+     * Records llama.cpp's {@code timings.cache_n}: prompt tokens the server took from its prefix cache.
+     *
+     * @param cacheN {@code timings.cache_n} when an integer ≥ 0, else -1
+     */
+    void timingsCacheN(long cacheN) {
+        timingsCacheN = cacheN;
+    }
+
+    /** @return llama.cpp's {@code timings.cache_n} of the chunk when an integer ≥ 0, else -1 */
+    long timingsCacheN() {
+        return timingsCacheN;
     }
 
     /** Counts one choice delta with a non-empty reasoning string. */

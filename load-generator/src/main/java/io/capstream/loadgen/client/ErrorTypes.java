@@ -31,6 +31,13 @@ public final class ErrorTypes {
 
     /** Message of a stream without any non-empty content delta (spec §4.3). */
     public static final String NO_VISIBLE_CONTENT = "stream completed without visible content";
+    /**
+     * What follows {@link #NO_VISIBLE_CONTENT} and {@code ": "} when the answer had tool calls but no content in a run
+     * that does not send tools (issue 29): then {@code " (<n> tool call[s], no text); "} and {@link #SEND_TOOLS}.
+     */
+    public static final String TOOL_CALL_ANSWER = "the model answered with a tool call";
+    /** The hint at the end of a {@link #TOOL_CALL_ANSWER} failure. */
+    public static final String SEND_TOOLS = "send --tools to measure tool calls";
     /** Longest recorded message, characters (spec §6). */
     public static final int MAX_MESSAGE = 2048;
     /** Recorded instead of an empty message (spec §6). */

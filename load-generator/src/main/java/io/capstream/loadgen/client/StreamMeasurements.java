@@ -2,9 +2,15 @@ package io.capstream.loadgen.client;
 
 /**
  * The raw measurements of one streamed request (spec §4.2, §4.3): time to first output (reasoning
- * or content) and to first content, content and reasoning delta counts, the last truthy usage,
+ * or content) and to first content, content, reasoning and tool-call delta counts, the last truthy usage,
  * the last {@code finish_reason}, the number of {@code data:} lines and the largest gap between
  * consecutive ones, and the gaps between consecutive output chunks ({@link OutputChunkGaps}, µs).
+ *
+ * <p>Tool-call deltas (issue 29) are always counted ({@link #toolCallChunks()}); they are output only in a
+ * run that sends tools: there a chunk with a non-empty tool-call delta sets TTFO and TTFT (the first token
+ * of the answer) when they are not set yet and counts as an output chunk (gaps), as a content delta does,
+ * while {@link #contentChunks()} stays the content deltas. Without tools they change no measurement (the
+ * reference's numbers stay exact).
  *
  * <p>Times are {@code atNs − t0} in ns, {@code atNs} being the {@code System.nanoTime()} at which
  * the bytes that completed the chunk (or the data line) arrived; -1 means "not reached". The
@@ -13,6 +19,10 @@ package io.capstream.loadgen.client;
  */
 final class StreamMeasurements {
     private final long t0;
+    private final boolean toolsSent;
+    private final boolean cacheFromTimings;
+    private int toolCallChunks;
+    private long timingsCacheN = -1;
     private long ttfo = -1;
     private long ttft = -1;
     private int contentChunks;
@@ -32,7 +42,20 @@ final class StreamMeasurements {
 
     /** @param t0Ns the request's t0, {@code System.nanoTime()} just before connecting */
     StreamMeasurements(long t0Ns) {
+        this(t0Ns, false, false);
+    }
+
+    /**
+     * @param t0Ns             the request's t0, {@code System.nanoTime()} just before connecting
+     * @param toolsSent        the run sends tools: a non-empty tool-call delta is output (TTFO, TTFT, gaps)
+     * @param cacheFromTimings without {@code usage.prompt_tokens_details.cached_tokens}, take llama.cpp's
+     *                         {@code timings.cache_n} as the cached tokens (off for the reference's runs, whose
+     *                         cache average reads usage only)
+     */
+    StreamMeasurements(long t0Ns, boolean toolsSent, boolean cacheFromTimings) {
         this.t0 = t0Ns;
+        this.toolsSent = toolsSent;
+        this.cacheFromTimings = cacheFromTimings;
     }
 
     /**
@@ -57,6 +80,9 @@ final class StreamMeasurements {
      * @param chunk a parsed chunk (not null)
      */
     void usage(DecodedChunk chunk) {
+        if (chunk.timingsCacheN() >= 0) {
+            timingsCacheN = chunk.timingsCacheN();
+        }
         if (chunk.usage()) {
             usageSeen = true;
             promptTokens = chunk.promptTokens();
@@ -66,8 +92,8 @@ final class StreamMeasurements {
     }
 
     /**
-     * Counts the chunk's deltas, stamps the first output and first content, and remembers its
-     * {@code finish_reason} (spec §4.2).
+     * Counts the chunk's deltas, stamps the first output and first content (or, in a run that sends tools,
+     * tool-call delta), and remembers its {@code finish_reason} (spec §4.2).
      *
      * @param chunk a parsed, well-formed chunk (not null)
      * @param atNs  {@code System.nanoTime()} when the bytes that completed it arrived
@@ -75,14 +101,17 @@ final class StreamMeasurements {
     void output(DecodedChunk chunk, long atNs) {
         int reasoning = chunk.reasoningDeltas();
         int content = chunk.contentDeltas();
-        if (reasoning > 0 || content > 0) {
+        int tools = chunk.toolCallDeltas();
+        toolCallChunks += tools;
+        boolean toolOutput = toolsSent && tools > 0;
+        if (reasoning > 0 || content > 0 || toolOutput) {
             if (ttfo < 0) {
                 ttfo = atNs - t0;
             }
             reasoningChunks += reasoning;
             outputChunkAt(atNs);
         }
-        if (content > 0) {
+        if (content > 0 || toolOutput) {
             if (ttft < 0) {
                 ttft = atNs - t0;
             }
@@ -139,6 +168,11 @@ final class StreamMeasurements {
         return reasoningChunks;
     }
 
+    /** @return non-empty tool-call deltas counted (output or not) */
+    int toolCallChunks() {
+        return toolCallChunks;
+    }
+
     /** @return whether a truthy usage object was seen */
     boolean usageSeen() {
         return usageSeen;
@@ -154,9 +188,12 @@ final class StreamMeasurements {
         return completionTokens;
     }
 
-    /** @return usage.prompt_tokens_details.cached_tokens when an integer ≥ 0, else -1 */
+    /**
+     * @return usage.prompt_tokens_details.cached_tokens when an integer ≥ 0; else, when taken from timings, the
+     *         last llama.cpp {@code timings.cache_n} when an integer ≥ 0; else -1
+     */
     long cachedTokens() {
-        return cachedTokens;
+        return cachedTokens >= 0 || !cacheFromTimings ? cachedTokens : timingsCacheN;
     }
 
     /** @return the last finish_reason, or null */

@@ -46,6 +46,8 @@ public final class StreamingClient implements AutoCloseable {
     private final String authorization;
     private final List<ExtraHeader> headers;
     private final boolean textChoices;
+    private final boolean toolsSent;
+    private final boolean keepReply;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
 
     /**
@@ -57,6 +59,8 @@ public final class StreamingClient implements AutoCloseable {
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
         this.headers = config.headers();
         this.textChoices = config.endpoint() == ApiEndpoint.COMPLETIONS;
+        this.toolsSent = config.toolsSent();
+        this.keepReply = config.keepReply();
         this.timeoutMs = Math.max(1, Math.round(config.timeoutS() * 1000));
         this.keepAlive = config.keepAlive();
         this.authorization = config.apiKey().authorizationHeader().orElse(null);
@@ -80,9 +84,22 @@ public final class StreamingClient implements AutoCloseable {
      *         {@code URLError})
      */
     public Future<RequestResult> execute(Buffer body) {
+        return execute(body, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #execute(Buffer)}, with headers of this request only (e.g. a conversation's {@code --session-header}),
+     * set after the run's own and {@code -H} headers.
+     *
+     * @param body    serialised request body
+     * @param headers name to value, sent with this request only; not null (empty for none)
+     * @return the result; the future always succeeds
+     */
+    public Future<RequestResult> execute(Buffer body, java.util.Map<String, String> headers) {
         RequestOptions ro;
         try {
             ro = options();
+            headers.forEach(ro::putHeader);
         } catch (RuntimeException e) {
             return unusable(e);
         }
@@ -173,7 +190,7 @@ public final class StreamingClient implements AutoCloseable {
 
         Exchange(long t0) {
             this.t0 = t0;
-            this.acc = new ChunkAccumulator(t0, textChoices);
+            this.acc = new ChunkAccumulator(t0, textChoices, toolsSent, keepReply);
             this.splitter = new SseLineSplitter(acc);
         }
 
@@ -355,7 +372,8 @@ public final class StreamingClient implements AutoCloseable {
             promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
                     acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
                     acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),
-                    nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e));
+                    nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e,
+                    acc.toolCallChunks(), acc.reply()));
         }
     }
 }

@@ -120,6 +120,100 @@ public final class EventFactory {
     }
 
     /**
+     * Why a conversation ended before its planned turns (issue 29), on its last sent request's event.
+     *
+     * @param reason      {@value #CONTEXT_WINDOW}, {@value #ANSWER_FAILED} or {@value #STOPPED}; not null
+     * @param unsentTurns its planned turns after this one that were not sent, &gt;= 0
+     */
+    public record Ending(String reason, int unsentTurns) {
+        /** The next turn would not fit the context window (history + new input + max_tokens &gt; window). */
+        public static final String CONTEXT_WINDOW = "context_window";
+        /** The turn's answer failed. */
+        public static final String ANSWER_FAILED = "answer_failed";
+        /** The run was stopped (Ctrl-C, a stop request) before the conversation's next turn. */
+        public static final String STOPPED = "stopped";
+    }
+
+    /**
+     * The conversation fields of a request's event (issue 29).
+     *
+     * @param conversationId    {@code <run_id>-c<index>}; not null
+     * @param turn              1-based
+     * @param conversationEnd   why the conversation ended here before its planned turns, or null
+     * @param unsentTurns       with {@code conversationEnd}, its unsent turns; else null
+     */
+    public record Turn(String conversationId, int turn, String conversationEnd, Integer unsentTurns) {
+        /**
+         * @param e the conversation's early end here, or null
+         * @return this turn with it
+         */
+        public Turn ending(Ending e) {
+            return e == null ? this : new Turn(conversationId, turn, e.reason(), e.unsentTurns());
+        }
+    }
+
+    /**
+     * @param conversation the conversation's 0-based index in the run's plan
+     * @return its id, {@code <run_id>-c<index>} (the value {@code --session-header} sends)
+     */
+    public String conversationId(int conversation) {
+        return runId + "-c" + conversation;
+    }
+
+    /**
+     * A conversation's turn completed (issue 29): {@link #completed(int, long, long, RequestResult)} with the
+     * conversation fields and the answer's kind and tool calls.
+     *
+     * @param index       request index
+     * @param scheduledNs scheduled start, ns after T0
+     * @param startNs     actual start (t0), ns after T0
+     * @param r           the measurements (ok)
+     * @param turn        the conversation fields; null for a single-turn request
+     * @return RequestCompleted
+     */
+    public RunEvent completed(int index, long scheduledNs, long startNs, RequestResult r, Turn turn) {
+        RunEvent e = completed(index, scheduledNs, startNs, r);
+        if (turn != null) {
+            RequestCompleted rc = (RequestCompleted) e.getPayload();
+            rc.setConversationId(turn.conversationId());
+            rc.setTurn(turn.turn());
+            rc.setConversationEnd(turn.conversationEnd());
+            rc.setUnsentTurns(turn.unsentTurns());
+            rc.setOutputKind(r.reply().kind());
+            rc.setToolCalls(r.reply().toolCalls().size());
+        }
+        return e;
+    }
+
+    /**
+     * A conversation's turn failed (issue 29): {@link #failed(int, long, long, long, int, int, int, RequestError)}
+     * with the conversation fields.
+     *
+     * @param index       request index
+     * @param scheduledNs scheduled start, ns after T0
+     * @param startNs     actual start, ns after T0
+     * @param elapsedNs   t0 to the failure, ns, or -1 when unknown
+     * @param httpStatus  HTTP status or -1
+     * @param content     content deltas before the failure
+     * @param reasoning   reasoning deltas before the failure
+     * @param error       the failure
+     * @param turn        the conversation fields; null for a single-turn request
+     * @return RequestFailed
+     */
+    public RunEvent failed(int index, long scheduledNs, long startNs, long elapsedNs, int httpStatus, int content,
+                           int reasoning, RequestError error, Turn turn) {
+        RunEvent e = failed(index, scheduledNs, startNs, elapsedNs, httpStatus, content, reasoning, error);
+        if (turn != null) {
+            RequestFailed rf = (RequestFailed) e.getPayload();
+            rf.setConversationId(turn.conversationId());
+            rf.setTurn(turn.turn());
+            rf.setConversationEnd(turn.conversationEnd());
+            rf.setUnsentTurns(turn.unsentTurns());
+        }
+        return e;
+    }
+
+    /**
      * @param index       request index
      * @param scheduledNs scheduled start, ns after T0
      * @param startNs     actual start (t0), ns after T0

@@ -11,8 +11,12 @@ import io.capstream.schemas.time.CapClock;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 
@@ -38,7 +42,7 @@ final class RequestPipeline {
     private final RunPlan plan;
     private final int requests;
     private final BodySource bodies;
-    private final Function<Buffer, Future<RequestResult>> send;
+    private final BiFunction<Buffer, Map<String, String>, Future<RequestResult>> send;
     private final EventFactory events;
     private final long t0;
     private final Observer observer;
@@ -49,6 +53,8 @@ final class RequestPipeline {
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Planned turns of conversations that ended early, never sent (they count towards the planned requests). */
+    private final AtomicInteger unsent = new AtomicInteger();
     private final AtomicLong lastEndNs;
     /** A closed loop's slots between a request's end and their turn to start the next (progress in flight). */
     private volatile IntSupplier waitingForTurn = () -> 0;
@@ -68,6 +74,26 @@ final class RequestPipeline {
     RequestPipeline(RunPlan plan, int requests, BodySource bodies, Function<Buffer, Future<RequestResult>> send,
                     EventFactory events, long t0, Observer observer, EventSink sink, GuardedListener listener,
                     CapClock clock) {
+        this(plan, requests, bodies, (body, headers) -> send.apply(body), events, t0, observer, sink, listener, clock);
+    }
+
+    /**
+     * As above, with a sender that takes per-request headers (a conversation's {@code --session-header}).
+     *
+     * @param plan     the run's plan; not null
+     * @param requests requests this execution sends, &gt;= 0
+     * @param bodies   the single-turn request bodies; not null
+     * @param send     sends a body with headers of its own (the streaming client); not null
+     * @param events   the run's event factory; not null
+     * @param t0       the run's T0, ns on {@code clock}'s monotonic scale
+     * @param observer the self-check; not null
+     * @param sink     where the events go; not null
+     * @param listener the run's listener; not null
+     * @param clock    the clock of the request ends; not null
+     */
+    RequestPipeline(RunPlan plan, int requests, BodySource bodies,
+                    BiFunction<Buffer, Map<String, String>, Future<RequestResult>> send, EventFactory events, long t0,
+                    Observer observer, EventSink sink, GuardedListener listener, CapClock clock) {
         this.plan = plan;
         this.requests = requests;
         this.bodies = bodies;
@@ -100,7 +126,7 @@ final class RequestPipeline {
                 ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err), null, start - scheduledNs, onEnd);
                 return;
             }
-            send.apply(ar.result()).onComplete(rr -> {
+            send.apply(ar.result(), Map.of()).onComplete(rr -> {
                 RequestResult r = rr.result();
                 long start = r.t0Ns() - t0;
                 RunEvent ev;
@@ -121,6 +147,92 @@ final class RequestPipeline {
     }
 
     /**
+     * How a conversation's turn ends (issue 29): decided by the conversation when its result is known, before its
+     * event is built, so that a conversation that ends early says so on its last request's event.
+     */
+    interface TurnEnd {
+        /**
+         * @param r the turn's result, or null when it failed before it was sent
+         * @return why the conversation ends here before its planned turns, with its unsent turns; null when it
+         *         goes on or this was its last planned turn
+         */
+        EventFactory.Ending decide(RequestResult r);
+    }
+
+    /**
+     * Sends one turn of a conversation (issue 29): request {@code index} with a body the conversation wrote, its
+     * conversation's headers, and the conversation's fields on its event. The body is written where it does not hold
+     * up the event loop (a worker thread of {@code ctx} when {@code largeBody}). {@code ending} decides before the
+     * event is built whether the conversation ends here early; its unsent turns then count as ended for the
+     * progress and the run's end.
+     *
+     * @param index       the request's global index
+     * @param scheduledNs when it was due, ns after T0
+     * @param ctx         the event-loop context it runs on
+     * @param body        writes the body (UTF-8 JSON); may throw (the request then fails before it is sent)
+     * @param largeBody   whether to write the body on a worker thread
+     * @param headers     headers of this request only; not null
+     * @param turn        the conversation's id and the turn's number on the event; not null
+     * @param ending      decides whether the conversation ends here early; not null
+     * @param onEnd       run once when it ended (after its event was emitted), with its result, or null when it
+     *                    failed before it was sent
+     */
+    void launchTurn(int index, long scheduledNs, Context ctx, Callable<byte[]> body, boolean largeBody,
+                    Map<String, String> headers, EventFactory.Turn turn, TurnEnd ending,
+                    Consumer<RequestResult> onEnd) {
+        observer.inFlight(inFlight.incrementAndGet());
+        Future<Buffer> built;
+        if (largeBody) {
+            built = ctx.executeBlocking(() -> Buffer.buffer(body.call()), false);
+        } else {
+            try {
+                built = Future.succeededFuture(Buffer.buffer(body.call()));
+            } catch (Exception e) {
+                built = Future.failedFuture(e);
+            }
+        }
+        built.onComplete(ar -> {
+            if (ar.failed()) {
+                long start = clock.nanoTime() - t0;
+                Throwable cause = ar.cause();
+                RequestError err = PromptBuilder.TOO_SMALL.equals(cause.getMessage())
+                        || cause instanceof PromptBuilder.PromptTooSmallException
+                        ? RequestError.of(ErrorTypes.VALUE_ERROR, PromptBuilder.TOO_SMALL)
+                        : RequestError.of("RuntimeError", String.valueOf(cause));
+                EventFactory.Turn t = turn.ending(ending.decide(null));
+                countUnsent(t);
+                ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err, t), null, start - scheduledNs,
+                        () -> onEnd.accept(null));
+                return;
+            }
+            send.apply(ar.result(), headers).onComplete(rr -> {
+                RequestResult r = rr.result();
+                long start = r.t0Ns() - t0;
+                EventFactory.Turn t = turn.ending(ending.decide(r));
+                countUnsent(t);
+                RunEvent ev;
+                try {
+                    ev = r.ok()
+                            ? events.completed(index, scheduledNs, start, r, t)
+                            : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                            r.reasoningChunks(), r.error(), t);
+                } catch (RuntimeException e) {
+                    ev = events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                            r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)), t);
+                }
+                RequestResult result = r;
+                ended(ev, r, start - scheduledNs, () -> onEnd.accept(result));
+            });
+        });
+    }
+
+    private void countUnsent(EventFactory.Turn t) {
+        if (t.unsentTurns() != null && t.unsentTurns() > 0) {
+            unsent.addAndGet(t.unsentTurns());
+        }
+    }
+
+    /**
      * @param r       the request's result, or null when it failed before it was sent
      * @param queueNs its client-side queueing, ns
      */
@@ -137,7 +249,7 @@ final class RequestPipeline {
         emit(ev);
         int d = done.incrementAndGet();
         inFlight.decrementAndGet();
-        if (d >= requests) {
+        if (d >= requests - unsent.get()) {
             // the last request: reported before onEnd, which may end the run (nothing is reported after that)
             progress(d, now);
             onEnd.run();
@@ -150,7 +262,7 @@ final class RequestPipeline {
     }
 
     private void progress(int d, long now) {
-        listener.progress(new RunProgress(d, requests, failed.get(), inFlight.get() + waitingForTurn.getAsInt(),
+        listener.progress(new RunProgress(d, requests - unsent.get(), failed.get(), inFlight.get() + waitingForTurn.getAsInt(),
                 ttftMedian.median(), now - t0));
     }
 
@@ -178,6 +290,11 @@ final class RequestPipeline {
     /** @return requests that ended */
     int done() {
         return done.get();
+    }
+
+    /** @return planned turns of conversations that ended early, never sent */
+    int unsent() {
+        return unsent.get();
     }
 
     /** @return requests that ended and failed */

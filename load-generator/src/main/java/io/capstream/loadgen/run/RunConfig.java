@@ -31,9 +31,12 @@ import java.util.function.UnaryOperator;
  * @param report   SLOs and sweep step recorded with the run (null = {@link ReportContext#NONE})
  * @param serverMetrics whether and where the endpoint's own metrics are scraped during the run (null =
  *                 {@link ServerMetricsConfig#OFF}; the CLI defaults to {@link ServerMetricsConfig#AUTO})
+ * @param conversation turns, think time, tools and session header of the conversations (issue 29; null =
+ *                 {@link ConversationShape#NONE}, the single-turn run)
  */
 public record RunConfig(TargetConfig target, LoadShape load, RequestShape request, RunIdentity identity,
-                        WarmupConfig warmup, ReportContext report, ServerMetricsConfig serverMetrics) {
+                        WarmupConfig warmup, ReportContext report, ServerMetricsConfig serverMetrics,
+                        ConversationShape conversation) {
 
     /** Default {@code --requests}. */
     public static final int DEFAULT_REQUESTS = 60;
@@ -66,6 +69,23 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         warmup = warmup == null ? WarmupConfig.NONE : warmup;
         report = report == null ? ReportContext.NONE : report;
         serverMetrics = serverMetrics == null ? ServerMetricsConfig.OFF : serverMetrics;
+        conversation = conversation == null ? ConversationShape.NONE : conversation;
+    }
+
+    /**
+     * A single-turn run ({@link ConversationShape#NONE}).
+     *
+     * @param target        endpoint, model and connection; not null
+     * @param load          number and timing of the requests; not null
+     * @param request       prompt and completion of each request; not null
+     * @param identity      run id, worker id, labels and seed; not null
+     * @param warmup        warm-up, null = none
+     * @param report        SLOs and sweep step, null = none
+     * @param serverMetrics server-metrics scraping, null = off
+     */
+    public RunConfig(TargetConfig target, LoadShape load, RequestShape request, RunIdentity identity,
+                     WarmupConfig warmup, ReportContext report, ServerMetricsConfig serverMetrics) {
+        this(target, load, request, identity, warmup, report, serverMetrics, ConversationShape.NONE);
     }
 
     /**
@@ -90,42 +110,53 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
      * @return a copy targeting {@code baseUrl}
      */
     public RunConfig withBaseUrl(String baseUrl) {
-        return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup, report, serverMetrics);
+        return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup, report, serverMetrics,
+                conversation);
     }
 
     /** @param v the new target; not null @return a copy with it */
     public RunConfig withTarget(TargetConfig v) {
-        return new RunConfig(v, load, request, identity, warmup, report, serverMetrics);
+        return new RunConfig(v, load, request, identity, warmup, report, serverMetrics, conversation);
     }
 
     /** @param v the new server-metrics scraping, null = off @return a copy with it */
     public RunConfig withServerMetrics(ServerMetricsConfig v) {
-        return new RunConfig(target, load, request, identity, warmup, report, v);
+        return new RunConfig(target, load, request, identity, warmup, report, v, conversation);
+    }
+
+    /** @param v the new conversation group, null = single-turn @return a copy with it */
+    public RunConfig withConversation(ConversationShape v) {
+        return new RunConfig(target, load, request, identity, warmup, report, serverMetrics, v);
+    }
+
+    /** @param change the change of the conversation group; not null @return a copy with the changed group */
+    public RunConfig withConversation(UnaryOperator<ConversationShape> change) {
+        return withConversation(change.apply(conversation));
     }
 
     /** @param v the new load shape; not null @return a copy with it */
     public RunConfig withLoad(LoadShape v) {
-        return new RunConfig(target, v, request, identity, warmup, report, serverMetrics);
+        return new RunConfig(target, v, request, identity, warmup, report, serverMetrics, conversation);
     }
 
     /** @param v the new run identity; not null @return a copy with it */
     public RunConfig withIdentity(RunIdentity v) {
-        return new RunConfig(target, load, request, v, warmup, report, serverMetrics);
+        return new RunConfig(target, load, request, v, warmup, report, serverMetrics, conversation);
     }
 
     /** @param v the new request shape; not null @return a copy with it */
     public RunConfig withRequest(RequestShape v) {
-        return new RunConfig(target, load, v, identity, warmup, report, serverMetrics);
+        return new RunConfig(target, load, v, identity, warmup, report, serverMetrics, conversation);
     }
 
     /** @param v the new warm-up, null = none @return a copy with it */
     public RunConfig withWarmup(WarmupConfig v) {
-        return new RunConfig(target, load, request, identity, v, report, serverMetrics);
+        return new RunConfig(target, load, request, identity, v, report, serverMetrics, conversation);
     }
 
     /** @param v the new report context (SLOs, sweep step), null = none @return a copy with it */
     public RunConfig withReport(ReportContext v) {
-        return new RunConfig(target, load, request, identity, warmup, v, serverMetrics);
+        return new RunConfig(target, load, request, identity, warmup, v, serverMetrics, conversation);
     }
 
     /**

@@ -10,6 +10,7 @@ import io.capstream.loadgen.arrival.OpenLoop;
 import io.capstream.loadgen.arrival.RequestLauncher;
 import io.capstream.loadgen.client.ClientConfig;
 import io.capstream.loadgen.client.StreamingClient;
+import io.capstream.loadgen.conversation.ConversationScript;
 import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.selfcheck.WarmupResult;
 import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
@@ -50,6 +51,10 @@ final class RunLifecycle {
     private final ShareAssignment assignment;
     /** Requests this execution sends: the plan's, or the share's part of it. */
     private final int requests;
+    /** The planned conversations (issue 29), or null for single requests. */
+    private final ConversationScript script;
+    /** What the arrival driver starts: requests, or conversations when {@link #script} is set. */
+    private final int units;
     private final SideProbes probes;
     private final CompletableFuture<RunOutcome> outcome = new CompletableFuture<>();
     private StreamingClient client;
@@ -77,9 +82,22 @@ final class RunLifecycle {
                  ShareAssignment assignment, CapClock clock) {
         this.vertx = vertx;
         this.assignment = assignment;
-        this.requests = assignment == null ? plan.requests() : assignment.share().count(plan.requests());
         this.plan = plan;
         this.config = plan.config();
+        this.script = ConversationScripts.of(plan);
+        if (script == null) {
+            this.requests = assignment == null ? plan.requests() : assignment.share().count(plan.requests());
+            this.units = requests;
+        } else {
+            // a worker's share holds whole conversations: conversation c belongs to share c mod shares
+            this.units = assignment == null ? script.conversations()
+                    : assignment.share().count(script.conversations());
+            int sum = 0;
+            for (int u = 0; u < units; u++) {
+                sum += script.turns(assignment == null ? u : assignment.share().globalIndex(u));
+            }
+            this.requests = sum;
+        }
         this.sink = sink;
         this.clock = clock;
         this.listener = new GuardedListener(listener, RunSecrets.of(config, plan.apiKey()));
@@ -165,8 +183,11 @@ final class RunLifecycle {
             workerId = config.identity().workerId() != null ? config.identity().workerId()
                     : "worker-" + UUID.randomUUID();
             events = new EventFactory(runId, workerId, plan, clock);
-            pipeline = new RequestPipeline(plan, requests, bodySource, client::execute, events, t0, probes.observer(),
-                    sink, listener, clock);
+            StreamingClient c = client;
+            pipeline = new RequestPipeline(plan, requests, bodySource,
+                    (java.util.function.BiFunction<io.vertx.core.buffer.Buffer, java.util.Map<String, String>,
+                            io.vertx.core.Future<io.capstream.loadgen.client.RequestResult>>) c::execute,
+                    events, t0, probes.observer(), sink, listener, clock);
             if (assignment == null) {
                 pipeline.emit(events.runStarted(startedAt));
             }
@@ -188,11 +209,18 @@ final class RunLifecycle {
         LoadShape load = config.load();
         long deadline = !open && load.durationS() != null ? t0 + (long) (load.durationS() * 1e9) : Long.MAX_VALUE;
         long rampUpNs = load.rampUpS() == null ? 0 : (long) (load.rampUpS() * 1e9);
-        DriverConfig dc = new DriverConfig(requests, slots, t0, deadline, contexts, control::stopRequested, rampUpNs);
-        RequestLauncher launcher = assignment == null ? pipeline::launch
-                : (local, scheduledNs, ctx, onEnd) -> pipeline.launch(assignment.share().globalIndex(local),
-                scheduledNs, ctx, onEnd);
+        DriverConfig dc = new DriverConfig(units, slots, t0, deadline, contexts, control::stopRequested, rampUpNs);
         ArrivalClock arrivalClock = ArrivalClock.of(clock);
+        RequestLauncher launcher;
+        if (script != null) {
+            launcher = new ConversationLauncher(plan, script, ConversationScripts.writer(plan), pipeline, events,
+                    arrivalClock, t0, control::stopRequested,
+                    assignment == null ? u -> u : assignment.share()::globalIndex);
+        } else {
+            launcher = assignment == null ? pipeline::launch
+                    : (local, scheduledNs, ctx, onEnd) -> pipeline.launch(assignment.share().globalIndex(local),
+                    scheduledNs, ctx, onEnd);
+        }
         if (!open) {
             ClosedLoop loop = new ClosedLoop(dc, launcher, IoYield.EVENT_LOOP, arrivalClock);
             pipeline.waitingForTurn(loop::waitingForTurn, slots);
@@ -231,7 +259,9 @@ final class RunLifecycle {
         int sent = pipeline.done();
         int failed = pipeline.failed();
         // a time-bounded closed loop that ends at its duration is complete, not interrupted
-        boolean interrupted = control.stopRequested() || (sent < requests && config.load().durationS() == null);
+        // (a conversation's turns not sent because it ended early are accounted for, not missing)
+        boolean interrupted = control.stopRequested()
+                || (sent + pipeline.unsent() < requests && config.load().durationS() == null);
         client.close();
         probes.stop(wall, warmup, sink.delivery()).onComplete(ar -> {
             SideProbes.Ended ended = ar.result();

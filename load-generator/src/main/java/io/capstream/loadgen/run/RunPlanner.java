@@ -187,8 +187,13 @@ public final class RunPlanner {
     public static int plannedRequests(RunConfig config) {
         LoadShape load = config.load();
         if (load.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED && load.durationS() != null) {
-            return ArrivalSchedule.countWithin(load.arrival(), load.rateRps(), config.identity().seed(),
+            int arrivals = ArrivalSchedule.countWithin(load.arrival(), load.rateRps(), config.identity().seed(),
                     (long) (load.durationS() * 1e9), RunConfig.MAX_REQUESTS);
+            // with conversations the rate starts conversations: n is their turns added up
+            return config.conversation().multiTurn()
+                    ? io.capstream.loadgen.conversation.SyntheticConversations.requestsOf(arrivals,
+                    config.conversation().turns(), config.identity().seed(), RunConfig.MAX_REQUESTS)
+                    : arrivals;
         }
         return load.effectiveRequests();
     }

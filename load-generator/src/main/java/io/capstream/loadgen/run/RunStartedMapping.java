@@ -24,8 +24,8 @@ import java.util.List;
  * <ul>
  *   <li>the process-local parts, which RunStarted does not record: the target's {@code simulated}, API key variable
  *       and {@code -H} headers (only their names are recorded; values may be secrets), the run id, run id suffix and
- *       worker id (the events' envelope), the {@code --dataset} and {@code --tokenizer} files (recorded by name and
- *       SHA-256), the warm-up and the server-metrics scraping. {@link #toConfig} gives them as absent (not simulated,
+ *       worker id (the events' envelope), the {@code --dataset}, {@code --tokenizer} and {@code --tools} files
+ *       (recorded by name and SHA-256), the warm-up and the server-metrics scraping. {@link #toConfig} gives them as absent (not simulated,
  *       none, null, {@link WarmupConfig#NONE}, {@link ServerMetricsConfig#OFF});</li>
  *   <li>what RunStarted records resolved: the planned request count, the slots (closed loop: {@code burst} or
  *       {@code concurrency}; open loop: the in-flight cap, recorded as both {@code concurrency} and
@@ -60,7 +60,9 @@ public final class RunStartedMapping {
         Dataset ds = plan.requestPlan().dataset();
         LengthDistribution in = request.inputTokens();
         LengthDistribution out = request.outputTokens();
-        return RunStarted.newBuilder()
+        ConversationShape conv = c.conversation();
+        LengthDistribution turns = conv.turns();
+        RunStarted.Builder b = RunStarted.newBuilder()
                 .setBaseUrl(target.baseUrl())
                 .setModel(target.model())
                 .setEngine(target.engine())
@@ -101,7 +103,28 @@ public final class RunStartedMapping {
                 .setInputTokensMean(in == null ? null : in.mean())
                 .setInputTokensStddev(in == null ? null : in.stddev())
                 .setOutputTokensMean(out == null ? null : out.mean())
-                .setOutputTokensStddev(out == null ? null : out.stddev());
+                .setOutputTokensStddev(out == null ? null : out.stddev())
+                .setTurnsMean(turns == null ? null : turns.mean())
+                .setTurnsStddev(turns == null ? null : turns.stddev())
+                .setThinkTimeS(conv.thinkTimeS())
+                .setThinkTimeStddevS(conv.thinkTimeStddevS())
+                .setSessionHeader(conv.sessionHeader())
+                .setToolsName(conv.tools() == null ? null : String.valueOf(conv.tools().getFileName()))
+                .setToolsSha256(conv.tools() == null ? null : sha256(conv.tools()))
+                .setToolChoice(conv.toolChoice())
+                .setToolResultTokens(conv.toolResultTokens())
+                .setToolLatencyS(conv.toolLatencyS())
+                .setResponsesState(conv.responsesState());
+        return b;
+    }
+
+    /** @return the file's SHA-256, or null when it cannot be read (the run's check read it before) */
+    private static String sha256(java.nio.file.Path file) {
+        try {
+            return io.capstream.loadgen.workload.FileDigest.sha256(file);
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /**
@@ -135,7 +158,13 @@ public final class RunStartedMapping {
         RunIdentity identity = new RunIdentity(null, null, null, rs.getExpectedWorkers(), rs.getContextSeed(),
                 rs.getGpu());
         ReportContext report = new ReportContext(rs.getSlos(), rs.getSweep(), rs.getRerunOf());
-        return new RunConfig(target, load, request, identity, WarmupConfig.NONE, report, ServerMetricsConfig.OFF);
+        ConversationShape conversation = new ConversationShape(
+                rs.getTurnsMean() == null ? null : new LengthDistribution(rs.getTurnsMean(),
+                        rs.getTurnsStddev() == null ? 0 : rs.getTurnsStddev()),
+                rs.getThinkTimeS(), rs.getThinkTimeStddevS(), rs.getSessionHeader(), null, rs.getToolChoice(),
+                rs.getToolResultTokens(), rs.getToolLatencyS(), rs.getResponsesState());
+        return new RunConfig(target, load, request, identity, WarmupConfig.NONE, report, ServerMetricsConfig.OFF,
+                conversation);
     }
 
     private static List<Integer> planned(int[] plan) {

@@ -58,8 +58,37 @@ public final class RunValidator {
                     : Math.min(Math.max(0L, request.promptCap(request.maxModelLen())), RunConfig.SAMPLED_CONTEXT_CEILING);
             aggregateGuard(errors, load.effectiveRequests(), perRequest);
         }
+        errors.addAll(conversationProblems(config));
         errors.addAll(config.warmup().validate());
         errors.addAll(config.identity().problems());
+        return errors;
+    }
+
+    /**
+     * The conversation group's rules (issue 29): its own values ({@link ConversationShape#problems}), the tools
+     * file (a JSON array of OpenAI-style tools), and the options conversations cannot be combined with.
+     *
+     * @param config the run; not null
+     * @return one usage error message per problem; empty when valid; never null
+     */
+    static List<String> conversationProblems(RunConfig config) {
+        ConversationShape conv = config.conversation();
+        List<String> errors = new ArrayList<>(conv.problems(config.target().endpoint()));
+        if (conv.tools() != null) {
+            String problem = ToolsFile.problem(conv.tools());
+            if (problem != null) {
+                errors.add(problem);
+            }
+        }
+        if (conv.conversations()) {
+            LoadShape load = config.load();
+            if (load.arrival() == ArrivalMode.TRACE) {
+                errors.add("--turns and --tools cannot be combined with --trace (a trace's lines are single requests)");
+            }
+            if (load.burst() != 0) {
+                errors.add("--turns and --tools cannot be combined with --burst (a burst is single requests at once)");
+            }
+        }
         return errors;
     }
 

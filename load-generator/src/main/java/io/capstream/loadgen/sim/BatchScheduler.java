@@ -2,11 +2,10 @@ package io.capstream.loadgen.sim;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * The engine's batch: {@code batchSlots} slots, a FIFO queue in front of them, one shared prefill
@@ -24,11 +23,20 @@ final class BatchScheduler {
     private long prefillFreeAtNs;
     private long lastTickNs;
     private long tickTimer = -1;
+    private final Consumer<SimStream> onCompleted;
 
-    BatchScheduler(Vertx vertx, SimConfig cfg, SimStats stats) {
+    /**
+     * @param vertx       the engine's Vert.x (timers on its context)
+     * @param cfg         the timing model
+     * @param stats       the counters
+     * @param onCompleted called on the event loop with each answer sent in full (for the prefix cache and the
+     *                    Responses store)
+     */
+    BatchScheduler(Vertx vertx, SimConfig cfg, SimStats stats, Consumer<SimStream> onCompleted) {
         this.vertx = vertx;
         this.cfg = cfg;
         this.stats = stats;
+        this.onCompleted = onCompleted;
     }
 
     /** Starts the periodic decode tick. */
@@ -46,9 +54,18 @@ final class BatchScheduler {
         decoding.clear();
     }
 
-    /** Accepts a request: admits it to a free slot or queues it. */
+    /**
+     * Accepts a request: admits it to a free slot or queues it. A stream whose API opens at once (Responses,
+     * Messages) gets its headers and first frames now.
+     */
     void submit(SimStream s) {
         s.response.closeHandler(v -> onClosed(s));
+        if (s.request.stream() && s.wire.hasPreamble()) {
+            startStream(s);
+            Buffer out = Buffer.buffer(1024);
+            s.wire.preamble(out, s);
+            flush(s, out);
+        }
         if (busySlots < cfg.batchSlots()) {
             admit(s);
         } else {
@@ -113,8 +130,10 @@ final class BatchScheduler {
         s.credit = 0;
         Buffer out = Buffer.buffer(512);
         if (s.request.stream()) {
-            startStream(s);
-            s.chunks.role(out);
+            if (!s.headersSent) {
+                startStream(s);
+            }
+            s.wire.begin(out, s);
         }
         if (!emit(s, out, 1)) {
             return;
@@ -127,7 +146,8 @@ final class BatchScheduler {
         }
     }
 
-    private void startStream(SimStream s) {
+    /** Sends the 200 and the event-stream headers. */
+    void startStream(SimStream s) {
         s.headersSent = true;
         s.response.setStatusCode(200).setChunked(true)
                 .putHeader("content-type", "text/event-stream; charset=utf-8")
@@ -157,7 +177,7 @@ final class BatchScheduler {
                     }
                     case MALFORMED -> {
                         if (s.request.stream()) {
-                            SseChunks.malformed(out);
+                            s.wire.malformed(out);
                             stats.malformed.incrementAndGet();
                         }
                     }
@@ -168,14 +188,18 @@ final class BatchScheduler {
             if (i < s.reasoningTokens) {
                 String t = SseChunks.reasoningToken(i);
                 if (s.request.stream()) {
-                    s.chunks.reasoning(out, t);
+                    s.wire.reasoning(out, s, t);
                 } else {
                     s.reasoning.append(t);
+                }
+            } else if (s.tool != null) {
+                if (s.request.stream()) {
+                    s.wire.toolCall(out, s, i - s.reasoningTokens);
                 }
             } else {
                 String t = SseChunks.contentToken(i - s.reasoningTokens);
                 if (s.request.stream()) {
-                    s.chunks.content(out, t);
+                    s.wire.content(out, s, t);
                 } else {
                     s.content.append(t);
                 }
@@ -250,51 +274,22 @@ final class BatchScheduler {
     private void finish(SimStream s) {
         s.state = SimStream.State.DONE;
         long now = System.nanoTime();
-        String usage = usageJson(s);
         String timings = String.format(Locale.ROOT,
                 "{\"queue_ms\":%.3f,\"prompt_n\":%d,\"prompt_ms\":%.3f,\"predicted_n\":%d,\"predicted_ms\":%.3f}",
                 (s.admittedNs - s.arrivedNs) / 1e6, s.promptTokens - s.cachedTokens,
                 (s.firstTokenNs - s.admittedNs) / 1e6, s.outputTokens, (now - s.firstTokenNs) / 1e6);
         if (!s.closed) {
             if (s.request.stream()) {
-                Buffer out = Buffer.buffer(512);
-                s.chunks.finish(out, s.finishReason());
-                if (s.request.includeUsage()) {
-                    s.chunks.usage(out, usage, timings);
-                }
-                SseChunks.done(out);
+                Buffer out = Buffer.buffer(1024);
+                s.wire.finish(out, s, timings);
                 s.response.end(out);
             } else {
-                JsonObject message = new JsonObject().put("role", "assistant").put("content", s.content.toString());
-                if (s.reasoning.length() > 0) {
-                    message.put("reasoning_content", s.reasoning.toString());
-                }
-                JsonObject choice = new JsonObject().put("index", 0);
-                if (s.request.text()) {
-                    choice.put("text", s.content.toString());
-                } else {
-                    choice.put("message", message);
-                }
-                JsonObject body = new JsonObject()
-                        .put("id", s.id)
-                        .put("object", s.request.text() ? "text_completion" : "chat.completion")
-                        .put("created", System.currentTimeMillis() / 1000)
-                        .put("model", s.request.model())
-                        .put("choices", new JsonArray().add(choice.put("logprobs", null)
-                                .put("finish_reason", s.finishReason())))
-                        .put("usage", new JsonObject(usage))
-                        .put("timings", new JsonObject(timings));
-                s.response.putHeader("content-type", "application/json").end(body.toBuffer());
+                s.response.putHeader("content-type", "application/json").end(s.wire.body(s, timings).toBuffer());
             }
             stats.completed.incrementAndGet();
+            onCompleted.accept(s);
         }
         release(s);
-    }
-
-    private static String usageJson(SimStream s) {
-        return "{\"prompt_tokens\":" + s.promptTokens + ",\"completion_tokens\":" + s.outputTokens
-                + ",\"total_tokens\":" + (s.promptTokens + s.outputTokens)
-                + ",\"prompt_tokens_details\":{\"cached_tokens\":" + s.cachedTokens + "}}";
     }
 
     private void release(SimStream s) {

@@ -45,6 +45,10 @@ package io.capstream.loadgen.sim;
  *                            when 0). 0 = every stream decodes at the same rate, so in a closed loop
  *                            with a fixed output length the streams end, and the next ones start, in
  *                            synchronised waves; real engines' streams drift apart
+ * @param toolCallRate        share of the answers to requests that carry {@code tools} that are a call of the first
+ *                            tool instead of text, 0..1 (drawn from an RNG of its own seeded by {@code seed}, in
+ *                            arrival order; no draw when 0); a {@code tool_choice} that forces a call makes every
+ *                            answer one, {@code none} none
  */
 public record SimConfig(
         String host,
@@ -70,7 +74,8 @@ public record SimConfig(
         double malformedRate,
         long seed,
         int replicas,
-        double decodeSpread) {
+        double decodeSpread,
+        double toolCallRate) {
 
     /** Engine label that reports of runs against the simulated engine carry. */
     public static final String ENGINE_LABEL = "capstream-sim";
@@ -113,6 +118,9 @@ public record SimConfig(
                 throw new IllegalArgumentException("fault rates must be within 0..1: " + rateNames[i] + " " + rates[i]);
             }
         }
+        if (!(toolCallRate >= 0 && toolCallRate <= 1)) {
+            throw new IllegalArgumentException("tool-call rate must be within 0..1: --sim-tool-call-rate " + toolCallRate);
+        }
         if (retryAfterS < 0 || stallMs < 0) {
             throw new IllegalArgumentException("retry-after and stall must be >= 0");
         }
@@ -128,7 +136,7 @@ public record SimConfig(
     /** @return the defaults: loopback, free port, model {@code capstream-sim}, 32768-token context,
      *  50 ms base TTFT, 200,000 tok/s prefill, 4,000 tok/s aggregate and 60 tok/s per-stream decode,
      *  64 slots, output = max_tokens, 16 reasoning tokens, prefix cache on, 10 ms tick, no faults,
-     *  one replica, no decode spread */
+     *  one replica, no decode spread, no tool calls */
     public static SimConfig defaults() {
         return builder().build();
     }
@@ -147,7 +155,7 @@ public record SimConfig(
         b.reasoningTokens = reasoningTokens; b.thinkingByDefault = thinkingByDefault; b.prefixCache = prefixCache;
         b.tickMs = tickMs; b.errorRate = errorRate; b.rateLimitRate = rateLimitRate; b.retryAfterS = retryAfterS;
         b.stallRate = stallRate; b.stallMs = stallMs; b.cutRate = cutRate; b.malformedRate = malformedRate;
-        b.seed = seed; b.replicas = replicas; b.decodeSpread = decodeSpread;
+        b.seed = seed; b.replicas = replicas; b.decodeSpread = decodeSpread; b.toolCallRate = toolCallRate;
         return b;
     }
 
@@ -187,6 +195,7 @@ public record SimConfig(
         private long seed;
         private int replicas = 1;
         private double decodeSpread;
+        private double toolCallRate;
 
         private Builder() {
         }
@@ -239,6 +248,8 @@ public record SimConfig(
         public Builder replicas(int v) { replicas = v; return this; }
         /** @param v spread of the per-stream decode cap, 0 &lt;= v &lt; 1 @return this */
         public Builder decodeSpread(double v) { decodeSpread = v; return this; }
+        /** @param v share of answers to requests with tools that are tool calls, 0..1 @return this */
+        public Builder toolCallRate(double v) { toolCallRate = v; return this; }
 
         /** @return the validated configuration
          * @throws IllegalArgumentException when a value is out of range */
@@ -246,7 +257,7 @@ public record SimConfig(
             return new SimConfig(host, port, modelId, maxModelLen, ttftBaseMs, prefillTokPerS, decodeTokPerS,
                     streamDecodeTokPerS, batchSlots, outputTokens, reasoningTokens, thinkingByDefault, prefixCache,
                     tickMs, errorRate, rateLimitRate, retryAfterS, stallRate, stallMs, cutRate, malformedRate, seed,
-                    replicas, decodeSpread);
+                    replicas, decodeSpread, toolCallRate);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -23,7 +24,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A simulated OpenAI-compatible inference engine on Vert.x: {@code GET /v1/models},
  * streaming and non-streaming {@code POST /v1/chat/completions} in the OpenAI/vLLM stream shape (and
- * {@code POST /v1/completions}, the text completions API: {@code prompt} in, {@code choices[].text} out),
+ * {@code POST /v1/completions}, the text completions API: {@code prompt} in, {@code choices[].text} out), streaming
+ * and non-streaming {@code POST /v1/responses} (the OpenAI Responses API, {@link ResponsesWire}, with
+ * {@code previous_response_id} over a bounded {@link ResponseStore}) and {@code POST /v1/messages} (Anthropic's
+ * Messages API, {@link MessagesWire}); answers to requests with {@code tools} are tool calls at
+ * {@link SimConfig#toolCallRate()} (or always, when {@code tool_choice} forces one);
  * {@code GET /sim/stats} (counters and the engine-side TTFT p50/p99/max since the last
  * {@code GET /sim/stats?reset=true}), and {@code GET /metrics} ({@link SimMetrics}: requests running and
  * waiting, requests and tokens, in the Prometheus text format). Reports of runs against it carry the engine label
@@ -38,6 +43,10 @@ public final class SimEngine implements AutoCloseable {
     private final int port;
     private final SimConfig config;
     private final SimStats stats;
+    /** Responses kept for {@code previous_response_id}, at most. */
+    static final int RESPONSES_KEPT = 4096;
+    /** Characters of conversation text kept for {@code previous_response_id}, at most (about 64 MB). */
+    static final long RESPONSE_CHARS_KEPT = 64L << 20;
 
     private SimEngine(Vertx vertx, String deploymentId, int port, SimConfig config, SimStats stats) {
         this.vertx = vertx;
@@ -58,6 +67,7 @@ public final class SimEngine implements AutoCloseable {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(config, "config");
         SimStats stats = new SimStats();
+        ResponseStore responses = new ResponseStore(RESPONSES_KEPT, RESPONSE_CHARS_KEPT);
         // Port 0 is not shared between verticle instances; a negative port is a random port that every
         // instance listening with the same negative number shares (Vert.x server sharing).
         int listenPort = config.port() == 0 && config.replicas() > 1
@@ -65,7 +75,7 @@ public final class SimEngine implements AutoCloseable {
         List<SimVerticle> replicas = new CopyOnWriteArrayList<>();
         AtomicInteger next = new AtomicInteger();
         return vertx.deployVerticle(() -> {
-            SimVerticle v = new SimVerticle(config, stats, next.getAndIncrement(), listenPort);
+            SimVerticle v = new SimVerticle(config, stats, responses, next.getAndIncrement(), listenPort);
             replicas.add(v);
             return v;
         }, new DeploymentOptions().setInstances(config.replicas()))
@@ -116,7 +126,9 @@ public final class SimEngine implements AutoCloseable {
         private final SimConfig cfg;
         private final SimStats stats;
         private final PrefixCache cache = new PrefixCache(200_000);
+        private final ResponseStore responses;
         private SplittableRandom rng;
+        private SplittableRandom toolRng;
         private BatchScheduler scheduler;
         private HttpServer server;
         private long seq;
@@ -124,9 +136,10 @@ public final class SimEngine implements AutoCloseable {
         private final int listenPort;
         volatile int boundPort;
 
-        SimVerticle(SimConfig cfg, SimStats stats, int replica, int listenPort) {
+        SimVerticle(SimConfig cfg, SimStats stats, ResponseStore responses, int replica, int listenPort) {
             this.cfg = cfg;
             this.stats = stats;
+            this.responses = responses;
             this.replica = replica;
             this.listenPort = listenPort;
         }
@@ -134,7 +147,9 @@ public final class SimEngine implements AutoCloseable {
         @Override
         public Future<?> start() {
             rng = new SplittableRandom(cfg.seed() + replica);
-            scheduler = new BatchScheduler(vertx, cfg, stats);
+            // its own stream of draws, so that tool calls leave the fault draws of a seed as they were
+            toolRng = new SplittableRandom(cfg.seed() * 0x9E3779B97F4A7C15L + 0x7001 + replica);
+            scheduler = new BatchScheduler(vertx, cfg, stats, this::completed);
             Router router = Router.router(vertx);
             router.get("/v1/models").handler(this::models);
             router.get("/models").handler(this::models);
@@ -144,10 +159,16 @@ public final class SimEngine implements AutoCloseable {
                     .end(io.vertx.core.buffer.Buffer.buffer(metrics.scrape())));
             router.post("/v1/chat/completions")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
-                    .handler(ctx -> serve(ctx, false));
+                    .handler(ctx -> serve(ctx, SimApi.CHAT));
             router.post("/v1/completions")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
-                    .handler(ctx -> serve(ctx, true));
+                    .handler(ctx -> serve(ctx, SimApi.COMPLETIONS));
+            router.post("/v1/responses")
+                    .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
+                    .handler(ctx -> serve(ctx, SimApi.RESPONSES));
+            router.post("/v1/messages")
+                    .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
+                    .handler(ctx -> serve(ctx, SimApi.MESSAGES));
             // HTTP/1.1 only, as engines' OpenAI servers are (no h2c upgrade for clients that offer one)
             server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false)
                     .setHost(cfg.host()).setPort(listenPort)
@@ -189,6 +210,7 @@ public final class SimEngine implements AutoCloseable {
                     .put("errors_500", stats.errors500()).put("rate_limited", stats.rateLimited())
                     .put("stalls", stats.stalls()).put("cuts", stats.cuts()).put("malformed", stats.malformed())
                     .put("disconnected", stats.disconnected()).put("bad_requests", stats.badRequests())
+                    .put("tool_calls", stats.toolCalls()).put("cached_tokens", stats.cachedTokens())
                     .put("engine_ttft_p50_ms", stats.ttftPercentileMs(50))
                     .put("engine_ttft_p99_ms", stats.ttftPercentileMs(99))
                     .put("engine_ttft_max_ms", stats.ttftPercentileMs(100));
@@ -198,25 +220,40 @@ public final class SimEngine implements AutoCloseable {
             ctx.response().putHeader("content-type", "application/json").end(o.toBuffer());
         }
 
-        /** Answers a chat completion, or a text completion when {@code text}. */
-        private void serve(RoutingContext ctx, boolean text) {
+        /** Answers a request of the given API. */
+        private void serve(RoutingContext ctx, SimApi api) {
             long arrived = System.nanoTime();
             HttpServerResponse resp = ctx.response();
             stats.requests.incrementAndGet();
             ChatRequest req;
             try {
                 JsonObject body = ctx.body().asJsonObject();
-                req = text ? ChatRequest.parseCompletion(body, cfg.modelId()) : ChatRequest.parse(body, cfg.modelId());
+                req = switch (api) {
+                    case CHAT -> ChatRequest.parse(body, cfg.modelId());
+                    case COMPLETIONS -> ChatRequest.parseCompletion(body, cfg.modelId());
+                    case RESPONSES -> ResponsesRequest.parse(body, cfg.modelId());
+                    case MESSAGES -> MessagesRequest.parse(body, cfg.modelId());
+                };
             } catch (RuntimeException e) {
-                badRequest(resp, e.getMessage());
+                badRequest(resp, api, e.getMessage(), null, null);
                 return;
+            }
+            if (req.previousResponseId() != null) {
+                String history = responses.get(req.previousResponseId());
+                if (history == null) {
+                    badRequest(resp, api, "Previous response with id '" + req.previousResponseId() + "' not found.",
+                            "previous_response_id", "previous_response_not_found");
+                    return;
+                }
+                req = req.withPrompt(history + req.prompt());
             }
             int promptTokens = TokenEstimator.tokens(req.prompt().length());
             int requested = req.maxTokens() == null ? 0 : req.maxTokens();
             if (promptTokens + requested > cfg.maxModelLen()) {
-                badRequest(resp, "This model's maximum context length is " + cfg.maxModelLen() + " tokens. However, you"
-                        + " requested " + (promptTokens + requested) + " tokens (" + promptTokens + " in the messages, "
-                        + requested + " in the completion). Please reduce the length of the messages or completion.");
+                badRequest(resp, api, "This model's maximum context length is " + cfg.maxModelLen() + " tokens. However,"
+                        + " you requested " + (promptTokens + requested) + " tokens (" + promptTokens + " in the messages, "
+                        + requested + " in the completion). Please reduce the length of the messages or completion.",
+                        null, null);
                 return;
             }
             int output;
@@ -228,37 +265,80 @@ public final class SimEngine implements AutoCloseable {
             boolean byLength = req.maxTokens() != null && output >= req.maxTokens();
             boolean thinking = req.thinking() != null ? req.thinking() : cfg.thinkingByDefault();
             int reasoning = thinking ? Math.min(cfg.reasoningTokens(), output - 1) : 0;
-            FaultPlan fault = FaultPlan.draw(rng, cfg, output);
-            if (fault.kind() == FaultPlan.Kind.ERROR_500) {
-                stats.errors500.incrementAndGet();
-                error(resp, 500, "simulated internal error (fault injection)", "InternalServerError");
-                return;
+            String id = cfg.replicas() == 1 ? "chatcmpl-sim-" + (++seq) : "chatcmpl-sim-" + replica + "-" + (++seq);
+            ToolAnswer tool = null;
+            if (req.tool() != null && (req.tool().required()
+                    || cfg.toolCallRate() > 0 && toolRng.nextDouble() < cfg.toolCallRate())) {
+                int tokens = Math.min(ToolAnswer.MAX_TOKENS, output - reasoning);
+                if (tokens >= 2) {
+                    String suffix = id.substring("chatcmpl-".length());
+                    tool = ToolAnswer.of((api == SimApi.MESSAGES ? "toolu_" : "call_") + suffix, req.tool(), tokens);
+                    output = reasoning + tokens;
+                    byLength = false;
+                    stats.toolCalls.incrementAndGet();
+                }
             }
+            FaultPlan fault = FaultPlan.draw(rng, cfg, output);
             if (fault.kind() == FaultPlan.Kind.RATE_LIMIT_429) {
                 stats.rateLimited.incrementAndGet();
                 resp.putHeader("retry-after", Integer.toString(cfg.retryAfterS()));
-                error(resp, 429, "simulated rate limit (fault injection)", "RateLimitError");
+                error(resp, api, 429, "simulated rate limit (fault injection)", "RateLimitError", null, null);
                 return;
             }
-            int cachedChars = cfg.prefixCache() ? cache.lookupAndInsert(req.prompt()) : 0;
+            boolean failInStream = fault.kind() == FaultPlan.Kind.ERROR_500 && req.stream()
+                    && (api == SimApi.RESPONSES || api == SimApi.MESSAGES);
+            if (fault.kind() == FaultPlan.Kind.ERROR_500 && !failInStream) {
+                stats.errors500.incrementAndGet();
+                error(resp, api, 500, "simulated internal error (fault injection)", "InternalServerError", null, null);
+                return;
+            }
+            PrefixCache.Lookup at = cfg.prefixCache() && !failInStream ? cache.lookup(req.prompt()) : null;
+            int cachedChars = at == null ? 0 : at.matchedChars();
             int cached = Math.min(promptTokens - 1, TokenEstimator.cachedTokens(cachedChars));
-            String id = cfg.replicas() == 1 ? "chatcmpl-sim-" + (++seq) : "chatcmpl-sim-" + replica + "-" + (++seq);
-            SseChunks chunks = new SseChunks(text ? id.replace("chatcmpl-", "cmpl-") : id,
-                    System.currentTimeMillis() / 1000, req.model(), text);
-            scheduler.submit(new SimStream(resp, req, chunks, id, promptTokens, Math.max(0, cached), output, reasoning,
-                    byLength, fault, arrived,
-                    cfg.decodeSpread() == 0 ? cfg.streamDecodeTokPerS() : cfg.streamDecodeTokPerS(rng.nextDouble())));
+            SimWire wire = SimWire.of(api, id, System.currentTimeMillis() / 1000, req.model());
+            SimStream s = new SimStream(resp, req, wire, id, tool, promptTokens, Math.max(0, cached), output,
+                    reasoning, byLength, fault, arrived,
+                    cfg.decodeSpread() == 0 ? cfg.streamDecodeTokPerS() : cfg.streamDecodeTokPerS(rng.nextDouble()));
+            s.cacheAt = at;
+            if (failInStream) {
+                failInStream(s);
+                return;
+            }
+            stats.cachedTokens.addAndGet(s.cachedTokens);
+            scheduler.submit(s);
         }
 
-        private void badRequest(HttpServerResponse resp, String message) {
+        /** An injected server error of a streaming Responses or Messages request: the opening frames, then the
+         *  API's failure event ({@code response.failed}, an {@code error} event). */
+        private void failInStream(SimStream s) {
+            stats.errors500.incrementAndGet();
+            scheduler.startStream(s);
+            Buffer out = Buffer.buffer(1024);
+            s.wire.preamble(out, s);
+            s.wire.failed(out, s, "simulated internal error (fault injection)");
+            s.response.end(out);
+        }
+
+        /** Records a complete answer: the prompt and answer in the prefix cache, a Responses answer in the store. */
+        private void completed(SimStream s) {
+            String answer = s.answerText();
+            if (s.cacheAt != null) {
+                cache.extend(s.cacheAt, answer);
+            }
+            if (s.request.api() == SimApi.RESPONSES && s.request.store()) {
+                responses.put(s.wire.answerId(), s.request.prompt() + answer);
+            }
+        }
+
+        private void badRequest(HttpServerResponse resp, SimApi api, String message, String param, String code) {
             stats.badRequests.incrementAndGet();
-            error(resp, 400, message, "BadRequestError");
+            error(resp, api, 400, message, "BadRequestError", param, code);
         }
 
-        private static void error(HttpServerResponse resp, int status, String message, String type) {
-            JsonObject err = new JsonObject().put("error", new JsonObject()
-                    .put("message", message).put("type", type).put("param", null).put("code", status));
-            resp.setStatusCode(status).putHeader("content-type", "application/json").end(err.toBuffer());
+        private static void error(HttpServerResponse resp, SimApi api, int status, String message, String type,
+                                  String param, String code) {
+            resp.setStatusCode(status).putHeader("content-type", "application/json")
+                    .end(SimErrors.body(api, status, message, type, param, code).toBuffer());
         }
     }
 }

@@ -20,6 +20,8 @@ public final class SimStats {
     final AtomicLong malformed = new AtomicLong();
     final AtomicLong disconnected = new AtomicLong();
     final AtomicLong badRequests = new AtomicLong();
+    final AtomicLong toolCalls = new AtomicLong();
+    final AtomicLong cachedTokens = new AtomicLong();
     /** Engine-side TTFT (request fully received to first token written), 0.1 ms buckets up to 60 s. */
     private final java.util.concurrent.atomic.AtomicLongArray ttftTenthsMs =
             new java.util.concurrent.atomic.AtomicLongArray(600_001);
@@ -63,7 +65,7 @@ public final class SimStats {
         }
     }
 
-    /** @return chat requests received */
+    /** @return requests received (every API) */
     public long requests() { return requests.get(); }
     /** @return requests answered in full (streams ended with [DONE] or a JSON body) */
     public long completed() { return completed.get(); }
@@ -89,4 +91,8 @@ public final class SimStats {
     public long disconnected() { return disconnected.get(); }
     /** @return requests answered with HTTP 400 */
     public long badRequests() { return badRequests.get(); }
+    /** @return answers that are tool calls (requests with tools, at the tool-call rate or forced by tool_choice) */
+    public long toolCalls() { return toolCalls.get(); }
+    /** @return prompt tokens served from the prefix cache, summed over requests */
+    public long cachedTokens() { return cachedTokens.get(); }
 }

@@ -11,8 +11,10 @@ final class SimStream {
 
     final HttpServerResponse response;
     final ChatRequest request;
-    final SseChunks chunks;
+    final SimWire wire;
     final String id;
+    /** The tool call this answer is, or null for a text answer. */
+    final ToolAnswer tool;
     final int promptTokens;
     final int cachedTokens;
     final int outputTokens;
@@ -23,6 +25,8 @@ final class SimStream {
     /** This stream's decode cap, tokens/s ({@link SimConfig#streamDecodeTokPerS(double)}). */
     final double streamTokPerS;
 
+    /** Where the prompt ended in the prefix cache (to record the answer after it), or null without the cache. */
+    PrefixCache.Lookup cacheAt;
     State state = State.QUEUED;
     boolean closed;
     boolean holdsSlot;
@@ -36,13 +40,14 @@ final class SimStream {
     final StringBuilder content;
     final StringBuilder reasoning;
 
-    SimStream(HttpServerResponse response, ChatRequest request, SseChunks chunks, String id, int promptTokens,
-              int cachedTokens, int outputTokens, int reasoningTokens, boolean finishedByLength, FaultPlan fault,
-              long arrivedNs, double streamTokPerS) {
+    SimStream(HttpServerResponse response, ChatRequest request, SimWire wire, String id, ToolAnswer tool,
+              int promptTokens, int cachedTokens, int outputTokens, int reasoningTokens, boolean finishedByLength,
+              FaultPlan fault, long arrivedNs, double streamTokPerS) {
         this.response = response;
         this.request = request;
-        this.chunks = chunks;
+        this.wire = wire;
         this.id = id;
+        this.tool = tool;
         this.promptTokens = promptTokens;
         this.cachedTokens = cachedTokens;
         this.outputTokens = outputTokens;
@@ -60,8 +65,23 @@ final class SimStream {
         return outputTokens - written;
     }
 
-    /** @return the finish_reason: length when max_tokens ended the output, else stop */
+    /** @return the finish_reason: tool_calls for a tool call, length when max_tokens ended the output, else stop */
     String finishReason() {
-        return finishedByLength ? "length" : "stop";
+        return tool != null ? "tool_calls" : finishedByLength ? "length" : "stop";
+    }
+
+    /**
+     * @return the answer as prompt text, as a client sends it back in the next turn ({@link PromptText}): the content
+     *         text, or the tool call; reasoning is not part of it
+     */
+    String answerText() {
+        if (tool != null) {
+            return tool.promptText();
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < outputTokens - reasoningTokens; i++) {
+            b.append(SseChunks.contentToken(i));
+        }
+        return b.toString();
     }
 }

@@ -17,6 +17,7 @@ final class SseChunks {
         " Let", " me", " think", " about", " this", " step", " by", " step", "."
     };
 
+    private final String id;
     private final String head;
     private final boolean text;
 
@@ -32,10 +33,16 @@ final class SseChunks {
      * @param text    text completion chunks ({@code text_completion}, {@code choices[].text}, no role chunk)
      */
     SseChunks(String id, long created, String model, boolean text) {
+        this.id = id;
         this.text = text;
         this.head = "data: {\"id\":" + Json.encode(id) + ",\"object\":\""
                 + (text ? "text_completion" : "chat.completion.chunk") + "\",\"created\":"
                 + created + ",\"model\":" + Json.encode(model) + ",\"choices\":";
+    }
+
+    /** @return the completion id the chunks carry */
+    String id() {
+        return id;
     }
 
     /** @param i 0-based token index @return the content text of that token */
@@ -72,6 +79,25 @@ final class SseChunks {
     void reasoning(Buffer out, String text) {
         out.appendString(head).appendString("[{\"index\":0,\"delta\":{\"reasoning_content\":\"").appendString(text)
                 .appendString("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    }
+
+    /**
+     * Appends the first delta of a tool call: index 0, its id, type and function name, empty arguments (as OpenAI
+     * sends it).
+     *
+     * @param callId the call's id
+     * @param name   the function's name
+     */
+    void toolCallStart(Buffer out, String callId, String name) {
+        out.appendString(head).appendString("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":")
+                .appendString(Json.encode(callId)).appendString(",\"type\":\"function\",\"function\":{\"name\":")
+                .appendString(Json.encode(name)).appendString(",\"arguments\":\"\"}}]},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    }
+
+    /** Appends one argument fragment of the tool call (no id, as OpenAI sends the later deltas). */
+    void toolCallArguments(Buffer out, String fragment) {
+        out.appendString(head).appendString("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":")
+                .appendString(Json.encode(fragment)).appendString("}}]},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
     }
 
     /** Appends the finish chunk with an empty delta. @param reason stop or length */

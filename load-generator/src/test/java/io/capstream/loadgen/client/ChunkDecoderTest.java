@@ -1,5 +1,6 @@
 package io.capstream.loadgen.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -152,5 +153,41 @@ class ChunkDecoderTest {
             assertNull(chunk.errorToken(), falsy);
             assertEquals(1, chunk.contentDeltas(), falsy);
         }
+    }
+
+    /** Issue 29: each {@code delta.tool_calls[]} object is one tool-call delta; odd members are read as absent. */
+    @Test
+    void toolCallDeltasAreReadWithAbsentOrOddMembersAsAbsent() {
+        assertEquals(Parse.PARSED, decode("{\"choices\":[{\"delta\":{\"content\":null,\"tool_calls\":["
+                + "{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"\"}},"
+                + "{\"index\":\"1\",\"function\":{\"arguments\":{\"a\":1}}},"
+                + "7,"
+                + "{\"index\":-2,\"id\":null,\"function\":\"g\"},"
+                + "{\"index\":99999999999,\"function\":{\"name\":\"h\",\"extra\":[1,{}],\"arguments\":\"{}\"}}]}}],"
+                + "\"usage\":{\"prompt_tokens\":3}}"));
+        assertThat(chunk.keptToolCallDeltas()).as("object elements only").isEqualTo(4);
+        assertThat(chunk.toolCallDeltas()).as("non-empty ones: call_1/f and h/{}").isEqualTo(2);
+        assertThat(new Object[] {chunk.keptToolCallIndex(0), chunk.keptToolCallId(0), chunk.keptToolCallName(0),
+                chunk.keptToolCallArguments(0)}).containsExactly(0, "call_1", "f", "");
+        assertThat(new Object[] {chunk.keptToolCallIndex(1), chunk.keptToolCallArguments(1)})
+                .as("a string index and object arguments are absent").containsExactly(-1, null);
+        assertThat(new Object[] {chunk.keptToolCallIndex(2), chunk.keptToolCallId(2), chunk.keptToolCallName(2)})
+                .containsExactly(-1, null, null);
+        assertThat(new Object[] {chunk.keptToolCallIndex(3), chunk.keptToolCallName(3), chunk.keptToolCallArguments(3)})
+                .as("an index beyond int is absent").containsExactly(-1, "h", "{}");
+        assertEquals(3, chunk.promptTokens(), "members after tool_calls are still read");
+        assertEquals(0, chunk.contentDeltas());
+        assertEquals(Parse.PARSED, decode("{\"choices\":[{\"delta\":{\"content\":\"x\"}}]}"));
+        assertThat(chunk.keptToolCallDeltas()).as("cleared for the next payload").isZero();
+        assertThat(chunk.contentText().toString()).as("no text kept by a chunk that does not keep the reply").isEmpty();
+    }
+
+    @Test
+    void llamaCppTimingsCacheNIsRead() {
+        assertEquals(Parse.PARSED, decode("{\"choices\":[],\"timings\":{\"prompt_n\":5,\"cache_n\":12,\"prompt_ms\":1.5}}"));
+        assertEquals(12, chunk.timingsCacheN());
+        assertEquals(false, chunk.usage(), "timings are not usage");
+        assertEquals(Parse.PARSED, decode("{\"timings\":{\"cache_n\":-1},\"choices\":[]}"));
+        assertEquals(-1, chunk.timingsCacheN());
     }
 }

@@ -125,6 +125,12 @@ class StreamingClientTest {
             case "error200" -> paced(r, 5, chunk("{\"content\":\"a\"}"),
                     "data: {\"error\":{\"message\":\"CUDA out of memory\",\"type\":\"InternalServerError\",\"code\":500}}\n\n");
             case "choicesnull" -> paced(r, 5, "data: {\"choices\":null}\n\n");
+            case "toolcall" -> paced(r, 20, chunk("{\"role\":\"assistant\",\"content\":null}"),
+                    chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\","
+                            + "\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\"}}]}"),
+                    chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\":\\\"Oslo\\\"}\"}}]}"),
+                    "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+                    USAGE, "data: [DONE]\n\n");
             case "nocontent" -> paced(r, 5, chunk("{\"role\":\"assistant\",\"content\":\"\"}"), "data: [DONE]\n\n");
             case "donehang" -> pacedOpen(r, 5, chunk("{\"content\":\"a\"}"), "data: [DONE]\n\n"); // no end
             case "multiline" -> paced(r, 30, "data: {\"choices\":[{\"delta\":\n", "data: {\"content\":\"hi\"}}]}\n",
@@ -333,6 +339,50 @@ class StreamingClientTest {
         assertEquals(1, r.contentChunks());
         assertTrue(r.ttfoNs() <= r.ttftNs(), r.ttfoNs() + " <= " + r.ttftNs());
         assertTrue(r.ttftNs() >= 38 * MS, "content is written after two 20 ms pauses: " + r.ttftNs());
+    }
+
+    /**
+     * Issue 29: a tool-call-only answer is a success of kind tool_call with its call and the tool-call deltas
+     * when the run sends tools (the first tool-call delta is the first output and token); without tools it fails
+     * saying the model answered with a tool call; a kept reply has the answer's text.
+     */
+    @Test
+    void aToolCallAnswerIsOutputOnlyWhenToolsAreSentAndTheKeptReplyHasTheText() throws Exception {
+        ClientConfig base = new ClientConfig("http://127.0.0.1:" + httpPort + "/toolcall/v1", 5, false, 8,
+                ApiKey.none());
+        RequestResult tools = execute(base.withReplies(true, false));
+        assertThat(tools.error()).as("error").isNull();
+        assertThat(tools.reply().kind()).isEqualTo("tool_call");
+        assertThat(tools.reply().toolCalls()).containsExactly(new ToolCall("call_1", "get_weather", "{\"city\":\"Oslo\"}"));
+        assertThat(tools.toolCallChunks()).isEqualTo(2);
+        assertThat(tools.ttftNs()).as("TTFT: the tool call's first delta, also the first output")
+                .isPositive().isEqualTo(tools.ttfoNs());
+        assertThat(tools.contentChunks()).isZero();
+        assertThat(tools.completionTokens()).isEqualTo(3);
+
+        RequestResult noTools = execute(base);
+        assertThat(noTools.error().type()).isEqualTo(ErrorTypes.VALUE_ERROR);
+        assertThat(noTools.error().message()).isEqualTo("stream completed without visible content: the model"
+                + " answered with a tool call (1 tool call, no text); send --tools to measure tool calls");
+        assertThat(noTools.ttftNs()).isEqualTo(-1);
+        assertThat(noTools.toolCallChunks()).isEqualTo(2);
+
+        RequestResult text = execute(new ClientConfig("http://127.0.0.1:" + httpPort + "/normal/v1", 5, false, 8,
+                ApiKey.none()).withReplies(false, true));
+        assertThat(text.reply().text()).as("kept reply").isEqualTo("Hello!");
+        assertThat(text.reply().kind()).isEqualTo("text");
+        assertThat(http("normal").reply()).as("not kept by default").isSameAs(Reply.NONE);
+    }
+
+    private static RequestResult execute(ClientConfig config) throws Exception {
+        StreamingClient client = new StreamingClient(vertx, config);
+        try {
+            io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
+            vertx.runOnContext(v -> client.execute(Buffer.buffer("{\"model\":\"m\"}")).onComplete(p));
+            return p.future().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } finally {
+            client.close();
+        }
     }
 
     @Test

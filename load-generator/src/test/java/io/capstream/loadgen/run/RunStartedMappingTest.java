@@ -67,7 +67,9 @@ class RunStartedMappingTest {
                 new RunIdentity("run-1", "a", "w-1", 3, 7, "h100"),
                 new WarmupConfig(1.5, 2, true),
                 new ReportContext(List.of("ttft_p99<2s"), step, "run-0"),
-                new ServerMetricsConfig(ServerMetricsConfig.Mode.URL, "http://127.0.0.1:9/metrics", 250));
+                new ServerMetricsConfig(ServerMetricsConfig.Mode.URL, "http://127.0.0.1:9/metrics", 250),
+                new ConversationShape(new LengthDistribution(3, 1), 2.0, 0.5, "X-Session-Id", Path.of("tools.json"),
+                        "required", 32, 0.05, "server"));
     }
 
     /** The plan of {@link #everyOption()}: its window, its request count, {@code --max-tokens} for every request. */
@@ -127,6 +129,7 @@ class RunStartedMappingTest {
         assertThat(back.identity().workerId()).as("worker id").isNull();
         assertThat(back.request().dataset()).as("dataset file").isNull();
         assertThat(back.request().tokenizer()).as("tokenizer file").isNull();
+        assertThat(back.conversation().tools()).as("tools file (recorded by name and SHA-256)").isNull();
         assertThat(back.warmup()).as("warm-up").isEqualTo(WarmupConfig.NONE);
         assertThat(back.serverMetrics()).as("server metrics").isEqualTo(ServerMetricsConfig.OFF);
     }
@@ -173,6 +176,7 @@ class RunStartedMappingTest {
                         local.identity().workerId(), id.expectedWorkers(), id.seed(), id.gpu()))
                 .withRequest(r.withFiles(local.request().dataset(), local.request().tokenizer()))
                 .withWarmup(local.warmup())
-                .withServerMetrics(local.serverMetrics());
+                .withServerMetrics(local.serverMetrics())
+                .withConversation(back.conversation().withTools(local.conversation().tools()));
     }
 }

@@ -14,11 +14,16 @@ import org.apache.avro.generic.GenericRecord;
  * maps and nested records are mapped; a new field therefore appears in the JSON without code here.
  * A string field with the schema property {@value #JSON_VALUE} {@code true} holds JSON text (e.g.
  * {@code RunSettings.extra_body}): it is written as the JSON value it holds, not as a string (text
- * that is not JSON stays a string).
+ * that is not JSON stays a string). A field with the schema property {@value #OMIT_NULL} {@code true} is left out
+ * while it is null (settings added later, e.g. {@code RunSettings.turns_mean}, so that the objects of runs that do
+ * not use them stay as they were).
  */
 public final class AvroRecordJson {
     /** Schema property of a string field holding JSON text that the JSON shows as that value. */
     public static final String JSON_VALUE = "json_value";
+
+    /** Schema property of a field that the JSON leaves out while it is null. */
+    public static final String OMIT_NULL = "omit_null";
 
     private AvroRecordJson() {
     }
@@ -32,6 +37,9 @@ public final class AvroRecordJson {
         ObjectNode o = ArtifactJson.nodes().objectNode();
         for (Schema.Field f : record.getSchema().getFields()) {
             Object v = record.get(f.pos());
+            if (v == null && Boolean.TRUE.equals(f.getObjectProp(OMIT_NULL))) {
+                continue;
+            }
             if (v instanceof CharSequence text && isJsonValue(f)) {
                 o.set(f.name(), jsonValue(text.toString()));
             } else {

@@ -50,6 +50,19 @@ class RunSettingsArtifactTest {
                 .isEqualTo(DEFAULTS);
     }
 
+    @Test
+    void theConversationSettingsAreWrittenOnlyWhenSet() throws Exception {
+        JsonNode run = run(started(1, 4096).setTurnsMean(3.0).setTurnsStddev(1.0).setThinkTimeS(2.0)
+                .setSessionHeader("X-Session-Id").setToolsName("tools.json").setToolsSha256("cd34")
+                .setToolChoice("required").setToolResultTokens(64).setToolLatencyS(0.05).setResponsesState("server")
+                .build());
+        assertThat(run.get("turns_mean").asDouble()).as("turns_mean").isEqualTo(3.0);
+        assertThat(run.get("tool_result_tokens").asInt()).as("tool_result_tokens").isEqualTo(64);
+        assertThat(run.get("session_header").asText()).as("session_header").isEqualTo("X-Session-Id");
+        assertThat(run.has("think_time_stddev_s")).as("a conversation setting left null is left out: "
+                + run).isFalse();
+    }
+
     private static final String EVERY_SETTING = """
             {
               "arrival": "poisson",

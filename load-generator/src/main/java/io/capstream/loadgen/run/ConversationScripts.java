@@ -1,0 +1,43 @@
+package io.capstream.loadgen.run;
+
+import io.capstream.loadgen.conversation.ConversationBodyWriter;
+import io.capstream.loadgen.conversation.ConversationScript;
+import io.capstream.loadgen.conversation.SyntheticConversations;
+import io.capstream.loadgen.workload.PromptBuilder;
+import io.capstream.loadgen.workload.RequestPlan;
+
+/**
+ * Which conversations a run plays and how their bodies are written (issue 29): the one place a run's
+ * {@link ConversationScript} and {@link ConversationBodyWriter} are chosen. Stateless.
+ */
+final class ConversationScripts {
+    private ConversationScripts() {
+    }
+
+    /**
+     * @param plan the run's plan; not null
+     * @return the run's conversations: synthetic ones of {@code --turns} (with {@code --tools} one turn each
+     *         unless {@code --turns} says more); null for single requests (the reference's run)
+     */
+    static ConversationScript of(RunPlan plan) {
+        RunConfig c = plan.config();
+        if (!c.conversation().conversations()) {
+            return null;
+        }
+        RequestPlan rp = plan.requestPlan();
+        String salt = c.request().promptSalt();
+        return new SyntheticConversations(plan.requests(), c.conversation().turns(), c.identity().seed(),
+                new PromptBuilder(c.request().sharedPrefixTokens(), salt), new PromptBuilder(0, salt),
+                i -> rp.promptTokens(plan.contextPlan().planned(i)), i -> rp.maxTokens(i, -1));
+    }
+
+    /**
+     * @param plan the run's plan; not null
+     * @return the body writer of the run's endpoint, model, thinking controls, extra body and tools
+     * @throws IllegalStateException until the endpoints' conversation body writers are part of this build
+     */
+    static ConversationBodyWriter writer(RunPlan plan) {
+        throw new IllegalStateException("conversation bodies for --endpoint " + plan.config().target().endpoint().label()
+                + " are not available in this build");
+    }
+}
