@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.LengthDistribution;
 import io.capstream.loadgen.workload.RequestPlan;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,5 +53,22 @@ class DatasetTurnsPlanTest {
         assertThat(p.contextPlan().toArray()).containsExactly(8, 17);
         assertThatThrownBy(() -> RunPlanner.complete(two, 7 + 16, ApiKey.none()).get())
                 .hasMessageContaining("1 conversation(s) outgrow the prompt cap of 16 tokens");
+    }
+
+    @Test
+    void turnsOneSendsEachConversationsFirstTurnAloneAndOtherTurnsAreAUsageError() throws Exception {
+        RunConfig one = config(8).withConversation(c -> c.withTurns(new LengthDistribution(1, 0)));
+        RunPlan p = RunPlanner.complete(one, 32_768, ApiKey.none()).get();
+        // the single-turn run: request i sends entry i mod 3's first human turn (5, 4, 1 tokens), its reply's length
+        assertThat(p.contextPlan().toArray()).containsExactly(5, 4, 1, 5, 4, 1, 5, 4);
+        assertThat(p.requestPlan().dataset().multiTurn()).isFalse();
+        assertThat(IntStream.range(0, 8).map(i -> p.requestPlan().maxTokens(i, 64)).boxed().toList())
+                .isEqualTo(List.of(5, 7, 2, 5, 7, 2, 5, 7));
+        RunConfig three = config(8).withConversation(c -> c.withTurns(new LengthDistribution(3, 1)));
+        assertThatThrownBy(() -> RunPlanner.complete(three, 32_768, ApiKey.none()).get())
+                .hasCauseInstanceOf(UsageException.class)
+                .hasMessageEndingWith("--turns cannot be combined with --dataset sharegpt-multi.json: its multi-turn"
+                        + " conversations set the turns (give no --turns, or --turns 1 to send each conversation's"
+                        + " first turn alone)");
     }
 }
