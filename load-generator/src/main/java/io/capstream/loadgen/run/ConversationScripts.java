@@ -2,7 +2,9 @@ package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.conversation.ConversationBodyWriter;
 import io.capstream.loadgen.conversation.ConversationScript;
+import io.capstream.loadgen.conversation.DatasetConversations;
 import io.capstream.loadgen.conversation.SyntheticConversations;
+import io.capstream.loadgen.workload.Dataset;
 import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.loadgen.workload.RequestPlan;
 
@@ -16,11 +18,16 @@ final class ConversationScripts {
 
     /**
      * @param plan the run's plan; not null
-     * @return the run's conversations: synthetic ones of {@code --turns} (with {@code --tools} one turn each
+     * @return the run's conversations: a multi-turn {@code --dataset}'s ({@link DatasetConversations}), else
+     *         synthetic ones of {@code --turns} (with {@code --tools} one turn each
      *         unless {@code --turns} says more); null for single requests (the reference's run)
      */
     static ConversationScript of(RunPlan plan) {
         RunConfig c = plan.config();
+        Dataset dataset = plan.requestPlan().dataset();
+        if (dataset != null && dataset.multiTurn()) {
+            return DatasetConversations.of(dataset, plan.requests());
+        }
         if (!c.conversation().conversations()) {
             return null;
         }

@@ -3,6 +3,7 @@ package io.capstream.loadgen.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.capstream.loadgen.conversation.DatasetConversations;
 import io.capstream.loadgen.workload.ApiKey;
 import io.capstream.loadgen.workload.LengthDistribution;
 import io.capstream.loadgen.workload.RequestPlan;
@@ -70,5 +71,26 @@ class DatasetTurnsPlanTest {
                 .hasMessageEndingWith("--turns cannot be combined with --dataset sharegpt-multi.json: its multi-turn"
                         + " conversations set the turns (give no --turns, or --turns 1 to send each conversation's"
                         + " first turn alone)");
+    }
+
+    @Test
+    void theRunPlaysTheDatasetsConversations() throws Exception {
+        RunPlan p = RunPlanner.complete(config(8), 32_768, ApiKey.none()).get();
+        assertThat(ConversationScripts.of(p)).as("a multi-turn dataset's script")
+                .isInstanceOfSatisfying(DatasetConversations.class, s -> assertThat(
+                        List.of(s.conversations(), s.requests())).isEqualTo(List.of(4, 8)));
+    }
+
+    @Test
+    void anOpenLoopsDurationStartsConversationsAndCountsTheirTurns() throws Exception {
+        RunConfig open = config(8).withLoad(l -> l.withArrival(io.capstream.loadgen.arrival.ArrivalMode.POISSON)
+                .withRateRps(10.0).withDurationS(2.0));
+        int started = RunPlanner.plannedRequests(open);
+        RunPlan p = RunPlanner.complete(open, 32_768, ApiKey.none()).get();
+        DatasetConversations s = (DatasetConversations) ConversationScripts.of(p);
+        assertThat(s.conversations()).as("conversations = the arrivals within --duration (%d)", started)
+                .isEqualTo(started);
+        assertThat(p.requests()).as("requests = their turns (3, 1, 2, 3, ...)").isEqualTo(
+                IntStream.range(0, started).map(c -> s.entry(c).turns().size()).sum());
     }
 }
