@@ -137,6 +137,7 @@ public final class RerunCommand implements Callable<Integer> {
         }
         java.nio.file.Path file = run.trace() != null ? run.trace() : run.dataset();
         List<String> missing = RerunWorkload.missingInputs(original.started(), file, sha256(file), run.tokenizer());
+        missing.addAll(RerunWorkload.missingTools(original.started(), run.tools(), sha256(run.tools())));
         if (run.trace() != null && !"trace".equals(original.started().getArrival())) {
             missing.add("--trace: the original run did not replay a trace (arrival " + original.started().getArrival() + ")");
         } else if (run.trace() == null && "trace".equals(original.started().getArrival()) && run.dataset() != null) {

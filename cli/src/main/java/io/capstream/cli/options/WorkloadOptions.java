@@ -243,6 +243,11 @@ public class WorkloadOptions {
         return slos == null ? java.util.List.of() : java.util.List.copyOf(slos);
     }
 
+    /** @return the given {@code --tools}, or null */
+    public java.nio.file.Path tools() {
+        return conversation.tools;
+    }
+
     /** @return the given {@code --trace}, or null */
     public java.nio.file.Path trace() {
         return trace;

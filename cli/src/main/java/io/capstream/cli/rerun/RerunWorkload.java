@@ -44,6 +44,8 @@ public final class RerunWorkload {
                 .withTarget(target.target().withConnection(sent.timeoutS(), sent.keepAlive(), sent.endpoint()))
                 .withLoad(recorded.load().withBurst(0))
                 .withRequest(recorded.request().withFiles(target.request().dataset(), target.request().tokenizer()))
+                // the conversations (turns, think time, tool answers) are the original's; the tools file the command's
+                .withConversation(recorded.conversation().withTools(target.conversation().tools()))
                 .withIdentity(target.identity().withSeed(recorded.identity().seed()).withExpectedWorkers(1)
                         .withRunId(runId).withRunIdSuffix(null))
                 .withWarmup(target.warmup())
@@ -60,6 +62,30 @@ public final class RerunWorkload {
      */
     public static boolean planMatches(RunStarted original, RunStarted rerun) {
         return original.getPlannedContextTokens().equals(rerun.getPlannedContextTokens());
+    }
+
+    /**
+     * The original's {@code --tools} file, which the events hold by name and SHA-256 (issue 29).
+     *
+     * @param original the original run's RunStarted; not null
+     * @param tools    the rerun's {@code --tools}, or null
+     * @param toolsSha the SHA-256 of that file's bytes (lower-case hex), or null when none was given
+     * @return one usage error per problem; empty when the command line gives the original's tools (or neither has)
+     */
+    public static java.util.List<String> missingTools(RunStarted original, java.nio.file.Path tools, String toolsSha) {
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        if (original.getToolsName() == null) {
+            if (tools != null) {
+                problems.add("--tools: the original run sent no tools");
+            }
+        } else if (tools == null) {
+            problems.add("needs --tools: the original run sent the tools of " + original.getToolsName() + " (SHA-256 "
+                    + original.getToolsSha256() + "); give that file");
+        } else if (!String.valueOf(original.getToolsSha256()).equals(toolsSha)) {
+            problems.add("--tools " + tools + " is not the original's " + original.getToolsName() + ": SHA-256 "
+                    + toolsSha + ", the original's " + original.getToolsSha256());
+        }
+        return problems;
     }
 
     /**

@@ -4,7 +4,6 @@ import io.capstream.loadgen.conversation.ConversationBodyWriter;
 import io.capstream.loadgen.conversation.ConversationScript;
 import io.capstream.loadgen.conversation.DatasetConversations;
 import io.capstream.loadgen.conversation.SyntheticConversations;
-import io.capstream.loadgen.workload.Dataset;
 import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.loadgen.workload.RequestPlan;
 
@@ -18,24 +17,38 @@ final class ConversationScripts {
 
     /**
      * @param plan the run's plan; not null
-     * @return the run's conversations: a multi-turn {@code --dataset}'s ({@link DatasetConversations}), else
-     *         synthetic ones of {@code --turns} (with {@code --tools} one turn each
-     *         unless {@code --turns} says more); null for single requests (the reference's run)
+     * @return the run's conversations: those of a multi-turn {@code --dataset}, else synthetic ones of
+     *         {@code --turns} (with {@code --tools} one turn each unless {@code --turns} says more); null for single
+     *         requests (the reference's run)
      */
     static ConversationScript of(RunPlan plan) {
         RunConfig c = plan.config();
-        Dataset dataset = plan.requestPlan().dataset();
-        if (dataset != null && dataset.multiTurn()) {
-            return DatasetConversations.of(dataset, plan.requests());
+        RequestPlan rp = plan.requestPlan();
+        if (rp.dataset() != null && rp.dataset().multiTurn()) {
+            return DatasetConversations.of(rp.dataset(), plan.requests());
         }
         if (!c.conversation().conversations()) {
             return null;
         }
-        RequestPlan rp = plan.requestPlan();
         String salt = c.request().promptSalt();
         return new SyntheticConversations(plan.requests(), c.conversation().turns(), c.identity().seed(),
                 new PromptBuilder(c.request().sharedPrefixTokens(), salt), new PromptBuilder(0, salt),
                 i -> rp.promptTokens(plan.contextPlan().planned(i)), i -> rp.maxTokens(i, -1));
+    }
+
+    /**
+     * @param script the run's conversations; not null
+     * @param share  a worker's share (it holds whole conversations: conversation c belongs to share c mod shares), or
+     *               null for the whole run
+     * @return the requests (turns) of the conversations it sends
+     */
+    static int requestsOf(ConversationScript script, PlanShare share) {
+        int units = share == null ? script.conversations() : share.count(script.conversations());
+        int sum = 0;
+        for (int u = 0; u < units; u++) {
+            sum += script.turns(share == null ? u : share.globalIndex(u));
+        }
+        return sum;
     }
 
     /**

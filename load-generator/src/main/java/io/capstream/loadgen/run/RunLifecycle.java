@@ -92,11 +92,7 @@ final class RunLifecycle {
             // a worker's share holds whole conversations: conversation c belongs to share c mod shares
             this.units = assignment == null ? script.conversations()
                     : assignment.share().count(script.conversations());
-            int sum = 0;
-            for (int u = 0; u < units; u++) {
-                sum += script.turns(assignment == null ? u : assignment.share().globalIndex(u));
-            }
-            this.requests = sum;
+            this.requests = ConversationScripts.requestsOf(script, assignment == null ? null : assignment.share());
         }
         this.sink = sink;
         this.clock = clock;
@@ -127,7 +123,9 @@ final class RunLifecycle {
             // the credentials of a user:password@ travel in the Authorization header (plan.apiKey())
             ClientConfig clientConfig = new ClientConfig(HttpUrls.withoutUserInfo(target.baseUrl()), target.timeoutS(),
                     target.keepAlive(), 2 * Math.min(slots, plan.requests()) + 16, plan.apiKey(), target.endpoint(),
-                    target.headers());
+                    target.headers())
+                    // a conversation keeps each answer for its next turn; with --tools a tool call is output
+                    .withReplies(config.conversation().tools() != null, script != null);
             client = new StreamingClient(vertx, clientConfig);
             contexts = contexts();
             probes.discoverServerMetrics()

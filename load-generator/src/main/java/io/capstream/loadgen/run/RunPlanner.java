@@ -150,6 +150,10 @@ public final class RunPlanner {
         if (arrivals != null) {
             requests = requests.withArrivals(java.util.Arrays.copyOf(arrivals, n));
         }
+        if (dataset != null && !dataset.multiTurn() && config.conversation().tools() != null) {
+            return CompletableFuture.failedFuture(new UsageException("--tools with --dataset needs a multi-turn dataset"
+                    + " (--dataset " + dataset.name() + " holds single prompts)"));
+        }
         int largest = requests.largestMaxTokens(config.request().maxTokens());
         Integer cap = null;
         if (maxModelLen != null) {

@@ -80,6 +80,10 @@ public final class RunValidator {
                 errors.add(problem);
             }
         }
+        if (conv.multiTurn() && config.request().dataset() != null && config.load().arrival() != ArrivalMode.TRACE) {
+            errors.add("--turns applies to synthetic prompts: a multi-turn --dataset gives each conversation its own"
+                    + " turns");
+        }
         if (conv.conversations()) {
             LoadShape load = config.load();
             if (load.arrival() == ArrivalMode.TRACE) {

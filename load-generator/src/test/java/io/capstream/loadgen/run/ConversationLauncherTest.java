@@ -165,6 +165,12 @@ class ConversationLauncherTest {
          */
         Harness(UnaryOperator<RunConfig> config, int window, Function<Integer, RequestResult> answers)
                 throws Exception {
+            this(config, window, answers, null);
+        }
+
+        /** As above, for a worker's share ({@code share}, or null for the whole run). */
+        Harness(UnaryOperator<RunConfig> config, int window, Function<Integer, RequestResult> answers,
+                PlanShare share) throws Exception {
             RunConfig c = config.apply(RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "m"))
                     .withLoad(l -> l.withRequests(6))
                     .withRequest(r -> r.withSharedPrefixTokens(0).withCtxTokens(100).withMaxTokens(16).withMargin(0)));
@@ -187,7 +193,7 @@ class ConversationLauncherTest {
                 return Future.succeededFuture(r);
             }, events, t0, none, sink, new GuardedListener(null, SecretMask.NONE), clock);
             launcher = new ConversationLauncher(plan, ConversationScripts.of(plan), CHAT, pipeline, events, timers,
-                    t0, () -> false, u -> u);
+                    t0, () -> false, share == null ? u -> u : share::globalIndex);
         }
 
         /** Starts conversation {@code c} at T0; @return completes when it ended */
@@ -260,6 +266,38 @@ class ConversationLauncherTest {
         assertThat(run.completed(2).getScheduledStartNs()).as("turn 3 scheduled at turn 2's reply end + think time")
                 .isEqualTo(2 * (10_000_000L + 2_000_000_000L));
         assertThat(run.pipeline.unsent()).as("unsent turns").isZero();
+    }
+
+    @Test
+    void aWorkersShareHoldsWholeConversations() throws Exception {
+        // 7 requests at --turns 3: conversations of 3, 3 and 1 turns; share 1 of 2 holds conversation 1 only
+        PlanShare share = new PlanShare(1, 2);
+        List<Harness> h = new ArrayList<>();
+        h.add(new Harness(c -> c.withLoad(l -> l.withRequests(7))
+                .withConversation(s -> s.withTurns(new LengthDistribution(3, 0))), 32_768,
+                i -> h.get(0).text("answer", 100), share));
+        Harness run = h.get(0);
+        ConversationScriptsView view = new ConversationScriptsView(ConversationScripts.of(run.plan));
+        assertThat(view.turns()).as("the conversations' turns").containsExactly(3, 3, 1);
+        assertThat(ConversationScripts.requestsOf(ConversationScripts.of(run.plan), share))
+                .as("requests of share 1 of 2").isEqualTo(3);
+        assertThat(ConversationScripts.requestsOf(ConversationScripts.of(run.plan), new PlanShare(0, 2)))
+                .as("requests of share 0 of 2: conversations 0 and 2").isEqualTo(4);
+        run.run(0).get(10, TimeUnit.SECONDS);
+        assertThat(run.sink.events()).as("share 1's unit 0: conversation 1's three turns")
+                .extracting(e -> ((RequestCompleted) e.getPayload()).getRequestIndex()).containsExactly(3, 4, 5);
+        assertThat(run.completed(2).getConversationId()).as("its id").isEqualTo("run-1-c1");
+    }
+
+    /** The turns of a script's conversations. */
+    record ConversationScriptsView(io.capstream.loadgen.conversation.ConversationScript script) {
+        List<Integer> turns() {
+            List<Integer> t = new ArrayList<>();
+            for (int c = 0; c < script.conversations(); c++) {
+                t.add(script.turns(c));
+            }
+            return t;
+        }
     }
 
     @Test
