@@ -49,6 +49,23 @@ public final class DatasetConversations implements ConversationScript {
         return new DatasetConversations(dataset, first);
     }
 
+    /**
+     * The requests of an open loop whose {@code --duration} starts a number of conversations ({@code --rate} starts
+     * conversations): the turns of conversations 0..conversations-1 added up.
+     *
+     * @param dataset       a multi-turn dataset; not null
+     * @param conversations conversations started, &gt;= 0
+     * @param max           the most requests of a run
+     * @return their turns, at most {@code max}
+     */
+    public static int requestsOf(Dataset dataset, int conversations, int max) {
+        long sum = 0;
+        for (int c = 0; c < conversations && sum < max; c++) {
+            sum += Math.max(1, dataset.entry(c).turns().size());
+        }
+        return (int) Math.min(max, sum);
+    }
+
     /** @return the dataset the conversations replay */
     public Dataset dataset() {
         return dataset;

@@ -140,6 +140,11 @@ public final class RunPlanner {
         long[] arrivals = inputs.arrivalOffsetsNs();
         // a trace has as many requests as lines, up to --requests
         int n = arrivals == null ? plannedRequests(config) : Math.min(plannedRequests(config), arrivals.length);
+        if (dataset != null && dataset.multiTurn() && config.load().durationS() != null
+                && config.load().arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED) {
+            // --rate starts conversations: the arrivals within --duration are conversations, n their turns
+            n = io.capstream.loadgen.conversation.DatasetConversations.requestsOf(dataset, n, RunConfig.MAX_REQUESTS);
+        }
         RequestPlan requests = RequestPlan.of(dataset, WorkloadPlanner.maxTokens(config, n, dataset),
                 inputs.promptScale(), inputs.tokenizer());
         if (arrivals != null) {

@@ -91,11 +91,37 @@ final class WorkloadPlanner {
 
     private static Dataset read(RunConfig config, int n, TokenCounter counter) throws UsageException {
         long keep = (long) n + config.warmup().targetRequests();
+        Dataset ds;
         try {
-            return DatasetReader.read(config.request().dataset(), (int) Math.min(keep, DatasetReader.MAX_ENTRIES), counter);
+            ds = DatasetReader.read(config.request().dataset(), (int) Math.min(keep, DatasetReader.MAX_ENTRIES), counter);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+        return withTurns(config, ds);
+    }
+
+    /**
+     * {@code --turns} with a multi-turn dataset: without it the dataset's conversations set the turns; exactly
+     * {@code --turns 1} sends each conversation's first turn alone ({@link Dataset#firstTurns()}: the single-turn
+     * run of the same file before issue 29, as vLLM's bench reads ShareGPT); any other {@code --turns} is a usage
+     * error.
+     *
+     * @param config the config
+     * @param ds     the dataset as read
+     * @return the dataset the run sends
+     * @throws UsageException for {@code --turns} other than 1 with a multi-turn dataset
+     */
+    static Dataset withTurns(RunConfig config, Dataset ds) throws UsageException {
+        LengthDistribution turns = config.conversation().turns();
+        if (!ds.multiTurn() || turns == null) {
+            return ds;
+        }
+        if (turns.mean() == 1 && turns.stddev() == 0) {
+            return ds.firstTurns();
+        }
+        throw new UsageException("--turns cannot be combined with --dataset " + ds.name() + ": its multi-turn"
+                + " conversations set the turns (give no --turns, or --turns 1 to send each conversation's first turn"
+                + " alone)");
     }
 
     /**

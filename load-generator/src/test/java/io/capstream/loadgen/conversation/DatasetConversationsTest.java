@@ -41,6 +41,12 @@ class DatasetConversationsTest {
     }
 
     @Test
+    void theRequestsOfConversationsStartedAreTheirTurns() {
+        assertThat(List.of(DatasetConversations.requestsOf(MULTI, 0, 100), DatasetConversations.requestsOf(MULTI, 4, 100),
+                DatasetConversations.requestsOf(MULTI, 4, 7))).as("0, 3+1+2+3, capped at 7").isEqualTo(List.of(0, 9, 7));
+    }
+
+    @Test
     void eachTurnsUserInputIsTheDatasetsTurn() {
         DatasetConversations s = DatasetConversations.of(MULTI, 8);
         assertThat(s.userTurn(0, 1)).as("turn 1 starts with the system turn").isEqualTo(new UserTurn(

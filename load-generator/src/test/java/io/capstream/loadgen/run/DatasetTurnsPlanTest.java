@@ -3,7 +3,9 @@ package io.capstream.loadgen.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.capstream.loadgen.conversation.DatasetConversations;
 import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.LengthDistribution;
 import io.capstream.loadgen.workload.RequestPlan;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,5 +54,43 @@ class DatasetTurnsPlanTest {
         assertThat(p.contextPlan().toArray()).containsExactly(8, 17);
         assertThatThrownBy(() -> RunPlanner.complete(two, 7 + 16, ApiKey.none()).get())
                 .hasMessageContaining("1 conversation(s) outgrow the prompt cap of 16 tokens");
+    }
+
+    @Test
+    void turnsOneSendsEachConversationsFirstTurnAloneAndOtherTurnsAreAUsageError() throws Exception {
+        RunConfig one = config(8).withConversation(c -> c.withTurns(new LengthDistribution(1, 0)));
+        RunPlan p = RunPlanner.complete(one, 32_768, ApiKey.none()).get();
+        // the single-turn run: request i sends entry i mod 3's first human turn (5, 4, 1 tokens), its reply's length
+        assertThat(p.contextPlan().toArray()).containsExactly(5, 4, 1, 5, 4, 1, 5, 4);
+        assertThat(p.requestPlan().dataset().multiTurn()).isFalse();
+        assertThat(IntStream.range(0, 8).map(i -> p.requestPlan().maxTokens(i, 64)).boxed().toList())
+                .isEqualTo(List.of(5, 7, 2, 5, 7, 2, 5, 7));
+        RunConfig three = config(8).withConversation(c -> c.withTurns(new LengthDistribution(3, 1)));
+        assertThatThrownBy(() -> RunPlanner.complete(three, 32_768, ApiKey.none()).get())
+                .hasCauseInstanceOf(UsageException.class)
+                .hasMessageEndingWith("--turns cannot be combined with --dataset sharegpt-multi.json: its multi-turn"
+                        + " conversations set the turns (give no --turns, or --turns 1 to send each conversation's"
+                        + " first turn alone)");
+    }
+
+    @Test
+    void theRunPlaysTheDatasetsConversations() throws Exception {
+        RunPlan p = RunPlanner.complete(config(8), 32_768, ApiKey.none()).get();
+        assertThat(ConversationScripts.of(p)).as("a multi-turn dataset's script")
+                .isInstanceOfSatisfying(DatasetConversations.class, s -> assertThat(
+                        List.of(s.conversations(), s.requests())).isEqualTo(List.of(4, 8)));
+    }
+
+    @Test
+    void anOpenLoopsDurationStartsConversationsAndCountsTheirTurns() throws Exception {
+        RunConfig open = config(8).withLoad(l -> l.withArrival(io.capstream.loadgen.arrival.ArrivalMode.POISSON)
+                .withRateRps(10.0).withDurationS(2.0));
+        int started = RunPlanner.plannedRequests(open);
+        RunPlan p = RunPlanner.complete(open, 32_768, ApiKey.none()).get();
+        DatasetConversations s = (DatasetConversations) ConversationScripts.of(p);
+        assertThat(s.conversations()).as("conversations = the arrivals within --duration (%d)", started)
+                .isEqualTo(started);
+        assertThat(p.requests()).as("requests = their turns (3, 1, 2, 3, ...)").isEqualTo(
+                IntStream.range(0, started).map(c -> s.entry(c).turns().size()).sum());
     }
 }
