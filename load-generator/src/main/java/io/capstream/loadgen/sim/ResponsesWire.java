@@ -13,7 +13,7 @@ import io.vertx.core.json.JsonObject;
  * {@code message} item ({@code response.content_part.added}, {@code response.output_text.delta}s,
  * {@code response.output_text.done}, {@code response.content_part.done}) or a {@code function_call} item
  * ({@code response.function_call_arguments.delta}s and {@code .done}); then {@code response.completed} with the
- * output and the usage. An answer cut by {@code max_output_tokens} also ends with {@code response.completed} (as
+ * output and the usage (and, beside the response, the engine's {@code timings} as llama.cpp's server adds them). An answer cut by {@code max_output_tokens} also ends with {@code response.completed} (as
  * llama.cpp's server does; OpenAI would send {@code response.incomplete}).
  */
 final class ResponsesWire extends SimWire {
@@ -98,7 +98,9 @@ final class ResponsesWire extends SimWire {
     @Override
     void finish(Buffer out, SimStream s, String timingsJson) {
         close(out);
-        event(out, "response.completed", ",\"response\":" + response(s, "completed", done.copy(), usage(s)).encode());
+        // llama.cpp's server adds its timings to the last event's data
+        event(out, "response.completed", ",\"response\":" + response(s, "completed", done.copy(), usage(s)).encode()
+                + ",\"timings\":" + timingsJson);
     }
 
     @Override

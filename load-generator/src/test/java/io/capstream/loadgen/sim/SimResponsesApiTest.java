@@ -68,7 +68,10 @@ class SimResponsesApiTest {
         a.ofType("response.output_text.delta").forEach(e -> deltas.append(e.getString("delta")));
         assertThat(a.ofType("response.output_text.done").get(0).getString("text")).as("done text")
                 .isEqualTo(deltas.toString());
-        JsonObject response = a.ofType("response.completed").get(0).getJsonObject("response");
+        JsonObject completed = a.ofType("response.completed").get(0);
+        assertThat(completed.getJsonObject("timings").getInteger("prompt_n")).as("llama.cpp-style timings: %s",
+                completed).isEqualTo(100);
+        JsonObject response = completed.getJsonObject("response");
         assertThat(response.getString("id")).as("response id").startsWith("resp_");
         assertThat(response.getString("status")).isEqualTo("completed");
         assertThat(response.getJsonArray("output").getJsonObject(0).getJsonArray("content").getJsonObject(0)
