@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.CapstreamMain;
+import io.capstream.cli.testing.LlamaServer;
 import io.capstream.schemas.artifact.ArtifactJson;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.capstream.cli.servermetrics;
+package io.capstream.cli.testing;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -19,7 +19,7 @@ import org.awaitility.Awaitility;
  * {@code llama-server.sh} caches under {@code ~/.cache/capstream-peers}. Tests skip without it (a fresh CI
  * machine does not build llama.cpp: that takes about 15 minutes on 2 cores).
  */
-final class LlamaServer implements AutoCloseable {
+public final class LlamaServer implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path log;
@@ -31,7 +31,7 @@ final class LlamaServer implements AutoCloseable {
     }
 
     /** @return the binary, or null when this machine has none */
-    static Path binary() {
+    public static Path binary() {
         String env = System.getenv("CAPSTREAM_LLAMA_SERVER");
         Path p = env != null ? Path.of(env)
                 : Path.of(System.getProperty("user.home"), ".cache/capstream-peers/llama.cpp/build/bin/llama-server");
@@ -39,7 +39,7 @@ final class LlamaServer implements AutoCloseable {
     }
 
     /** @return the model file, or null when this machine has none */
-    static Path model() {
+    public static Path model() {
         String env = System.getenv("CAPSTREAM_LLAMA_MODEL");
         Path p = env != null ? Path.of(env)
                 : Path.of(System.getProperty("user.home"), ".cache/capstream-peers/rand-llama-20m.gguf");
@@ -54,7 +54,7 @@ final class LlamaServer implements AutoCloseable {
      * @return the running server
      * @throws IOException when it cannot start
      */
-    static LlamaServer start(Path dir, String... extra) throws IOException {
+    public static LlamaServer start(Path dir, String... extra) throws IOException {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -84,12 +84,12 @@ final class LlamaServer implements AutoCloseable {
     }
 
     /** @param path a path starting with / @return its URL on this server */
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + port + path;
     }
 
     /** @return its log so far */
-    String log() throws IOException {
+    public String log() throws IOException {
         return Files.readString(log);
     }
 
