@@ -316,6 +316,25 @@ class ConversationLauncherTest {
     }
 
     @Test
+    void serverStateSendsOnlyTheNewInputWithThePreviousResponseId() throws Exception {
+        List<Harness> h = new ArrayList<>();
+        h.add(new Harness(c -> c.withConversation(s -> s.withTurns(new LengthDistribution(3, 0))
+                .withResponsesState("server")), 32_768, i -> h.get(0).text("answer " + (i + 1), 100)));
+        Harness run = h.get(0);
+        run.run(0).get(10, TimeUnit.SECONDS);
+        assertThat(run.sent).as("requests sent").hasSize(3);
+        assertThat(run.sent.get(0).json().node().has("previous_response_id")).as("turn 1: no previous response")
+                .isFalse();
+        for (int t = 1; t < 3; t++) {
+            JsonView body = run.sent.get(t).json();
+            assertThat(body.roles()).as("turn " + (t + 1) + ": only its new user message").containsExactly("user");
+            assertThat(body.node().get("previous_response_id").asText()).as("turn " + (t + 1) + "'s previous id")
+                    .isEqualTo("resp-answer " + t);
+            assertThat(body.content(0)).as("its new prompt").contains("# request " + t + ":");
+        }
+    }
+
+    @Test
     void aFailedAnswerEndsItsConversation() throws Exception {
         List<Harness> h = new ArrayList<>();
         h.add(new Harness(c -> c.withConversation(s -> s.withTurns(new LengthDistribution(3, 0))), 32_768,
