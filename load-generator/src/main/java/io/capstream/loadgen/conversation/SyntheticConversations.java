@@ -56,7 +56,7 @@ public final class SyntheticConversations implements ConversationScript {
      * @param seed     the run's seed
      * @return each conversation's turns, adding up to {@code requests} (the last one shortened)
      */
-    static int[] draw(int requests, LengthDistribution turns, long seed) {
+    public static int[] draw(int requests, LengthDistribution turns, long seed) {
         int[] out = new int[Math.max(0, requests)];
         Random rng = new Random(seed ^ TURNS_SALT);
         int n = 0;

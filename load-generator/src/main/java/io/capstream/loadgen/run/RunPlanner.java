@@ -186,7 +186,49 @@ public final class RunPlanner {
         if (contexts == null) {
             contexts = ContextPlan.build(n, config.request().ctxTokens(), config.identity().seed(), cap);
         }
+        String outgrown = conversationsOverWindow(config, n, contexts, requests, maxModelLen);
+        if (outgrown != null) {
+            return CompletableFuture.failedFuture(new UsageException(outgrown));
+        }
         return CompletableFuture.completedFuture(new RunPlan(config, maxModelLen, contexts, key, requests));
+    }
+
+    /**
+     * Synthetic conversations whose planned history outgrows the window (issue 29): a conversation's last turn sends
+     * every turn's planned context and every earlier answer at its {@code max_tokens}, and asks for its own
+     * {@code max_tokens}; when that is more than the window, the conversation could only end early, so the run is
+     * refused before anything is sent (a conversation that outgrows the window only by its actual answers ends
+     * mid-run instead, with {@code conversation_end}).
+     *
+     * @return a one-line usage error, or null when every conversation fits (or the window is unknown)
+     */
+    static String conversationsOverWindow(RunConfig config, int n, ContextPlan contexts, RequestPlan requests,
+                                          Integer window) {
+        ConversationShape conv = config.conversation();
+        if (window == null || !conv.multiTurn() || requests.dataset() != null) {
+            return null;
+        }
+        int[] turns = io.capstream.loadgen.conversation.SyntheticConversations.draw(n, conv.turns(),
+                config.identity().seed());
+        int over = 0;
+        String first = null;
+        int start = 0;
+        for (int c = 0; c < turns.length; c++) {
+            long total = 0;
+            for (int i = start; i < start + turns[c]; i++) {
+                total += contexts.planned(i) + requests.maxTokens(i, config.request().maxTokens());
+            }
+            if (total > window && over++ == 0) {
+                first = "conversation " + c + " (" + turns[c] + " turns) plans " + total + " tokens";
+            }
+            start += turns[c];
+        }
+        if (over == 0) {
+            return null;
+        }
+        return "--turns " + conv.turns().label().replaceAll(",0$", "") + ": " + over + " of " + turns.length
+                + " conversation(s) outgrow the context window of " + window + " tokens (every turn's planned context"
+                + " plus max_tokens); first: " + first + "; give a smaller --ctx-tokens or --input-tokens";
     }
 
     /**

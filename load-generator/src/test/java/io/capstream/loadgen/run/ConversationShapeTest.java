@@ -34,6 +34,24 @@ class ConversationShapeTest {
     }
 
     @Test
+    void conversationsWhosePlannedHistoryOutgrowsTheWindowAreRefusedBeforeTheRun() throws Exception {
+        // 3 turns of 1000 planned tokens + 16 max_tokens each = 3048 > 3000; at 900 tokens (2748) they fit
+        RunConfig c = base().withLoad(l -> l.withRequests(6))
+                .withRequest(r -> r.withSharedPrefixTokens(0).withCtxTokens(1000).withMaxTokens(16).withMargin(0))
+                .withConversation(s -> s.withTurns(new LengthDistribution(3, 0)));
+        java.util.concurrent.CompletableFuture<RunPlan> refused = RunPlanner.complete(c, 3000,
+                io.capstream.loadgen.workload.ApiKey.none());
+        assertThat(refused).as("the plan of conversations over the window").isCompletedExceptionally();
+        assertThat(refused.handle((p, e) -> e.getCause() != null ? e.getCause().getMessage() : e.getMessage()).get())
+                .as("the usage error").isEqualTo("--turns 3: 2 of 2 conversation(s) outgrow the context window of 3000"
+                        + " tokens (every turn's planned context plus max_tokens); first: conversation 0 (3 turns)"
+                        + " plans 3048 tokens; give a smaller --ctx-tokens or --input-tokens");
+        RunConfig fits = c.withRequest(r -> r.withCtxTokens(900));
+        assertThat(RunPlanner.complete(fits, 3000, io.capstream.loadgen.workload.ApiKey.none()).get().requests())
+                .as("planned requests when they fit").isEqualTo(6);
+    }
+
+    @Test
     void zeroTurnsIsAUsageError() {
         RunConfig c = base().withConversation(s -> s.withTurns(new LengthDistribution(0, 0)));
         assertThat(problems(c)).as("--turns 0")
