@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * Decodes the JSON payload of one SSE event into a {@link DecodedChunk} (spec §4.1, §4.2), with a
  * streaming parser: no tree, and no string for the deltas (only their lengths are needed), except
  * the content text handed to a chunk that keeps the reply, and the strings of tool-call deltas
- * ({@code delta.tool_calls[]}: index, id, function name, argument fragments; issue 29). llama.cpp's
+ * ({@code delta.tool_calls[]}: index, id, function name, argument fragments; issue 29; read by
+ * {@link ToolCallDeltaReader}). llama.cpp's
  * {@code timings.cache_n} is read as well.
  *
  * <p>Like the reference's {@code json.loads}: {@code NaN} and {@code Infinity} are accepted;
@@ -171,7 +172,14 @@ final class ChunkDecoder {
         }
     }
 
-    private static long nonNegativeInt(JsonParser p, JsonToken x) throws IOException {
+    /**
+     * @param p the parser, on {@code x}
+     * @param x the current token
+     * @return the integer value when {@code x} is a non-negative integer that fits a long, else -1 (the value is
+     *         then skipped)
+     * @throws IOException when the JSON is invalid
+     */
+    static long nonNegativeInt(JsonParser p, JsonToken x) throws IOException {
         if (x == JsonToken.VALUE_NUMBER_INT) {
             if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
                 return -1;
@@ -245,7 +253,7 @@ final class ChunkDecoder {
                 case "reasoning" -> reasoning = x == JsonToken.VALUE_STRING && p.getTextLength() > 0;
                 case "tool_calls" -> {
                     if (x == JsonToken.START_ARRAY) {
-                        toolCalls(p, out);
+                        ToolCallDeltaReader.read(p, out);
                     }
                 }
                 default -> {
@@ -265,56 +273,6 @@ final class ChunkDecoder {
     private static void contentText(JsonParser p, DecodedChunk out) throws IOException {
         if (out.keepsReply()) {
             out.contentText(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-        }
-    }
-
-    /**
-     * Reads {@code delta.tool_calls[]} (positioned on its {@code START_ARRAY}, returns on its {@code END_ARRAY}):
-     * each object element is one {@link DecodedChunk#toolCallDelta} with its {@code index} (-1 when absent or not
-     * a non-negative integer), {@code id}, {@code function.name} and {@code function.arguments} (null when absent
-     * or not a string); {@code type} and other members are skipped, as are elements that are not objects.
-     */
-    private static void toolCalls(JsonParser p, DecodedChunk out) throws IOException {
-        JsonToken e;
-        while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
-            if (e != JsonToken.START_OBJECT) {
-                p.skipChildren();
-                continue;
-            }
-            int index = -1;
-            String id = null;
-            String name = null;
-            String arguments = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken x = p.nextToken();
-                switch (field) {
-                    case "index" -> {
-                        long i = nonNegativeInt(p, x);
-                        index = i <= Integer.MAX_VALUE ? (int) i : -1;
-                    }
-                    case "id" -> id = x == JsonToken.VALUE_STRING ? p.getText() : null;
-                    case "function" -> {
-                        if (x == JsonToken.START_OBJECT) {
-                            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                                String f = p.currentName();
-                                JsonToken y = p.nextToken();
-                                if ("name".equals(f) && y == JsonToken.VALUE_STRING) {
-                                    name = p.getText();
-                                } else if ("arguments".equals(f) && y == JsonToken.VALUE_STRING) {
-                                    arguments = p.getText();
-                                } else {
-                                    p.skipChildren();
-                                }
-                            }
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                    default -> p.skipChildren();
-                }
-            }
-            out.toolCallDelta(index, id, name, arguments);
         }
     }
 

@@ -27,8 +27,9 @@ import java.util.Set;
  * tool calls) and {@code tool_calls} ({@code {"id","type":"function","function":{"name","arguments"}}}); a tool
  * result is {@code {"role":"tool","tool_call_id",..,"content"}}; tools as given
  * ({@code {"type":"function","function":{..}}}), {@code tool_choice} {@code auto|required|none};</li>
- * <li>Responses: {@code input} items: input messages {@code {"role","content"}}, an answer's text as an
- * {@code assistant} message and its calls as {@code {"type":"function_call","call_id","name","arguments"}}, tool
+ * <li>Responses: {@code input} items: input messages {@code {"type":"message","role","content"}}, an answer's
+ * text as an output message {@code {"type":"message","role":"assistant","content":[{"type":"output_text","text"}]}}
+ * (llama.cpp rejects an item without {@code type}) and its calls as {@code {"type":"function_call","call_id","name","arguments"}}, tool
  * results as {@code {"type":"function_call_output","call_id","output"}}; {@code max_output_tokens};
  * {@code previous_response_id} when given; tools flat ({@code {"type":"function","name","description",
  * "parameters"}}), {@code tool_choice} as for chat;</li>
@@ -174,15 +175,24 @@ public final class ConversationBodies implements ConversationBodyWriter {
             if (item instanceof HistoryItem.Input in) {
                 for (InputMessage m : in.messages()) {
                     g.writeStartObject();
+                    g.writeStringField("type", "message");
                     g.writeStringField("role", m.role());
                     g.writeStringField("content", m.content());
                     g.writeEndObject();
                 }
             } else if (item instanceof HistoryItem.Answer a) {
                 if (!a.reply().text().isEmpty() || a.reply().toolCalls().isEmpty()) {
+                    // an output message used as input: without "type" llama.cpp answers 400 "Cannot determine
+                    // type of 'item'"
                     g.writeStartObject();
+                    g.writeStringField("type", "message");
                     g.writeStringField("role", "assistant");
-                    g.writeStringField("content", a.reply().text());
+                    g.writeArrayFieldStart("content");
+                    g.writeStartObject();
+                    g.writeStringField("type", "output_text");
+                    g.writeStringField("text", a.reply().text());
+                    g.writeEndObject();
+                    g.writeEndArray();
                     g.writeEndObject();
                 }
                 for (ToolCall c : a.reply().toolCalls()) {

@@ -50,7 +50,7 @@ class ConversationBodiesTest {
         assertThat(body(ApiEndpoint.RESPONSES, HISTORY, null, ThinkingMode.DEFAULT, TOOLS, "required"))
                 .as("responses body")
                 .isEqualTo("{\"model\":\"m\",\"input\":["
-                        + "{\"role\":\"user\",\"content\":\"Weather in Paris?\"},"
+                        + "{\"type\":\"message\",\"role\":\"user\",\"content\":\"Weather in Paris?\"},"
                         + "{\"type\":\"function_call\",\"call_id\":\"call_1\",\"name\":\"get_weather\","
                         + "\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"},"
                         + "{\"type\":\"function_call_output\",\"call_id\":\"call_1\",\"output\":\"sunny\"}],"
@@ -58,6 +58,27 @@ class ConversationBodiesTest {
                         + "\"tools\":[{\"type\":\"function\",\"name\":\"get_weather\",\"description\":\"Weather of a city\","
                         + "\"parameters\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}}],"
                         + "\"tool_choice\":\"required\",\"temperature\":0.0,\"stream\":true}");
+    }
+
+    /**
+     * An answer's text goes back as an output message with {@code "type":"message"} and {@code output_text} parts:
+     * llama.cpp's {@code /v1/responses} rejects {@code {"role":"assistant","content":"..."}} with 400 "Cannot
+     * determine type of 'item'" (captured stream {@code llama/responses-error-assistant-without-type}).
+     */
+    @Test
+    void responsesWritesAnAnswersTextAsATypedOutputMessage() {
+        List<HistoryItem> history = List.of(
+                new HistoryItem.Input(List.of(InputMessage.user("Say hello."))),
+                new HistoryItem.Answer(new Reply("Hello there.", List.of(), "resp_1")),
+                new HistoryItem.Input(List.of(InputMessage.user("Again."))));
+        assertThat(body(ApiEndpoint.RESPONSES, history, null, ThinkingMode.DEFAULT, List.of(), null))
+                .as("responses body after a text answer")
+                .isEqualTo("{\"model\":\"m\",\"input\":["
+                        + "{\"type\":\"message\",\"role\":\"user\",\"content\":\"Say hello.\"},"
+                        + "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
+                        + "\"text\":\"Hello there.\"}]},"
+                        + "{\"type\":\"message\",\"role\":\"user\",\"content\":\"Again.\"}],"
+                        + "\"max_output_tokens\":32,\"temperature\":0.0,\"stream\":true}");
     }
 
     @Test
@@ -123,7 +144,8 @@ class ConversationBodiesTest {
                 ExtraBody.parse("{\"top_p\":0.5}"), List.of(), null).body(List.of(HISTORY.get(0)), 8, null),
                 StandardCharsets.UTF_8);
         assertThat(b).as("responses with effort and extra body")
-                .isEqualTo("{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":\"Weather in Paris?\"}],"
+                .isEqualTo("{\"model\":\"m\",\"input\":[{\"type\":\"message\",\"role\":\"user\",\"content\":"
+                        + "\"Weather in Paris?\"}],"
                         + "\"max_output_tokens\":8,\"temperature\":0.0,\"stream\":true,\"reasoning\":{\"effort\":\"low\"},"
                         + "\"top_p\":0.5}");
     }
