@@ -59,11 +59,16 @@ class RequestOptionsParseTest {
     }
 
     @Test
-    void theEndpointIsChatOrCompletions() {
+    void theEndpointIsChatCompletionsResponsesOrMessages() {
         assertEquals(ApiEndpoint.CHAT, ApiEndpoint.parse(null));
         assertEquals(ApiEndpoint.COMPLETIONS, ApiEndpoint.parse(" Completions "));
         assertEquals("/chat/completions", ApiEndpoint.CHAT.path());
         assertEquals("/completions", ApiEndpoint.COMPLETIONS.path());
-        assertEquals("--endpoint must be chat or completions, got 'responses'", error(() -> ApiEndpoint.parse("responses")));
+        assertEquals(ApiEndpoint.RESPONSES, ApiEndpoint.parse("responses"));
+        assertEquals("/responses", ApiEndpoint.RESPONSES.path());
+        assertEquals(ApiEndpoint.MESSAGES, ApiEndpoint.parse("MESSAGES"));
+        assertEquals("/messages", ApiEndpoint.MESSAGES.path());
+        assertEquals("--endpoint must be chat, completions, responses or messages, got 'anthropic'",
+                error(() -> ApiEndpoint.parse("anthropic")));
     }
 }

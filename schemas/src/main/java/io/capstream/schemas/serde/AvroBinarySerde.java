@@ -3,6 +3,9 @@ package io.capstream.schemas.serde;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
@@ -34,13 +37,17 @@ public class AvroBinarySerde<T extends SpecificRecord> implements Serde<T> {
     private static final class Codec<T> {
         final SpecificDatumWriter<T> writer;
         final SpecificDatumReader<T> reader;
+        final List<SpecificDatumReader<T>> earlier = new ArrayList<>();
         final ByteArrayOutputStream out = new ByteArrayOutputStream(512);
         BinaryEncoder encoder;
         BinaryDecoder decoder;
 
-        Codec(Schema schema, SpecificData model) {
+        Codec(Schema schema, SpecificData model, List<Schema> earlierWriterSchemas) {
             writer = new SpecificDatumWriter<>(schema, model);
             reader = new SpecificDatumReader<>(schema, schema, model);
+            for (Schema w : earlierWriterSchemas) {
+                earlier.add(new SpecificDatumReader<>(w, schema, model));
+            }
         }
     }
 
@@ -50,7 +57,22 @@ public class AvroBinarySerde<T extends SpecificRecord> implements Serde<T> {
      *               or {@link SpecificData#getForSchema(Schema)}; not null
      */
     protected AvroBinarySerde(Schema schema, SpecificData model) {
-        this.codec = ThreadLocal.withInitial(() -> new Codec<>(schema, model));
+        this(schema, model, List.of());
+    }
+
+    /**
+     * A serde that also reads the bytes an earlier capstream version wrote (a changelog restored across an
+     * upgrade): when the compiled schema cannot read a value (it ends early, or a union index is out of range),
+     * each earlier writer schema is tried in turn with Avro's schema resolution, and the first that reads the
+     * whole value wins. Values are always written with the compiled schema.
+     *
+     * @param schema               the record's compiled schema; not null
+     * @param model                the data model; not null
+     * @param earlierWriterSchemas schemas earlier versions wrote with, newest first; not null, possibly empty
+     */
+    protected AvroBinarySerde(Schema schema, SpecificData model, List<Schema> earlierWriterSchemas) {
+        List<Schema> earlier = List.copyOf(earlierWriterSchemas);
+        this.codec = ThreadLocal.withInitial(() -> new Codec<>(schema, model, earlier));
     }
 
     @Override
@@ -72,6 +94,22 @@ public class AvroBinarySerde<T extends SpecificRecord> implements Serde<T> {
         };
     }
 
+    /** @return the value as the first earlier writer schema that reads all of {@code bytes} sees it, or null */
+    private static <T> T readEarlier(Codec<T> c, byte[] bytes) {
+        for (SpecificDatumReader<T> r : c.earlier) {
+            try {
+                BinaryDecoder d = DecoderFactory.get().binaryDecoder(bytes, null);
+                T value = r.read(null, d);
+                if (d.isEnd()) {
+                    return value;
+                }
+            } catch (IOException | AvroRuntimeException ignored) {
+                // not this version's bytes: try the next
+            }
+        }
+        return null;
+    }
+
     @Override
     public Deserializer<T> deserializer() {
         return (topic, bytes) -> {
@@ -82,8 +120,12 @@ public class AvroBinarySerde<T extends SpecificRecord> implements Serde<T> {
             try {
                 c.decoder = DecoderFactory.get().binaryDecoder(bytes, c.decoder);
                 return c.reader.read(null, c.decoder);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            } catch (IOException | AvroRuntimeException e) {
+                T older = readEarlier(c, bytes);
+                if (older != null) {
+                    return older;
+                }
+                throw e instanceof IOException io ? new UncheckedIOException(io) : (AvroRuntimeException) e;
             }
         };
     }

@@ -3,16 +3,37 @@ package io.capstream.aggregator.report.state;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.serde.AvroBinarySerde;
 import io.capstream.schemas.serde.CustomCoderModels;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.avro.Schema;
 
 /**
  * Plain Avro binary encoding of a {@link RunEvent} for the report topology's internal state store and
  * its changelog ({@link AvroBinarySerde}: same-version data, no registry). The payload records are
  * (de)serialised with their generated custom coders (same encoding, no generic per-field reflection;
- * writer and reader schema are identical here). Thread-safe.
+ * writer and reader schema are identical here). Bytes written before issue 29 (whose request and RunStarted records
+ * had fewer fields) are still read, through the earlier writer schema kept in
+ * {@code run-event-before-issue-29.avsc}: a changelog of open runs survives the upgrade. Thread-safe.
  */
 public final class RunEventBinarySerde extends AvroBinarySerde<RunEvent> {
     /** A serde over the compiled RunEvent schema with the custom coders. */
     public RunEventBinarySerde() {
-        super(RunEvent.getClassSchema(), CustomCoderModels.forClass(RunEvent.class));
+        super(RunEvent.getClassSchema(), CustomCoderModels.forClass(RunEvent.class), List.of(BEFORE_ISSUE_29));
+    }
+
+    /** The RunEvent schema capstream wrote before issue 29 added the conversation fields. */
+    private static final Schema BEFORE_ISSUE_29 = earlier("run-event-before-issue-29.avsc");
+
+    private static Schema earlier(String resource) {
+        try (InputStream in = RunEventBinarySerde.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + resource);
+            }
+            return new Schema.Parser().parse(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

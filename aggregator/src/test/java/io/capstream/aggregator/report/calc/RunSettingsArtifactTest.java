@@ -29,6 +29,14 @@ class RunSettingsArtifactTest {
                 .setOutputTokensStddev(5.0).build();
     }
 
+    /** @return {@link #everySetting()} with the conversation settings (issue 29) set too */
+    static RunStarted everySettingWithConversations() {
+        return RunStarted.newBuilder(everySetting()).setTurnsMean(3.0).setTurnsStddev(1.0).setThinkTimeS(2.0)
+                .setThinkTimeStddevS(0.5).setSessionHeader("X-Session-Id").setToolsName("tools.json")
+                .setToolsSha256("cd34").setToolChoice("required").setToolResultTokens(64).setToolLatencyS(0.05)
+                .setResponsesState("server").build();
+    }
+
     private static JsonNode run(RunStarted st) throws Exception {
         String artifact = ReportCalculator.compute(new RunData("benchmark-1", st, List.of(ok(0, 100, 600, 1000, 10).build()),
                 List.of(), finished(1_000_000_000L), null)).getArtifactJson();

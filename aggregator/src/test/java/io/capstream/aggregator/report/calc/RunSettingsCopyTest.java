@@ -16,7 +16,7 @@ class RunSettingsCopyTest {
 
     @Test
     void everyRunSettingsFieldIsSetFromItsRunStartedField() {
-        RunStarted st = RunSettingsArtifactTest.everySetting();
+        RunStarted st = RunSettingsArtifactTest.everySettingWithConversations();
         RunSettings settings = RunSettingsCopy.of(st);
         List<String> unset = new ArrayList<>();
         for (Schema.Field f : RunSettings.getClassSchema().getFields()) {
@@ -29,7 +29,7 @@ class RunSettingsCopyTest {
             assertThat(v).as("RunSettings.%s", f.name()).isEqualTo(st.get(source));
         }
         assertThat(unset).as("RunSettings fields left at their default by a RunStarted with every setting set (set"
-                + " them in RunSettingsArtifactTest.everySetting)").isEmpty();
+                + " them in RunSettingsArtifactTest.everySettingWithConversations)").isEmpty();
         assertThat(settings.getExtraBody()).as("extra_body from extra_body_json, its alias")
                 .isEqualTo(st.getExtraBodyJson());
     }

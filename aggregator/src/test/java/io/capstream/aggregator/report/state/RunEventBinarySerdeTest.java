@@ -71,6 +71,11 @@ class RunEventBinarySerdeTest {
                     .as("event %d decoded from its captured bytes", i + 1).isEqualTo(events.get(i));
             org.assertj.core.api.Assertions.assertThat(current).as("event %d's encoding today", i + 1)
                     .isEqualTo(captured);
+            // the same event as the version before issue 29 wrote it (its request records had fewer fields)
+            byte[] before = io.capstream.aggregator.serde.SerdeFixtures.captured(
+                    "run-event-" + (i + 1) + "-before-issue-29.bin", null);
+            org.assertj.core.api.Assertions.assertThat(serde.deserializer().deserialize("t", before))
+                    .as("event %d decoded from the bytes written before issue 29", i + 1).isEqualTo(events.get(i));
         }
     }
 
