@@ -16,7 +16,8 @@
 #   bench/workloads/run.sh
 #   ENDPOINTS="chat responses" REQUESTS=24 bench/workloads/run.sh
 #
-# Env: ENDPOINTS (chat responses messages); REQUESTS (12, the llama-server runs'); SIM_REQUESTS (20); JAR
+# Env: ENDPOINTS (chat responses messages); REQUESTS (12, the llama-server runs'); TURNS (3; 1 = single-turn requests);
+#      SIM_REQUESTS (20; 0 skips the agent loop); JAR
 #      (<repo>/cli/target/capstream.jar); JAVA (java); PORT (18495); RUN_TIMEOUT (600 s per client process);
 #      PEERS_DIR (~/.cache/capstream-peers); PEERS_SH (/work/shared/peers/llama-server.sh, which starts the server and
 #      writes the model when missing; it never builds here: run its `build` first); OUT (results dir, default a new
@@ -26,6 +27,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 ENDPOINTS=${ENDPOINTS:-chat responses messages}
 REQUESTS=${REQUESTS:-12}
+TURNS=${TURNS:-3}
 SIM_REQUESTS=${SIM_REQUESTS:-20}
 JAR=${JAR:-$repo/cli/target/capstream.jar}
 JAVA=${JAVA:-java}
@@ -62,7 +64,8 @@ client() {  # $1 name, then the run's arguments: the client process under timeou
   (( rc == 0 )) || { echo "  $name: exit code $rc ($OUT/$name.out):"; tail -n 5 "$OUT/$name.out" | sed 's/^/  | /'; }
 }
 
-check=(--turns 3 --concurrency 2 --ctx-tokens 256 --shared-prefix-tokens 0 --max-tokens 16 --max-model-len 4096
+turns=(--turns "$TURNS"); [[ $TURNS == 1 ]] && turns=()   # --turns 1: the single-turn run (also on a jar without --turns)
+check=("${turns[@]}" --concurrency 2 --ctx-tokens 256 --shared-prefix-tokens 0 --max-tokens 16 --max-model-len 4096
        --thinking-mode disabled)
 for ep in $ENDPOINTS; do
   (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && { echo "port $PORT is already in use" >&2; exit 1; }
@@ -74,9 +77,11 @@ for ep in $ENDPOINTS; do
   stop_pid "$srv_pid"; srv_pid=
   cp "$PEERS_DIR/server-$PORT.log" "$OUT/llama-$ep.server.log"
 done
+if (( SIM_REQUESTS > 0 )); then
 echo "== agent loop on the built-in sim, $SIM_REQUESTS requests"
 client sim-agent --tools "$here/tools.json" --sim-tool-call-rate 1 --turns 2 --tool-result-tokens 64 \
   --tool-latency 50ms --requests "$SIM_REQUESTS"
+fi
 
 python3 "$here/table.py" "$OUT" $ENDPOINTS
 echo "results in $OUT"
