@@ -218,10 +218,12 @@ final class ConversationLauncher implements RequestLauncher {
                 return null;
             }
             if (r == null || !r.ok()) {
-                return new EventFactory.Ending(EventFactory.Ending.ANSWER_FAILED, left);
+                return new EventFactory.Ending(EventFactory.Ending.ANSWER_FAILED + ": turn " + turn
+                        + "'s answer failed, so turn " + (turn + 1) + " had no answer to follow", left);
             }
             if (stop.getAsBoolean()) {
-                return new EventFactory.Ending(EventFactory.Ending.STOPPED, left);
+                return new EventFactory.Ending(EventFactory.Ending.STOPPED + ": the run was stopped after turn " + turn,
+                        left);
             }
             Reply reply = r.reply();
             long nextInput;
@@ -243,7 +245,10 @@ final class ConversationLauncher implements RequestLauncher {
             long completion = r.completionTokens() >= 0 ? r.completionTokens() : r.contentChunks();
             long historyTokens = r.promptTokens() >= 0 ? r.promptTokens() + completion : estimatedHistory + completion;
             if (window != null && historyTokens + nextInput + nextMax > window) {
-                return new EventFactory.Ending(EventFactory.Ending.CONTEXT_WINDOW, left);
+                return new EventFactory.Ending(EventFactory.Ending.CONTEXT_WINDOW + ": turn " + (turn + 1) + " would need "
+                        + historyTokens + " history + " + nextInput + " new + " + nextMax + " max_tokens = "
+                        + (historyTokens + nextInput + nextMax) + " tokens, over the " + window + "-token context window",
+                        left);
             }
             return null;
         }

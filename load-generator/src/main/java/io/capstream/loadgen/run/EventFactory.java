@@ -122,7 +122,10 @@ public final class EventFactory {
     /**
      * Why a conversation ended before its planned turns (issue 29), on its last sent request's event.
      *
-     * @param reason      {@value #CONTEXT_WINDOW}, {@value #ANSWER_FAILED} or {@value #STOPPED}; not null
+     * @param reason      one of the codes {@value #CONTEXT_WINDOW}, {@value #ANSWER_FAILED} or {@value #STOPPED},
+     *                    then {@code ": "} and a sentence with the numbers (e.g. {@code context_window: turn 4 would
+     *                    need 3900 history + 256 new + 16 max_tokens = 4172 tokens, over the 4096-token context
+     *                    window}); not null
      * @param unsentTurns its planned turns after this one that were not sent, &gt;= 0
      */
     public record Ending(String reason, int unsentTurns) {

@@ -310,7 +310,8 @@ class ConversationLauncherTest {
         assertThat(run.sent).as("requests sent").hasSize(1);
         assertThat(run.timers.tasks).as("no think time is waited").isEmpty();
         RequestCompleted c = run.completed(0);
-        assertThat(c.getConversationEnd()).as("why it ended").isEqualTo("context_window");
+        assertThat(c.getConversationEnd()).as("why it ended").startsWith("context_window: turn ")
+                .contains("-token context window");
         assertThat(c.getUnsentTurns()).as("its unsent turns").isEqualTo(2);
         assertThat(run.pipeline.unsent()).as("unsent turns counted by the pipeline").isEqualTo(2);
     }
@@ -346,7 +347,7 @@ class ConversationLauncherTest {
         assertThat(run.sent).as("requests sent (no think time: the next turn at once)").hasSize(2);
         RequestFailed f = (RequestFailed) run.sink.events().get(1).getPayload();
         assertThat(f.getTurn()).as("failed turn").isEqualTo(2);
-        assertThat(f.getConversationEnd()).as("why it ended").isEqualTo("answer_failed");
+        assertThat(f.getConversationEnd()).as("why it ended").startsWith("answer_failed: turn ");
         assertThat(f.getUnsentTurns()).as("unsent").isEqualTo(1);
         assertThat(f.getConversationId()).as("conversation id").isEqualTo("run-1-c0");
     }
