@@ -1,7 +1,14 @@
 package io.capstream.loadgen.client;
 
+import static io.capstream.loadgen.client.EventFields.errorMember;
+import static io.capstream.loadgen.client.EventFields.nonEmpty;
+import static io.capstream.loadgen.client.EventFields.nonNegativeInt;
+import static io.capstream.loadgen.client.EventFields.scalar;
+import static io.capstream.loadgen.client.EventFields.string;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.capstream.loadgen.client.EventFields.ErrorFields;
 import java.io.IOException;
 import java.util.Set;
 
@@ -91,18 +98,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
                 }
                 case "usage" -> usage(p, v);
                 case "code" -> topCode = scalar(p, v);
-                case "error" -> {
-                    if (v == JsonToken.START_OBJECT) {
-                        ErrorFields e = ErrorFields.read(p);
-                        error = e.any ? e : null;
-                    } else {
-                        String s = scalar(p, v);
-                        if (nonEmpty(s)) {
-                            error = new ErrorFields();
-                            error.message = s;
-                        }
-                    }
-                }
+                case "error" -> error = errorMember(p, v);
                 default -> p.skipChildren();
             }
         }
@@ -185,11 +181,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
             if (error != null) {
                 error.applyTo(out);
             } else if (topMessage != null) {
-                ErrorFields e = new ErrorFields();
-                e.message = topMessage;
-                e.type = type;
-                e.code = topCode;
-                e.applyTo(out);
+                ErrorFields.of(topMessage, type, topCode).applyTo(out);
             }
             return;
         }
@@ -246,13 +238,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
                 }
             }
             case "message_stop" -> ended = true;
-            case "error" -> {
-                ErrorFields e = error != null ? error : new ErrorFields();
-                if (e.message == null) {
-                    e.message = topMessage;
-                }
-                e.applyTo(out);
-            }
+            case "error" -> ErrorFields.ofEvent(error, topMessage, null).applyTo(out); // the code only in the object
             default -> {
                 // ping, content_block_stop: nothing measured
             }

@@ -1,7 +1,16 @@
 package io.capstream.loadgen.client;
 
+import static io.capstream.loadgen.client.EventFields.errorMember;
+import static io.capstream.loadgen.client.EventFields.intMember;
+import static io.capstream.loadgen.client.EventFields.nonEmpty;
+import static io.capstream.loadgen.client.EventFields.nonNegativeInt;
+import static io.capstream.loadgen.client.EventFields.scalar;
+import static io.capstream.loadgen.client.EventFields.string;
+import static io.capstream.loadgen.client.EventFields.stringMember;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.capstream.loadgen.client.EventFields.ErrorFields;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,18 +97,7 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
                 case "response" -> response(p, v);
                 case "message" -> topMessage = scalar(p, v);
                 case "code" -> topCode = scalar(p, v);
-                case "error" -> {
-                    if (v == JsonToken.START_OBJECT) {
-                        ErrorFields e = ErrorFields.read(p);
-                        error = e.any ? e : null;
-                    } else {
-                        String s = scalar(p, v);
-                        if (nonEmpty(s)) {
-                            error = new ErrorFields();
-                            error.message = s;
-                        }
-                    }
-                }
+                case "error" -> error = errorMember(p, v);
                 default -> p.skipChildren();
             }
         }
@@ -143,21 +141,7 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
                         p.skipChildren();
                     }
                 }
-                case "incomplete_details" -> {
-                    if (x == JsonToken.START_OBJECT) {
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String n2 = p.currentName();
-                            JsonToken y = p.nextToken();
-                            if ("reason".equals(n2)) {
-                                incompleteReason = string(p, y);
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                    } else {
-                        p.skipChildren();
-                    }
-                }
+                case "incomplete_details" -> incompleteReason = stringMember(p, x, "reason", incompleteReason);
                 default -> p.skipChildren();
             }
         }
@@ -175,21 +159,7 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
             switch (name) {
                 case "input_tokens" -> inputTokens = nonNegativeInt(p, x);
                 case "output_tokens" -> outputTokens = nonNegativeInt(p, x);
-                case "input_tokens_details" -> {
-                    if (x == JsonToken.START_OBJECT) {
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String n2 = p.currentName();
-                            JsonToken y = p.nextToken();
-                            if ("cached_tokens".equals(n2)) {
-                                cachedTokens = nonNegativeInt(p, y);
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                    } else {
-                        p.skipChildren();
-                    }
-                }
+                case "input_tokens_details" -> cachedTokens = intMember(p, x, "cached_tokens", cachedTokens);
                 default -> p.skipChildren();
             }
         }
@@ -241,22 +211,9 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
             case "response.failed" -> {
                 usage(out);
                 ErrorFields e = responseError != null ? responseError : error;
-                if (e == null) {
-                    e = new ErrorFields();
-                    e.message = "response.failed without an error object";
-                }
-                e.applyTo(out);
+                (e != null ? e : ErrorFields.of("response.failed without an error object", null, null)).applyTo(out);
             }
-            case "error" -> {
-                ErrorFields e = error != null ? error : new ErrorFields();
-                if (e.message == null) {
-                    e.message = topMessage;
-                }
-                if (e.code == null) {
-                    e.code = topCode;
-                }
-                e.applyTo(out);
-            }
+            case "error" -> ErrorFields.ofEvent(error, topMessage, topCode).applyTo(out);
             default -> {
                 if (error != null) {
                     error.applyTo(out);

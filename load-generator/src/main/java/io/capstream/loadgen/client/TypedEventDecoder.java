@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * {@link ChunkDecoder}: {@code NaN} accepted, trailing data makes the payload unparseable, bytes that are not valid
  * UTF-8 are decoded with replacement characters and parsed again), the payload's object read by {@link #read}
  * and, when whole, applied by {@link #apply}. A payload that is not a JSON object is skipped ({@link Parse#INVALID}).
- * Not thread-safe: one instance per request.
+ * The value readers are {@link EventFields}'. Not thread-safe: one instance per request.
  */
 abstract class TypedEventDecoder implements EventDecoder {
     private static final JsonFactory JSON = JsonFactory.builder()
@@ -87,69 +87,6 @@ abstract class TypedEventDecoder implements EventDecoder {
      * @param out the chunk to fill (already reset)
      */
     protected abstract void apply(DecodedChunk out);
-
-    /** @return the value as text when it is a scalar other than null, else null (a container is skipped) */
-    protected static String scalar(JsonParser p, JsonToken v) throws IOException {
-        if (v != null && v.isScalarValue() && v != JsonToken.VALUE_NULL) {
-            return p.getText();
-        }
-        p.skipChildren();
-        return null;
-    }
-
-    /** @return the value when it is a string, else null (a container is skipped) */
-    protected static String string(JsonParser p, JsonToken v) throws IOException {
-        if (v == JsonToken.VALUE_STRING) {
-            return p.getText();
-        }
-        p.skipChildren();
-        return null;
-    }
-
-    /** @return the value when it is an integer &ge; 0 that fits a long, else -1 (a container is skipped) */
-    protected static long nonNegativeInt(JsonParser p, JsonToken v) throws IOException {
-        if (v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
-            long n = p.getLongValue();
-            return n >= 0 ? n : -1;
-        }
-        p.skipChildren();
-        return -1;
-    }
-
-    /** @return whether the string is not null and not empty */
-    protected static boolean nonEmpty(String s) {
-        return s != null && !s.isEmpty();
-    }
-
-    /** An error object's members: {@code message}, {@code type}, {@code code} (scalars as text). */
-    protected static final class ErrorFields {
-        String message;
-        String type;
-        String code;
-        boolean any;
-
-        /** Reads an object's members (the parser is on its {@code START_OBJECT}). */
-        static ErrorFields read(JsonParser p) throws IOException {
-            ErrorFields e = new ErrorFields();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                e.any = true;
-                String name = p.currentName();
-                JsonToken x = p.nextToken();
-                switch (name) {
-                    case "message" -> e.message = scalar(p, x);
-                    case "type" -> e.type = scalar(p, x);
-                    case "code" -> e.code = scalar(p, x);
-                    default -> p.skipChildren();
-                }
-            }
-            return e;
-        }
-
-        /** Records the error on the chunk as an error object with these members. */
-        void applyTo(DecodedChunk out) {
-            out.error(JsonToken.START_OBJECT, message, type, code);
-        }
-    }
 
     private static boolean hasNonAscii(byte[] b, int off, int len) {
         for (int i = off; i < off + len; i++) {
