@@ -1,6 +1,5 @@
 package io.capstream.loadgen.client;
 
-import static io.capstream.loadgen.client.EventFields.errorMember;
 import static io.capstream.loadgen.client.EventFields.nonEmpty;
 import static io.capstream.loadgen.client.EventFields.nonNegativeInt;
 import static io.capstream.loadgen.client.EventFields.scalar;
@@ -40,7 +39,6 @@ final class MessagesEventDecoder extends TypedEventDecoder {
             "content_block_stop", "message_delta", "message_stop", "ping", "error");
 
     // what the current payload said (reset by read)
-    private String type;
     private long index;
     private String deltaType;
     private String deltaText;
@@ -54,9 +52,6 @@ final class MessagesEventDecoder extends TypedEventDecoder {
     private long cacheRead;
     private long cacheCreation;
     private long outputTokens;
-    private ErrorFields error;
-    private String topMessage;
-    private String topCode;
 
     // what message_start said
     private long promptTokens = -1;
@@ -64,7 +59,6 @@ final class MessagesEventDecoder extends TypedEventDecoder {
 
     @Override
     protected void read(JsonParser p) throws IOException {
-        type = null;
         index = -1;
         deltaType = null;
         deltaText = null;
@@ -78,14 +72,10 @@ final class MessagesEventDecoder extends TypedEventDecoder {
         cacheRead = -1;
         cacheCreation = -1;
         outputTokens = -1;
-        error = null;
-        topMessage = null;
-        topCode = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken v = p.nextToken();
             switch (name) {
-                case "type" -> type = string(p, v);
                 case "index" -> index = nonNegativeInt(p, v);
                 case "delta" -> delta(p, v);
                 case "content_block" -> block(p, v);
@@ -97,9 +87,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
                     }
                 }
                 case "usage" -> usage(p, v);
-                case "code" -> topCode = scalar(p, v);
-                case "error" -> error = errorMember(p, v);
-                default -> p.skipChildren();
+                default -> topLevel(name, p, v);
             }
         }
     }

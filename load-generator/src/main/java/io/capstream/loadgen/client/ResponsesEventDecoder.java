@@ -1,6 +1,5 @@
 package io.capstream.loadgen.client;
 
-import static io.capstream.loadgen.client.EventFields.errorMember;
 import static io.capstream.loadgen.client.EventFields.intMember;
 import static io.capstream.loadgen.client.EventFields.nonEmpty;
 import static io.capstream.loadgen.client.EventFields.nonNegativeInt;
@@ -42,7 +41,6 @@ import java.util.List;
  */
 final class ResponsesEventDecoder extends TypedEventDecoder {
     // what the current payload said (reset by read)
-    private String type;
     private String delta;
     private long outputIndex;
     private String itemId;
@@ -56,10 +54,7 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
     private long outputTokens;
     private long cachedTokens;
     private String incompleteReason;
-    private ErrorFields error;
     private ErrorFields responseError;
-    private String topMessage;
-    private String topCode;
 
     // what earlier events said: the function-call items started, in order
     private final List<String> callItemIds = new ArrayList<>(2);
@@ -67,7 +62,6 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
 
     @Override
     protected void read(JsonParser p) throws IOException {
-        type = null;
         delta = null;
         outputIndex = -1;
         itemId = null;
@@ -81,24 +75,17 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
         outputTokens = -1;
         cachedTokens = -1;
         incompleteReason = null;
-        error = null;
         responseError = null;
-        topMessage = null;
-        topCode = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken v = p.nextToken();
             switch (name) {
-                case "type" -> type = string(p, v);
                 case "delta" -> delta = string(p, v);
                 case "output_index" -> outputIndex = nonNegativeInt(p, v);
                 case "item_id" -> itemId = string(p, v);
                 case "item" -> item(p, v);
                 case "response" -> response(p, v);
-                case "message" -> topMessage = scalar(p, v);
-                case "code" -> topCode = scalar(p, v);
-                case "error" -> error = errorMember(p, v);
-                default -> p.skipChildren();
+                default -> topLevel(name, p, v);
             }
         }
     }
