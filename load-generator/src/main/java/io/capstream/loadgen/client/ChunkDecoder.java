@@ -1,5 +1,8 @@
 package io.capstream.loadgen.client;
 
+import static io.capstream.loadgen.client.EventFields.intMember;
+import static io.capstream.loadgen.client.EventFields.nonNegativeInt;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -132,21 +135,7 @@ final class ChunkDecoder {
             switch (name) {
                 case "prompt_tokens" -> prompt = nonNegativeInt(p, x);
                 case "completion_tokens" -> completion = nonNegativeInt(p, x);
-                case "prompt_tokens_details" -> {
-                    if (x == JsonToken.START_OBJECT) {
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String n2 = p.currentName();
-                            JsonToken y = p.nextToken();
-                            if ("cached_tokens".equals(n2)) {
-                                cached = nonNegativeInt(p, y);
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                    } else {
-                        p.skipChildren();
-                    }
-                }
+                case "prompt_tokens_details" -> cached = intMember(p, x, "cached_tokens", cached);
                 default -> p.skipChildren();
             }
         }
@@ -170,25 +159,6 @@ final class ChunkDecoder {
                 p.skipChildren();
             }
         }
-    }
-
-    /**
-     * @param p the parser, on {@code x}
-     * @param x the current token
-     * @return the integer value when {@code x} is a non-negative integer that fits a long, else -1 (the value is
-     *         then skipped)
-     * @throws IOException when the JSON is invalid
-     */
-    static long nonNegativeInt(JsonParser p, JsonToken x) throws IOException {
-        if (x == JsonToken.VALUE_NUMBER_INT) {
-            if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                return -1;
-            }
-            long v = p.getLongValue();
-            return v >= 0 ? v : -1;
-        }
-        p.skipChildren();
-        return -1;
     }
 
     private static void choices(JsonParser p, JsonToken v, DecodedChunk out, boolean textChoices) throws IOException {

@@ -1,7 +1,13 @@
 package io.capstream.loadgen.client;
 
+import static io.capstream.loadgen.client.EventFields.nonEmpty;
+import static io.capstream.loadgen.client.EventFields.nonNegativeInt;
+import static io.capstream.loadgen.client.EventFields.scalar;
+import static io.capstream.loadgen.client.EventFields.string;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.capstream.loadgen.client.EventFields.ErrorFields;
 import java.io.IOException;
 import java.util.Set;
 
@@ -33,7 +39,6 @@ final class MessagesEventDecoder extends TypedEventDecoder {
             "content_block_stop", "message_delta", "message_stop", "ping", "error");
 
     // what the current payload said (reset by read)
-    private String type;
     private long index;
     private String deltaType;
     private String deltaText;
@@ -47,9 +52,6 @@ final class MessagesEventDecoder extends TypedEventDecoder {
     private long cacheRead;
     private long cacheCreation;
     private long outputTokens;
-    private ErrorFields error;
-    private String topMessage;
-    private String topCode;
 
     // what message_start said
     private long promptTokens = -1;
@@ -57,7 +59,6 @@ final class MessagesEventDecoder extends TypedEventDecoder {
 
     @Override
     protected void read(JsonParser p) throws IOException {
-        type = null;
         index = -1;
         deltaType = null;
         deltaText = null;
@@ -71,14 +72,10 @@ final class MessagesEventDecoder extends TypedEventDecoder {
         cacheRead = -1;
         cacheCreation = -1;
         outputTokens = -1;
-        error = null;
-        topMessage = null;
-        topCode = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken v = p.nextToken();
             switch (name) {
-                case "type" -> type = string(p, v);
                 case "index" -> index = nonNegativeInt(p, v);
                 case "delta" -> delta(p, v);
                 case "content_block" -> block(p, v);
@@ -90,20 +87,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
                     }
                 }
                 case "usage" -> usage(p, v);
-                case "code" -> topCode = scalar(p, v);
-                case "error" -> {
-                    if (v == JsonToken.START_OBJECT) {
-                        ErrorFields e = ErrorFields.read(p);
-                        error = e.any ? e : null;
-                    } else {
-                        String s = scalar(p, v);
-                        if (nonEmpty(s)) {
-                            error = new ErrorFields();
-                            error.message = s;
-                        }
-                    }
-                }
-                default -> p.skipChildren();
+                default -> topLevel(name, p, v);
             }
         }
     }
@@ -185,11 +169,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
             if (error != null) {
                 error.applyTo(out);
             } else if (topMessage != null) {
-                ErrorFields e = new ErrorFields();
-                e.message = topMessage;
-                e.type = type;
-                e.code = topCode;
-                e.applyTo(out);
+                ErrorFields.of(topMessage, type, topCode).applyTo(out);
             }
             return;
         }
@@ -246,13 +226,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
                 }
             }
             case "message_stop" -> ended = true;
-            case "error" -> {
-                ErrorFields e = error != null ? error : new ErrorFields();
-                if (e.message == null) {
-                    e.message = topMessage;
-                }
-                e.applyTo(out);
-            }
+            case "error" -> ErrorFields.ofEvent(error, topMessage, null).applyTo(out); // the code only in the object
             default -> {
                 // ping, content_block_stop: nothing measured
             }

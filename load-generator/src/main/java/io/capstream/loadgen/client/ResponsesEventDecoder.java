@@ -1,7 +1,15 @@
 package io.capstream.loadgen.client;
 
+import static io.capstream.loadgen.client.EventFields.intMember;
+import static io.capstream.loadgen.client.EventFields.nonEmpty;
+import static io.capstream.loadgen.client.EventFields.nonNegativeInt;
+import static io.capstream.loadgen.client.EventFields.scalar;
+import static io.capstream.loadgen.client.EventFields.string;
+import static io.capstream.loadgen.client.EventFields.stringMember;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.capstream.loadgen.client.EventFields.ErrorFields;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +41,6 @@ import java.util.List;
  */
 final class ResponsesEventDecoder extends TypedEventDecoder {
     // what the current payload said (reset by read)
-    private String type;
     private String delta;
     private long outputIndex;
     private String itemId;
@@ -47,10 +54,7 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
     private long outputTokens;
     private long cachedTokens;
     private String incompleteReason;
-    private ErrorFields error;
     private ErrorFields responseError;
-    private String topMessage;
-    private String topCode;
 
     // what earlier events said: the function-call items started, in order
     private final List<String> callItemIds = new ArrayList<>(2);
@@ -58,7 +62,6 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
 
     @Override
     protected void read(JsonParser p) throws IOException {
-        type = null;
         delta = null;
         outputIndex = -1;
         itemId = null;
@@ -72,35 +75,17 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
         outputTokens = -1;
         cachedTokens = -1;
         incompleteReason = null;
-        error = null;
         responseError = null;
-        topMessage = null;
-        topCode = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken v = p.nextToken();
             switch (name) {
-                case "type" -> type = string(p, v);
                 case "delta" -> delta = string(p, v);
                 case "output_index" -> outputIndex = nonNegativeInt(p, v);
                 case "item_id" -> itemId = string(p, v);
                 case "item" -> item(p, v);
                 case "response" -> response(p, v);
-                case "message" -> topMessage = scalar(p, v);
-                case "code" -> topCode = scalar(p, v);
-                case "error" -> {
-                    if (v == JsonToken.START_OBJECT) {
-                        ErrorFields e = ErrorFields.read(p);
-                        error = e.any ? e : null;
-                    } else {
-                        String s = scalar(p, v);
-                        if (nonEmpty(s)) {
-                            error = new ErrorFields();
-                            error.message = s;
-                        }
-                    }
-                }
-                default -> p.skipChildren();
+                default -> topLevel(name, p, v);
             }
         }
     }
@@ -143,21 +128,7 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
                         p.skipChildren();
                     }
                 }
-                case "incomplete_details" -> {
-                    if (x == JsonToken.START_OBJECT) {
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String n2 = p.currentName();
-                            JsonToken y = p.nextToken();
-                            if ("reason".equals(n2)) {
-                                incompleteReason = string(p, y);
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                    } else {
-                        p.skipChildren();
-                    }
-                }
+                case "incomplete_details" -> incompleteReason = stringMember(p, x, "reason", incompleteReason);
                 default -> p.skipChildren();
             }
         }
@@ -175,21 +146,7 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
             switch (name) {
                 case "input_tokens" -> inputTokens = nonNegativeInt(p, x);
                 case "output_tokens" -> outputTokens = nonNegativeInt(p, x);
-                case "input_tokens_details" -> {
-                    if (x == JsonToken.START_OBJECT) {
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String n2 = p.currentName();
-                            JsonToken y = p.nextToken();
-                            if ("cached_tokens".equals(n2)) {
-                                cachedTokens = nonNegativeInt(p, y);
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                    } else {
-                        p.skipChildren();
-                    }
-                }
+                case "input_tokens_details" -> cachedTokens = intMember(p, x, "cached_tokens", cachedTokens);
                 default -> p.skipChildren();
             }
         }
@@ -241,22 +198,9 @@ final class ResponsesEventDecoder extends TypedEventDecoder {
             case "response.failed" -> {
                 usage(out);
                 ErrorFields e = responseError != null ? responseError : error;
-                if (e == null) {
-                    e = new ErrorFields();
-                    e.message = "response.failed without an error object";
-                }
-                e.applyTo(out);
+                (e != null ? e : ErrorFields.of("response.failed without an error object", null, null)).applyTo(out);
             }
-            case "error" -> {
-                ErrorFields e = error != null ? error : new ErrorFields();
-                if (e.message == null) {
-                    e.message = topMessage;
-                }
-                if (e.code == null) {
-                    e.code = topCode;
-                }
-                e.applyTo(out);
-            }
+            case "error" -> ErrorFields.ofEvent(error, topMessage, topCode).applyTo(out);
             default -> {
                 if (error != null) {
                     error.applyTo(out);

@@ -39,7 +39,7 @@ final class ToolCallDeltaReader {
                 JsonToken x = p.nextToken();
                 switch (field) {
                     case "index" -> {
-                        long i = ChunkDecoder.nonNegativeInt(p, x);
+                        long i = EventFields.nonNegativeInt(p, x);
                         index = i <= Integer.MAX_VALUE ? (int) i : -1;
                     }
                     case "id" -> id = x == JsonToken.VALUE_STRING ? p.getText() : null;

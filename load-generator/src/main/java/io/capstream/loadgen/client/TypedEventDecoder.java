@@ -1,10 +1,15 @@
 package io.capstream.loadgen.client;
 
+import static io.capstream.loadgen.client.EventFields.errorMember;
+import static io.capstream.loadgen.client.EventFields.scalar;
+import static io.capstream.loadgen.client.EventFields.string;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.capstream.loadgen.client.EventFields.ErrorFields;
 import io.capstream.loadgen.client.SseEventAssembler.Parse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +18,9 @@ import java.nio.charset.StandardCharsets;
  * The parsing shared by the {@link EventDecoder}s of typed-event APIs: a streaming parser over the payload (like
  * {@link ChunkDecoder}: {@code NaN} accepted, trailing data makes the payload unparseable, bytes that are not valid
  * UTF-8 are decoded with replacement characters and parsed again), the payload's object read by {@link #read}
- * and, when whole, applied by {@link #apply}. A payload that is not a JSON object is skipped ({@link Parse#INVALID}).
- * Not thread-safe: one instance per request.
+ * (the top-level {@code type}, {@code message}, {@code code} and {@code error} by {@link #topLevel}) and, when
+ * whole, applied by {@link #apply}. A payload that is not a JSON object is skipped ({@link Parse#INVALID}).
+ * The value readers are {@link EventFields}'. Not thread-safe: one instance per request.
  */
 abstract class TypedEventDecoder implements EventDecoder {
     private static final JsonFactory JSON = JsonFactory.builder()
@@ -23,6 +29,16 @@ abstract class TypedEventDecoder implements EventDecoder {
 
     /** Set by {@link #event} when the payload is the stream's terminal event. */
     protected boolean ended;
+
+    // the current payload's top-level members that both APIs send (reset before each payload is read)
+    /** The payload's {@code type} string, or null. */
+    protected String type;
+    /** The payload's {@code error} member (see {@link EventFields#errorMember}), or null. */
+    protected ErrorFields error;
+    /** The payload's top-level {@code message} scalar, or null. */
+    protected String topMessage;
+    /** The payload's top-level {@code code} scalar, or null. */
+    protected String topCode;
 
     @Override
     public final Parse decode(byte[] b, int off, int len, DecodedChunk out) {
@@ -56,6 +72,10 @@ abstract class TypedEventDecoder implements EventDecoder {
         if (t != JsonToken.START_OBJECT) {
             return Parse.INVALID;
         }
+        type = null;
+        error = null;
+        topMessage = null;
+        topCode = null;
         read(p);
         boolean atEnd;
         try {
@@ -81,75 +101,31 @@ abstract class TypedEventDecoder implements EventDecoder {
     protected abstract void read(JsonParser p) throws IOException;
 
     /**
+     * Reads a top-level member both APIs send: {@code type}, {@code message}, {@code code}, {@code error}; skips any
+     * other.
+     *
+     * @param name the member's name
+     * @param p    the parser, on the member's value
+     * @param v    the value's token
+     * @throws IOException when the payload is not JSON
+     */
+    protected final void topLevel(String name, JsonParser p, JsonToken v) throws IOException {
+        switch (name) {
+            case "type" -> type = string(p, v);
+            case "message" -> topMessage = scalar(p, v);
+            case "code" -> topCode = scalar(p, v);
+            case "error" -> error = errorMember(p, v);
+            default -> p.skipChildren();
+        }
+    }
+
+    /**
      * Applies the event just {@link #read} (the payload was whole: nothing trails it) to the chunk and to what the
      * decoder keeps across events; sets {@link #ended} for a terminal event.
      *
      * @param out the chunk to fill (already reset)
      */
     protected abstract void apply(DecodedChunk out);
-
-    /** @return the value as text when it is a scalar other than null, else null (a container is skipped) */
-    protected static String scalar(JsonParser p, JsonToken v) throws IOException {
-        if (v != null && v.isScalarValue() && v != JsonToken.VALUE_NULL) {
-            return p.getText();
-        }
-        p.skipChildren();
-        return null;
-    }
-
-    /** @return the value when it is a string, else null (a container is skipped) */
-    protected static String string(JsonParser p, JsonToken v) throws IOException {
-        if (v == JsonToken.VALUE_STRING) {
-            return p.getText();
-        }
-        p.skipChildren();
-        return null;
-    }
-
-    /** @return the value when it is an integer &ge; 0 that fits a long, else -1 (a container is skipped) */
-    protected static long nonNegativeInt(JsonParser p, JsonToken v) throws IOException {
-        if (v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
-            long n = p.getLongValue();
-            return n >= 0 ? n : -1;
-        }
-        p.skipChildren();
-        return -1;
-    }
-
-    /** @return whether the string is not null and not empty */
-    protected static boolean nonEmpty(String s) {
-        return s != null && !s.isEmpty();
-    }
-
-    /** An error object's members: {@code message}, {@code type}, {@code code} (scalars as text). */
-    protected static final class ErrorFields {
-        String message;
-        String type;
-        String code;
-        boolean any;
-
-        /** Reads an object's members (the parser is on its {@code START_OBJECT}). */
-        static ErrorFields read(JsonParser p) throws IOException {
-            ErrorFields e = new ErrorFields();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                e.any = true;
-                String name = p.currentName();
-                JsonToken x = p.nextToken();
-                switch (name) {
-                    case "message" -> e.message = scalar(p, x);
-                    case "type" -> e.type = scalar(p, x);
-                    case "code" -> e.code = scalar(p, x);
-                    default -> p.skipChildren();
-                }
-            }
-            return e;
-        }
-
-        /** Records the error on the chunk as an error object with these members. */
-        void applyTo(DecodedChunk out) {
-            out.error(JsonToken.START_OBJECT, message, type, code);
-        }
-    }
 
     private static boolean hasNonAscii(byte[] b, int off, int len) {
         for (int i = off; i < off + len; i++) {

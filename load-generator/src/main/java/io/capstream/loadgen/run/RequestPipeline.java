@@ -34,7 +34,8 @@ final class RequestPipeline {
 
         /**
          * @param e2eNs  end-to-end time, ns, or -1 when it was never sent
-         * @param chunks chunks received
+         * @param chunks output chunks received: content and reasoning deltas, and in a run that sends tools
+         *               ({@code --tools}) tool-call deltas too
          */
         void request(long e2eNs, int chunks);
     }
@@ -49,6 +50,8 @@ final class RequestPipeline {
     private final EventSink sink;
     private final GuardedListener listener;
     private final CapClock clock;
+    /** The run sends tools: tool-call deltas are output chunks (as the client counts them). */
+    private final boolean toolsSent;
     private final RunningMedian ttftMedian = new RunningMedian();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
@@ -104,6 +107,7 @@ final class RequestPipeline {
         this.sink = sink;
         this.listener = listener;
         this.clock = clock;
+        this.toolsSent = plan.config().conversation().tools() != null;
         this.lastEndNs = new AtomicLong(t0);
     }
 
@@ -233,6 +237,14 @@ final class RequestPipeline {
     }
 
     /**
+     * @return the request's output chunks: content and reasoning deltas, plus tool-call deltas in a run that sends
+     *         tools (without tools they are no output, as in the client's measurements)
+     */
+    private int outputChunks(RequestResult r) {
+        return r.contentChunks() + r.reasoningChunks() + (toolsSent ? r.toolCallChunks() : 0);
+    }
+
+    /**
      * @param r       the request's result, or null when it failed before it was sent
      * @param queueNs its client-side queueing, ns
      */
@@ -245,7 +257,7 @@ final class RequestPipeline {
         } else {
             failed.incrementAndGet();
         }
-        observer.request(r == null ? -1 : r.e2eNs(), r == null ? 0 : r.contentChunks() + r.reasoningChunks());
+        observer.request(r == null ? -1 : r.e2eNs(), r == null ? 0 : outputChunks(r));
         emit(ev);
         int d = done.incrementAndGet();
         inFlight.decrementAndGet();

@@ -3,6 +3,7 @@ package io.capstream.loadgen.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstream.loadgen.client.OutputChunkGaps;
+import io.capstream.loadgen.client.Reply;
 import io.capstream.loadgen.client.RequestError;
 import io.capstream.loadgen.client.RequestResult;
 import io.capstream.loadgen.emit.InMemoryEventSink;
@@ -19,6 +20,8 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The request pipeline alone: a fake sender, a manual clock, events in memory. */
 class RequestPipelineTest {
@@ -42,10 +46,54 @@ class RequestPipelineTest {
         vertx.close();
     }
 
+    @TempDir
+    Path dir;
+
     private static RunPlan plan(int requests) throws Exception {
+        return plan(requests, null);
+    }
+
+    /** @param tools the {@code --tools} file, or null for a run without tools */
+    private static RunPlan plan(int requests, Path tools) throws Exception {
         return RunPlanner.complete(RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "m"))
                 .withLoad(l -> l.withRequests(requests))
-                .withRequest(r -> r.withSharedPrefixTokens(0)), 32_768, ApiKey.none()).get();
+                .withRequest(r -> r.withSharedPrefixTokens(0))
+                .withConversation(c -> c.withTools(tools)), 32_768, ApiKey.none()).get();
+    }
+
+    /** @return the chunk counts the self-check is told, one per request, for a run of the given results */
+    private static List<Integer> observedChunks(RunPlan plan, List<RequestResult> results) throws Exception {
+        List<Integer> chunks = new CopyOnWriteArrayList<>();
+        ManualCapClock clock = new ManualCapClock();
+        List<Buffer> sent = new CopyOnWriteArrayList<>();
+        RequestPipeline p = new RequestPipeline(plan, results.size(), bodies(plan), body -> {
+            sent.add(body);
+            return Future.succeededFuture(results.get(sent.size() - 1));
+        }, new EventFactory("run-1", "w", plan, clock), clock.nanoTime(), new RequestPipeline.Observer() {
+            @Override
+            public void inFlight(int n) {
+            }
+
+            @Override
+            public void request(long e2eNs, int n) {
+                chunks.add(n);
+            }
+        }, new InMemoryEventSink(), new GuardedListener(new RunListener() {
+        }, SecretMask.NONE), clock);
+        Context ctx = vertx.getOrCreateContext();
+        for (int i = 0; i < results.size(); i++) {
+            CompletableFuture<Void> ended = new CompletableFuture<>();
+            int index = i;
+            ctx.runOnContext(v -> p.launch(index, 0, ctx, () -> ended.complete(null)));
+            ended.get(10, TimeUnit.SECONDS);
+        }
+        return chunks;
+    }
+
+    /** A completed result with these chunk counts (content, reasoning, tool-call deltas). */
+    private static RequestResult chunks(int content, int reasoning, int toolCalls) {
+        return new RequestResult(0, 5_000_000, 7_000_000, 20_000_000, 200, 10, 4, 0, content, reasoning, 1_000_000,
+                toolCalls > 0 ? "tool_calls" : "stop", 100, OutputChunkGaps.NONE, null, toolCalls, Reply.NONE);
     }
 
     private static BodySource bodies(RunPlan plan) {
@@ -131,6 +179,18 @@ class RequestPipelineTest {
         assertThat(progress).as("progress after each end").extracting(RunProgress::done).containsExactly(1, 2);
         assertThat(progress.get(1).elapsedNs()).as("progress time on the clock, ns").isEqualTo(50_000_000L);
         assertThat(progress.get(1).failed()).as("failed in progress").isEqualTo(1);
+    }
+
+    @Test
+    void toolCallChunksAreOutputChunksForTheSelfCheckWhenTheRunSendsTools() throws Exception {
+        Path tools = Files.writeString(dir.resolve("tools.json"),
+                "[{\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"parameters\":{}}}]");
+        assertThat(observedChunks(plan(2, tools), List.of(chunks(0, 0, 3), chunks(4, 2, 1))))
+                .as("chunks told per request with --tools: a tool-call-only answer's deltas count, as do mixed ones")
+                .containsExactly(3, 7);
+        assertThat(observedChunks(plan(1), List.of(chunks(4, 2, 5))))
+                .as("chunks told without --tools: tool-call deltas are no output (the reference's numbers)")
+                .containsExactly(6);
     }
 
     @Test

@@ -5,32 +5,16 @@ import static io.capstream.loadgen.sim.SimFrames.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The sim's mid-stream faults (malformed frames, cuts) on the Responses and Messages streams. */
 class SimApiFaultsTest {
-    private Vertx vertx;
-
-    @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        vertx.close().await(10, TimeUnit.SECONDS);
-    }
-
-    private SimEngine start(SimConfig.Builder cfg) throws Exception {
-        return SimEngine.start(vertx, cfg.ttftBaseMs(1).streamDecodeTokPerS(2000).build()).await(10, TimeUnit.SECONDS);
-    }
+    @RegisterExtension
+    final SimFixture fixture = new SimFixture(2000);
 
     private static JsonObject responses() {
         return new JsonObject().put("model", "m").put("input", "hi").put("max_output_tokens", 8).put("stream", true);
@@ -43,9 +27,9 @@ class SimApiFaultsTest {
 
     @Test
     void aMalformedFrameIsOneUnparsableDataLineInAnOtherwiseCompleteStream() throws Exception {
-        SimEngine sim = start(SimConfig.builder().malformedRate(1));
+        SimEngine sim = fixture.start(SimConfig.builder().malformedRate(1));
         for (String[] api : new String[][] {{"/v1/responses", "response.completed"}, {"/v1/messages", "message_stop"}}) {
-            SimFrames.Answer a = SimFrames.post(vertx, sim.port(), api[0],
+            SimFrames.Answer a = fixture.post(sim, api[0],
                     api[0].endsWith("responses") ? responses() : messages());
             List<SimFrames.Frame> frames = a.frames();
             long bad = frames.stream().filter(f -> {
@@ -64,10 +48,10 @@ class SimApiFaultsTest {
 
     @Test
     void aCutClosesTheConnectionBeforeTheEnd() throws Exception {
-        SimEngine sim = start(SimConfig.builder().cutRate(1));
-        assertThatThrownBy(() -> SimFrames.post(vertx, sim.port(), "/v1/responses", responses()))
+        SimEngine sim = fixture.start(SimConfig.builder().cutRate(1));
+        assertThatThrownBy(() -> fixture.post(sim, "/v1/responses", responses()))
                 .as("a cut Responses stream").isNotNull();
-        assertThatThrownBy(() -> SimFrames.post(vertx, sim.port(), "/v1/messages", messages()))
+        assertThatThrownBy(() -> fixture.post(sim, "/v1/messages", messages()))
                 .as("a cut Messages stream").isNotNull();
         assertThat(sim.stats().cuts()).isEqualTo(2);
         assertThat(sim.stats().completed()).isZero();

@@ -5,36 +5,21 @@ import static io.capstream.loadgen.sim.SimFrames.text;
 import static io.capstream.loadgen.sim.SimFrames.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The sim's chat completions in conversations: tool calls at the rate, history prefix hits, prefill of the rest. */
 class SimChatConversationTest {
     private static final JsonObject TOOL = new JsonObject().put("type", "function").put("function", new JsonObject()
             .put("name", "search").put("parameters", new JsonObject().put("type", "object")
                     .put("properties", new JsonObject().put("q", new JsonObject().put("type", "string")))));
-    private Vertx vertx;
 
-    @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        vertx.close().await(10, TimeUnit.SECONDS);
-    }
-
-    private SimEngine start(SimConfig.Builder cfg) throws Exception {
-        return SimEngine.start(vertx, cfg.ttftBaseMs(1).streamDecodeTokPerS(5000).build()).await(10, TimeUnit.SECONDS);
-    }
+    @RegisterExtension
+    final SimFixture fixture = new SimFixture(5000);
 
     private static JsonObject chat(int maxTokens, boolean stream, Object... messages) {
         JsonObject b = new JsonObject().put("model", "capstream-sim").put("messages", array(messages))
@@ -47,8 +32,8 @@ class SimChatConversationTest {
 
     @Test
     void aToolCallStreamsInTheChatForm() throws Exception {
-        SimEngine sim = start(SimConfig.builder().toolCallRate(1));
-        SimFrames.Answer a = SimFrames.post(vertx, sim.port(), "/v1/chat/completions",
+        SimEngine sim = fixture.start(SimConfig.builder().toolCallRate(1));
+        SimFrames.Answer a = fixture.post(sim, "/v1/chat/completions",
                 chat(64, true, user("look it up")).put("tools", array(TOOL)));
         assertThat(a.status()).isEqualTo(200);
         List<SimFrames.Frame> frames = a.frames();
@@ -97,14 +82,14 @@ class SimChatConversationTest {
     }
 
     private List<Boolean> toolCalls(long seed, int n, boolean withTools) throws Exception {
-        SimEngine sim = start(SimConfig.builder().toolCallRate(0.3).seed(seed));
+        SimEngine sim = fixture.start(SimConfig.builder().toolCallRate(0.3).seed(seed));
         List<Boolean> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             JsonObject body = chat(4, false, user("q" + i));
             if (withTools) {
                 body.put("tools", array(TOOL));
             }
-            JsonObject r = SimFrames.post(vertx, sim.port(), "/v1/chat/completions", body).json();
+            JsonObject r = fixture.post(sim, "/v1/chat/completions", body).json();
             JsonObject choice = r.getJsonArray("choices").getJsonObject(0);
             boolean call = "tool_calls".equals(choice.getString("finish_reason"));
             assertThat(call).as("finish_reason and tool_calls agree: %s", r)
@@ -118,16 +103,16 @@ class SimChatConversationTest {
 
     @Test
     void theNextTurnHitsThePreviousPromptAndAnswerAndPrefillsOnlyTheRest() throws Exception {
-        SimEngine sim = start(SimConfig.builder());
+        SimEngine sim = fixture.start(SimConfig.builder());
         String first = text("turn-one", 1024);
-        JsonObject r1 = SimFrames.post(vertx, sim.port(), "/v1/chat/completions", chat(100, false, user(first))).json();
+        JsonObject r1 = fixture.post(sim, "/v1/chat/completions", chat(100, false, user(first))).json();
         String answer = r1.getJsonArray("choices").getJsonObject(0).getJsonObject("message").getString("content");
         assertThat(r1.getJsonObject("usage").getJsonObject("prompt_tokens_details").getInteger("cached_tokens"))
                 .as("a new prompt").isZero();
 
         String next = text("turn-two", 200);
         JsonObject assistant = new JsonObject().put("role", "assistant").put("content", answer);
-        JsonObject r2 = SimFrames.post(vertx, sim.port(), "/v1/chat/completions",
+        JsonObject r2 = fixture.post(sim, "/v1/chat/completions",
                 chat(8, false, user(first), assistant, user(next))).json();
         JsonObject usage = r2.getJsonObject("usage");
         int history = first.length() + answer.length();
@@ -141,15 +126,15 @@ class SimChatConversationTest {
                 .isEqualTo(usage.getInteger("prompt_tokens") - cached);
 
         // an agent turn: the assistant's tool call and the tool's result re-sent
-        SimEngine agent = start(SimConfig.builder().toolCallRate(1));
-        JsonObject c1 = SimFrames.post(vertx, agent.port(), "/v1/chat/completions",
+        SimEngine agent = fixture.start(SimConfig.builder().toolCallRate(1));
+        JsonObject c1 = fixture.post(agent, "/v1/chat/completions",
                 chat(64, false, user(first)).put("tools", array(TOOL))).json();
         JsonObject callMessage = c1.getJsonArray("choices").getJsonObject(0).getJsonObject("message");
         JsonObject call = callMessage.getJsonArray("tool_calls").getJsonObject(0);
         String result = text("tool-result", 300);
         JsonObject toolMessage = new JsonObject().put("role", "tool").put("tool_call_id", call.getString("id"))
                 .put("content", result);
-        JsonObject c2 = SimFrames.post(vertx, agent.port(), "/v1/chat/completions",
+        JsonObject c2 = fixture.post(agent, "/v1/chat/completions",
                 chat(8, false, user(first), callMessage, toolMessage).put("tools", array(TOOL))).json();
         int agentHistory = first.length() + PromptText.toolCall("search",
                 call.getJsonObject("function").getString("arguments")).length();

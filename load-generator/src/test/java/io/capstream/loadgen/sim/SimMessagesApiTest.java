@@ -5,32 +5,16 @@ import static io.capstream.loadgen.sim.SimFrames.text;
 import static io.capstream.loadgen.sim.SimFrames.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The sim's {@code POST /v1/messages}: Anthropic's Messages stream, usage, thinking, tool use, errors. */
 class SimMessagesApiTest {
-    private Vertx vertx;
-
-    @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        vertx.close().await(10, TimeUnit.SECONDS);
-    }
-
-    private SimEngine start(SimConfig.Builder cfg) throws Exception {
-        return SimEngine.start(vertx, cfg.ttftBaseMs(1).streamDecodeTokPerS(2000).build()).await(10, TimeUnit.SECONDS);
-    }
+    @RegisterExtension
+    final SimFixture fixture = new SimFixture(2000);
 
     private static JsonObject request(int maxTokens, JsonObject... messages) {
         return new JsonObject().put("model", "capstream-sim").put("messages", array((Object[]) messages))
@@ -48,11 +32,11 @@ class SimMessagesApiTest {
 
     @Test
     void textStreamHasTheMessagesShapeAndUsage() throws Exception {
-        SimEngine sim = start(SimConfig.builder());
+        SimEngine sim = fixture.start(SimConfig.builder());
         String system = text("system", 170);
         JsonObject blocks = new JsonObject().put("role", "user").put("content",
                 array(new JsonObject().put("type", "text").put("text", text("user", 170))));
-        SimFrames.Answer a = SimFrames.post(vertx, sim.port(), "/v1/messages",
+        SimFrames.Answer a = fixture.post(sim, "/v1/messages",
                 request(8, blocks).put("system", system));
         assertFramesWellFormed(a);
         List<String> expected = new ArrayList<>(List.of("message_start", "content_block_start", "ping"));
@@ -82,8 +66,8 @@ class SimMessagesApiTest {
 
     @Test
     void thinkingIsAThinkingBlockFirst() throws Exception {
-        SimEngine sim = start(SimConfig.builder().reasoningTokens(3));
-        SimFrames.Answer a = SimFrames.post(vertx, sim.port(), "/v1/messages", request(6, user("think"))
+        SimEngine sim = fixture.start(SimConfig.builder().reasoningTokens(3));
+        SimFrames.Answer a = fixture.post(sim, "/v1/messages", request(6, user("think"))
                 .put("thinking", new JsonObject().put("type", "enabled").put("budget_tokens", 1024)));
         assertFramesWellFormed(a);
         List<JsonObject> starts = a.ofType("content_block_start");
@@ -98,10 +82,10 @@ class SimMessagesApiTest {
 
     @Test
     void aToolCallIsAToolUseBlockWithInputJsonDeltas() throws Exception {
-        SimEngine sim = start(SimConfig.builder().toolCallRate(1));
+        SimEngine sim = fixture.start(SimConfig.builder().toolCallRate(1));
         JsonObject tool = new JsonObject().put("name", "lookup").put("input_schema", new JsonObject()
                 .put("type", "object").put("properties", new JsonObject().put("query", new JsonObject())));
-        SimFrames.Answer a = SimFrames.post(vertx, sim.port(), "/v1/messages",
+        SimFrames.Answer a = fixture.post(sim, "/v1/messages",
                 request(64, user("find it")).put("tools", array(tool)));
         assertFramesWellFormed(a);
         JsonObject block = a.ofType("content_block_start").get(0).getJsonObject("content_block");
@@ -122,10 +106,10 @@ class SimMessagesApiTest {
 
     @Test
     void aToolUseAndItsResultInTheHistoryHitTheCache() throws Exception {
-        SimEngine sim = start(SimConfig.builder().toolCallRate(1));
+        SimEngine sim = fixture.start(SimConfig.builder().toolCallRate(1));
         JsonObject tool = new JsonObject().put("name", "lookup").put("input_schema", new JsonObject());
         String first = text("agent", 1000);
-        SimFrames.Answer a1 = SimFrames.post(vertx, sim.port(), "/v1/messages",
+        SimFrames.Answer a1 = fixture.post(sim, "/v1/messages",
                 request(64, user(first)).put("tools", array(tool)).put("stream", false));
         assertThat(a1.status()).as(a1.body()).isEqualTo(200);
         JsonObject use = a1.json().getJsonArray("content").getJsonObject(0);
@@ -134,7 +118,7 @@ class SimMessagesApiTest {
         String result = text("result", 300);
         JsonObject toolResult = new JsonObject().put("role", "user").put("content", array(new JsonObject()
                 .put("type", "tool_result").put("tool_use_id", use.getString("id")).put("content", result)));
-        SimFrames.Answer a2 = SimFrames.post(vertx, sim.port(), "/v1/messages",
+        SimFrames.Answer a2 = fixture.post(sim, "/v1/messages",
                 request(8, user(first), assistant, toolResult).put("tools", array(tool)).put("tool_choice",
                         new JsonObject().put("type", "none")));
         assertFramesWellFormed(a2);
@@ -151,23 +135,23 @@ class SimMessagesApiTest {
 
     @Test
     void errorsHaveAnthropicsShape() throws Exception {
-        SimEngine sim = start(SimConfig.builder());
-        SimFrames.Answer noMax = SimFrames.post(vertx, sim.port(), "/v1/messages",
+        SimEngine sim = fixture.start(SimConfig.builder());
+        SimFrames.Answer noMax = fixture.post(sim, "/v1/messages",
                 new JsonObject().put("model", "m").put("messages", array(user("hi"))));
         assertThat(noMax.status()).as(noMax.body()).isEqualTo(400);
         assertThat(noMax.json().getString("type")).isEqualTo("error");
         assertThat(noMax.json().getJsonObject("error").getString("type")).isEqualTo("invalid_request_error");
         assertThat(noMax.json().getJsonObject("error").getString("message")).contains("max_tokens");
 
-        SimEngine failing = start(SimConfig.builder().errorRate(1));
-        SimFrames.Answer a = SimFrames.post(vertx, failing.port(), "/v1/messages", request(8, user("x")));
+        SimEngine failing = fixture.start(SimConfig.builder().errorRate(1));
+        SimFrames.Answer a = fixture.post(failing, "/v1/messages", request(8, user("x")));
         assertFramesWellFormed(a);
         assertThat(a.types()).containsExactly("message_start", "error");
         assertThat(a.ofType("error").get(0).getJsonObject("error").getString("message"))
                 .contains("simulated internal error");
 
-        SimEngine limited = start(SimConfig.builder().rateLimitRate(1));
-        SimFrames.Answer tooMany = SimFrames.post(vertx, limited.port(), "/v1/messages", request(8, user("x")));
+        SimEngine limited = fixture.start(SimConfig.builder().rateLimitRate(1));
+        SimFrames.Answer tooMany = fixture.post(limited, "/v1/messages", request(8, user("x")));
         assertThat(tooMany.status()).isEqualTo(429);
         assertThat(tooMany.retryAfter()).isEqualTo("1");
         assertThat(tooMany.json().getJsonObject("error").getString("type")).isEqualTo("rate_limit_error");

@@ -5,32 +5,16 @@ import static io.capstream.loadgen.sim.SimFrames.text;
 import static io.capstream.loadgen.sim.SimFrames.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The sim's {@code POST /v1/responses}: the OpenAI Responses API's stream, usage, tool calls, previous_response_id. */
 class SimResponsesApiTest {
-    private Vertx vertx;
-
-    @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        vertx.close().await(10, TimeUnit.SECONDS);
-    }
-
-    private SimEngine start(SimConfig.Builder cfg) throws Exception {
-        return SimEngine.start(vertx, cfg.ttftBaseMs(1).streamDecodeTokPerS(2000).build()).await(10, TimeUnit.SECONDS);
-    }
+    @RegisterExtension
+    final SimFixture fixture = new SimFixture(2000);
 
     private static JsonObject request(Object input, int maxTokens) {
         return new JsonObject().put("model", "capstream-sim").put("input", input).put("max_output_tokens", maxTokens)
@@ -52,8 +36,8 @@ class SimResponsesApiTest {
 
     @Test
     void textStreamHasTheResponsesShapeAndUsage() throws Exception {
-        SimEngine sim = start(SimConfig.builder());
-        SimFrames.Answer a = SimFrames.post(vertx, sim.port(), "/v1/responses", request(text("a", 340), 8));
+        SimEngine sim = fixture.start(SimConfig.builder());
+        SimFrames.Answer a = fixture.post(sim, "/v1/responses", request(text("a", 340), 8));
         assertFramesWellFormed(a);
         List<String> expected = new ArrayList<>(List.of("response.created", "response.in_progress",
                 "response.output_item.added", "response.content_part.added"));
@@ -88,8 +72,8 @@ class SimResponsesApiTest {
 
     @Test
     void reasoningComesAsAReasoningItemBeforeTheMessage() throws Exception {
-        SimEngine sim = start(SimConfig.builder().reasoningTokens(3));
-        SimFrames.Answer a = SimFrames.post(vertx, sim.port(), "/v1/responses",
+        SimEngine sim = fixture.start(SimConfig.builder().reasoningTokens(3));
+        SimFrames.Answer a = fixture.post(sim, "/v1/responses",
                 request("think", 6).put("reasoning", new JsonObject().put("effort", "low")));
         assertFramesWellFormed(a);
         assertThat(a.ofType("response.reasoning_text.delta")).as("reasoning deltas").hasSize(3)
@@ -107,11 +91,11 @@ class SimResponsesApiTest {
 
     @Test
     void aToolCallIsAFunctionCallItemWithArgumentDeltas() throws Exception {
-        SimEngine sim = start(SimConfig.builder().toolCallRate(1));
+        SimEngine sim = fixture.start(SimConfig.builder().toolCallRate(1));
         JsonObject tool = new JsonObject().put("type", "function").put("name", "get_weather")
                 .put("parameters", new JsonObject().put("type", "object")
                         .put("properties", new JsonObject().put("city", new JsonObject().put("type", "string"))));
-        SimFrames.Answer a = SimFrames.post(vertx, sim.port(), "/v1/responses",
+        SimFrames.Answer a = fixture.post(sim, "/v1/responses",
                 request("weather?", 64).put("tools", array(tool)));
         assertFramesWellFormed(a);
         JsonObject item = a.ofType("response.output_item.added").get(0).getJsonObject("item");
@@ -133,15 +117,15 @@ class SimResponsesApiTest {
 
     @Test
     void previousResponseIdContinuesTheStoredConversation() throws Exception {
-        SimEngine sim = start(SimConfig.builder());
+        SimEngine sim = fixture.start(SimConfig.builder());
         String first = text("conversation-one", 1024);
-        SimFrames.Answer a1 = SimFrames.post(vertx, sim.port(), "/v1/responses", request(first, 100));
+        SimFrames.Answer a1 = fixture.post(sim, "/v1/responses", request(first, 100));
         JsonObject r1 = a1.ofType("response.completed").get(0).getJsonObject("response");
         String answer = r1.getJsonArray("output").getJsonObject(0).getJsonArray("content").getJsonObject(0)
                 .getString("text");
         String next = text("second turn", 100);
 
-        SimFrames.Answer a2 = SimFrames.post(vertx, sim.port(), "/v1/responses",
+        SimFrames.Answer a2 = fixture.post(sim, "/v1/responses",
                 request(array(user(next)), 8).put("previous_response_id", r1.getString("id")));
         assertFramesWellFormed(a2);
         JsonObject r2 = a2.ofType("response.completed").get(0).getJsonObject("response");
@@ -157,13 +141,13 @@ class SimResponsesApiTest {
         // the same conversation re-sent by the client counts the same
         JsonObject assistant = new JsonObject().put("type", "message").put("role", "assistant")
                 .put("content", array(new JsonObject().put("type", "output_text").put("text", answer)));
-        SimFrames.Answer a3 = SimFrames.post(vertx, sim.port(), "/v1/responses",
+        SimFrames.Answer a3 = fixture.post(sim, "/v1/responses",
                 request(array(user(first), assistant, user(next)), 8));
         JsonObject u3 = a3.ofType("response.completed").get(0).getJsonObject("response").getJsonObject("usage");
         assertThat(u3.getInteger("input_tokens")).as("client-side history: %s", u3)
                 .isEqualTo(usage.getInteger("input_tokens"));
 
-        SimFrames.Answer unknown = SimFrames.post(vertx, sim.port(), "/v1/responses",
+        SimFrames.Answer unknown = fixture.post(sim, "/v1/responses",
                 request("hi", 8).put("previous_response_id", "resp_nope"));
         assertThat(unknown.status()).as("unknown previous_response_id: %s", unknown.body()).isEqualTo(400);
         JsonObject err = unknown.json().getJsonObject("error");
@@ -173,8 +157,8 @@ class SimResponsesApiTest {
 
     @Test
     void faultsComeInTheResponsesForm() throws Exception {
-        SimEngine failing = start(SimConfig.builder().errorRate(1));
-        SimFrames.Answer a = SimFrames.post(vertx, failing.port(), "/v1/responses", request("x", 8));
+        SimEngine failing = fixture.start(SimConfig.builder().errorRate(1));
+        SimFrames.Answer a = fixture.post(failing, "/v1/responses", request("x", 8));
         assertFramesWellFormed(a);
         assertThat(a.types()).as("types").containsExactly("response.created", "response.in_progress",
                 "response.failed");
@@ -182,18 +166,18 @@ class SimResponsesApiTest {
         assertThat(r.getString("status")).isEqualTo("failed");
         assertThat(r.getJsonObject("error").getString("message")).contains("simulated internal error");
 
-        SimFrames.Answer plain = SimFrames.post(vertx, failing.port(), "/v1/responses", request("x", 8)
+        SimFrames.Answer plain = fixture.post(failing, "/v1/responses", request("x", 8)
                 .put("stream", false));
         assertThat(plain.status()).as("non-streamed: %s", plain.body()).isEqualTo(500);
         assertThat(plain.json().getJsonObject("error").getString("message")).contains("simulated internal error");
 
-        SimEngine limited = start(SimConfig.builder().rateLimitRate(1).retryAfterS(3));
-        SimFrames.Answer tooMany = SimFrames.post(vertx, limited.port(), "/v1/responses", request("x", 8));
+        SimEngine limited = fixture.start(SimConfig.builder().rateLimitRate(1).retryAfterS(3));
+        SimFrames.Answer tooMany = fixture.post(limited, "/v1/responses", request("x", 8));
         assertThat(tooMany.status()).isEqualTo(429);
         assertThat(tooMany.retryAfter()).isEqualTo("3");
         assertThat(tooMany.json().getJsonObject("error").getString("message")).contains("rate limit");
 
-        SimFrames.Answer bad = SimFrames.post(vertx, limited.port(), "/v1/responses",
+        SimFrames.Answer bad = fixture.post(limited, "/v1/responses",
                 new JsonObject().put("model", "m").put("stream", true));
         assertThat(bad.status()).as("no input: %s", bad.body()).isEqualTo(400);
         assertThat(bad.json().getJsonObject("error").getString("message")).contains("'input'");
@@ -201,8 +185,8 @@ class SimResponsesApiTest {
 
     @Test
     void aNonStreamedResponseIsTheCompletedResponseObject() throws Exception {
-        SimEngine sim = start(SimConfig.builder());
-        SimFrames.Answer a = SimFrames.post(vertx, sim.port(), "/v1/responses", request("hello", 5).put("stream", false));
+        SimEngine sim = fixture.start(SimConfig.builder());
+        SimFrames.Answer a = fixture.post(sim, "/v1/responses", request("hello", 5).put("stream", false));
         assertThat(a.status()).isEqualTo(200);
         JsonObject r = a.json();
         assertThat(r.getString("object")).isEqualTo("response");
