@@ -27,7 +27,7 @@ abstract class TypedEventDecoder implements EventDecoder {
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
 
-    /** Set by {@link #event} when the payload is the stream's terminal event. */
+    /** Set by {@link #apply} when the payload is the stream's terminal event. */
     protected boolean ended;
 
     // the current payload's top-level members that both APIs send (reset before each payload is read)
