@@ -60,7 +60,8 @@ public class ConversationOptions {
 
     /**
      * @return the conversation group of the run ({@link ConversationShape#NONE} when no option was given)
-     * @throws IllegalArgumentException when {@code --turns} or {@code --think-time} does not parse (usage error)
+     * @throws IllegalArgumentException when {@code --turns} or {@code --think-time} does not parse, or
+     *                                  {@code --session-header} is blank (usage error)
      */
     public ConversationShape toShape() {
         LengthDistribution t = turns == null ? null : turns(turns);
@@ -74,6 +75,10 @@ public class ConversationOptions {
             }
             thinkMean = seconds("--think-time", p[0]);
             thinkSd = p.length == 2 ? seconds("--think-time", p[1]) : null;
+        }
+        if (sessionHeader != null && sessionHeader.isBlank()) {
+            throw new IllegalArgumentException("--session-header needs a header name, e.g. X-Session-Id, got '"
+                    + sessionHeader + "'");
         }
         return new ConversationShape(t, thinkMean, thinkSd, sessionHeader, tools, toolChoice, toolResultTokens,
                 toolLatency == null ? null : toolLatency.toNanos() / 1e9, responsesState);

@@ -77,7 +77,8 @@ public final class SummaryTable {
         sb.append(SessionsSummary.render(report.getSessions()));
         serverMetrics(sb, report.getServerMetrics());
         slo(sb, report.getSlo());
-        load(sb, report.getLoad(), report.getRequests());
+        load(sb, report.getLoad(), report.getRequests(),
+                report.getSessions() == null ? null : report.getSessions().getConversations());
         clientCheck(sb, client);
         failures(sb, report);
         return sb.toString();
@@ -230,22 +231,33 @@ public final class SummaryTable {
      * bound when fewer requests were planned than slots. Then one warning line when the run fell behind
      * its arrival schedule. Nothing without load health.
      *
-     * @param requests the run's planned requests
+     * <p>In a run of conversations (issue 29) the offered rate is conversations started per second and the slots hold
+     * conversations (through their think times), while scheduled, achieved and in-flight count requests: the line
+     * says so.
+     *
+     * @param requests      the run's planned requests
+     * @param conversations the run's conversations ({@code capstream.sessions}), or null for single requests
      */
-    private static void load(StringBuilder sb, LoadHealth load, int requests) {
+    private static void load(StringBuilder sb, LoadHealth load, int requests, Integer conversations) {
         if (load == null) {
             return;
         }
         if (!ReportView.CLOSED_LOOP_ARRIVAL.equals(load.getArrival())) {
-            line(sb, ReportView.LOAD_LABEL, "offered " + fmt(load.getOfferedRateRps(), " req/s") + ", scheduled "
+            String rates = conversations == null
+                    ? "offered " + fmt(load.getOfferedRateRps(), " req/s") + ", scheduled "
                     + num(load.getScheduledRateRps()) + ", achieved " + fmt(load.getAchievedRateRps(), " req/s")
-                    + "; client queue p50/p99/max " + num(load.getQueueP50Ms()) + "/" + num(load.getQueueP99Ms()) + "/"
-                    + num(load.getQueueMaxMs()) + " ms");
+                    : "offered " + fmt(load.getOfferedRateRps(), " conversations/s") + " (requests: scheduled "
+                    + num(load.getScheduledRateRps()) + ", achieved " + fmt(load.getAchievedRateRps(), " req/s") + ")";
+            line(sb, ReportView.LOAD_LABEL, rates + "; client queue p50/p99/max " + num(load.getQueueP50Ms()) + "/"
+                    + num(load.getQueueP99Ms()) + "/" + num(load.getQueueMaxMs()) + " ms");
         } else {
             Integer slots = load.getOfferedConcurrency();
+            int units = conversations == null ? requests : conversations;
+            String unit = conversations == null ? " requests" : " conversations";
             line(sb, ReportView.LOAD_LABEL, "achieved concurrency " + num(load.getAchievedConcurrency()) + " of "
-                    + text(slots) + (slots != null && requests < slots
-                    ? " (at most " + requests + ": the run has " + requests + " requests)" : ""));
+                    + text(slots) + (conversations == null ? "" : " (requests in flight; a slot holds a conversation"
+                    + " through its think times)") + (slots != null && units < slots
+                    ? " (at most " + units + ": the run has " + units + unit + ")" : ""));
         }
         if (load.getBehindSchedule()) {
             sb.append("warning: the run fell behind its arrival schedule (achieved ").append(num(load.getAchievedRateRps()))

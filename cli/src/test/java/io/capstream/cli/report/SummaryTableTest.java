@@ -315,6 +315,25 @@ class SummaryTableTest {
         assertThat(f).contains("\nload              achieved concurrency 4.3 of 64 (at most 5: the run has 5 requests)\n");
     }
 
+    /** Before (issue 29, a fresh user): "offered 4.0 req/s ... achieved 8.0 req/s" for 4 conversations/s of 2 turns. */
+    @Test
+    void aRunOfConversationsSaysItsOfferedRateAndSlotsAreConversations() {
+        LoadHealth open = LoadHealth.newBuilder().setArrival("poisson").setOfferedRateRps(4.0).setScheduledRateRps(7.8)
+                .setAchievedRateRps(8.0).setBehindSchedule(false).setQueueP50Ms(0.1).setQueueP99Ms(0.4)
+                .setQueueMaxMs(1.2).build();
+        String o = SummaryTable.render(BenchmarkReport.newBuilder(fullReport(open))
+                .setSessions(SessionsSummaryTest.sessions()).build(), null);
+        assertThat(o).as("open loop").contains("\nload              offered 4.0 conversations/s (requests: scheduled 7.8,"
+                + " achieved 8.0 req/s); client queue p50/p99/max 0.1/0.4/1.2 ms\n");
+
+        LoadHealth closed = LoadHealth.newBuilder().setArrival("closed").setAchievedRateRps(4.2).setQueueP50Ms(0.0)
+                .setQueueP99Ms(0.0).setQueueMaxMs(0.0).setOfferedConcurrency(20).setAchievedConcurrency(2.4).build();
+        String c = SummaryTable.render(BenchmarkReport.newBuilder(fullReport(closed))
+                .setSessions(SessionsSummaryTest.sessions()).build(), null);
+        assertThat(c).as("closed loop").contains("\nload              achieved concurrency 2.4 of 20 (requests in flight; a"
+                + " slot holds a conversation through its think times) (at most 3: the run has 3 conversations)\n");
+    }
+
     @Test
     void withoutStatisticsSlosOrLoadThoseLinesAreLeftOut() {
         String t = SummaryTable.render(report(List.of(), knownMetrics()), null);

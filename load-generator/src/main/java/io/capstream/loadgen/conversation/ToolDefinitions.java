@@ -1,17 +1,21 @@
 package io.capstream.loadgen.conversation;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads {@code --tools FILE} (issue 29): an OpenAI-style JSON array of tools, each
@@ -21,6 +25,8 @@ import java.util.Set;
 public final class ToolDefinitions {
     /** The parameters of a tool whose definition gives none: an object without properties. */
     public static final String NO_PARAMETERS = "{\"type\":\"object\",\"properties\":{}}";
+    /** A function name the OpenAI and Anthropic APIs accept. */
+    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -32,15 +38,21 @@ public final class ToolDefinitions {
      * @return the tools in file order, at least one
      * @throws IllegalArgumentException with a one-line message naming the file and what is wrong: it cannot be read,
      *                                  is not JSON, is not a non-empty array, or an element is not a function tool
-     *                                  with a non-empty, unique name and an object as parameters
+     *                                  with a unique name of 1 to 64 letters, digits, '_' or '-' and an object as
+     *                                  parameters
      */
     public static List<ToolDefinition> read(Path file) {
         String text;
         try {
             text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("--tools " + file + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw new IllegalArgumentException("--tools " + file + ": permission denied");
         } catch (IOException e) {
-            throw new IllegalArgumentException("--tools " + file + ": cannot read the file ("
-                    + e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + e.getMessage() : "") + ")");
+            throw new IllegalArgumentException("--tools " + file + ": cannot read the file"
+                    + (Files.isDirectory(file) ? " (it is a directory)"
+                    : e.getMessage() != null ? " (" + e.getMessage() + ")" : ""));
         }
         return parse(text, "--tools " + file);
     }
@@ -56,8 +68,12 @@ public final class ToolDefinitions {
         try {
             root = JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(label + " is not valid JSON: "
-                    + e.getOriginalMessage().replace('\n', ' ') + " (line " + e.getLocation().getLineNr() + ")");
+            String what = e.getOriginalMessage().lines().findFirst().orElse("");
+            int detail = what.indexOf(" (");
+            JsonLocation at = e.getLocation();
+            throw new IllegalArgumentException(label + " is not valid JSON"
+                    + (at != null ? " at line " + at.getLineNr() + ", column " + at.getColumnNr() : "") + ": "
+                    + (detail > 0 ? what.substring(0, detail) : what));
         }
         if (root == null || root.isMissingNode()) {
             throw new IllegalArgumentException(label + " is empty: expected a JSON array of tools");
@@ -96,6 +112,10 @@ public final class ToolDefinitions {
         JsonNode name = f.get("name");
         if (name == null || !name.isTextual() || name.asText().isBlank()) {
             throw new IllegalArgumentException(where + " has no function.name (a non-empty string)");
+        }
+        if (!NAME.matcher(name.asText()).matches()) {
+            throw new IllegalArgumentException(where + " is named '" + name.asText() + "': a function name is 1 to 64"
+                    + " letters, digits, '_' or '-' (the rule of the OpenAI and Anthropic APIs)");
         }
         JsonNode description = f.get("description");
         if (description != null && !description.isNull() && !description.isTextual()) {
