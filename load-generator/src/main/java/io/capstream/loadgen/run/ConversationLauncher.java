@@ -292,8 +292,13 @@ final class ConversationLauncher implements RequestLauncher {
             if (delayNs < 1_000_000L) {
                 sendTurn(turn + 1, scheduledNs, reason);
             } else {
-                clock.setTimer(ctx, Math.max(1, Math.round(delayNs / 1e6)),
-                        () -> sendTurn(turn + 1, scheduledNs, reason));
+                clock.setTimer(ctx, Math.max(1, Math.round(delayNs / 1e6)), () -> {
+                    if (stop.getAsBoolean()) {
+                        onEnd.run(); // stopped during the think time or tool latency: the next turn is not sent
+                    } else {
+                        sendTurn(turn + 1, scheduledNs, reason);
+                    }
+                });
             }
         }
     }

@@ -154,6 +154,7 @@ class ConversationLauncherTest {
         final long t0 = clock.nanoTime();
         final InMemoryEventSink sink = new InMemoryEventSink();
         final List<Sent> sent = new CopyOnWriteArrayList<>();
+        final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         final RunPlan plan;
         final RequestPipeline pipeline;
         final ConversationLauncher launcher;
@@ -193,7 +194,7 @@ class ConversationLauncherTest {
                 return Future.succeededFuture(r);
             }, events, t0, none, sink, new GuardedListener(null, SecretMask.NONE), clock);
             launcher = new ConversationLauncher(plan, ConversationScripts.of(plan), CHAT, pipeline, events, timers,
-                    t0, () -> false, share == null ? u -> u : share::globalIndex);
+                    t0, stopped::get, share == null ? u -> u : share::globalIndex);
         }
 
         /** Starts conversation {@code c} at T0; @return completes when it ended */
@@ -266,6 +267,21 @@ class ConversationLauncherTest {
         assertThat(run.completed(2).getScheduledStartNs()).as("turn 3 scheduled at turn 2's reply end + think time")
                 .isEqualTo(2 * (10_000_000L + 2_000_000_000L));
         assertThat(run.pipeline.unsent()).as("unsent turns").isZero();
+    }
+
+    /** Before: a run stopped during a think time still sent the conversation's next turn when the timer fired. */
+    @Test
+    void aRunStoppedDuringAThinkTimeSendsNoFurtherTurn() throws Exception {
+        List<Harness> h = new ArrayList<>();
+        h.add(new Harness(ConversationLauncherTest::threeTurns, 32_768, i -> h.get(0).text("answer " + (i + 1), 100L)));
+        Harness run = h.get(0);
+        CompletableFuture<Void> ended = run.run(0);
+        await().atMost(10, TimeUnit.SECONDS).until(() -> run.timers.tasks.size() == 1);
+        run.stopped.set(true);
+        run.timers.fire(0);
+        ended.get(10, TimeUnit.SECONDS);
+        assertThat(run.sent).as("requests sent: turn 1 only").hasSize(1);
+        assertThat(run.sink.events()).as("events").hasSize(1);
     }
 
     @Test
