@@ -82,7 +82,7 @@ class ConversationShapeTest {
                 .singleElement().asString().startsWith("--tools " + nameless).contains("name");
         Path missing = dir.resolve("missing.json");
         assertThat(problems(base().withConversation(s -> s.withTools(missing)))).as("no such file")
-                .singleElement().asString().startsWith("--tools " + missing).contains("cannot read the file");
+                .singleElement().asString().startsWith("--tools " + missing).contains("no such file");
         Path good = Files.writeString(dir.resolve("good.json"),
                 "[{\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"parameters\":{}}}]");
         RunConfig tools = base().withConversation(s -> s.withTools(good).withToolAnswers("required", 64, 0.05));

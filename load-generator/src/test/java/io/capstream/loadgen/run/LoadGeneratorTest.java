@@ -177,10 +177,9 @@ class LoadGeneratorTest {
         long firstEnd = Math.min(done.get(0).getStartNs() + done.get(0).getE2eNs(),
                 Math.min(done.get(1).getStartNs() + done.get(1).getE2eNs(), done.get(2).getStartNs() + done.get(2).getE2eNs()));
         assertTrue(done.get(3).getStartNs() >= firstEnd - 1_000_000L);
-        for (int i = 1; i < 12; i++) {
-            assertTrue(done.get(i).getScheduledStartNs() >= done.get(i - 1).getScheduledStartNs() - 2_000_000L,
-                    "slots take indices in order");
-        }
+        // (no check that scheduled starts rise with the index: a request's scheduled start is when its slot was freed,
+        // and a slot freed earlier on a busy event loop may take its next index after one freed later elsewhere; the
+        // 2 ms tolerance that was here failed on a loaded 2-core CI machine)
         RunFinished rf = (RunFinished) ev.get(13).getPayload();
         assertEquals(12, rf.getRequestsSent());
         assertEquals(0, rf.getEventsUndelivered());
