@@ -8,6 +8,7 @@ import io.capstream.loadgen.workload.BodySource;
 import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.time.CapClock;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -121,33 +122,8 @@ final class RequestPipeline {
      */
     void launch(int index, long scheduledNs, Context ctx, Runnable onEnd) {
         observer.inFlight(inFlight.incrementAndGet());
-        bodies.body(ctx, index, plan.contextPlan().planned(index)).onComplete(ar -> {
-            if (ar.failed()) {
-                long start = clock.nanoTime() - t0;
-                RequestError err = ar.cause() instanceof PromptBuilder.PromptTooSmallException
-                        ? RequestError.of(ErrorTypes.VALUE_ERROR, PromptBuilder.TOO_SMALL)
-                        : RequestError.of("RuntimeError", String.valueOf(ar.cause()));
-                ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err), null, start - scheduledNs, onEnd);
-                return;
-            }
-            send.apply(ar.result(), Map.of()).onComplete(rr -> {
-                RequestResult r = rr.result();
-                long start = r.t0Ns() - t0;
-                RunEvent ev;
-                try {
-                    ev = r.ok()
-                            ? events.completed(index, scheduledNs, start, r)
-                            : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
-                            r.reasoningChunks(), r.error());
-                } catch (RuntimeException e) {
-                    // a result the event cannot hold: still this request's end, so that the run ends too
-                    ev = events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
-                            r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)));
-                    r = null;
-                }
-                ended(ev, r, start - scheduledNs, onEnd);
-            });
-        });
+        bodies.body(ctx, index, plan.contextPlan().planned(index)).onComplete(
+                ar -> sendBuilt(ar, index, scheduledNs, Map.of(), null, null, r -> onEnd.run()));
     }
 
     /**
@@ -195,39 +171,60 @@ final class RequestPipeline {
                 built = Future.failedFuture(e);
             }
         }
-        built.onComplete(ar -> {
-            if (ar.failed()) {
-                long start = clock.nanoTime() - t0;
-                Throwable cause = ar.cause();
-                RequestError err = PromptBuilder.TOO_SMALL.equals(cause.getMessage())
-                        || cause instanceof PromptBuilder.PromptTooSmallException
-                        ? RequestError.of(ErrorTypes.VALUE_ERROR, PromptBuilder.TOO_SMALL)
-                        : RequestError.of("RuntimeError", String.valueOf(cause));
-                EventFactory.Turn t = turn.ending(ending.decide(null));
-                countUnsent(t);
-                ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err, t), null, start - scheduledNs,
-                        () -> onEnd.accept(null));
-                return;
+        built.onComplete(ar -> sendBuilt(ar, index, scheduledNs, headers, turn, ending, onEnd));
+    }
+
+    /**
+     * Sends a built body, or fails the request whose body could not be built; builds its event (with the
+     * conversation's fields and early end when {@code turn} is given) and ends it.
+     *
+     * @param turn   the conversation's turn, or null for a single request
+     * @param ending decides the conversation's early end; null exactly when {@code turn} is
+     * @param onEnd  run once when the request ended, with its result (null when it failed before it was sent)
+     */
+    private void sendBuilt(AsyncResult<Buffer> ar, int index, long scheduledNs, Map<String, String> headers,
+                           EventFactory.Turn turn, TurnEnd ending, Consumer<RequestResult> onEnd) {
+        if (ar.failed()) {
+            long start = clock.nanoTime() - t0;
+            Throwable cause = ar.cause();
+            RequestError err = cause instanceof PromptBuilder.PromptTooSmallException
+                    || PromptBuilder.TOO_SMALL.equals(cause.getMessage())
+                    ? RequestError.of(ErrorTypes.VALUE_ERROR, PromptBuilder.TOO_SMALL)
+                    : RequestError.of("RuntimeError", String.valueOf(cause));
+            EventFactory.Turn t = decided(turn, ending, null);
+            ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err, t), null, start - scheduledNs,
+                    () -> onEnd.accept(null));
+            return;
+        }
+        send.apply(ar.result(), headers).onComplete(rr -> {
+            RequestResult r = rr.result();
+            long start = r.t0Ns() - t0;
+            EventFactory.Turn t = decided(turn, ending, r);
+            RunEvent ev;
+            RequestResult counted = r;
+            try {
+                ev = r.ok()
+                        ? events.completed(index, scheduledNs, start, r, t)
+                        : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                        r.reasoningChunks(), r.error(), t);
+            } catch (RuntimeException e) {
+                // a result the event cannot hold: still this request's end (a failure), so that the run ends too
+                ev = events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                        r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)), t);
+                counted = null;
             }
-            send.apply(ar.result(), headers).onComplete(rr -> {
-                RequestResult r = rr.result();
-                long start = r.t0Ns() - t0;
-                EventFactory.Turn t = turn.ending(ending.decide(r));
-                countUnsent(t);
-                RunEvent ev;
-                try {
-                    ev = r.ok()
-                            ? events.completed(index, scheduledNs, start, r, t)
-                            : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
-                            r.reasoningChunks(), r.error(), t);
-                } catch (RuntimeException e) {
-                    ev = events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
-                            r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)), t);
-                }
-                RequestResult result = r;
-                ended(ev, r, start - scheduledNs, () -> onEnd.accept(result));
-            });
+            ended(ev, counted, start - scheduledNs, () -> onEnd.accept(r));
         });
+    }
+
+    /** @return {@code turn} with its conversation's early end decided from {@code r} (unsent turns counted), or null */
+    private EventFactory.Turn decided(EventFactory.Turn turn, TurnEnd ending, RequestResult r) {
+        if (turn == null) {
+            return null;
+        }
+        EventFactory.Turn t = turn.ending(ending.decide(r));
+        countUnsent(t);
+        return t;
     }
 
     private void countUnsent(EventFactory.Turn t) {
