@@ -46,7 +46,8 @@ class LlamaServerApiStreamsTest {
         assertThat(acc.contentChunks()).as("content").isZero();
         assertThat(acc.cachedTokens()).as("cached_tokens (the prompt was sent before)").isEqualTo(29);
         assertThat(acc.completionTokens()).as("output_tokens").isEqualTo(12);
-        assertThat(acc.visibleContentFailure()).as("reasoning only: no visible content").isNotNull();
+        assertThat(acc.visibleContentFailure()).as("reasoning only: no visible content")
+                .isEqualTo(ChunkErrors.noVisibleContent());
     }
 
     @Test

@@ -69,7 +69,7 @@ class MessagesEventDecoderTest {
         at(1_300, event("message_delta", "\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":0}"));
         assertThat(at(1_400, event("message_stop", ""))).as("ends").isFalse();
         assertThat(acc.ttfoNs()).as("no output").isEqualTo(-1);
-        assertThat(acc.visibleContentFailure()).as("no visible content").isNotNull();
+        assertThat(acc.visibleContentFailure()).as("no visible content").isEqualTo(ChunkErrors.noVisibleContent());
         assertThat(acc.finishReason()).as("end_turn is stop").isEqualTo("stop");
         assertThat(acc.cachedTokens()).as("no cache_read_input_tokens").isEqualTo(-1);
     }
