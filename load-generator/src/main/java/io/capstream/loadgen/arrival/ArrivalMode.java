@@ -16,15 +16,20 @@ public enum ArrivalMode {
     /** Open loop, exponential inter-arrival times with mean 1 / rate (seeded by {@code --seed}). */
     POISSON,
     /** Open loop at the timestamps of a {@code --trace} file (Mooncake format), relative to its first. */
-    TRACE;
+    TRACE,
+    /**
+     * Open loop, gamma-distributed inter-arrival times with mean 1 / rate and shape {@code --burstiness} B (B = 1 is
+     * Poisson, smaller is burstier: coefficient of variation 1/sqrt(B); seeded by {@code --seed}; issue 30).
+     */
+    GAMMA;
 
-    /** @return the recorded name: closed, constant, poisson or trace */
+    /** @return the recorded name: closed, constant, poisson, trace or gamma */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /**
-     * @param s closed, constant or poisson (case-insensitive)
+     * @param s closed, constant, poisson, gamma or trace (case-insensitive)
      * @return the mode
      * @throws IllegalArgumentException for an unknown name
      */
@@ -34,6 +39,6 @@ public enum ArrivalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("arrival must be one of closed, constant, poisson; got '" + s + "'");
+        throw new IllegalArgumentException("arrival must be one of closed, constant, poisson, gamma; got '" + s + "'");
     }
 }

@@ -28,6 +28,11 @@ public final class ErrorTypes {
     public static final String TYPE_ERROR = "TypeError";
     /** Anything else at the connection level. */
     public static final String OS_ERROR = "OSError";
+    /**
+     * The client closed the stream on purpose ({@code --cancel-rate}, issue 30): not a failure of the endpoint; the
+     * event is a RequestFailed with {@code cancelled} true, counted apart from completed and failed requests.
+     */
+    public static final String CANCELLED = "Cancelled";
 
     /** Message of a stream without any non-empty content delta (spec §4.3). */
     public static final String NO_VISIBLE_CONTENT = "stream completed without visible content";

@@ -23,11 +23,13 @@ package io.capstream.loadgen.client;
  * @param toolCallChunks   non-empty tool-call deltas (issue 29; output only when the run sends tools)
  * @param reply            what the answer said, kept for a conversation's next turn ({@link Reply#NONE} when not
  *                         kept); null is taken as none
+ * @param phases           where the time went before the first content (DNS, connect, TLS, sent, head, first
+ *                         chunk; issue 30), or null when not measured
  */
 public record RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
                             long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,
                             long maxChunkGapNs, String finishReason, long bodyBytes, OutputChunkGaps outputGaps,
-                            RequestError error, int toolCallChunks, Reply reply) {
+                            RequestError error, int toolCallChunks, Reply reply, HttpTimings phases) {
 
     /** Takes a null {@code outputGaps} and {@code reply} as none. */
     public RequestResult {
@@ -36,10 +38,29 @@ public record RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int
     }
 
     /**
+     * A result without measured HTTP phases.
+     *
+     * @see #RequestResult(long, long, long, long, int, long, long, long, int, int, long, String, long, OutputChunkGaps,
+     *      RequestError, int, Reply, HttpTimings)
+     */
+    public RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
+                         long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,
+                         long maxChunkGapNs, String finishReason, long bodyBytes, OutputChunkGaps outputGaps,
+                         RequestError error, int toolCallChunks, Reply reply) {
+        this(t0Ns, ttfoNs, ttftNs, e2eNs, httpStatus, promptTokens, completionTokens, cachedTokens, contentChunks,
+                reasoningChunks, maxChunkGapNs, finishReason, bodyBytes, outputGaps, error, toolCallChunks, reply, null);
+    }
+
+    /** @return whether the client cancelled the request on purpose (an error of type {@link ErrorTypes#CANCELLED}) */
+    public boolean cancelled() {
+        return error != null && ErrorTypes.CANCELLED.equals(error.type());
+    }
+
+    /**
      * A result without tool calls and without a kept reply (the single-turn text runs).
      *
      * @see #RequestResult(long, long, long, long, int, long, long, long, int, int, long, String, long, OutputChunkGaps,
-     *      RequestError, int, Reply)
+     *      RequestError, int, Reply, HttpTimings)
      */
     public RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
                          long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,

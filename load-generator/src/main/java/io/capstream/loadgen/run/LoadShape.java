@@ -1,6 +1,8 @@
 package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
+import io.capstream.schemas.load.RateSchedule;
+import io.capstream.schemas.load.SteadyStateWindow;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,9 +22,16 @@ import java.util.List;
  * @param rampUpS     closed-loop ramp-up, seconds: slot k of c takes its first request k x rampUpS / c after
  *                    T0 (a deviation from the reference, which starts every slot at once); null or 0 = no
  *                    ramp. Open loop: must be null
+ * @param burstiness  {@code --burstiness} of {@link ArrivalMode#GAMMA}: the gamma shape of the inter-arrival gaps
+ *                    (1 = Poisson, smaller is burstier; coefficient of variation 1/sqrt(B)); null otherwise (issue 30)
+ * @param rateSchedule {@code --rate-schedule}: the open-loop rate over the run (constant, Poisson or gamma); null for
+ *                    the constant {@code rateRps} (issue 30)
+ * @param steadyState {@code --steady-state START:END}: the report's steady-state window; null for the automatic
+ *                    rule (issue 30)
  */
 public record LoadShape(int requests, int concurrency, int burst, ArrivalMode arrival, Double rateRps,
-                        Integer maxInFlight, Double durationS, Double rampUpS) {
+                        Integer maxInFlight, Double durationS, Double rampUpS, Double burstiness,
+                        RateSchedule rateSchedule, SteadyStateWindow steadyState) {
 
     /**
      * Default open-loop in-flight cap ({@code --max-in-flight}): high enough that the client's cap is not the first
@@ -42,6 +51,17 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
     /** Fills a null arrival with {@link ArrivalMode#CLOSED}. */
     public LoadShape {
         arrival = arrival == null ? ArrivalMode.CLOSED : arrival;
+    }
+
+    /**
+     * A load shape without burstiness, rate schedule or steady-state window (the settings before issue 30).
+     *
+     * @see #LoadShape(int, int, int, ArrivalMode, Double, Integer, Double, Double, Double, RateSchedule,
+     *      SteadyStateWindow)
+     */
+    public LoadShape(int requests, int concurrency, int burst, ArrivalMode arrival, Double rateRps,
+                     Integer maxInFlight, Double durationS, Double rampUpS) {
+        this(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS, rampUpS, null, null, null);
     }
 
     /** @return n: {@code burst} when non-zero, else {@code requests} (spec §1) */
@@ -64,32 +84,38 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
 
     /** @param v planned requests @return a copy with them */
     public LoadShape withRequests(int v) {
-        return new LoadShape(v, concurrency, burst, arrival, rateRps, maxInFlight, durationS, rampUpS);
+        return new LoadShape(v, concurrency, burst, arrival, rateRps, maxInFlight, durationS, rampUpS,
+                burstiness, rateSchedule, steadyState);
     }
 
     /** @param v closed-loop slots @return a copy with them */
     public LoadShape withConcurrency(int v) {
-        return new LoadShape(requests, v, burst, arrival, rateRps, maxInFlight, durationS, rampUpS);
+        return new LoadShape(requests, v, burst, arrival, rateRps, maxInFlight, durationS, rampUpS,
+                burstiness, rateSchedule, steadyState);
     }
 
     /** @param v arrival process (null = closed) @return a copy with it */
     public LoadShape withArrival(ArrivalMode v) {
-        return new LoadShape(requests, concurrency, burst, v, rateRps, maxInFlight, durationS, rampUpS);
+        return new LoadShape(requests, concurrency, burst, v, rateRps, maxInFlight, durationS, rampUpS,
+                burstiness, rateSchedule, steadyState);
     }
 
     /** @param v open-loop rate, requests/s, or null @return a copy with it */
     public LoadShape withRateRps(Double v) {
-        return new LoadShape(requests, concurrency, burst, arrival, v, maxInFlight, durationS, rampUpS);
+        return new LoadShape(requests, concurrency, burst, arrival, v, maxInFlight, durationS, rampUpS,
+                burstiness, rateSchedule, steadyState);
     }
 
     /** @param v open-loop in-flight cap, or null for the default @return a copy with it */
     public LoadShape withMaxInFlight(Integer v) {
-        return new LoadShape(requests, concurrency, burst, arrival, rateRps, v, durationS, rampUpS);
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, v, durationS, rampUpS,
+                burstiness, rateSchedule, steadyState);
     }
 
     /** @param v closed-loop ramp-up, seconds, or null @return a copy with it */
     public LoadShape withRampUpS(Double v) {
-        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS, v);
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS, v,
+                burstiness, rateSchedule, steadyState);
     }
 
     /**
@@ -97,7 +123,8 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
      * @return a copy with this {@code durationS}
      */
     public LoadShape withDurationS(Double seconds) {
-        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, seconds, rampUpS);
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, seconds, rampUpS,
+                burstiness, rateSchedule, steadyState);
     }
 
     /**
@@ -105,7 +132,26 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
      * @return a copy with this {@code burst}
      */
     public LoadShape withBurst(int n) {
-        return new LoadShape(requests, concurrency, n, arrival, rateRps, maxInFlight, durationS, rampUpS);
+        return new LoadShape(requests, concurrency, n, arrival, rateRps, maxInFlight, durationS, rampUpS,
+                burstiness, rateSchedule, steadyState);
+    }
+
+    /** @param v gamma burstiness, or null @return a copy with it */
+    public LoadShape withBurstiness(Double v) {
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS, rampUpS, v,
+                rateSchedule, steadyState);
+    }
+
+    /** @param v the open-loop rate schedule, or null for a constant rate @return a copy with it */
+    public LoadShape withRateSchedule(RateSchedule v) {
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS, rampUpS,
+                burstiness, v, steadyState);
+    }
+
+    /** @param v the steady-state window, or null for the automatic rule @return a copy with it */
+    public LoadShape withSteadyState(SteadyStateWindow v) {
+        return new LoadShape(requests, concurrency, burst, arrival, rateRps, maxInFlight, durationS, rampUpS,
+                burstiness, rateSchedule, v);
     }
 
     /**
@@ -125,7 +171,7 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
                     errors.add("--rate needs --arrival constant or poisson");
                 }
             }
-            case CONSTANT, POISSON -> {
+            case CONSTANT, POISSON, GAMMA -> {
                 if (rateRps != null && !Double.isFinite(rateRps)) {
                     errors.add("--rate must be a finite number of requests per second, got " + rateRps);
                 } else if (rateRps == null || rateRps <= 0) {

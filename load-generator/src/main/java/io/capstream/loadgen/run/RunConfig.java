@@ -33,10 +33,13 @@ import java.util.function.UnaryOperator;
  *                 {@link ServerMetricsConfig#OFF}; the CLI defaults to {@link ServerMetricsConfig#AUTO})
  * @param conversation turns, think time, tools and session header of the conversations (issue 29; null =
  *                 {@link ConversationShape#NONE}, the single-turn run)
+ * @param cancel   which requests the client cancels, and when (issue 30; null = {@link CancelShape#NONE})
+ * @param stop     the stop rules checked while the run sends (issue 30; null = {@link StopRules#NONE})
+ * @param payload  images and embeddings/rerank batch size (issue 30; null = {@link PayloadShape#NONE})
  */
 public record RunConfig(TargetConfig target, LoadShape load, RequestShape request, RunIdentity identity,
                         WarmupConfig warmup, ReportContext report, ServerMetricsConfig serverMetrics,
-                        ConversationShape conversation) {
+                        ConversationShape conversation, CancelShape cancel, StopRules stop, PayloadShape payload) {
 
     /** Default {@code --requests}. */
     public static final int DEFAULT_REQUESTS = 60;
@@ -70,6 +73,21 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
         report = report == null ? ReportContext.NONE : report;
         serverMetrics = serverMetrics == null ? ServerMetricsConfig.OFF : serverMetrics;
         conversation = conversation == null ? ConversationShape.NONE : conversation;
+        cancel = cancel == null ? CancelShape.NONE : cancel;
+        stop = stop == null ? StopRules.NONE : stop;
+        payload = payload == null ? PayloadShape.NONE : payload;
+    }
+
+    /**
+     * A run without cancellations, stop rules or payload (the groups before issue 30).
+     *
+     * @see #RunConfig(TargetConfig, LoadShape, RequestShape, RunIdentity, WarmupConfig, ReportContext,
+     *      ServerMetricsConfig, ConversationShape, CancelShape, StopRules, PayloadShape)
+     */
+    public RunConfig(TargetConfig target, LoadShape load, RequestShape request, RunIdentity identity,
+                     WarmupConfig warmup, ReportContext report, ServerMetricsConfig serverMetrics,
+                     ConversationShape conversation) {
+        this(target, load, request, identity, warmup, report, serverMetrics, conversation, null, null, null);
     }
 
     /**
@@ -111,22 +129,43 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
      */
     public RunConfig withBaseUrl(String baseUrl) {
         return new RunConfig(target.withBaseUrl(baseUrl), load, request, identity, warmup, report, serverMetrics,
-                conversation);
+                conversation, cancel, stop, payload);
     }
 
     /** @param v the new target; not null @return a copy with it */
     public RunConfig withTarget(TargetConfig v) {
-        return new RunConfig(v, load, request, identity, warmup, report, serverMetrics, conversation);
+        return new RunConfig(v, load, request, identity, warmup, report, serverMetrics, conversation,
+                cancel, stop, payload);
     }
 
     /** @param v the new server-metrics scraping, null = off @return a copy with it */
     public RunConfig withServerMetrics(ServerMetricsConfig v) {
-        return new RunConfig(target, load, request, identity, warmup, report, v, conversation);
+        return new RunConfig(target, load, request, identity, warmup, report, v, conversation,
+                cancel, stop, payload);
     }
 
     /** @param v the new conversation group, null = single-turn @return a copy with it */
     public RunConfig withConversation(ConversationShape v) {
-        return new RunConfig(target, load, request, identity, warmup, report, serverMetrics, v);
+        return new RunConfig(target, load, request, identity, warmup, report, serverMetrics, v, cancel, stop,
+                payload);
+    }
+
+    /** @param v the new cancellation group, null = none @return a copy with it */
+    public RunConfig withCancel(CancelShape v) {
+        return new RunConfig(target, load, request, identity, warmup, report, serverMetrics, conversation, v, stop,
+                payload);
+    }
+
+    /** @param v the new stop rules, null = none @return a copy with them */
+    public RunConfig withStop(StopRules v) {
+        return new RunConfig(target, load, request, identity, warmup, report, serverMetrics, conversation, cancel,
+                v, payload);
+    }
+
+    /** @param v the new payload group, null = none @return a copy with it */
+    public RunConfig withPayload(PayloadShape v) {
+        return new RunConfig(target, load, request, identity, warmup, report, serverMetrics, conversation, cancel,
+                stop, v);
     }
 
     /** @param change the change of the conversation group; not null @return a copy with the changed group */
@@ -136,27 +175,32 @@ public record RunConfig(TargetConfig target, LoadShape load, RequestShape reques
 
     /** @param v the new load shape; not null @return a copy with it */
     public RunConfig withLoad(LoadShape v) {
-        return new RunConfig(target, v, request, identity, warmup, report, serverMetrics, conversation);
+        return new RunConfig(target, v, request, identity, warmup, report, serverMetrics, conversation,
+                cancel, stop, payload);
     }
 
     /** @param v the new run identity; not null @return a copy with it */
     public RunConfig withIdentity(RunIdentity v) {
-        return new RunConfig(target, load, request, v, warmup, report, serverMetrics, conversation);
+        return new RunConfig(target, load, request, v, warmup, report, serverMetrics, conversation,
+                cancel, stop, payload);
     }
 
     /** @param v the new request shape; not null @return a copy with it */
     public RunConfig withRequest(RequestShape v) {
-        return new RunConfig(target, load, v, identity, warmup, report, serverMetrics, conversation);
+        return new RunConfig(target, load, v, identity, warmup, report, serverMetrics, conversation,
+                cancel, stop, payload);
     }
 
     /** @param v the new warm-up, null = none @return a copy with it */
     public RunConfig withWarmup(WarmupConfig v) {
-        return new RunConfig(target, load, request, identity, v, report, serverMetrics, conversation);
+        return new RunConfig(target, load, request, identity, v, report, serverMetrics, conversation,
+                cancel, stop, payload);
     }
 
     /** @param v the new report context (SLOs, sweep step), null = none @return a copy with it */
     public RunConfig withReport(ReportContext v) {
-        return new RunConfig(target, load, request, identity, warmup, v, serverMetrics, conversation);
+        return new RunConfig(target, load, request, identity, warmup, v, serverMetrics, conversation,
+                cancel, stop, payload);
     }
 
     /**

@@ -9,6 +9,8 @@ import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.loadgen.workload.LengthDistribution;
 import io.capstream.loadgen.workload.ThinkingMode;
 import io.capstream.schemas.avro.RunStarted;
+import io.capstream.schemas.load.RateSchedule;
+import io.capstream.schemas.load.SteadyStateWindow;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,7 +33,10 @@ import java.util.List;
  *       {@code concurrency}; open loop: the in-flight cap, recorded as both {@code concurrency} and
  *       {@code max_in_flight}), the window ({@code --max-model-len}, or the probed one), the largest
  *       {@code max_tokens}, and the thinking mode ({@code --no-thinking} records {@code disabled} and reads back
- *       as the default mode with {@code --no-thinking}); a ramp-up of 0 reads back as none;</li>
+ *       as the default mode with {@code --no-thinking}); a ramp-up of 0 reads back as none; with images, the
+ *       image sizes and format (the defaults when not given); for embeddings and rerank, the batch size; the
+ *       {@code --max-error-rate} window (the default when not given);</li>
+ *   <li>the {@code --ca-cert} file, recorded by name only ({@link #toConfig} gives none: a rerun names it again);</li>
  *   <li>the base URL as recorded: the event's user-info is masked when the event is emitted.</li>
  * </ul>
  * Stateless.
@@ -115,7 +120,24 @@ public final class RunStartedMapping {
                 .setToolChoice(conv.toolChoice())
                 .setToolResultTokens(conv.toolResultTokens())
                 .setToolLatencyS(conv.toolLatencyS())
-                .setResponsesState(conv.responsesState());
+                .setResponsesState(conv.responsesState())
+                .setBurstiness(load.burstiness())
+                .setRateSchedule(load.rateSchedule() == null ? null : load.rateSchedule().canonical())
+                .setSteadyState(load.steadyState() == null ? null : load.steadyState().canonical())
+                .setCancelRate(c.cancel().rate())
+                .setCancelAfterS(c.cancel().afterS())
+                .setCancelAfterStddevS(c.cancel().afterStddevS())
+                .setMaxErrorRate(c.stop().maxErrorRate())
+                .setMaxErrorWindow(c.stop().maxErrorRate() == null ? null : c.stop().effectiveErrorWindow())
+                .setMaxConsecutiveErrors(c.stop().maxConsecutiveErrors())
+                .setStopOnSaturation(c.stop().stopOnSaturation() ? Boolean.TRUE : null)
+                .setImages(c.payload().images() == 0 ? null : c.payload().images())
+                .setImageSizes(c.payload().imageSizesText())
+                .setImageFormat(c.payload().images() == 0 ? null : c.payload().effectiveImageFormat())
+                .setBatch(target.endpoint().streamed() ? c.payload().batch() : c.payload().effectiveBatch())
+                .setInsecure(target.tls().insecure() ? Boolean.TRUE : null)
+                .setCaCertName(target.tls().caCert() == null ? null
+                        : String.valueOf(target.tls().caCert().getFileName()));
         return b;
     }
 
@@ -142,10 +164,18 @@ public final class RunStartedMapping {
     public static RunConfig toConfig(RunStarted rs) {
         TargetConfig target = new TargetConfig(rs.getBaseUrl(), false, rs.getModel(), rs.getEngine(), null,
                 rs.getTimeoutS() == null ? RunConfig.DEFAULT_TIMEOUT_S : rs.getTimeoutS(), rs.getKeepAlive(),
-                ApiEndpoint.parse(rs.getEndpoint()), List.of());
+                ApiEndpoint.parse(rs.getEndpoint()), List.of(),
+                new TlsConfig(Boolean.TRUE.equals(rs.getInsecure()), null));
         LoadShape load = new LoadShape(rs.getRequests(), rs.getConcurrency(), rs.getBurst(),
                 ArrivalMode.parse(rs.getArrival()), rs.getRateRps(), rs.getMaxInFlight(), rs.getDurationS(),
-                rs.getRampUpS());
+                rs.getRampUpS(), rs.getBurstiness(),
+                rs.getRateSchedule() == null ? null : RateSchedule.parse(rs.getRateSchedule()),
+                rs.getSteadyState() == null ? null : SteadyStateWindow.parse(rs.getSteadyState()));
+        CancelShape cancel = new CancelShape(rs.getCancelRate(), rs.getCancelAfterS(), rs.getCancelAfterStddevS());
+        StopRules stop = new StopRules(rs.getMaxErrorRate(), rs.getMaxErrorWindow(), rs.getMaxConsecutiveErrors(),
+                Boolean.TRUE.equals(rs.getStopOnSaturation()));
+        PayloadShape payload = new PayloadShape(rs.getImages() == null ? 0 : rs.getImages(),
+                imageSizes(rs.getImageSizes()), rs.getImageFormat(), rs.getBatch());
         RequestShape request = new RequestShape(
                 orDefault(rs.getSharedPrefixTokens(), RunConfig.DEFAULT_SHARED_PREFIX_TOKENS),
                 orDefault(rs.getContextTokens(), 0), rs.getMaxTokens(), orDefault(rs.getMaxContextTokens(), 0),
@@ -165,7 +195,20 @@ public final class RunStartedMapping {
                 rs.getThinkTimeS(), rs.getThinkTimeStddevS(), rs.getSessionHeader(), null, rs.getToolChoice(),
                 rs.getToolResultTokens(), rs.getToolLatencyS(), rs.getResponsesState());
         return new RunConfig(target, load, request, identity, WarmupConfig.NONE, report, ServerMetricsConfig.OFF,
-                conversation);
+                conversation, cancel, stop, payload);
+    }
+
+    /** @return the sizes of {@code WxH,WxH} text as recorded, or none for null */
+    private static List<PayloadShape.ImageSize> imageSizes(String text) {
+        if (text == null) {
+            return List.of();
+        }
+        List<PayloadShape.ImageSize> out = new ArrayList<>();
+        for (String s : text.split(",")) {
+            String[] wh = s.strip().split("x");
+            out.add(new PayloadShape.ImageSize(Integer.parseInt(wh[0]), Integer.parseInt(wh[1])));
+        }
+        return out;
     }
 
     private static List<Integer> planned(int[] plan) {

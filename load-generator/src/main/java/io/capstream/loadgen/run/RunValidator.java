@@ -61,6 +61,9 @@ public final class RunValidator {
             aggregateGuard(errors, load.effectiveRequests(), perRequest);
         }
         errors.addAll(conversationProblems(config));
+        errors.addAll(config.cancel().problems());
+        errors.addAll(config.stop().problems());
+        errors.addAll(config.payload().problems());
         errors.addAll(config.warmup().validate());
         errors.addAll(config.identity().problems());
         return errors;

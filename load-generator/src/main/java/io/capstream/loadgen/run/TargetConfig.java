@@ -29,14 +29,28 @@ import java.util.function.Function;
  * @param endpoint  {@code --endpoint}: chat (the reference) or completions; null means chat
  * @param headers   {@code -H} headers sent with every request and the {@code /models} probe, in order; null
  *                  means none
+ * @param tls       how an https target's certificate is checked ({@code --insecure}, {@code --ca-cert}; issue 30);
+ *                  null means {@link TlsConfig#DEFAULT}
  */
 public record TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
-                           double timeoutS, boolean keepAlive, ApiEndpoint endpoint, List<ExtraHeader> headers) {
+                           double timeoutS, boolean keepAlive, ApiEndpoint endpoint, List<ExtraHeader> headers,
+                           TlsConfig tls) {
 
-    /** Fills the defaults: chat, no extra headers. */
+    /** Fills the defaults: chat, no extra headers, the JVM's trust store. */
     public TargetConfig {
         endpoint = endpoint == null ? ApiEndpoint.CHAT : endpoint;
         headers = headers == null ? List.of() : List.copyOf(headers);
+        tls = tls == null ? TlsConfig.DEFAULT : tls;
+    }
+
+    /**
+     * A target whose certificate is checked against the JVM's trust store.
+     *
+     * @see #TargetConfig(String, boolean, String, String, String, double, boolean, ApiEndpoint, List, TlsConfig)
+     */
+    public TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
+                        double timeoutS, boolean keepAlive, ApiEndpoint endpoint, List<ExtraHeader> headers) {
+        this(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, TlsConfig.DEFAULT);
     }
 
     /**
@@ -82,32 +96,38 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
 
     /** @param v model id @return a copy with it */
     public TargetConfig withModel(String v) {
-        return new TargetConfig(baseUrl, simulated, v, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers);
+        return new TargetConfig(baseUrl, simulated, v, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls);
     }
 
     /** @param v engine label, or null @return a copy with it */
     public TargetConfig withEngine(String v) {
-        return new TargetConfig(baseUrl, simulated, model, v, apiKeyEnv, timeoutS, keepAlive, endpoint, headers);
+        return new TargetConfig(baseUrl, simulated, model, v, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls);
     }
 
     /** @param v socket timeout, seconds @return a copy with it */
     public TargetConfig withTimeoutS(double v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, v, keepAlive, endpoint, headers);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, v, keepAlive, endpoint, headers, tls);
     }
 
     /** @param v reuse connections @return a copy with it */
     public TargetConfig withKeepAlive(boolean v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, v, endpoint, headers);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, v, endpoint, headers, tls);
     }
 
     /** @param v chat or completions (null = chat) @return a copy with it */
     public TargetConfig withEndpoint(ApiEndpoint v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, v, headers);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, v, headers, tls);
     }
 
     /** @param v headers sent with every request, in order (null = none) @return a copy with them */
     public TargetConfig withHeaders(List<ExtraHeader> v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, v);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, v, tls);
+    }
+
+    /** @param v how an https target's certificate is checked (null = the JVM's trust store) @return a copy with it */
+    public TargetConfig withTls(TlsConfig v) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers,
+                v);
     }
 
     /** @return whether the base URL is still to be bound (a simulated target before its engine listens) */
@@ -121,7 +141,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      */
     public TargetConfig withBaseUrl(String url) {
         return new TargetConfig(java.util.Objects.requireNonNull(url, "url"), simulated, model, engine, apiKeyEnv,
-                timeoutS, keepAlive, endpoint, headers);
+                timeoutS, keepAlive, endpoint, headers, tls);
     }
 
     /**
@@ -129,7 +149,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      * @return a copy with this {@code apiKeyEnv}
      */
     public TargetConfig withApiKeyEnv(String name) {
-        return new TargetConfig(baseUrl, simulated, model, engine, name, timeoutS, keepAlive, endpoint, headers);
+        return new TargetConfig(baseUrl, simulated, model, engine, name, timeoutS, keepAlive, endpoint, headers, tls);
     }
 
     /**
@@ -139,7 +159,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      * @return a copy with this {@code timeoutS}, {@code keepAlive} and {@code endpoint} (how the requests are sent)
      */
     public TargetConfig withConnection(double timeout, boolean reuse, ApiEndpoint api) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeout, reuse, api, headers);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeout, reuse, api, headers, tls);
     }
 
     /**
@@ -206,6 +226,9 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
             if (value == null || value.strip().isEmpty()) {
                 errors.add("--api-key-env names environment variable " + apiKeyEnv + ", which is missing or empty");
             }
+        }
+        if (tls.problem() != null) {
+            errors.add(tls.problem());
         }
         return errors;
     }

@@ -17,7 +17,11 @@ public enum ApiEndpoint {
     /** {@code POST <base>/responses}: the OpenAI Responses API, {@code event:} frames, no {@code [DONE]} (issue 29). */
     RESPONSES("responses", "/responses"),
     /** {@code POST <base>/messages}: Anthropic's Messages API, {@code event:} frames (issue 29). */
-    MESSAGES("messages", "/messages");
+    MESSAGES("messages", "/messages"),
+    /** {@code POST <base>/embeddings}: not streamed; {@code --batch} inputs per request (issue 30). */
+    EMBEDDINGS("embeddings", "/embeddings"),
+    /** {@code POST <base>/rerank}: not streamed; a query and {@code --batch} documents per request (issue 30). */
+    RERANK("rerank", "/rerank");
 
     private final String label;
     private final String path;
@@ -30,6 +34,11 @@ public enum ApiEndpoint {
     /** @return the option value and the report's label: {@code chat} or {@code completions} */
     public String label() {
         return label;
+    }
+
+    /** @return whether the endpoint streams its answer (every one but embeddings and rerank) */
+    public boolean streamed() {
+        return this != EMBEDDINGS && this != RERANK;
     }
 
     /** @return the path appended to the base URL, e.g. {@code /chat/completions} */
@@ -51,6 +60,6 @@ public enum ApiEndpoint {
                 return e;
             }
         }
-        throw new IllegalArgumentException("--endpoint must be chat, completions, responses or messages, got '" + value + "'");
+        throw new IllegalArgumentException("--endpoint must be chat, completions, responses, messages, embeddings or rerank, got '" + value + "'");
     }
 }

@@ -13,6 +13,8 @@ import io.capstream.loadgen.workload.LengthDistribution;
 import io.capstream.loadgen.workload.ThinkingMode;
 import io.capstream.schemas.avro.RunStarted;
 import io.capstream.schemas.avro.SweepStep;
+import io.capstream.schemas.load.RateSchedule;
+import io.capstream.schemas.load.SteadyStateWindow;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,8 +61,9 @@ class RunStartedMappingTest {
                 .setMode("grid").setRepeat(false).setStepsPlanned(4).build();
         return new RunConfig(
                 new TargetConfig("http://127.0.0.1:9/v1", true, "qwen3-8b", "vllm", "BENCH_KEY", 30.0, true,
-                        ApiEndpoint.COMPLETIONS, List.of(new ExtraHeader("X-Team", "bench"))),
-                new LoadShape(7, 7, 7, ArrivalMode.POISSON, 5.0, 7, 12.5, 2.0),
+                        ApiEndpoint.COMPLETIONS, List.of(new ExtraHeader("X-Team", "bench")), new TlsConfig(true, null)),
+                new LoadShape(7, 7, 7, ArrivalMode.GAMMA, 5.0, 7, 12.5, 2.0, 0.25,
+                        RateSchedule.parse("0s:2,60s:20,120s:2"), new SteadyStateWindow(10, 70)),
                 new RequestShape(512, 256, 8, 32_768, 100, ThinkingMode.DEFAULT, true, "low",
                         new LengthDistribution(300, 20), new LengthDistribution(40, 5), Path.of("chat.jsonl"),
                         Path.of("tokenizer.json"), ExtraBody.parse("{\"top_p\":0.9}"), "salt-1"),
@@ -69,7 +72,11 @@ class RunStartedMappingTest {
                 new ReportContext(List.of("ttft_p99<2s"), step, "run-0"),
                 new ServerMetricsConfig(ServerMetricsConfig.Mode.URL, "http://127.0.0.1:9/metrics", 250),
                 new ConversationShape(new LengthDistribution(3, 1), 2.0, 0.5, "X-Session-Id", Path.of("tools.json"),
-                        "required", 32, 0.05, "server"));
+                        "required", 32, 0.05, "server"),
+                new CancelShape(0.5, 0.1, 0.02),
+                new StopRules(0.2, 40, 5, true),
+                new PayloadShape(4, List.of(new PayloadShape.ImageSize(1024, 1024), new PayloadShape.ImageSize(64, 32)),
+                        "jpeg", 8));
     }
 
     /** The plan of {@link #everyOption()}: its window, its request count, {@code --max-tokens} for every request. */
@@ -182,7 +189,8 @@ class RunStartedMappingTest {
         RequestShape r = back.request();
         return back
                 .withTarget(new TargetConfig(t.baseUrl(), local.target().simulated(), t.model(), t.engine(),
-                        local.target().apiKeyEnv(), t.timeoutS(), t.keepAlive(), t.endpoint(), local.target().headers()))
+                        local.target().apiKeyEnv(), t.timeoutS(), t.keepAlive(), t.endpoint(), local.target().headers(),
+                        new TlsConfig(t.tls().insecure(), local.target().tls().caCert())))
                 .withIdentity(new RunIdentity(local.identity().runId(), local.identity().runIdSuffix(),
                         local.identity().workerId(), id.expectedWorkers(), id.seed(), id.gpu()))
                 .withRequest(r.withFiles(local.request().dataset(), local.request().tokenizer()))

@@ -50,7 +50,7 @@ public final class ReportArtifact {
      * this order, left out when null) instead of top-level keys.
      */
     public static final List<String> CAPSTREAM_FIELDS = List.of("run", "statistics", "slo", "load", "sweep",
-            "timeline", "workers", "clock_offset_spread_ms", "server_metrics", "sessions");
+            "timeline", "workers", "clock_offset_spread_ms", "server_metrics", "sessions", "cancelled", "stopped");
     /** Fields of the record that are not artifact keys. */
     public static final Set<String> RECORD_ONLY = Set.of("artifact_json", "artifact_chunks", "artifact_bytes",
             "artifact_sha256");

@@ -1,0 +1,84 @@
+package io.capstream.loadgen.run;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The payload group of a {@link RunConfig} (issue 30): what a request carries besides its text prompt. Synthetic
+ * images in each user message of chat, responses and messages requests ({@code --images}, {@code --image-size},
+ * {@code --image-format}), and the inputs per request of the embeddings and rerank endpoints ({@code --batch}).
+ *
+ * @param images      {@code --images}: synthetic images per user message, &gt;= 0 (0 = none)
+ * @param imageSizes  {@code --image-size WxH[,WxH...]}: the sizes the images cycle through; empty when no images
+ * @param imageFormat {@code --image-format}: {@code png} or {@code jpeg}; null = png
+ * @param batch       {@code --batch}: inputs per embeddings request, documents per rerank request; null = the
+ *                    endpoint's default ({@value #DEFAULT_BATCH})
+ */
+public record PayloadShape(int images, List<ImageSize> imageSizes, String imageFormat, Integer batch) {
+
+    /** Default {@code --image-size}. */
+    public static final ImageSize DEFAULT_IMAGE_SIZE = new ImageSize(512, 512);
+    /** Default {@code --batch}. */
+    public static final int DEFAULT_BATCH = 1;
+    /** Nothing besides the prompt. */
+    public static final PayloadShape NONE = new PayloadShape(0, List.of(), null, null);
+
+    /**
+     * One image size, pixels.
+     *
+     * @param width  width, pixels
+     * @param height height, pixels
+     */
+    public record ImageSize(int width, int height) {
+        /** @return {@code WxH} */
+        @Override
+        public String toString() {
+            return width + "x" + height;
+        }
+    }
+
+    /** Copies the sizes; a null list is none. */
+    public PayloadShape {
+        imageSizes = imageSizes == null ? List.of() : List.copyOf(imageSizes);
+    }
+
+    /** @return the sizes, or {@link #DEFAULT_IMAGE_SIZE} alone when none were given */
+    public List<ImageSize> effectiveImageSizes() {
+        return imageSizes.isEmpty() ? List.of(DEFAULT_IMAGE_SIZE) : imageSizes;
+    }
+
+    /** @return the image format: {@code imageFormat}, or {@code png} when null */
+    public String effectiveImageFormat() {
+        return imageFormat == null ? "png" : imageFormat;
+    }
+
+    /** @return the inputs per request: {@code batch}, or {@value #DEFAULT_BATCH} when null */
+    public int effectiveBatch() {
+        return batch == null ? DEFAULT_BATCH : batch;
+    }
+
+    /** @return the sizes as given, {@code WxH,WxH}, or null when no images */
+    public String imageSizesText() {
+        return images == 0 ? null : String.join(",", effectiveImageSizes().stream().map(ImageSize::toString).toList());
+    }
+
+    /** @return one usage error per problem; empty when valid; never null */
+    public List<String> problems() {
+        List<String> errors = new ArrayList<>();
+        if (images < 0) {
+            errors.add("--images must be >= 0, got " + images);
+        }
+        for (ImageSize s : imageSizes) {
+            if (s.width() < 1 || s.height() < 1) {
+                errors.add("--image-size must be WxH with both at least 1 pixel, got " + s);
+            }
+        }
+        if (imageFormat != null && !imageFormat.equals("png") && !imageFormat.equals("jpeg")) {
+            errors.add("--image-format must be png or jpeg, got '" + imageFormat + "'");
+        }
+        if (batch != null && batch < 1) {
+            errors.add("--batch must be at least 1, got " + batch);
+        }
+        return errors;
+    }
+}
