@@ -61,7 +61,7 @@ public final class RerunCommand implements Callable<Integer> {
             "--shared-prefix-tokens", "--ctx-tokens", "--seed", "--max-tokens", "--max-model-len", "--margin",
             "--timeout", "--thinking-mode", "--no-thinking", "--reasoning-effort", "--extra-body", "--endpoint",
             "--arrival", "--max-in-flight", "--duration", "--ramp-up", "--keep-alive", "--slo", "--run-id-suffix",
-            "--input-tokens", "--output-tokens", "--prompt-salt");
+            "--input-tokens", "--output-tokens", "--prompt-salt", "--burstiness", "--rate-schedule", "--steady-state");
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
     @Spec
@@ -152,7 +152,10 @@ public final class RerunCommand implements Callable<Integer> {
         String model = run.model() != null ? run.model() : original.started().getModel();
         System.err.println("capstream rerun: run " + originalRunId + ": " + original.started().getRequests() + " requests, "
                 + original.started().getArrival() + (original.started().getRateRps() == null ? ""
-                : " at " + original.started().getRateRps() + " req/s") + ", model " + model + " -> run " + runId);
+                : " at " + original.started().getRateRps() + " req/s")
+                + (original.started().getRateSchedule() == null ? ""
+                : " on the rate schedule " + original.started().getRateSchedule())
+                + ", model " + model + " -> run " + runId);
         if (original.started().getMaxContextTokens() == null) {
             System.err.println("capstream rerun: note: the original's context window was unknown, so the plan is drawn"
                     + " again for this endpoint's window: the prompts may differ from the original's");

@@ -75,7 +75,7 @@ public final class SweepCommand implements Callable<Integer> {
     String concurrency;
 
     @Option(names = "--rate", paramLabel = "LIST",
-            description = "Arrival-rate axis (open loop, --arrival poisson unless constant is given), req/s: a list"
+            description = "Arrival-rate axis (open loop, --arrival poisson unless constant or gamma is given), req/s: a list"
                     + " 2,4.5,8 or a range such as 2:64:x2 or 2:10:+2.")
     String rate;
 
@@ -279,7 +279,12 @@ public final class SweepCommand implements Callable<Integer> {
         if (axis == LoadAxis.CONCURRENCY && !arrival.equals("closed")) {
             problems.add("--concurrency steps run a closed loop: --arrival " + arrival + " needs --rate steps");
         } else if (axis == LoadAxis.RATE && arrival.equals("closed") && matched("--arrival")) {
-            problems.add("--rate steps run an open loop: --arrival must be constant or poisson (default poisson)");
+            problems.add("--rate steps run an open loop: --arrival must be constant, poisson or gamma (default"
+                    + " poisson)");
+        }
+        if (run.rateSchedule()) {
+            problems.add("--rate-schedule does not apply to a sweep: each step runs at one constant rate of its axis"
+                    + " (use run --rate-schedule)");
         }
     }
 

@@ -76,7 +76,8 @@ public final class OptionSections {
                 "--tool-result-tokens", "--tool-latency", "--responses-state")) {
             m.put(n, CONVERSATION);
         }
-        for (String n : List.of("--concurrency", "--rate", "--arrival", "--max-in-flight", "--duration", "--ramp-up",
+        for (String n : List.of("--concurrency", "--rate", "--arrival", "--burstiness", "--rate-schedule",
+                "--steady-state", "--max-in-flight", "--duration", "--ramp-up",
                 "--warmup-requests", "--warmup-prime-cache", "--client-warmup", "--workers", "--continuous", "--interval")) {
             m.put(n, LOAD);
         }

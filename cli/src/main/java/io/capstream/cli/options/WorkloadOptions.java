@@ -72,7 +72,7 @@ public class WorkloadOptions {
             description = "Fixed context per request, tokens; 0 samples the reference distribution. Default: 0.")
     int ctxTokens;
 
-    @Option(names = "--seed", paramLabel = "N", description = "Seed of the context plan (and Poisson arrivals). Default: 0.")
+    @Option(names = "--seed", paramLabel = "N", description = "Seed of the context plan (and Poisson or gamma arrivals). Default: 0.")
     long seed;
 
     @Option(names = "--max-tokens", paramLabel = "TOKENS", description = "Completion cap sent. Default: ${DEFAULT-VALUE}.")
@@ -166,7 +166,8 @@ public class WorkloadOptions {
     String serverMetrics = "auto";
 
     @Option(names = "--arrival", paramLabel = "MODE",
-            description = "closed (reference closed loop), constant or poisson (open loop at --rate). Default: closed.")
+            description = "closed (reference closed loop), constant, poisson or gamma (open loop at --rate or"
+                    + " --rate-schedule; gamma needs --burstiness). Default: closed.")
     String arrival = "closed";
 
     @Option(names = "--max-in-flight", paramLabel = "N", description = "Open-loop cap on requests in flight; a run"
@@ -176,7 +177,7 @@ public class WorkloadOptions {
 
     @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Time bound, e.g. 30s, 5m, 1h (a bare number is seconds): no new request starts after it."
-                    + " Closed loop: --requests stays the upper bound. Open loop (--arrival constant|poisson): the run"
+                    + " Closed loop: --requests stays the upper bound. Open loop (--arrival constant|poisson|gamma): the run"
                     + " plans exactly the arrivals scheduled before it, whatever --requests says (at most "
                     + RunConfig.MAX_REQUESTS + ").")
     java.time.Duration duration;
@@ -235,6 +236,9 @@ public class WorkloadOptions {
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
 
+    @picocli.CommandLine.Mixin
+    ArrivalOptions arrivals = new ArrivalOptions();
+
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
                     + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
@@ -289,7 +293,8 @@ public class WorkloadOptions {
      *
      * @param sim the simulated engine's options (its model is the default when it is the target); not null
      * @return the config (not validated)
-     * @throws IllegalArgumentException for an unknown --thinking-mode, --arrival, --server-metrics or --endpoint,
+     * @throws IllegalArgumentException for an unknown --thinking-mode, --arrival, --server-metrics or --endpoint, a
+     *         --rate-schedule or --steady-state that does not parse or breaks its own rules,
      *         a malformed -H, an --extra-body that is not a JSON object, or an --input-tokens / --output-tokens
      *         that is not MEAN[,STDDEV] (usage error)
      */
@@ -326,11 +331,11 @@ public class WorkloadOptions {
         TargetConfig target = new TargetConfig(url, simulated, model != null ? model : simulated ? sim.model() : null,
                 engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, apiKeyEnv, timeoutS, keepAlive,
                 api, extraHeaders);
-        LoadShape load = loadLevel(new LoadShape(
+        LoadShape load = arrivals.applyTo(loadLevel(new LoadShape(
                 requests != null ? requests : trace != null ? RunConfig.MAX_REQUESTS : RunConfig.DEFAULT_REQUESTS,
                 RunConfig.DEFAULT_CONCURRENCY, burst, arrivalMode, null,
                 maxInFlight == null && trace != null ? Integer.valueOf(TRACE_MAX_IN_FLIGHT) : maxInFlight,
-                seconds(duration), seconds(rampUp)));
+                seconds(duration), seconds(rampUp))));
         RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
                 thinking, noThinking, reasoningEffort, input, output, trace != null ? trace : dataset, tokenizer, body,
                 salt);
@@ -377,9 +382,14 @@ public class WorkloadOptions {
         return load;
     }
 
-    /** @return the given {@code --arrival} text (closed, constant or poisson; not yet parsed); never null */
+    /** @return the given {@code --arrival} text (closed, constant, poisson or gamma; not yet parsed); never null */
     public String arrival() {
         return arrival == null ? "closed" : arrival;
+    }
+
+    /** @return whether {@code --rate-schedule} was given */
+    public boolean rateSchedule() {
+        return arrivals.hasRateSchedule();
     }
 
     /** @return the given {@code --burst} (0 = off) */

@@ -305,6 +305,13 @@ public final class DistributedRunStep {
         double runS = 0;
         if (config.load().durationS() != null) {
             runS = config.load().durationS();
+        } else if (config.load().arrival() != ArrivalMode.CLOSED && config.load().rateSchedule() != null) {
+            // the time by which the schedule offers the planned requests; one ending at rate 0 offers none after its
+            // last point
+            var schedule = config.load().rateSchedule();
+            runS = schedule.rateAt(Double.POSITIVE_INFINITY) == 0
+                    ? Math.min(schedule.timeOf(plan.requests()), schedule.lastPointS())
+                    : schedule.timeOf(plan.requests());
         } else if (config.load().arrival() != ArrivalMode.CLOSED && config.load().rateRps() != null) {
             runS = plan.requests() / config.load().rateRps();
         }

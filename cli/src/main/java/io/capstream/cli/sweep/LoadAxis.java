@@ -63,7 +63,8 @@ public enum LoadAxis {
     /**
      * The run configuration of one step: the base run's workload at this load. Concurrency: a
      * closed loop with {@code value} slots ({@code --burst} off). Rate: an open loop at {@code value}
-     * req/s with the base's open-loop arrival process, or Poisson when the base is a closed loop;
+     * req/s with the base's open-loop arrival process (gamma with its {@code --burstiness}), or Poisson when the base
+     * is a closed loop; both keep the base's {@code --steady-state} window;
      * the in-flight cap stays the base's ({@code --max-in-flight}, else {@link LoadShape#effectiveMaxInFlight()}'s
      * default).
      *
@@ -80,6 +81,9 @@ public enum LoadAxis {
                     l.arrival() == ArrivalMode.CLOSED ? ArrivalMode.POISSON : l.arrival(), value, l.maxInFlight(),
                     l.durationS(), l.rampUpS());
         };
+        // a sweep refuses --rate-schedule (its steps are constant rates); the burstiness (refused with a closed loop)
+        // and the steady-state window are each step's
+        shape = shape.withBurstiness(l.burstiness()).withSteadyState(l.steadyState());
         return base.withLoad(shape);
     }
 

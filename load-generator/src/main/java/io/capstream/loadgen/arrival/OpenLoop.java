@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
  * due request waits in a FIFO; the time from its scheduled start to its actual start is recorded as
  * client queue time, and the scheduled start is kept, so latency measured from the schedule has no
  * coordinated omission. A timer on one context releases due requests (about 1 ms resolution; the
- * lateness is part of the recorded queue time). Time and timers come from an {@link ArrivalClock}.
+ * lateness is part of the recorded queue time). A schedule that offers no more arrivals ({@link ArrivalSchedule#END})
+ * ends the run like its last planned request. Time and timers come from an {@link ArrivalClock}.
  * Thread-safe.
  */
 public final class OpenLoop {
@@ -75,7 +76,8 @@ public final class OpenLoop {
                     nextDue = schedule.next();
                 }
             }
-            if (dispatched >= config.requests()) {
+            // a rate schedule ending at 0 may offer fewer arrivals than planned: the run ends after its last one
+            if (dispatched >= config.requests() || nextDue == ArrivalSchedule.END) {
                 noMore = true;
             }
         }

@@ -155,8 +155,19 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
     }
 
     /**
+     * @return the open loop's arrival process: {@code arrival} with {@code rateRps} or {@code rateSchedule}, and
+     *         {@code burstiness}
+     * @throws IllegalArgumentException for a closed loop or a trace, or a shape {@link #problems()} refuses
+     */
+    public io.capstream.loadgen.arrival.ArrivalProcess arrivalProcess() {
+        return new io.capstream.loadgen.arrival.ArrivalProcess(arrival, rateRps == null ? 0 : rateRps, burstiness,
+                rateSchedule);
+    }
+
+    /**
      * Checks the group (spec §1): the bounds of requests, concurrency and burst (up to
-     * {@value RunConfig#MAX_REQUESTS}), then the arrival options (rate, in-flight cap, duration, ramp-up).
+     * {@value RunConfig#MAX_REQUESTS}), then the arrival options (rate or rate schedule, burstiness, steady-state
+     * window, in-flight cap, duration, ramp-up).
      *
      * @return one usage error message per problem; empty when valid; never null
      */
@@ -168,17 +179,29 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
         switch (arrival) {
             case CLOSED -> {
                 if (rateRps != null) {
-                    errors.add("--rate needs --arrival constant or poisson");
+                    errors.add("--rate needs --arrival constant, poisson or gamma");
+                }
+                if (rateSchedule != null) {
+                    errors.add("--rate-schedule needs an open loop: --arrival constant, poisson or gamma");
                 }
             }
             case CONSTANT, POISSON, GAMMA -> {
-                if (rateRps != null && !Double.isFinite(rateRps)) {
+                if (rateSchedule != null) {
+                    if (rateRps != null) {
+                        errors.add("--rate and --rate-schedule both give the rate: give one (the schedule's rate"
+                                + " at 0s is its first)");
+                    }
+                } else if (rateRps != null && !Double.isFinite(rateRps)) {
                     errors.add("--rate must be a finite number of requests per second, got " + rateRps);
                 } else if (rateRps == null || rateRps <= 0) {
-                    errors.add("--arrival " + arrival.wireName() + " needs --rate > 0 (requests per second)");
+                    errors.add("--arrival " + arrival.wireName() + " needs --rate > 0 (requests per second)"
+                            + " or --rate-schedule");
                 }
             }
             case TRACE -> {
+                if (rateSchedule != null) {
+                    errors.add("--rate-schedule does not apply to --trace: the trace's timestamps are the arrivals");
+                }
                 if (rateRps != null) {
                     errors.add("--rate does not apply to --trace: the trace's timestamps are the arrivals");
                 }
@@ -188,6 +211,12 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
                 }
             }
             default -> throw new IllegalStateException();
+        }
+        burstinessProblem(errors);
+        if (steadyState != null && durationS != null && Double.isFinite(durationS)
+                && steadyState.startS() >= durationS) {
+            errors.add("--steady-state " + steadyState.canonical() + " starts at or after the --duration of "
+                    + durationS + " s");
         }
         if (maxInFlight != null && (maxInFlight < 1 || maxInFlight > RunConfig.MAX_REQUESTS)) {
             errors.add("--max-in-flight must be between 1 and " + RunConfig.MAX_REQUESTS + ", got " + maxInFlight);
@@ -203,5 +232,21 @@ public record LoadShape(int requests, int concurrency, int burst, ArrivalMode ar
             }
         }
         return errors;
+    }
+
+    /** Adds the {@code --burstiness} rules: a finite number &gt; 0, with {@code --arrival gamma} and only there. */
+    private void burstinessProblem(List<String> errors) {
+        if (burstiness == null) {
+            if (arrival == ArrivalMode.GAMMA) {
+                errors.add("--arrival gamma needs --burstiness B > 0 (the gamma shape: 1 = Poisson, smaller is"
+                        + " burstier)");
+            }
+        } else if (!Double.isFinite(burstiness) || burstiness <= 0) {
+            errors.add("--burstiness must be a number > 0 (the gamma shape: 1 = Poisson, smaller is burstier), got "
+                    + burstiness);
+        } else if (arrival != ArrivalMode.GAMMA) {
+            errors.add("--burstiness needs --arrival gamma (it is the shape of the gamma gaps), not --arrival "
+                    + arrival.wireName());
+        }
     }
 }

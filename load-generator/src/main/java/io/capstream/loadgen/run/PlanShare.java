@@ -63,4 +63,13 @@ public record PlanShare(int share, int shares) {
     public ArrivalSchedule schedule(ArrivalMode mode, double rateRps, long seed) {
         return ArrivalSchedule.ofShare(mode, rateRps, seed, share, shares);
     }
+
+    /**
+     * @param process the run's arrival process (global rate or rate schedule, burstiness); not null
+     * @param seed    the run's seed
+     * @return the global schedule restricted to this share's indices
+     */
+    public ArrivalSchedule schedule(io.capstream.loadgen.arrival.ArrivalProcess process, long seed) {
+        return ArrivalSchedule.ofShare(process, seed, share, shares);
+    }
 }

@@ -227,8 +227,8 @@ final class RunLifecycle {
         long seed = config.identity().seed();
         ArrivalSchedule schedule = load.arrival() == ArrivalMode.TRACE
                 ? ArrivalSchedule.ofOffsets(plan.requestPlan().arrivalOffsetsNs())
-                : assignment == null ? new ArrivalSchedule(load.arrival(), load.rateRps(), seed)
-                : assignment.share().schedule(load.arrival(), load.rateRps(), seed);
+                : assignment == null ? new ArrivalSchedule(load.arrivalProcess(), seed)
+                : assignment.share().schedule(load.arrivalProcess(), seed);
         return new OpenLoop(dc, schedule, launcher, arrivalClock).start();
     }
 

@@ -178,7 +178,9 @@ public final class RunPlanner {
             contexts = null;
         }
         if (n == 0) {
-            errors.add("--duration " + config.load().durationS() + " s at --rate " + config.load().rateRps() + " schedules no request");
+            errors.add("--duration " + config.load().durationS() + " s at " + (config.load().rateSchedule() == null
+                    ? "--rate " + config.load().rateRps() : "--rate-schedule " + config.load().rateSchedule().canonical())
+                    + " schedules no request");
         }
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new UsageException(errors));
@@ -237,9 +239,15 @@ public final class RunPlanner {
      */
     public static int plannedRequests(RunConfig config) {
         LoadShape load = config.load();
-        if (load.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED && load.durationS() != null) {
-            int arrivals = ArrivalSchedule.countWithin(load.arrival(), load.rateRps(), config.identity().seed(),
-                    (long) (load.durationS() * 1e9), RunConfig.MAX_REQUESTS);
+        boolean open = load.arrival() != io.capstream.loadgen.arrival.ArrivalMode.CLOSED
+                && load.arrival() != io.capstream.loadgen.arrival.ArrivalMode.TRACE;
+        // a rate schedule whose last rate is 0 offers a finite number of arrivals: the run ends after them
+        boolean finite = open && load.rateSchedule() != null
+                && load.rateSchedule().rateAt(Double.POSITIVE_INFINITY) == 0;
+        if (open && (load.durationS() != null || finite)) {
+            int arrivals = ArrivalSchedule.countWithin(load.arrivalProcess(), config.identity().seed(),
+                    load.durationS() == null ? Long.MAX_VALUE : (long) (load.durationS() * 1e9),
+                    load.durationS() == null ? load.effectiveRequests() : RunConfig.MAX_REQUESTS);
             // with conversations the rate starts conversations: n is their turns added up
             return config.conversation().multiTurn()
                     ? io.capstream.loadgen.conversation.SyntheticConversations.requestsOf(arrivals,
