@@ -36,6 +36,11 @@ class OpenLoopTest {
 
     private CompletableFuture<Integer> start(int requests, int slots, long deadlineNs, double rateRps,
                                              boolean endAtOnce) {
+        return start(requests, slots, deadlineNs, new ArrivalSchedule(ArrivalMode.CONSTANT, rateRps, 1), endAtOnce);
+    }
+
+    private CompletableFuture<Integer> start(int requests, int slots, long deadlineNs, ArrivalSchedule schedule,
+                                             boolean endAtOnce) {
         DriverConfig config = new DriverConfig(requests, slots, T0, deadlineNs, List.of(eventLoop.context()), stop::get, 0);
         RequestLauncher launcher = (index, scheduledNs, context, onEnd) -> {
             maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
@@ -52,7 +57,7 @@ class OpenLoopTest {
                 end.run();
             }
         };
-        return new OpenLoop(config, new ArrivalSchedule(ArrivalMode.CONSTANT, rateRps, 1), launcher, clock).start();
+        return new OpenLoop(config, schedule, launcher, clock).start();
     }
 
     @Test
@@ -99,6 +104,24 @@ class OpenLoopTest {
                 new Launch(3, 187_500_000, 320 * MS), new Launch(4, 250 * MS, 320 * MS)), launches);
         assertEquals(2, maxRunning.get());
         assertEquals(List.of(62L), clock.delaysMs(), "no timer once every request is due");
+    }
+
+    @Test
+    void aRateScheduleEndingAtZeroEndsTheRunAfterItsLastArrivalWithoutADeadline() throws Exception {
+        // 10 req/s for 200 ms, then down to 0 at 300 ms: Λ = 2.5, arrivals u = 0, 1, 2 at 0, 100 and 200 ms
+        ArrivalSchedule schedule = new ArrivalSchedule(new ArrivalProcess(ArrivalMode.CONSTANT, 0, null,
+                io.capstream.schemas.load.RateSchedule.parse("0s:10,200ms:10,300ms:0")), 1);
+        CompletableFuture<Integer> drained = start(10, 10, Long.MAX_VALUE, schedule, true);
+        awaitLaunches(1);
+        clock.awaitTimersSet(1);
+        clock.advanceTo(T0 + 100 * MS);
+        awaitLaunches(2);
+        clock.awaitTimersSet(2);
+        clock.advanceTo(T0 + 200 * MS);
+        assertEquals(3, drained.get(10, TimeUnit.SECONDS), "the 3 arrivals the schedule offers, of 10 planned");
+        assertEquals(List.of(new Launch(0, 0, 0), new Launch(1, 100 * MS, 100 * MS), new Launch(2, 200 * MS, 200 * MS)),
+                launches);
+        assertEquals(0, clock.pendingTimers(), "no timer waits for an arrival that never comes");
     }
 
     @Test

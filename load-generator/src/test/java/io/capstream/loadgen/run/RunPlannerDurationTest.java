@@ -36,4 +36,20 @@ class RunPlannerDurationTest {
         assertEquals(RunConfig.DEFAULT_REQUESTS, RunPlanner.plannedRequests(c));
         assertEquals(7, RunPlanner.plannedRequests(base().withLoad(l -> l.withDurationS(5.0).withRequests(7))));
     }
+
+    @Test
+    void aRateScheduleEndingAtZeroPlansTheArrivalsItOffersWithinRequests() {
+        // 10 s at 10 req/s then down to 0 at 30 s: it offers arrivals u = 0..200
+        RunConfig c = base().withLoad(l -> l.withArrival(ArrivalMode.POISSON).withRequests(100_000)
+                .withRateSchedule(io.capstream.schemas.load.RateSchedule.parse("0s:10,10s:10,30s:0")));
+        int n = RunPlanner.plannedRequests(c);
+        assertEquals(ArrivalSchedule.countWithin(c.load().arrivalProcess(), 0, Long.MAX_VALUE, 100_000), n);
+        assertTrue(n > 150 && n < 250, "about 200 arrivals offered by the schedule: " + n);
+        assertEquals(60, RunPlanner.plannedRequests(c.withLoad(l -> l.withRequests(60))), "--requests bounds it");
+        assertEquals(100, RunPlanner.plannedRequests(c.withLoad(l -> l.withArrival(ArrivalMode.CONSTANT)
+                .withDurationS(10.0))), "--duration bounds it: the arrivals strictly before 10 s");
+        // a schedule that never ends at 0 is bounded by --requests as a constant rate is
+        assertEquals(60, RunPlanner.plannedRequests(base().withLoad(l -> l.withArrival(ArrivalMode.GAMMA)
+                .withBurstiness(0.5).withRateSchedule(io.capstream.schemas.load.RateSchedule.parse("0s:1,5s:50")))));
+    }
 }
