@@ -34,7 +34,11 @@ class RunSettingsArtifactTest {
         return RunStarted.newBuilder(everySetting()).setTurnsMean(3.0).setTurnsStddev(1.0).setThinkTimeS(2.0)
                 .setThinkTimeStddevS(0.5).setSessionHeader("X-Session-Id").setToolsName("tools.json")
                 .setToolsSha256("cd34").setToolChoice("required").setToolResultTokens(64).setToolLatencyS(0.05)
-                .setResponsesState("server").build();
+                .setResponsesState("server").setBurstiness(0.25).setRateSchedule("0s:2,60s:20")
+                .setSteadyState("10:70").setCancelRate(0.5).setCancelAfterS(0.1).setCancelAfterStddevS(0.02)
+                .setMaxErrorRate(0.2).setMaxErrorWindow(50).setMaxConsecutiveErrors(5).setStopOnSaturation(true)
+                .setImages(4).setImageSizes("1024x1024").setImageFormat("jpeg").setBatch(8).setInsecure(true)
+                .setCaCertName("ca.pem").build();
     }
 
     private static JsonNode run(RunStarted st) throws Exception {

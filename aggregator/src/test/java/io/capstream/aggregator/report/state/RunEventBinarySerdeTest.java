@@ -71,11 +71,14 @@ class RunEventBinarySerdeTest {
                     .as("event %d decoded from its captured bytes", i + 1).isEqualTo(events.get(i));
             org.assertj.core.api.Assertions.assertThat(current).as("event %d's encoding today", i + 1)
                     .isEqualTo(captured);
-            // the same event as the version before issue 29 wrote it (its request records had fewer fields)
-            byte[] before = io.capstream.aggregator.serde.SerdeFixtures.captured(
-                    "run-event-" + (i + 1) + "-before-issue-29.bin", null);
-            org.assertj.core.api.Assertions.assertThat(serde.deserializer().deserialize("t", before))
-                    .as("event %d decoded from the bytes written before issue 29", i + 1).isEqualTo(events.get(i));
+            // the same event as the versions before issues 29 and 30 wrote it (their records had fewer fields)
+            for (String version : List.of("29", "30")) {
+                byte[] before = io.capstream.aggregator.serde.SerdeFixtures.captured(
+                        "run-event-" + (i + 1) + "-before-issue-" + version + ".bin", null);
+                org.assertj.core.api.Assertions.assertThat(serde.deserializer().deserialize("t", before))
+                        .as("event %d decoded from the bytes written before issue %s", i + 1, version)
+                        .isEqualTo(events.get(i));
+            }
         }
     }
 
