@@ -15,7 +15,8 @@ import io.capstream.schemas.avro.RunStarted;
  * (base URL, model, engine label, key, headers), the warm-up and the server-metrics scraping are the command's.
  *
  * <p>Taken from the original: requests, concurrency (after {@code --burst}, which is not applied again), the
- * arrival process, rate (or rate schedule), burstiness, in-flight cap, duration, ramp-up and steady-state window; shared prefix, fixed context, seed, max tokens,
+ * arrival process, rate (or rate schedule), burstiness, in-flight cap, duration, ramp-up and steady-state window;
+ * shared prefix, fixed context, seed, max tokens,
  * context window ({@code max_context_tokens}; when the original's was unknown the new endpoint is probed and the
  * plan may differ, see {@link #planMatches}), margin, socket timeout, keep-alive, thinking mode, reasoning
  * effort, endpoint and extra body; the {@code --input-tokens}/{@code --output-tokens} distributions; the SLOs. A
