@@ -110,7 +110,8 @@ class SweepUsageErrorsTest {
         assertUsageError(sweep("--concurrency", "1,2", "--arrival", "poisson"),
                 "capstream sweep: --concurrency steps run a closed loop: --arrival poisson needs --rate steps");
         assertUsageError(sweep("--rate", "1,2", "--arrival", "closed"),
-                "capstream sweep: --rate steps run an open loop: --arrival must be constant or poisson (default poisson)");
+                "capstream sweep: --rate steps run an open loop: --arrival must be constant, poisson or gamma (default"
+                        + " poisson)");
         assertUsageError(sweep("--rate", "1,2", "--ramp-up", "2s"),
                 "capstream sweep: --ramp-up applies to the closed loop (--arrival closed), not to --arrival poisson");
     }

@@ -70,6 +70,19 @@ class RunOptionsResolveTest {
     }
 
     @Test
+    void theArrivalShapeOptionsLandInTheLoadShape() {
+        RunConfig c = config("--arrival", "gamma", "--burstiness", "0.25", "--rate-schedule", "0s:2, 1m:20,90000ms:5",
+                "--steady-state", "10s:70s");
+        org.assertj.core.api.Assertions.assertThat(c.load()).as("load shape").isEqualTo(LoadShape.DEFAULTS
+                .withArrival(ArrivalMode.GAMMA).withBurstiness(0.25)
+                .withRateSchedule(io.capstream.schemas.load.RateSchedule.parse("0s:2,60s:20,90s:5"))
+                .withSteadyState(new io.capstream.schemas.load.SteadyStateWindow(10, 70)));
+        org.assertj.core.api.Assertions.assertThat(c.load().rateSchedule().canonical()).as("canonical schedule")
+                .isEqualTo("0s:2,60s:20,90s:5");
+        org.assertj.core.api.Assertions.assertThat(c.load().problems()).as("problems").isEmpty();
+    }
+
+    @Test
     void anUnknownThinkingModeIsAUsageError() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> config("--thinking-mode", "x"));
         assertEquals("thinking-mode must be one of default, enabled, disabled, unsupported; got 'x'", e.getMessage());

@@ -5,8 +5,9 @@ import java.util.Locale;
 /**
  * How request start times are chosen. {@link #CLOSED} is the reference's closed loop (a fixed
  * number of slots, each starting the next request index when its previous request ends, spec §5);
- * {@link #CONSTANT} and {@link #POISSON} are open loops at {@code --rate} requests per second,
- * capped by {@code --max-in-flight}; {@link #TRACE} is an open loop at a trace's timestamps ({@code --trace}).
+ * {@link #CONSTANT}, {@link #POISSON} and {@link #GAMMA} are open loops at {@code --rate} requests per second (or
+ * along a {@code --rate-schedule}, see {@link ArrivalSchedule}), capped by {@code --max-in-flight}; {@link #TRACE} is
+ * an open loop at a trace's timestamps ({@code --trace}).
  */
 public enum ArrivalMode {
     /** Closed loop with {@code --concurrency} slots (reference behaviour). */

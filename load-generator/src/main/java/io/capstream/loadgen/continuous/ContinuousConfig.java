@@ -45,7 +45,7 @@ public record ContinuousConfig(RunConfig base, Mode mode, Duration interval, Dur
         }
         if (mode == Mode.STEADY && base.load().arrival() == ArrivalMode.CLOSED) {
             throw new IllegalArgumentException("steady continuous mode needs an open-loop arrival"
-                    + " (--arrival constant or poisson with --rate)");
+                    + " (--arrival constant, poisson or gamma with --rate or --rate-schedule)");
         }
     }
 
