@@ -129,7 +129,8 @@ class RunPageBrowserIT {
                 var box = document.querySelector('[data-chart="arrival-rate"]');
                 return Array.from(box.querySelectorAll('.u-legend tr.u-series .u-label'))
                     .map(function (l) { return l.textContent; });""");
-        assertThat((List<?>) labels).as("legend").contains("offered req/s", "achieved req/s (starts)");
+        assertThat(((List<?>) labels).stream().map(String::valueOf).toList()).as("legend")
+                .contains("offered req/s", "achieved req/s (starts)");
         assertThat(check.html()).contains("inter-arrival CV (configured)");
     }
 
