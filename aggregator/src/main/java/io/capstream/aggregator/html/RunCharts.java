@@ -1,6 +1,7 @@
 package io.capstream.aggregator.html;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.schemas.load.RateSchedule;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -57,6 +58,7 @@ final class RunCharts {
                     + "); failed requests are marked with crosses at their end, one colour per error type.";
             page.chart(t.chart(), ChartOptions.NONE.withCaption(caption));
             page.beginGrid();
+            arrivalRate(timeline);
             throughput(timeline, rows);
             InFlightSeries f = InFlightSeries.of(timeline, MAX_IN_FLIGHT_POINTS);
             page.chart(new Chart("in-flight", "Requests in flight", "time since start (s)", "requests in flight",
@@ -115,6 +117,40 @@ final class RunCharts {
         }
         page.chart(h.chart("inter-chunk-histogram"), ChartOptions.NONE.withLogX().withCaption(
                 count(h.total()) + " gaps between consecutive output chunks, log buckets (10 per decade)."));
+    }
+
+    /**
+     * Issue 30: offered against achieved arrival rate over time, for open loops only (a closed loop offers slots,
+     * not a rate): the {@code --rate-schedule} (capstream.run.rate_schedule) or the constant rate
+     * (capstream.load.offered_rate_rps).
+     */
+    private void arrivalRate(Timeline timeline) {
+        JsonNode c = artifact.path("capstream");
+        JsonNode load = c.path("load");
+        String arrival = load.path("arrival").asText("closed");
+        if (!load.isObject() || "closed".equals(arrival)) {
+            return;
+        }
+        RateSchedule schedule = null;
+        JsonNode text = c.path("run").path("rate_schedule");
+        if (text.isTextual()) {
+            try {
+                schedule = RateSchedule.parse(text.asText());
+            } catch (IllegalArgumentException e) {
+                page.note("Offered and achieved arrival rate: the report's rate_schedule cannot be read ("
+                        + e.getMessage() + ").");
+                return;
+            }
+        }
+        Double rate = load.path("offered_rate_rps").isNumber() ? load.get("offered_rate_rps").asDouble() : null;
+        ArrivalRateSeries a = ArrivalRateSeries.of(timeline, schedule, rate, MAX_BUCKETS);
+        if (a == null) {
+            page.note("Offered and achieved arrival rate: no offered rate or no span of starts in this report.");
+            return;
+        }
+        page.chart(a.chart(), ChartOptions.NONE.withCaption("Requests by the " + Fmt.number(a.bucketS())
+                + " s bucket of their actual start, against the " + (schedule != null ? "--rate-schedule's mean rate"
+                : "configured rate") + " over the bucket; up to the last start."));
     }
 
     private void throughput(Timeline timeline, JsonNode rows) {

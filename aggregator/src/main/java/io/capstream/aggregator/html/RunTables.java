@@ -66,7 +66,17 @@ final class RunTables {
             "queue_p50_ms", "client queue p50 (start − scheduled start)", "ms",
             "queue_p99_ms", "client queue p99", "ms",
             "queue_max_ms", "client queue max", "ms",
-            "interrupted", "interrupted", "");
+            "interrupted", "interrupted", "",
+            "interarrival_cv", "inter-arrival CV (achieved, stddev / mean of the start gaps)", "",
+            "configured_interarrival_cv", "inter-arrival CV (configured)", "",
+            "steady_state.start_s", "start", "s after T0",
+            "steady_state.end_s", "end", "s after T0",
+            "steady_state.requests", "completed requests ending in it", "",
+            "steady_state.request_throughput_rps", "request throughput", "req/s",
+            "steady_state.output_throughput_tok_s", "output throughput", "tokens/s",
+            "steady_state.achieved_concurrency", "achieved concurrency", "requests in flight",
+            "steady_state.ttft_p50_ms", "TTFT p50", "ms",
+            "steady_state.ttft_p95_ms", "TTFT p95", "ms");
     private static final Map<String, FieldRows.Label> CLIENT_LABELS = labels(
             "delay_p50_ms", "event-loop delay p50", "ms",
             "delay_p99_ms", "event-loop delay p99", "ms",
@@ -304,7 +314,25 @@ final class RunTables {
      * @return its labelled rows (empty values left out)
      */
     static List<List<String>> load(JsonNode load) {
-        return FieldRows.of(load, LOAD_LABELS, Set.of());
+        return FieldRows.of(load, LOAD_LABELS, Set.of("stages"));
+    }
+
+    /** Header of {@link #stages}. */
+    static final List<String> STAGES_HEADER = List.of("from (s)", "to (s)", "offered (req/s)", "achieved (req/s)",
+            "requests");
+
+    /**
+     * @param load capstream.load
+     * @return one row per {@code stages} entry (issue 30: a --rate-schedule segment); empty without stages
+     */
+    static List<List<String>> stages(JsonNode load) {
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode s : load.path("stages")) {
+            rows.add(List.of(Fmt.value(s.get("start_s")), Fmt.value(s.get("end_s")),
+                    Fmt.value(s.get("offered_rate_rps")), Fmt.value(s.get("achieved_rate_rps")),
+                    Fmt.value(s.get("requests"))));
+        }
+        return rows;
     }
 
     /**

@@ -51,6 +51,18 @@ public final class SweepPage {
                 + points.size() + " step" + (points.size() == 1 ? "" : "s")
                 + (planned.isNumber() ? " of " + planned.asInt() + " planned" : "") + ". SLOs: "
                 + (slos.isEmpty() ? "none" : String.join(", ", slos)) + ".");
+        JsonNode auto = sweep.path("auto");
+        if (auto.isObject()) {
+            List<String> rates = new ArrayList<>();
+            auto.path("rates").forEach(r -> rates.add(Fmt.value(r)));
+            page.paragraph("Rates chosen by --rate auto (as GuideLLM's sweep): the synchronous step (1 request at a"
+                    + " time, run " + auto.path("synchronous_run_id").asText("-") + ") completed "
+                    + numberOrDash(auto.path("synchronous_rps")) + " req/s, the throughput step ("
+                    + auto.path("throughput_slots").asText("-") + " requests at once, run "
+                    + auto.path("throughput_run_id").asText("-") + ") " + numberOrDash(auto.path("throughput_rps"))
+                    + " req/s; the steps ran at " + (rates.isEmpty() ? "no rate" : String.join(", ", rates)
+                    + " req/s") + ", evenly spaced above the synchronous rate up to the throughput rate.");
+        }
         if (sweep.path("max_load_meeting_slos").isObject() || slos.isEmpty()) {
             page.headline(headline(sweep, axis, slos));
         } else {
@@ -221,5 +233,10 @@ public final class SweepPage {
             case "rate" -> "req/s";
             default -> "load";
         };
+    }
+
+    /** @return the number as {@link Fmt#value}, or "-" when it is not a number */
+    private static String numberOrDash(JsonNode v) {
+        return v.isNumber() ? Fmt.value(v) : "-";
     }
 }

@@ -106,4 +106,20 @@ class SweepPageTest {
         assertEquals("No load met the SLOs with every lower load meeting them too: concurrency 1 (step 1) missed them;"
                 + " 2, 4 met them (ttft_p95_ms<=300).", doc.selectFirst("p.warning").text());
     }
+
+    /** Issue 30: a sweep with --rate auto names the probes' rates and the rates it chose. */
+    @Test
+    void anAutoSweepShowsTheRatesItChose() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode sw = (com.fasterxml.jackson.databind.node.ObjectNode) sweep(true);
+        com.fasterxml.jackson.databind.node.ObjectNode auto = sw.putObject("auto");
+        auto.put("synchronous_run_id", "sw-sync").put("synchronous_rps", 1.92).put("throughput_run_id", "sw-max")
+                .put("throughput_slots", 40).put("throughput_rps", 30.5);
+        auto.putArray("rates").add(11.45).add(20.97).add(30.5);
+        String text = Jsoup.parse(SweepPage.render(sw)).text();
+        assertThat(text).contains("Rates chosen by --rate auto (as GuideLLM's sweep): the synchronous step (1 request"
+                + " at a time, run sw-sync) completed 1.92 req/s, the throughput step (40 requests at once, run sw-max)"
+                + " 30.50 req/s; the steps ran at 11.45, 20.97, 30.50 req/s");
+        assertThat(Jsoup.parse(SweepPage.render(sweep(true))).text()).as("not for a grid")
+                .doesNotContain("--rate auto");
+    }
 }

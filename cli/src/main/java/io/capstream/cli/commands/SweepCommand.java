@@ -12,6 +12,8 @@ import io.capstream.cli.options.VisualOutputOptions;
 import io.capstream.cli.options.WorkloadOptions;
 import io.capstream.cli.runner.EventDelivery;
 import io.capstream.cli.runner.RunRequest;
+import io.capstream.cli.sweep.AutoRange;
+import io.capstream.cli.sweep.AutoRates;
 import io.capstream.cli.sweep.AxisValues;
 import io.capstream.cli.sweep.LoadAxis;
 import io.capstream.cli.sweep.SloSearch;
@@ -76,7 +78,10 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Option(names = "--rate", paramLabel = "LIST",
             description = "Arrival-rate axis (open loop, --arrival poisson unless constant or gamma is given), req/s: a list"
-                    + " 2,4.5,8 or a range such as 2:64:x2 or 2:10:+2.")
+                    + " 2,4.5,8 or a range such as 2:64:x2 or 2:10:+2; or auto[:N] (as GuideLLM's sweep): a"
+                    + " synchronous step (1 request at a time) and a throughput step (every request at once, up to"
+                    + " --max-in-flight) measure the lowest and highest rate, then N rates (default "
+                    + AutoRates.DEFAULT_RATES + ") evenly spaced above the lowest, up to the highest.")
     String rate;
 
     @Option(names = "--search", paramLabel = "AXIS",
@@ -141,7 +146,8 @@ public final class SweepCommand implements Callable<Integer> {
         SweepSettings settings = resolve(problems, clock.instant());
         // the run options are checked at the first step's load (the axis's loop), even when the axis has problems
         LoadAxis axis = settings != null ? settings.axis() : checkedAxis;
-        double first = settings == null ? 1 : settings.grid() != null ? settings.grid().get(0) : settings.search().start();
+        double first = settings == null || settings.autoRates() != null ? 1 : settings.grid() != null
+                ? settings.grid().get(0) : settings.search().start();
         UnaryOperator<RunConfig> firstStep = axis == null ? null : c -> axis.apply(c, first);
         RunRequest req = RunRequest.builder("sweep", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
@@ -174,6 +180,7 @@ public final class SweepCommand implements Callable<Integer> {
         LoadAxis axis = null;
         List<Double> grid = null;
         SloSearch.Settings searchSettings = null;
+        Integer autoRates = null;
         List<Slo> slos = parsedSlos();
         if (search != null) {
             try {
@@ -198,6 +205,13 @@ public final class SweepCommand implements Callable<Integer> {
         } else if (conc == null && rt == null) {
             problems.add("give the load axis: --concurrency LIST (closed loop), --rate LIST (open loop) or"
                     + " --search concurrency|rate");
+        } else if (rt != null && AutoRates.isAuto(rt)) {
+            axis = LoadAxis.RATE;
+            try {
+                autoRates = AutoRates.parseCount(rt, AxisValues.MAX_STEPS);
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+            }
         } else {
             axis = conc != null ? LoadAxis.CONCURRENCY : LoadAxis.RATE;
             AxisValues.Parsed parsed = AxisValues.parse(axis, conc != null ? conc : rt);
@@ -223,13 +237,17 @@ public final class SweepCommand implements Callable<Integer> {
                     + reportTimeoutS);
         }
         String id = sweepId != null ? sweepId : "sweep-" + STAMP.format(now);
-        int lastStep = grid != null ? grid.size() : Math.max(1, maxSteps);
+        int lastStep = grid != null ? grid.size() : autoRates != null ? autoRates : Math.max(1, maxSteps);
         String idProblem = RunIdRule.problem(id);
         String runIdProblem = RunIdRule.problem(id + "-s" + lastStep);
+        if (runIdProblem == null && autoRates != null) {
+            runIdProblem = RunIdRule.problem(id + AutoRange.SYNCHRONOUS_SUFFIX);
+        }
         if (idProblem != null) {
             problems.add("--sweep-id " + idProblem + (idProblem.startsWith("must not contain '") ? ": '" + id + "'" : ""));
         } else if (runIdProblem != null) {
-            int length = (id + "-s" + lastStep).length();
+            int length = Math.max((id + "-s" + lastStep).length(),
+                    autoRates != null ? (id + AutoRange.SYNCHRONOUS_SUFFIX).length() : 0);
             problems.add("--sweep-id makes the step run ids " + length + " characters long, at most "
                     + RunIdRule.MAX_LENGTH);
         }
@@ -244,7 +262,7 @@ public final class SweepCommand implements Callable<Integer> {
         if (!problems.isEmpty() || axis == null) {
             return null;
         }
-        return new SweepSettings(id, axis, grid, searchSettings, output, slos);
+        return new SweepSettings(id, axis, grid, searchSettings, output, slos, autoRates);
     }
 
     private SloSearch.Settings searchSettings(LoadAxis axis, List<String> problems) {

@@ -5,6 +5,8 @@ import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.Distribution;
 import io.capstream.schemas.avro.FailureEntry;
 import io.capstream.schemas.avro.LoadHealth;
+import io.capstream.schemas.avro.LoadStage;
+import io.capstream.schemas.avro.SteadyState;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.RunStatistics;
 import io.capstream.schemas.avro.SloAttainment;
@@ -25,7 +27,8 @@ import java.util.TreeMap;
  * throughput (req/s) and total token throughput, and the measurement protocol label; then, when the
  * report has them, the conversations with their by-turn table ({@link SessionsSummary}), one line per SLO with its attainment, the goodput, the load health (offered,
  * scheduled and achieved rate and client queue time in an open loop, achieved concurrency in a closed
- * one) and a warning when the run fell behind its arrival schedule; the generator's self-check, then
+ * one; issue 30: the achieved against the configured inter-arrival CV, offered/achieved rate per --rate-schedule
+ * stage and the steady-state view) and a warning when the run fell behind its arrival schedule; the generator's self-check, then
  * the failures counted per error type and HTTP status with the error rate and a few examples
  * ({@link FailureSummary}). Missing values print as {@code -}.
  */
@@ -259,11 +262,42 @@ public final class SummaryTable {
                     + " through its think times)") + (slots != null && units < slots
                     ? " (at most " + units + ": the run has " + units + unit + ")" : ""));
         }
+        loadShape(sb, load);
         if (load.getBehindSchedule()) {
             sb.append("warning: the run fell behind its arrival schedule (achieved ").append(num(load.getAchievedRateRps()))
                     .append(" of ").append(num(load.getScheduledRateRps())).append(" req/s, client queue up to ")
                     .append(num0(load.getQueueMaxMs())).append(" ms): latencies understate the load")
                     .append(ReportView.heldByInFlightCap(load) ? ReportView.inFlightCapHint(load) : "").append('\n');
+        }
+    }
+
+    /**
+     * Issue 30's load lines, each only when the report has it: the achieved inter-arrival CV against the configured
+     * one (open loops), offered vs achieved rate per {@code --rate-schedule} stage, and the steady-state view.
+     */
+    private static void loadShape(StringBuilder sb, LoadHealth load) {
+        boolean open = !ReportView.CLOSED_LOOP_ARRIVAL.equals(load.getArrival());
+        if (load.getInterarrivalCv() != null && (open || load.getConfiguredInterarrivalCv() != null)) {
+            line(sb, "arrivals", String.format(Locale.ROOT, "inter-arrival CV %.2f (configured %s)",
+                    load.getInterarrivalCv(), load.getConfiguredInterarrivalCv() == null ? "-"
+                            : String.format(Locale.ROOT, "%.2f", load.getConfiguredInterarrivalCv())));
+        }
+        if (load.getStages() != null && !load.getStages().isEmpty()) {
+            StringBuilder st = new StringBuilder();
+            for (LoadStage stage : load.getStages()) {
+                st.append(st.length() == 0 ? "" : "; ").append(num0(stage.getStartS())).append('-')
+                        .append(num0(stage.getEndS())).append(" s ").append(num(stage.getOfferedRateRps()))
+                        .append('/').append(num(stage.getAchievedRateRps()));
+            }
+            line(sb, "stages", "offered/achieved req/s: " + st);
+        }
+        SteadyState ss = load.getSteadyState();
+        if (ss != null) {
+            line(sb, "steady state", fmt(ss.getRequestThroughputRps(), " req/s") + ", output "
+                    + fmt(ss.getOutputThroughputTokS(), " tok/s") + ", concurrency " + num(ss.getAchievedConcurrency())
+                    + ", TTFT p50/p95 " + num(ss.getTtftP50Ms()) + "/" + num(ss.getTtftP95Ms()) + " ms; "
+                    + String.format(Locale.ROOT, "%.1f-%.1f s", ss.getStartS(), ss.getEndS()) + ", "
+                    + ss.getRequests() + " requests (" + ss.getRule() + ")");
         }
     }
 

@@ -110,6 +110,8 @@ public final class SweepDriver {
             boolean complete;
             if (settings.grid() != null) {
                 complete = steps.grid();
+            } else if (settings.autoRates() != null) {
+                complete = steps.auto();
             } else {
                 complete = steps.search();
             }
@@ -128,12 +130,13 @@ public final class SweepDriver {
             if (curve.isEmpty()) {
                 return 1;
             }
-            settings.output().writeCurve(curve.get());
+            AutoRange auto = steps.autoRange();
+            settings.output().writeCurve(curve.get(), auto == null ? null : auto.toJson());
             out.print(SweepTable.render(curve.get()));
             out.println("sweep written to " + settings.output().dir().resolve(SweepOutput.SWEEP_JSON) + " and "
                     + SweepOutput.SWEEP_CSV + ", " + steps.reportIds().size() + " step report(s) in "
                     + settings.output().dir());
-            if (!writeViews(curve.get(), steps.done())) {
+            if (!writeViews(curve.get(), auto, steps.done())) {
                 return 1;
             }
             if (complete && !curve.get().getSlos().isEmpty() && curve.get().getMaxLoadMeetingSlos() == null) {
@@ -151,12 +154,16 @@ public final class SweepDriver {
      *
      * @return false when one could not be written (the reason printed)
      */
-    private boolean writeViews(SweepCurve curve, List<SweepViews.Step> done) {
+    private boolean writeViews(SweepCurve curve, AutoRange auto, List<SweepViews.Step> done) {
         if (!req.visual().any()) {
             return true;
         }
         try {
-            SweepViews.write(SweepJson.toJson(curve), done, req.visual().html(), req.visual().csv())
+            com.fasterxml.jackson.databind.node.ObjectNode json = SweepJson.toJson(curve);
+            if (auto != null) {
+                json.set(AutoRange.JSON_KEY, auto.toJson());
+            }
+            SweepViews.write(json, done, req.visual().html(), req.visual().csv())
                     .forEach(out::println);
             return true;
         } catch (java.io.IOException | RuntimeException e) {
@@ -199,21 +206,23 @@ public final class SweepDriver {
      * @param load   the step's load
      * @param repeat the search's confirmation
      * @return {@code base} at the step's load, with run id {@code <sweep id>-s<step>}, the sweep step in its
-     *         report context, no warm-up after step 1, and a prompt salt of its own when {@code base} has one
+     *         report context, no warm-up after step 1 (nor at step 1 of {@code --rate auto}: its synchronous step
+     *         had it), and a prompt salt of its own when {@code base} has one
      *         ({@code --prompt-salt run}, the sweep's default), so that no step re-sends the prompts of another
      *         and measures the server's prefix cache instead of its load
      */
     RunConfig stepConfig(RunConfig base, int step, double load, boolean repeat) {
         SweepStep s = SweepStep.newBuilder().setSweepId(settings.sweepId()).setStep(step)
                 .setAxis(settings.axis().wireName()).setValue(load).setMode(settings.mode()).setRepeat(repeat)
-                .setStepsPlanned(settings.grid() == null ? null : settings.grid().size()).build();
+                .setStepsPlanned(settings.planned()).build();
         RunConfig c = settings.axis().apply(base, load)
                 .withIdentity(base.identity().withRunId(settings.runId(step)).withRunIdSuffix(null))
                 .withReport(base.report().withSweep(s));
         if (base.request().promptSalt() != null) {
             c = c.withRequest(c.request().withPromptSalt(PromptBuilder.randomSalt("run", saltRandom)));
         }
-        return step == 1 ? c : c.withWarmup(WarmupConfig.NONE);
+        // --rate auto: the client warmed up before the synchronous step
+        return step == 1 && settings.autoRates() == null ? c : c.withWarmup(WarmupConfig.NONE);
     }
 
     /**
@@ -259,8 +268,8 @@ public final class SweepDriver {
     static String progressLine(SweepSettings settings, int step, double load, boolean repeat, BenchmarkReport report) {
         LoadAxis axis = settings.axis();
         StringBuilder sb = new StringBuilder("capstream sweep: step ").append(step);
-        if (settings.grid() != null) {
-            sb.append('/').append(settings.grid().size());
+        if (settings.planned() != null) {
+            sb.append('/').append(settings.planned());
         }
         sb.append(' ').append(axis.wireName()).append(' ').append(axis.format(load));
         if (!axis.integral()) {
@@ -313,7 +322,7 @@ public final class SweepDriver {
     }
 
     /** @return completed requests per second of the step's wall clock, or null */
-    private static Double requestsPerS(BenchmarkReport report) {
+    static Double requestsPerS(BenchmarkReport report) {
         RunStatistics s = report.getStatistics();
         if (s != null && s.getRequestThroughputRps() != null) {
             return s.getRequestThroughputRps();

@@ -95,7 +95,23 @@ public final class SweepOutput {
      * @throws IOException on I/O failure
      */
     public void writeCurve(SweepCurve curve) throws IOException {
-        ArtifactJson.writeAtomically(dir.resolve(SWEEP_JSON), SweepJson.toJson(curve));
+        writeCurve(curve, null);
+    }
+
+    /**
+     * Writes {@code sweep.json} (with {@code auto} under {@value AutoRange#JSON_KEY} when given) and
+     * {@code sweep.csv}, each atomically.
+     *
+     * @param curve the sweep's curve; not null
+     * @param auto  what {@code --rate auto} measured and chose ({@link AutoRange#toJson}), or null
+     * @throws IOException on I/O failure
+     */
+    public void writeCurve(SweepCurve curve, com.fasterxml.jackson.databind.JsonNode auto) throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode json = SweepJson.toJson(curve);
+        if (auto != null) {
+            json.set(AutoRange.JSON_KEY, auto);
+        }
+        ArtifactJson.writeAtomically(dir.resolve(SWEEP_JSON), json);
         ArtifactJson.writeAtomically(dir.resolve(SWEEP_CSV), SweepJson.toCsv(curve));
     }
 }

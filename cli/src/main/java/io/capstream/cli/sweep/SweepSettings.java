@@ -13,24 +13,41 @@ import java.util.Objects;
  * @param search  the search's bounds, or null for a grid
  * @param output  the output directory; not null
  * @param slos    the parsed SLOs (the search's margins); never null
+ * @param autoRates {@code --rate auto[:N]}: the N rates spread between the synchronous and the throughput step
+ *                  ({@link AutoRates}), or null for a grid or a search
  */
 public record SweepSettings(String sweepId, LoadAxis axis, List<Double> grid, SloSearch.Settings search,
-                            SweepOutput output, List<Slo> slos) {
-    /** Validates: exactly one of grid and search. */
+                            SweepOutput output, List<Slo> slos, Integer autoRates) {
+    /** Validates: exactly one of grid, search and auto rates. */
     public SweepSettings {
         Objects.requireNonNull(sweepId, "sweepId");
         Objects.requireNonNull(axis, "axis");
         Objects.requireNonNull(output, "output");
-        if ((grid == null) == (search == null)) {
-            throw new IllegalArgumentException("a sweep is a grid or a search");
+        int kinds = (grid == null ? 0 : 1) + (search == null ? 0 : 1) + (autoRates == null ? 0 : 1);
+        if (kinds != 1) {
+            throw new IllegalArgumentException("a sweep is a grid, a search or auto rates");
+        }
+        if (autoRates != null && (autoRates < 1 || axis != LoadAxis.RATE)) {
+            throw new IllegalArgumentException("auto rates need the rate axis and at least one rate");
         }
         grid = grid == null ? null : List.copyOf(grid);
         slos = slos == null ? List.of() : List.copyOf(slos);
     }
 
-    /** @return {@code grid} or {@code search} ({@code SweepStep.mode}) */
+    /** A grid or a search (no auto rates), as before issue 30. */
+    public SweepSettings(String sweepId, LoadAxis axis, List<Double> grid, SloSearch.Settings search,
+                         SweepOutput output, List<Slo> slos) {
+        this(sweepId, axis, grid, search, output, slos, null);
+    }
+
+    /** @return {@code grid}, {@code search} or {@code auto} ({@code SweepStep.mode}) */
     public String mode() {
-        return grid != null ? "grid" : "search";
+        return grid != null ? "grid" : autoRates != null ? "auto" : "search";
+    }
+
+    /** @return the steps of the curve known before the sweep starts: the grid's, the auto rates'; null for a search */
+    public Integer planned() {
+        return grid != null ? Integer.valueOf(grid.size()) : autoRates;
     }
 
     /**

@@ -35,6 +35,7 @@ final class SweepSteps {
     /** The steps whose reports arrived, in step order, for the {@code --html}/{@code --csv} files. */
     private final List<SweepViews.Step> done = new ArrayList<>();
     private boolean usageError;
+    private AutoRange autoRange;
     private final SweepSettings settings;
     private final RunRequest req;
     private final PrintStream err;
@@ -107,6 +108,85 @@ final class SweepSteps {
             }
         }
         return true;
+    }
+
+    /** @return what {@link #auto()} measured and chose, or null before it ran */
+    AutoRange autoRange() {
+        return autoRange;
+    }
+
+    /**
+     * {@code --rate auto}: the synchronous and the throughput step ({@link AutoRange}), then the curve's steps at
+     * the {@link AutoRates} rates.
+     *
+     * @return whether both probes and every rate step ran and have their reports
+     */
+    boolean auto() throws Exception {
+        int slots = throughputSlots(base);
+        String syncId = settings.sweepId() + AutoRange.SYNCHRONOUS_SUFFIX;
+        BenchmarkReport sync = probe(syncId, 1, true);
+        autoRange = new AutoRange(syncId, sync == null ? null : SweepDriver.requestsPerS(sync), null, slots, null,
+                List.of());
+        if (sync == null || control.stopRequested()) {
+            return false;
+        }
+        String maxId = settings.sweepId() + AutoRange.THROUGHPUT_SUFFIX;
+        BenchmarkReport max = probe(maxId, slots, false);
+        Double maxRps = max == null ? null : SweepDriver.requestsPerS(max);
+        List<Double> rates = max == null ? List.of()
+                : AutoRates.between(autoRange.synchronousRps(), maxRps, settings.autoRates());
+        autoRange = new AutoRange(syncId, autoRange.synchronousRps(), maxId, slots, maxRps, rates);
+        err.println(cmd + ": " + autoRange.describe());
+        if (max == null || rates.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < rates.size(); i++) {
+            if (control.stopRequested()) {
+                err.println(cmd + ": stopped after step " + i + " of " + rates.size());
+                return false;
+            }
+            if (run(i + 1, rates.get(i), false) == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @param base the resolved options
+     * @return the throughput step's slots: every request of the run at once, bounded by the in-flight cap
+     *     ({@code --max-in-flight}, else its open-loop default), as GuideLLM's throughput strategy (all requests
+     *     at once, up to {@code max_concurrency})
+     */
+    static int throughputSlots(RunConfig base) {
+        return Math.max(1, Math.min(base.load().effectiveRequests(), base.load().effectiveMaxInFlight()));
+    }
+
+    /** @return a probe's report (closed loop of {@code slots}, no sweep step), or null when it has none */
+    private BenchmarkReport probe(String runId, int slots, boolean first) throws Exception {
+        RunConfig config = configs.of(base, 0, slots, false);
+        RunConfig c = LoadAxis.CONCURRENCY.apply(config, slots)
+                .withIdentity(config.identity().withRunId(runId))
+                .withReport(config.report().withSweep(null));
+        if (first) {
+            c = c.withWarmup(base.warmup());
+        }
+        RunStep.Result r = runStep.run(stack, session, c, control, id -> settings.output().report(id), false);
+        if (r.exitCode() == 2) {
+            usageError = true;
+            return null;
+        }
+        err.println(cmd + ": " + (first ? "synchronous" : "throughput") + " step (concurrency " + slots + ", run "
+                + runId + "): " + (r.hasReport() ? LoadAxis.RATE.format(AutoRates.round(
+                SweepDriver.requestsPerS(r.report()) == null ? 0 : SweepDriver.requestsPerS(r.report())))
+                + " req/s completed" : "no report"));
+        if (!r.hasReport()) {
+            return null;
+        }
+        if (req.visual().any()) {
+            done.add(new SweepViews.Step(runId, 0, r.reportFile(), ArtifactJson.parse(r.report().getArtifactJson())));
+        }
+        return r.report();
     }
 
     /** @return whether the search ended normally (every step it ran has its report) */

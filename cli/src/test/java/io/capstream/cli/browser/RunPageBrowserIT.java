@@ -104,6 +104,36 @@ class RunPageBrowserIT {
                 + failed + " failures");
     }
 
+    /**
+     * Issue 30: an open-loop run's page draws offered against achieved arrival rate (starts per second against the
+     * configured rate) and lists the achieved and configured inter-arrival CV.
+     */
+    @Test
+    @Timeout(240)
+    void anOpenLoopRunPageDrawsOfferedAgainstAchievedRate() throws Exception {
+        Path report = tmp.resolve("browser-open.json");
+        Path html = tmp.resolve("browser-open.html");
+        int code = CapstreamMain.execute("run", "--run-id", "browser-open", "--requests", "60", "--arrival", "poisson",
+                "--rate", "20", "--ctx-tokens", "256", "--max-tokens", "8", "--shared-prefix-tokens", "0",
+                "--client-warmup", "0", "--sim-seed", "7", "--output", report.toString(), "--html", html.toString());
+        assertThat(code).as("exit code").isZero();
+        JsonNode load = ArtifactJson.read(report).path("capstream").path("load");
+        assertThat(load.path("configured_interarrival_cv").asDouble(-1)).as("poisson: %s", load).isEqualTo(1.0);
+        assertThat(load.path("interarrival_cv").asDouble(-1)).as("achieved CV of 60 Poisson starts: %s", load)
+                .isBetween(0.5, 1.6);
+        PageCheck check = CHROMIUM.browser().open(html.toUri(), "run-page-open");
+        PageAssertions.assertDrawnOffline(check, 6);
+        assertThat(check.charts()).as("arrival-rate drew: " + check.describe())
+                .anyMatch(c -> c.id().equals("arrival-rate") && c.rendered());
+        Object labels = CHROMIUM.browser().script("""
+                var box = document.querySelector('[data-chart="arrival-rate"]');
+                return Array.from(box.querySelectorAll('.u-legend tr.u-series .u-label'))
+                    .map(function (l) { return l.textContent; });""");
+        assertThat(((List<?>) labels).stream().map(String::valueOf).toList()).as("legend")
+                .contains("offered req/s", "achieved req/s (starts)");
+        assertThat(check.html()).contains("inter-arrival CV (configured)");
+    }
+
     /** The completed-requests chart's x ends at the run's last end: the last, partial bucket is drawn over its width. */
     private static void assertTheLastBucketEndsWithTheRun(JsonNode artifact) {
         double lastEnd = 0;

@@ -152,4 +152,21 @@ class SweepUsageErrorsTest {
             assertThat(help).contains("--slo=SLO");
         }
     }
+
+    /** Issue 30: --rate auto[:N] is checked with the rest, before anything starts. */
+    @Test
+    @Timeout(20)
+    void rateAutoProblemsAreOneLineUsageErrors() {
+        assertUsageError(sweep("--rate", "auto:0"), "capstream sweep: --rate auto:N needs N, the rates between the"
+                + " synchronous and the throughput step, a whole number 1..64, got '0'");
+        assertUsageError(sweep("--rate", "auto:x"), "capstream sweep: --rate auto:N needs N, the rates between the"
+                + " synchronous and the throughput step, a whole number 1..64, got 'x'");
+        assertUsageError(sweep("--rate", "auto", "--search", "rate", "--slo", "ttft_p95_ms<=300"),
+                "capstream sweep: --search chooses the loads itself: give no --concurrency or --rate list with it");
+        assertUsageError(sweep("--rate", "auto", "--arrival", "closed"),
+                "capstream sweep: --rate steps run an open loop: --arrival must be constant or poisson (default"
+                        + " poisson)");
+        assertUsageError(sweep("--rate", "auto", "--sweep-id", "x".repeat(196)),
+                "capstream sweep: --sweep-id makes the step run ids 201 characters long, at most 200");
+    }
 }

@@ -12,6 +12,8 @@ import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.Distribution;
 import io.capstream.schemas.avro.FailureEntry;
 import io.capstream.schemas.avro.LoadHealth;
+import io.capstream.schemas.avro.LoadStage;
+import io.capstream.schemas.avro.SteadyState;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Provenance;
 import io.capstream.schemas.avro.ReportKind;
@@ -313,6 +315,35 @@ class SummaryTableTest {
         String f = SummaryTable.render(BenchmarkReport.newBuilder(fullReport(few)).setRequests(5).setCompleted(5)
                 .setFailed(0).build(), null);
         assertThat(f).contains("\nload              achieved concurrency 4.3 of 64 (at most 5: the run has 5 requests)\n");
+    }
+
+    /** Issue 30: the achieved vs configured inter-arrival CV, the stages and the steady state, when present. */
+    @Test
+    void theLoadShapeLinesShowCvStagesAndSteadyState() {
+        LoadHealth gamma = LoadHealth.newBuilder().setArrival("gamma").setOfferedRateRps(40.0).setScheduledRateRps(39.0)
+                .setAchievedRateRps(38.5).setBehindSchedule(false).setQueueP50Ms(0.1).setQueueP99Ms(0.4)
+                .setQueueMaxMs(1.2).setInterarrivalCv(1.87).setConfiguredInterarrivalCv(2.0)
+                .setStages(List.of(LoadStage.newBuilder().setStartS(0).setEndS(60).setOfferedRateRps(11.0)
+                                .setAchievedRateRps(10.9).setRequests(654).build(),
+                        LoadStage.newBuilder().setStartS(60).setEndS(90.4).setOfferedRateRps(20.0)
+                                .setAchievedRateRps(19.5).setRequests(593).build())).build();
+        String g = SummaryTable.render(fullReport(gamma), null);
+        assertThat(g).as("open loop with gamma arrivals and a schedule")
+                .contains("\narrivals          inter-arrival CV 1.87 (configured 2.00)\n")
+                .contains("\nstages            offered/achieved req/s: 0-60 s 11.0/10.9; 60-90 s 20.0/19.5\n")
+                .doesNotContain("steady state");
+
+        LoadHealth closed = LoadHealth.newBuilder().setArrival("closed").setAchievedRateRps(4.2).setQueueP50Ms(0.0)
+                .setQueueP99Ms(0.0).setQueueMaxMs(0.0).setOfferedConcurrency(8).setAchievedConcurrency(5.1)
+                .setInterarrivalCv(0.4).setSteadyState(SteadyState.newBuilder().setStartS(0.003).setEndS(9.003)
+                        .setRule("all-slots-busy-to-last-start").setRequests(36).setRequestThroughputRps(4.0)
+                        .setOutputThroughputTokS(40.0).setAchievedConcurrency(8.0).setTtftP50Ms(102.0)
+                        .setTtftP95Ms(103.0).build()).build();
+        String c = SummaryTable.render(fullReport(closed), null);
+        assertThat(c).as("closed loop: steady state, no CV line (nothing configured to compare with)")
+                .contains("\nsteady state      4.0 req/s, output 40.0 tok/s, concurrency 8.0, TTFT p50/p95 102.0/103.0 ms;"
+                        + " 0.0-9.0 s, 36 requests (all-slots-busy-to-last-start)\n")
+                .doesNotContain("inter-arrival CV");
     }
 
     /** Before (issue 29, a fresh user): "offered 4.0 req/s ... achieved 8.0 req/s" for 4 conversations/s of 2 turns. */

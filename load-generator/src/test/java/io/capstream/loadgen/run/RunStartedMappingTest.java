@@ -156,6 +156,13 @@ class RunStartedMappingTest {
         assertThat(RunStartedMapping.toConfig(off).request().resolvedThinkingMode()).isEqualTo(ThinkingMode.DISABLED);
     }
 
+    /** Before: {@code streamed() ? batch() : effectiveBatch()} unboxed the null batch of every chat run (NPE). */
+    @Test
+    void aDefaultChatRunHasNoBatch() {
+        RunConfig chat = RunConfig.of(TargetConfig.of("http://127.0.0.1:8000/v1", "m"));
+        assertThat(recorded(plan(chat)).getBatch()).as("no --batch for a streamed endpoint").isNull();
+    }
+
     @Test
     void oneTurnIsRecordedAsTheSingleTurnRun() {
         RunConfig one = everyOption().withConversation(c -> c.withTurns(new LengthDistribution(1, 0)).withTools(null)

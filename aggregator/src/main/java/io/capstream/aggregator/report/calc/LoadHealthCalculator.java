@@ -26,7 +26,10 @@ import java.util.List;
  *       / wall clock ns (Little's law); null without a usable wall clock ({@link WallClock#usable});</li>
  *   <li>{@code behind_schedule} (open loop only) = achieved_rate_rps &lt; {@value #BEHIND_FACTOR}
  *       x scheduled_rate_rps, or the largest client queue time exceeds
- *       {@value #QUEUE_SHARE} of the scheduled span (first to last scheduled start).</li>
+ *       {@value #QUEUE_SHARE} of the scheduled span (first to last scheduled start);</li>
+ *   <li>issue 30: {@code interarrival_cv} and {@code configured_interarrival_cv} ({@link InterarrivalCv}),
+ *       {@code stages} per {@code --rate-schedule} segment ({@link LoadStagesCalculator}) and
+ *       {@code steady_state} ({@link SteadyStateCalculator}).</li>
  * </ul>
  * Pure function; thread-safe.
  */
@@ -94,6 +97,7 @@ public final class LoadHealthCalculator {
                 || (scheduledSpan > 0 && maxQueueNs > QUEUE_SHARE * scheduledSpan));
         Double wallNs = finished == null ? null
                 : finished.getWallClockS() != null ? finished.getWallClockS() * 1e9 : (double) finished.getWallClockNs();
+        List<RequestSpan> spans = RequestSpan.of(completed, failed);
         Integer offeredConcurrency = null;
         if (started != null) {
             offeredConcurrency = open ? started.getMaxInFlight() : Integer.valueOf(started.getConcurrency());
@@ -110,6 +114,12 @@ public final class LoadHealthCalculator {
                 .setOfferedConcurrency(offeredConcurrency)
                 .setAchievedConcurrency(WallClock.usable(wallNs) ? busyNs / wallNs : null)
                 .setInterrupted(finished != null && finished.getInterrupted())
+                .setInterarrivalCv(InterarrivalCv.achieved(spans))
+                .setConfiguredInterarrivalCv(started == null ? null
+                        : InterarrivalCv.configured(arrival, started.getBurstiness()))
+                .setStages(started == null ? null : LoadStagesCalculator.compute(started.getRateSchedule(), spans))
+                .setSteadyState(SteadyStateCalculator.compute(!open,
+                        started == null ? null : started.getSteadyState(), spans))
                 .build();
     }
 
