@@ -143,9 +143,12 @@ final class RunCharts {
             }
         }
         Double rate = load.path("offered_rate_rps").isNumber() ? load.get("offered_rate_rps").asDouble() : null;
+        if (schedule == null && rate == null) {
+            return; // a trace: its timestamps are the offered load, no rate to draw against
+        }
         ArrivalRateSeries a = ArrivalRateSeries.of(timeline, schedule, rate, MAX_BUCKETS);
         if (a == null) {
-            page.note("Offered and achieved arrival rate: no offered rate or no span of starts in this report.");
+            page.note("Offered and achieved arrival rate: the requests' starts span no time in this report.");
             return;
         }
         page.chart(a.chart(), ChartOptions.NONE.withCaption("Requests by the " + Fmt.number(a.bucketS())

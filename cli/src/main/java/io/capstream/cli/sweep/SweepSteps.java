@@ -122,34 +122,16 @@ final class SweepSteps {
      * @return whether both probes and every rate step ran and have their reports
      */
     boolean auto() throws Exception {
-        int slots = throughputSlots(base);
-        String syncId = settings.sweepId() + AutoRange.SYNCHRONOUS_SUFFIX;
-        BenchmarkReport sync = probe(syncId, 1, true);
-        autoRange = new AutoRange(syncId, sync == null ? null : SweepDriver.requestsPerS(sync), null, slots, null,
-                List.of());
-        if (sync == null || control.stopRequested()) {
-            return false;
-        }
-        String maxId = settings.sweepId() + AutoRange.THROUGHPUT_SUFFIX;
-        BenchmarkReport max = probe(maxId, slots, false);
-        Double maxRps = max == null ? null : SweepDriver.requestsPerS(max);
-        List<Double> rates = max == null ? List.of()
-                : AutoRates.between(autoRange.synchronousRps(), maxRps, settings.autoRates());
-        autoRange = new AutoRange(syncId, autoRange.synchronousRps(), maxId, slots, maxRps, rates);
-        err.println(cmd + ": " + autoRange.describe());
-        if (max == null || rates.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < rates.size(); i++) {
-            if (control.stopRequested()) {
-                err.println(cmd + ": stopped after step " + i + " of " + rates.size());
-                return false;
-            }
-            if (run(i + 1, rates.get(i), false) == null) {
-                return false;
-            }
-        }
-        return true;
+        AutoSweep.Outcome o = AutoSweep.run(settings.sweepId(), throughputSlots(base), settings.autoRates(),
+                (runId, slots, synchronous) -> {
+                    BenchmarkReport r = probe(runId, slots, synchronous);
+                    Double rps = r == null ? null : SweepDriver.requestsPerS(r);
+                    return r == null ? Optional.empty() : Optional.of(rps == null ? 0.0 : rps);
+                },
+                (step, rate) -> run(step, rate, false) != null, control::stopRequested,
+                line -> err.println(cmd + ": " + line));
+        autoRange = o.range();
+        return o.complete();
     }
 
     /**

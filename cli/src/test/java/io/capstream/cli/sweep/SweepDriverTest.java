@@ -185,4 +185,17 @@ class SweepDriverTest {
         assertFalse(SweepDriver.observation(stopped, SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met());
         assertTrue(SweepDriver.observation(report(met), SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met());
     }
+
+    /** Issue 30: --rate auto's curve steps are mode auto with N planned, and none warms up (the synchronous probe did). */
+    @Test
+    void anAutoRateStepIsModeAutoWithoutWarmUp() {
+        SweepDriver d = driver(new SweepSettings("sweep-1", LoadAxis.RATE, null, null, new SweepOutput(Path.of("out")),
+                SloParser.parseAll(SLOS), 3));
+        RunConfig first = d.stepConfig(base(), 1, 10.62, false);
+        assertThat(first.warmup()).as("the synchronous probe had the warm-up").isEqualTo(WarmupConfig.NONE);
+        assertThat(first.load().rateRps()).isEqualTo(10.62);
+        assertThat(first.load().arrival()).isEqualTo(ArrivalMode.POISSON);
+        assertThat(first.report().sweep()).isEqualTo(SweepStep.newBuilder().setSweepId("sweep-1").setStep(1)
+                .setAxis("rate").setValue(10.62).setMode("auto").setRepeat(false).setStepsPlanned(3).build());
+    }
 }
