@@ -39,7 +39,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * share is never redone, also not by another member after a rebalance), estimates its clock offset over
  * {@link ControlTopic} and runs the share ({@link ShareRunner}) while it keeps polling (so that a long
  * share does not drop it from the group). It reads {@link ControlTopic}: a {@link ControlMessage#STOP} of a run
- * stops that run's shares here (requests in flight end, RunFinished says interrupted), and a share it does not
+ * stops that run's shares here (requests in flight end, RunFinished says interrupted, or for a stop rule another
+ * worker tripped records the rule {@code coordinator}); a share that trips one of its own stop rules (issue 30) is
+ * reported to the coordinator as {@link ControlMessage#TRIPPED}, and a share it does not
  * run (stale start, missing API key variable, another plan) is reported to the coordinator as
  * {@link ControlMessage#REFUSED}. {@link #run()} blocks until {@link #stop()}; runs in progress are then asked to
  * stop and awaited. Thread-safe: {@link #stop()} may be called from any thread.

@@ -23,7 +23,7 @@ public class StopOptions {
 
     @Option(names = "--stop-on-saturation",
             description = "Stop the run when the endpoint no longer keeps up: over the last 50 requests the client's"
-                    + " queue grows (start rate below 80% of the offered rate, queue above 0.5 s), or TTFT rises by"
+                    + " queue grows (start rate below 80%% of the offered rate, queue above 0.5 s), or TTFT rises by"
                     + " more than 250 ms per second to over twice the first 50 requests' median, or (with"
                     + " --server-metrics) the endpoint's waiting requests grow by 10 or more over 5 scrapes.")
     boolean stopOnSaturation;

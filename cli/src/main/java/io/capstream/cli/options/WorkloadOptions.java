@@ -235,14 +235,14 @@ public class WorkloadOptions {
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
 
-    @picocli.CommandLine.Mixin
-    StopOptions stopRules = new StopOptions();
-
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
                     + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
                     + " value and attainment, and the run's goodput (requests meeting every percentile SLO).")
     java.util.List<String> slos = new java.util.ArrayList<>();
+
+    @picocli.CommandLine.Mixin
+    StopOptions stopRules = new StopOptions();
 
     /** @return the given {@code --slo} texts, in order; never null */
     public java.util.List<String> slos() {

@@ -187,7 +187,7 @@ public final class RunStep {
             io.capstream.schemas.avro.RunStop s = outcome.stopped();
             err.println(cmd + ": the run was stopped early by its stop rule " + s.getRule() + " (" + s.getDetail()
                     + "); " + (outcome.requestsPlanned() - outcome.requestsSent()) + " of " + outcome.requestsPlanned()
-                    + " planned requests were not sent" + (code == RunOutcome.EXIT_STOPPED ? "; exit code "
+                    + " planned requests were not sent" + (code == RunOutcome.EXIT_STOPPED && summary ? "; exit code "
                     + RunOutcome.EXIT_STOPPED : ""));
         }
         if (summary) {
