@@ -36,6 +36,15 @@ public final class RunPage {
             page.warning("The client self-check flagged this run: the client may have added to the measured times"
                     + " (see Client self-check).");
         }
+        JsonNode stopped = c.path("stopped");
+        if (stopped.isObject()) {
+            // issue 30: a stop rule ended the run early
+            page.warning("A stop rule ended this run early: " + stopped.path("rule").asText("?") + " at "
+                    + Fmt.number(stopped.path("at_ms").asDouble() / 1000) + " s after T0: "
+                    + stopped.path("detail").asText("") + "; " + stopped.path("requests_ended").asInt()
+                    + " requests had ended" + (stopped.path("requests_not_sent").isNumber() ? ", "
+                    + stopped.path("requests_not_sent").asInt() + " planned were not sent" : "") + ".");
+        }
 
         page.heading("Summary");
         page.table(RunTables.KEY_VALUE, RunTables.summary(artifact).stream().filter(r -> !r.get(1).isEmpty()).toList());

@@ -163,7 +163,8 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
             String finisher = OpenRun.finisher(event);
             if (run.finished(finisher, event)) {
                 store.put(StateKeys.finished(runId, finisher), event);
-                p.finish(f.getRequestsSent(), f.getInterrupted());
+                // a worker a stop rule stopped ended early as an interrupted one did (issue 30)
+                p.finish(f.getRequestsSent(), f.getInterrupted() || f.getStopped() != null);
             } else {
                 p.duplicate();
             }
@@ -263,6 +264,13 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         long ranToBound = p.ranToTimeBound();
         int n = started == null ? present.length()
                 : ranToBound >= 0 ? (int) Math.min(limit, Math.max(ranToBound, present.length())) : limit;
+        // a run a stop rule ended (issue 30): once every RunFinished is in and every request its workers say they
+        // sent has arrived, the planned indices still absent were never sent: not missing
+        io.capstream.schemas.avro.RunStop stop = io.capstream.aggregator.report.calc.StopReports.first(
+                finishedEvents.stream().map(ev -> (RunFinished) ev.getPayload()).toList());
+        if (stop != null && p.allFinished() && p.received() >= p.sentTotal()) {
+            n = 0;
+        }
         List<Integer> missing = new ArrayList<>();
         for (int i = present.nextClearBit(0); i < n; i = present.nextClearBit(i + 1)) {
             missing.add(i);
@@ -282,6 +290,9 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         }
         finished = io.capstream.aggregator.report.calc.WorkerClientChecks.withEveryWorkersWarnings(finished,
                 finishedByWorker);
+        if (finished != null && stop != null && finished.getStopped() != stop) {
+            finished = RunFinished.newBuilder(finished).setStopped(stop).build(); // the first rule of any worker
+        }
         boolean allFinished = p.allFinished();
         Provenance provenance = Provenance.newBuilder()
                 .setKind(Origins.kind(started == null ? null : started.getOrigin()))

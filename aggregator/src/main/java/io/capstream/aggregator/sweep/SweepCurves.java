@@ -128,7 +128,8 @@ public final class SweepCurves {
      * when its report says every SLO was met ({@code slo.met_all}), and it did not fall behind its arrival
      * schedule ({@code load.behind_schedule}: the endpoint, or the in-flight cap, held the load below
      * the rate asked for, so the latencies belong to a lower load), was not interrupted
-     * ({@code load.interrupted}) and its report is complete ({@code provenance.complete}). A step held back by
+     * ({@code load.interrupted}), no stop rule ended it early ({@code stopped}, issue 30: an error rate or saturation
+     * that stopped the step is a miss) and its report is complete ({@code provenance.complete}). A step held back by
      * the client's own in-flight cap ({@link ReportView#heldByInFlightCap}) gets no verdict: it did not apply its
      * load, and the endpoint is not to blame for that.
      *
@@ -143,7 +144,7 @@ public final class SweepCurves {
         }
         boolean loadApplied = load == null || (!load.getBehindSchedule() && !load.getInterrupted());
         boolean complete = r.getProvenance() == null || r.getProvenance().getComplete();
-        return slo.getMetAll() && loadApplied && complete;
+        return slo.getMetAll() && loadApplied && complete && r.getStopped() == null;
     }
 
     /**

@@ -284,4 +284,16 @@ class RunPageTest {
         return java.util.stream.StreamSupport.stream(chart.get("series").spliterator(), false)
                 .map(s -> s.get("label").asText()).toList();
     }
+
+    @Test
+    void aRunAStopRuleEndedSaysSoAtTheTop() throws Exception {
+        ObjectNode artifact = (ObjectNode) RunArtifacts.artifact(40, true);
+        assertThat(Jsoup.parse(RunPage.render(artifact)).text()).as("not stopped").doesNotContain("stop rule");
+        ObjectNode stopped = ((ObjectNode) artifact.get("capstream")).putObject("stopped");
+        stopped.put("rule", "max_error_rate").put("at_ms", 2310.0).put("detail", "26 of the last 50 requests failed"
+                + " (52%), over the 50% limit").put("requests_ended", 50).put("requests_not_sent", 1950);
+        assertThat(Jsoup.parse(RunPage.render(artifact)).text()).contains("A stop rule ended this run early:"
+                + " max_error_rate at 2.31 s after T0: 26 of the last 50 requests failed (52%), over the 50% limit; 50"
+                + " requests had ended, 1950 planned were not sent.");
+    }
 }

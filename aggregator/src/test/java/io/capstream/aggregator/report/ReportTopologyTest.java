@@ -342,6 +342,55 @@ class ReportTopologyTest {
     }
 
     @Test
+    void stoppedRunIsCompleteWhenEverySentRequestIsIn() {
+        List<RunEvent> run = new ArrayList<>(TestRuns.run("run-stop", 10));
+        RunEvent fin = TestRuns.finished("run-stop", 6);
+        ((io.capstream.schemas.avro.RunFinished) fin.getPayload()).setStopped(io.capstream.schemas.avro.RunStop
+                .newBuilder().setRule("max_error_rate").setAtMs(812.5).setDetail("6 of the last 6 requests failed")
+                .setRequestsEnded(6).build());
+        sendAll(run.subList(0, 1 + 6));
+        send(fin);
+        BenchmarkReport r = single();
+        assertThat(r.getProvenance().getComplete()).as("published at once, and the 4 never sent are not missing: %s",
+                r.getProvenance()).isTrue();
+        assertThat(r.getProvenance().getMissingRequestIndices()).isEmpty();
+        assertThat(r.getRequests()).isEqualTo(6);
+        assertThat(r.getStopped().getRule()).isEqualTo("max_error_rate");
+        assertThat(r.getStopped().getAtMs()).isEqualTo(812.5);
+        assertThat(r.getStopped().getRequestsNotSent()).isEqualTo(4);
+    }
+
+    @Test
+    void distributedRunStoppedByOneWorkerReportsItsRuleAndIsComplete() {
+        // 12 planned over 3 workers (index i from w<i % 3>); w0 tripped a rule after 0, 3; its coordinator stopped
+        // w1 after 1, 4, 7 and w2 after 2, 5: 7 sent, 5 never sent
+        List<RunEvent> all = TestRuns.distributed("run-dstop", 12, 3);
+        List<Integer> sentIdx = List.of(0, 3, 1, 4, 7, 2, 5);
+        sendAll(List.of(all.get(0)));
+        for (int i : sentIdx) {
+            send(all.get(1 + i));
+        }
+        String[] rules = {"max_error_rate", "coordinator", "coordinator"};
+        double[] at = {700, 650, 720};
+        int[] sent = {2, 3, 2};
+        for (int k = 0; k < 3; k++) {
+            RunEvent f = TestRuns.workerFinished("run-dstop", k, 3, sent[k]);
+            ((io.capstream.schemas.avro.RunFinished) f.getPayload()).setStopped(io.capstream.schemas.avro.RunStop
+                    .newBuilder().setRule(rules[k]).setAtMs(at[k]).setDetail("d" + k).setRequestsEnded(sent[k]).build());
+            send(f);
+        }
+        BenchmarkReport r = single();
+        assertThat(r.getProvenance().getComplete()).as("%s", r.getProvenance()).isTrue();
+        assertThat(r.getProvenance().getMissingRequestIndices()).isEmpty();
+        assertThat(r.getRequests()).isEqualTo(7);
+        assertThat(r.getStopped().getRule()).as("the tripping worker's rule, not its coordinator's stops")
+                .isEqualTo("max_error_rate");
+        assertThat(r.getStopped().getDetail()).isEqualTo("d0");
+        assertThat(r.getStopped().getRequestsNotSent()).isEqualTo(5);
+        assertThat(r.getStopped().getWorkersStopped()).isEqualTo(3);
+    }
+
+    @Test
     void timeBoundedClosedLoopThatRanToItsDurationIsComplete() {
         // --duration: 10 planned, 6 started before the bound; the 4 it had no time for are not missing
         List<RunEvent> run = new ArrayList<>(TestRuns.run("run-timed", 10));

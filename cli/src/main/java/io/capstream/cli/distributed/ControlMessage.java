@@ -12,19 +12,30 @@ import java.nio.charset.StandardCharsets;
  *
  * @param type     {@link #PLAN} (a coordinator created the run's plan topic: its broker timestamp dates the
  *                 plan, see {@link PlanCleanup}), {@link #STOP} (the coordinator asks the workers to stop the
- *                 run's shares) or {@link #REFUSED} (a worker did not run its share); not null
+ *                 run's shares), {@link #REFUSED} (a worker did not run its share) or {@link #TRIPPED} (a worker's
+ *                 share tripped a stop rule); not null
  * @param runId    the run id; not null
- * @param share    the share a refusal is about; null for the other types
- * @param workerId the refusing worker's id; null for the other types
- * @param reason   why (a refusal's problems, a stop's cause); null when none is given
+ * @param share    the share a refusal or a trip is about; null for the other types
+ * @param workerId the refusing or tripping worker's id; null for the other types
+ * @param reason   why (a refusal's problems, a stop's cause, what was true when a rule tripped); null when none
+ * @param rule     the stop rule (issue 30): of a {@link #TRIPPED}, the rule that tripped; of a {@link #STOP}, the
+ *                 rule that made the coordinator stop the run (its workers then record the rule
+ *                 {@code coordinator}, not an interruption); null otherwise
  */
-public record ControlMessage(String type, String runId, Integer share, String workerId, String reason) {
+public record ControlMessage(String type, String runId, Integer share, String workerId, String reason, String rule) {
     /** A coordinator created the run's plan topic. */
     public static final String PLAN = "plan";
     /** The coordinator asks every worker to stop the run's shares (they end as interrupted). */
     public static final String STOP = "stop";
     /** A worker did not run its share (nothing of it was sent). */
     public static final String REFUSED = "refused";
+    /** A worker's share tripped a stop rule (issue 30): the coordinator stops every worker. */
+    public static final String TRIPPED = "tripped";
+
+    /** A message without a stop rule (the types before issue 30). */
+    public ControlMessage(String type, String runId, Integer share, String workerId, String reason) {
+        this(type, runId, share, workerId, reason, null);
+    }
 
     /**
      * @param runId the run id; not null
@@ -41,6 +52,28 @@ public record ControlMessage(String type, String runId, Integer share, String wo
      */
     public static ControlMessage stop(String runId, String reason) {
         return new ControlMessage(STOP, runId, null, null, reason);
+    }
+
+    /**
+     * @param runId  the run id; not null
+     * @param rule   the stop rule one of its workers tripped; not null
+     * @param reason which worker, and what was true; not null
+     * @return a stop of the run because of a stop rule (its workers record the rule {@code coordinator})
+     */
+    public static ControlMessage stopForRule(String runId, String rule, String reason) {
+        return new ControlMessage(STOP, runId, null, null, reason, rule);
+    }
+
+    /**
+     * @param runId    the run id; not null
+     * @param share    the share that tripped
+     * @param workerId the worker; not null
+     * @param rule     the rule that tripped; not null
+     * @param detail   what was true; not null
+     * @return a worker's report of a tripped stop rule
+     */
+    public static ControlMessage tripped(String runId, int share, String workerId, String rule, String detail) {
+        return new ControlMessage(TRIPPED, runId, share, workerId, detail, rule);
     }
 
     /**
@@ -68,6 +101,9 @@ public record ControlMessage(String type, String runId, Integer share, String wo
         if (reason != null) {
             n.put("reason", reason);
         }
+        if (rule != null) {
+            n.put("rule", rule);
+        }
         return n.toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -87,7 +123,8 @@ public record ControlMessage(String type, String runId, Integer share, String wo
             return new ControlMessage(n.get("type").asText(), n.get("run_id").asText(),
                     n.path("share").canConvertToInt() && n.has("share") ? n.get("share").asInt() : null,
                     n.path("worker_id").isTextual() ? n.get("worker_id").asText() : null,
-                    n.path("reason").isTextual() ? n.get("reason").asText() : null);
+                    n.path("reason").isTextual() ? n.get("reason").asText() : null,
+                    n.path("rule").isTextual() ? n.get("rule").asText() : null);
         } catch (java.io.IOException e) {
             return null;
         }

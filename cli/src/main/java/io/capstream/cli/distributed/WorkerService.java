@@ -39,7 +39,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * share is never redone, also not by another member after a rebalance), estimates its clock offset over
  * {@link ControlTopic} and runs the share ({@link ShareRunner}) while it keeps polling (so that a long
  * share does not drop it from the group). It reads {@link ControlTopic}: a {@link ControlMessage#STOP} of a run
- * stops that run's shares here (requests in flight end, RunFinished says interrupted), and a share it does not
+ * stops that run's shares here (requests in flight end, RunFinished says interrupted, or for a stop rule another
+ * worker tripped records the rule {@code coordinator}); a share that trips one of its own stop rules (issue 30) is
+ * reported to the coordinator as {@link ControlMessage#TRIPPED}, and a share it does not
  * run (stale start, missing API key variable, another plan) is reported to the coordinator as
  * {@link ControlMessage#REFUSED}. {@link #run()} blocks until {@link #stop()}; runs in progress are then asked to
  * stop and awaited. Thread-safe: {@link #stop()} may be called from any thread.
@@ -64,7 +66,7 @@ public final class WorkerService {
     /** Run controls of the shares in progress, by run id (a stop message stops them all). */
     private final Map<String, List<RunControl>> byRun = new ConcurrentHashMap<>();
     /** Run ids whose coordinator sent a stop, most recent last (a share of them taken later is not run). */
-    private final Set<String> stoppedRuns = new java.util.LinkedHashSet<>();
+    private final Map<String, ControlMessage> stoppedRuns = new java.util.LinkedHashMap<>();
     private static final int MAX_STOPPED_RUNS = 1000;
     private volatile ControlListener listener;
     private volatile Producer<byte[], byte[]> probes;
@@ -163,22 +165,54 @@ public final class WorkerService {
             return;
         }
         synchronized (stoppedRuns) {
-            stoppedRuns.add(m.runId());
+            stoppedRuns.putIfAbsent(m.runId(), m);
             if (stoppedRuns.size() > MAX_STOPPED_RUNS) {
-                stoppedRuns.remove(stoppedRuns.iterator().next());
+                stoppedRuns.remove(stoppedRuns.keySet().iterator().next());
             }
         }
         List<RunControl> controls = byRun.getOrDefault(m.runId(), List.of());
         if (!controls.isEmpty()) {
             log.println("capstream worker " + workerId + ": run " + m.runId() + ": stopped by its coordinator"
                     + (m.reason() == null ? "" : " (" + m.reason() + ")") + "; requests in flight end");
-            controls.forEach(RunControl::requestStop);
+            controls.forEach(c -> stop(c, m));
         }
     }
 
-    private boolean stoppedByCoordinator(String runId) {
+    /**
+     * Stops a share as its coordinator asks: for a stop rule another worker tripped (issue 30) the share records the
+     * rule {@code coordinator}; otherwise it is interrupted.
+     */
+    private static void stop(RunControl c, ControlMessage m) {
+        if (m.rule() != null) {
+            c.requestStop(io.capstream.loadgen.stop.StopRuleChecker.COORDINATOR, "the coordinator stopped the run: "
+                    + (m.reason() == null ? "stop rule " + m.rule() + " tripped" : m.reason()));
+        } else {
+            c.requestStop();
+        }
+    }
+
+    private ControlMessage stoppedByCoordinator(String runId) {
         synchronized (stoppedRuns) {
-            return stoppedRuns.contains(runId);
+            return stoppedRuns.get(runId);
+        }
+    }
+
+    /** Tells the coordinator that a share tripped a stop rule (best effort, without blocking: an event loop calls). */
+    private void tripped(WorkerShare ws, io.capstream.loadgen.stop.StopTrip trip) {
+        Producer<byte[], byte[]> p = probes;
+        if (p == null) {
+            return;
+        }
+        log.println("capstream worker " + workerId + ": run " + ws.getRunId() + " share " + ws.getShare() + ": "
+                + trip.describe() + "; telling the coordinator");
+        try {
+            p.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ControlTopic.NAME,
+                    ws.getRunId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    ControlMessage.tripped(ws.getRunId(), ws.getShare(), workerId, trip.rule(), trip.detail())
+                            .toBytes()));
+        } catch (RuntimeException e) {
+            log.println("capstream worker " + workerId + ": note: the coordinator of run " + ws.getRunId()
+                    + " could not be told of the stop rule: " + e.getMessage());
         }
     }
 
@@ -211,14 +245,17 @@ public final class WorkerService {
         log.printf("capstream worker %s: %s: %d slots, clock offset %+.1f ms +/- %.1f ms%n", workerId, what,
                 ws.getConcurrency(), offset.offsetMs(), offset.uncertaintyMs());
         RunControl control = new RunControl();
+        control.onTrip(trip -> tripped(ws, trip));
         running.add(control);
         byRun.computeIfAbsent(ws.getRunId(), k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(control);
-        if (stoppedByCoordinator(ws.getRunId())) {
+        ControlMessage stop = stoppedByCoordinator(ws.getRunId());
+        if (stop != null) {
             // the stop came before this share was taken or while the clock was probed: the share still starts, at
-            // once, and sends only its RunFinished (interrupted, nothing sent), so that the run's report completes
+            // once, and sends only its RunFinished (interrupted or stopped, nothing sent), so that the run's report
+            // completes
             log.println("capstream worker " + workerId + ": " + what + ": its coordinator stopped the run; nothing is"
                     + " sent");
-            control.requestStop();
+            stop(control, stop);
         }
         CompletableFuture<?> f = runner.run(ws, workerId, offset, control).whenComplete((o, e) -> {
             running.remove(control);

@@ -34,8 +34,8 @@ public final class OptionSections {
     public static final String LOAD = "Load (how many at once, when they start):";
     /** Heading of {@code sweep}'s step and search options. */
     public static final String SWEEP = "Sweep (the steps, or the SLO search):";
-    /** Heading of the run-id and SLO options. */
-    public static final String RUN = "Run id and SLOs:";
+    /** Heading of the run-id, SLO and stop-rule options. */
+    public static final String RUN = "Run id, SLOs and stop rules:";
     /** Heading of the report and file options. */
     public static final String OUTPUT = "Output (report, pages, CSV):";
     /** Heading of the Kafka, registry and aggregator options. */
@@ -84,7 +84,8 @@ public final class OptionSections {
         for (String n : List.of("--search", "--search-start", "--search-max", "--max-steps", "--sweep-id")) {
             m.put(n, SWEEP);
         }
-        for (String n : List.of("--run-id", "--run-id-suffix", "--slo")) {
+        for (String n : List.of("--run-id", "--run-id-suffix", "--slo", "--max-error-rate", "--max-consecutive-errors",
+                "--stop-on-saturation")) {
             m.put(n, RUN);
         }
         for (String n : List.of("--output", "--output-dir", "--html", "--csv", "--report-timeout")) {

@@ -245,6 +245,9 @@ public class WorkloadOptions {
                     + " value and attainment, and the run's goodput (requests meeting every percentile SLO).")
     java.util.List<String> slos = new java.util.ArrayList<>();
 
+    @picocli.CommandLine.Mixin
+    StopOptions stopRules = new StopOptions();
+
     /** @return the given {@code --slo} texts, in order; never null */
     public java.util.List<String> slos() {
         return slos == null ? java.util.List.of() : java.util.List.copyOf(slos);
@@ -343,7 +346,8 @@ public class WorkloadOptions {
         WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
                 warmupPrimeCache);
         return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
-                scrape, conversation.toShape());
+                scrape, conversation.toShape())
+                .withStop(stopRules.toRules());
     }
 
     /**

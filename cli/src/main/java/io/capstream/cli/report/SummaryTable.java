@@ -56,6 +56,10 @@ public final class SummaryTable {
         line(sb, "requests", report.getRequests() + "  completed " + report.getCompleted()
                 + "  failed " + zeroIfNull(report.getFailed()) + "  concurrency " + report.getConcurrency());
         line(sb, "wall clock", fmt(report.getWallClockMs(), " ms"));
+        String stop = stopped(report.getStopped());
+        if (stop != null) {
+            line(sb, "STOPPED", stop);
+        }
         workers(sb, report.getWorkers(), report.getClockOffsetSpreadMs());
         sb.append('\n');
         RunStatistics stats = report.getStatistics();
@@ -311,6 +315,21 @@ public final class SummaryTable {
 
     private static String num0(Double v) {
         return v == null ? "-" : String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    /**
+     * @param s the report's {@code capstream.stopped}, or null
+     * @return e.g. {@code by max_error_rate at 2.31 s: 26 of the last 50 requests failed (52%), over the 50% limit;
+     *         52 requests had ended, 1,948 planned were not sent}; null when the run was not stopped
+     */
+    public static String stopped(io.capstream.schemas.avro.StopReport s) {
+        if (s == null) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "by %s at %.2f s: %s; %,d requests had ended%s%s", s.getRule(),
+                s.getAtMs() / 1000, s.getDetail(), s.getRequestsEnded(), s.getRequestsNotSent() == null ? ""
+                        : String.format(Locale.ROOT, ", %,d planned were not sent", s.getRequestsNotSent()),
+                s.getWorkersStopped() > 1 ? " (" + s.getWorkersStopped() + " workers stopped)" : "");
     }
 
     private static void line(StringBuilder sb, String label, String value) {

@@ -50,7 +50,9 @@ import org.apache.kafka.common.internals.Topic;
  * waits for the report, writes it, prints the summary and deletes the plan topic. While it waits it reads the
  * workers' refusals on {@link ControlTopic} (a refused share, or one not taken
  * {@link ShareLooks#UNTAKEN_GIVE_UP} after the start, gives the run up at once: {@link ShareLooks}) and, on
- * SIGINT/SIGTERM, sends the workers a stop of the run; the report's output is {@link DistributedSummary}'s. It
+ * SIGINT/SIGTERM, sends the workers a stop of the run; when a worker says its share tripped a stop rule (issue 30,
+ * {@link ControlMessage#TRIPPED}) it sends every worker a stop for that rule (they record the rule
+ * {@code coordinator}) and awaits the report as usual; the report's output is {@link DistributedSummary}'s. It
  * sends no request itself. Exit codes as {@link RunStep}'s: 0 a complete report without failed requests (or, without
  * waiting, the plan published), 1 otherwise, 2 usage errors found by the preparation, 130 interrupted. Not
  * thread-safe.
@@ -149,8 +151,8 @@ public final class DistributedRunStep {
                         + String.join(", ", cleaned));
             }
             try (ControlListener listener = publisher.listen(runId, m -> {
-                if (ControlMessage.REFUSED.equals(m.type())) {
-                    refusals.add(m);
+                if (ControlMessage.REFUSED.equals(m.type()) || ControlMessage.TRIPPED.equals(m.type())) {
+                    refusals.add(m); // refusals and tripped stop rules (issue 30), in order
                 }
             })) {
                 return publishAndAwait(stack, session, config, control, reportFile, plan, runId, coordinatorId,
@@ -249,6 +251,16 @@ public final class DistributedRunStep {
         return code;
     }
 
+    /** Sends every worker the stop of a rule one of them tripped, and says so. */
+    private void stopForRule(PlanPublisher publisher, String runId, ControlMessage trip) throws InterruptedException {
+        String what = "worker " + trip.workerId() + " (share " + trip.share() + ") tripped stop rule " + trip.rule()
+                + ": " + trip.reason();
+        String why = publisher.send(ControlMessage.stopForRule(runId, trip.rule(), what));
+        err.println(cmd + ": run " + runId + ": " + what + "; " + (why == null
+                ? "the other workers were asked to stop their shares (" + ControlTopic.NAME + ")"
+                : "the other workers could not be asked to stop their shares (" + why + ")"));
+    }
+
     private void deletePlan(PlanPublisher publisher, String runId) {
         String why = publisher.deletePlan(runId);
         if (why != null) {
@@ -337,6 +349,7 @@ public final class DistributedRunStep {
         CompletableFuture<BenchmarkReport> f = waiter.expect(runId);
         long deadline = clock.nanoTime() + lead.plus(waitBound(config, plan)).plus(req.reportTimeout()).toNanos();
         boolean interrupted = false;
+        boolean stoppedForRule = false;
         try {
             while (clock.nanoTime() < deadline) {
                 if (!interrupted && control.stopRequested()) {
@@ -350,6 +363,14 @@ public final class DistributedRunStep {
                 }
                 if (!interrupted) {
                     ControlMessage refused = refusals.poll();
+                    if (refused != null && ControlMessage.TRIPPED.equals(refused.type())) {
+                        // a worker tripped a stop rule (issue 30): every other worker stops too, the report comes
+                        if (!stoppedForRule) {
+                            stoppedForRule = true;
+                            stopForRule(publisher, runId, refused);
+                        }
+                        refused = null;
+                    }
                     if (refused != null) {
                         return new Awaited(null, "worker " + refused.workerId() + " refused share " + refused.share()
                                 + " of " + workers + ": " + refused.reason(), false);

@@ -59,6 +59,14 @@ final class DistributedSummary {
         int failed = ArtifactJson.parse(report.getArtifactJson()).path("failed").asInt(0);
         if (failed > 0) {
             err.println(cmd + ": " + failed + " requests failed");
+        }
+        if (report.getStopped() != null) {
+            // issue 30: a stop rule ended the run early; its complete report is written: the stop's own exit code
+            err.println(cmd + ": the run was stopped early by stop rule " + report.getStopped().getRule()
+                    + (code == 0 ? "; exit code " + io.capstream.loadgen.run.RunOutcome.EXIT_STOPPED : ""));
+            return code == 0 ? io.capstream.loadgen.run.RunOutcome.EXIT_STOPPED : code;
+        }
+        if (failed > 0) {
             code = 1;
         }
         return SloGate.apply(report.getSlo(), code, err, cmd);

@@ -44,7 +44,8 @@ public final class RunStep {
      * @param exitCode   0 every request completed, every event was delivered and a complete report was
      *                   written; 1 otherwise; 2 a usage error found by the preparation (nothing was sent);
      *                   {@value SloGate#EXIT_SLO_MISSED} (a run with its summary printed, otherwise 0) an
-     *                   {@code --slo} was missed ({@link SloGate});
+     *                   {@code --slo} was missed ({@link SloGate}); {@value RunOutcome#EXIT_STOPPED} a stop rule ended
+     *                   the run early (issue 30) and its complete report was written;
      *                   130 stopped during the warm-up (nothing was sent)
      * @param outcome    what the load generator did, or null when the run did not start
      * @param report     the run's report, or null when none arrived (or none was awaited)
@@ -181,6 +182,13 @@ public final class RunStep {
                     + " events could not be delivered to Kafka" + (sinkError == null ? "" : " (" + sinkError + ")")
                     + (req.awaitReport() ? "; no report was awaited: it would be incomplete" : ""));
             code = 1;
+        }
+        if (outcome.stopped() != null) {
+            io.capstream.schemas.avro.RunStop s = outcome.stopped();
+            err.println(cmd + ": the run was stopped early by its stop rule " + s.getRule() + " (" + s.getDetail()
+                    + "); " + (outcome.requestsPlanned() - outcome.requestsSent()) + " of " + outcome.requestsPlanned()
+                    + " planned requests were not sent" + (code == RunOutcome.EXIT_STOPPED && summary ? "; exit code "
+                    + RunOutcome.EXIT_STOPPED : ""));
         }
         if (summary) {
             code = SloGate.apply(report == null ? null : report.getSlo(), code, err, cmd);

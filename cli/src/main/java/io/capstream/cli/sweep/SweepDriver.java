@@ -132,7 +132,7 @@ public final class SweepDriver {
             }
             AutoRange auto = steps.autoRange();
             settings.output().writeCurve(curve.get(), auto == null ? null : auto.toJson());
-            out.print(SweepTable.render(curve.get()));
+            out.print(SweepTable.render(curve.get(), steps.stoppedRunIds()));
             out.println("sweep written to " + settings.output().dir().resolve(SweepOutput.SWEEP_JSON) + " and "
                     + SweepOutput.SWEEP_CSV + ", " + steps.reportIds().size() + " step report(s) in "
                     + settings.output().dir());
@@ -302,6 +302,10 @@ public final class SweepDriver {
         }
         if (health != null && health.getInterrupted()) {
             sb.append(", interrupted: counts as missing the SLOs");
+        }
+        if (report.getStopped() != null) {
+            sb.append(String.format(Locale.ROOT, ", STOPPED by %s at %.2f s (%s): counts as missing the SLOs",
+                    report.getStopped().getRule(), report.getStopped().getAtMs() / 1000, report.getStopped().getDetail()));
         }
         if (slo != null && slo.getMetAll()) {
             if (Boolean.TRUE.equals(SweepCurves.meetsSlos(report))) {

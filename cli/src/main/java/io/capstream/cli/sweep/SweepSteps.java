@@ -32,6 +32,8 @@ final class SweepSteps {
     private final RunStep runStep;
     /** Run ids of the steps whose reports arrived, in step order. */
     private final Set<String> reportIds = new LinkedHashSet<>();
+    /** Run ids of the steps whose reports say a stop rule ended them early. */
+    private final Set<String> stoppedRunIds = new LinkedHashSet<>();
     /** The steps whose reports arrived, in step order, for the {@code --html}/{@code --csv} files. */
     private final List<SweepViews.Step> done = new ArrayList<>();
     private boolean usageError;
@@ -88,6 +90,11 @@ final class SweepSteps {
     /** @return the steps whose reports arrived, in step order, for the {@code --html}/{@code --csv} files */
     List<SweepViews.Step> done() {
         return done;
+    }
+
+    /** @return run ids of the steps a stop rule ended early (issue 30), in step order */
+    Set<String> stoppedRunIds() {
+        return stoppedRunIds;
     }
 
     /** @return whether a step ended with a usage error (exit code 2) */
@@ -232,6 +239,9 @@ final class SweepSteps {
             return null;
         }
         reportIds.add(config.identity().runId());
+        if (r.report().getStopped() != null) {
+            stoppedRunIds.add(config.identity().runId());
+        }
         if (req.visual().any()) {
             done.add(new SweepViews.Step(config.identity().runId(), step, r.reportFile(),
                     ArtifactJson.parse(r.report().getArtifactJson())));

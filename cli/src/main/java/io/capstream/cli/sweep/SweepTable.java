@@ -25,6 +25,18 @@ public final class SweepTable {
      * @return the table, lines ending in {@code \n}; a repeat step is marked {@code r} after its number
      */
     public static String render(SweepCurve curve) {
+        return render(curve, Set.of());
+    }
+
+    /**
+     * As {@link #render(SweepCurve)}, with the steps a stop rule ended early (issue 30) marked {@code STOPPED} in the
+     * SLOs column (such a step counts as missing the SLOs) and named in a line after the table.
+     *
+     * @param curve   the sweep's curve; not null
+     * @param stopped run ids of the steps a stop rule ended early; not null
+     * @return the table, lines ending in {@code \n}
+     */
+    public static String render(SweepCurve curve, Set<String> stopped) {
         StringBuilder sb = new StringBuilder();
         LoadAxis axis = LoadAxis.parse(curve.getAxis());
         row(sb, "step", axis.integral() ? "concurrency" : "rate (r/s)", "req/s",
@@ -36,8 +48,19 @@ public final class SweepTable {
                     num(p.getTtftP95Ms(), 1), num(p.getTtftP99Ms(), 1), num(p.getItlP99Ms(), 1),
                     num(p.getE2eP95Ms(), 1), percent(p.getErrorRate()), percent(p.getGoodput()),
                     num(p.getAchievedLoad(), 2) + (p.getBehindSchedule() ? "!" : ""),
-                    p.getHeldByInFlightCap() ? "CAPPED" : p.getMeetsSlos() == null ? "-"
-                            : p.getMeetsSlos() ? "met" : "MISSED");
+                    stopped.contains(p.getRunId()) ? "STOPPED" : p.getHeldByInFlightCap() ? "CAPPED"
+                            : p.getMeetsSlos() == null ? "-" : p.getMeetsSlos() ? "met" : "MISSED");
+        }
+        List<String> stoppedSteps = new ArrayList<>();
+        for (SweepPoint p : curve.getPoints()) {
+            if (stopped.contains(p.getRunId())) {
+                stoppedSteps.add(Integer.toString(p.getStep()));
+            }
+        }
+        if (!stoppedSteps.isEmpty()) {
+            sb.append("stopped by a stop rule: step").append(stoppedSteps.size() == 1 ? " " : "s ")
+                    .append(String.join(", ", stoppedSteps))
+                    .append(" (capstream.stopped in the step's report; counts as missing the SLOs)\n");
         }
         String capped = cappedLine(curve);
         if (capped != null) {

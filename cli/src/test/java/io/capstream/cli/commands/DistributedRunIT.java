@@ -289,6 +289,49 @@ class DistributedRunIT {
         }
     }
 
+    @Test
+    @Timeout(180)
+    void aWorkerThatTripsAStopRuleGetsEveryWorkerStoppedThroughItsCoordinator() throws Exception {
+        // issue 30: half the answers fail; 4 in a row trip a worker's rule within a few dozen requests, and its
+        // coordinator then stops the other worker (which records the rule "coordinator", unless it tripped its own
+        // rule first)
+        String bs = kafka.bootstrapServers();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        WorkerLogs logs = new WorkerLogs(2);
+        List<WorkerCommand> workers = new ArrayList<>();
+        List<Future<Integer>> exits = new ArrayList<>();
+        try {
+            startWorker(bs, "t0", logs.stream(0), pool, workers, exits, System::getenv);
+            startWorker(bs, "t1", logs.stream(1), pool, workers, exits, System::getenv);
+            awaitMembers(bs, 2);
+            Path report = tmp.resolve("tripped.json");
+            CliRun r = CliRun.run("run", "--bootstrap-servers", bs, "--schema-registry-url", REGISTRY, "--workers",
+                    "2", "--requests", "100000", "--concurrency", "2", "--ctx-tokens", "256", "--max-tokens", "4",
+                    "--client-warmup", "0", "--sim-error-rate", "0.5", "--max-consecutive-errors", "4", "--run-id",
+                    "dist-trip", "--output", report.toString());
+            assertThat(r.code()).as(r.err() + logs).isEqualTo(4);
+            assertThat(r.err()).as(r.err()).contains("run dist-trip: worker t").contains(" tripped stop rule"
+                    + " max_consecutive_errors: 4 requests in a row failed");
+            JsonNode a = ArtifactJson.read(report);
+            JsonNode stopped = a.path("capstream").path("stopped");
+            assertThat(stopped.path("rule").asText()).as(stopped.toString()).isEqualTo("max_consecutive_errors");
+            assertThat(stopped.path("workers_stopped").asInt()).as(stopped.toString()).isEqualTo(2);
+            assertThat(a.path("capstream").path("complete").asBoolean()).as(a.path("capstream").toString()).isTrue();
+            assertThat(a.path("requests").asInt()).isLessThan(100000);
+            List<RunFinished> finished = eventsOf("dist-trip", a.path("requests").asInt() + 3).stream()
+                    .filter(e -> e.getPayload() instanceof RunFinished).map(e -> (RunFinished) e.getPayload()).toList();
+            assertThat(finished).as("both shares' RunFinished").hasSize(2);
+            assertThat(finished).allSatisfy(f -> {
+                assertThat(f.getStopped()).as("every worker stopped by a rule").isNotNull();
+                assertThat(f.getInterrupted()).isFalse();
+            });
+            assertThat(finished).as("at least one tripped its own rule").anySatisfy(f ->
+                    assertThat(f.getStopped().getRule()).isEqualTo("max_consecutive_errors"));
+        } finally {
+            stopWorkers(workers, exits, pool, logs);
+        }
+    }
+
     private static void awaitMembers(String bs, int n) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bs))) {
             Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()

@@ -162,4 +162,16 @@ class RunUsageErrorsTest {
         assertEquals(List.of("capstream run: simulated engine: batch slots must be >= 1",
                 "capstream run: --ctx-tokens must be 0 or between 32 and 1048576, got 16"), r.lines());
     }
+
+    @Test
+    @Timeout(30)
+    void badStopRulesAreOneLineUsageErrors() {
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--max-error-rate", "2"),
+                "capstream run: --max-error-rate must be a share between 0 and 1 (exclusive), got 2.0");
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--max-error-rate", "0.2/x"),
+                "capstream run: --max-error-rate must be R or R/WINDOW (a share 0..1, requests), e.g. 0.2/50, got"
+                        + " '0.2/x'");
+        assertUsageError(run("run", "--base-url", baseUrl(), "--model", "m", "--max-consecutive-errors", "0"),
+                "capstream run: --max-consecutive-errors must be at least 1, got 0");
+    }
 }

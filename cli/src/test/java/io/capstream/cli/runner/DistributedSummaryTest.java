@@ -66,4 +66,27 @@ class DistributedSummaryTest {
         return io.capstream.schemas.avro.WorkerSummary.newBuilder().setRequests(sent).setCompleted(sent).setFailed(0)
                 .setRunFinished(true).setRequestsSent(sent).build();
     }
+
+    @Test
+    void aRunAStopRuleEndedPrintsItsStopLineAndExitsFour(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        BenchmarkReport r = BenchmarkReport.newBuilder(report("{\"failed\": 26}")).setRequests(52).setCompleted(26)
+                .setFailed(26).setProvenance(Provenance.newBuilder().setKind(ReportKind.LIVE).setComplete(true).build())
+                .setStopped(io.capstream.schemas.avro.StopReport.newBuilder().setRule("max_error_rate").setAtMs(2310.0)
+                        .setDetail("26 of the last 50 requests failed (52%), over the 50% limit").setRequestsEnded(50)
+                        .setRequestsNotSent(1948).setWorkersStopped(3).build())
+                .build();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        RunRequest req = new RunRequest("run", null, null, null, null, null, false, false, true, null, null, null,
+                null, null, null);
+        int code = new DistributedSummary(req, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true))
+                .written(r, dir.resolve("r.json"), false);
+        assertThat(code).as(err.toString()).isEqualTo(io.capstream.loadgen.run.RunOutcome.EXIT_STOPPED);
+        assertThat(out.toString()).contains("STOPPED           by max_error_rate at 2.31 s: 26 of the last 50 requests"
+                + " failed (52%), over the 50% limit; 50 requests had ended, 1,948 planned were not sent (3 workers"
+                + " stopped)\n");
+        assertThat(err.toString()).contains("capstream run: 26 requests failed\n")
+                .contains("capstream run: the run was stopped early by stop rule max_error_rate; exit code 4\n");
+    }
 }

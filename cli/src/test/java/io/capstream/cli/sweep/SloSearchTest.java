@@ -217,4 +217,36 @@ class SloSearchTest {
         assertTrue(r.resolved(20, 22));
         assertFalse(r.resolved(20, 22.5));
     }
+
+    @Test
+    void aStepThatTrippedAStopRuleIsAMissEvenWhenItsLatenciesMeetTheSlos() throws Exception {
+        // issue 30: from concurrency 4 on the fake endpoint fails fast and the step's stop rule ends it: its TTFT p95
+        // (of the few requests that completed) meets the SLO, but the step must count as missing it
+        List<String> steps = new ArrayList<>();
+        SloSearch.Outcome o = search(LoadAxis.CONCURRENCY, 1024, 12).run((step, load, repeat) -> {
+            steps.add(LoadAxis.CONCURRENCY.format(load) + (repeat ? "r" : ""));
+            io.capstream.schemas.avro.SloReport slo = io.capstream.schemas.avro.SloReport.newBuilder()
+                    .setSlos(List.of(io.capstream.schemas.avro.SloAttainment.newBuilder().setSlo("ttft_p95_ms<=300")
+                            .setMetric("ttft_p95_ms").setThreshold(300).setObserved(150.0).setMet(true).build()))
+                    .setRequests(32).setGoodRequests(32).setGoodput(1.0).setMetAll(true).build();
+            io.capstream.schemas.avro.BenchmarkReport r = io.capstream.schemas.avro.BenchmarkReport.newBuilder()
+                    .setRunId("s-" + step).setBaseUrl("http://127.0.0.1:8000/v1").setModel("m").setRequests(32)
+                    .setCompleted(32).setFailed(0).setFailures(List.of()).setConcurrency((int) load).setMaxTokens(32)
+                    .setRequestTimings(List.of()).setMetrics(io.capstream.schemas.avro.Metrics.newBuilder().build())
+                    .setProvenance(io.capstream.schemas.avro.Provenance.newBuilder()
+                            .setKind(io.capstream.schemas.avro.ReportKind.LIVE).build())
+                    .setArtifactJson("").setSlo(slo).build();
+            if (load >= 4) {
+                r.setStopped(io.capstream.schemas.avro.StopReport.newBuilder().setRule("max_error_rate").setAtMs(900.0)
+                        .setDetail("30 of the last 50 requests failed (60%), over the 50% limit").setRequestsEnded(50)
+                        .setRequestsNotSent(0).build());
+            }
+            return Optional.of(SweepDriver.observation(r, TTFT_300));
+        });
+        org.assertj.core.api.Assertions.assertThat(o.best()).as("steps %s", steps).isLessThan(4.0);
+        for (SloSearch.Probe p : o.probes()) {
+            org.assertj.core.api.Assertions.assertThat(p.observation().met()).as("step %d at %s", p.step(), p.load())
+                    .isEqualTo(p.load() < 4);
+        }
+    }
 }

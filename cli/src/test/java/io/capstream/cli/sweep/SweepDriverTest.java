@@ -198,4 +198,21 @@ class SweepDriverTest {
         assertThat(first.report().sweep()).isEqualTo(SweepStep.newBuilder().setSweepId("sweep-1").setStep(1)
                 .setAxis("rate").setValue(10.62).setMode("auto").setRepeat(false).setStepsPlanned(3).build());
     }
+
+    @Test
+    void aStepAStopRuleEndedMissesTheSlosAndItsProgressLineSaysStopped() {
+        SloReport met = sloReport(true, attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 212.44, true));
+        BenchmarkReport stopped = report(met);
+        stopped.setStopped(io.capstream.schemas.avro.StopReport.newBuilder().setRule("max_error_rate").setAtMs(2310.0)
+                .setDetail("26 of the last 50 requests failed (52%), over the 50% limit").setRequestsEnded(52)
+                .setRequestsNotSent(1948).setWorkersStopped(1).build());
+        org.assertj.core.api.Assertions.assertThat(SweepDriver.observation(stopped,
+                        SloParser.parseAll(List.of("ttft_p95_ms<=300"))).met())
+                .as("latencies met, but the step tripped a stop rule: the search must not take it").isFalse();
+        SweepSettings g = grid(LoadAxis.CONCURRENCY, 1.0, 2.0, 4.0);
+        org.assertj.core.api.Assertions.assertThat(SweepDriver.progressLine(g, 3, 4, false, stopped)).isEqualTo(
+                "capstream sweep: step 3/3 concurrency 4: TTFT p95 212.4 ms, 3.10 req/s, STOPPED by max_error_rate at"
+                        + " 2.31 s (26 of the last 50 requests failed (52%), over the 50% limit): counts as missing the"
+                        + " SLOs");
+    }
 }

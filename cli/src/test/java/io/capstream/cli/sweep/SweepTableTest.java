@@ -73,4 +73,17 @@ class SweepTableTest {
         assertEquals(true, table.contains("max load meeting SLOs: at least rate 8 req/s (step 1, run sw-s1): a lower"
                 + " bound, no higher load missed the SLOs; the endpoint may take more\n"), table);
     }
+
+    @Test
+    void aStepAStopRuleEndedIsMarkedStopped() {
+        SweepCurve c = curve(List.of(), null, null, point(1, 1, false, 112.5, null), point(2, 8, false, 200.0, null));
+        String table = SweepTable.render(c, java.util.Set.of("sw-s2"));
+        org.assertj.core.api.Assertions.assertThat(table)
+                .contains("7.84 STOPPED\n")
+                .contains("0.98 -\n")
+                .contains("stopped by a stop rule: step 2 (capstream.stopped in the step's report; counts as missing"
+                        + " the SLOs)\n");
+        org.assertj.core.api.Assertions.assertThat(SweepTable.render(c)).as("no stopped step: as before")
+                .doesNotContain("STOPPED").doesNotContain("stop rule");
+    }
 }

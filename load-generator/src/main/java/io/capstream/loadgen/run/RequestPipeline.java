@@ -60,6 +60,9 @@ final class RequestPipeline {
     /** Planned turns of conversations that ended early, never sent (they count towards the planned requests). */
     private final AtomicInteger unsent = new AtomicInteger();
     private final AtomicLong lastEndNs;
+    /** Told of each ended request (the stop rules, issue 30); none by default. */
+    private volatile EndObserver endObserver = (r, d) -> {
+    };
     /** A closed loop's slots between a request's end and their turn to start the next (progress in flight). */
     private volatile IntSupplier waitingForTurn = () -> 0;
 
@@ -192,7 +195,7 @@ final class RequestPipeline {
                     ? RequestError.of(ErrorTypes.VALUE_ERROR, PromptBuilder.TOO_SMALL)
                     : RequestError.of("RuntimeError", String.valueOf(cause));
             EventFactory.Turn t = decided(turn, ending, null);
-            ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err, t), null, start - scheduledNs,
+            ended(events.failed(index, scheduledNs, start, 0, -1, 0, 0, err, t), null, scheduledNs, start,
                     () -> onEnd.accept(null));
             return;
         }
@@ -213,7 +216,7 @@ final class RequestPipeline {
                         r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)), t);
                 counted = null;
             }
-            ended(ev, counted, start - scheduledNs, () -> onEnd.accept(r));
+            ended(ev, counted, scheduledNs, start, () -> onEnd.accept(r));
         });
     }
 
@@ -242,10 +245,11 @@ final class RequestPipeline {
     }
 
     /**
-     * @param r       the request's result, or null when it failed before it was sent
-     * @param queueNs its client-side queueing, ns
+     * @param r           the request's result, or null when it failed before it was sent
+     * @param scheduledNs when it was due, ns after T0
+     * @param startNs     when it was sent, ns after T0 (its client-side queueing is {@code startNs - scheduledNs})
      */
-    private void ended(RunEvent ev, RequestResult r, long queueNs, Runnable onEnd) {
+    private void ended(RunEvent ev, RequestResult r, long scheduledNs, long startNs, Runnable onEnd) {
         long now = clock.nanoTime();
         lastEndNs.accumulateAndGet(now, Math::max);
         boolean ok = r != null && r.ok();
@@ -258,6 +262,8 @@ final class RequestPipeline {
         emit(ev);
         int d = done.incrementAndGet();
         inFlight.decrementAndGet();
+        // the stop rules (issue 30) see it before the driver may start the next request
+        endObserver.ended(StopRuleInput.of(ev, r, scheduledNs, startNs, now - t0), d);
         if (d >= requests - unsent.get()) {
             // the last request: reported before onEnd, which may end the run (nothing is reported after that)
             progress(d, now);
@@ -294,6 +300,20 @@ final class RequestPipeline {
      */
     void waitingForTurn(IntSupplier waiting, int slots) {
         this.waitingForTurn = () -> Math.min(waiting.getAsInt(), Math.max(0, slots - inFlight.get()));
+    }
+
+    /** What is told of each ended request (the run's stop rules, issue 30). */
+    interface EndObserver {
+        /**
+         * @param r             the request as the stop rules see it
+         * @param requestsEnded requests ended so far, this one included
+         */
+        void ended(io.capstream.loadgen.stop.EndedRequest r, int requestsEnded);
+    }
+
+    /** @param observer told of each ended request, on its event loop, before the driver hears of it; not null */
+    void onEnded(EndObserver observer) {
+        this.endObserver = observer;
     }
 
     /** @return requests that ended */

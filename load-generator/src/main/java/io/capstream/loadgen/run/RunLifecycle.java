@@ -14,9 +14,13 @@ import io.capstream.loadgen.conversation.ConversationScript;
 import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.selfcheck.WarmupResult;
 import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
+import io.capstream.loadgen.stop.StopRuleChecker;
+import io.capstream.loadgen.stop.StopTrip;
 import io.capstream.loadgen.workload.BodySource;
 import io.capstream.loadgen.workload.PromptBuilder;
 import io.capstream.loadgen.workload.RequestBodyBuilder;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.text.HttpUrls;
 import io.capstream.schemas.time.CapClock;
 import io.vertx.core.Context;
@@ -28,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One run in progress (internal to {@link LoadGenerator}), spec §5 with capstream's arrival processes: its start,
@@ -39,6 +44,8 @@ import java.util.concurrent.CompletableFuture;
  * Wall and monotonic time come from one {@link CapClock}.
  */
 final class RunLifecycle {
+    /** The scraped series the saturation detector watches: the endpoint's waiting requests (SeriesNames). */
+    static final String SATURATION_SERIES = "requests_waiting";
     private final Vertx vertx;
     private final RunPlan plan;
     private final RunConfig config;
@@ -57,6 +64,10 @@ final class RunLifecycle {
     private final int units;
     private final SideProbes probes;
     private final CompletableFuture<RunOutcome> outcome = new CompletableFuture<>();
+    /** The live checker of the run's stop rules (issue 30). */
+    private final StopRuleChecker stopRules;
+    /** The stop rule that ended the run early (its own, or a coordinator's), or null. */
+    private final AtomicReference<StopTrip> stopped = new AtomicReference<>();
     private StreamingClient client;
     private List<Context> contexts;
     private int slots;
@@ -98,6 +109,7 @@ final class RunLifecycle {
         this.clock = clock;
         this.listener = new GuardedListener(listener, RunSecrets.of(config, plan.apiKey()));
         this.control = control == null ? new RunControl() : control;
+        this.stopRules = new StopRuleChecker(config.stop());
         this.bodySource = bodySource(config.request().promptSalt());
         BodySource warmupBodies = config.warmup().primeCache() ? bodySource
                 : bodySource(PromptBuilder.randomSalt("warm-up", new SecureRandom()));
@@ -186,13 +198,24 @@ final class RunLifecycle {
                     (java.util.function.BiFunction<io.vertx.core.buffer.Buffer, java.util.Map<String, String>,
                             io.vertx.core.Future<io.capstream.loadgen.client.RequestResult>>) c::execute,
                     events, t0, probes.observer(), sink, listener, clock);
+            if (stopRules.active()) {
+                pipeline.onEnded((r, ended) -> stop(stopRules.ended(r, ended)));
+            }
+            // a distributed run's coordinator stops this share because another worker tripped a rule
+            control.whenRuleStop(why -> stop(new StopTrip(why[0], clock.nanoTime() - t0, why[1], pipeline.done())));
             if (assignment == null) {
                 pipeline.emit(events.runStarted(startedAt));
             }
             // each scrape also goes into the run's event stream (a heartbeat with server_samples), in time order
             // with the requests, for the window summaries; the sinks are thread-safe
             EventFactory started = events;
-            probes.beginScraping(t0, (epochMs, tMs, samples) -> sink.send(started.serverSamples(epochMs, tMs, samples)));
+            probes.beginScraping(t0, (epochMs, tMs, samples) -> {
+                sink.send(started.serverSamples(epochMs, tMs, samples));
+                Double waiting = samples.get(SATURATION_SERIES);
+                if (waiting != null && tMs >= 0) {
+                    stop(stopRules.serverWaiting((long) (tMs * 1e6), waiting, pipeline.done()));
+                }
+            });
             listener.raw().onStarted(runId, plan);
             drive(open).whenComplete((x, err) -> finish());
         } catch (RuntimeException e) {
@@ -207,12 +230,12 @@ final class RunLifecycle {
         LoadShape load = config.load();
         long deadline = !open && load.durationS() != null ? t0 + (long) (load.durationS() * 1e9) : Long.MAX_VALUE;
         long rampUpNs = load.rampUpS() == null ? 0 : (long) (load.rampUpS() * 1e9);
-        DriverConfig dc = new DriverConfig(units, slots, t0, deadline, contexts, control::stopRequested, rampUpNs);
+        DriverConfig dc = new DriverConfig(units, slots, t0, deadline, contexts, this::stopping, rampUpNs);
         ArrivalClock arrivalClock = ArrivalClock.of(clock);
         RequestLauncher launcher;
         if (script != null) {
             launcher = new ConversationLauncher(plan, script, ConversationScripts.writer(plan), pipeline, events,
-                    arrivalClock, t0, control::stopRequested,
+                    arrivalClock, t0, this::stopping,
                     assignment == null ? u -> u : assignment.share()::globalIndex);
         } else {
             launcher = assignment == null ? pipeline::launch
@@ -230,6 +253,27 @@ final class RunLifecycle {
                 : assignment == null ? new ArrivalSchedule(load.arrivalProcess(), seed)
                 : assignment.share().schedule(load.arrivalProcess(), seed);
         return new OpenLoop(dc, schedule, launcher, arrivalClock).start();
+    }
+
+    /** @return whether no new request may start: the caller stopped the run, or a stop rule tripped */
+    private boolean stopping() {
+        return control.stopRequested() || stopped.get() != null;
+    }
+
+    /**
+     * Records the first stop rule that tripped and stops the run: no new request starts, those in flight end. Tells
+     * the listener (a notice) and, for the run's own rules, the caller ({@link RunControl#onTrip}).
+     *
+     * @param trip the trip, or null (nothing tripped)
+     */
+    private void stop(StopTrip trip) {
+        if (trip == null || !stopped.compareAndSet(null, trip)) {
+            return;
+        }
+        listener.notice(trip.describe() + "; no new request starts, those in flight end");
+        if (!StopRuleChecker.COORDINATOR.equals(trip.rule())) {
+            control.tripped(trip);
+        }
     }
 
     /**
@@ -258,8 +302,10 @@ final class RunLifecycle {
         int failed = pipeline.failed();
         // a time-bounded closed loop that ends at its duration is complete, not interrupted
         // (a conversation's turns not sent because it ended early are accounted for, not missing)
-        boolean interrupted = control.stopRequested()
-                || (sent + pipeline.unsent() < requests && config.load().durationS() == null);
+        // a run a stop rule ended is stopped, not interrupted (unless the caller interrupted it too)
+        StopTrip stop = stopped.get();
+        boolean interrupted = control.interruptRequested()
+                || (stop == null && sent + pipeline.unsent() < requests && config.load().durationS() == null);
         client.close();
         probes.stop(wall, warmup, sink.delivery()).onComplete(ar -> {
             SideProbes.Ended ended = ar.result();
@@ -269,11 +315,14 @@ final class RunLifecycle {
             }
             listener.awaitingDelivery(sent);
             sink.flush().whenComplete((u1, e1) -> {
-                pipeline.emit(events.runFinished(wall, startedAt, finishedAt, sent, interrupted, sink.undelivered(),
-                        ended.check(), assignment, rec));
+                RunEvent fin = events.runFinished(wall, startedAt, finishedAt, sent, interrupted, sink.undelivered(),
+                        ended.check(), assignment, rec);
+                ((RunFinished) fin.getPayload()).setStopped(stop == null ? null : stop.toAvro());
+                pipeline.emit(fin);
                 sink.flush().whenComplete((u2, e2) -> {
                     RunOutcome o = new RunOutcome(runId, workerId, requests, sent, sent - failed, failed,
-                            sink.undelivered(), interrupted, startedAt, finishedAt, wall, ended.check(), rec);
+                            sink.undelivered(), interrupted, startedAt, finishedAt, wall, ended.check(), rec,
+                            stop == null ? null : stop.toAvro());
                     listener.finished(o);
                     outcome.complete(o);
                 });

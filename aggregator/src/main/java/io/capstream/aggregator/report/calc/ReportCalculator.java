@@ -138,7 +138,10 @@ public final class ReportCalculator {
         }
         // turns of conversations that ended early were never sent: not missing, and not requests of the run
         int requests = boundedByWhatRan ? planned : planned - unsent.cardinality();
-        Provenance prov = provenance(data, planned, unsent, successes, failures, invalid);
+        // a run a stop rule ended (issue 30): the indices it did not send are not missing; whether every request
+        // it sent arrived is the caller's provenance (RunCollector: the workers' requests_sent)
+        boolean stopped = fin != null && fin.getStopped() != null;
+        Provenance prov = provenance(data, stopped ? 0 : planned, unsent, successes, failures, invalid);
 
         List<FailureEntry> failureEntries = new ArrayList<>(failures.size());
         for (RequestFailed f : failures) {
@@ -196,6 +199,7 @@ public final class ReportCalculator {
                 .setServerMetrics(ServerMetricsCalculator.forRun(st, fin, data))
                 .setRun(RunSettingsCopy.of(st))
                 .setSessions(SessionsCalculator.compute(successes, failures))
+                .setStopped(StopReports.of(st, fin, successes.size() + failures.size(), data.workers()))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));
@@ -226,12 +230,14 @@ public final class ReportCalculator {
 
     /**
      * Whether the run's plan is only an upper bound: a time-bounded run ({@code --duration}) or one
-     * stopped early (RunFinished.interrupted). Such a report counts the requests that ran, so that
+     * stopped early (RunFinished.interrupted, or a stop rule: RunFinished.stopped). Such a report counts the requests
+     * that ran, so that
      * {@code requests = completed + failed} and the distribution sums to {@code requests} (§9.2
      * invariants) and the unplanned tail is not reported as missing.
      */
     private static boolean ranFewerThanPlanned(RunStarted st, RunFinished fin) {
-        return st != null && fin != null && (st.getDurationS() != null || fin.getInterrupted());
+        return st != null && fin != null && (st.getDurationS() != null || fin.getInterrupted()
+                || fin.getStopped() != null);
     }
 
     /**

@@ -106,6 +106,11 @@ public final class RunProgress {
         return timeBounded && !interrupted && allFinished() ? sentTotal : -1;
     }
 
+    /** @return the sum of the RunFinished events' {@code requests_sent} so far */
+    public long sentTotal() {
+        return sentTotal;
+    }
+
     /** @return whether every expected RunFinished has arrived */
     public boolean allFinished() {
         return finishedWorkers >= expectedWorkers;
