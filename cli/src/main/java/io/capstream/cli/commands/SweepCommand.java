@@ -300,10 +300,6 @@ public final class SweepCommand implements Callable<Integer> {
             problems.add("--rate steps run an open loop: --arrival must be constant, poisson or gamma (default"
                     + " poisson)");
         }
-        if (run.rateSchedule()) {
-            problems.add("--rate-schedule does not apply to a sweep: each step runs at one constant rate of its axis"
-                    + " (use run --rate-schedule)");
-        }
     }
 
     /** @return the SLOs that parse (the bad ones are reported by the run checks), in order */

@@ -54,9 +54,4 @@ public class ArrivalOptions {
         }
         return out;
     }
-
-    /** @return whether {@code --rate-schedule} was given (from any source) */
-    public boolean hasRateSchedule() {
-        return rateSchedule != null;
-    }
 }

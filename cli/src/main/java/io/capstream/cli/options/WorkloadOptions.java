@@ -166,8 +166,7 @@ public class WorkloadOptions {
     String serverMetrics = "auto";
 
     @Option(names = "--arrival", paramLabel = "MODE",
-            description = "closed (reference closed loop), constant, poisson or gamma (open loop at --rate or"
-                    + " --rate-schedule; gamma needs --burstiness). Default: closed.")
+            description = "closed (reference closed loop), constant, poisson or gamma (open loop at --rate). Default: closed.")
     String arrival = "closed";
 
     @Option(names = "--max-in-flight", paramLabel = "N", description = "Open-loop cap on requests in flight; a run"
@@ -236,9 +235,7 @@ public class WorkloadOptions {
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
 
-    @picocli.CommandLine.Mixin
-    ArrivalOptions arrivals = new ArrivalOptions();
-
+    @picocli.CommandLine.Mixin ArrivalOptions arrivals = new ArrivalOptions();
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
                     + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
@@ -296,10 +293,9 @@ public class WorkloadOptions {
      *
      * @param sim the simulated engine's options (its model is the default when it is the target); not null
      * @return the config (not validated)
-     * @throws IllegalArgumentException for an unknown --thinking-mode, --arrival, --server-metrics or --endpoint, a
-     *         --rate-schedule or --steady-state that does not parse or breaks its own rules,
-     *         a malformed -H, an --extra-body that is not a JSON object, or an --input-tokens / --output-tokens
-     *         that is not MEAN[,STDDEV] (usage error)
+     * @throws IllegalArgumentException for an unknown --thinking-mode, --arrival, --server-metrics or --endpoint,
+     *         a malformed -H, --rate-schedule or --steady-state, an --extra-body that is not a JSON object, or an
+     *         --input-tokens / --output-tokens that is not MEAN[,STDDEV] (usage error)
      */
     public RunConfig toConfig(SimOptions sim) {
         String url = baseUrl();
@@ -389,11 +385,6 @@ public class WorkloadOptions {
     /** @return the given {@code --arrival} text (closed, constant, poisson or gamma; not yet parsed); never null */
     public String arrival() {
         return arrival == null ? "closed" : arrival;
-    }
-
-    /** @return whether {@code --rate-schedule} was given */
-    public boolean rateSchedule() {
-        return arrivals.hasRateSchedule();
     }
 
     /** @return the given {@code --burst} (0 = off) */

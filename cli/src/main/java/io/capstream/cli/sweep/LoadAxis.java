@@ -64,7 +64,8 @@ public enum LoadAxis {
      * The run configuration of one step: the base run's workload at this load. Concurrency: a
      * closed loop with {@code value} slots ({@code --burst} off). Rate: an open loop at {@code value}
      * req/s with the base's open-loop arrival process (gamma with its {@code --burstiness}), or Poisson when the base
-     * is a closed loop; both keep the base's {@code --steady-state} window;
+     * is a closed loop; both keep the base's {@code --steady-state} window (and a {@code --rate-schedule}, which the
+     * load rules refuse beside a step's load);
      * the in-flight cap stays the base's ({@code --max-in-flight}, else {@link LoadShape#effectiveMaxInFlight()}'s
      * default).
      *
@@ -81,9 +82,9 @@ public enum LoadAxis {
                     l.arrival() == ArrivalMode.CLOSED ? ArrivalMode.POISSON : l.arrival(), value, l.maxInFlight(),
                     l.durationS(), l.rampUpS());
         };
-        // a sweep refuses --rate-schedule (its steps are constant rates); the burstiness (refused with a closed loop)
-        // and the steady-state window are each step's
-        shape = shape.withBurstiness(l.burstiness()).withSteadyState(l.steadyState());
+        // the burstiness (refused with a closed loop) and the steady-state window are each step's; a --rate-schedule
+        // is kept for the load rules to refuse (a step is one rate: "--rate and --rate-schedule both give the rate")
+        shape = shape.withBurstiness(l.burstiness()).withRateSchedule(l.rateSchedule()).withSteadyState(l.steadyState());
         return base.withLoad(shape);
     }
 

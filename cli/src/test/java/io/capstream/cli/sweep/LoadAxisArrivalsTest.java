@@ -32,4 +32,14 @@ class LoadAxisArrivalsTest {
         assertThat(step.load().problems()).as("a closed-loop step with --burstiness").containsExactly(
                 "--burstiness needs --arrival gamma (it is the shape of the gamma gaps), not --arrival closed");
     }
+
+    @Test
+    void aRateScheduleIsKeptForTheLoadRulesToRefuse() {
+        RunConfig base = BASE.withLoad(l -> l.withArrival(ArrivalMode.POISSON)
+                .withRateSchedule(io.capstream.schemas.load.RateSchedule.parse("0s:1,10s:5")));
+        assertThat(LoadAxis.RATE.apply(base, 8).load().problems()).as("a rate step with a schedule").containsExactly(
+                "--rate and --rate-schedule both give the rate: give one (the schedule's rate at 0s is its first)");
+        assertThat(LoadAxis.CONCURRENCY.apply(base, 8).load().problems()).as("a concurrency step with a schedule")
+                .containsExactly("--rate-schedule needs an open loop: --arrival constant, poisson or gamma");
+    }
 }

@@ -245,14 +245,15 @@ public final class RunPlanner {
         boolean finite = open && load.rateSchedule() != null
                 && load.rateSchedule().rateAt(Double.POSITIVE_INFINITY) == 0;
         if (open && (load.durationS() != null || finite)) {
+            // without --duration (a schedule ending at 0) --requests still bounds the run, in requests (turns)
+            int cap = load.durationS() == null ? load.effectiveRequests() : RunConfig.MAX_REQUESTS;
+            boolean conversations = config.conversation().multiTurn();
             int arrivals = ArrivalSchedule.countWithin(load.arrivalProcess(), config.identity().seed(),
                     load.durationS() == null ? Long.MAX_VALUE : (long) (load.durationS() * 1e9),
-                    load.durationS() == null ? load.effectiveRequests() : RunConfig.MAX_REQUESTS);
+                    conversations ? RunConfig.MAX_REQUESTS : cap);
             // with conversations the rate starts conversations: n is their turns added up
-            return config.conversation().multiTurn()
-                    ? io.capstream.loadgen.conversation.SyntheticConversations.requestsOf(arrivals,
-                    config.conversation().turns(), config.identity().seed(), RunConfig.MAX_REQUESTS)
-                    : arrivals;
+            return conversations ? io.capstream.loadgen.conversation.SyntheticConversations.requestsOf(arrivals,
+                    config.conversation().turns(), config.identity().seed(), cap) : arrivals;
         }
         return load.effectiveRequests();
     }

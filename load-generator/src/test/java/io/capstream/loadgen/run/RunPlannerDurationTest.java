@@ -52,4 +52,15 @@ class RunPlannerDurationTest {
         assertEquals(60, RunPlanner.plannedRequests(base().withLoad(l -> l.withArrival(ArrivalMode.GAMMA)
                 .withBurstiness(0.5).withRateSchedule(io.capstream.schemas.load.RateSchedule.parse("0s:1,5s:50")))));
     }
+
+    @Test
+    void conversationsOnAScheduleEndingAtZeroAreBoundedByRequestsInTurns() {
+        RunConfig c = base().withLoad(l -> l.withArrival(ArrivalMode.POISSON).withRequests(50)
+                        .withRateSchedule(io.capstream.schemas.load.RateSchedule.parse("0s:10,10s:10,30s:0")))
+                .withConversation(v -> v.withTurns(new io.capstream.loadgen.workload.LengthDistribution(4, 0)));
+        assertEquals(50, RunPlanner.plannedRequests(c), "--requests 50 counts turns (about 200 conversations offered)");
+        assertEquals(40, RunPlanner.plannedRequests(c.withLoad(l -> l.withRequests(1000).withArrival(ArrivalMode.CONSTANT)
+                .withRateSchedule(io.capstream.schemas.load.RateSchedule.parse("0s:1,9.5s:1,10s:0")))),
+                "10 conversations of 4 turns offered (u = 0..9), fewer turns than --requests");
+    }
 }
