@@ -235,6 +235,9 @@ public class WorkloadOptions {
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
 
+    @picocli.CommandLine.Mixin
+    CancelOptions cancel = new CancelOptions();
+
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
                     + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
@@ -338,7 +341,7 @@ public class WorkloadOptions {
         WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
                 warmupPrimeCache);
         return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
-                scrape, conversation.toShape());
+                scrape, conversation.toShape()).withCancel(cancel.toShape());
     }
 
     /**
