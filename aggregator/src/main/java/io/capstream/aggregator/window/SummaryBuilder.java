@@ -51,6 +51,7 @@ public final class SummaryBuilder {
                 .setPrefillTokS(quantiles(agg, Quantity.PREFILL))
                 .setGoodput(withGoodput ? (requests == 0 ? null : (double) agg.goodRequests() / requests) : null)
                 .setGoodputRequests(withGoodput ? agg.goodRequests() : null)
+                .setCancelled(agg.cancelled() == 0 ? null : agg.cancelled())
                 .build();
     }
 

@@ -159,6 +159,8 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         if (sample.isPresent()) {
             RequestSample s = sample.get();
             agg.addCompleted(s, perRequestSlos.stream().allMatch(slo -> slo.metBy(s)));
+        } else if (((RequestFailed) payload).getCancelled()) {
+            agg.addCancelled(); // cancelled by the client on purpose (issue 30): not a failure
         } else {
             agg.addFailed(((RequestFailed) payload).getErrorType());
         }

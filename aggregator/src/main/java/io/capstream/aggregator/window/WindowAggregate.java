@@ -20,6 +20,7 @@ public final class WindowAggregate {
     private final double relativeAccuracy;
     private long completed;
     private long failed;
+    private long cancelled;
     private long promptTokens;
     private long outputTokens;
     private long goodRequests;
@@ -50,6 +51,27 @@ public final class WindowAggregate {
      */
     WindowAggregate(double relativeAccuracy, long completed, long failed, long promptTokens, long outputTokens,
                     long goodRequests, Map<String, Long> failuresByType, Map<Quantity, DDSketch> decodedSketches) {
+        this(relativeAccuracy, completed, failed, 0, promptTokens, outputTokens, goodRequests, failuresByType,
+                decodedSketches);
+    }
+
+    /**
+     * Restores a decoded aggregate with cancelled requests (state version 3).
+     *
+     * @param relativeAccuracy DDSketch relative accuracy
+     * @param completed        completed requests
+     * @param failed           failed requests
+     * @param cancelled        requests the client cancelled on purpose (issue 30)
+     * @param promptTokens     sum of prompt tokens
+     * @param outputTokens     sum of output tokens
+     * @param goodRequests     completed requests meeting every SLO
+     * @param failuresByType   failures per error type; not null, copied
+     * @param decodedSketches  sketches per quantity; not null, taken over; a missing quantity gets an empty sketch
+     */
+    WindowAggregate(double relativeAccuracy, long completed, long failed, long cancelled, long promptTokens,
+                    long outputTokens, long goodRequests, Map<String, Long> failuresByType,
+                    Map<Quantity, DDSketch> decodedSketches) {
+        this.cancelled = cancelled;
         this.relativeAccuracy = relativeAccuracy;
         this.completed = completed;
         this.failed = failed;
@@ -97,6 +119,14 @@ public final class WindowAggregate {
     }
 
     /**
+     * Adds a request the client cancelled on purpose (issue 30, {@code --cancel-rate}): neither completed nor failed,
+     * in no statistic and not in {@link #requests()}.
+     */
+    public void addCancelled() {
+        cancelled++;
+    }
+
+    /**
      * Merges another aggregate (same relative accuracy) into this one.
      *
      * @param other the other aggregate; not null
@@ -104,6 +134,7 @@ public final class WindowAggregate {
     public void merge(WindowAggregate other) {
         completed += other.completed;
         failed += other.failed;
+        cancelled += other.cancelled;
         promptTokens += other.promptTokens;
         outputTokens += other.outputTokens;
         goodRequests += other.goodRequests;
@@ -123,7 +154,12 @@ public final class WindowAggregate {
         return failed;
     }
 
-    /** @return completed + failed */
+    /** @return requests the client cancelled on purpose (issue 30) */
+    public long cancelled() {
+        return cancelled;
+    }
+
+    /** @return completed + failed (cancelled requests are not counted) */
     public long requests() {
         return completed + failed;
     }

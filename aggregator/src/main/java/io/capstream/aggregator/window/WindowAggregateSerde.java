@@ -31,7 +31,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * and its changelog are internal to the windowed-summaries application). Each sketch is its
  * DDSketch {@code encode} blob ({@link Sketches#encode}), keyed by {@link Quantity} name.
  *
- * <p>Versions: {@value #VERSION} is written; version 1 (the hand-written layout of earlier
+ * <p>Versions: {@value #VERSION} is written (version 2 and the requests the client cancelled, issue 30); version 2
+ * is still read (its cancelled count is 0); version 1 (the hand-written layout of earlier
  * capstream versions) is still read, through {@link LegacyWindowAggregateDecoder}, so state
  * restored from an existing changelog topic or {@code --data-dir} keeps working; it is rewritten
  * in version {@value #VERSION} at the window's next update.
@@ -41,10 +42,12 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     /** Version byte written before the Avro record. */
-    public static final byte VERSION = 2;
+    public static final byte VERSION = 3;
+    /** The version before cancelled requests were counted (issue 30): still read, with cancelled 0. */
+    static final byte VERSION_2 = 2;
 
-    /** Avro schema of the state record (version {@value #VERSION}). */
-    public static final Schema SCHEMA = SchemaBuilder.record("WindowAggregateState")
+    /** Avro schema of the state record of version 2 (still read). */
+    static final Schema SCHEMA_V2 = SchemaBuilder.record("WindowAggregateState")
             .namespace("io.capstream.aggregator.window")
             .doc("One window of one key (target, model, context bucket); internal state, not a topic record.")
             .fields()
@@ -62,6 +65,27 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             .type().map().values().bytesType().noDefault()
             .endRecord();
 
+    /** Avro schema of the state record (version {@value #VERSION}): version 2's and the cancelled requests. */
+    public static final Schema SCHEMA = SchemaBuilder.record("WindowAggregateState")
+            .namespace("io.capstream.aggregator.window")
+            .doc("One window of one key (target, model, context bucket); internal state, not a topic record.")
+            .fields()
+            .name("relative_accuracy").doc("DDSketch relative accuracy of every sketch, e.g. 0.01")
+            .type().doubleType().noDefault()
+            .name("completed").doc("completed requests").type().longType().noDefault()
+            .name("failed").doc("failed requests").type().longType().noDefault()
+            .name("prompt_tokens").doc("sum of prompt tokens of completed requests").type().longType().noDefault()
+            .name("output_tokens").doc("sum of output tokens of completed requests").type().longType().noDefault()
+            .name("good_requests").doc("completed requests meeting every per-request SLO")
+            .type().longType().noDefault()
+            .name("failures_by_type").doc("failed requests per error type")
+            .type().map().values().longType().noDefault()
+            .name("sketches").doc("DDSketch encode() bytes per Quantity name")
+            .type().map().values().bytesType().noDefault()
+            .name("cancelled").doc("requests the client cancelled on purpose (issue 30)")
+            .type().longType().longDefault(0)
+            .endRecord();
+
     private static final int F_ACCURACY = 0;
     private static final int F_COMPLETED = 1;
     private static final int F_FAILED = 2;
@@ -70,9 +94,12 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     private static final int F_GOOD = 5;
     private static final int F_FAILURES = 6;
     private static final int F_SKETCHES = 7;
+    private static final int F_CANCELLED = 8;
 
     private final GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(SCHEMA);
     private final GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(SCHEMA);
+    /** Reads version 2 into the current record (cancelled takes its default, 0). */
+    private final GenericDatumReader<GenericRecord> readerV2 = new GenericDatumReader<>(SCHEMA_V2, SCHEMA);
 
     /**
      * @param aggregate the aggregate; not null
@@ -92,6 +119,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         record.put(F_GOOD, aggregate.goodRequests());
         record.put(F_FAILURES, aggregate.failuresByType());
         record.put(F_SKETCHES, sketches);
+        record.put(F_CANCELLED, aggregate.cancelled());
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         out.write(VERSION);
         try {
@@ -118,12 +146,12 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         if (data[0] == LegacyWindowAggregateDecoder.VERSION) {
             return LegacyWindowAggregateDecoder.decode(data);
         }
-        if (data[0] != VERSION) {
+        if (data[0] != VERSION && data[0] != VERSION_2) {
             throw new SerializationException("unknown WindowAggregate version " + data[0]);
         }
         try {
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 1, data.length - 1, null);
-            GenericRecord r = reader.read(null, decoder);
+            GenericRecord r = (data[0] == VERSION_2 ? readerV2 : reader).read(null, decoder);
             if (!decoder.isEnd()) {
                 throw new SerializationException("trailing bytes after WindowAggregate");
             }
@@ -137,7 +165,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
                 sketches.put(Quantity.valueOf(k.toString()), Sketches.decode(enc));
             });
             return new WindowAggregate((Double) r.get(F_ACCURACY), (Long) r.get(F_COMPLETED), (Long) r.get(F_FAILED),
-                    (Long) r.get(F_PROMPT), (Long) r.get(F_OUTPUT), (Long) r.get(F_GOOD), failures, sketches);
+                    (Long) r.get(F_CANCELLED), (Long) r.get(F_PROMPT), (Long) r.get(F_OUTPUT), (Long) r.get(F_GOOD), failures, sketches);
         } catch (IOException | AvroRuntimeException | IllegalArgumentException | UncheckedIOException e) {
             throw new SerializationException("cannot read WindowAggregate: " + e.getMessage(), e);
         }

@@ -68,7 +68,7 @@ class WindowAggregateSerdeTest {
     void currentVersionStartsWithItsVersionByteAndRoundTrips() {
         byte[] bytes = populated().toBytes();
         assertEquals(WindowAggregateSerde.VERSION, bytes[0]);
-        assertEquals(2, bytes[0]);
+        assertEquals(3, bytes[0]);
         assertSameAggregate(populated(), WindowAggregate.fromBytes(bytes));
         assertArrayEquals(bytes, WindowAggregate.fromBytes(bytes).toBytes());
     }
@@ -76,12 +76,36 @@ class WindowAggregateSerdeTest {
     @Test
     void currentVersionMatchesItsCapturedBytes() {
         byte[] current = populated().toBytes();
-        byte[] captured = io.capstream.aggregator.serde.SerdeFixtures.captured("window-aggregate-v2.bin", current);
+        byte[] captured = io.capstream.aggregator.serde.SerdeFixtures.captured("window-aggregate-v3.bin", current);
         assertSameAggregate(populated(), WindowAggregate.fromBytes(captured));
         org.assertj.core.api.Assertions.assertThat(current)
                 .as("today's encoding of version %d (a changelog of the previous version must restore)",
                         WindowAggregateSerde.VERSION)
                 .isEqualTo(captured);
+    }
+
+    @Test
+    void versionTwoStateDecodesWithNoCancelledRequests() {
+        byte[] v2 = io.capstream.aggregator.serde.SerdeFixtures.captured("window-aggregate-v2.bin", new byte[0]);
+        org.assertj.core.api.Assertions.assertThat(v2[0]).as("the fixture's version byte").isEqualTo((byte) 2);
+        WindowAggregate old = WindowAggregate.fromBytes(v2);
+        assertSameAggregate(populated(), old);
+        org.assertj.core.api.Assertions.assertThat(old.cancelled()).as("cancelled of a version-2 state").isZero();
+        org.assertj.core.api.Assertions.assertThat(old.toBytes()).as("rewritten in version 3")
+                .isEqualTo(populated().toBytes());
+    }
+
+    @Test
+    void cancelledRequestsRoundTripAndMergeApartFromFailures() {
+        WindowAggregate w = populated();
+        w.addCancelled();
+        w.addCancelled();
+        WindowAggregate back = WindowAggregate.fromBytes(w.toBytes());
+        org.assertj.core.api.Assertions.assertThat(back.cancelled()).as("cancelled after a round trip").isEqualTo(2);
+        org.assertj.core.api.Assertions.assertThat(back.failed()).as("failed (cancels are not failures)").isEqualTo(4);
+        org.assertj.core.api.Assertions.assertThat(back.requests()).as("requests = completed + failed").isEqualTo(7);
+        back.merge(w);
+        org.assertj.core.api.Assertions.assertThat(back.cancelled()).as("cancelled after a merge").isEqualTo(4);
     }
 
     @Test
@@ -136,8 +160,8 @@ class WindowAggregateSerdeTest {
     void unknownVersionTruncatedTrailingOrEmptyBytesAreRejected() {
         byte[] good = populated().toBytes();
         byte[] unknown = good.clone();
-        unknown[0] = 3;
-        assertEquals("unknown WindowAggregate version 3",
+        unknown[0] = 4;
+        assertEquals("unknown WindowAggregate version 4",
                 assertThrows(SerializationException.class, () -> serde.decode(unknown)).getMessage());
         assertThrows(SerializationException.class, () -> serde.decode(Arrays.copyOf(good, good.length - 5)));
         assertThrows(SerializationException.class, () -> serde.decode(Arrays.copyOf(good, good.length + 1)));
@@ -152,6 +176,7 @@ class WindowAggregateSerdeTest {
         assertEquals(expected.completed(), actual.completed());
         assertEquals(expected.failed(), actual.failed());
         assertEquals(expected.promptTokens(), actual.promptTokens());
+        assertEquals(expected.cancelled(), actual.cancelled(), "cancelled");
         assertEquals(expected.outputTokens(), actual.outputTokens());
         assertEquals(expected.goodRequests(), actual.goodRequests());
         assertEquals(new TreeMap<>(expected.failuresByType()), new TreeMap<>(actual.failuresByType()));

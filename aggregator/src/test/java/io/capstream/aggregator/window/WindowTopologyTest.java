@@ -219,6 +219,27 @@ class WindowTopologyTest {
         assertEquals(null, summaries.readValuesToList().get(0).getServerMetrics());
     }
 
+    /** Issue 30: requests the client cancelled on purpose are counted apart, not as failures nor requests. */
+    @Test
+    void cancelledRequestsAreNeitherFailuresNorRequestsOfTheWindow() {
+        start(List.of());
+        send(completed("run-a", 0, T0 + 500, 100, 200, 5));
+        send(failed("run-a", 1, T0 + 600, "URLError"));
+        for (int i = 2; i < 4; i++) {
+            RunEvent c = failed("run-a", i, T0 + 700, "Cancelled");
+            ((io.capstream.schemas.avro.RequestFailed) c.getPayload()).setCancelled(true);
+            send(c);
+        }
+        send(heartbeat(T0 + 12_500));
+        WindowSummary w = summaries.readValuesToList().get(0);
+        org.assertj.core.api.Assertions.assertThat(w.getCancelled()).as("cancelled").isEqualTo(2L);
+        org.assertj.core.api.Assertions.assertThat(w.getFailed()).as("failed").isEqualTo(1);
+        org.assertj.core.api.Assertions.assertThat(w.getRequests()).as("requests = completed + failed").isEqualTo(2);
+        org.assertj.core.api.Assertions.assertThat(w.getFailuresByType()).as("failures by type")
+                .isEqualTo(Map.of("URLError", 1L));
+        org.assertj.core.api.Assertions.assertThat(w.getErrorRate()).as("error rate").isEqualTo(0.5);
+    }
+
     private static List<String> keys(org.apache.kafka.streams.state.KeyValueStore<String, ?> store) {
         List<String> out = new java.util.ArrayList<>();
         try (var it = store.all()) {

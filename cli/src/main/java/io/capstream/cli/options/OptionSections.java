@@ -81,6 +81,9 @@ public final class OptionSections {
                 "--warmup-requests", "--warmup-prime-cache", "--client-warmup", "--workers", "--continuous", "--interval")) {
             m.put(n, LOAD);
         }
+        for (String n : List.of("--cancel-rate", "--cancel-after")) {
+            m.put(n, LOAD);
+        }
         for (String n : List.of("--search", "--search-start", "--search-max", "--max-steps", "--sweep-id")) {
             m.put(n, SWEEP);
         }

@@ -236,6 +236,9 @@ public class WorkloadOptions {
     ConversationOptions conversation = new ConversationOptions();
 
     @picocli.CommandLine.Mixin ArrivalOptions arrivals = new ArrivalOptions();
+    @picocli.CommandLine.Mixin
+    CancelOptions cancel = new CancelOptions();
+
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
                     + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
@@ -343,7 +346,8 @@ public class WorkloadOptions {
                 warmupPrimeCache);
         return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
                 scrape, conversation.toShape())
-                .withStop(stopRules.toRules());
+                .withStop(stopRules.toRules())
+                .withCancel(cancel.toShape());
     }
 
     /**

@@ -112,7 +112,8 @@ public final class ProgressView implements RunListener, AutoCloseable {
         ProgressBar b = bar;
         if (b != null) {
             b.stepTo(p.done());
-            b.setExtraMessage(String.format(Locale.ROOT, "fail %d TTFT p50 %s", p.failed(),
+            b.setExtraMessage(String.format(Locale.ROOT, "fail %d%s TTFT p50 %s", p.failed(),
+                    p.cancelled() > 0 ? " cancel " + p.cancelled() : "",
                     p.ttftP50Ms() == null ? "-" : String.format(Locale.ROOT, "%.0f ms", p.ttftP50Ms())));
         }
     }
@@ -126,7 +127,8 @@ public final class ProgressView implements RunListener, AutoCloseable {
     }
 
     private static String extra(RunProgress p) {
-        return String.format(Locale.ROOT, "failed %d, in flight %d, TTFT p50 %s", p.failed(), p.inFlight(),
+        return String.format(Locale.ROOT, "failed %d,%s in flight %d, TTFT p50 %s", p.failed(),
+                p.cancelled() > 0 ? " cancelled " + p.cancelled() + "," : "", p.inFlight(),
                 p.ttftP50Ms() == null ? "-" : String.format(Locale.ROOT, "%.1f ms", p.ttftP50Ms()));
     }
 

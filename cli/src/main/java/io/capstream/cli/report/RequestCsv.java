@@ -26,8 +26,10 @@ import java.util.TreeMap;
  * <ul>
  *   <li>the {@code request_timings} columns: every key of the row objects, in their order (the union
  *       over all rows, first seen first; {@code request_index} first when no row has it);</li>
- *   <li>{@code status} ({@code ok} for a timing row, {@code failed} for a {@code failures[]} entry),
- *       {@code error_type}, {@code error_message} (failure rows have empty timing columns);</li>
+ *   <li>{@code status} ({@code ok} for a timing row, {@code failed} for a {@code failures[]} entry,
+ *       {@code cancelled} for a request the client cancelled on purpose, {@code capstream.cancelled.request_indices},
+ *       issue 30), {@code error_type} ({@code Cancelled} for those), {@code error_message} (failure and cancelled
+ *       rows have empty timing columns);</li>
  *   <li>{@value #START}, {@value #FIRST_TOKEN}, {@value #END}, {@value #QUEUE} (ms from the run's start)
  *       from {@code capstream.timeline} when the report has one, else empty;</li>
  *   <li>only when a report has conversations ({@code capstream.sessions.per_request}, issue 29):
@@ -40,8 +42,12 @@ import java.util.TreeMap;
  * {@code step}. Stateless and thread-safe.
  */
 public final class RequestCsv {
-    /** Column: {@code ok} or {@code failed}. */
+    /** Column: {@code ok}, {@code failed} or {@code cancelled}. */
     public static final String STATUS = "status";
+    /** {@value #STATUS} of a request the client cancelled on purpose (issue 30, {@code --cancel-rate}). */
+    public static final String CANCELLED = "cancelled";
+    /** {@value #ERROR_TYPE} of a cancelled request (the events' error type). */
+    public static final String CANCELLED_ERROR_TYPE = "Cancelled";
     /** Column: the failure's {@code error_type}, empty for successes. */
     public static final String ERROR_TYPE = "error_type";
     /** Column: the failure's {@code error_message}, empty for successes. */
@@ -168,6 +174,13 @@ public final class RequestCsv {
             row.put(ERROR_TYPE, text(f.get(ERROR_TYPE)));
             row.put(ERROR_MESSAGE, text(f.get(ERROR_MESSAGE)));
             byIndex.putIfAbsent(index, row);
+        }
+        for (JsonNode i : artifact.path("capstream").path("cancelled").path("request_indices")) {
+            Map<String, String> row = new HashMap<>();
+            row.put(REQUEST_INDEX, Integer.toString(i.asInt()));
+            row.put(STATUS, CANCELLED);
+            row.put(ERROR_TYPE, CANCELLED_ERROR_TYPE);
+            byIndex.putIfAbsent(i.asInt(), row);
         }
         addTimeline(artifact.path("capstream").path("timeline"), byIndex);
         addSessions(perRequest(artifact), byIndex);

@@ -55,6 +55,7 @@ public final class SummaryTable {
         line(sb, "protocol", text(report.getMeasurementProtocol()));
         line(sb, "requests", report.getRequests() + "  completed " + report.getCompleted()
                 + "  failed " + zeroIfNull(report.getFailed()) + "  concurrency " + report.getConcurrency());
+        cancelled(sb, report.getCancelled());
         line(sb, "wall clock", fmt(report.getWallClockMs(), " ms"));
         String stop = stopped(report.getStopped());
         if (stop != null) {
@@ -89,6 +90,19 @@ public final class SummaryTable {
         clientCheck(sb, client);
         failures(sb, report);
         return sb.toString();
+    }
+
+    /**
+     * The line of the requests the client cancelled on purpose (issue 30, {@code --cancel-rate}), e.g.
+     * {@code cancelled  29 (not completed, not failed, in no percentile)  with first token 25  cancel at p50 100.0 ms};
+     * nothing when none was.
+     */
+    private static void cancelled(StringBuilder sb, io.capstream.schemas.avro.CancelledStats c) {
+        if (c == null) {
+            return;
+        }
+        line(sb, "cancelled", c.getRequests() + " (not completed, not failed, in no percentile)  with first token "
+                + c.getWithFirstToken() + "  cancel at p50 " + fmt(c.getCancelAfterP50Ms(), " ms"));
     }
 
     /**

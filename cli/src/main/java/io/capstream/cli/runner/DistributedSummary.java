@@ -88,7 +88,8 @@ final class DistributedSummary {
             }
             sent += w.getRequestsSent();
         }
-        int got = report.getCompleted() + report.getFailed();
+        int got = report.getCompleted() + report.getFailed()
+                + (report.getCancelled() == null ? 0 : report.getCancelled().getRequests());
         return sent == got ? report.getProvenance().getMissingRequestIndices().size() : -1;
     }
 

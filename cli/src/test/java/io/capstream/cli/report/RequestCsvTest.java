@@ -135,4 +135,21 @@ class RequestCsvTest {
         assertEquals("sweep-20261201T210000Z-s1,1,1,,failed,HTTPError,\"a long message, with a comma\",,,,",
                 csv.lines().toList().get(2));
     }
+
+    /** Issue 30: a request the client cancelled is a row of its own kind, with what the timeline has of it. */
+    @Test
+    void aCancelledRequestIsARowWithStatusCancelledAndItsTimeline() throws Exception {
+        JsonNode a = json("{'run_id':'r','request_timings':[{'e2e_ms':10.0,'request_index':0,'ttft_ms':2.0}],"
+                + "'failures':[],'capstream':{'cancelled':{'requests':1,'with_first_token':1,'content_chunks':3,"
+                + "'cancel_after_p50_ms':100.0,'request_indices':[1]},'timeline':{'request_index':[0,1],"
+                + "'start_ms':[0.0,1.0],'queue_ms':[0.0,0.5],'first_token_ms':[2.0,40.0],'end_ms':[10.0,101.0],"
+                + "'error_type':[null,'Cancelled']}}}");
+        List<Map<String, String>> rows = parse(RequestCsv.render(a));
+        org.assertj.core.api.Assertions.assertThat(rows).as("rows").hasSize(2);
+        Map<String, String> c = rows.get(1);
+        org.assertj.core.api.Assertions.assertThat(c).as("the cancelled request's row")
+                .containsEntry("request_index", "1").containsEntry("status", "cancelled")
+                .containsEntry("error_type", "Cancelled").containsEntry("first_token_ms", "40.0")
+                .containsEntry("end_ms", "101.0").containsEntry("ttft_ms", "");
+    }
 }

@@ -136,6 +136,19 @@ class SummaryTableTest {
         assertThat(SummaryTable.render(report(List.of(), Metrics.newBuilder().build()), null)).doesNotContain("server metrics");
     }
 
+    /** Issue 30: the requests the client cancelled get their own line, under the requests line. */
+    @Test
+    void cancelledRequestsGetTheirOwnLine() {
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), Metrics.newBuilder().build()))
+                .setCancelled(io.capstream.schemas.avro.CancelledStats.newBuilder().setRequests(29)
+                        .setWithFirstToken(25).setContentChunks(100).setCancelAfterP50Ms(100.0)
+                        .setRequestIndices(List.of(1, 2)).build()).build();
+        assertThat(SummaryTable.render(r, null)).as("summary").contains("\ncancelled         29 (not completed, not"
+                + " failed, in no percentile)  with first token 25  cancel at p50 100.0 ms\nwall clock");
+        assertThat(SummaryTable.render(report(List.of(), Metrics.newBuilder().build()), null))
+                .as("summary without cancels").doesNotContain("cancelled");
+    }
+
     private static FailureEntry failure(int index, String type, String message) {
         return FailureEntry.newBuilder().setRequestIndex(index).setErrorType(type).setErrorMessage(message).build();
     }

@@ -105,6 +105,21 @@ public final class StreamingClient implements AutoCloseable {
      * @return the result; the future always succeeds
      */
     public Future<RequestResult> execute(Buffer body, java.util.Map<String, String> headers) {
+        return execute(body, headers, -1);
+    }
+
+    /**
+     * As {@link #execute(Buffer, java.util.Map)}, cancelled by the client {@code cancelAfterNs} after t0 (issue 30,
+     * {@code --cancel-rate}): unless it ended before, the connection is closed then (the server sees the client
+     * gone) and the result has an error of type {@link ErrorTypes#CANCELLED} with what had arrived (first output and
+     * content, chunks, usage).
+     *
+     * @param body          serialised request body
+     * @param headers       name to value, sent with this request only; not null (empty for none)
+     * @param cancelAfterNs when the client cancels, ns after t0; negative = never
+     * @return the result; the future always succeeds
+     */
+    public Future<RequestResult> execute(Buffer body, java.util.Map<String, String> headers, long cancelAfterNs) {
         RequestOptions ro;
         try {
             ro = options();
@@ -115,6 +130,7 @@ public final class StreamingClient implements AutoCloseable {
         Exchange ex = new Exchange(System.nanoTime());
         try {
             ex.armIdleTimer();
+            ex.armCancel(cancelAfterNs);
             send(ex, ro, body);
         } catch (RuntimeException e) {
             // an address Vert.x cannot use (port out of range, ...) can throw here instead of failing the
@@ -199,6 +215,7 @@ public final class StreamingClient implements AutoCloseable {
         boolean connected;
         long lastActivity;
         long timerId = -1;
+        long cancelTimerId = -1;
         long doneAt = -1;
         NonStreamBody nonStream; // a body read for its message instead of as a stream
         long nonStreamEndAt = -1; // elapsed end of such a failure, or -1 for when the body ends
@@ -216,6 +233,39 @@ public final class StreamingClient implements AutoCloseable {
         void armIdleTimer() {
             lastActivity = t0;
             timerId = vertx.setTimer(timeoutMs, this::onIdleTimer);
+        }
+
+        /** Arms the client's cancel (issue 30) {@code afterNs} after t0; nothing when negative. */
+        void armCancel(long afterNs) {
+            if (afterNs >= 0) {
+                long ms = Math.max(1, (afterNs - (System.nanoTime() - t0) + 999_999) / 1_000_000);
+                cancelTimerId = vertx.setTimer(ms, id -> cancel());
+            }
+        }
+
+        /**
+         * The client abandons the request (issue 30): unless it ended, it ends now as cancelled with what had arrived,
+         * and its connection is closed so that the server sees the client gone. A stream whose {@code [DONE]} already
+         * arrived completes normally; an error answer whose body is being read fails with the server's error.
+         */
+        void cancel() {
+            cancelTimerId = -1;
+            if (finished) {
+                return;
+            }
+            if (doneAt >= 0) {
+                finishAt(doneAt, null);
+            } else if (nonStream != null) {
+                endNonStream(); // an error answer being read: the server's failure, not a cancel
+            } else {
+                long at = System.nanoTime();
+                if (response != null) {
+                    endOfEvents(at);
+                }
+                finish(at, RequestError.of(ErrorTypes.CANCELLED, "cancelled by the client after "
+                        + (at - t0) / 1_000_000 + " ms (--cancel-after)"));
+            }
+            closeConnection();
         }
 
         void onIdleTimer(long id) {
@@ -382,6 +432,10 @@ public final class StreamingClient implements AutoCloseable {
             if (timerId >= 0) {
                 vertx.cancelTimer(timerId);
                 timerId = -1;
+            }
+            if (cancelTimerId >= 0) {
+                vertx.cancelTimer(cancelTimerId);
+                cancelTimerId = -1;
             }
             RequestError e = error != null ? error : acc.visibleContentFailure();
             promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,

@@ -217,6 +217,10 @@ final class ConversationLauncher implements RequestLauncher {
             if (left <= 0) {
                 return null;
             }
+            if (r != null && r.cancelled()) {
+                return new EventFactory.Ending(EventFactory.Ending.CANCELLED + ": turn " + turn
+                        + " was cancelled by the client (--cancel-rate), so its user left", left);
+            }
             if (r == null || !r.ok()) {
                 return new EventFactory.Ending(EventFactory.Ending.ANSWER_FAILED + ": turn " + turn
                         + "'s answer failed, so turn " + (turn + 1) + " had no answer to follow", left);

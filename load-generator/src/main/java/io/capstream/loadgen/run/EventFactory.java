@@ -122,7 +122,8 @@ public final class EventFactory {
     /**
      * Why a conversation ended before its planned turns (issue 29), on its last sent request's event.
      *
-     * @param reason      one of the codes {@value #CONTEXT_WINDOW}, {@value #ANSWER_FAILED} or {@value #STOPPED},
+     * @param reason      one of the codes {@value #CONTEXT_WINDOW}, {@value #ANSWER_FAILED}, {@value #CANCELLED} or
+     *                    {@value #STOPPED},
      *                    then {@code ": "} and a sentence with the numbers (e.g. {@code context_window: turn 4 would
      *                    need 3900 history + 256 new + 16 max_tokens = 4172 tokens, over the 4096-token context
      *                    window}); not null
@@ -133,6 +134,8 @@ public final class EventFactory {
         public static final String CONTEXT_WINDOW = "context_window";
         /** The turn's answer failed. */
         public static final String ANSWER_FAILED = "answer_failed";
+        /** The client cancelled the turn on purpose (issue 30, {@code --cancel-rate}): its user went away. */
+        public static final String CANCELLED = "cancelled";
         /** The run was stopped (Ctrl-C, a stop request) before the conversation's next turn. */
         public static final String STOPPED = "stopped";
     }
@@ -213,6 +216,33 @@ public final class EventFactory {
             rf.setConversationEnd(turn.conversationEnd());
             rf.setUnsentTurns(turn.unsentTurns());
         }
+        return e;
+    }
+
+    /**
+     * A request the client cancelled on purpose (issue 30, {@code --cancel-rate}): a RequestFailed with
+     * {@code cancelled} true, error type {@code Cancelled}, when the client closed the stream
+     * ({@code cancel_after_ns}) and what had arrived before: first output and content ({@code ttfo_ns},
+     * {@code ttft_ns}, null when none), the chunks, and {@code completion_tokens} when the server sent usage.
+     *
+     * @param index         request index
+     * @param scheduledNs   scheduled start, ns after T0
+     * @param startNs       actual start (t0), ns after T0
+     * @param r             the measurements ({@link RequestResult#cancelled()})
+     * @param cancelAfterNs the drawn cancel time, ns after t0, or negative when unknown (then null)
+     * @param turn          the conversation fields; null for a single-turn request
+     * @return RequestFailed
+     */
+    public RunEvent cancelled(int index, long scheduledNs, long startNs, RequestResult r, long cancelAfterNs,
+                              Turn turn) {
+        RunEvent e = failed(index, scheduledNs, startNs, r.e2eNs(), r.httpStatus(), r.contentChunks(),
+                r.reasoningChunks(), r.error(), turn);
+        RequestFailed rf = (RequestFailed) e.getPayload();
+        rf.setCancelled(true);
+        rf.setCancelAfterNs(cancelAfterNs >= 0 ? cancelAfterNs : null);
+        rf.setTtfoNs(r.ttfoNs() >= 0 ? r.ttfoNs() : null);
+        rf.setTtftNs(r.ttftNs() >= 0 ? r.ttftNs() : null);
+        rf.setCompletionTokens(r.completionTokens() >= 0 ? r.completionTokens() : null);
         return e;
     }
 

@@ -44,7 +44,9 @@ final class RequestPipeline {
     private final RunPlan plan;
     private final int requests;
     private final BodySource bodies;
-    private final BiFunction<Buffer, Map<String, String>, Future<RequestResult>> send;
+    private final Sender send;
+    /** Which requests the client cancels, and when (issue 30). */
+    private final CancelDraws cancels;
     private final EventFactory events;
     private final long t0;
     private final Observer observer;
@@ -56,6 +58,7 @@ final class RequestPipeline {
     private final RunningMedian ttftMedian = new RunningMedian();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
+    private final AtomicInteger cancelled = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Planned turns of conversations that ended early, never sent (they count towards the planned requests). */
     private final AtomicInteger unsent = new AtomicInteger();
@@ -65,6 +68,17 @@ final class RequestPipeline {
     };
     /** A closed loop's slots between a request's end and their turn to start the next (progress in flight). */
     private volatile IntSupplier waitingForTurn = () -> 0;
+
+    /** Sends one request (the streaming client). */
+    interface Sender {
+        /**
+         * @param body          the serialised body
+         * @param headers       headers of this request only; not null
+         * @param cancelAfterNs when the client cancels it, ns after its t0 (issue 30); negative = never
+         * @return its result; the future always succeeds
+         */
+        Future<RequestResult> send(Buffer body, Map<String, String> headers, long cancelAfterNs);
+    }
 
     /**
      * @param plan     the run's plan (each request's planned context); not null
@@ -101,7 +115,29 @@ final class RequestPipeline {
     RequestPipeline(RunPlan plan, int requests, BodySource bodies,
                     BiFunction<Buffer, Map<String, String>, Future<RequestResult>> send, EventFactory events, long t0,
                     Observer observer, EventSink sink, GuardedListener listener, CapClock clock) {
+        this(plan, requests, bodies, (Sender) (body, headers, cancelAfterNs) -> send.apply(body, headers), events, t0,
+                observer, sink, listener, clock);
+    }
+
+    /**
+     * As above, with a sender that cancels a request at the time the run's {@link CancelDraws} drew for it (issue
+     * 30, {@code --cancel-rate}); the senders above never cancel.
+     *
+     * @param plan     the run's plan (its cancellation group and seed); not null
+     * @param requests requests this execution sends, &gt;= 0
+     * @param bodies   the single-turn request bodies; not null
+     * @param send     sends a body with its headers and cancel time (the streaming client); not null
+     * @param events   the run's event factory; not null
+     * @param t0       the run's T0, ns on {@code clock}'s monotonic scale
+     * @param observer the self-check; not null
+     * @param sink     where the events go; not null
+     * @param listener the run's listener; not null
+     * @param clock    the clock of the request ends; not null
+     */
+    RequestPipeline(RunPlan plan, int requests, BodySource bodies, Sender send, EventFactory events, long t0,
+                    Observer observer, EventSink sink, GuardedListener listener, CapClock clock) {
         this.plan = plan;
+        this.cancels = new CancelDraws(plan.config().cancel(), plan.config().identity().seed());
         this.requests = requests;
         this.bodies = bodies;
         this.send = send;
@@ -199,7 +235,8 @@ final class RequestPipeline {
                     () -> onEnd.accept(null));
             return;
         }
-        send.apply(ar.result(), headers).onComplete(rr -> {
+        long cancelAfterNs = cancels.cancelAfterNs(index);
+        send.send(ar.result(), headers, cancelAfterNs).onComplete(rr -> {
             RequestResult r = rr.result();
             long start = r.t0Ns() - t0;
             EventFactory.Turn t = decided(turn, ending, r);
@@ -208,6 +245,7 @@ final class RequestPipeline {
             try {
                 ev = r.ok()
                         ? events.completed(index, scheduledNs, start, r, t)
+                        : r.cancelled() ? events.cancelled(index, scheduledNs, start, r, cancelAfterNs, t)
                         : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
                         r.reasoningChunks(), r.error(), t);
             } catch (RuntimeException e) {
@@ -255,6 +293,8 @@ final class RequestPipeline {
         boolean ok = r != null && r.ok();
         if (ok) {
             ttftMedian.add(r.ttftNs() / 1e6);
+        } else if (r != null && r.cancelled()) {
+            cancelled.incrementAndGet();
         } else {
             failed.incrementAndGet();
         }
@@ -278,7 +318,7 @@ final class RequestPipeline {
 
     private void progress(int d, long now) {
         listener.progress(new RunProgress(d, requests - unsent.get(), failed.get(), inFlight.get() + waitingForTurn.getAsInt(),
-                ttftMedian.median(), now - t0));
+                ttftMedian.median(), now - t0, cancelled.get()));
     }
 
     /**
@@ -326,9 +366,14 @@ final class RequestPipeline {
         return unsent.get();
     }
 
-    /** @return requests that ended and failed */
+    /** @return requests that ended and failed (not those the client cancelled) */
     int failed() {
         return failed.get();
+    }
+
+    /** @return requests the client cancelled (issue 30, {@code --cancel-rate}) */
+    int cancelled() {
+        return cancelled.get();
     }
 
     /** @return when the last request ended, ns on the clock's scale (T0 while none has) */

@@ -194,9 +194,7 @@ final class RunLifecycle {
                     : "worker-" + UUID.randomUUID();
             events = new EventFactory(runId, workerId, plan, clock);
             StreamingClient c = client;
-            pipeline = new RequestPipeline(plan, requests, bodySource,
-                    (java.util.function.BiFunction<io.vertx.core.buffer.Buffer, java.util.Map<String, String>,
-                            io.vertx.core.Future<io.capstream.loadgen.client.RequestResult>>) c::execute,
+            pipeline = new RequestPipeline(plan, requests, bodySource, (RequestPipeline.Sender) c::execute,
                     events, t0, probes.observer(), sink, listener, clock);
             if (stopRules.active()) {
                 pipeline.onEnded((r, ended) -> stop(stopRules.ended(r, ended)));
@@ -300,6 +298,7 @@ final class RunLifecycle {
         Instant finishedAt = clock.instant();
         int sent = pipeline.done();
         int failed = pipeline.failed();
+        int cancelled = pipeline.cancelled();
         // a time-bounded closed loop that ends at its duration is complete, not interrupted
         // (a conversation's turns not sent because it ended early are accounted for, not missing)
         // a run a stop rule ended is stopped, not interrupted (unless the caller interrupted it too)
@@ -320,7 +319,7 @@ final class RunLifecycle {
                 ((RunFinished) fin.getPayload()).setStopped(stop == null ? null : stop.toAvro());
                 pipeline.emit(fin);
                 sink.flush().whenComplete((u2, e2) -> {
-                    RunOutcome o = new RunOutcome(runId, workerId, requests, sent, sent - failed, failed,
+                    RunOutcome o = new RunOutcome(runId, workerId, requests, sent, sent - failed - cancelled, failed,
                             sink.undelivered(), interrupted, startedAt, finishedAt, wall, ended.check(), rec,
                             stop == null ? null : stop.toAvro());
                     listener.finished(o);

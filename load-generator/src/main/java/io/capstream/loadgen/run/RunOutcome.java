@@ -9,7 +9,7 @@ import java.time.Instant;
  * @param runId             run id (the Kafka key of its events)
  * @param workerId          worker id in the events
  * @param requestsPlanned   n from the plan
- * @param requestsSent      request events emitted (completed + failed)
+ * @param requestsSent      request events emitted (completed + failed + cancelled)
  * @param completed         requests that completed (spec §4.3 validity)
  * @param failed            requests that failed (spec §6)
  * @param eventsUndelivered events the sink could not deliver (Kafka unreachable, timeouts); must be 0 for exit 0
@@ -53,14 +53,20 @@ public record RunOutcome(String runId, String workerId, int requestsPlanned, int
                 serverMetrics, stopped);
     }
 
+    /** @return requests the client cancelled on purpose (issue 30, {@code --cancel-rate}): neither completed nor failed */
+    public int cancelled() {
+        return Math.max(0, requestsSent - completed - failed);
+    }
+
     /**
-     * @return 0 when every request completed and every event was delivered; {@value #EXIT_STOPPED} when a stop rule
-     *         ended the run early and every event was delivered (whatever failed); else 1 (spec §5)
+     * @return 0 when every request completed or was cancelled by the client on purpose, and every event was
+     *         delivered; {@value #EXIT_STOPPED} when a stop rule ended the run early and every event was delivered
+     *         (whatever failed); else 1 (spec §5)
      */
     public int exitCode() {
         if (eventsUndelivered == 0 && stopped != null) {
             return EXIT_STOPPED;
         }
-        return failed == 0 && eventsUndelivered == 0 && completed == requestsSent ? 0 : 1;
+        return failed == 0 && eventsUndelivered == 0 && completed + cancelled() == requestsSent ? 0 : 1;
     }
 }

@@ -82,6 +82,7 @@ final class BatchScheduler {
         if (s.state == SimStream.State.QUEUED) {
             if (waiting.remove(s)) {
                 stats.queued.decrementAndGet();
+                stats.disconnected.incrementAndGet(); // the client left before a slot was free: never decoded
             }
         } else if (s.state != SimStream.State.DONE) {
             stats.disconnected.incrementAndGet();

@@ -11,7 +11,7 @@ import java.io.IOException;
 /**
  * The simulated engine's own metrics, served at {@code GET /metrics} in the Prometheus text format as
  * engines do (llama-server {@code --metrics}, vLLM): requests running and waiting now, and counters of
- * requests, completed requests and generated tokens, read live from {@link SimStats} through the Prometheus
+ * requests, completed requests, requests whose client went away before their end, and generated tokens, read live from {@link SimStats} through the Prometheus
  * Java client's callback metrics and text writer. Thread-safe.
  */
 final class SimMetrics {
@@ -27,6 +27,9 @@ final class SimMetrics {
                 .help("Chat completion requests received").callback(cb -> cb.call(stats.requests())).build());
         registry.register(CounterWithCallback.builder().name("capstream_sim:requests_completed")
                 .help("Requests streamed to their end").callback(cb -> cb.call(stats.completed())).build());
+        registry.register(CounterWithCallback.builder().name("capstream_sim:requests_disconnected")
+                .help("Requests whose client closed the connection before their end (cancelled or aborted streams);"
+                        + " their decoding stopped").callback(cb -> cb.call(stats.disconnected())).build());
         registry.register(CounterWithCallback.builder().name("capstream_sim:generation_tokens")
                 .help("Output tokens streamed").callback(cb -> cb.call(stats.tokens())).build());
     }

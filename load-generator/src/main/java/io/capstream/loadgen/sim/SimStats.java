@@ -87,7 +87,10 @@ public final class SimStats {
     public long cuts() { return cuts.get(); }
     /** @return injected malformed data lines */
     public long malformed() { return malformed.get(); }
-    /** @return requests whose client closed the connection before the end */
+    /**
+     * @return requests whose client closed the connection before the end (e.g. cancelled by {@code --cancel-rate}),
+     *         while queued or being answered; their decoding stopped
+     */
     public long disconnected() { return disconnected.get(); }
     /** @return requests answered with HTTP 400 */
     public long badRequests() { return badRequests.get(); }

@@ -368,6 +368,25 @@ class ConversationLauncherTest {
         assertThat(f.getConversationId()).as("conversation id").isEqualTo("run-1-c0");
     }
 
+    /** Issue 30: a turn the client cancelled ends its conversation, as a cancel (its user left), not a failure. */
+    @Test
+    void aCancelledTurnEndsItsConversation() throws Exception {
+        List<Harness> h = new ArrayList<>();
+        h.add(new Harness(c -> c.withConversation(s -> s.withTurns(new LengthDistribution(3, 0))), 32_768,
+                i -> i == 0 ? h.get(0).text("answer", 100)
+                        : RequestResult.failed(h.get(0).clock.nanoTime(), 5_000_000,
+                        RequestError.of(io.capstream.loadgen.client.ErrorTypes.CANCELLED, "cancelled by the client"))));
+        Harness run = h.get(0);
+        run.run(0).get(10, TimeUnit.SECONDS);
+        assertThat(run.sent).as("requests sent").hasSize(2);
+        RequestFailed f = (RequestFailed) run.sink.events().get(1).getPayload();
+        assertThat(f.getCancelled()).as("cancelled").isTrue();
+        assertThat(f.getConversationEnd()).as("why it ended").startsWith("cancelled: turn 2 ");
+        assertThat(f.getUnsentTurns()).as("unsent").isEqualTo(1);
+        assertThat(run.pipeline.cancelled()).as("cancelled requests").isEqualTo(1);
+        assertThat(run.pipeline.failed()).as("failed requests").isZero();
+    }
+
     @Test
     void aToolCallIsAnsweredWithAMockedResultAfterTheToolLatency() throws Exception {
         Path tools = Files.writeString(dir.resolve("tools.json"),

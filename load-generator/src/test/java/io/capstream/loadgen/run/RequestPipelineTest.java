@@ -223,4 +223,71 @@ class RequestPipelineTest {
         ended.get(10, TimeUnit.SECONDS);
         assertThat(progress.get(0).inFlight()).as("in flight: 0 sending + min(5 waiting, 3 slots - 0)").isEqualTo(3);
     }
+
+    /**
+     * Issue 30: the pipeline hands each request the cancel time drawn for its index; a cancelled result becomes a
+     * RequestFailed with cancelled true and what had arrived, counted as cancelled (not failed) in the progress.
+     */
+    @Test
+    void aCancelledRequestIsSentWithItsDrawnTimeAndCountedApartFromFailures() throws Exception {
+        ManualCapClock clock = new ManualCapClock();
+        long t0 = clock.nanoTime();
+        CancelShape shape = new CancelShape(0.5, 0.1, 0.02);
+        RunPlan plan = RunPlanner.complete(RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "m"))
+                .withLoad(l -> l.withRequests(8)).withRequest(r -> r.withSharedPrefixTokens(0))
+                .withIdentity(i -> i.withSeed(11)).withCancel(shape), 32_768, ApiKey.none()).get();
+        CancelDraws draws = new CancelDraws(shape, 11);
+        InMemoryEventSink sink = new InMemoryEventSink();
+        List<RunProgress> progress = new CopyOnWriteArrayList<>();
+        List<Long> handed = new CopyOnWriteArrayList<>();
+        RequestPipeline p = new RequestPipeline(plan, 8, bodies(plan), (RequestPipeline.Sender) (body, h, cancelNs) -> {
+            handed.add(cancelNs);
+            return Future.succeededFuture(cancelNs < 0 ? ok(t0) : new RequestResult(t0, 40_000_000, 60_000_000,
+                    cancelNs, 200, -1, 3, -1, 2, 1, 1_000_000, null, 90, OutputChunkGaps.NONE,
+                    RequestError.of(io.capstream.loadgen.client.ErrorTypes.CANCELLED, "cancelled by the client")));
+        }, new EventFactory("run-1", "w", plan, clock), t0, new RequestPipeline.Observer() {
+            @Override
+            public void inFlight(int n) {
+            }
+
+            @Override
+            public void request(long e2eNs, int chunks) {
+            }
+        }, sink, new GuardedListener(new RunListener() {
+            @Override
+            public void onProgress(RunProgress pr) {
+                progress.add(pr);
+            }
+        }, SecretMask.NONE), clock);
+        Context ctx = vertx.getOrCreateContext();
+        List<Long> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            expected.add(draws.cancelAfterNs(i));
+            CompletableFuture<Void> ended = new CompletableFuture<>();
+            int index = i;
+            ctx.runOnContext(v -> p.launch(index, 0, ctx, () -> ended.complete(null)));
+            ended.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(handed).as("cancel times handed to the sender, by index").isEqualTo(expected);
+        long cancels = expected.stream().filter(x -> x >= 0).count();
+        assertThat(cancels).as("requests drawn for cancellation (seed 11)").isBetween(1L, 7L);
+        assertThat(p.cancelled()).as("cancelled").isEqualTo((int) cancels);
+        assertThat(p.failed()).as("failed").isZero();
+        assertThat(progress.get(7).cancelled()).as("cancelled in the last progress").isEqualTo((int) cancels);
+        assertThat(progress.get(7).failed()).as("failed in the last progress").isZero();
+        int k = expected.indexOf(expected.stream().filter(x -> x >= 0).findFirst().orElseThrow());
+        RequestFailed f = (RequestFailed) sink.events().get(k).getPayload();
+        assertThat(f.getCancelled()).as("cancelled flag of request %d", k).isTrue();
+        assertThat(f.getErrorType()).as("error type").isEqualTo("Cancelled");
+        assertThat(f.getCancelAfterNs()).as("cancel_after_ns").isEqualTo(expected.get(k));
+        assertThat(f.getTtfoNs()).as("ttfo_ns").isEqualTo(40_000_000L);
+        assertThat(f.getTtftNs()).as("ttft_ns").isEqualTo(60_000_000L);
+        assertThat(f.getCompletionTokens()).as("completion_tokens").isEqualTo(3L);
+        assertThat(f.getContentChunks()).as("content chunks").isEqualTo(2);
+        assertThat(f.getElapsedNs()).as("elapsed_ns").isEqualTo(expected.get(k));
+        RequestFailed plain = (RequestFailed) new EventFactory("run-1", "w", plan, clock).failed(0, 0, 0, 5, 500, 0, 0,
+                RequestError.of("HTTPError", "boom")).getPayload();
+        assertThat(plain.getCancelled()).as("an ordinary failure's cancelled flag").isFalse();
+        assertThat(plain.getCancelAfterNs()).as("an ordinary failure's cancel_after_ns").isNull();
+    }
 }

@@ -187,6 +187,47 @@ class SimEngineTest {
         assertTrue(usage.getJsonObject("timings").getDouble("queue_ms") >= 80, usage.encode());
     }
 
+    /** Sends a stream on a client of its own (closing that client is the client going away); the answer is ignored. */
+    private HttpClient openStream(SimEngine sim, String prompt) {
+        HttpClient own = vertx.createHttpClient();
+        own.request(io.vertx.core.http.HttpMethod.POST, sim.port(), "127.0.0.1", "/v1/chat/completions")
+                .onSuccess(req -> req.putHeader("content-type", "application/json")
+                        .send(SseProbe.body(prompt, 1000, true).toBuffer()));
+        return own;
+    }
+
+    /**
+     * Issue 30: a client that goes away (a cancelled stream) is counted as disconnected, whether it was decoding or
+     * still queued for a slot, its slot is freed and its decoding stops, and /metrics exports the count. Before,
+     * a client that left while queued was not counted, and /metrics had no such series.
+     */
+    @Test
+    void clientsThatGoAwayAreCountedAndTheirStreamsStop() throws Exception {
+        SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).batchSlots(1).streamDecodeTokPerS(20)
+                .prefillTokPerS(0).build());
+        HttpClient decoding = openStream(sim, "a");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> sim.stats().tokens() > 0);
+        HttpClient queued = openStream(sim, "b");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> sim.stats().queued() == 1);
+        await(queued.close());
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(sim.stats().disconnected()).as("disconnected after the queued client left").isEqualTo(1);
+            assertThat(sim.stats().queued()).as("queued").isZero();
+        });
+        await(decoding.close());
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(sim.stats().disconnected()).as("disconnected after the decoding client left").isEqualTo(2);
+            assertThat(sim.stats().active()).as("streams holding a slot").isZero();
+        });
+        long tokens = sim.stats().tokens();
+        String metrics = await(WebClient.create(vertx).get(sim.port(), "127.0.0.1", "/metrics").send()).bodyAsString();
+        assertThat(metrics).as("/metrics").contains("capstream_sim:requests_disconnected_total 2");
+        assertThat(sim.stats().tokens()).as("tokens after both left (no decoding for them)").isEqualTo(tokens);
+        assertThat(sim.stats().completed()).as("completed").isZero();
+    }
+
     @Test
     void decodeRateIsSharedAcrossStreams() throws Exception {
         SimEngine sim = start(SimConfig.builder().ttftBaseMs(1).prefillTokPerS(0).decodeTokPerS(400)

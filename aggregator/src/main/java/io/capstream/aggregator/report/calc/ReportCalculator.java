@@ -64,7 +64,10 @@ import java.util.TreeSet;
  * planned request index has no event, or when the caller's provenance says so; missing indices are
  * the union of the caller's and those computed from the plan. The turns a conversation did not send because it
  * ended early ({@link UnsentTurns}) are not missing; they are left out of {@code requests} and
- * {@code context_distribution}, so that {@code requests = completed + failed} holds (§9.2).
+ * {@code context_distribution}, so that {@code requests = completed + failed} holds (§9.2), plus the requests the
+ * client cancelled on purpose (issue 30, {@code --cancel-rate}): they are present (not missing) and requests of the
+ * run, but neither completed nor failed (not in {@code failures}, {@code failed}, the SLOs' error rate or any latency
+ * percentile); {@code cancelled} ({@link CancelledCalculator}) counts them.
  *
  * <p>Conversations ({@code sessions}, issue 29): {@link SessionsCalculator}, null for single-turn runs.
  */
@@ -108,8 +111,15 @@ public final class ReportCalculator {
 
         List<RequestCompleted> successes = new ArrayList<>(data.completed());
         successes.sort(Comparator.comparingInt(RequestCompleted::getRequestIndex));
-        List<RequestFailed> failures = new ArrayList<>(data.failed());
-        failures.sort(Comparator.comparingInt(RequestFailed::getRequestIndex));
+        List<RequestFailed> ended = new ArrayList<>(data.failed());
+        ended.sort(Comparator.comparingInt(RequestFailed::getRequestIndex));
+        // requests the client cancelled on purpose (issue 30) are their own kind: not failures, in no percentile,
+        // but present (not missing), requests of the run, and in its load, timeline and conversations
+        List<RequestFailed> failures = new ArrayList<>(ended.size());
+        List<RequestFailed> cancels = new ArrayList<>();
+        for (RequestFailed f : ended) {
+            (CancelledCalculator.isCancelled(f) ? cancels : failures).add(f);
+        }
 
         List<RequestTiming> rows = new ArrayList<>(successes.size());
         List<Integer> invalid = new ArrayList<>();
@@ -127,13 +137,13 @@ public final class ReportCalculator {
 
         boolean boundedByWhatRan = ranFewerThanPlanned(st, fin);
         int planned = st == null || boundedByWhatRan
-                ? (boundedByWhatRan ? successes.size() + failures.size() : highestIndex(successes, failures) + 1)
+                ? (boundedByWhatRan ? successes.size() + ended.size() : highestIndex(successes, ended) + 1)
                 : st.getRequests();
-        BitSet unsent = UnsentTurns.of(successes, failures, planned);
+        BitSet unsent = UnsentTurns.of(successes, ended, planned);
         for (RequestCompleted c : successes) {
             unsent.clear(c.getRequestIndex());
         }
-        for (RequestFailed f : failures) {
+        for (RequestFailed f : ended) {
             unsent.clear(f.getRequestIndex());
         }
         // turns of conversations that ended early were never sent: not missing, and not requests of the run
@@ -141,7 +151,7 @@ public final class ReportCalculator {
         // a run a stop rule ended (issue 30): the indices it did not send are not missing; whether every request
         // it sent arrived is the caller's provenance (RunCollector: the workers' requests_sent)
         boolean stopped = fin != null && fin.getStopped() != null;
-        Provenance prov = provenance(data, stopped ? 0 : planned, unsent, successes, failures, invalid);
+        Provenance prov = provenance(data, stopped ? 0 : planned, unsent, successes, ended, invalid);
 
         List<FailureEntry> failureEntries = new ArrayList<>(failures.size());
         for (RequestFailed f : failures) {
@@ -179,7 +189,7 @@ public final class ReportCalculator {
                 .setConcurrency(st != null ? st.getConcurrency() : 0)
                 .setContextTokens(st == null ? null : st.getContextTokens())
                 .setContextSeed(st == null ? null : st.getContextSeed())
-                .setContextDistribution(contextDistribution(boundedByWhatRan ? null : st, unsent, successes, failures))
+                .setContextDistribution(contextDistribution(boundedByWhatRan ? null : st, unsent, successes, ended))
                 .setMaxContextTokens(st == null ? null : st.getMaxContextTokens())
                 .setMaxTokens(st != null ? st.getMaxTokens() : 0)
                 .setServeFlags(flags)
@@ -191,15 +201,16 @@ public final class ReportCalculator {
                 .setStatistics(StatisticsCalculator.compute(rows, successes, m, wallS))
                 .setSlo(st == null || sloParser == null ? null : SloEvaluator.evaluate(st.getSlos(), sloParser, rows,
                         successes.size(), failures.size(), m, wallS))
-                .setLoad(LoadHealthCalculator.compute(st, successes, failures, fin))
+                .setLoad(LoadHealthCalculator.compute(st, successes, ended, fin))
                 .setSweep(st == null ? null : sweep(st.getSweep()))
-                .setTimeline(TimelineCalculator.compute(st, successes, failures))
+                .setTimeline(TimelineCalculator.compute(st, successes, ended))
                 .setWorkers(workers)
                 .setClockOffsetSpreadMs(WorkersCalculator.clockOffsetSpreadMs(workers))
                 .setServerMetrics(ServerMetricsCalculator.forRun(st, fin, data))
                 .setRun(RunSettingsCopy.of(st))
-                .setSessions(SessionsCalculator.compute(successes, failures))
-                .setStopped(StopReports.of(st, fin, successes.size() + failures.size(), data.workers()))
+                .setSessions(SessionsCalculator.compute(successes, ended))
+                .setStopped(StopReports.of(st, fin, successes.size() + ended.size(), data.workers()))
+                .setCancelled(CancelledCalculator.compute(cancels))
                 .build();
         boolean reasoningEffortKey = flagsPresent && st.getServeFlagsHasReasoningEffort();
         ObjectNode root = ReportArtifact.toArtifact(report, reasoningEffortKey, capstreamJson(st, fin, invalid));

@@ -60,8 +60,10 @@ public final class TimelineCalculator {
         for (RequestFailed f : failed) {
             long start = f.getStartNs();
             long end = f.getElapsedNs() == null ? start : start + f.getElapsedNs();
+            // a request the client cancelled (issue 30) keeps the first content that arrived before the cancel
             entries[i++] = new Entry(f.getRequestIndex(), start / NS_PER_MS, f.getClientQueueNs() / NS_PER_MS,
-                    null, end / NS_PER_MS, f.getErrorType());
+                    f.getTtftNs() == null ? null : (start + f.getTtftNs()) / NS_PER_MS, end / NS_PER_MS,
+                    f.getErrorType());
         }
         Arrays.sort(entries, Comparator.comparingInt(Entry::index));
         List<Integer> index = new ArrayList<>(n);
