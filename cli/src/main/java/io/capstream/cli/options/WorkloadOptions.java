@@ -235,6 +235,9 @@ public class WorkloadOptions {
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
 
+    @picocli.CommandLine.Mixin
+    ImageOptions imageOptions = new ImageOptions();
+
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
                     + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
@@ -337,8 +340,9 @@ public class WorkloadOptions {
         RunIdentity identity = new RunIdentity(runId, runIdSuffix, null, 1, seed, gpu);
         WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
                 warmupPrimeCache);
-        return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
+        RunConfig config = new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
                 scrape, conversation.toShape());
+        return config.withPayload(imageOptions.applyTo(config.payload()));
     }
 
     /**
