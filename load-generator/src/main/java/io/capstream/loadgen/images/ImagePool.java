@@ -15,8 +15,8 @@ import java.util.stream.IntStream;
  * is {@code sizes[s mod S]} (the sizes cycle over the run's images) and its picture is entry
  * {@code (s div S) mod K} of that size, drawn by {@link SyntheticImage} from the seed
  * {@code mix(run seed, width, height, entry)}. {@code K} is the number of distinct pictures per size: as many as the
- * run's requests need (no picture repeats), but at most what fits {@value #BUDGET_BYTES} bytes of encoded images over
- * all sizes, and at least enough that one message's images all differ. A run with more images than that reuses
+ * run's requests need (no picture repeats), but at most {@value #MAX_PICTURES_PER_SIZE} and what fits
+ * {@value #BUDGET_BYTES} bytes of base64 over all sizes, and at least enough that one message's images all differ. A run with more images than that reuses
  * pictures every {@code K·S} slots: a server with an encoder or image cache may then skip work for a repeated picture
  * (the images follow each message's text, whose tail differs per request, so a text prefix cache does not reach them).
  * Immutable, thread-safe.
@@ -24,6 +24,11 @@ import java.util.stream.IntStream;
 public final class ImagePool {
     /** Encoded images kept per run at most (unless one message's images need more), bytes. */
     public static final long BUDGET_BYTES = 48L << 20;
+    /**
+     * Distinct pictures per size at most (unless one message's images need more): encoding is the cost before T0
+     * (a 1024x1024 PNG takes 0.3-0.7 s of one core here).
+     */
+    public static final int MAX_PICTURES_PER_SIZE = 16;
 
     private final int perMessage;
     private final String format;
@@ -66,7 +71,7 @@ public final class ImagePool {
         for (int si = 0; si < s; si++) {
             ImageSize size = sizes.get(si);
             EncodedImage first = encode(size, seed, 0, format);
-            long fit = Math.max(1, perSizeBudget / Math.max(1, first.base64().length));
+            long fit = Math.min(MAX_PICTURES_PER_SIZE, Math.max(1, perSizeBudget / Math.max(1, first.base64().length)));
             int k = (int) Math.max(atLeast, Math.min(Math.min(needed, fit), Integer.MAX_VALUE - 8));
             EncodedImage[] entries = new EncodedImage[k];
             entries[0] = first;

@@ -47,6 +47,14 @@ public final class BodySource {
         this.datasetImages = datasetImages(requests.dataset());
     }
 
+    /**
+     * @return this source without the run's synthetic images (the same prompts and bodies otherwise): what most
+     *         client warm-up requests send, so that the loopback warm-up is not spent moving megabytes
+     */
+    public BodySource withoutImages() {
+        return bodies.images() == null ? this : new BodySource(prompts, bodies.withImages(null), requests, maxTokens);
+    }
+
     /** @return each entry's images (counted before T0), or null when the dataset has none */
     private static ImageStats[] datasetImages(Dataset dataset) {
         if (dataset == null) {
