@@ -74,6 +74,7 @@ public final class SummaryTable {
         if (m.getPrefixCacheHitAvg() != null) {
             line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
         }
+        images(sb, report.getRun());
         sb.append(SessionsSummary.render(report.getSessions()));
         serverMetrics(sb, report.getServerMetrics());
         slo(sb, report.getSlo());
@@ -264,6 +265,14 @@ public final class SummaryTable {
                     .append(" of ").append(num(load.getScheduledRateRps())).append(" req/s, client queue up to ")
                     .append(num0(load.getQueueMaxMs())).append(" ms): latencies understate the load")
                     .append(ReportView.heldByInFlightCap(load) ? ReportView.inFlightCapHint(load) : "").append('\n');
+        }
+    }
+
+    /** Issue 30: {@code images  4 per user message, 1024x1024, png} for a run with {@code --images}. */
+    private static void images(StringBuilder sb, io.capstream.schemas.avro.RunSettings run) {
+        if (run != null && run.getImages() != null && run.getImages() > 0) {
+            line(sb, "images", run.getImages() + " per user message, " + text(run.getImageSizes()) + ", "
+                    + text(run.getImageFormat()));
         }
     }
 
