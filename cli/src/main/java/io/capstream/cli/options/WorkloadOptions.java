@@ -238,6 +238,8 @@ public class WorkloadOptions {
     @picocli.CommandLine.Mixin ArrivalOptions arrivals = new ArrivalOptions();
     @picocli.CommandLine.Mixin
     CancelOptions cancel = new CancelOptions();
+    @picocli.CommandLine.Mixin
+    ImageOptions imageOptions = new ImageOptions();
 
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
@@ -344,10 +346,11 @@ public class WorkloadOptions {
         RunIdentity identity = new RunIdentity(runId, runIdSuffix, null, 1, seed, gpu);
         WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
                 warmupPrimeCache);
-        return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
+        RunConfig config = new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
                 scrape, conversation.toShape())
                 .withStop(stopRules.toRules())
                 .withCancel(cancel.toShape());
+        return config.withPayload(imageOptions.applyTo(config.payload()));
     }
 
     /**

@@ -82,6 +82,7 @@ public final class SummaryTable {
         if (m.getPrefixCacheHitAvg() != null) {
             line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
         }
+        images(sb, report.getRun());
         sb.append(SessionsSummary.render(report.getSessions()));
         serverMetrics(sb, report.getServerMetrics());
         slo(sb, report.getSlo());
@@ -316,6 +317,14 @@ public final class SummaryTable {
                     + ", TTFT p50/p95 " + num(ss.getTtftP50Ms()) + "/" + num(ss.getTtftP95Ms()) + " ms; "
                     + String.format(Locale.ROOT, "%.1f-%.1f s", ss.getStartS(), ss.getEndS()) + ", "
                     + ss.getRequests() + " requests (" + ss.getRule() + ")");
+        }
+    }
+
+    /** Issue 30: {@code images  4 per user message, 1024x1024, png} for a run with {@code --images}. */
+    private static void images(StringBuilder sb, io.capstream.schemas.avro.RunSettings run) {
+        if (run != null && run.getImages() != null && run.getImages() > 0) {
+            line(sb, "images", run.getImages() + " per user message, " + text(run.getImageSizes()) + ", "
+                    + text(run.getImageFormat()));
         }
     }
 

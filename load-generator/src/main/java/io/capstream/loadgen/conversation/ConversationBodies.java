@@ -6,11 +6,15 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.capstream.loadgen.client.ToolCall;
+import io.capstream.loadgen.images.EncodedImage;
+import io.capstream.loadgen.images.ImageParts;
+import io.capstream.loadgen.images.ImageStats;
+import io.capstream.loadgen.images.SegmentedBody;
+import io.capstream.loadgen.workload.RequestBody;
 import io.capstream.loadgen.workload.ApiEndpoint;
 import io.capstream.loadgen.workload.BodyControls;
 import io.capstream.loadgen.workload.ExtraBody;
 import io.capstream.loadgen.workload.ThinkingMode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -41,6 +45,8 @@ import java.util.Set;
  * tools {@code {"name","description","input_schema"}}, {@code tool_choice} {@code {"type":"auto"|"any"|"none"}}
  * for {@code auto|required|none}.</li>
  * </ul>
+ * A user message with images (issue 30) has its text, then its images, as content parts in the API's form
+ * ({@link ImageParts}); the images' base64 is spliced into the body ({@link #request}), not copied.
  * Immutable and thread-safe.
  */
 public final class ConversationBodies implements ConversationBodyWriter {
@@ -98,14 +104,33 @@ public final class ConversationBodies implements ConversationBodyWriter {
 
     @Override
     public byte[] body(List<HistoryItem> history, int maxTokens, String previousResponseId) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        return write(history, maxTokens, previousResponseId).toByteArray();
+    }
+
+    @Override
+    public RequestBody request(List<HistoryItem> history, int maxTokens, String previousResponseId) {
+        ImageStats stats = ImageStats.NONE;
+        for (HistoryItem item : history) {
+            if (item instanceof HistoryItem.Input in) {
+                for (InputMessage m : in.messages()) {
+                    for (EncodedImage i : m.images()) {
+                        stats = stats.plus(i);
+                    }
+                }
+            }
+        }
+        return new RequestBody(write(history, maxTokens, previousResponseId).toBuffer(), stats);
+    }
+
+    private SegmentedBody write(List<HistoryItem> history, int maxTokens, String previousResponseId) {
+        SegmentedBody out = new SegmentedBody(1024);
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeStringField("model", model);
             switch (endpoint) {
-                case RESPONSES -> responsesInput(g, history);
-                case MESSAGES -> messages(g, history);
-                default -> chatMessages(g, history);
+                case RESPONSES -> responsesInput(g, out, history);
+                case MESSAGES -> messages(g, out, history);
+                default -> chatMessages(g, out, history);
             }
             g.writeNumberField(BodyControls.maxTokensMember(endpoint), maxTokens);
             if (endpoint == ApiEndpoint.RESPONSES && previousResponseId != null) {
@@ -117,19 +142,19 @@ public final class ConversationBodies implements ConversationBodyWriter {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
+        return out;
     }
 
     // ---- chat ----
 
-    private static void chatMessages(JsonGenerator g, List<HistoryItem> history) throws IOException {
+    private void chatMessages(JsonGenerator g, SegmentedBody out, List<HistoryItem> history) throws IOException {
         g.writeArrayFieldStart("messages");
         for (HistoryItem item : history) {
             if (item instanceof HistoryItem.Input in) {
                 for (InputMessage m : in.messages()) {
                     g.writeStartObject();
                     g.writeStringField("role", m.role());
-                    g.writeStringField("content", m.content());
+                    content(g, out, m);
                     g.writeEndObject();
                 }
             } else if (item instanceof HistoryItem.Answer a) {
@@ -169,7 +194,17 @@ public final class ConversationBodies implements ConversationBodyWriter {
 
     // ---- Responses ----
 
-    private static void responsesInput(JsonGenerator g, List<HistoryItem> history) throws IOException {
+    /** A message's {@code content}: its text, or its text and images as the API's content parts. */
+    private void content(JsonGenerator g, SegmentedBody out, InputMessage m) throws IOException {
+        if (m.images().isEmpty()) {
+            g.writeStringField("content", m.content());
+        } else {
+            g.writeFieldName("content");
+            ImageParts.content(g, out, endpoint, m.content(), m.images());
+        }
+    }
+
+    private void responsesInput(JsonGenerator g, SegmentedBody out, List<HistoryItem> history) throws IOException {
         g.writeArrayFieldStart("input");
         for (HistoryItem item : history) {
             if (item instanceof HistoryItem.Input in) {
@@ -177,7 +212,7 @@ public final class ConversationBodies implements ConversationBodyWriter {
                     g.writeStartObject();
                     g.writeStringField("type", "message");
                     g.writeStringField("role", m.role());
-                    g.writeStringField("content", m.content());
+                    content(g, out, m);
                     g.writeEndObject();
                 }
             } else if (item instanceof HistoryItem.Answer a) {
@@ -229,13 +264,17 @@ public final class ConversationBodies implements ConversationBodyWriter {
         /** A tool's result in a user message. */
         record Result(HistoryItem.ToolResult result) implements Block {
         }
+
+        /** A user message's image (issue 30). */
+        record Image(EncodedImage image) implements Block {
+        }
     }
 
     /** A Messages API message being assembled: a role and its blocks. */
     private record Message(String role, List<Block> blocks) {
     }
 
-    private static void messages(JsonGenerator g, List<HistoryItem> history) throws IOException {
+    private static void messages(JsonGenerator g, SegmentedBody out, List<HistoryItem> history) throws IOException {
         StringBuilder system = new StringBuilder();
         List<Message> messages = new ArrayList<>();
         for (HistoryItem item : history) {
@@ -245,6 +284,9 @@ public final class ConversationBodies implements ConversationBodyWriter {
                         system.append(system.isEmpty() ? "" : "\n\n").append(m.content());
                     } else {
                         add(messages, m.role(), new Block.Text(m.content()));
+                        for (EncodedImage i : m.images()) {
+                            add(messages, m.role(), new Block.Image(i));
+                        }
                     }
                 }
             } else if (item instanceof HistoryItem.Answer a) {
@@ -274,7 +316,11 @@ public final class ConversationBodies implements ConversationBodyWriter {
             } else {
                 g.writeArrayFieldStart("content");
                 for (Block b : m.blocks()) {
-                    block(g, b);
+                    if (b instanceof Block.Image i) {
+                        ImageParts.block(g, out, i.image());
+                    } else {
+                        block(g, b);
+                    }
                 }
                 g.writeEndArray();
             }

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.conversation;
 
+import io.capstream.loadgen.workload.RequestBody;
 import java.util.List;
 
 /**
@@ -17,4 +18,17 @@ public interface ConversationBodyWriter {
      * @return the UTF-8 JSON body
      */
     byte[] body(List<HistoryItem> history, int maxTokens, String previousResponseId);
+
+    /**
+     * As {@link #body}, ready to send with what its images add up to (issue 30: the images of every user message in
+     * {@code history}); a writer whose bodies carry images splices them in without copying.
+     *
+     * @param history            as for {@link #body}
+     * @param maxTokens          as for {@link #body}
+     * @param previousResponseId as for {@link #body}
+     * @return the body and its images
+     */
+    default RequestBody request(List<HistoryItem> history, int maxTokens, String previousResponseId) {
+        return RequestBody.of(body(history, maxTokens, previousResponseId));
+    }
 }

@@ -8,6 +8,8 @@ import io.capstream.loadgen.client.ToolCall;
 import io.capstream.loadgen.conversation.ConversationBodyWriter;
 import io.capstream.loadgen.conversation.ConversationScript;
 import io.capstream.loadgen.conversation.HistoryItem;
+import io.capstream.loadgen.conversation.InputMessage;
+import io.capstream.loadgen.images.ImagePool;
 import io.capstream.loadgen.conversation.UserTurn;
 import io.capstream.loadgen.workload.PromptBuilder;
 import io.vertx.core.Context;
@@ -49,6 +51,8 @@ final class ConversationLauncher implements RequestLauncher {
     private final Integer window;
     private final int runMaxTokens;
     private final IntUnaryOperator toGlobal;
+    /** The run's synthetic images (issue 30), added to each turn's user messages; null for none. */
+    private volatile ImagePool images;
 
     /**
      * @param plan     the run's plan (window, seed, conversation settings, {@code --max-tokens}); not null
@@ -77,6 +81,16 @@ final class ConversationLauncher implements RequestLauncher {
         this.window = plan.maxModelLen();
         this.runMaxTokens = plan.config().request().maxTokens();
         this.toGlobal = toGlobal;
+    }
+
+    /**
+     * @param pool the run's synthetic images, added to each turn's user messages (those of request i: the pool's
+     *             images for i), or null for none
+     * @return this launcher
+     */
+    ConversationLauncher withImages(ImagePool pool) {
+        this.images = pool;
+        return this;
     }
 
     /**
@@ -169,7 +183,7 @@ final class ConversationLauncher implements RequestLauncher {
             int request = first + turn - 1;
             int maxTokens = runMaxTokens;
             if (unusable == null && nextUser != null) {
-                history.add(new HistoryItem.Input(nextUser.messages()));
+                history.add(new HistoryItem.Input(withImages(nextUser.messages(), request)));
                 estimatedHistory += nextUser.promptTokens();
                 if (nextUser.maxTokens() != null) {
                     maxTokens = nextUser.maxTokens();
@@ -189,9 +203,18 @@ final class ConversationLauncher implements RequestLauncher {
                 if (unusable != null) {
                     throw unusable;
                 }
-                return writer.body(sent, mt, prev);
+                return writer.request(sent, mt, prev);
             }, chars > io.capstream.loadgen.workload.BodySource.INLINE_BODY_CHARS, headers,
                     new EventFactory.Turn(id, turn, null, null), r -> decide(turn, r), r -> ended(turn, r));
+        }
+
+        /** @return the messages, the user ones with request {@code request}'s synthetic images when the run has any */
+        private List<InputMessage> withImages(List<InputMessage> messages, int request) {
+            if (images == null) {
+                return messages;
+            }
+            return messages.stream()
+                    .map(m -> "user".equals(m.role()) ? m.withImages(images.forMessage(request)) : m).toList();
         }
 
         private static long size(HistoryItem h) {

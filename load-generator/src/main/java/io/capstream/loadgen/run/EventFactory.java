@@ -247,6 +247,31 @@ public final class EventFactory {
     }
 
     /**
+     * Sets a request event's {@code images}, {@code image_bytes} and {@code image_pixels} (issue 30); leaves them null
+     * when the request carried no images ({@code image_pixels} also when some image's size was unknown).
+     *
+     * @param ev     a RequestCompleted or RequestFailed event (others are left alone); not null
+     * @param images the request's images; not null
+     * @return {@code ev}
+     */
+    public static RunEvent withImages(RunEvent ev, io.capstream.loadgen.images.ImageStats images) {
+        if (images.images() == 0) {
+            return ev;
+        }
+        Long pixels = images.pixels() < 0 ? null : images.pixels();
+        if (ev.getPayload() instanceof RequestCompleted rc) {
+            rc.setImages(images.images());
+            rc.setImageBytes(images.encodedBytes());
+            rc.setImagePixels(pixels);
+        } else if (ev.getPayload() instanceof RequestFailed rf) {
+            rf.setImages(images.images());
+            rf.setImageBytes(images.encodedBytes());
+            rf.setImagePixels(pixels);
+        }
+        return ev;
+    }
+
+    /**
      * @param index       request index
      * @param scheduledNs scheduled start, ns after T0
      * @param startNs     actual start (t0), ns after T0

@@ -62,6 +62,35 @@ public record PayloadShape(int images, List<ImageSize> imageSizes, String imageF
         return images == 0 ? null : String.join(",", effectiveImageSizes().stream().map(ImageSize::toString).toList());
     }
 
+    /**
+     * The image options against the rest of the run (issue 30): images go into the user messages of chat, responses
+     * and messages requests with synthetic prompts only, and the size and format need images to apply to.
+     *
+     * @param endpoint the run's API; not null
+     * @param dataset  whether the run sends a {@code --dataset} (or a {@code --trace}'s prompts)
+     * @return one usage error per problem; empty when valid; never null
+     */
+    public List<String> imageProblems(io.capstream.loadgen.workload.ApiEndpoint endpoint, boolean dataset) {
+        List<String> errors = new ArrayList<>();
+        if (images == 0) {
+            if (!imageSizes.isEmpty() || imageFormat != null) {
+                errors.add("--image-size and --image-format need --images N (images per user message)");
+            }
+            return errors;
+        }
+        switch (endpoint) {
+            case CHAT, RESPONSES, MESSAGES -> {
+            }
+            default -> errors.add("--images applies to --endpoint chat, responses or messages (" + endpoint.label()
+                    + " requests have no user messages)");
+        }
+        if (dataset) {
+            errors.add("--images adds synthetic images to synthetic prompts: a --dataset's images are the image_url"
+                    + " parts of its messages, sent as given");
+        }
+        return errors;
+    }
+
     /** @return one usage error per problem; empty when valid; never null */
     public List<String> problems() {
         List<String> errors = new ArrayList<>();

@@ -6,6 +6,7 @@ import io.capstream.loadgen.client.RequestResult;
 import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.workload.BodySource;
 import io.capstream.loadgen.workload.PromptBuilder;
+import io.capstream.loadgen.workload.RequestBody;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.time.CapClock;
 import io.vertx.core.AsyncResult;
@@ -161,7 +162,7 @@ final class RequestPipeline {
      */
     void launch(int index, long scheduledNs, Context ctx, Runnable onEnd) {
         observer.inFlight(inFlight.incrementAndGet());
-        bodies.body(ctx, index, plan.contextPlan().planned(index)).onComplete(
+        bodies.request(ctx, index, plan.contextPlan().planned(index)).onComplete(
                 ar -> sendBuilt(ar, index, scheduledNs, Map.of(), null, null, r -> onEnd.run()));
     }
 
@@ -188,7 +189,8 @@ final class RequestPipeline {
      * @param index       the request's global index
      * @param scheduledNs when it was due, ns after T0
      * @param ctx         the event-loop context it runs on
-     * @param body        writes the body (UTF-8 JSON); may throw (the request then fails before it is sent)
+     * @param body        writes the body (UTF-8 JSON, with its images); may throw (the request then fails before it
+     *                    is sent)
      * @param largeBody   whether to write the body on a worker thread
      * @param headers     headers of this request only; not null
      * @param turn        the conversation's id and the turn's number on the event; not null
@@ -196,16 +198,16 @@ final class RequestPipeline {
      * @param onEnd       run once when it ended (after its event was emitted), with its result, or null when it
      *                    failed before it was sent
      */
-    void launchTurn(int index, long scheduledNs, Context ctx, Callable<byte[]> body, boolean largeBody,
+    void launchTurn(int index, long scheduledNs, Context ctx, Callable<RequestBody> body, boolean largeBody,
                     Map<String, String> headers, EventFactory.Turn turn, TurnEnd ending,
                     Consumer<RequestResult> onEnd) {
         observer.inFlight(inFlight.incrementAndGet());
-        Future<Buffer> built;
+        Future<RequestBody> built;
         if (largeBody) {
-            built = ctx.executeBlocking(() -> Buffer.buffer(body.call()), false);
+            built = ctx.executeBlocking(body, false);
         } else {
             try {
-                built = Future.succeededFuture(Buffer.buffer(body.call()));
+                built = Future.succeededFuture(body.call());
             } catch (Exception e) {
                 built = Future.failedFuture(e);
             }
@@ -221,7 +223,7 @@ final class RequestPipeline {
      * @param ending decides the conversation's early end; null exactly when {@code turn} is
      * @param onEnd  run once when the request ended, with its result (null when it failed before it was sent)
      */
-    private void sendBuilt(AsyncResult<Buffer> ar, int index, long scheduledNs, Map<String, String> headers,
+    private void sendBuilt(AsyncResult<RequestBody> ar, int index, long scheduledNs, Map<String, String> headers,
                            EventFactory.Turn turn, TurnEnd ending, Consumer<RequestResult> onEnd) {
         if (ar.failed()) {
             long start = clock.nanoTime() - t0;
@@ -235,8 +237,9 @@ final class RequestPipeline {
                     () -> onEnd.accept(null));
             return;
         }
+        RequestBody built = ar.result();
         long cancelAfterNs = cancels.cancelAfterNs(index);
-        send.send(ar.result(), headers, cancelAfterNs).onComplete(rr -> {
+        send.send(built.buffer(), headers, cancelAfterNs).onComplete(rr -> {
             RequestResult r = rr.result();
             long start = r.t0Ns() - t0;
             EventFactory.Turn t = decided(turn, ending, r);
@@ -254,6 +257,7 @@ final class RequestPipeline {
                         r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)), t);
                 counted = null;
             }
+            EventFactory.withImages(ev, built.images());
             ended(ev, counted, scheduledNs, start, () -> onEnd.accept(r));
         });
     }

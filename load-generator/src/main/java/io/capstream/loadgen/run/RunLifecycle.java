@@ -12,6 +12,7 @@ import io.capstream.loadgen.client.ClientConfig;
 import io.capstream.loadgen.client.StreamingClient;
 import io.capstream.loadgen.conversation.ConversationScript;
 import io.capstream.loadgen.emit.EventSink;
+import io.capstream.loadgen.images.ImagePool;
 import io.capstream.loadgen.selfcheck.WarmupResult;
 import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
 import io.capstream.loadgen.stop.StopRuleChecker;
@@ -63,6 +64,8 @@ final class RunLifecycle {
     /** What the arrival driver starts: requests, or conversations when {@link #script} is set. */
     private final int units;
     private final SideProbes probes;
+    /** The run's synthetic images (issue 30), encoded before T0; null without {@code --images}. */
+    private final ImagePool images;
     private final CompletableFuture<RunOutcome> outcome = new CompletableFuture<>();
     /** The live checker of the run's stop rules (issue 30). */
     private final StopRuleChecker stopRules;
@@ -110,6 +113,7 @@ final class RunLifecycle {
         this.listener = new GuardedListener(listener, RunSecrets.of(config, plan.apiKey()));
         this.control = control == null ? new RunControl() : control;
         this.stopRules = new StopRuleChecker(config.stop());
+        this.images = images(plan, this.listener);
         this.bodySource = bodySource(config.request().promptSalt());
         BodySource warmupBodies = config.warmup().primeCache() ? bodySource
                 : bodySource(PromptBuilder.randomSalt("warm-up", new SecureRandom()));
@@ -117,11 +121,29 @@ final class RunLifecycle {
         this.probes = new SideProbes(vertx, config, assignment, this.listener, clock);
     }
 
+    /**
+     * Draws and encodes the run's synthetic images before T0, on the calling thread (not an event loop), and says
+     * how many and how long they took.
+     *
+     * @return the pool, or null without {@code --images}
+     */
+    private static ImagePool images(RunPlan plan, GuardedListener listener) {
+        RunConfig c = plan.config();
+        if (c.payload().images() == 0) {
+            return null;
+        }
+        ImagePool pool = ImagePool.build(c.payload(), c.identity().seed(),
+                c.load().durationS() != null ? 0 : plan.requests());
+        listener.notice(pool.summary());
+        return pool;
+    }
+
     private BodySource bodySource(String salt) {
         RequestShape rq = config.request();
         return new BodySource(new PromptBuilder(rq.sharedPrefixTokens(), salt),
                 new RequestBodyBuilder(config.target().model(), rq.maxTokens(), rq.resolvedThinkingMode(),
-                        rq.reasoningEffort(), config.target().endpoint(), rq.extraBody()), plan.requestPlan(),
+                        rq.reasoningEffort(), config.target().endpoint(), rq.extraBody()).withImages(images),
+                plan.requestPlan(),
                 rq.maxTokens());
     }
 
@@ -234,7 +256,7 @@ final class RunLifecycle {
         if (script != null) {
             launcher = new ConversationLauncher(plan, script, ConversationScripts.writer(plan), pipeline, events,
                     arrivalClock, t0, this::stopping,
-                    assignment == null ? u -> u : assignment.share()::globalIndex);
+                    assignment == null ? u -> u : assignment.share()::globalIndex).withImages(images);
         } else {
             launcher = assignment == null ? pipeline::launch
                     : (local, scheduledNs, ctx, onEnd) -> pipeline.launch(assignment.share().globalIndex(local),

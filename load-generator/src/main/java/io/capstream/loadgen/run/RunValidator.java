@@ -64,6 +64,7 @@ public final class RunValidator {
         errors.addAll(config.cancel().problems());
         errors.addAll(config.stop().problems());
         errors.addAll(config.payload().problems());
+        errors.addAll(config.payload().imageProblems(target.endpoint(), request.dataset() != null));
         errors.addAll(config.warmup().validate());
         errors.addAll(config.identity().problems());
         return errors;

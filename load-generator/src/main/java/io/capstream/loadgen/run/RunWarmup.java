@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class RunWarmup {
     /** Largest planned context of most loopback warm-up requests, tokens. */
     static final int WARMUP_PROMPT_TOKENS = 1024;
+    /** With {@code --images}, every this many client warm-up requests carries the run's images (issue 30). */
+    static final int IMAGES_EVERY = 32;
     private final Vertx vertx;
     private final RunPlan plan;
     private final BodySource bodies;
@@ -67,10 +69,14 @@ final class RunWarmup {
         Future<WarmupResult> f = Future.succeededFuture(WarmupResult.NONE);
         if (wc.clientWarmupS() > 0 && !control.stopRequested()) {
             EventFactory warmEvents = new EventFactory("warmup", "warmup", plan, clock);
+            // with --images only every IMAGES_EVERY-th warm-up request carries them: the path is the same, and a
+            // 100-request batch of megabyte bodies would take the loopback tens of seconds
+            BodySource plainBodies = bodies.withoutImages();
             // every 8th warm-up request has the run's own prompt size; the others at most 1,024 tokens (the
             // path is the same, and small bodies let the warm-up run more requests in its time)
             f = ClientWarmup.run(vertx, contexts, ClientWarmup.Settings.forRun(wc.clientWarmupS()), clientConfig,
-                    (ctx, k) -> bodies.body(ctx, k % n, k % 8 == 0 ? plan.contextPlan().planned(k % n)
+                    (ctx, k) -> (k % IMAGES_EVERY == 0 ? bodies : plainBodies).body(ctx, k % n, k % 8 == 0
+                            ? plan.contextPlan().planned(k % n)
                             : Math.min(WARMUP_PROMPT_TOKENS, plan.contextPlan().planned(k % n))),
                     control::stopRequested,
                     r -> {

@@ -67,8 +67,9 @@ final class MessagesRequest {
             case "tool_use" -> prompt.append(PromptText.toolCall(String.valueOf(block.getValue("name")),
                     PromptText.arguments(block.getValue("input"))));
             case "tool_result" -> PromptText.appendContent(prompt, block.getValue("content"));
+            case "image" -> PromptText.appendImage(prompt, block);
             default -> {
-                // thinking, images and other blocks carry nothing the prompt counts
+                // thinking and other blocks carry nothing the prompt counts
             }
         }
     }

@@ -211,6 +211,7 @@ public final class SimEngine implements AutoCloseable {
                     .put("stalls", stats.stalls()).put("cuts", stats.cuts()).put("malformed", stats.malformed())
                     .put("disconnected", stats.disconnected()).put("bad_requests", stats.badRequests())
                     .put("tool_calls", stats.toolCalls()).put("cached_tokens", stats.cachedTokens())
+                    .put("images", stats.images()).put("image_tokens", stats.imageTokens())
                     .put("engine_ttft_p50_ms", stats.ttftPercentileMs(50))
                     .put("engine_ttft_p99_ms", stats.ttftPercentileMs(99))
                     .put("engine_ttft_max_ms", stats.ttftPercentileMs(100));
@@ -247,7 +248,8 @@ public final class SimEngine implements AutoCloseable {
                 }
                 req = req.withPrompt(history + req.prompt());
             }
-            int promptTokens = TokenEstimator.tokens(req.prompt().length());
+            SimImages.Charge images = SimImages.charge(req.prompt());
+            int promptTokens = images.promptTokens(req.prompt().length());
             int requested = req.maxTokens() == null ? 0 : req.maxTokens();
             if (promptTokens + requested > cfg.maxModelLen()) {
                 badRequest(resp, api, "This model's maximum context length is " + cfg.maxModelLen() + " tokens. However,"
@@ -305,6 +307,8 @@ public final class SimEngine implements AutoCloseable {
                 return;
             }
             stats.cachedTokens.addAndGet(s.cachedTokens);
+            stats.images.addAndGet(images.images());
+            stats.imageTokens.addAndGet(images.tokens());
             scheduler.submit(s);
         }
 

@@ -22,6 +22,8 @@ public final class SimStats {
     final AtomicLong badRequests = new AtomicLong();
     final AtomicLong toolCalls = new AtomicLong();
     final AtomicLong cachedTokens = new AtomicLong();
+    final AtomicLong images = new AtomicLong();
+    final AtomicLong imageTokens = new AtomicLong();
     /** Engine-side TTFT (request fully received to first token written), 0.1 ms buckets up to 60 s. */
     private final java.util.concurrent.atomic.AtomicLongArray ttftTenthsMs =
             new java.util.concurrent.atomic.AtomicLongArray(600_001);
@@ -96,6 +98,10 @@ public final class SimStats {
     public long badRequests() { return badRequests.get(); }
     /** @return answers that are tool calls (requests with tools, at the tool-call rate or forced by tool_choice) */
     public long toolCalls() { return toolCalls.get(); }
+    /** @return images in the prompts of the requests admitted (issue 30; a re-sent history's counted again) */
+    public long images() { return images.get(); }
+    /** @return prompt tokens the images were charged ({@link SimImages}), summed over requests */
+    public long imageTokens() { return imageTokens.get(); }
     /** @return prompt tokens served from the prefix cache, summed over requests */
     public long cachedTokens() { return cachedTokens.get(); }
 }

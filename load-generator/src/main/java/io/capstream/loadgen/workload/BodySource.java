@@ -3,6 +3,8 @@ package io.capstream.loadgen.workload;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.capstream.loadgen.images.DatasetImages;
+import io.capstream.loadgen.images.ImageStats;
 
 /**
  * Builds request bodies (prompt, spec §3.3, then JSON, spec §2.2) where they do not hold up the
@@ -18,6 +20,8 @@ public final class BodySource {
     private final RequestBodyBuilder bodies;
     private final RequestPlan requests;
     private final int maxTokens;
+    /** Images of each dataset entry (issue 30), or null when no entry has any. */
+    private final ImageStats[] datasetImages;
 
     /**
      * The reference's workload: synthetic prompts, the builder's {@code max_tokens}.
@@ -40,6 +44,29 @@ public final class BodySource {
         this.bodies = bodies;
         this.requests = requests;
         this.maxTokens = maxTokens;
+        this.datasetImages = datasetImages(requests.dataset());
+    }
+
+    /**
+     * @return this source without the run's synthetic images (the same prompts and bodies otherwise): what most
+     *         client warm-up requests send, so that the loopback warm-up is not spent moving megabytes
+     */
+    public BodySource withoutImages() {
+        return bodies.images() == null ? this : new BodySource(prompts, bodies.withImages(null), requests, maxTokens);
+    }
+
+    /** @return each entry's images (counted before T0), or null when the dataset has none */
+    private static ImageStats[] datasetImages(Dataset dataset) {
+        if (dataset == null) {
+            return null;
+        }
+        ImageStats[] stats = new ImageStats[dataset.size()];
+        boolean any = false;
+        for (int i = 0; i < stats.length; i++) {
+            stats[i] = DatasetImages.count(dataset.entries().get(i).messagesJson());
+            any |= stats[i].images() > 0;
+        }
+        return any ? stats : null;
     }
 
     /**
@@ -51,26 +78,43 @@ public final class BodySource {
      *         cannot hold the prompt envelope
      */
     public Future<Buffer> body(Context ctx, int index, int planned) {
+        return request(ctx, index, planned).map(RequestBody::buffer);
+    }
+
+    /**
+     * As {@link #body}, with the images the body carries (issue 30): the run's synthetic images, or a dataset
+     * entry's own.
+     *
+     * @param ctx     the event-loop context of the request (its worker pool builds large bodies)
+     * @param index   request index
+     * @param planned planned context, tokens
+     * @return the body and its images; fails as {@link #body} does
+     */
+    public Future<RequestBody> request(Context ctx, int index, int planned) {
         Dataset dataset = requests.dataset();
         long size = dataset != null ? dataset.entry(index).messagesJson().length()
                 : (long) (requests.promptTokens(planned) * PromptBuilder.CHARS_PER_TOKEN);
         if (size <= INLINE_BODY_CHARS) {
             try {
-                return Future.succeededFuture(Buffer.buffer(build(index, planned)));
+                return Future.succeededFuture(build(index, planned));
             } catch (PromptBuilder.PromptTooSmallException e) {
                 return Future.failedFuture(e);
             }
         }
-        return ctx.executeBlocking(() -> Buffer.buffer(build(index, planned)), false);
+        return ctx.executeBlocking(() -> build(index, planned), false);
     }
 
-    private byte[] build(int index, int planned) throws PromptBuilder.PromptTooSmallException {
+    private RequestBody build(int index, int planned) throws PromptBuilder.PromptTooSmallException {
         if (requests == RequestPlan.SYNTHETIC) {
-            return bodies.body(prompts.prompt(index, planned));
+            return bodies.request(prompts.prompt(index, planned), index);
         }
         int mt = requests.maxTokens(index, maxTokens);
         Dataset dataset = requests.dataset();
-        return dataset != null ? bodies.bodyWithMessages(dataset.entry(index).messagesJson(), mt)
-                : bodies.body(prompts.prompt(index, requests.promptTokens(planned)), mt);
+        if (dataset != null) {
+            return new RequestBody(Buffer.buffer(bodies.bodyWithMessages(dataset.entry(index).messagesJson(), mt)),
+                    datasetImages == null ? ImageStats.NONE
+                            : datasetImages[Math.floorMod(index, datasetImages.length)]);
+        }
+        return bodies.request(prompts.prompt(index, requests.promptTokens(planned)), mt, index);
     }
 }

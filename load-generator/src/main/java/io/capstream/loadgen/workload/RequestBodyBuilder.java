@@ -6,9 +6,15 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.capstream.loadgen.images.EncodedImage;
+import io.capstream.loadgen.images.ImageParts;
+import io.capstream.loadgen.images.ImagePool;
+import io.capstream.loadgen.images.ImageStats;
+import io.capstream.loadgen.images.SegmentedBody;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * Serialises the chat request body (spec §2.2), members in the reference's order: {@code model},
@@ -25,7 +31,11 @@ import java.io.UncheckedIOException;
  * <p>Issue 29: for {@link ApiEndpoint#RESPONSES} the prompt is the {@code input} string and the limit
  * {@code max_output_tokens}; for {@link ApiEndpoint#MESSAGES} the body has {@code messages} (a dataset's system
  * messages become the top-level {@code system}) and {@code max_tokens}; the members after them are
- * {@link BodyControls}' (no {@code stream_options} for either). Immutable, thread-safe.
+ * {@link BodyControls}' (no {@code stream_options} for either).
+ *
+ * <p>Issue 30: with an {@link ImagePool} ({@link #withImages}) the synthetic prompt's user message carries request
+ * i's images after its text ({@link ImageParts}; Responses then sends {@code input} as one user message item); the
+ * images are spliced into the body, not copied ({@link #request}). Immutable, thread-safe.
  */
 public final class RequestBodyBuilder {
     private static final JsonFactory JSON = new JsonFactory();
@@ -37,6 +47,7 @@ public final class RequestBodyBuilder {
     private final String reasoningEffort;
     private final ApiEndpoint endpoint;
     private final ExtraBody extra;
+    private final ImagePool images;
 
     /**
      * The reference's chat body, without extra members.
@@ -61,12 +72,91 @@ public final class RequestBodyBuilder {
      */
     public RequestBodyBuilder(String model, int maxTokens, ThinkingMode thinking, String reasoningEffort,
                               ApiEndpoint endpoint, ExtraBody extra) {
+        this(model, maxTokens, thinking, reasoningEffort, endpoint, extra, null);
+    }
+
+    private RequestBodyBuilder(String model, int maxTokens, ThinkingMode thinking, String reasoningEffort,
+                               ApiEndpoint endpoint, ExtraBody extra, ImagePool images) {
+        this.images = images;
         this.model = model;
         this.maxTokens = maxTokens;
         this.thinking = thinking;
         this.reasoningEffort = reasoningEffort;
         this.endpoint = java.util.Objects.requireNonNull(endpoint, "endpoint");
         this.extra = extra;
+    }
+
+    /**
+     * @param pool the run's synthetic images, or null for none
+     * @return a builder whose synthetic prompts carry them ({@link #request})
+     */
+    public RequestBodyBuilder withImages(ImagePool pool) {
+        return new RequestBodyBuilder(model, maxTokens, thinking, reasoningEffort, endpoint, extra, pool);
+    }
+
+    /** @return the run's synthetic images, or null */
+    public ImagePool images() {
+        return images;
+    }
+
+    /**
+     * {@link #request(String, int, int)} with the builder's {@code max_tokens}.
+     *
+     * @param prompt the user message's text; not null
+     * @param index  the request's index
+     * @return the body and its images
+     */
+    public RequestBody request(String prompt, int index) {
+        return request(prompt, maxTokens, index);
+    }
+
+    /**
+     * Request {@code index}'s body from a synthetic prompt, with its images when the builder has an
+     * {@link ImagePool} (not for the completions endpoint, which has no messages).
+     *
+     * @param prompt    the user message's text; not null
+     * @param maxTokens the request's {@code max_tokens}, tokens
+     * @param index     the request's index (which images it carries)
+     * @return the body and its images
+     */
+    public RequestBody request(String prompt, int maxTokens, int index) {
+        if (images == null || endpoint == ApiEndpoint.COMPLETIONS) {
+            return RequestBody.of(body(prompt, maxTokens));
+        }
+        List<EncodedImage> attached = images.forMessage(index);
+        SegmentedBody out = new SegmentedBody(prompt.length() + prompt.length() / 20 + 512);
+        ImageStats stats = ImageStats.NONE;
+        for (EncodedImage i : attached) {
+            stats = stats.plus(i);
+        }
+        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+            g.writeStartObject();
+            g.writeStringField("model", model);
+            if (endpoint == ApiEndpoint.RESPONSES) {
+                g.writeArrayFieldStart("input");
+                g.writeStartObject();
+                g.writeStringField("type", "message");
+                g.writeStringField("role", "user");
+                g.writeFieldName("content");
+                ImageParts.content(g, out, endpoint, prompt, attached);
+                g.writeEndObject();
+                g.writeEndArray();
+            } else {
+                g.writeArrayFieldStart("messages");
+                g.writeStartObject();
+                g.writeStringField("role", "user");
+                g.writeFieldName("content");
+                ImageParts.content(g, out, endpoint, prompt, attached);
+                g.writeEndObject();
+                g.writeEndArray();
+            }
+            g.writeNumberField(BodyControls.maxTokensMember(endpoint), maxTokens);
+            BodyControls.write(g, endpoint, thinking, reasoningEffort, extra);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new RequestBody(out.toBuffer(), stats);
     }
 
     /**
