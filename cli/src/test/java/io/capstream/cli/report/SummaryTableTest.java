@@ -153,6 +153,18 @@ class SummaryTableTest {
         return FailureEntry.newBuilder().setRequestIndex(index).setErrorType(type).setErrorMessage(message).build();
     }
 
+    /** Issue 30: a run with --images says so in one line; a run without has none. */
+    @Test
+    void aRunWithImagesGetsAnImagesLine() {
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), Metrics.newBuilder().build()))
+                .setRun(io.capstream.schemas.avro.RunSettings.newBuilder().setImages(4).setImageSizes("1024x1024")
+                        .setImageFormat("png").build()).build();
+        assertThat(SummaryTable.render(r, null)).as("summary")
+                .contains("images            4 per user message, 1024x1024, png\n");
+        assertThat(SummaryTable.render(report(List.of(), Metrics.newBuilder().build()), null)).as("without images")
+                .doesNotContain("images ");
+    }
+
     @Test
     void countsFailuresAndShowsDashesForNulls() {
         BenchmarkReport a = report(List.of(
