@@ -205,8 +205,8 @@ final class RequestPipeline {
             try {
                 ev = r.ok()
                         ? events.completed(index, scheduledNs, start, r, t)
-                        : events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
-                        r.reasoningChunks(), r.error(), t);
+                        : EventFactory.withPhases(events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(),
+                        r.contentChunks(), r.reasoningChunks(), r.error(), t), r.phases());
             } catch (RuntimeException e) {
                 // a result the event cannot hold: still this request's end (a failure), so that the run ends too
                 ev = events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
