@@ -140,7 +140,12 @@ public final class EndpointPreflight {
                         + base.replaceFirst("(?i)^https://", "http://");
             }
             if (x instanceof SSLException && tls == null) {
-                tls = "TLS handshake failed with " + hostPort + " (" + msg + "): is its certificate trusted by this"
+                Throwable root = x;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
+                tls = "TLS handshake failed with " + hostPort + " (" + root.getMessage() + "): is its certificate"
+                        + " trusted by this"
                         + " JVM (else give --ca-cert FILE, or --insecure for a test endpoint), or does it speak plain"
                         + " HTTP (try http://)?";
             }
