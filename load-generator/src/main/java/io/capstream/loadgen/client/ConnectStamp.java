@@ -26,7 +26,14 @@ public final class ConnectStamp extends ChannelOutboundHandlerAdapter {
 
     /** @param createdAt when the channel was created, {@link System#nanoTime()} */
     ConnectStamp(long createdAt) {
+        this(createdAt, -1, -1);
+    }
+
+    /** A stamp with given instants (tests). */
+    ConnectStamp(long createdAt, long connectAt, long connectedAt) {
         this.createdAt = createdAt;
+        this.connectAt = connectAt;
+        this.connectedAt = connectedAt;
     }
 
     /**
