@@ -25,7 +25,12 @@ public record Chart(String id, String title, String xLabel, String yLabel, Kind 
         /** Unconnected points (a per-request timeline, a scatter). */
         POINTS,
         /** Bars (a histogram, an error breakdown). */
-        BARS
+        BARS,
+        /**
+         * Stacked bars: each series is one segment of the bar at each x, the first series at the bottom (a request's
+         * HTTP phases per percentile); the legend shows each segment's own value.
+         */
+        STACKED
     }
 
     /**

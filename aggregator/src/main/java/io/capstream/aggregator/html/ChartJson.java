@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code {"charts": [CHART, ...]}}; {@code capstreamChart(container, CHART)} of the page script draws one):
  * <pre>{@code
  * {"id": "ttft-cdf", "title": "...", "xLabel": "TTFT (ms)", "yLabel": "fraction of requests",
- *  "kind": "LINE" | "STEP" | "POINTS" | "BARS",
+ *  "kind": "LINE" | "STEP" | "POINTS" | "BARS" | "STACKED",
  *  "x": [number, ...],                      // ascending (POINTS: any order, the script sorts)
  *  "series": [{"label": "...", "style": "DEFAULT" | "DASHED" | "MARKERS" | "FAILURE",
  *              "y": [number | null, ...]}],   // as long as x; null = gap (NaN in Java)

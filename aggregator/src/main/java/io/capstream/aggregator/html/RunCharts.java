@@ -43,6 +43,7 @@ final class RunCharts {
         cdf("itl-cdf", "Per-request mean ITL distribution (CDF)", "mean inter-token latency (ms)", rows,
                 List.of("ITL (per-request mean)"), List.of("mean_inter_token_latency_ms"), noRows);
         histogram();
+        httpPhases();
         page.endGrid();
 
         page.subheading("Over time");
@@ -99,6 +100,17 @@ final class RunCharts {
                 + " evenly spaced ranks (nearest-rank values)."
                 : count(n) + " requests.";
         page.chart(Cdf.chart(id, title, xLabel, used, cdfs, MAX_CDF_POINTS), ChartOptions.NONE.withCaption(caption));
+    }
+
+    /** The HTTP phases (issue 30): a stacked bar per percentile, when the report has them. */
+    private void httpPhases() {
+        Chart c = HttpPhaseBars.chart("http-phases", artifact.path("capstream").path("statistics").path("http_phases"));
+        if (c != null) {
+            page.chart(c, ChartOptions.NONE.withCategories(HttpPhaseBars.PERCENTILES).withCaption(
+                    "Each phase's own percentile, stacked (blocked, DNS, connect, TLS, sending, waiting for the"
+                    + " response head, first chunk, first content): a sum of percentiles, close to but not the TTFT"
+                    + " percentile."));
+        }
     }
 
     private void histogram() {

@@ -177,7 +177,7 @@
   function seriesOptions(chart, s, i) {
     var color = colorOf(chart, i);
     var o = {label: s.label, stroke: color, width: 1.5, spanGaps: false,
-      value: function (u, v) { return fmt(v); }};
+      value: function (u, v, si, idx) { return s.segment ? (idx == null ? '' : fmt(s.segment[idx])) : fmt(v); }};
     var style = s.style || 'DEFAULT';
     if (style === 'FAILURE') {
       // drawn as crosses by the draw hook; the legend marker keeps the colour
@@ -208,7 +208,7 @@
         break;
       case 'BARS':
         o.paths = uPlot.paths.bars({size: [0.85, 80], align: chart.categories ? 0 : 1});
-        o.fill = color + 'aa';
+        o.fill = s.segment ? color : color + 'aa';
         o.points = {show: false};
         break;
       default:
@@ -261,7 +261,29 @@
     };
   }
 
+  // STACKED (issue 30's HTTP phases): each series is one segment of a bar per x, the first at the bottom. Drawn as
+  // opaque bars of the running sums, the top one first so that each segment shows; the legend gives each segment's
+  // own value.
+  function stacked(chart) {
+    var sums = chart.x.map(function () { return 0; });
+    var layers = chart.series.map(function (s) {
+      var y = s.y.map(function (v, k) {
+        sums[k] += isNum(v) ? v : 0;
+        return sums[k];
+      });
+      return {label: s.label, y: y, segment: s.y, style: 'DEFAULT'};
+    });
+    var out = {};
+    Object.keys(chart).forEach(function (k) { out[k] = chart[k]; });
+    out.kind = 'BARS';
+    out.series = layers.reverse();
+    return out;
+  }
+
   function capstreamChart(container, chart) {
+    if (chart.kind === 'STACKED') {
+      chart = stacked(chart);
+    }
     container.textContent = '';
     container.setAttribute('data-points', '0');
     if (!chart.x || chart.x.length === 0) {

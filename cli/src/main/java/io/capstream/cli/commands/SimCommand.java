@@ -71,6 +71,11 @@ public final class SimCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             System.out.println("capstream sim: serving model " + cfg.modelId() + " at " + engine.baseUrl()
                     + " (engine label " + SimConfig.ENGINE_LABEL + "); Ctrl-C to stop");
+            if (engine.certificatePath() != null) {
+                System.out.println("capstream sim: https with a self-signed certificate for localhost: "
+                        + engine.certificatePath() + " (--ca-cert it with https://localhost:" + engine.port()
+                        + "/v1, or --insecure)");
+            }
             System.out.flush();
             stop.await();
             engine.close();

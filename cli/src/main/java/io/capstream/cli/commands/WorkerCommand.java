@@ -98,7 +98,8 @@ public final class WorkerCommand implements Callable<Integer> {
             log.println(cmd + ": " + unreachable);
             return 1;
         }
-        Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000).setPreferNativeTransport(true));
+        Vertx vertx = io.capstream.loadgen.client.TimedTransport.vertx( // stamped connections (issue 30)
+                new VertxOptions().setBlockedThreadCheckInterval(10_000).setPreferNativeTransport(true));
         WorkerService s = new WorkerService(props, kafka.schemaRegistryUrl(), rc, id,
                 new ShareRunner(vertx, props, kafka.schemaRegistryUrl(), rc, env, log), log);
         service = s;

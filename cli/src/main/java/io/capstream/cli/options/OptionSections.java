@@ -154,6 +154,9 @@ public final class OptionSections {
         if (declaring == SimOptions.class || name.startsWith("--sim-")) {
             return SIM;
         }
+        if (declaring == TlsOptions.class) {
+            return TARGET;
+        }
         if (declaring == VisualOutputOptions.class) {
             return OUTPUT;
         }

@@ -103,6 +103,11 @@ public final class SimOptions {
                     + " replicas). More than 1 lets the engine use more cores under many streams. Default: ${DEFAULT-VALUE}.")
     int replicas = 1;
 
+    @Option(names = "--sim-https",
+            description = "Serve https with a self-signed certificate made at start (for host name localhost): the"
+                    + " requests then need --insecure (or --ca-cert with the certificate and a localhost URL).")
+    boolean https;
+
     /**
      * @param host bind address
      * @param port port, 0 = free
@@ -116,7 +121,7 @@ public final class SimOptions {
                 .thinkingByDefault(thinkingDefault).prefixCache(!noPrefixCache).tickMs(tickMs).errorRate(errorRate)
                 .rateLimitRate(rateLimitRate).retryAfterS(retryAfterS).stallRate(stallRate).stallMs(stallMs)
                 .cutRate(cutRate).malformedRate(malformedRate).seed(seed).replicas(replicas)
-                .decodeSpread(decodeSpread).toolCallRate(toolCallRate).build();
+                .decodeSpread(decodeSpread).toolCallRate(toolCallRate).https(https).build();
     }
 
     /** @return the model id the engine serves */

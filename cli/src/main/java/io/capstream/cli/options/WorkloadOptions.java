@@ -240,6 +240,8 @@ public class WorkloadOptions {
     CancelOptions cancel = new CancelOptions();
     @picocli.CommandLine.Mixin
     ImageOptions imageOptions = new ImageOptions();
+    @picocli.CommandLine.Mixin
+    TlsOptions tls = new TlsOptions();
 
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
@@ -334,7 +336,7 @@ public class WorkloadOptions {
         ExtraBody body = extraBody == null ? null : ExtraBody.parse(extraBody);
         TargetConfig target = new TargetConfig(url, simulated, model != null ? model : simulated ? sim.model() : null,
                 engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, apiKeyEnv, timeoutS, keepAlive,
-                api, extraHeaders);
+                api, extraHeaders).withTls(tls.toConfig());
         LoadShape load = arrivals.applyTo(loadLevel(new LoadShape(
                 requests != null ? requests : trace != null ? RunConfig.MAX_REQUESTS : RunConfig.DEFAULT_REQUESTS,
                 RunConfig.DEFAULT_CONCURRENCY, burst, arrivalMode, null,

@@ -35,6 +35,10 @@ import java.util.TreeMap;
  *   <li>only when a report has conversations ({@code capstream.sessions.per_request}, issue 29):
  *       {@value #CONVERSATION_ID}, {@value #TURN} (1-based) and {@value #TOOL_CALLS} (tool calls in the answer;
  *       empty for failures), so that a single-turn run's CSV is unchanged.</li>
+ *   <li>only when a report has HTTP phases ({@code capstream.statistics.http_phases.per_request}, issue 30): k6's
+ *       {@code http_req_blocked}, {@code http_req_dns}, {@code http_req_connecting}, {@code http_req_tls_handshaking},
+ *       {@code http_req_sending}, {@code http_req_waiting}, then {@code first_chunk} and {@code first_content}, ms,
+ *       and {@code connection_reused} (empty for failures and for a phase not reached).</li>
  * </ul>
  *
  * <p>The header row is always written, even for a report without requests. Several runs (a sweep's
@@ -74,6 +78,10 @@ public final class RequestCsv {
     private static final String REQUEST_INDEX = "request_index";
     private static final List<String> TIMELINE = List.of(START, FIRST_TOKEN, END, QUEUE);
     private static final List<String> SESSION = List.of(CONVERSATION_ID, TURN, TOOL_CALLS);
+    /** Columns (reports with HTTP phases, issue 30): each request's phases with k6's names, ms, and the reuse. */
+    public static final List<String> PHASES = List.of("http_req_blocked", "http_req_dns", "http_req_connecting",
+            "http_req_tls_handshaking", "http_req_sending", "http_req_waiting", "first_chunk", "first_content",
+            "connection_reused");
     /** Quotes a field only when it needs it (a comma, quote, CR or LF), however long: like sweep.csv. */
     private static final CsvMapper MAPPER = CsvMapper.builder()
             .enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING).build();
@@ -144,6 +152,13 @@ public final class RequestCsv {
                 columns.add(c);
             }
         }
+        if (artifacts.stream().anyMatch(a -> phaseRows(a).isObject())) {
+            for (String c : PHASES) {
+                if (!columns.contains(c)) {
+                    columns.add(c);
+                }
+            }
+        }
         if (artifacts.stream().anyMatch(a -> perRequest(a).isObject())) {
             for (String c : SESSION) {
                 if (!columns.contains(c)) {
@@ -184,6 +199,7 @@ public final class RequestCsv {
         }
         addTimeline(artifact.path("capstream").path("timeline"), byIndex);
         addSessions(perRequest(artifact), byIndex);
+        addPhases(phaseRows(artifact), byIndex);
         List<Map<String, String>> out = new ArrayList<>(byIndex.size());
         for (Map<String, String> row : byIndex.values()) {
             Map<String, String> ordered = new LinkedHashMap<>();
@@ -212,6 +228,29 @@ public final class RequestCsv {
             }
             for (String c : TIMELINE) {
                 row.put(c, text(timeline.path(c).get(i)));
+            }
+        }
+    }
+
+    /** @return the artifact's {@code capstream.statistics.http_phases.per_request}, a missing node when none */
+    private static JsonNode phaseRows(JsonNode artifact) {
+        return artifact.path("capstream").path("statistics").path("http_phases").path("per_request");
+    }
+
+    /** Adds the phase columns of each request the phase rows list (columnar); a negative (missing) phase is empty. */
+    private static void addPhases(JsonNode rows, Map<Integer, Map<String, String>> byIndex) {
+        JsonNode indices = rows.path(REQUEST_INDEX);
+        if (!indices.isArray()) {
+            return;
+        }
+        for (int i = 0; i < indices.size(); i++) {
+            Map<String, String> row = byIndex.get(indices.get(i).asInt());
+            if (row == null) {
+                continue;
+            }
+            for (String c : PHASES) {
+                JsonNode v = rows.path(c).get(i);
+                row.put(c, v != null && v.isNumber() && v.asDouble() < 0 ? "" : text(v));
             }
         }
     }

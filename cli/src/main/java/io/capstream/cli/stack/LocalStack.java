@@ -77,7 +77,9 @@ public final class LocalStack implements AutoCloseable {
     public static LocalStack start(StackConfig cfg, PrintStream log) throws Exception {
         // the Linux epoll transport when it loads (NIO elsewhere): interleaved bench/fidelity runs at 256 streams
         // on one core took 3.8-4.4 s of event-loop CPU with it against 5.0-5.1 s with NIO
-        Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000).setPreferNativeTransport(true));
+        // its client connections stamped for the requests' DNS, connect and TLS phases (issue 30)
+        Vertx vertx = io.capstream.loadgen.client.TimedTransport.vertx(
+                new VertxOptions().setBlockedThreadCheckInterval(10_000).setPreferNativeTransport(true));
         LocalStack stack = new LocalStack(vertx);
         try {
             stack.startParts(cfg, log);

@@ -100,4 +100,36 @@ class ChartScriptBrowserIT {
             PageAssertions.assertFitsViewport(CHROMIUM.browser(), check);
         }
     }
+
+    /** Issue 30's HTTP phases: a STACKED chart is drawn as bars of running sums, the first series at the bottom. */
+    @Test
+    @Timeout(60)
+    @SuppressWarnings("unchecked")
+    void stackedBarsStackTheSeriesInOrder() throws Exception {
+        Path file = dir.resolve("stacked.html");
+        Files.writeString(file, HtmlPage.titled("stacked").chart(new Chart("http-phases", "phases", "percentile", "ms",
+                Chart.Kind.STACKED, new double[] {0, 1, 2}, List.of(new Chart.Series("blocked", new double[] {1, 2, 3}),
+                new Chart.Series("connect", new double[] {10, 20, 30}),
+                new Chart.Series("waiting", new double[] {100, 200, 300}))),
+                io.capstream.aggregator.html.ChartOptions.NONE.withCategories(List.of("p50", "p95", "p99")))
+                .render(), StandardCharsets.UTF_8);
+        PageCheck check = CHROMIUM.browser().open(file.toUri(), "stacked");
+        PageAssertions.assertDrawnOffline(check, 1);
+        java.util.Map<String, Object> drawn = (java.util.Map<String, Object>) CHROMIUM.browser().script("""
+                var chart = JSON.parse(document.getElementById('capstream-charts').textContent).charts[0];
+                var box = document.createElement('div');
+                box.style.width = '600px';
+                document.body.appendChild(box);
+                var u = window.capstreamChart(box, chart);
+                return {labels: u.series.slice(1).map(function (s) { return s.label; }),
+                        top: u.data[1], bottom: u.data[3]};""");
+        org.assertj.core.api.Assertions.assertThat((List<Object>) drawn.get("labels"))
+                .as("series drawn top segment first").containsExactly("waiting", "connect", "blocked");
+        org.assertj.core.api.Assertions.assertThat(((List<Object>) drawn.get("top")).stream()
+                .map(v -> ((Number) v).doubleValue()).toList()).as("the top bar is the running sum")
+                .containsExactly(111.0, 222.0, 333.0);
+        org.assertj.core.api.Assertions.assertThat(((List<Object>) drawn.get("bottom")).stream()
+                .map(v -> ((Number) v).doubleValue()).toList()).as("the bottom segment is the first series")
+                .containsExactly(1.0, 2.0, 3.0);
+    }
 }

@@ -51,7 +51,8 @@ class RunPageBrowserIT {
         assertTrue(sm.path("scrapes").asInt() >= 2, "scrapes: " + sm);
         double running = sm.path("series").path("requests_running").path("max").asDouble();
         assertTrue(running >= 1 && running <= 4, "at most the run's 4 streams at once: " + running);
-        for (String id : List.of("server-queue", "server-token-rate")) {
+        // issue 30: the HTTP phases, a stacked bar per percentile
+        for (String id : List.of("server-queue", "server-token-rate", "http-phases")) {
             assertThat(check.charts()).as(id + " drew: " + check.describe())
                     .anyMatch(c -> c.id().equals(id) && c.rendered());
         }

@@ -97,6 +97,29 @@ class RequestCsvTest {
     }
 
     @Test
+    void httpPhaseColumnsWithK6NamesOnlyForARunWithPhases() throws Exception {
+        JsonNode a = artifact(true);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) a.path("capstream")).set("statistics", json("{'http_phases':"
+                + "{'requests':2,'reused_connections':1,'per_request':{'request_index':[0,2],"
+                + "'connection_reused':[false,true],'http_req_blocked':[0.5,0.25],'http_req_dns':[0.0,0.0],"
+                + "'http_req_connecting':[0.75,0.0],'http_req_tls_handshaking':[3.0,0.0],'http_req_sending':[0.125,0.25],"
+                + "'http_req_waiting':[1.5,2.5],'first_chunk':[0.1,-1.0],'first_content':[0.0,-1.0]}}}"));
+        String csv = RequestCsv.render(a);
+        org.assertj.core.api.Assertions.assertThat(header(csv)).as("header of a run with phases")
+                .endsWith("http_req_blocked", "http_req_dns", "http_req_connecting", "http_req_tls_handshaking",
+                        "http_req_sending", "http_req_waiting", "first_chunk", "first_content", "connection_reused");
+        org.assertj.core.api.Assertions.assertThat(parse(csv)).as("connecting, tls, waiting, first chunk, reuse")
+                .extracting(r -> r.get("request_index"), r -> r.get("http_req_connecting"),
+                        r -> r.get("http_req_tls_handshaking"), r -> r.get("http_req_waiting"), r -> r.get("first_chunk"),
+                        r -> r.get("connection_reused"))
+                .containsExactly(org.assertj.core.api.Assertions.tuple("0", "0.75", "3.0", "1.5", "0.1", "false"),
+                        org.assertj.core.api.Assertions.tuple("1", "", "", "", "", ""),
+                        org.assertj.core.api.Assertions.tuple("2", "0.0", "0.0", "2.5", "", "true"));
+        org.assertj.core.api.Assertions.assertThat(header(RequestCsv.render(artifact(true))))
+                .as("header of a report without phases").doesNotContain("http_req_waiting", "connection_reused");
+    }
+
+    @Test
     void withoutATimelineItsColumnsAreEmpty() throws Exception {
         List<Map<String, String>> rows = parse(RequestCsv.render(artifact(false)));
         assertEquals(3, rows.size());

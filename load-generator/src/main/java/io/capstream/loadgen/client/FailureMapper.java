@@ -62,7 +62,8 @@ public final class FailureMapper {
                 return RequestError.of(ErrorTypes.URL_ERROR, "<urlopen error [Errno -2] Name or service not known ("
                         + msg + ")>");
             }
-            return RequestError.of(ErrorTypes.URL_ERROR, "<urlopen error " + describe(c) + ">");
+            String tls = tlsFailure(t);
+            return RequestError.of(ErrorTypes.URL_ERROR, "<urlopen error " + (tls != null ? tls : describe(c)) + ">");
         }
         if (isTimeout(c)) {
             return RequestError.of(ErrorTypes.TIMEOUT_ERROR, "timed out");
@@ -78,6 +79,29 @@ public final class FailureMapper {
                     + " bytes read): the server closed the connection before the end of the response body");
         }
         return RequestError.of(phase == Phase.BODY ? ErrorTypes.INCOMPLETE_READ : ErrorTypes.OS_ERROR, describe(c));
+    }
+
+    /**
+     * @return a failed TLS handshake as Python's ssl module words it (an untrusted certificate as
+     *         {@code [SSL: CERTIFICATE_VERIFY_FAILED]}, naming the options that help), or null when it is not one
+     */
+    private static String tlsFailure(Throwable t) {
+        boolean ssl = false;
+        Throwable root = t;
+        boolean certificate = false;
+        for (Throwable x = t; x != null; x = x.getCause()) {
+            ssl |= x instanceof javax.net.ssl.SSLException;
+            certificate |= x instanceof java.security.cert.CertificateException
+                    || x instanceof java.security.cert.CertPathValidatorException
+                    || x instanceof java.security.GeneralSecurityException && !(x instanceof javax.net.ssl.SSLException);
+            root = x;
+        }
+        if (!ssl) {
+            return null;
+        }
+        String why = String.valueOf(root.getMessage());
+        return certificate ? "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: " + why
+                + " (give --ca-cert FILE, or --insecure for a test endpoint)" : "[SSL] " + describe(root);
     }
 
     private static boolean isTimeout(Throwable x) {

@@ -1,6 +1,7 @@
 package io.capstream.loadgen.client;
 
 import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.ClientTls;
 import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.loadgen.workload.ModelsProbe;
 import java.util.List;
@@ -56,12 +57,27 @@ public final class StreamingClient implements AutoCloseable {
     private final boolean toolsSent;
     private final boolean keepReply;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
+    private final NewConnections connections = new NewConnections();
+    private final boolean https;
+    private final boolean namedHost;
 
     /**
+     * A client that checks an https endpoint against the JVM's trust store.
+     *
      * @param vertx  Vert.x
      * @param config settings
      */
     public StreamingClient(Vertx vertx, ClientConfig config) {
+        this(vertx, config, ClientTls.DEFAULT);
+    }
+
+    /**
+     * @param vertx  Vert.x; built with {@link TimedTransport#vertx} for each new connection's DNS, connect and TLS
+     *               split in {@link RequestResult#phases()} (else a new connection's setup counts as connect)
+     * @param config settings
+     * @param tls    how an https endpoint's certificate is checked ({@code --insecure}, {@code --ca-cert})
+     */
+    public StreamingClient(Vertx vertx, ClientConfig config, ClientTls tls) {
         this.vertx = vertx;
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
         this.endpoint = config.endpoint();
@@ -73,7 +89,9 @@ public final class StreamingClient implements AutoCloseable {
         // Anthropic's Messages API takes the key as x-api-key (and a basic-auth URL's credentials stay in Authorization)
         this.xApiKey = endpoint == ApiEndpoint.MESSAGES ? config.apiKey().bareKey().orElse(null) : null;
         this.authorization = xApiKey != null ? null : config.apiKey().authorizationHeader().orElse(null);
-        HttpClientOptions options = new HttpClientOptions()
+        this.https = url.regionMatches(true, 0, "https:", 0, 6);
+        this.namedHost = HostNames.isName(url);
+        HttpClientOptions options = tls.apply(new HttpClientOptions())
                 .setKeepAlive(keepAlive)
                 .setPipelining(false)
                 .setTcpNoDelay(true)
@@ -81,7 +99,9 @@ public final class StreamingClient implements AutoCloseable {
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
         PoolOptions pool = new PoolOptions().setHttp1MaxSize(Math.max(1, config.maxConnections()))
                 .setMaxWaitQueueSize(-1);
-        this.client = vertx.createHttpClient(options, pool);
+        // the connect handler marks each new connection: its first request has connect and TLS phases (issue 30)
+        this.client = vertx.httpClientBuilder().with(options).with(pool).withConnectHandler(connections::opened)
+                .build();
     }
 
     /**
@@ -183,11 +203,14 @@ public final class StreamingClient implements AutoCloseable {
             ex.request = req;
             ex.connected = true;
             ex.lastActivity = System.nanoTime(); // the timeout applies to each step, like a socket timeout
+            ex.obtainedAt = ex.lastActivity;
+            ex.opened = connections.claim(req.connection());
             if (ex.finished) { // timed out meanwhile
                 ex.closeConnection();
                 return;
             }
-            req.send(body).onComplete(ar2 -> {
+            req.end(body).onSuccess(v -> ex.sentAt = System.nanoTime());
+            req.response().onComplete(ar2 -> {
                 if (ar2.failed()) {
                     ex.fail(FailureMapper.map(ar2.cause(), FailureMapper.Phase.HEADERS, 0));
                 } else {
@@ -217,6 +240,11 @@ public final class StreamingClient implements AutoCloseable {
         long timerId = -1;
         long cancelTimerId = -1;
         long doneAt = -1;
+        long obtainedAt = -1; // HTTP phases (issue 30): the connection handed over, request written, first chunk
+        NewConnections.Opened opened; // the connection was opened for this request (null: reused)
+        long sentAt = -1;
+        long headersAt = -1;
+        long firstChunkAt = -1;
         NonStreamBody nonStream; // a body read for its message instead of as a stream
         long nonStreamEndAt = -1; // elapsed end of such a failure, or -1 for when the body ends
 
@@ -296,6 +324,7 @@ public final class StreamingClient implements AutoCloseable {
         void onResponse(HttpClientResponse resp) {
             long statusAt = System.nanoTime();
             lastActivity = statusAt;
+            headersAt = statusAt;
             response = resp;
             status = resp.statusCode();
             if (status < 200 || status >= 300) {
@@ -336,6 +365,9 @@ public final class StreamingClient implements AutoCloseable {
             }
             long now = System.nanoTime();
             lastActivity = now;
+            if (firstChunkAt < 0) {
+                firstChunkAt = now;
+            }
             acc.at(now);
             int len = buf.length();
             byte[] s = scratch.get();
@@ -442,7 +474,16 @@ public final class StreamingClient implements AutoCloseable {
                     acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
                     acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),
                     nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e,
-                    acc.toolCallChunks(), acc.reply()));
+                    acc.toolCallChunks(), acc.reply(), phases()));
+        }
+
+        /** @return the HTTP phases, or null when no connection was handed over (it failed before) */
+        HttpTimings phases() {
+            if (obtainedAt < 0) {
+                return null;
+            }
+            return HttpTimings.measure(t0, obtainedAt, opened != null, opened == null ? null : opened.stamp(),
+                    opened == null ? -1 : opened.readyAt(), namedHost, https, sentAt, headersAt, firstChunkAt);
         }
     }
 }

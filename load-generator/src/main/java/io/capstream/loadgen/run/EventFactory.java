@@ -1,9 +1,11 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.client.HttpTimings;
 import io.capstream.loadgen.client.RequestError;
 import io.capstream.loadgen.client.RequestResult;
 import io.capstream.loadgen.servermetrics.SeriesInfo;
 import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
+import io.capstream.schemas.avro.HttpPhases;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
@@ -304,6 +306,7 @@ public final class EventFactory {
                 .setFinishReason(r.finishReason())
                 .setHttpStatus(r.httpStatus() >= 0 ? r.httpStatus() : null)
                 .setCompletedAtEpochMs(clock.millis())
+                .setHttpPhases(httpPhases(r.phases()))
                 .build();
         return wrap(rc);
     }
@@ -340,6 +343,27 @@ public final class EventFactory {
                 .setCompletedAtEpochMs(clock.millis())
                 .build();
         return wrap(rf);
+    }
+
+    /**
+     * Sets a failed request's HTTP phases up to the failure (issue 30).
+     *
+     * @param event  a RequestFailed event (other events are returned as they are)
+     * @param phases the phases, or null when not measured
+     * @return the event
+     */
+    public static RunEvent withPhases(RunEvent event, HttpTimings phases) {
+        if (event.getPayload() instanceof RequestFailed rf) {
+            rf.setHttpPhases(httpPhases(phases));
+        }
+        return event;
+    }
+
+    /** @return the events' record of the client's phases, or null when not measured */
+    static HttpPhases httpPhases(HttpTimings p) {
+        return p == null ? null : HttpPhases.newBuilder().setConnectionReused(p.connectionReused())
+                .setBlockedNs(p.blockedNs()).setDnsNs(p.dnsNs()).setConnectNs(p.connectNs()).setTlsNs(p.tlsNs())
+                .setSentNs(p.sentNs()).setHeadersNs(p.headersNs()).setFirstChunkNs(p.firstChunkNs()).build();
     }
 
     /**

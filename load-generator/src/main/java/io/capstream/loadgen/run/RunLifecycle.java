@@ -160,7 +160,7 @@ final class RunLifecycle {
                     target.headers())
                     // a conversation keeps each answer for its next turn; with --tools a tool call is output
                     .withReplies(config.conversation().tools() != null, script != null);
-            client = new StreamingClient(vertx, clientConfig);
+            client = new StreamingClient(vertx, clientConfig, target.tls().clientTls());
             contexts = contexts();
             probes.discoverServerMetrics()
                     .compose(url -> warmups.run(contexts, clientConfig, client, slots))

@@ -58,13 +58,19 @@ final class SideProbes {
      *
      * @return the URL, or null for none; never fails for a URL that does not answer
      */
+    /** @return the run's https trust for the scraper (issue 30), or null for the JVM's default */
+    private javax.net.ssl.SSLContext ssl() {
+        return config.target().tls().clientTls().sslContext();
+    }
+
     Future<String> discoverServerMetrics() {
         ServerMetricsConfig sm = config.serverMetrics();
         if (sm.mode() == ServerMetricsConfig.Mode.OFF || (assignment != null && assignment.share().share() != 0)) {
             return Future.succeededFuture();
         }
         if (sm.mode() == ServerMetricsConfig.Mode.URL) {
-            return vertx.executeBlocking(() -> ServerMetricsScraper.probe(sm.url(), PROBE_TIMEOUT), false).map(why -> {
+            javax.net.ssl.SSLContext ssl = ssl();
+            return vertx.executeBlocking(() -> ServerMetricsScraper.probe(sm.url(), PROBE_TIMEOUT, ssl), false).map(why -> {
                 listener.notice("server metrics: scraping " + sm.url() + " every " + sm.intervalMs()
                         + " ms during the run" + (why == null ? ""
                         : "; warning: " + why + " (failed scrapes are counted, the run goes on)"));
@@ -73,7 +79,8 @@ final class SideProbes {
             });
         }
         String url = ServerMetricsConfig.defaultUrl(HttpUrls.withoutUserInfo(config.target().baseUrl()));
-        return vertx.executeBlocking(() -> ServerMetricsScraper.probe(url, PROBE_TIMEOUT), false).map(why -> {
+        javax.net.ssl.SSLContext ssl = ssl();
+        return vertx.executeBlocking(() -> ServerMetricsScraper.probe(url, PROBE_TIMEOUT, ssl), false).map(why -> {
             if (why != null) {
                 return null;
             }
@@ -102,7 +109,7 @@ final class SideProbes {
                     selfCheck = sc;
                     return serverMetricsUrl == null ? Future.succeededFuture(sc) : vertx.executeBlocking(() -> {
                         scraper = ServerMetricsScraper.open(serverMetricsUrl, config.serverMetrics().intervalMs(),
-                                clock);
+                                clock, ssl());
                         scraper.baseline();
                         return sc;
                     }, false);

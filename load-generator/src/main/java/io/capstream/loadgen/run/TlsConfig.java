@@ -15,6 +15,11 @@ public record TlsConfig(boolean insecure, Path caCert) {
     /** The JVM's trust store, host names verified. */
     public static final TlsConfig DEFAULT = new TlsConfig(false, null);
 
+    /** @return the same settings for the generator's HTTP clients */
+    public io.capstream.loadgen.workload.ClientTls clientTls() {
+        return new io.capstream.loadgen.workload.ClientTls(insecure, caCert);
+    }
+
     /** @return the usage error of a combination that cannot work, or null */
     public String problem() {
         if (insecure && caCert != null) {

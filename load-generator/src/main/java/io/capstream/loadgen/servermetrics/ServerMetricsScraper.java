@@ -62,7 +62,7 @@ public final class ServerMetricsScraper {
     private record Told(long epochMs, long arrivedNanos, Map<String, Double> samples) {
     }
 
-    private ServerMetricsScraper(String url, int intervalMs, CapClock clock) {
+    private ServerMetricsScraper(String url, int intervalMs, CapClock clock, javax.net.ssl.SSLContext ssl) {
         this.url = url;
         this.intervalMs = intervalMs;
         this.clock = clock;
@@ -72,8 +72,7 @@ public final class ServerMetricsScraper {
             return t;
         });
         // HTTP/1.1: engines' metrics endpoints speak it, and the JDK's default h2c upgrade offer is one more exchange
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofMillis(SCRAPE_TIMEOUT_MS)).build();
+        this.http = client(Duration.ofMillis(SCRAPE_TIMEOUT_MS), ssl);
     }
 
     /**
@@ -86,7 +85,30 @@ public final class ServerMetricsScraper {
      * @return the scraper, idle
      */
     public static ServerMetricsScraper open(String url, int intervalMs, CapClock clock) {
-        return new ServerMetricsScraper(url, intervalMs, clock);
+        return new ServerMetricsScraper(url, intervalMs, clock, null);
+    }
+
+    /**
+     * As {@link #open(String, int, CapClock)}, for an https URL checked with this SSL context (issue 30's
+     * {@code --insecure} / {@code --ca-cert}).
+     *
+     * @param url        the metrics URL; not null
+     * @param intervalMs scrape period, ms, &gt; 0
+     * @param clock      the scrapes' arrival times; not null
+     * @param ssl        the SSL context, or null for the JVM's default
+     * @return the scraper, idle
+     */
+    public static ServerMetricsScraper open(String url, int intervalMs, CapClock clock, javax.net.ssl.SSLContext ssl) {
+        return new ServerMetricsScraper(url, intervalMs, clock, ssl);
+    }
+
+    /** @return the JDK HTTP/1.1 client of the scrapes (HTTP/1.1: no h2c upgrade offer, one exchange fewer) */
+    private static HttpClient client(Duration timeout, javax.net.ssl.SSLContext ssl) {
+        HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout);
+        if (ssl != null) {
+            b.sslContext(ssl);
+        }
+        return b.build();
     }
 
     /**
@@ -140,7 +162,20 @@ public final class ServerMetricsScraper {
      * @throws InterruptedException when interrupted
      */
     public static String probe(String url, Duration timeout) throws InterruptedException {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+        return probe(url, timeout, null);
+    }
+
+    /**
+     * As {@link #probe(String, Duration)}, checking an https URL with this SSL context.
+     *
+     * @param url     the metrics URL; not null
+     * @param timeout how long the GET may take
+     * @param ssl     the SSL context, or null for the JVM's default
+     * @return null when it answered 200 with at least one sample, else why not (one line)
+     * @throws InterruptedException when interrupted
+     */
+    public static String probe(String url, Duration timeout, javax.net.ssl.SSLContext ssl) throws InterruptedException {
+        HttpClient client = client(timeout, ssl);
         try {
             HttpResponse<byte[]> r = client.send(request(url, timeout), HttpResponse.BodyHandlers.ofByteArray());
             if (r.statusCode() != 200) {

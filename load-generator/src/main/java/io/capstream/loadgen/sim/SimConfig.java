@@ -49,6 +49,9 @@ package io.capstream.loadgen.sim;
  *                            tool instead of text, 0..1 (drawn from an RNG of its own seeded by {@code seed}, in
  *                            arrival order; no draw when 0); a {@code tool_choice} that forces a call makes every
  *                            answer one, {@code none} none
+ * @param https               serve https with a self-signed certificate for {@code localhost} and the host,
+ *                            generated at start ({@code --sim-https}; issue 30's TLS test endpoint); clients need
+ *                            {@code --insecure} or {@code --ca-cert} with {@link SimEngine#certificatePath()}
  */
 public record SimConfig(
         String host,
@@ -75,7 +78,8 @@ public record SimConfig(
         long seed,
         int replicas,
         double decodeSpread,
-        double toolCallRate) {
+        double toolCallRate,
+        boolean https) {
 
     /** Engine label that reports of runs against the simulated engine carry. */
     public static final String ENGINE_LABEL = "capstream-sim";
@@ -156,6 +160,7 @@ public record SimConfig(
         b.tickMs = tickMs; b.errorRate = errorRate; b.rateLimitRate = rateLimitRate; b.retryAfterS = retryAfterS;
         b.stallRate = stallRate; b.stallMs = stallMs; b.cutRate = cutRate; b.malformedRate = malformedRate;
         b.seed = seed; b.replicas = replicas; b.decodeSpread = decodeSpread; b.toolCallRate = toolCallRate;
+        b.https = https;
         return b;
     }
 
@@ -196,6 +201,7 @@ public record SimConfig(
         private int replicas = 1;
         private double decodeSpread;
         private double toolCallRate;
+        private boolean https;
 
         private Builder() {
         }
@@ -250,6 +256,8 @@ public record SimConfig(
         public Builder decodeSpread(double v) { decodeSpread = v; return this; }
         /** @param v share of answers to requests with tools that are tool calls, 0..1 @return this */
         public Builder toolCallRate(double v) { toolCallRate = v; return this; }
+        /** @param v serve https with a self-signed certificate @return this */
+        public Builder https(boolean v) { https = v; return this; }
 
         /** @return the validated configuration
          * @throws IllegalArgumentException when a value is out of range */
@@ -257,7 +265,7 @@ public record SimConfig(
             return new SimConfig(host, port, modelId, maxModelLen, ttftBaseMs, prefillTokPerS, decodeTokPerS,
                     streamDecodeTokPerS, batchSlots, outputTokens, reasoningTokens, thinkingByDefault, prefixCache,
                     tickMs, errorRate, rateLimitRate, retryAfterS, stallRate, stallMs, cutRate, malformedRate, seed,
-                    replicas, decodeSpread, toolCallRate);
+                    replicas, decodeSpread, toolCallRate, https);
         }
     }
 }

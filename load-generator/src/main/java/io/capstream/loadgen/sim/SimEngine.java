@@ -8,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.SelfSignedCertificate;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -43,12 +44,15 @@ public final class SimEngine implements AutoCloseable {
     private final int port;
     private final SimConfig config;
     private final SimStats stats;
+    private final SelfSignedCertificate certificate;
     /** Responses kept for {@code previous_response_id}, at most. */
     static final int RESPONSES_KEPT = 4096;
     /** Characters of conversation text kept for {@code previous_response_id}, at most (about 64 MB). */
     static final long RESPONSE_CHARS_KEPT = 64L << 20;
 
-    private SimEngine(Vertx vertx, String deploymentId, int port, SimConfig config, SimStats stats) {
+    private SimEngine(Vertx vertx, String deploymentId, int port, SimConfig config, SimStats stats,
+                      SelfSignedCertificate certificate) {
+        this.certificate = certificate;
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
@@ -74,12 +78,27 @@ public final class SimEngine implements AutoCloseable {
                 ? -1 - ThreadLocalRandom.current().nextInt(1 << 30) : config.port();
         List<SimVerticle> replicas = new CopyOnWriteArrayList<>();
         AtomicInteger next = new AtomicInteger();
+        // https (issue 30's TLS test endpoint): a certificate made now (Vert.x/Netty's generator, temporary PEM files)
+        SelfSignedCertificate cert = config.https() ? SelfSignedCertificate.create("localhost") : null;
         return vertx.deployVerticle(() -> {
-            SimVerticle v = new SimVerticle(config, stats, responses, next.getAndIncrement(), listenPort);
+            SimVerticle v = new SimVerticle(config, stats, responses, next.getAndIncrement(), listenPort, cert);
             replicas.add(v);
             return v;
         }, new DeploymentOptions().setInstances(config.replicas()))
-                .map(id -> new SimEngine(vertx, id, replicas.get(0).boundPort, config, stats));
+                .map(id -> new SimEngine(vertx, id, replicas.get(0).boundPort, config, stats, cert))
+                .onFailure(e -> {
+                    if (cert != null) {
+                        cert.delete();
+                    }
+                });
+    }
+
+    /**
+     * @return the PEM file of the self-signed certificate an https engine serves (for {@code --ca-cert}; valid for
+     *         the host name {@code localhost}), or null for http; deleted by {@link #close()}
+     */
+    public String certificatePath() {
+        return certificate == null ? null : certificate.certificatePath();
     }
 
     /** @return the bound TCP port */
@@ -87,9 +106,9 @@ public final class SimEngine implements AutoCloseable {
         return port;
     }
 
-    /** @return the base URL clients use, {@code http://HOST:PORT/v1} */
+    /** @return the base URL clients use, {@code http://HOST:PORT/v1} ({@code https://} with {@code --sim-https}) */
     public String baseUrl() {
-        return "http://" + config.host() + ":" + port + "/v1";
+        return (config.https() ? "https://" : "http://") + config.host() + ":" + port + "/v1";
     }
 
     /** @return the configuration */
@@ -119,6 +138,9 @@ public final class SimEngine implements AutoCloseable {
         } catch (Exception e) {
             // already undeployed or Vert.x closed: nothing left to stop
         }
+        if (certificate != null) {
+            certificate.delete();
+        }
     }
 
     /** The verticle holding the server, the scheduler and the fault RNG on one event loop. */
@@ -134,14 +156,17 @@ public final class SimEngine implements AutoCloseable {
         private long seq;
         private final int replica;
         private final int listenPort;
+        private final SelfSignedCertificate certificate;
         volatile int boundPort;
 
-        SimVerticle(SimConfig cfg, SimStats stats, ResponseStore responses, int replica, int listenPort) {
+        SimVerticle(SimConfig cfg, SimStats stats, ResponseStore responses, int replica, int listenPort,
+                    SelfSignedCertificate certificate) {
             this.cfg = cfg;
             this.stats = stats;
             this.responses = responses;
             this.replica = replica;
             this.listenPort = listenPort;
+            this.certificate = certificate;
         }
 
         @Override
@@ -172,7 +197,9 @@ public final class SimEngine implements AutoCloseable {
             // HTTP/1.1 only, as engines' OpenAI servers are (no h2c upgrade for clients that offer one)
             server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false)
                     .setHost(cfg.host()).setPort(listenPort)
-                    .setTcpNoDelay(true).setAcceptBacklog(16384).setIdleTimeout(0));
+                    .setTcpNoDelay(true).setAcceptBacklog(16384).setIdleTimeout(0)
+                    .setSsl(certificate != null)
+                    .setKeyCertOptions(certificate == null ? null : certificate.keyCertOptions()));
             Promise<Void> started = Promise.promise();
             server.requestHandler(router).listen().onComplete(ar -> {
                 if (ar.succeeded()) {

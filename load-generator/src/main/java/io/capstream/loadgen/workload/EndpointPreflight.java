@@ -60,8 +60,28 @@ public final class EndpointPreflight {
      */
     public static Future<Outcome> check(Vertx vertx, String baseUrl, ApiEndpoint endpoint, String model,
                                         ApiKey apiKey, List<ExtraHeader> headers, boolean windowWanted) {
+        return check(vertx, baseUrl, endpoint, model, apiKey, headers, windowWanted, ClientTls.DEFAULT);
+    }
+
+    /**
+     * As {@link #check(Vertx, String, ApiEndpoint, String, ApiKey, List, boolean)}, checking an https endpoint's
+     * certificate as {@code tls} says ({@code --insecure}, {@code --ca-cert}).
+     *
+     * @param vertx        Vert.x instance
+     * @param baseUrl      endpoint base URL without user-info
+     * @param endpoint     the API the requests go to; not null
+     * @param model        {@code --model}
+     * @param apiKey       key for the Authorization header; not null
+     * @param headers      the run's {@code -H} headers; not null
+     * @param windowWanted whether the window is needed
+     * @param tls          how the certificate is checked; not null
+     * @return the outcome; the future never fails
+     */
+    public static Future<Outcome> check(Vertx vertx, String baseUrl, ApiEndpoint endpoint, String model,
+                                        ApiKey apiKey, List<ExtraHeader> headers, boolean windowWanted,
+                                        ClientTls tls) {
         String base = ModelsProbe.stripSlash(baseUrl);
-        return ProbeRequest.send(vertx, HttpMethod.GET, base + "/models", null, apiKey, headers).compose(models -> {
+        return ProbeRequest.send(vertx, HttpMethod.GET, base + "/models", null, apiKey, headers, tls).compose(models -> {
             if (models.failure() != null) {
                 String fatal = transportProblem(models.failure(), base);
                 if (fatal != null) {
@@ -83,19 +103,19 @@ public final class EndpointPreflight {
             if (path(base).endsWith("/v1")) {
                 return Future.succeededFuture(new Outcome(window, null, warnings));
             }
-            return missingV1(vertx, base, endpoint, apiKey, headers, models)
+            return missingV1(vertx, base, endpoint, apiKey, headers, models, tls)
                     .map(problem -> new Outcome(window, problem, problem == null ? warnings : List.of()));
         });
     }
 
     /** @return the fatal "/v1 missing" problem, or null when the base URL may be right */
     private static Future<String> missingV1(Vertx vertx, String base, ApiEndpoint endpoint, ApiKey apiKey,
-                                            List<ExtraHeader> headers, ProbeRequest.Answer models) {
-        return ProbeRequest.send(vertx, HttpMethod.GET, base + "/v1/models", null, apiKey, headers).compose(v1 -> {
+                                            List<ExtraHeader> headers, ProbeRequest.Answer models, ClientTls tls) {
+        return ProbeRequest.send(vertx, HttpMethod.GET, base + "/v1/models", null, apiKey, headers, tls).compose(v1 -> {
             if (!v1.ok()) {
                 return Future.succeededFuture(null);
             }
-            return ProbeRequest.send(vertx, HttpMethod.POST, base + endpoint.path(), "{}", apiKey, headers)
+            return ProbeRequest.send(vertx, HttpMethod.POST, base + endpoint.path(), "{}", apiKey, headers, tls)
                     .map(chat -> chat.status() != 404 ? null : base + " answered 404 to "
                             + (models.status() == 404 ? "GET /models and " : "") + "POST " + endpoint.path()
                             + " but serves GET /v1/models: the base URL usually ends in /v1 (try --base-url "
@@ -120,8 +140,14 @@ public final class EndpointPreflight {
                         + base.replaceFirst("(?i)^https://", "http://");
             }
             if (x instanceof SSLException && tls == null) {
-                tls = "TLS handshake failed with " + hostPort + " (" + msg + "): is its certificate trusted by this"
-                        + " JVM, or does it speak plain HTTP (try http://)?";
+                Throwable root = x;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
+                tls = "TLS handshake failed with " + hostPort + " (" + root.getMessage() + "): is its certificate"
+                        + " trusted by this"
+                        + " JVM (else give --ca-cert FILE, or --insecure for a test endpoint), or does it speak plain"
+                        + " HTTP (try http://)?";
             }
         }
         if (tls != null) {

@@ -54,22 +54,40 @@ public final class ProbeRequest {
      */
     public static Future<Answer> send(Vertx vertx, HttpMethod method, String url, String body, ApiKey apiKey,
                                       List<ExtraHeader> headers) {
+        return send(vertx, method, url, body, apiKey, headers, ClientTls.DEFAULT);
+    }
+
+    /**
+     * As {@link #send(Vertx, HttpMethod, String, String, ApiKey, List)}, checking an https endpoint's certificate
+     * as {@code tls} says.
+     *
+     * @param vertx   Vert.x instance
+     * @param method  GET or POST
+     * @param url     absolute URL, without user-info
+     * @param body    request body (sent as JSON), or null for none
+     * @param apiKey  key for the Authorization header; not null
+     * @param headers extra headers, in order; not null
+     * @param tls     the run's {@code --insecure} / {@code --ca-cert}; not null
+     * @return the answer; the future never fails
+     */
+    public static Future<Answer> send(Vertx vertx, HttpMethod method, String url, String body, ApiKey apiKey,
+                                      List<ExtraHeader> headers, ClientTls tls) {
         Promise<Answer> result = Promise.promise();
         // The whole exchange runs on one Vert.x context. Started from a thread outside Vert.x, each
         // call got a fresh context and the response's end could be delivered before body() was
         // attached, so the body future never completed (about 1 probe in 3,000, Vert.x 5.0.7).
         Context context = vertx.getOrCreateContext();
-        context.runOnContext(v -> start(vertx, method, url, body, apiKey, headers, result));
+        context.runOnContext(v -> start(vertx, method, url, body, apiKey, headers, tls, result));
         return result.future();
     }
 
     private static void start(Vertx vertx, HttpMethod method, String url, String body, ApiKey apiKey,
-                              List<ExtraHeader> headers, Promise<Answer> result) {
+                              List<ExtraHeader> headers, ClientTls tls, Promise<Answer> result) {
         HttpClient client;
         RequestOptions ro;
         try {
-            client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout((int) CONNECT_TIMEOUT_MS)
-                    .setKeepAlive(false));
+            client = vertx.createHttpClient(tls.apply(new HttpClientOptions().setConnectTimeout((int) CONNECT_TIMEOUT_MS)
+                    .setKeepAlive(false)));
             ro = new RequestOptions().setMethod(method).setAbsoluteURI(url)
                     .setConnectTimeout(CONNECT_TIMEOUT_MS).setIdleTimeout(TIMEOUT_MS);
             apiKey.authorizationHeader().ifPresent(h -> ro.putHeader("Authorization", h));

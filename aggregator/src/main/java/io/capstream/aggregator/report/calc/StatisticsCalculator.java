@@ -86,6 +86,7 @@ public final class StatisticsCalculator {
                 .setOutputThroughputTokS(wallUsable ? metrics.getThroughputTokS() : null)
                 .setTotalTokenThroughputTokS(wallUsable && outputTokens != null
                         ? (promptSum + outputTokens) / wallSeconds : null)
+                .setHttpPhases(HttpPhaseCalculator.compute(successes))
                 .build();
     }
 
