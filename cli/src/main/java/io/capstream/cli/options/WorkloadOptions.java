@@ -148,13 +148,17 @@ public class WorkloadOptions {
                     + " and max_tokens are refused (use --model, --max-tokens). Recorded in the report.")
     String extraBody;
 
-    @Option(names = "--endpoint", paramLabel = "chat|completions|responses|messages",
+    @Option(names = "--endpoint", paramLabel = "chat|completions|responses|messages|embeddings|rerank",
             description = "chat: POST <base>/chat/completions with one user message (the reference); completions:"
                     + " POST <base>/completions with the prompt as a string (choices[].text is the output; not with"
                     + " the thinking options or --dataset, which are chat features); responses: POST <base>/responses"
                     + " (OpenAI Responses API: input, max_output_tokens; usage from response.completed); messages:"
                     + " POST <base>/messages (Anthropic Messages API: anthropic-version header, the --api-key-env key"
-                    + " as x-api-key; not with --reasoning-effort). Default: chat.")
+                    + " as x-api-key; not with --reasoning-effort); embeddings: POST <base>/embeddings with --batch"
+                    + " inputs (input array); rerank: POST <base>/rerank with a query and --batch documents. These two"
+                    + " are not streamed: the report gives request latency, inputs/s and input tokens/s (usage)"
+                    + " instead of TTFT and decode; options about generation (--max-tokens, --turns, --tools,"
+                    + " thinking, --images, --cancel-rate, --dataset, --trace) are refused with them. Default: chat.")
     String endpoint = "chat";
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off",
@@ -234,6 +238,9 @@ public class WorkloadOptions {
 
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
+
+    @picocli.CommandLine.Mixin
+    InputsOptions inputs = new InputsOptions();
 
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
@@ -337,8 +344,8 @@ public class WorkloadOptions {
         RunIdentity identity = new RunIdentity(runId, runIdSuffix, null, 1, seed, gpu);
         WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
                 warmupPrimeCache);
-        return new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
-                scrape, conversation.toShape());
+        return inputs.applyTo(new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
+                scrape, conversation.toShape()));
     }
 
     /**

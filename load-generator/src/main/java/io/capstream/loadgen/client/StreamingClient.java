@@ -56,12 +56,26 @@ public final class StreamingClient implements AutoCloseable {
     private final boolean toolsSent;
     private final boolean keepReply;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
+    /** The request path of an endpoint that does not stream (embeddings, rerank; issue 30), else null. */
+    private final InputsClient inputsClient;
 
     /**
+     * A client whose embeddings or rerank requests send one input each.
+     *
      * @param vertx  Vert.x
      * @param config settings
      */
     public StreamingClient(Vertx vertx, ClientConfig config) {
+        this(vertx, config, 1);
+    }
+
+    /**
+     * @param vertx  Vert.x
+     * @param config settings
+     * @param inputs inputs (documents) of each embeddings (rerank) request, &gt;= 1: the items each answer must
+     *               have ({@link InputsClient}); unused for the streamed endpoints
+     */
+    public StreamingClient(Vertx vertx, ClientConfig config, int inputs) {
         this.vertx = vertx;
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
         this.endpoint = config.endpoint();
@@ -82,6 +96,8 @@ public final class StreamingClient implements AutoCloseable {
         PoolOptions pool = new PoolOptions().setHttp1MaxSize(Math.max(1, config.maxConnections()))
                 .setMaxWaitQueueSize(-1);
         this.client = vertx.createHttpClient(options, pool);
+        this.inputsClient = endpoint.streamed() ? null
+                : new InputsClient(vertx, client, timeoutMs, keepAlive, endpoint, Math.max(1, inputs));
     }
 
     /**
@@ -111,6 +127,9 @@ public final class StreamingClient implements AutoCloseable {
             headers.forEach(ro::putHeader);
         } catch (RuntimeException e) {
             return unusable(e);
+        }
+        if (inputsClient != null) {
+            return inputsClient.execute(ro, body);
         }
         Exchange ex = new Exchange(System.nanoTime());
         try {

@@ -110,7 +110,9 @@ final class RunLifecycle {
         return new BodySource(new PromptBuilder(rq.sharedPrefixTokens(), salt),
                 new RequestBodyBuilder(config.target().model(), rq.maxTokens(), rq.resolvedThinkingMode(),
                         rq.reasoningEffort(), config.target().endpoint(), rq.extraBody()), plan.requestPlan(),
-                rq.maxTokens());
+                rq.maxTokens(), config.target().endpoint().streamed() ? null : new io.capstream.loadgen.workload.InputBatch(
+                        config.target().model(), config.target().endpoint(), config.payload().effectiveBatch(), salt,
+                        rq.extraBody()));
     }
 
     /** @return the outcome; fails when the run could not start ({@link StoppedBeforeStartException} when stopped) */
@@ -126,7 +128,7 @@ final class RunLifecycle {
                     target.headers())
                     // a conversation keeps each answer for its next turn; with --tools a tool call is output
                     .withReplies(config.conversation().tools() != null, script != null);
-            client = new StreamingClient(vertx, clientConfig);
+            client = new StreamingClient(vertx, clientConfig, config.payload().effectiveBatch());
             contexts = contexts();
             probes.discoverServerMetrics()
                     .compose(url -> warmups.run(contexts, clientConfig, client, slots))

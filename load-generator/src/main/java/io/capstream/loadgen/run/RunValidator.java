@@ -64,6 +64,7 @@ public final class RunValidator {
         errors.addAll(config.cancel().problems());
         errors.addAll(config.stop().problems());
         errors.addAll(config.payload().problems());
+        errors.addAll(InputsRules.problems(config));
         errors.addAll(config.warmup().validate());
         errors.addAll(config.identity().problems());
         return errors;

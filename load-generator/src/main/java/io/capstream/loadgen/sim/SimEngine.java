@@ -166,6 +166,10 @@ public final class SimEngine implements AutoCloseable {
             router.post("/v1/responses")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
                     .handler(ctx -> serve(ctx, SimApi.RESPONSES));
+            for (String path : new String[] {"/v1/embeddings", "/embeddings", "/v1/rerank", "/rerank"}) {
+                router.post(path).handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
+                        .handler(ctx -> serveInputs(ctx, path.endsWith("/rerank")));
+            }
             router.post("/v1/messages")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
                     .handler(ctx -> serve(ctx, SimApi.MESSAGES));
@@ -211,6 +215,7 @@ public final class SimEngine implements AutoCloseable {
                     .put("stalls", stats.stalls()).put("cuts", stats.cuts()).put("malformed", stats.malformed())
                     .put("disconnected", stats.disconnected()).put("bad_requests", stats.badRequests())
                     .put("tool_calls", stats.toolCalls()).put("cached_tokens", stats.cachedTokens())
+                    .put("inputs", stats.inputs()).put("input_tokens", stats.inputTokens())
                     .put("engine_ttft_p50_ms", stats.ttftPercentileMs(50))
                     .put("engine_ttft_p99_ms", stats.ttftPercentileMs(99))
                     .put("engine_ttft_max_ms", stats.ttftPercentileMs(100));
@@ -306,6 +311,46 @@ public final class SimEngine implements AutoCloseable {
             }
             stats.cachedTokens.addAndGet(s.cachedTokens);
             scheduler.submit(s);
+        }
+
+        /**
+         * Answers an embeddings or rerank request (issue 30, {@link SimInputs}): a 400 for a body without its inputs,
+         * the injected 500 and 429 faults as for chat, else the answer once its input tokens were prefilled
+         * ({@link BatchScheduler#prefillOnly}).
+         */
+        private void serveInputs(RoutingContext ctx, boolean rerank) {
+            HttpServerResponse resp = ctx.response();
+            stats.requests.incrementAndGet();
+            SimInputs in;
+            try {
+                in = SimInputs.parse(ctx.body().asJsonObject(), rerank, cfg.modelId());
+            } catch (RuntimeException e) {
+                badRequest(resp, SimApi.CHAT, e.getMessage(), null, null);
+                return;
+            }
+            FaultPlan fault = FaultPlan.draw(rng, cfg, 1);
+            if (fault.kind() == FaultPlan.Kind.RATE_LIMIT_429) {
+                stats.rateLimited.incrementAndGet();
+                resp.putHeader("retry-after", Integer.toString(cfg.retryAfterS()));
+                error(resp, SimApi.CHAT, 429, "simulated rate limit (fault injection)", "RateLimitError", null, null);
+                return;
+            }
+            if (fault.kind() == FaultPlan.Kind.ERROR_500) {
+                stats.errors500.incrementAndGet();
+                error(resp, SimApi.CHAT, 500, "simulated internal error (fault injection)", "InternalServerError",
+                        null, null);
+                return;
+            }
+            scheduler.prefillOnly(in.tokens(), () -> {
+                if (resp.closed()) {
+                    stats.disconnected.incrementAndGet();
+                    return;
+                }
+                stats.completed.incrementAndGet();
+                stats.inputs.addAndGet(in.texts().size());
+                stats.inputTokens.addAndGet(in.tokens());
+                resp.putHeader("content-type", "application/json").end(in.answer().toBuffer());
+            });
         }
 
         /** An injected server error of a streaming Responses or Messages request: the opening frames, then the

@@ -18,6 +18,8 @@ public final class BodySource {
     private final RequestBodyBuilder bodies;
     private final RequestPlan requests;
     private final int maxTokens;
+    /** The embeddings or rerank bodies (issue 30), or null for the generation endpoints. */
+    private final InputBatch inputs;
 
     /**
      * The reference's workload: synthetic prompts, the builder's {@code max_tokens}.
@@ -36,10 +38,24 @@ public final class BodySource {
      * @param maxTokens the run's {@code --max-tokens}, for requests the plan gives none, tokens
      */
     public BodySource(PromptBuilder prompts, RequestBodyBuilder bodies, RequestPlan requests, int maxTokens) {
+        this(prompts, bodies, requests, maxTokens, null);
+    }
+
+    /**
+     * @param prompts   prompt construction (shared prefix of the run)
+     * @param bodies    body serialisation (model, thinking controls)
+     * @param requests  per-request {@code max_tokens} and dataset messages ({@link RequestPlan#SYNTHETIC}: none)
+     * @param maxTokens the run's {@code --max-tokens}, for requests the plan gives none, tokens
+     * @param inputs    the embeddings or rerank bodies (issue 30), which then replace the others; null for the
+     *                  generation endpoints
+     */
+    public BodySource(PromptBuilder prompts, RequestBodyBuilder bodies, RequestPlan requests, int maxTokens,
+                      InputBatch inputs) {
         this.prompts = prompts;
         this.bodies = bodies;
         this.requests = requests;
         this.maxTokens = maxTokens;
+        this.inputs = inputs;
     }
 
     /**
@@ -53,7 +69,8 @@ public final class BodySource {
     public Future<Buffer> body(Context ctx, int index, int planned) {
         Dataset dataset = requests.dataset();
         long size = dataset != null ? dataset.entry(index).messagesJson().length()
-                : (long) (requests.promptTokens(planned) * PromptBuilder.CHARS_PER_TOKEN);
+                : (long) (requests.promptTokens(planned) * PromptBuilder.CHARS_PER_TOKEN)
+                * (inputs == null ? 1 : inputs.batch());
         if (size <= INLINE_BODY_CHARS) {
             try {
                 return Future.succeededFuture(Buffer.buffer(build(index, planned)));
@@ -65,6 +82,9 @@ public final class BodySource {
     }
 
     private byte[] build(int index, int planned) throws PromptBuilder.PromptTooSmallException {
+        if (inputs != null) {
+            return inputs.body(index, requests.promptTokens(planned));
+        }
         if (requests == RequestPlan.SYNTHETIC) {
             return bodies.body(prompts.prompt(index, planned));
         }
