@@ -38,6 +38,10 @@ import io.vertx.core.http.RequestOptions;
  * {@code x-api-key} instead of {@code Authorization}. The path is the configured
  * endpoint's ({@link ApiEndpoint#path()}). Callbacks run on the event loop of the context the request was started
  * from; call {@link #execute} from the event-loop context that should own the connection.
+ *
+ * <p>The endpoints that do not stream ({@link ApiEndpoint#streamed()} false: embeddings, rerank; issue 30) go to an
+ * {@link InputsClient} on the same HTTP client and request options: the whole JSON answer is read and checked, with
+ * no first token.
  */
 public final class StreamingClient implements AutoCloseable {
     /** The header naming the Messages API version (issue 29); a {@code -H} header of the same name replaces it. */

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code POST /v1/completions}, the text completions API: {@code prompt} in, {@code choices[].text} out), streaming
  * and non-streaming {@code POST /v1/responses} (the OpenAI Responses API, {@link ResponsesWire}, with
  * {@code previous_response_id} over a bounded {@link ResponseStore}) and {@code POST /v1/messages} (Anthropic's
- * Messages API, {@link MessagesWire}); answers to requests with {@code tools} are tool calls at
+ * Messages API, {@link MessagesWire}), {@code POST /v1/embeddings} and {@code POST /v1/rerank} ({@link SimInputs},
+ * answered after their input tokens' prefill); answers to requests with {@code tools} are tool calls at
  * {@link SimConfig#toolCallRate()} (or always, when {@code tool_choice} forces one);
  * {@code GET /sim/stats} (counters and the engine-side TTFT p50/p99/max since the last
  * {@code GET /sim/stats?reset=true}), and {@code GET /metrics} ({@link SimMetrics}: requests running and
