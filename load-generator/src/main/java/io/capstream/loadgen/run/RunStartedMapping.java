@@ -134,7 +134,9 @@ public final class RunStartedMapping {
                 .setImages(c.payload().images() == 0 ? null : c.payload().images())
                 .setImageSizes(c.payload().imageSizesText())
                 .setImageFormat(c.payload().images() == 0 ? null : c.payload().effectiveImageFormat())
-                .setBatch(target.endpoint().streamed() ? c.payload().batch() : c.payload().effectiveBatch())
+                // Integer, not int: a ternary of Integer and int would unbox the null batch of a streamed endpoint
+                .setBatch(target.endpoint().streamed() ? c.payload().batch()
+                        : Integer.valueOf(c.payload().effectiveBatch()))
                 .setInsecure(target.tls().insecure() ? Boolean.TRUE : null)
                 .setCaCertName(target.tls().caCert() == null ? null
                         : String.valueOf(target.tls().caCert().getFileName()));

@@ -68,7 +68,7 @@ class RequestOptionsParseTest {
         assertEquals("/responses", ApiEndpoint.RESPONSES.path());
         assertEquals(ApiEndpoint.MESSAGES, ApiEndpoint.parse("MESSAGES"));
         assertEquals("/messages", ApiEndpoint.MESSAGES.path());
-        assertEquals("--endpoint must be chat, completions, responses or messages, got 'anthropic'",
+        assertEquals("--endpoint must be chat, completions, responses, messages, embeddings or rerank, got 'anthropic'",
                 error(() -> ApiEndpoint.parse("anthropic")));
     }
 }
