@@ -13,10 +13,13 @@ import picocli.CommandLine.Option;
  */
 public class InputsOptions {
     @Option(names = "--batch", paramLabel = "N",
-            description = "--endpoint embeddings: inputs per request (the input array); --endpoint rerank: documents"
-                    + " ranked per request (against one short query). Each input is a distinct synthetic passage of"
-                    + " --ctx-tokens or --input-tokens tokens (default: " + InputBatch.DEFAULT_INPUT_TOKENS
-                    + " tokens, 3 characters each). At least 1. Default: " + PayloadShape.DEFAULT_BATCH + ".")
+            description = "--endpoint embeddings (POST <base>/embeddings): inputs per request (the input array);"
+                    + " --endpoint rerank (POST <base>/rerank): documents ranked per request against one short query."
+                    + " Each input is a distinct synthetic passage of --ctx-tokens or --input-tokens tokens (default: "
+                    + InputBatch.DEFAULT_INPUT_TOKENS + " tokens, 3 characters each). Not streamed: the report gives"
+                    + " request latency, inputs/s and input tokens/s (usage) instead of TTFT and decode; --max-tokens,"
+                    + " --output-tokens, --turns, --tools, thinking, --images, --cancel-rate, --dataset and --trace are"
+                    + " refused with them. At least 1. Default: " + PayloadShape.DEFAULT_BATCH + ".")
     Integer batch;
 
     /**

@@ -154,11 +154,7 @@ public class WorkloadOptions {
                     + " the thinking options or --dataset, which are chat features); responses: POST <base>/responses"
                     + " (OpenAI Responses API: input, max_output_tokens; usage from response.completed); messages:"
                     + " POST <base>/messages (Anthropic Messages API: anthropic-version header, the --api-key-env key"
-                    + " as x-api-key; not with --reasoning-effort); embeddings: POST <base>/embeddings with --batch"
-                    + " inputs (input array); rerank: POST <base>/rerank with a query and --batch documents. These two"
-                    + " are not streamed: the report gives request latency, inputs/s and input tokens/s (usage)"
-                    + " instead of TTFT and decode; options about generation (--max-tokens, --turns, --tools,"
-                    + " thinking, --images, --cancel-rate, --dataset, --trace) are refused with them. Default: chat.")
+                    + " as x-api-key; not with --reasoning-effort); embeddings, rerank: see --batch. Default: chat.")
     String endpoint = "chat";
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off",
@@ -238,9 +234,7 @@ public class WorkloadOptions {
 
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
-
-    @picocli.CommandLine.Mixin
-    InputsOptions inputs = new InputsOptions();
+    @picocli.CommandLine.Mixin InputsOptions inputs = new InputsOptions(); // --batch (issue 30)
 
     @Option(names = "--slo", paramLabel = "SLO",
             description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "

@@ -39,10 +39,47 @@ public final class InputsAnswer {
     }
 
     /**
+     * The inputs (documents) a request sends: the length of its top-level {@code input} array ({@code input} as one
+     * string is one input) for embeddings, of {@code documents} for rerank.
+     *
+     * @param endpoint {@link ApiEndpoint#EMBEDDINGS} or {@link ApiEndpoint#RERANK}; not null
+     * @param body     the request body, UTF-8 JSON; not null
+     * @param len      bytes of {@code body} to read
+     * @return the count, or -1 when the body has no such member (or is not JSON)
+     */
+    public static int inputsOf(ApiEndpoint endpoint, byte[] body, int len) {
+        String member = endpoint == ApiEndpoint.RERANK ? "documents" : "input";
+        try (JsonParser p = JSON.createParser(body, 0, len)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return -1;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                if (name.equals(member) && t == JsonToken.START_ARRAY) {
+                    int n = 0;
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        n++;
+                        p.skipChildren();
+                    }
+                    return n;
+                }
+                if (name.equals(member) && t == JsonToken.VALUE_STRING) {
+                    return 1;
+                }
+                p.skipChildren();
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /**
      * @param endpoint {@link ApiEndpoint#EMBEDDINGS} or {@link ApiEndpoint#RERANK}; not null
      * @param body     the whole body, UTF-8 JSON; not null
      * @param len      bytes of {@code body} to read
-     * @param expected inputs (or documents) sent, &gt;= 1
+     * @param expected inputs (or documents) sent ({@link #inputsOf}), or -1 when unknown (no count check)
      * @return what it held, with an error when it is not JSON, lacks the list, or answers another count; never null
      */
     public static Read read(ApiEndpoint endpoint, byte[] body, int len, int expected) {
@@ -99,7 +136,7 @@ public final class InputsAnswer {
             return new Read(items, tokens, RequestError.of(ErrorTypes.VALUE_ERROR, withoutVector + " of " + items
                     + " items of data have no embedding"));
         }
-        if (items != expected) {
+        if (expected >= 0 && items != expected) {
             return new Read(items, tokens, RequestError.of(ErrorTypes.VALUE_ERROR, "the " + endpoint.label()
                     + " answer has " + items + " " + (rerank ? "results" : "embeddings") + " for " + expected
                     + (rerank ? " documents" : " inputs")));

@@ -13,7 +13,8 @@ import io.vertx.core.http.RequestOptions;
 /**
  * The request path of the endpoints that do not stream (issue 30): embeddings and rerank. {@link StreamingClient}
  * hands such requests here, on its own HTTP client and with its request options (URL, headers, timeouts). For each
- * request: {@code t0 = System.nanoTime()} just before the connection is requested; the whole body is read (at most
+ * request: the inputs (documents) it sends are counted from its body ({@link InputsAnswer#inputsOf}), then
+ * {@code t0 = System.nanoTime()} just before the connection is requested; the whole body is read (at most
  * {@value #MAX_BODY_BYTES} bytes); the request latency (e2e) is read when the body ended; then the body is checked
  * ({@link InputsAnswer}: one embedding per input, one result per document) and {@code usage} gives the input
  * tokens. There is no first token: the result's TTFO and TTFT are -1 (not reached). A non-2xx status fails as
@@ -30,7 +31,6 @@ public final class InputsClient {
     private final long timeoutMs;
     private final boolean keepAlive;
     private final ApiEndpoint endpoint;
-    private final int inputs;
 
     /**
      * @param vertx     Vert.x (timers)
@@ -38,27 +38,27 @@ public final class InputsClient {
      * @param timeoutMs connect and idle timeout, ms (&gt;= 1)
      * @param keepAlive whether connections are reused (else each is closed after its answer)
      * @param endpoint  {@link ApiEndpoint#EMBEDDINGS} or {@link ApiEndpoint#RERANK}
-     * @param inputs    inputs (or documents) each request sends, &gt;= 1: the items its answer must have
      */
-    public InputsClient(Vertx vertx, HttpClient client, long timeoutMs, boolean keepAlive, ApiEndpoint endpoint,
-                        int inputs) {
+    public InputsClient(Vertx vertx, HttpClient client, long timeoutMs, boolean keepAlive, ApiEndpoint endpoint) {
         this.vertx = vertx;
         this.client = client;
         this.timeoutMs = timeoutMs;
         this.keepAlive = keepAlive;
         this.endpoint = endpoint;
-        this.inputs = inputs;
     }
 
     /**
      * Sends one request. Must be called on a Vert.x event-loop context.
      *
      * @param ro   the request options (method, URL, headers, timeouts); not null
-     * @param body the serialised body (built before t0)
+     * @param body the serialised body (built before t0): its {@code input} or {@code documents} array sets the items
+     *             the answer must have
      * @return the result; always succeeds (failures are results with an error)
      */
     public Future<RequestResult> execute(RequestOptions ro, Buffer body) {
-        Exchange ex = new Exchange(System.nanoTime());
+        byte[] sent = body.getBytes();
+        int inputs = InputsAnswer.inputsOf(endpoint, sent, sent.length);
+        Exchange ex = new Exchange(System.nanoTime(), inputs);
         try {
             ex.timerId = vertx.setTimer(timeoutMs, ex::onIdleTimer);
             client.request(ro).onComplete(ar -> {
@@ -91,6 +91,7 @@ public final class InputsClient {
     /** One request in flight; used only on its event loop. */
     private final class Exchange {
         final long t0;
+        final int inputs;
         final Promise<RequestResult> promise = Promise.promise();
         HttpClientRequest request;
         long lastActivity;
@@ -102,8 +103,9 @@ public final class InputsClient {
         NonStreamBody errorBody;
         Buffer answer;
 
-        Exchange(long t0) {
+        Exchange(long t0, int inputs) {
             this.t0 = t0;
+            this.inputs = inputs;
             this.lastActivity = t0;
         }
 

@@ -38,10 +38,7 @@ import io.vertx.core.http.RequestOptions;
  * {@code x-api-key} instead of {@code Authorization}. The path is the configured
  * endpoint's ({@link ApiEndpoint#path()}). Callbacks run on the event loop of the context the request was started
  * from; call {@link #execute} from the event-loop context that should own the connection.
- *
- * <p>The endpoints that do not stream ({@link ApiEndpoint#streamed()} false: embeddings, rerank; issue 30) go to an
- * {@link InputsClient} on the same HTTP client and request options: the whole JSON answer is read and checked, with
- * no first token.
+ * <p>Embeddings and rerank (issue 30) are not streamed: an {@link InputsClient} sends them on the same connections.
  */
 public final class StreamingClient implements AutoCloseable {
     /** The header naming the Messages API version (issue 29); a {@code -H} header of the same name replaces it. */
@@ -60,26 +57,13 @@ public final class StreamingClient implements AutoCloseable {
     private final boolean toolsSent;
     private final boolean keepReply;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
-    /** The request path of an endpoint that does not stream (embeddings, rerank; issue 30), else null. */
-    private final InputsClient inputsClient;
+    private final InputsClient inputsClient; // embeddings, rerank (issue 30); null for the streamed endpoints
 
     /**
-     * A client whose embeddings or rerank requests send one input each.
-     *
      * @param vertx  Vert.x
      * @param config settings
      */
     public StreamingClient(Vertx vertx, ClientConfig config) {
-        this(vertx, config, 1);
-    }
-
-    /**
-     * @param vertx  Vert.x
-     * @param config settings
-     * @param inputs inputs (documents) of each embeddings (rerank) request, &gt;= 1: the items each answer must
-     *               have ({@link InputsClient}); unused for the streamed endpoints
-     */
-    public StreamingClient(Vertx vertx, ClientConfig config, int inputs) {
         this.vertx = vertx;
         this.url = ModelsProbe.stripSlash(config.baseUrl()) + config.endpoint().path();
         this.endpoint = config.endpoint();
@@ -100,8 +84,7 @@ public final class StreamingClient implements AutoCloseable {
         PoolOptions pool = new PoolOptions().setHttp1MaxSize(Math.max(1, config.maxConnections()))
                 .setMaxWaitQueueSize(-1);
         this.client = vertx.createHttpClient(options, pool);
-        this.inputsClient = endpoint.streamed() ? null
-                : new InputsClient(vertx, client, timeoutMs, keepAlive, endpoint, Math.max(1, inputs));
+        this.inputsClient = endpoint.streamed() ? null : new InputsClient(vertx, client, timeoutMs, keepAlive, endpoint);
     }
 
     /**

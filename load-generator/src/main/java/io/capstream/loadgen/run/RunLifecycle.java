@@ -128,7 +128,7 @@ final class RunLifecycle {
                     target.headers())
                     // a conversation keeps each answer for its next turn; with --tools a tool call is output
                     .withReplies(config.conversation().tools() != null, script != null);
-            client = new StreamingClient(vertx, clientConfig, config.payload().effectiveBatch());
+            client = new StreamingClient(vertx, clientConfig);
             contexts = contexts();
             probes.discoverServerMetrics()
                     .compose(url -> warmups.run(contexts, clientConfig, client, slots))

@@ -63,4 +63,17 @@ class InputsAnswerTest {
         assertThat(read(ApiEndpoint.EMBEDDINGS, "", 1).error()).as("an empty body")
                 .isEqualTo(RequestError.of(ErrorTypes.VALUE_ERROR, "the embeddings answer is not a JSON object"));
     }
+
+    @Test
+    void theInputsOfARequestAreCountedFromItsBody() {
+        byte[] emb = "{\"model\":\"m\",\"input\":[\"a\",\"b\",\"c\"],\"dimensions\":8}".getBytes(StandardCharsets.UTF_8);
+        assertThat(InputsAnswer.inputsOf(ApiEndpoint.EMBEDDINGS, emb, emb.length)).as("embeddings input array").isEqualTo(3);
+        byte[] one = "{\"input\":\"a\"}".getBytes(StandardCharsets.UTF_8);
+        assertThat(InputsAnswer.inputsOf(ApiEndpoint.EMBEDDINGS, one, one.length)).as("one input string").isEqualTo(1);
+        byte[] rr = "{\"query\":\"q\",\"documents\":[\"a\",\"b\"]}".getBytes(StandardCharsets.UTF_8);
+        assertThat(InputsAnswer.inputsOf(ApiEndpoint.RERANK, rr, rr.length)).as("rerank documents").isEqualTo(2);
+        assertThat(InputsAnswer.inputsOf(ApiEndpoint.RERANK, one, one.length)).as("rerank without documents").isEqualTo(-1);
+        assertThat(read(ApiEndpoint.EMBEDDINGS, "{\"data\":[{\"embedding\":[1]}]}", -1).error())
+                .as("no count check when the inputs are unknown").isNull();
+    }
 }

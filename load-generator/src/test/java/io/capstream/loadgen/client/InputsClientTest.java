@@ -47,7 +47,7 @@ class InputsClientTest {
 
     private static RequestResult send(String base, boolean keepAlive) throws Exception {
         StreamingClient client = new StreamingClient(vertx, new ClientConfig("http://127.0.0.1:" + http.actualPort()
-                + base, 5, keepAlive, 4, ApiKey.none(), ApiEndpoint.EMBEDDINGS, List.of()), 2);
+                + base, 5, keepAlive, 4, ApiKey.none(), ApiEndpoint.EMBEDDINGS, List.of()));
         try {
             Promise<RequestResult> p = Promise.promise();
             vertx.runOnContext(v -> client.execute(Buffer.buffer("{\"model\":\"m\",\"input\":[\"a\",\"b\"]}"), Map.of())
