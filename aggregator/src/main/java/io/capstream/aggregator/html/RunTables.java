@@ -169,7 +169,8 @@ final class RunTables {
     }
 
     /**
-     * Latency percentiles: capstream.statistics when present, else the anvil metrics' p50/p95.
+     * Latency percentiles: capstream.statistics when present, else the anvil metrics' p50/p95; the request latency of
+     * an embeddings or rerank run (issue 30) only when the report has it.
      *
      * @param a the artifact
      * @return rows of {@link #LATENCY_HEADER}
@@ -183,6 +184,7 @@ final class RunTables {
             {"E2E", "e2e_ms", "e2e"},
             {"ITL (per-request mean)", "itl_ms", "mean_inter_token_latency_ms"},
             {"inter-chunk (per token)", "inter_chunk_ms", null},
+            {"request latency (embeddings, rerank)", "request_latency_ms", null},
         };
         for (String[] n : names) {
             JsonNode d = stats.path(n[1]);

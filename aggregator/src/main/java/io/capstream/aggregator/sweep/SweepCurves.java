@@ -78,7 +78,8 @@ public final class SweepCurves {
         int requests = r.getFailed() == null ? r.getRequests() : r.getCompleted() + failed;
         Double errorRate = r.getFailed() == null || requests == 0 ? null : (double) failed / requests;
         Distribution ttft = s == null ? null : s.getTtftMs();
-        Distribution e2e = s == null ? null : s.getE2eMs();
+        // embeddings, rerank (issue 30): no E2E rows; their request latency is the step's E2E
+        Distribution e2e = s == null ? null : s.getRequestLatencyMs() != null ? s.getRequestLatencyMs() : s.getE2eMs();
         Distribution itl = s == null ? null : s.getItlMs();
         Distribution chunks = s == null ? null : s.getInterChunkMs();
         Double achieved = null;

@@ -4,8 +4,8 @@ package io.capstream.aggregator.window;
  * The per-request values a window aggregates, taken from the request's spec §7 row (computed by
  * the report's row code, never recomputed here).
  *
- * @param ttftMs       TTFT, ms
- * @param ttfoMs       time to first output, ms
+ * @param ttftMs       TTFT, ms; NaN when there is none (embeddings, rerank)
+ * @param ttfoMs       time to first output, ms; NaN when there is none
  * @param e2eMs        end to end, ms
  * @param itlMs        mean inter-token latency, ms; null when the row has none (§7)
  * @param decodeTokS   decode rate, tokens/s; null when the row has none

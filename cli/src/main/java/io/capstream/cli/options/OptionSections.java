@@ -69,7 +69,7 @@ public final class OptionSections {
         }
         for (String n : List.of("--requests", "--trace", "--burst", "--dataset", "--tokenizer", "--ctx-tokens",
                 "--shared-prefix-tokens", "--input-tokens", "--output-tokens", "--max-tokens", "--max-model-len",
-                "--margin", "--seed", "--prompt-salt", "--images", "--image-size", "--image-format")) {
+                "--margin", "--seed", "--prompt-salt", "--images", "--image-size", "--image-format", "--batch")) {
             m.put(n, WORKLOAD);
         }
         for (String n : List.of("--turns", "--think-time", "--session-header", "--tools", "--tool-choice",

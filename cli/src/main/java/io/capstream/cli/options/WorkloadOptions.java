@@ -148,13 +148,13 @@ public class WorkloadOptions {
                     + " and max_tokens are refused (use --model, --max-tokens). Recorded in the report.")
     String extraBody;
 
-    @Option(names = "--endpoint", paramLabel = "chat|completions|responses|messages",
+    @Option(names = "--endpoint", paramLabel = "chat|completions|responses|messages|embeddings|rerank",
             description = "chat: POST <base>/chat/completions with one user message (the reference); completions:"
                     + " POST <base>/completions with the prompt as a string (choices[].text is the output; not with"
                     + " the thinking options or --dataset, which are chat features); responses: POST <base>/responses"
                     + " (OpenAI Responses API: input, max_output_tokens; usage from response.completed); messages:"
                     + " POST <base>/messages (Anthropic Messages API: anthropic-version header, the --api-key-env key"
-                    + " as x-api-key; not with --reasoning-effort). Default: chat.")
+                    + " as x-api-key; not with --reasoning-effort); embeddings, rerank: see --batch. Default: chat.")
     String endpoint = "chat";
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off",
@@ -234,6 +234,7 @@ public class WorkloadOptions {
 
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
+    @picocli.CommandLine.Mixin InputsOptions inputs = new InputsOptions(); // --batch (issue 30)
 
     @picocli.CommandLine.Mixin ArrivalOptions arrivals = new ArrivalOptions();
     @picocli.CommandLine.Mixin
@@ -348,8 +349,8 @@ public class WorkloadOptions {
         RunIdentity identity = new RunIdentity(runId, runIdSuffix, null, 1, seed, gpu);
         WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
                 warmupPrimeCache);
-        RunConfig config = new RunConfig(target, load, request, identity, warmup, new ReportContext(slos(), null),
-                scrape, conversation.toShape())
+        RunConfig config = inputs.applyTo(new RunConfig(target, load, request, identity, warmup,
+                new ReportContext(slos(), null), scrape, conversation.toShape()))
                 .withStop(stopRules.toRules())
                 .withCancel(cancel.toShape());
         return config.withPayload(imageOptions.applyTo(config.payload()));

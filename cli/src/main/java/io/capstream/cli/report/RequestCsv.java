@@ -28,8 +28,9 @@ import java.util.TreeMap;
  *       over all rows, first seen first; {@code request_index} first when no row has it);</li>
  *   <li>{@code status} ({@code ok} for a timing row, {@code failed} for a {@code failures[]} entry,
  *       {@code cancelled} for a request the client cancelled on purpose, {@code capstream.cancelled.request_indices},
- *       issue 30), {@code error_type} ({@code Cancelled} for those), {@code error_message} (failure and cancelled
- *       rows have empty timing columns);</li>
+ *       issue 30; in an embeddings or rerank run, whose completed requests have no timing row, {@code ok} for each
+ *       success of the timeline), {@code error_type} ({@code Cancelled} for cancelled rows), {@code error_message}
+ *       (failure and cancelled rows have empty timing columns);</li>
  *   <li>{@value #START}, {@value #FIRST_TOKEN}, {@value #END}, {@value #QUEUE} (ms from the run's start)
  *       from {@code capstream.timeline} when the report has one, else empty;</li>
  *   <li>only when a report has conversations ({@code capstream.sessions.per_request}, issue 29):
@@ -197,7 +198,8 @@ public final class RequestCsv {
             row.put(ERROR_TYPE, CANCELLED_ERROR_TYPE);
             byIndex.putIfAbsent(i.asInt(), row);
         }
-        addTimeline(artifact.path("capstream").path("timeline"), byIndex);
+        boolean inputs = artifact.path("capstream").path("statistics").has("request_latency_ms");
+        addTimeline(artifact.path("capstream").path("timeline"), byIndex, inputs);
         addSessions(perRequest(artifact), byIndex);
         addPhases(phaseRows(artifact), byIndex);
         List<Map<String, String>> out = new ArrayList<>(byIndex.size());
@@ -215,14 +217,26 @@ public final class RequestCsv {
         return out;
     }
 
-    /** Adds the timeline columns of each request the timeline lists (a columnar object of equal-length arrays). */
-    private static void addTimeline(JsonNode timeline, Map<Integer, Map<String, String>> byIndex) {
+    /**
+     * Adds the timeline columns of each request the timeline lists (a columnar object of equal-length arrays).
+     *
+     * @param okWithoutRow an embeddings or rerank run (issue 30): its completed requests have no timing row, so the
+     *                     timeline's successes get an {@code ok} row of their own
+     */
+    private static void addTimeline(JsonNode timeline, Map<Integer, Map<String, String>> byIndex,
+                                    boolean okWithoutRow) {
         JsonNode indices = timeline.path(REQUEST_INDEX);
         if (!indices.isArray()) {
             return;
         }
         for (int i = 0; i < indices.size(); i++) {
             Map<String, String> row = byIndex.get(indices.get(i).asInt());
+            if (row == null && okWithoutRow && timeline.path("error_type").path(i).isNull()) {
+                row = new HashMap<>();
+                row.put(REQUEST_INDEX, Integer.toString(indices.get(i).asInt()));
+                row.put(STATUS, "ok");
+                byIndex.put(indices.get(i).asInt(), row);
+            }
             if (row == null) {
                 continue;
             }

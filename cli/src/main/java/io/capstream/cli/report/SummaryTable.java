@@ -64,6 +64,27 @@ public final class SummaryTable {
         workers(sb, report.getWorkers(), report.getClockOffsetSpreadMs());
         sb.append('\n');
         RunStatistics stats = report.getStatistics();
+        if (InputsSummary.applies(stats)) { // embeddings, rerank: request latency and inputs/s instead
+            sb.append(InputsSummary.render(stats));
+        } else {
+            generation(sb, m, stats);
+        }
+        if (m.getPrefixCacheHitAvg() != null) {
+            line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
+        }
+        images(sb, report.getRun());
+        sb.append(SessionsSummary.render(report.getSessions()));
+        serverMetrics(sb, report.getServerMetrics());
+        slo(sb, report.getSlo());
+        load(sb, report.getLoad(), report.getRequests(),
+                report.getSessions() == null ? null : report.getSessions().getConversations());
+        clientCheck(sb, client);
+        failures(sb, report);
+        return sb.toString();
+    }
+
+    /** The percentile table, throughput and requests/s of a run of a generation endpoint. */
+    private static void generation(StringBuilder sb, Metrics m, RunStatistics stats) {
         sb.append(String.format(Locale.ROOT, "%-26s %14s %14s %14s%n", "metric", "p50", "p95", "p99"));
         for (ReportView.PercentileLine p : ReportView.SUMMARY_PERCENTILES) {
             Distribution d = ReportView.distribution(stats, p.distribution());
@@ -79,18 +100,6 @@ public final class SummaryTable {
             line(sb, ReportView.REQUESTS_PER_S_LABEL, fmt(stats.getRequestThroughputRps(), " req/s")
                     + "  (total tokens " + fmt(stats.getTotalTokenThroughputTokS(), " tok/s") + ")");
         }
-        if (m.getPrefixCacheHitAvg() != null) {
-            line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
-        }
-        images(sb, report.getRun());
-        sb.append(SessionsSummary.render(report.getSessions()));
-        serverMetrics(sb, report.getServerMetrics());
-        slo(sb, report.getSlo());
-        load(sb, report.getLoad(), report.getRequests(),
-                report.getSessions() == null ? null : report.getSessions().getConversations());
-        clientCheck(sb, client);
-        failures(sb, report);
-        return sb.toString();
     }
 
     /**

@@ -281,8 +281,12 @@ public final class SweepDriver {
         if (report == null) {
             return sb.append(": no report").toString();
         }
-        Double p95 = report.getMetrics() == null ? null : report.getMetrics().getTtftP95Ms();
-        sb.append(": TTFT p95 ").append(p95 == null ? "-" : String.format(Locale.ROOT, "%.1f", p95)).append(" ms, ")
+        io.capstream.schemas.avro.Distribution latency = report.getStatistics() == null ? null
+                : report.getStatistics().getRequestLatencyMs(); // embeddings, rerank (issue 30): no TTFT
+        Double p95 = latency != null ? latency.getP95()
+                : report.getMetrics() == null ? null : report.getMetrics().getTtftP95Ms();
+        sb.append(latency != null ? ": request latency p95 " : ": TTFT p95 ")
+                .append(p95 == null ? "-" : String.format(Locale.ROOT, "%.1f", p95)).append(" ms, ")
                 .append(fmt(requestsPerS(report))).append(" req/s");
         SloReport slo = report.getSlo();
         LoadHealth health = report.getLoad();

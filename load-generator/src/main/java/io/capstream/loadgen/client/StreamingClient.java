@@ -39,6 +39,7 @@ import io.vertx.core.http.RequestOptions;
  * {@code x-api-key} instead of {@code Authorization}. The path is the configured
  * endpoint's ({@link ApiEndpoint#path()}). Callbacks run on the event loop of the context the request was started
  * from; call {@link #execute} from the event-loop context that should own the connection.
+ * <p>Embeddings and rerank (issue 30) are not streamed: an {@link InputsClient} sends them on the same connections.
  */
 public final class StreamingClient implements AutoCloseable {
     /** The header naming the Messages API version (issue 29); a {@code -H} header of the same name replaces it. */
@@ -60,6 +61,7 @@ public final class StreamingClient implements AutoCloseable {
     private final NewConnections connections = new NewConnections();
     private final boolean https;
     private final boolean namedHost;
+    private final InputsClient inputsClient; // embeddings, rerank (issue 30); null for the streamed endpoints
 
     /**
      * A client that checks an https endpoint against the JVM's trust store.
@@ -102,6 +104,7 @@ public final class StreamingClient implements AutoCloseable {
         // the connect handler marks each new connection: its first request has connect and TLS phases (issue 30)
         this.client = vertx.httpClientBuilder().with(options).with(pool).withConnectHandler(connections::opened)
                 .build();
+        this.inputsClient = endpoint.streamed() ? null : new InputsClient(vertx, client, timeoutMs, keepAlive, endpoint);
     }
 
     /**
@@ -146,6 +149,9 @@ public final class StreamingClient implements AutoCloseable {
             headers.forEach(ro::putHeader);
         } catch (RuntimeException e) {
             return unusable(e);
+        }
+        if (inputsClient != null) {
+            return inputsClient.execute(ro, body);
         }
         Exchange ex = new Exchange(System.nanoTime());
         try {

@@ -31,6 +31,12 @@ import java.util.UUID;
  * {@code user:password@} masked as {@value Redaction#MASK}. Immutable, thread-safe.
  */
 public final class EventFactory {
+    /**
+     * {@code output_token_source} of an embeddings or rerank request (issue 30): it outputs no tokens. Its
+     * {@code ttft_ns} is -1 and its {@code ttfo_ns} null (no first token), {@code e2e_ns} is the request latency,
+     * {@code prompt_tokens} the input tokens of its usage and {@code inputs} its batch size.
+     */
+    public static final String OUTPUT_NONE = "none";
     private final String runId;
     private final String workerId;
     private final RunPlan plan;
@@ -308,6 +314,12 @@ public final class EventFactory {
                 .setCompletedAtEpochMs(clock.millis())
                 .setHttpPhases(httpPhases(r.phases()))
                 .build();
+        if (!c.target().endpoint().streamed()) {
+            // embeddings, rerank (issue 30): no first token (ttft_ns -1, ttfo_ns null), no output tokens
+            rc.setInputs(c.payload().effectiveBatch());
+            rc.setTtfoNs(null);
+            rc.setOutputTokenSource(OUTPUT_NONE);
+        }
         return wrap(rc);
     }
 
@@ -341,6 +353,7 @@ public final class EventFactory {
                 .setContentChunks(content)
                 .setReasoningChunks(reasoning)
                 .setCompletedAtEpochMs(clock.millis())
+                .setInputs(c.target().endpoint().streamed() ? null : c.payload().effectiveBatch())
                 .build();
         return wrap(rf);
     }

@@ -297,7 +297,9 @@ final class RequestPipeline {
         lastEndNs.accumulateAndGet(now, Math::max);
         boolean ok = r != null && r.ok();
         if (ok) {
-            ttftMedian.add(r.ttftNs() / 1e6);
+            if (r.ttftNs() >= 0) { // embeddings and rerank have no first token
+                ttftMedian.add(r.ttftNs() / 1e6);
+            }
         } else if (r != null && r.cancelled()) {
             cancelled.incrementAndGet();
         } else {

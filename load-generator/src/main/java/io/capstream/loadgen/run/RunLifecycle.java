@@ -144,7 +144,9 @@ final class RunLifecycle {
                 new RequestBodyBuilder(config.target().model(), rq.maxTokens(), rq.resolvedThinkingMode(),
                         rq.reasoningEffort(), config.target().endpoint(), rq.extraBody()).withImages(images),
                 plan.requestPlan(),
-                rq.maxTokens());
+                rq.maxTokens(), config.target().endpoint().streamed() ? null : new io.capstream.loadgen.workload.InputBatch(
+                        config.target().model(), config.target().endpoint(), config.payload().effectiveBatch(), salt,
+                        rq.extraBody()));
     }
 
     /** @return the outcome; fails when the run could not start ({@link StoppedBeforeStartException} when stopped) */

@@ -173,7 +173,7 @@ public final class RunPlanner {
             RunValidator.aggregateGuard(errors, n, java.util.Arrays.stream(planned).max().orElse(0));
             contexts = ContextPlan.of(planned, cap);
         } else {
-            long perRequest = config.request().ctxTokens() != 0 ? config.request().ctxTokens()
+            long perRequest = InputsRules.contextTokens(config) != 0 ? InputsRules.contextTokens(config)
                     : Math.min(cap == null ? RunConfig.SAMPLED_CONTEXT_CEILING : cap, RunConfig.SAMPLED_CONTEXT_CEILING);
             RunValidator.aggregateGuard(errors, n, perRequest);
             contexts = null;
@@ -187,7 +187,7 @@ public final class RunPlanner {
             return CompletableFuture.failedFuture(new UsageException(errors));
         }
         if (contexts == null) {
-            contexts = ContextPlan.build(n, config.request().ctxTokens(), config.identity().seed(), cap);
+            contexts = ContextPlan.build(n, InputsRules.contextTokens(config), config.identity().seed(), cap);
         }
         String outgrown = conversationsOverWindow(config, n, contexts, requests, maxModelLen);
         if (outgrown != null) {

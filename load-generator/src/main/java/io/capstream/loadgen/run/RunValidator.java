@@ -65,6 +65,7 @@ public final class RunValidator {
         errors.addAll(config.stop().problems());
         errors.addAll(config.payload().problems());
         errors.addAll(config.payload().imageProblems(target.endpoint(), request.dataset() != null));
+        errors.addAll(InputsRules.problems(config));
         errors.addAll(config.warmup().validate());
         errors.addAll(config.identity().problems());
         return errors;

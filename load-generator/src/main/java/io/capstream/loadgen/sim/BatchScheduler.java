@@ -112,6 +112,21 @@ final class BatchScheduler {
         after(firstAt - now, () -> firstToken(s));
     }
 
+    /**
+     * An embeddings or rerank request (issue 30): its input tokens take their turn on the shared prefill lane, then
+     * {@code ttftBaseMs} passes and {@code done} runs (it sends the whole answer). It holds no batch slot: such
+     * engines batch the inputs of many requests into one forward pass.
+     *
+     * @param tokens the request's input tokens, &gt;= 0
+     * @param done   run on the engine's event loop when the answer is ready
+     */
+    void prefillOnly(int tokens, Runnable done) {
+        long now = System.nanoTime();
+        long prefillNs = cfg.prefillTokPerS() == 0 ? 0 : (long) (tokens / cfg.prefillTokPerS() * 1e9);
+        prefillFreeAtNs = Math.max(now, prefillFreeAtNs) + prefillNs;
+        after(prefillFreeAtNs + (long) (cfg.ttftBaseMs() * 1e6) - now, done);
+    }
+
     private void after(long delayNs, Runnable action) {
         long ms = Math.round(delayNs / 1e6);
         if (ms < 1) {

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code POST /v1/completions}, the text completions API: {@code prompt} in, {@code choices[].text} out), streaming
  * and non-streaming {@code POST /v1/responses} (the OpenAI Responses API, {@link ResponsesWire}, with
  * {@code previous_response_id} over a bounded {@link ResponseStore}) and {@code POST /v1/messages} (Anthropic's
- * Messages API, {@link MessagesWire}); answers to requests with {@code tools} are tool calls at
+ * Messages API, {@link MessagesWire}), {@code POST /v1/embeddings} and {@code POST /v1/rerank} ({@link SimInputs},
+ * answered after their input tokens' prefill); answers to requests with {@code tools} are tool calls at
  * {@link SimConfig#toolCallRate()} (or always, when {@code tool_choice} forces one);
  * {@code GET /sim/stats} (counters and the engine-side TTFT p50/p99/max since the last
  * {@code GET /sim/stats?reset=true}), and {@code GET /metrics} ({@link SimMetrics}: requests running and
@@ -191,6 +192,10 @@ public final class SimEngine implements AutoCloseable {
             router.post("/v1/responses")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
                     .handler(ctx -> serve(ctx, SimApi.RESPONSES));
+            for (String path : new String[] {"/v1/embeddings", "/embeddings", "/v1/rerank", "/rerank"}) {
+                router.post(path).handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
+                        .handler(ctx -> serveInputs(ctx, path.endsWith("/rerank")));
+            }
             router.post("/v1/messages")
                     .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
                     .handler(ctx -> serve(ctx, SimApi.MESSAGES));
@@ -239,6 +244,7 @@ public final class SimEngine implements AutoCloseable {
                     .put("disconnected", stats.disconnected()).put("bad_requests", stats.badRequests())
                     .put("tool_calls", stats.toolCalls()).put("cached_tokens", stats.cachedTokens())
                     .put("images", stats.images()).put("image_tokens", stats.imageTokens())
+                    .put("inputs", stats.inputs()).put("input_tokens", stats.inputTokens())
                     .put("engine_ttft_p50_ms", stats.ttftPercentileMs(50))
                     .put("engine_ttft_p99_ms", stats.ttftPercentileMs(99))
                     .put("engine_ttft_max_ms", stats.ttftPercentileMs(100));
@@ -337,6 +343,46 @@ public final class SimEngine implements AutoCloseable {
             stats.images.addAndGet(images.images());
             stats.imageTokens.addAndGet(images.tokens());
             scheduler.submit(s);
+        }
+
+        /**
+         * Answers an embeddings or rerank request (issue 30, {@link SimInputs}): a 400 for a body without its inputs,
+         * the injected 500 and 429 faults as for chat, else the answer once its input tokens were prefilled
+         * ({@link BatchScheduler#prefillOnly}).
+         */
+        private void serveInputs(RoutingContext ctx, boolean rerank) {
+            HttpServerResponse resp = ctx.response();
+            stats.requests.incrementAndGet();
+            SimInputs in;
+            try {
+                in = SimInputs.parse(ctx.body().asJsonObject(), rerank, cfg.modelId());
+            } catch (RuntimeException e) {
+                badRequest(resp, SimApi.CHAT, e.getMessage(), null, null);
+                return;
+            }
+            FaultPlan fault = FaultPlan.draw(rng, cfg, 1);
+            if (fault.kind() == FaultPlan.Kind.RATE_LIMIT_429) {
+                stats.rateLimited.incrementAndGet();
+                resp.putHeader("retry-after", Integer.toString(cfg.retryAfterS()));
+                error(resp, SimApi.CHAT, 429, "simulated rate limit (fault injection)", "RateLimitError", null, null);
+                return;
+            }
+            if (fault.kind() == FaultPlan.Kind.ERROR_500) {
+                stats.errors500.incrementAndGet();
+                error(resp, SimApi.CHAT, 500, "simulated internal error (fault injection)", "InternalServerError",
+                        null, null);
+                return;
+            }
+            scheduler.prefillOnly(in.tokens(), () -> {
+                if (resp.closed()) {
+                    stats.disconnected.incrementAndGet();
+                    return;
+                }
+                stats.completed.incrementAndGet();
+                stats.inputs.addAndGet(in.texts().size());
+                stats.inputTokens.addAndGet(in.tokens());
+                resp.putHeader("content-type", "application/json").end(in.answer().toBuffer());
+            });
         }
 
         /** An injected server error of a streaming Responses or Messages request: the opening frames, then the

@@ -24,6 +24,10 @@ public final class SimStats {
     final AtomicLong cachedTokens = new AtomicLong();
     final AtomicLong images = new AtomicLong();
     final AtomicLong imageTokens = new AtomicLong();
+    /** Embeddings inputs and rerank documents answered (issue 30). */
+    final AtomicLong inputs = new AtomicLong();
+    /** Input tokens of the embeddings and rerank requests answered (issue 30). */
+    final AtomicLong inputTokens = new AtomicLong();
     /** Engine-side TTFT (request fully received to first token written), 0.1 ms buckets up to 60 s. */
     private final java.util.concurrent.atomic.AtomicLongArray ttftTenthsMs =
             new java.util.concurrent.atomic.AtomicLongArray(600_001);
@@ -69,6 +73,10 @@ public final class SimStats {
 
     /** @return requests received (every API) */
     public long requests() { return requests.get(); }
+    /** @return embeddings inputs and rerank documents answered */
+    public long inputs() { return inputs.get(); }
+    /** @return input tokens of the embeddings and rerank requests answered */
+    public long inputTokens() { return inputTokens.get(); }
     /** @return requests answered in full (streams ended with [DONE] or a JSON body) */
     public long completed() { return completed.get(); }
     /** @return requests holding a batch slot now */

@@ -22,6 +22,8 @@ public final class BodySource {
     private final int maxTokens;
     /** Images of each dataset entry (issue 30), or null when no entry has any. */
     private final ImageStats[] datasetImages;
+    /** The embeddings or rerank bodies (issue 30), or null for the generation endpoints. */
+    private final InputBatch inputs;
 
     /**
      * The reference's workload: synthetic prompts, the builder's {@code max_tokens}.
@@ -40,10 +42,24 @@ public final class BodySource {
      * @param maxTokens the run's {@code --max-tokens}, for requests the plan gives none, tokens
      */
     public BodySource(PromptBuilder prompts, RequestBodyBuilder bodies, RequestPlan requests, int maxTokens) {
+        this(prompts, bodies, requests, maxTokens, null);
+    }
+
+    /**
+     * @param prompts   prompt construction (shared prefix of the run)
+     * @param bodies    body serialisation (model, thinking controls)
+     * @param requests  per-request {@code max_tokens} and dataset messages ({@link RequestPlan#SYNTHETIC}: none)
+     * @param maxTokens the run's {@code --max-tokens}, for requests the plan gives none, tokens
+     * @param inputs    the embeddings or rerank bodies (issue 30), which then replace the others; null for the
+     *                  generation endpoints
+     */
+    public BodySource(PromptBuilder prompts, RequestBodyBuilder bodies, RequestPlan requests, int maxTokens,
+                      InputBatch inputs) {
         this.prompts = prompts;
         this.bodies = bodies;
         this.requests = requests;
         this.maxTokens = maxTokens;
+        this.inputs = inputs;
         this.datasetImages = datasetImages(requests.dataset());
     }
 
@@ -52,7 +68,8 @@ public final class BodySource {
      *         client warm-up requests send, so that the loopback warm-up is not spent moving megabytes
      */
     public BodySource withoutImages() {
-        return bodies.images() == null ? this : new BodySource(prompts, bodies.withImages(null), requests, maxTokens);
+        return bodies.images() == null ? this : new BodySource(prompts, bodies.withImages(null), requests, maxTokens,
+                inputs);
     }
 
     /** @return each entry's images (counted before T0), or null when the dataset has none */
@@ -93,7 +110,8 @@ public final class BodySource {
     public Future<RequestBody> request(Context ctx, int index, int planned) {
         Dataset dataset = requests.dataset();
         long size = dataset != null ? dataset.entry(index).messagesJson().length()
-                : (long) (requests.promptTokens(planned) * PromptBuilder.CHARS_PER_TOKEN);
+                : (long) (requests.promptTokens(planned) * PromptBuilder.CHARS_PER_TOKEN)
+                * (inputs == null ? 1 : inputs.batch());
         if (size <= INLINE_BODY_CHARS) {
             try {
                 return Future.succeededFuture(build(index, planned));
@@ -105,6 +123,9 @@ public final class BodySource {
     }
 
     private RequestBody build(int index, int planned) throws PromptBuilder.PromptTooSmallException {
+        if (inputs != null) {
+            return RequestBody.of(inputs.body(index, requests.promptTokens(planned)));
+        }
         if (requests == RequestPlan.SYNTHETIC) {
             return bodies.request(prompts.prompt(index, planned), index);
         }

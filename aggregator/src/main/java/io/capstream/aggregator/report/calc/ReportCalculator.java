@@ -34,7 +34,9 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>Rows: {@link RowCalculator} (§7), sorted by request index; results failing the validity
- *       filter get no row (they still count as completed requests and in the sums).</li>
+ *       filter get no row (they still count as completed requests and in the sums). Embeddings and rerank requests
+ *       (issue 30) have no first token and no row either, without being listed as invalid; their statistics are
+ *       {@link InputsStatistics}'.</li>
  *   <li>Metrics: {@link MetricsCalculator} (§8.2) with {@link io.capstream.schemas.stats.NearestRank} percentiles (§8.1);
  *       the wall clock is {@code RunFinished.wall_clock_s} when present, else
  *       {@code wall_clock_ns / 1e9}; no RunFinished means null wall clock, throughput and
@@ -126,7 +128,9 @@ public final class ReportCalculator {
         for (RequestCompleted c : successes) {
             RequestTiming r = RowCalculator.timing(c);
             if (r == null) {
-                invalid.add(c.getRequestIndex());
+                if (!InputsStatistics.nonStreamed(c)) { // embeddings and rerank have no row: no first token
+                    invalid.add(c.getRequestIndex());
+                }
             } else {
                 rows.add(r);
             }

@@ -31,6 +31,8 @@ import java.util.function.Function;
  *       requests that report them + {@code metrics.output_tokens}) / wall s, tokens/s, null when
  *       {@code metrics.output_tokens} is null (not every source is usage). All three are null without
  *       a usable wall clock (null, 0 s or not finite: {@link WallClock#usable}).</li>
+ *   <li>{@code request_latency_ms}, {@code inputs_per_s}, {@code input_tokens_per_s}: {@link InputsStatistics}
+ *       (embeddings and rerank runs only).</li>
  * </ul>
  * Pure function; thread-safe.
  */
@@ -74,7 +76,7 @@ public final class StatisticsCalculator {
         }
         boolean wallUsable = WallClock.usable(wallSeconds);
         Long outputTokens = metrics.getOutputTokens();
-        return RunStatistics.newBuilder()
+        return InputsStatistics.addTo(RunStatistics.newBuilder()
                 .setTtftMs(column(rows, RequestTiming::getTtftMs))
                 .setTtfoMs(column(rows, RequestTiming::getTimeToFirstOutputMs))
                 .setE2eMs(column(rows, RequestTiming::getE2eMs))
@@ -87,7 +89,7 @@ public final class StatisticsCalculator {
                 .setTotalTokenThroughputTokS(wallUsable && outputTokens != null
                         ? (promptSum + outputTokens) / wallSeconds : null)
                 .setHttpPhases(HttpPhaseCalculator.compute(successes))
-                .build();
+                .build(), successes, wallSeconds);
     }
 
     private static Distribution column(List<RequestTiming> rows, Function<RequestTiming, Double> value) {

@@ -55,7 +55,8 @@ public final class TimelineCalculator {
         for (RequestCompleted c : completed) {
             long start = c.getStartNs();
             entries[i++] = new Entry(c.getRequestIndex(), start / NS_PER_MS, c.getClientQueueNs() / NS_PER_MS,
-                    (start + c.getTtftNs()) / NS_PER_MS, (start + c.getE2eNs()) / NS_PER_MS, null);
+                    c.getTtftNs() < 0 ? null : (start + c.getTtftNs()) / NS_PER_MS, // none: embeddings, rerank
+                    (start + c.getE2eNs()) / NS_PER_MS, null);
         }
         for (RequestFailed f : failed) {
             long start = f.getStartNs();

@@ -1,0 +1,81 @@
+package io.capstream.loadgen.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.workload.ExtraBody;
+import io.capstream.loadgen.workload.LengthDistribution;
+import io.capstream.loadgen.workload.ThinkingMode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The usage rules of {@code --endpoint embeddings|rerank} and {@code --batch} (issue 30). */
+class InputsRulesTest {
+    private static RunConfig run(ApiEndpoint e) {
+        return RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "m")).withTarget(t -> t.withEndpoint(e));
+    }
+
+    private static List<String> problems(RunConfig c) {
+        return RunValidator.problems(c, k -> null);
+    }
+
+    private static PayloadShape batch(int n) {
+        return new PayloadShape(0, List.of(), null, n);
+    }
+
+    @Test
+    void embeddingsAndRerankWithTheirDefaultsAndABatchAreValid() {
+        assertThat(problems(run(ApiEndpoint.EMBEDDINGS))).as("embeddings with every default").isEmpty();
+        assertThat(problems(run(ApiEndpoint.RERANK).withPayload(batch(8)))).as("rerank --batch 8").isEmpty();
+        assertThat(problems(run(ApiEndpoint.EMBEDDINGS).withRequest(r -> r.withSharedPrefixTokens(0)
+                .withInputTokens(new LengthDistribution(512, 64)).withExtraBody(ExtraBody.parse("{\"dimensions\":64}")))))
+                .as("embeddings with --shared-prefix-tokens 0, --input-tokens and --extra-body dimensions").isEmpty();
+    }
+
+    @Test
+    void batchBelongsToEmbeddingsAndRerank() {
+        assertThat(problems(run(ApiEndpoint.CHAT).withPayload(batch(4)))).as("chat --batch 4")
+                .containsExactly("--batch applies to --endpoint embeddings or rerank (inputs or documents per request)");
+    }
+
+    @Test
+    void rerankWithoutDocumentsIsAUsageError() {
+        assertThat(problems(run(ApiEndpoint.RERANK).withPayload(batch(0)))).as("rerank --batch 0")
+                .containsExactly("--batch must be at least 1, got 0");
+    }
+
+    @Test
+    void generationOptionsAreRefused() {
+        String with = " with --endpoint embeddings (it embeds inputs and generates nothing)";
+        RunConfig c = run(ApiEndpoint.EMBEDDINGS)
+                .withRequest(r -> r.withMaxTokens(16).withThinkingMode(ThinkingMode.DISABLED)
+                        .withSharedPrefixTokens(100).withExtraBody(ExtraBody.parse("{\"input\":[\"x\"]}")))
+                .withConversation(new ConversationShape(new LengthDistribution(3, 0), null, null, null, null, null,
+                        null, null, null))
+                .withPayload(new PayloadShape(2, List.of(), null, null))
+                .withCancel(new CancelShape(0.5, 0.1, null));
+        assertThat(problems(c)).as("embeddings with generation options").containsExactly(
+                "--turns and --tools do not apply" + with,
+                "--thinking-mode, --no-thinking and --reasoning-effort do not apply" + with,
+                "--max-tokens and --output-tokens do not apply" + with,
+                "--images does not apply" + with,
+                "--cancel-rate does not apply" + with + ": there is no stream to close",
+                "--shared-prefix-tokens does not apply" + with + ": every input is a distinct passage",
+                "--extra-body may not set \"input\" with --endpoint embeddings: capstream sets it");
+    }
+
+    @Test
+    void rerankNamesWhatItDoes() {
+        assertThat(problems(run(ApiEndpoint.RERANK).withRequest(r -> r.withOutputTokens(new LengthDistribution(8, 0)))))
+                .as("rerank --output-tokens").containsExactly("--max-tokens and --output-tokens do not apply with"
+                        + " --endpoint rerank (it ranks documents and generates nothing)");
+    }
+
+    @Test
+    void theDefaultInputLengthIs256TokensForEmbeddingsOnly() {
+        assertThat(InputsRules.contextTokens(run(ApiEndpoint.EMBEDDINGS))).as("embeddings default").isEqualTo(256);
+        assertThat(InputsRules.contextTokens(run(ApiEndpoint.RERANK).withRequest(r -> r.withCtxTokens(100))))
+                .as("rerank --ctx-tokens 100").isEqualTo(100);
+        assertThat(InputsRules.contextTokens(run(ApiEndpoint.CHAT))).as("chat: the reference's distribution").isZero();
+    }
+}
