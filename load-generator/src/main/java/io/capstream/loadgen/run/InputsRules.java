@@ -11,9 +11,10 @@ import java.util.List;
  * The rules of the endpoints that take a batch of inputs (issue 30): {@code --batch} belongs to
  * {@code --endpoint embeddings} and {@code rerank}, and those endpoints generate nothing, so the options about
  * generation, conversations and chat content are refused with them: {@code --turns} / {@code --tools}, the thinking
- * options, {@code --max-tokens} / {@code --output-tokens}, {@code --images}, {@code --cancel-rate} (there is no stream
+ * options, {@code --max-tokens} / {@code --output-tokens}, {@code --cancel-rate} (there is no stream
  * to close), {@code --dataset} / {@code --trace} (chat messages and output lengths) and a
- * {@code --shared-prefix-tokens} (the inputs are distinct passages). {@code --max-tokens} is refused when it is not
+ * {@code --shared-prefix-tokens} (the inputs are distinct passages); {@code --images} is refused by
+ * {@link PayloadShape#imageProblems}. {@code --max-tokens} is refused when it is not
  * its default ({@value RunConfig#DEFAULT_MAX_TOKENS}), {@code --shared-prefix-tokens} when it is neither its default
  * nor 0: the run's configuration cannot tell a default from the same value given. Every problem is a one-line usage
  * error, found before anything is sent. A {@code --batch} below 1 (rerank without documents) is
@@ -49,9 +50,7 @@ final class InputsRules {
         if (request.maxTokens() != RunConfig.DEFAULT_MAX_TOKENS || request.outputTokens() != null) {
             errors.add("--max-tokens and --output-tokens do not apply" + with);
         }
-        if (config.payload().images() > 0) {
-            errors.add("--images does not apply" + with);
-        }
+        // --images: PayloadShape.imageProblems says it for every endpoint without user messages (not twice)
         if (config.cancel().active()) {
             errors.add("--cancel-rate does not apply" + with + ": there is no stream to close");
         }

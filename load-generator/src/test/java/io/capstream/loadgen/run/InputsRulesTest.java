@@ -55,10 +55,10 @@ class InputsRulesTest {
                 .withPayload(new PayloadShape(2, List.of(), null, null))
                 .withCancel(new CancelShape(0.5, 0.1, null));
         assertThat(problems(c)).as("embeddings with generation options").containsExactly(
+                "--images applies to --endpoint chat, responses or messages (embeddings requests have no user messages)",
                 "--turns and --tools do not apply" + with,
                 "--thinking-mode, --no-thinking and --reasoning-effort do not apply" + with,
                 "--max-tokens and --output-tokens do not apply" + with,
-                "--images does not apply" + with,
                 "--cancel-rate does not apply" + with + ": there is no stream to close",
                 "--shared-prefix-tokens does not apply" + with + ": every input is a distinct passage",
                 "--extra-body may not set \"input\" with --endpoint embeddings: capstream sets it");
