@@ -10,11 +10,9 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.SelfSignedCertificate;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -37,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@value SimConfig#ENGINE_LABEL}. See {@link SimConfig} for the timing model and fault injection.
  *
  * <p>Each of {@link SimConfig#replicas()} replicas runs on one event loop of the given Vert.x (one
- * deployed verticle instance each, sharing the port); nothing blocks.
+ * deployed verticle instance each, sharing the port; its routes are {@link SimRoutes}); nothing blocks.
  */
 public final class SimEngine implements AutoCloseable {
     private final Vertx vertx;
@@ -176,29 +174,7 @@ public final class SimEngine implements AutoCloseable {
             // its own stream of draws, so that tool calls leave the fault draws of a seed as they were
             toolRng = new SplittableRandom(cfg.seed() * 0x9E3779B97F4A7C15L + 0x7001 + replica);
             scheduler = new BatchScheduler(vertx, cfg, stats, this::completed);
-            Router router = Router.router(vertx);
-            router.get("/v1/models").handler(this::models);
-            router.get("/models").handler(this::models);
-            router.get("/sim/stats").handler(this::statsJson);
-            SimMetrics metrics = new SimMetrics(stats);
-            router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
-                    .end(io.vertx.core.buffer.Buffer.buffer(metrics.scrape())));
-            router.post("/v1/chat/completions")
-                    .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
-                    .handler(ctx -> serve(ctx, SimApi.CHAT));
-            router.post("/v1/completions")
-                    .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
-                    .handler(ctx -> serve(ctx, SimApi.COMPLETIONS));
-            router.post("/v1/responses")
-                    .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
-                    .handler(ctx -> serve(ctx, SimApi.RESPONSES));
-            for (String path : new String[] {"/v1/embeddings", "/embeddings", "/v1/rerank", "/rerank"}) {
-                router.post(path).handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
-                        .handler(ctx -> serveInputs(ctx, path.endsWith("/rerank")));
-            }
-            router.post("/v1/messages")
-                    .handler(BodyHandler.create(false).setBodyLimit(256L * 1024 * 1024))
-                    .handler(ctx -> serve(ctx, SimApi.MESSAGES));
+            Router router = SimRoutes.router(vertx, cfg, stats, this::serve, this::serveInputs);
             // HTTP/1.1 only, as engines' OpenAI servers are (no h2c upgrade for clients that offer one)
             server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false)
                     .setHost(cfg.host()).setPort(listenPort)
@@ -224,34 +200,6 @@ public final class SimEngine implements AutoCloseable {
                 scheduler.stop();
             }
             return server == null ? Future.succeededFuture() : server.close();
-        }
-
-        private void models(RoutingContext ctx) {
-            JsonObject model = new JsonObject()
-                    .put("id", cfg.modelId()).put("object", "model").put("created", 0)
-                    .put("owned_by", SimConfig.ENGINE_LABEL).put("max_model_len", cfg.maxModelLen());
-            ctx.response().putHeader("content-type", "application/json")
-                    .end(new JsonObject().put("object", "list").put("data", new JsonArray().add(model)).toBuffer());
-        }
-
-        private void statsJson(RoutingContext ctx) {
-            JsonObject o = new JsonObject()
-                    .put("requests", stats.requests()).put("completed", stats.completed())
-                    .put("active", stats.active()).put("queued", stats.queued())
-                    .put("tokens", stats.tokens()).put("writes", stats.writes())
-                    .put("errors_500", stats.errors500()).put("rate_limited", stats.rateLimited())
-                    .put("stalls", stats.stalls()).put("cuts", stats.cuts()).put("malformed", stats.malformed())
-                    .put("disconnected", stats.disconnected()).put("bad_requests", stats.badRequests())
-                    .put("tool_calls", stats.toolCalls()).put("cached_tokens", stats.cachedTokens())
-                    .put("images", stats.images()).put("image_tokens", stats.imageTokens())
-                    .put("inputs", stats.inputs()).put("input_tokens", stats.inputTokens())
-                    .put("engine_ttft_p50_ms", stats.ttftPercentileMs(50))
-                    .put("engine_ttft_p99_ms", stats.ttftPercentileMs(99))
-                    .put("engine_ttft_max_ms", stats.ttftPercentileMs(100));
-            if ("true".equals(ctx.request().getParam("reset"))) {
-                stats.resetTtft();
-            }
-            ctx.response().putHeader("content-type", "application/json").end(o.toBuffer());
         }
 
         /** Answers a request of the given API. */
