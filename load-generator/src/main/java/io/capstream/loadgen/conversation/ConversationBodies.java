@@ -3,8 +3,6 @@ package io.capstream.loadgen.conversation;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.capstream.loadgen.client.ToolCall;
 import io.capstream.loadgen.images.EncodedImage;
 import io.capstream.loadgen.images.ImageParts;
@@ -17,7 +15,6 @@ import io.capstream.loadgen.workload.ExtraBody;
 import io.capstream.loadgen.workload.ThinkingMode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -47,13 +44,12 @@ import java.util.Set;
  * </ul>
  * A user message with images (issue 30) has its text, then its images, as content parts in the API's form
  * ({@link ImageParts}); the images' base64 is spliced into the body ({@link #request}), not copied.
- * Immutable and thread-safe.
+ * The Messages API history is written by {@link MessagesHistory}. Immutable and thread-safe.
  */
 public final class ConversationBodies implements ConversationBodyWriter {
     /** The accepted {@code --tool-choice} values. */
     public static final Set<String> TOOL_CHOICES = Set.of("auto", "required", "none");
     private static final JsonFactory JSON = new JsonFactory();
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final ApiEndpoint endpoint;
     private final String model;
@@ -129,7 +125,7 @@ public final class ConversationBodies implements ConversationBodyWriter {
             g.writeStringField("model", model);
             switch (endpoint) {
                 case RESPONSES -> responsesInput(g, out, history);
-                case MESSAGES -> messages(g, out, history);
+                case MESSAGES -> MessagesHistory.write(g, out, history);
                 default -> chatMessages(g, out, history);
             }
             g.writeNumberField(BodyControls.maxTokensMember(endpoint), maxTokens);
@@ -247,125 +243,6 @@ public final class ConversationBodies implements ConversationBodyWriter {
             }
         }
         g.writeEndArray();
-    }
-
-    // ---- Messages ----
-
-    /** One content block of a Messages API message. */
-    private sealed interface Block {
-        /** A text block. */
-        record Text(String text) implements Block {
-        }
-
-        /** A tool call of the assistant. */
-        record ToolUse(ToolCall call) implements Block {
-        }
-
-        /** A tool's result in a user message. */
-        record Result(HistoryItem.ToolResult result) implements Block {
-        }
-
-        /** A user message's image (issue 30). */
-        record Image(EncodedImage image) implements Block {
-        }
-    }
-
-    /** A Messages API message being assembled: a role and its blocks. */
-    private record Message(String role, List<Block> blocks) {
-    }
-
-    private static void messages(JsonGenerator g, SegmentedBody out, List<HistoryItem> history) throws IOException {
-        StringBuilder system = new StringBuilder();
-        List<Message> messages = new ArrayList<>();
-        for (HistoryItem item : history) {
-            if (item instanceof HistoryItem.Input in) {
-                for (InputMessage m : in.messages()) {
-                    if ("system".equals(m.role())) {
-                        system.append(system.isEmpty() ? "" : "\n\n").append(m.content());
-                    } else {
-                        add(messages, m.role(), new Block.Text(m.content()));
-                        for (EncodedImage i : m.images()) {
-                            add(messages, m.role(), new Block.Image(i));
-                        }
-                    }
-                }
-            } else if (item instanceof HistoryItem.Answer a) {
-                List<Block> blocks = new ArrayList<>();
-                if (!a.reply().text().isEmpty() || a.reply().toolCalls().isEmpty()) {
-                    blocks.add(new Block.Text(a.reply().text()));
-                }
-                for (ToolCall c : a.reply().toolCalls()) {
-                    blocks.add(new Block.ToolUse(c));
-                }
-                for (Block b : blocks) {
-                    add(messages, "assistant", b);
-                }
-            } else if (item instanceof HistoryItem.ToolResult r) {
-                add(messages, "user", new Block.Result(r));
-            }
-        }
-        if (!system.isEmpty()) {
-            g.writeStringField("system", system.toString());
-        }
-        g.writeArrayFieldStart("messages");
-        for (Message m : messages) {
-            g.writeStartObject();
-            g.writeStringField("role", m.role());
-            if (m.blocks().size() == 1 && m.blocks().get(0) instanceof Block.Text t) {
-                g.writeStringField("content", t.text());
-            } else {
-                g.writeArrayFieldStart("content");
-                for (Block b : m.blocks()) {
-                    if (b instanceof Block.Image i) {
-                        ImageParts.block(g, out, i.image());
-                    } else {
-                        block(g, b);
-                    }
-                }
-                g.writeEndArray();
-            }
-            g.writeEndObject();
-        }
-        g.writeEndArray();
-    }
-
-    private static void add(List<Message> messages, String role, Block block) {
-        if (!messages.isEmpty() && messages.get(messages.size() - 1).role().equals(role)) {
-            messages.get(messages.size() - 1).blocks().add(block);
-        } else {
-            List<Block> blocks = new ArrayList<>();
-            blocks.add(block);
-            messages.add(new Message(role, blocks));
-        }
-    }
-
-    private static void block(JsonGenerator g, Block b) throws IOException {
-        g.writeStartObject();
-        if (b instanceof Block.Text t) {
-            g.writeStringField("type", "text");
-            g.writeStringField("text", t.text());
-        } else if (b instanceof Block.ToolUse u) {
-            g.writeStringField("type", "tool_use");
-            g.writeStringField("id", u.call().id());
-            g.writeStringField("name", u.call().name());
-            g.writeFieldName("input");
-            g.writeRawValue(inputObject(u.call().arguments()));
-        } else if (b instanceof Block.Result r) {
-            g.writeStringField("type", "tool_result");
-            g.writeStringField("tool_use_id", r.result().callId());
-            g.writeStringField("content", r.result().content());
-        }
-        g.writeEndObject();
-    }
-
-    /** @return the arguments as compact JSON when they are a JSON object, else {@code {}} (Messages wants an object) */
-    static String inputObject(String arguments) {
-        try {
-            JsonNode n = MAPPER.readTree(arguments);
-            return n != null && n.isObject() ? n.toString() : "{}";
-        } catch (IOException e) {
-            return "{}";
-        }
     }
 
     // ---- tools ----
