@@ -1,25 +1,18 @@
 package io.capstream.loadgen.run;
 
-import io.capstream.loadgen.client.HttpTimings;
 import io.capstream.loadgen.client.RequestError;
 import io.capstream.loadgen.client.RequestResult;
-import io.capstream.loadgen.servermetrics.SeriesInfo;
 import io.capstream.loadgen.servermetrics.ServerMetricsRecording;
-import io.capstream.schemas.avro.HttpPhases;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.ClientCheck;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
-import io.capstream.schemas.avro.ServerScraping;
-import io.capstream.schemas.avro.ServerSeriesInfo;
 import io.capstream.schemas.text.Redaction;
 import io.capstream.schemas.text.SecretMask;
 import io.capstream.schemas.time.CapClock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -28,7 +21,8 @@ import java.util.UUID;
  * passes the run's {@link RunSecrets} mask: every string in it (the target, an error message, a
  * {@code finish_reason}, the server metrics' URL and first error, ...) has the run's secrets (the API
  * key, credential {@code -H} values, URL passwords, which a server may echo) and any URL's
- * {@code user:password@} masked as {@value Redaction#MASK}. Immutable, thread-safe.
+ * {@code user:password@} masked as {@value Redaction#MASK}; what {@link EventParts} adds to a built event is
+ * numbers only. Immutable, thread-safe.
  */
 public final class EventFactory {
     /**
@@ -228,58 +222,6 @@ public final class EventFactory {
     }
 
     /**
-     * A request the client cancelled on purpose (issue 30, {@code --cancel-rate}): a RequestFailed with
-     * {@code cancelled} true, error type {@code Cancelled}, when the client closed the stream
-     * ({@code cancel_after_ns}) and what had arrived before: first output and content ({@code ttfo_ns},
-     * {@code ttft_ns}, null when none), the chunks, and {@code completion_tokens} when the server sent usage.
-     *
-     * @param index         request index
-     * @param scheduledNs   scheduled start, ns after T0
-     * @param startNs       actual start (t0), ns after T0
-     * @param r             the measurements ({@link RequestResult#cancelled()})
-     * @param cancelAfterNs the drawn cancel time, ns after t0, or negative when unknown (then null)
-     * @param turn          the conversation fields; null for a single-turn request
-     * @return RequestFailed
-     */
-    public RunEvent cancelled(int index, long scheduledNs, long startNs, RequestResult r, long cancelAfterNs,
-                              Turn turn) {
-        RunEvent e = failed(index, scheduledNs, startNs, r.e2eNs(), r.httpStatus(), r.contentChunks(),
-                r.reasoningChunks(), r.error(), turn);
-        RequestFailed rf = (RequestFailed) e.getPayload();
-        rf.setCancelled(true);
-        rf.setCancelAfterNs(cancelAfterNs >= 0 ? cancelAfterNs : null);
-        rf.setTtfoNs(r.ttfoNs() >= 0 ? r.ttfoNs() : null);
-        rf.setTtftNs(r.ttftNs() >= 0 ? r.ttftNs() : null);
-        rf.setCompletionTokens(r.completionTokens() >= 0 ? r.completionTokens() : null);
-        return e;
-    }
-
-    /**
-     * Sets a request event's {@code images}, {@code image_bytes} and {@code image_pixels} (issue 30); leaves them null
-     * when the request carried no images ({@code image_pixels} also when some image's size was unknown).
-     *
-     * @param ev     a RequestCompleted or RequestFailed event (others are left alone); not null
-     * @param images the request's images; not null
-     * @return {@code ev}
-     */
-    public static RunEvent withImages(RunEvent ev, io.capstream.loadgen.images.ImageStats images) {
-        if (images.images() == 0) {
-            return ev;
-        }
-        Long pixels = images.pixels() < 0 ? null : images.pixels();
-        if (ev.getPayload() instanceof RequestCompleted rc) {
-            rc.setImages(images.images());
-            rc.setImageBytes(images.encodedBytes());
-            rc.setImagePixels(pixels);
-        } else if (ev.getPayload() instanceof RequestFailed rf) {
-            rf.setImages(images.images());
-            rf.setImageBytes(images.encodedBytes());
-            rf.setImagePixels(pixels);
-        }
-        return ev;
-    }
-
-    /**
      * @param index       request index
      * @param scheduledNs scheduled start, ns after T0
      * @param startNs     actual start (t0), ns after T0
@@ -312,7 +254,7 @@ public final class EventFactory {
                 .setFinishReason(r.finishReason())
                 .setHttpStatus(r.httpStatus() >= 0 ? r.httpStatus() : null)
                 .setCompletedAtEpochMs(clock.millis())
-                .setHttpPhases(httpPhases(r.phases()))
+                .setHttpPhases(EventParts.httpPhases(r.phases()))
                 .build();
         if (!c.target().endpoint().streamed()) {
             // embeddings, rerank (issue 30): no first token (ttft_ns -1, ttfo_ns null), no output tokens
@@ -356,27 +298,6 @@ public final class EventFactory {
                 .setInputs(c.target().endpoint().streamed() ? null : c.payload().effectiveBatch())
                 .build();
         return wrap(rf);
-    }
-
-    /**
-     * Sets a failed request's HTTP phases up to the failure (issue 30).
-     *
-     * @param event  a RequestFailed event (other events are returned as they are)
-     * @param phases the phases, or null when not measured
-     * @return the event
-     */
-    public static RunEvent withPhases(RunEvent event, HttpTimings phases) {
-        if (event.getPayload() instanceof RequestFailed rf) {
-            rf.setHttpPhases(httpPhases(phases));
-        }
-        return event;
-    }
-
-    /** @return the events' record of the client's phases, or null when not measured */
-    static HttpPhases httpPhases(HttpTimings p) {
-        return p == null ? null : HttpPhases.newBuilder().setConnectionReused(p.connectionReused())
-                .setBlockedNs(p.blockedNs()).setDnsNs(p.dnsNs()).setConnectNs(p.connectNs()).setTlsNs(p.tlsNs())
-                .setSentNs(p.sentNs()).setHeadersNs(p.headersNs()).setFirstChunkNs(p.firstChunkNs()).build();
     }
 
     /**
@@ -430,18 +351,8 @@ public final class EventFactory {
                 .setShares(assignment == null ? null : assignment.share().shares())
                 .setClockOffsetMs(assignment == null ? null : assignment.clockOffsetMs())
                 .setClockOffsetUncertaintyMs(assignment == null ? null : assignment.clockOffsetUncertaintyMs())
-                .setServerScraping(scraping == null ? null : serverScraping(scraping))
+                .setServerScraping(scraping == null ? null : EventParts.serverScraping(scraping))
                 .build();
         return wrap(rf);
-    }
-
-    /** @return the recording's facts that its scrapes (heartbeats) do not carry: URL, period, failures, series */
-    static ServerScraping serverScraping(ServerMetricsRecording r) {
-        List<ServerSeriesInfo> series = new ArrayList<>(r.series().size());
-        for (SeriesInfo s : r.series()) {
-            series.add(new ServerSeriesInfo(s.name(), s.source(), s.kind()));
-        }
-        return ServerScraping.newBuilder().setUrl(r.url()).setIntervalMs(r.intervalMs())
-                .setFailedScrapes(r.failed()).setFirstError(r.firstError()).setSeries(series).build();
     }
 }

@@ -248,17 +248,16 @@ final class RequestPipeline {
             try {
                 ev = r.ok()
                         ? events.completed(index, scheduledNs, start, r, t)
-                        : r.cancelled() ? EventFactory.withPhases(events.cancelled(index, scheduledNs, start, r,
-                                cancelAfterNs, t), r.phases())
-                        : EventFactory.withPhases(events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(),
-                        r.contentChunks(), r.reasoningChunks(), r.error(), t), r.phases());
+                        : EventParts.withPhases(EventParts.withCancel(events.failed(index, scheduledNs, start,
+                        r.e2eNs(), r.httpStatus(), r.contentChunks(), r.reasoningChunks(), r.error(), t), r,
+                        cancelAfterNs), r.phases());
             } catch (RuntimeException e) {
                 // a result the event cannot hold: still this request's end (a failure), so that the run ends too
                 ev = events.failed(index, scheduledNs, start, r.e2eNs(), r.httpStatus(), r.contentChunks(),
                         r.reasoningChunks(), RequestError.of("RuntimeError", String.valueOf(e)), t);
                 counted = null;
             }
-            EventFactory.withImages(ev, built.images());
+            EventParts.withImages(ev, built.images());
             ended(ev, counted, scheduledNs, start, () -> onEnd.accept(r));
         });
     }
