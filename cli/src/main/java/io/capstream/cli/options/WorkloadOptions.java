@@ -1,6 +1,5 @@
 package io.capstream.cli.options;
 
-import io.capstream.aggregator.slo.SloParser;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.run.LoadShape;
 import io.capstream.loadgen.run.ReportContext;
@@ -189,19 +188,7 @@ public class WorkloadOptions {
                     + " first wave queue in the client and the engine and add to those requests' TTFT. Default: none.")
     java.time.Duration rampUp;
 
-    @Option(names = "--warmup-requests", paramLabel = "N",
-            description = "Requests sent to the target before the run starts and discarded: never in the events or the"
-                    + " report (as vLLM's --num-warmups). Their prompts carry request indices after the plan's, so no"
-                    + " measured prompt is sent twice, and a prompt salt of their own, so they do not fill the server's"
-                    + " prefix cache with the measured prompts' shared prefix (see --warmup-prime-cache);"
-                    + " min(N, --concurrency) at a time. 0 to 100000. Default: 0.")
-    int warmupRequests;
-
-    @Option(names = "--warmup-prime-cache",
-            description = "The --warmup-requests' prompts share the measured prompts' prefix (shared prefix and prompt"
-                    + " salt), so the run starts with the server's prefix cache holding it. Default: off (the warm-up"
-                    + " warms the server, not its prefix cache).")
-    boolean warmupPrimeCache;
+    @picocli.CommandLine.Mixin WarmupOptions warmupOptions = new WarmupOptions(); // --warmup-requests, --warmup-prime-cache
 
     @Option(names = "--prompt-salt", paramLabel = "run|off",
             description = "run: a short random line ('# run 3f9a1c2b7d4e') replaces the first characters of every"
@@ -234,28 +221,12 @@ public class WorkloadOptions {
 
     @picocli.CommandLine.Mixin
     ConversationOptions conversation = new ConversationOptions();
-    @picocli.CommandLine.Mixin InputsOptions inputs = new InputsOptions(); // --batch (issue 30)
-
-    @picocli.CommandLine.Mixin ArrivalOptions arrivals = new ArrivalOptions();
-    @picocli.CommandLine.Mixin
-    CancelOptions cancel = new CancelOptions();
-    @picocli.CommandLine.Mixin
-    ImageOptions imageOptions = new ImageOptions();
-    @picocli.CommandLine.Mixin
-    TlsOptions tls = new TlsOptions();
-
-    @Option(names = "--slo", paramLabel = "SLO",
-            description = "Service-level objective, repeatable, e.g. 'ttft_p95_ms<=300', 'error_rate<=0.01'. Metrics: "
-                    + SloParser.METRICS_HELP + ". The report's capstream.slo and the summary show each SLO's observed"
-                    + " value and attainment, and the run's goodput (requests meeting every percentile SLO).")
-    java.util.List<String> slos = new java.util.ArrayList<>();
-
-    @picocli.CommandLine.Mixin
-    StopOptions stopRules = new StopOptions();
+    /** --batch, arrivals, cancellation, images, TLS, --slo and stop rules, in this order (the help's). */
+    @picocli.CommandLine.Mixin TrafficOptions traffic = new TrafficOptions();
 
     /** @return the given {@code --slo} texts, in order; never null */
     public java.util.List<String> slos() {
-        return slos == null ? java.util.List.of() : java.util.List.copyOf(slos);
+        return traffic.slos();
     }
 
     /** @return the given {@code --tools}, or null */
@@ -335,10 +306,11 @@ public class WorkloadOptions {
         ApiEndpoint api = ApiEndpoint.parse(endpoint);
         java.util.List<ExtraHeader> extraHeaders = headers.stream().map(ExtraHeader::parse).toList();
         ExtraBody body = extraBody == null ? null : ExtraBody.parse(extraBody);
-        TargetConfig target = new TargetConfig(url, simulated, model != null ? model : simulated ? sim.model() : null,
+        TargetConfig target = traffic.applyTo(new TargetConfig(url, simulated,
+                model != null ? model : simulated ? sim.model() : null,
                 engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, apiKeyEnv, timeoutS, keepAlive,
-                api, extraHeaders).withTls(tls.toConfig());
-        LoadShape load = arrivals.applyTo(loadLevel(new LoadShape(
+                api, extraHeaders));
+        LoadShape load = traffic.applyTo(loadLevel(new LoadShape(
                 requests != null ? requests : trace != null ? RunConfig.MAX_REQUESTS : RunConfig.DEFAULT_REQUESTS,
                 RunConfig.DEFAULT_CONCURRENCY, burst, arrivalMode, null,
                 maxInFlight == null && trace != null ? Integer.valueOf(TRACE_MAX_IN_FLIGHT) : maxInFlight,
@@ -347,13 +319,9 @@ public class WorkloadOptions {
                 thinking, noThinking, reasoningEffort, input, output, trace != null ? trace : dataset, tokenizer, body,
                 salt);
         RunIdentity identity = new RunIdentity(runId, runIdSuffix, null, 1, seed, gpu);
-        WarmupConfig warmup = new WarmupConfig(clientWarmup == null ? 0 : seconds(clientWarmup), warmupRequests,
-                warmupPrimeCache);
-        RunConfig config = inputs.applyTo(new RunConfig(target, load, request, identity, warmup,
-                new ReportContext(slos(), null), scrape, conversation.toShape()))
-                .withStop(stopRules.toRules())
-                .withCancel(cancel.toShape());
-        return config.withPayload(imageOptions.applyTo(config.payload()));
+        WarmupConfig warmup = warmupOptions.toConfig(clientWarmup == null ? 0 : seconds(clientWarmup));
+        return traffic.applyTo(new RunConfig(target, load, request, identity, warmup,
+                new ReportContext(slos(), null), scrape, conversation.toShape()));
     }
 
     /**
