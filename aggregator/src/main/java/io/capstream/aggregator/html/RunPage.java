@@ -68,10 +68,10 @@ public final class RunPage {
                 page.warning("The run fell behind its arrival schedule: the offered load was not achieved.");
             }
             labelled(page, RunTables.load(load));
-            List<List<String>> stages = RunTables.stages(load);
+            List<List<String>> stages = StageTable.rows(load);
             if (!stages.isEmpty()) {
                 page.subheading("Rate schedule stages: offered against achieved");
-                page.table(RunTables.STAGES_HEADER, stages);
+                page.table(StageTable.HEADER, stages);
             }
         }
 

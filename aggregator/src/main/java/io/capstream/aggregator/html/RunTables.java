@@ -319,24 +319,6 @@ final class RunTables {
         return FieldRows.of(load, LOAD_LABELS, Set.of("stages"));
     }
 
-    /** Header of {@link #stages}. */
-    static final List<String> STAGES_HEADER = List.of("from (s)", "to (s)", "offered (req/s)", "achieved (req/s)",
-            "requests");
-
-    /**
-     * @param load capstream.load
-     * @return one row per {@code stages} entry (issue 30: a --rate-schedule segment); empty without stages
-     */
-    static List<List<String>> stages(JsonNode load) {
-        List<List<String>> rows = new ArrayList<>();
-        for (JsonNode s : load.path("stages")) {
-            rows.add(List.of(Fmt.value(s.get("start_s")), Fmt.value(s.get("end_s")),
-                    Fmt.value(s.get("offered_rate_rps")), Fmt.value(s.get("achieved_rate_rps")),
-                    Fmt.value(s.get("requests"))));
-        }
-        return rows;
-    }
-
     /**
      * @param client capstream.client
      * @return its labelled rows, without the warnings and the distorted flag (shown above the table)

@@ -164,7 +164,7 @@ class SweepUsageErrorsTest {
         assertUsageError(sweep("--rate", "auto", "--search", "rate", "--slo", "ttft_p95_ms<=300"),
                 "capstream sweep: --search chooses the loads itself: give no --concurrency or --rate list with it");
         assertUsageError(sweep("--rate", "auto", "--arrival", "closed"),
-                "capstream sweep: --rate steps run an open loop: --arrival must be constant or poisson (default"
+                "capstream sweep: --rate steps run an open loop: --arrival must be constant, poisson or gamma (default"
                         + " poisson)");
         assertUsageError(sweep("--rate", "auto", "--sweep-id", "x".repeat(196)),
                 "capstream sweep: --sweep-id makes the step run ids 201 characters long, at most 200");
