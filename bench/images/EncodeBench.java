@@ -2,7 +2,7 @@
 // Draws and encodes N pictures of one size with capstream's SyntheticImage (PNG and JPEG), after 3 discarded ones,
 // and prints the per-image median and worst draw+encode time and the encoded size.
 import io.capstream.loadgen.images.SyntheticImage;
-import io.capstream.loadgen.run.PayloadShape.ImageSize;
+import io.capstream.loadgen.images.ImageSize;
 import java.util.Arrays;
 
 public class EncodeBench {

@@ -1,7 +1,7 @@
 package io.capstream.cli.options;
 
 import io.capstream.loadgen.run.PayloadShape;
-import io.capstream.loadgen.run.PayloadShape.ImageSize;
+import io.capstream.loadgen.images.ImageSize;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

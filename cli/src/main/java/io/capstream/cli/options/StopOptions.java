@@ -1,6 +1,6 @@
 package io.capstream.cli.options;
 
-import io.capstream.loadgen.run.StopRules;
+import io.capstream.loadgen.stop.StopRules;
 import picocli.CommandLine.Option;
 
 /**

@@ -31,6 +31,8 @@ class LayerRulesTest {
     private static final String VERTX = "io.vertx..";
     private static final String VERTX_INTERNAL = "io.vertx.core.internal..";
     private static final String IO_YIELD = "io.capstream.loadgen.arrival.IoYield";
+    /** Issue 30: the request bodies that share encoded images without copying them (docs/architecture.md, Vert.x). */
+    private static final String SEGMENTED_BODY = "io.capstream.loadgen.workload.SegmentedBody";
     private static final String LOADGEN_RUN = "io.capstream.loadgen.run";
     /** HdrHistogram methods that read a statistic out of a histogram (the load generator may only record). */
     private static final java.util.Set<String> HDR_STATISTICS = java.util.Set.of("getValueAtPercentile",
@@ -110,17 +112,18 @@ class LayerRulesTest {
     }
 
     @Test
-    void noVertxInternalsOutsideTheTwoDocumentedUses() {
-        noClasses().that().doNotHaveFullyQualifiedName(IO_YIELD).and().resideOutsideOfPackage(LOADGEN_RUN)
+    void noVertxInternalsOutsideTheDocumentedUses() {
+        noClasses().that().doNotHaveFullyQualifiedName(IO_YIELD).and().doNotHaveFullyQualifiedName(SEGMENTED_BODY)
+                .and().resideOutsideOfPackage(LOADGEN_RUN)
                 .should().dependOnClassesThat().resideInAPackage(VERTX_INTERNAL)
                 .because("io.vertx.core.internal is not Vert.x's public API and may change in any release;"
-                        + " only the two documented uses need it (docs/architecture.md, Vert.x)")
+                        + " only the documented uses need it (docs/architecture.md, Vert.x)")
                 .check(classes);
     }
 
     /**
-     * The two documented uses, each limited to the one internal type it needs: Vert.x 5 has no public
-     * API for either. {@code IoYield} schedules a task on the context's Netty event loop
+     * The documented uses, each limited to the one internal type it needs: Vert.x 5 has no public
+     * API for any of them ({@code SegmentedBody}: see docs/architecture.md). {@code IoYield} schedules a task on the context's Netty event loop
      * ({@code ContextInternal.nettyEventLoop()}) so it runs after that loop iteration's I/O (a timer
      * would add at least 1 ms to every closed-loop slot's start); the run ({@code io.capstream.loadgen.run})
      * counts the event loops and creates one event-loop context per loop
@@ -138,6 +141,12 @@ class LayerRulesTest {
                 .should().dependOnClassesThat(resideInAPackage(VERTX_INTERNAL)
                         .and(not(nameMatching("io\\.vertx\\.core\\.internal\\.VertxInternal"))))
                 .because("the run needs only the event-loop group and its contexts (docs/architecture.md, Vert.x)")
+                .check(classes);
+        noClasses().that().haveFullyQualifiedName(SEGMENTED_BODY)
+                .should().dependOnClassesThat(resideInAPackage(VERTX_INTERNAL)
+                        .and(not(nameMatching("io\\.vertx\\.core\\.internal\\.buffer\\.BufferInternal"))))
+                .because("a body over shared image bytes needs only a Buffer over a Netty ByteBuf (docs/architecture.md,"
+                        + " Vert.x)")
                 .check(classes);
     }
 

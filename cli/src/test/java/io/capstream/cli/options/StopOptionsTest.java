@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.capstream.loadgen.run.RunConfig;
-import io.capstream.loadgen.run.StopRules;
+import io.capstream.loadgen.stop.StopRules;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

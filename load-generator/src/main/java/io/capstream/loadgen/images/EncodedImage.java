@@ -5,7 +5,7 @@ import java.util.Base64;
 
 /**
  * One encoded image as a request carries it (issue 30): its base64 text, kept as ASCII bytes so that many requests
- * can share it without copying ({@link SegmentedBody}).
+ * can share it without copying ({@link io.capstream.loadgen.workload.SegmentedBody}).
  *
  * @param mediaType     {@code image/png} or {@code image/jpeg}; not null
  * @param base64        the encoded image in base64 (RFC 4648, no line breaks), ASCII; not null, never modified

@@ -1,7 +1,5 @@
 package io.capstream.loadgen.images;
 
-import io.capstream.loadgen.run.PayloadShape;
-import io.capstream.loadgen.run.PayloadShape.ImageSize;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -49,19 +47,18 @@ public final class ImagePool {
      * Draws and encodes the run's pictures (on the calling thread and the common fork-join pool: call it before T0,
      * never on an event loop).
      *
-     * @param payload  the run's payload group; its {@code images} &gt; 0 and valid
+     * @param n        {@code --images}: images per user message, &gt; 0
+     * @param sizes    the sizes the images cycle through (the run's effective {@code --image-size}); not empty
+     * @param format   {@code png} or {@code jpeg}
      * @param seed     the run's {@code --seed}
      * @param requests the requests the run sends (its slots are {@code requests·N}), or 0 when not known in advance
      *                 (a duration-bound run)
      * @return the pool
      */
-    public static ImagePool build(PayloadShape payload, long seed, long requests) {
-        int n = payload.images();
+    public static ImagePool build(int n, List<ImageSize> sizes, String format, long seed, long requests) {
         if (n < 1) {
             throw new IllegalArgumentException("no images to build: --images " + n);
         }
-        List<ImageSize> sizes = payload.effectiveImageSizes();
-        String format = payload.effectiveImageFormat();
         int s = sizes.size();
         long started = System.nanoTime();
         EncodedImage[][] pictures = new EncodedImage[s][];

@@ -1,6 +1,5 @@
 package io.capstream.loadgen.images;
 
-import io.capstream.loadgen.run.PayloadShape.ImageSize;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

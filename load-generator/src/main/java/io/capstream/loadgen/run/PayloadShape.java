@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.images.ImageSize;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,19 +24,6 @@ public record PayloadShape(int images, List<ImageSize> imageSizes, String imageF
     /** Nothing besides the prompt. */
     public static final PayloadShape NONE = new PayloadShape(0, List.of(), null, null);
 
-    /**
-     * One image size, pixels.
-     *
-     * @param width  width, pixels
-     * @param height height, pixels
-     */
-    public record ImageSize(int width, int height) {
-        /** @return {@code WxH} */
-        @Override
-        public String toString() {
-            return width + "x" + height;
-        }
-    }
 
     /** Copies the sizes; a null list is none. */
     public PayloadShape {

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.stop.StopRules;
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import java.util.List;
 import java.util.Objects;

@@ -132,7 +132,8 @@ final class RunLifecycle {
         if (c.payload().images() == 0) {
             return null;
         }
-        ImagePool pool = ImagePool.build(c.payload(), c.identity().seed(),
+        ImagePool pool = ImagePool.build(c.payload().images(), c.payload().effectiveImageSizes(),
+                c.payload().effectiveImageFormat(), c.identity().seed(),
                 c.load().durationS() != null ? 0 : plan.requests());
         listener.notice(pool.summary());
         return pool;

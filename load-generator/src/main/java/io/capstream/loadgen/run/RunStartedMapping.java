@@ -1,5 +1,8 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.images.ImageSize;
+
+import io.capstream.loadgen.stop.StopRules;
 import io.capstream.loadgen.arrival.ArrivalMode;
 import io.capstream.loadgen.servermetrics.ServerMetricsConfig;
 import io.capstream.loadgen.workload.ApiEndpoint;
@@ -201,14 +204,14 @@ public final class RunStartedMapping {
     }
 
     /** @return the sizes of {@code WxH,WxH} text as recorded, or none for null */
-    private static List<PayloadShape.ImageSize> imageSizes(String text) {
+    private static List<ImageSize> imageSizes(String text) {
         if (text == null) {
             return List.of();
         }
-        List<PayloadShape.ImageSize> out = new ArrayList<>();
+        List<ImageSize> out = new ArrayList<>();
         for (String s : text.split(",")) {
             String[] wh = s.strip().split("x");
-            out.add(new PayloadShape.ImageSize(Integer.parseInt(wh[0]), Integer.parseInt(wh[1])));
+            out.add(new ImageSize(Integer.parseInt(wh[0]), Integer.parseInt(wh[1])));
         }
         return out;
     }

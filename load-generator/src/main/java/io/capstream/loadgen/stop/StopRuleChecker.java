@@ -1,6 +1,5 @@
 package io.capstream.loadgen.stop;
 
-import io.capstream.loadgen.run.StopRules;
 import java.util.Locale;
 
 /**

@@ -3,7 +3,6 @@ package io.capstream.loadgen.images;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstream.loadgen.run.PayloadShape;
-import io.capstream.loadgen.run.PayloadShape.ImageSize;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.util.Base64;
@@ -57,7 +56,7 @@ class SyntheticImagesTest {
     @Test
     void thePoolCyclesTheSizesAndGivesEachMessageDistinctPictures() throws Exception {
         PayloadShape p = new PayloadShape(3, List.of(new ImageSize(40, 30), new ImageSize(20, 50)), "jpeg", null);
-        ImagePool pool = ImagePool.build(p, 7, 10);
+        ImagePool pool = ImagePool.build(p.images(), p.effectiveImageSizes(), p.effectiveImageFormat(), 7, 10);
         List<EncodedImage> first = pool.forMessage(0);
         List<EncodedImage> second = pool.forMessage(1);
         assertThat(first).extracting(i -> i.width() + "x" + i.height()).as("slots 0,1,2")
@@ -80,10 +79,10 @@ class SyntheticImagesTest {
             pool.forMessage(r).forEach(i -> seen.add(new String(i.base64())));
         }
         assertThat(seen).as("distinct pictures of the run's 30 images").hasSize(30);
-        ImagePool again = ImagePool.build(p, 7, 10);
+        ImagePool again = ImagePool.build(p.images(), p.effectiveImageSizes(), p.effectiveImageFormat(), 7, 10);
         assertThat(again.forMessage(4).get(1).base64()).as("rebuilt with the same seed")
                 .isEqualTo(pool.forMessage(4).get(1).base64());
-        ImagePool other = ImagePool.build(p, 8, 10);
+        ImagePool other = ImagePool.build(p.images(), p.effectiveImageSizes(), p.effectiveImageFormat(), 8, 10);
         assertThat(other.forMessage(4).get(1).base64()).as("another run seed")
                 .isNotEqualTo(pool.forMessage(4).get(1).base64());
     }
@@ -91,7 +90,7 @@ class SyntheticImagesTest {
     @Test
     void thePoolRepeatsPicturesPastItsCapButNotWithinAMessage() {
         PayloadShape p = new PayloadShape(2, List.of(new ImageSize(16, 16)), "png", null);
-        ImagePool pool = ImagePool.build(p, 1, 1000);
+        ImagePool pool = ImagePool.build(p.images(), p.effectiveImageSizes(), p.effectiveImageFormat(), 1, 1000);
         assertThat(pool.distinct()).as("capped pictures for 2,000 slots").isEqualTo(ImagePool.MAX_PICTURES_PER_SIZE);
         assertThat(pool.slot(ImagePool.MAX_PICTURES_PER_SIZE).base64()).as("slot K is slot 0 again")
                 .isEqualTo(pool.slot(0).base64());

@@ -3,7 +3,7 @@ package io.capstream.loadgen.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstream.loadgen.emit.InMemoryEventSink;
-import io.capstream.loadgen.run.PayloadShape.ImageSize;
+import io.capstream.loadgen.images.ImageSize;
 import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.loadgen.sim.SimEngine;
 import io.capstream.loadgen.workload.ApiEndpoint;

@@ -1,5 +1,8 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.images.ImageSize;
+
+import io.capstream.loadgen.stop.StopRules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstream.loadgen.arrival.ArrivalMode;
@@ -75,7 +78,7 @@ class RunStartedMappingTest {
                         "required", 32, 0.05, "server"),
                 new CancelShape(0.5, 0.1, 0.02),
                 new StopRules(0.2, 40, 5, true),
-                new PayloadShape(4, List.of(new PayloadShape.ImageSize(1024, 1024), new PayloadShape.ImageSize(64, 32)),
+                new PayloadShape(4, List.of(new ImageSize(1024, 1024), new ImageSize(64, 32)),
                         "jpeg", 8));
     }
 

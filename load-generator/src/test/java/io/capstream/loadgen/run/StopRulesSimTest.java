@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.stop.StopRules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstream.loadgen.emit.InMemoryEventSink;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstream.loadgen.images.EncodedImage;
 import io.capstream.loadgen.images.SyntheticImage;
-import io.capstream.loadgen.run.PayloadShape.ImageSize;
+import io.capstream.loadgen.images.ImageSize;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

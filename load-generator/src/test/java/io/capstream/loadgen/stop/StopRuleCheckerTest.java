@@ -2,7 +2,6 @@ package io.capstream.loadgen.stop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.capstream.loadgen.run.StopRules;
 import org.junit.jupiter.api.Test;
 
 class StopRuleCheckerTest {

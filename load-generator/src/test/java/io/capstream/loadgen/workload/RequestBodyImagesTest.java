@@ -10,16 +10,15 @@ import io.capstream.loadgen.conversation.InputMessage;
 import io.capstream.loadgen.images.EncodedImage;
 import io.capstream.loadgen.images.ImagePool;
 import io.capstream.loadgen.images.ImageStats;
-import io.capstream.loadgen.run.PayloadShape;
-import io.capstream.loadgen.run.PayloadShape.ImageSize;
+import io.capstream.loadgen.images.ImageSize;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Request bodies with synthetic images (issue 30): each API's content parts, spliced base64, the images' stats. */
 class RequestBodyImagesTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final ImagePool POOL = ImagePool.build(
-            new PayloadShape(2, List.of(new ImageSize(32, 32), new ImageSize(64, 16)), "png", null), 9, 8);
+    private static final ImagePool POOL = ImagePool.build(2,
+            List.of(new ImageSize(32, 32), new ImageSize(64, 16)), "png", 9, 8);
 
     private static JsonNode body(ApiEndpoint endpoint, int index) throws Exception {
         RequestBody b = new RequestBodyBuilder("m", 16, ThinkingMode.DEFAULT, null, endpoint, null).withImages(POOL)

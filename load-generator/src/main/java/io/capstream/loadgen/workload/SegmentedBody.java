@@ -1,4 +1,4 @@
-package io.capstream.loadgen.images;
+package io.capstream.loadgen.workload;
 
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;

@@ -1,7 +1,7 @@
-package io.capstream.loadgen.images;
+package io.capstream.loadgen.workload;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.capstream.loadgen.workload.ApiEndpoint;
+import io.capstream.loadgen.images.EncodedImage;
 import java.io.IOException;
 import java.util.List;
 

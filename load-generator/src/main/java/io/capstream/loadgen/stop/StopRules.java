@@ -1,11 +1,12 @@
-package io.capstream.loadgen.run;
+package io.capstream.loadgen.stop;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The stop-rule group of a {@link RunConfig} (issue 30): rules checked live while the run sends, which stop it
- * early (no new request starts; those in flight end) and are recorded in its RunFinished ({@code stopped}).
+ * The stop-rule group of a run's configuration ({@code RunConfig}, issue 30): rules checked live while the run
+ * sends, which stop it early (no new request starts; those in flight end) and are recorded in its RunFinished
+ * ({@code stopped}).
  *
  * @param maxErrorRate         {@code --max-error-rate R}: stop when more than this share (0..1) of the last
  *                             {@code maxErrorWindow} ended requests failed; null = off
