@@ -66,25 +66,19 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             .endRecord();
 
     /** Avro schema of the state record (version {@value #VERSION}): version 2's and the cancelled requests. */
-    public static final Schema SCHEMA = SchemaBuilder.record("WindowAggregateState")
-            .namespace("io.capstream.aggregator.window")
-            .doc("One window of one key (target, model, context bucket); internal state, not a topic record.")
-            .fields()
-            .name("relative_accuracy").doc("DDSketch relative accuracy of every sketch, e.g. 0.01")
-            .type().doubleType().noDefault()
-            .name("completed").doc("completed requests").type().longType().noDefault()
-            .name("failed").doc("failed requests").type().longType().noDefault()
-            .name("prompt_tokens").doc("sum of prompt tokens of completed requests").type().longType().noDefault()
-            .name("output_tokens").doc("sum of output tokens of completed requests").type().longType().noDefault()
-            .name("good_requests").doc("completed requests meeting every per-request SLO")
-            .type().longType().noDefault()
-            .name("failures_by_type").doc("failed requests per error type")
-            .type().map().values().longType().noDefault()
-            .name("sketches").doc("DDSketch encode() bytes per Quantity name")
-            .type().map().values().bytesType().noDefault()
-            .name("cancelled").doc("requests the client cancelled on purpose (issue 30)")
-            .type().longType().longDefault(0)
-            .endRecord();
+    public static final Schema SCHEMA = withField(SCHEMA_V2,
+            new Schema.Field("cancelled", Schema.create(Schema.Type.LONG),
+            "requests the client cancelled on purpose (issue 30)", 0L));
+
+    /** @return a record schema with {@code base}'s name, doc and fields (copied), then {@code added} */
+    private static Schema withField(Schema base, Schema.Field added) {
+        java.util.List<Schema.Field> fields = new java.util.ArrayList<>();
+        for (Schema.Field f : base.getFields()) {
+            fields.add(new Schema.Field(f, f.schema()));
+        }
+        fields.add(added);
+        return Schema.createRecord(base.getName(), base.getDoc(), base.getNamespace(), false, fields);
+    }
 
     private static final int F_ACCURACY = 0;
     private static final int F_COMPLETED = 1;
