@@ -1,6 +1,8 @@
 package io.capstream.aggregator.report;
 
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.HttpPhaseStats;
+import io.capstream.schemas.avro.RunStatistics;
 import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.serde.AvroWireFormat;
 import java.io.IOException;
@@ -119,6 +121,12 @@ public final class ReportChunks {
         if (summary.getSessions() != null) {
             summary.setSessions(io.capstream.schemas.avro.SessionStats.newBuilder(summary.getSessions())
                     .setPerRequest(null).build());
+        }
+        RunStatistics stats = summary.getStatistics();
+        if (stats != null && stats.getHttpPhases() != null && stats.getHttpPhases().getPerRequest() != null) {
+            // issue 30: the per-request phases are rows too (in the artifact's chunks, not in the summary record)
+            summary.setStatistics(RunStatistics.newBuilder(stats).setHttpPhases(HttpPhaseStats.newBuilder(
+                    stats.getHttpPhases()).setPerRequest(null).build()).build());
         }
         summary.setArtifactChunks(count);
         summary.setArtifactBytes(bytes.length);

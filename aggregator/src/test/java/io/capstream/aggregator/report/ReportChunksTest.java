@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.capstream.aggregator.report.calc.ReportCalculator;
 import io.capstream.aggregator.report.calc.RunData;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.HttpPhases;
 import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RunEvent;
@@ -119,6 +120,36 @@ class ReportChunksTest {
         assertThat(full.getSessions().getPerRequest().getTurn()).as("the argument keeps its per-request turns")
                 .hasSize(n);
         assertThat(p.reportRecordBytes()).as("summary record bytes").isLessThan(4096);
+    }
+
+    /** Issue 30: a 20,000-request run's per-request HTTP phases made its summary record too large for the broker. */
+    @Test
+    void aLargeReportKeepsItsHttpPhasePercentilesButNotThePerRequestPhases() {
+        int n = 20_000;
+        List<RunEvent> run = TestRuns.run("large-phases", n);
+        List<RequestCompleted> completed = new ArrayList<>();
+        for (RunEvent e : run.subList(1, n + 1)) {
+            RequestCompleted c = (RequestCompleted) e.getPayload();
+            HttpPhases phases = HttpPhases.newBuilder().setConnectionReused(false).setBlockedNs(100_000).setDnsNs(0)
+                    .setConnectNs(300_000 + c.getRequestIndex()).setTlsNs(0).setSentNs(500_000)
+                    .setHeadersNs(20_000_000).setFirstChunkNs(20_100_000).build();
+            completed.add(RequestCompleted.newBuilder(c).setHttpPhases(phases).build());
+        }
+        BenchmarkReport full = ReportCalculator.compute(new RunData("large-phases",
+                (RunStarted) run.get(0).getPayload(), completed, List.of(), (RunFinished) run.get(n + 1).getPayload(),
+                null));
+        ReportChunks.Publication p = ReportChunks.publication(full);
+
+        assertThat(p.chunked()).as("a 20,000-request report is chunked").isTrue();
+        assertThat(p.report().getStatistics().getHttpPhases().getRequests()).as("summary record's phase count")
+                .isEqualTo(n);
+        assertThat(p.report().getStatistics().getHttpPhases().getHttpReqWaitingMs()).as("its waiting percentiles")
+                .isNotNull();
+        assertThat(p.report().getStatistics().getHttpPhases().getPerRequest())
+                .as("per-request phases (in the artifact)").isNull();
+        assertThat(full.getStatistics().getHttpPhases().getPerRequest().getRequestIndex())
+                .as("the argument keeps its per-request phases").hasSize(n);
+        assertThat(p.reportRecordBytes()).as("summary record bytes").isLessThan(ReportChunks.MAX_RECORD_BYTES);
     }
 
     @Test
