@@ -9,8 +9,12 @@ import io.capstream.aggregator.api.StreamsQueryService;
 import io.capstream.aggregator.events.EventPartitions;
 import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.events.RegistryProbe;
+import io.capstream.aggregator.otlp.OtlpConfig;
+import io.capstream.aggregator.otlp.OtlpConfigException;
+import io.capstream.aggregator.otlp.OtlpExport;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsSettings;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * (both report to the {@code RegistryHealth} of {@code config.report()}). The Streams application's lifecycle is owned by a
  * {@link StreamsRuntime}.
  *
+ * <p>With an {@link OtlpConfig}, the closed windows' totals are also exported over OTLP/HTTP ({@link OtlpExport},
+ * started after Streams; its last export runs on {@link #close()}, after Streams has closed).
+ *
  * <p>Several instances with the same application id share the partitions (Kafka Streams' group
  * protocol); each advertises its API as {@code application.server} and the API answers for every run
  * and window from any instance ({@link ApiServer}: keyed lookups forwarded to the owner, range queries
@@ -46,10 +53,12 @@ public final class AggregatorService implements AutoCloseable {
     private final ApiServer api;
     private final AdvertisedUrl advertised;
     private final RegistryProbe probe;
+    private final OtlpExport otlp;
 
     private AggregatorService(StreamsRuntime runtime, MonitoringMetrics metrics, ApiServer api, AdvertisedUrl advertised,
-                              RegistryProbe probe) {
+                              RegistryProbe probe, OtlpExport otlp) {
         this.probe = probe;
+        this.otlp = otlp;
         this.runtime = runtime;
         this.metrics = metrics;
         this.api = api;
@@ -70,6 +79,25 @@ public final class AggregatorService implements AutoCloseable {
      * @throws org.apache.kafka.common.KafkaException when the Streams settings are invalid (the API is closed again)
      */
     public static AggregatorService start(AggregatorConfig config, StreamsSettings settings, ApiConfig apiConfig) {
+        return start(config, settings, apiConfig, null);
+    }
+
+    /**
+     * Like {@link #start(AggregatorConfig, StreamsSettings, ApiConfig)}, and with {@code otlpConfig} the OTLP metrics
+     * export, started once Streams is.
+     *
+     * @param config     topology settings; not null
+     * @param settings   Streams settings; not null
+     * @param apiConfig  HTTP API settings, or null for no API
+     * @param otlpConfig OTLP export settings, or null for no export
+     * @return the running service
+     * @throws OtlpConfigException when the OpenTelemetry settings ({@code OTEL_*}) are unusable (everything started is
+     *                             closed again)
+     * @throws IllegalStateException when the API port cannot be bound
+     * @throws org.apache.kafka.common.KafkaException when the Streams settings are invalid
+     */
+    public static AggregatorService start(AggregatorConfig config, StreamsSettings settings, ApiConfig apiConfig,
+                                          OtlpConfig otlpConfig) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(settings, "settings");
         MonitoringMetrics metrics = new MonitoringMetrics();
@@ -78,6 +106,7 @@ public final class AggregatorService implements AutoCloseable {
         StreamsSettings effective = settings;
         StreamsRuntime runtime = null;
         RegistryProbe probe = null;
+        OtlpExport otlp = null;
         try {
             // /ready follows the registry even while no record waits for it
             probe = RegistryProbe.forUrl(config.report().schemaRegistryUrl(), config.report().registryClient(),
@@ -103,6 +132,9 @@ public final class AggregatorService implements AutoCloseable {
                         new StreamsInstanceLocator(runtime.streams(), advertised));
             }
             runtime.start();
+            if (otlpConfig != null) {
+                otlp = OtlpExport.start(otlpConfig, metrics.totals()::snapshot, Clock.systemUTC());
+            }
         } catch (RuntimeException e) {
             if (probe != null) {
                 probe.close();
@@ -116,7 +148,7 @@ public final class AggregatorService implements AutoCloseable {
             metrics.close();
             throw e;
         }
-        return new AggregatorService(runtime, metrics, api, advertised, probe);
+        return new AggregatorService(runtime, metrics, api, advertised, probe, otlp);
     }
 
     /**
@@ -158,6 +190,11 @@ public final class AggregatorService implements AutoCloseable {
         return advertised;
     }
 
+    /** @return the OTLP export, or null without one */
+    public OtlpExport otlpExport() {
+        return otlp;
+    }
+
     /** @return the Streams state */
     public KafkaStreams.State state() {
         return runtime.state();
@@ -182,7 +219,8 @@ public final class AggregatorService implements AutoCloseable {
     /**
      * Stops the API, then Streams: it commits and leaves its consumer group at once, so that another
      * instance takes over its partitions without waiting for the session timeout (45 s), and
-     * {@code capstream run} on the same Kafka no longer sees a running aggregator.
+     * {@code capstream run} on the same Kafka no longer sees a running aggregator. Then the OTLP export sends the
+     * totals one last time (the windows closed since its last export) and stops.
      */
     @Override
     public void close() {
@@ -190,6 +228,9 @@ public final class AggregatorService implements AutoCloseable {
             api.close();
         }
         runtime.close();
+        if (otlp != null) {
+            otlp.close();
+        }
         if (probe != null) {
             probe.close();
         }

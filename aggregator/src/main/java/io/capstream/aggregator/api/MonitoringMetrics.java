@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +34,7 @@ public final class MonitoringMetrics implements Consumer<WindowSummary>, LateReq
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final WindowQuantileCollector quantiles = new WindowQuantileCollector();
     private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+    private final WindowTotals totals = new WindowTotals(Clock.systemUTC());
     private KafkaStreamsMetrics streamsMetrics;
 
     /** Creates the registry, with the window quantiles and the Kafka HELP filter. */
@@ -56,6 +58,7 @@ public final class MonitoringMetrics implements Consumer<WindowSummary>, LateReq
     public void accept(WindowSummary s) {
         Tags tags = Tags.of("target", s.getTarget(), "model", s.getModel(), "context_bucket", s.getContextBucket());
         quantiles.record(s);
+        totals.add(s);
         set("capstream.window.error.rate", "Failed requests divided by requests in the latest closed window, 0..1",
                 tags, s.getErrorRate());
         set("capstream.window.output.throughput.tokens.per.second",
@@ -98,6 +101,11 @@ public final class MonitoringMetrics implements Consumer<WindowSummary>, LateReq
             return holder;
         });
         bits.set(Double.doubleToLongBits(value));
+    }
+
+    /** @return the cumulative totals of the closed windows (the histograms and counters of every exporter) */
+    public WindowTotals totals() {
+        return totals;
     }
 
     /** @return the Prometheus text exposition of every metric */
