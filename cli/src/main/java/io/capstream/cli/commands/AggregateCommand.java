@@ -4,6 +4,9 @@ import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
 import io.capstream.aggregator.api.AdvertisedUrl;
 import io.capstream.aggregator.api.ApiConfig;
+import io.capstream.aggregator.otlp.OtlpConfig;
+import io.capstream.aggregator.otlp.OtlpConfigException;
+import io.capstream.aggregator.otlp.OtlpExport;
 import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
@@ -14,12 +17,14 @@ import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.OtlpOptions;
 import io.capstream.cli.options.StreamsStateDirs;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -103,10 +108,15 @@ public final class AggregateCommand implements Callable<Integer> {
     int streamThreads = StreamsSettings.defaultStreamThreads();
 
     @Mixin
+    OtlpOptions otlp = new OtlpOptions();
+
+    @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
     private final PrintStream out;
     private final PrintStream err;
+    /** The process environment: the OTEL_* variables that turn the OTLP export on. */
+    Map<String, String> env = System.getenv();
 
     /** Prints to the standard streams. */
     public AggregateCommand() {
@@ -157,6 +167,7 @@ public final class AggregateCommand implements Callable<Integer> {
         } catch (SloParseException e) {
             problems.add("--slo: " + e.getMessage());
         }
+        OtlpConfig otlpConfig = otlp.resolve(env, problems);
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println("capstream aggregate: " + p));
             return 2;
@@ -182,7 +193,11 @@ public final class AggregateCommand implements Callable<Integer> {
                 .withStreamThreads(streamThreads).withExtra(props.userProperties());
         AggregatorService service;
         try {
-            service = AggregatorService.start(config, settings, new ApiConfig(httpHost, httpPort, advertised));
+            service = AggregatorService.start(config, settings, new ApiConfig(httpHost, httpPort, advertised),
+                    otlpConfig);
+        } catch (OtlpConfigException e) {
+            err.println("capstream aggregate: OTLP export: " + e.getMessage());
+            return 2;
         } catch (RuntimeException e) {
             err.println("capstream aggregate: " + e.getMessage());
             return 1;
@@ -199,6 +214,9 @@ public final class AggregateCommand implements Callable<Integer> {
         out.println("capstream aggregate: live dashboard on " + dashboardUrl(httpHost, service.httpPort()));
         out.println(advertisedLine(applicationId, service.advertisedUrl(), advertised != null));
         out.println("capstream aggregate: local state in " + stateBase.resolve(applicationId) + " (--state-dir)");
+        if (service.otlpExport() != null) {
+            out.println(otlpLine(service.otlpExport(), otlpConfig));
+        }
         out.flush();
         boolean failedByItself = service.awaitStopped(Duration.ofDays(365 * 100L));
         if (closed.getCount() > 0) {
@@ -214,6 +232,19 @@ public final class AggregateCommand implements Callable<Integer> {
             return failedByItself ? 1 : 0;
         }
         return 0;
+    }
+
+    /**
+     * @param export the running export
+     * @param config its settings
+     * @return the banner line saying where the OTLP export goes (header values masked)
+     */
+    static String otlpLine(OtlpExport export, OtlpConfig config) {
+        if (export.destination() == null) {
+            return "capstream aggregate: OTLP export off (OTEL_SDK_DISABLED)";
+        }
+        return "capstream aggregate: OTLP/HTTP metrics to " + export.destination().describe() + " (names "
+                + config.names() + ", gen_ai.provider.name " + config.providerName() + ", cumulative)";
     }
 
     /**
