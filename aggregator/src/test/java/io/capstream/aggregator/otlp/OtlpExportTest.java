@@ -60,6 +60,7 @@ class OtlpExportTest {
         receiver.close();
         System.clearProperty("otel.exporter.otlp.headers");
         System.clearProperty("otel.exporter.otlp.protocol");
+        System.clearProperty("otel.exporter.otlp.timeout");
     }
 
     private OtlpConfig config(OtlpNames names) {
@@ -319,6 +320,14 @@ class OtlpExportTest {
         System.setProperty("otel.exporter.otlp.protocol", "grpc");
         assertThatThrownBy(() -> OtlpExport.start(config(OtlpNames.BOTH), totals::snapshot, CLOCK, NO_CHECK))
                 .isInstanceOf(OtlpConfigException.class).hasMessageContaining("http/protobuf")
+                .hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void anUnparsableTimeoutIsAOneLineConfigurationErrorNamingTheSetting() {
+        System.setProperty("otel.exporter.otlp.timeout", "soon");
+        assertThatThrownBy(() -> OtlpExport.start(config(OtlpNames.BOTH), totals::snapshot, CLOCK, NO_CHECK))
+                .isInstanceOf(OtlpConfigException.class).hasMessageContaining("otel.exporter.otlp.timeout")
                 .hasMessageNotContaining("\n");
     }
 
