@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends the totals soon after a window closed instead of at the next periodic export (up to
  * {@code OTEL_METRIC_EXPORT_INTERVAL}, 60 s by default, later): checks every {@code period} whether more windows have
- * been added than at the last flush and then flushes. A failed flush is tried again at the next check. One daemon
- * thread; {@link #close()} stops it.
+ * been added than at the last flush and then flushes. A failed flush (endpoint down) is not repeated at every check:
+ * the totals are cumulative, so the next window or the next periodic export carries them. One daemon thread;
+ * {@link #close()} stops it.
  */
 final class NewWindowFlusher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NewWindowFlusher.class);
@@ -45,8 +46,9 @@ final class NewWindowFlusher implements AutoCloseable {
     private void check() {
         try {
             long windows = source.get().stream().mapToLong(WindowTotals.Snapshot::windows).sum();
-            if (windows > flushedWindows && flush.getAsBoolean()) {
+            if (windows > flushedWindows) {
                 flushedWindows = windows;
+                flush.getAsBoolean();
             }
         } catch (RuntimeException e) {
             LOG.warn("OTLP export: flush after a new window failed: {}", e.toString());

@@ -61,6 +61,7 @@ public final class OtlpExport implements AutoCloseable {
     static OtlpExport start(OtlpConfig config, Supplier<? extends Collection<WindowTotals.Snapshot>> source, Clock clock,
                             Duration checkPeriod) {
         Objects.requireNonNull(config, "config");
+        SdkLogBridge.install();
         WindowMetricProducer producer = new WindowMetricProducer(source, config.names(), config.providerName(), clock);
         AtomicReference<ConfigProperties> resolved = new AtomicReference<>();
         OpenTelemetrySdk sdk;
