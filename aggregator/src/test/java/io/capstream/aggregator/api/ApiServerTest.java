@@ -30,7 +30,7 @@ class ApiServerTest {
                 .setWindowStartMs(60_000).setWindowEndMs(120_000).setRequests(10).setCompleted(9).setFailed(1)
                 .setFailuresByType(Map.of("URLError", 1L)).setErrorRate(0.1).setPromptTokens(100).setOutputTokens(600)
                 .setOutputThroughputTokS(10.0).setRelativeAccuracy(0.01)
-                .setTtftMs(new Quantiles(9L, 120.0, 250.0, 300.0)).build();
+                .setTtftMs(new Quantiles(9L, 120.0, 250.0, 300.0, null, null, null, null)).build();
     }
 
     /** Answers from fixed data; not ready when {@code ready} is false. */

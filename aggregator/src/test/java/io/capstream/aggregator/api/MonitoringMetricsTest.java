@@ -32,7 +32,7 @@ class MonitoringMetricsTest {
             "capstream_window_late_dropped_total");
 
     static WindowSummary fullSummary() {
-        Quantiles q = new Quantiles(9L, 120.0, 250.0, 300.0);
+        Quantiles q = new Quantiles(9L, 120.0, 250.0, 300.0, null, null, null, null);
         return WindowSummary.newBuilder(ApiServerTest.summary()).setTtfoMs(q).setE2eMs(q).setItlMs(q)
                 .setDecodeTokS(q).setPrefillTokS(q).setGoodput(0.9).setFailuresByType(Map.of("URLError", 1L))
                 .build();
