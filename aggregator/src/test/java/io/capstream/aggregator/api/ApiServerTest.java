@@ -123,8 +123,10 @@ class ApiServerTest {
         String prom = get("/metrics").body();
         assertThat(prom).contains("capstream_window_ttft_seconds{context_bucket=\"le4096\",model=\"m\",target=\"http://h/v1\","
                 + "quantile=\"0.95\"} 0.25");
-        assertThat(prom).contains("capstream_window_requests_total{model=\"m\",target=\"http://h/v1\"} 10.0");
-        assertThat(prom).contains("capstream_window_failures_total{error_type=\"URLError\",model=\"m\",target=\"http://h/v1\"} 1.0");
+        assertThat(prom).contains("capstream_requests_total{context_bucket=\"le4096\",model=\"m\",outcome=\"completed\","
+                + "target=\"http://h/v1\"} 9.0");
+        assertThat(prom).contains("capstream_requests_total{context_bucket=\"le4096\",error_type=\"URLError\",model=\"m\","
+                + "outcome=\"failed\",target=\"http://h/v1\"} 1.0");
         assertThat(prom).contains("capstream_window_error_rate{");
     }
 
