@@ -219,6 +219,40 @@ class WindowTopologyTest {
         assertEquals(null, summaries.readValuesToList().get(0).getServerMetrics());
     }
 
+    /**
+     * Issue 31: the summary carries exact bucket counts per latency (GenAI bounds, seconds), one value per request and,
+     * for inter_chunk, one per output chunk gap; a window's histogram agrees with its own counts.
+     */
+    @Test
+    void summariesCarryExactBucketCountsPerLatency() {
+        start(List.of());
+        for (int i = 0; i < 10; i++) {
+            RunEvent c = completed("run-a", i, T0 + 500 + i * 900L, 100.0 * (i + 1), 1000.0 + 100 * i, 51);
+            ((io.capstream.schemas.avro.RequestCompleted) c.getPayload())
+                    .setOutputChunkGapsUs(List.of(15_000, 30_000, 2_000_000));
+            send(c);
+        }
+        send(failed("run-a", 10, T0 + 9000, "URLError"));
+        send(heartbeat(T0 + 12_500));
+        WindowSummary w = summaries.readValuesToList().get(0);
+        Map<String, io.capstream.schemas.avro.WindowHistogram> h = w.getHistograms();
+        org.assertj.core.api.Assertions.assertThat(h).as("measures with values").containsOnlyKeys("ttft", "ttfo", "e2e",
+                "inter_chunk");
+        // TTFT 0.1..1.0 s: 0.1 in (0.08,0.16], 0.2 and 0.3 in (0.16,0.32], 0.4..0.6 in (0.32,0.64], 0.7..1.0 in (0.64,1.28]
+        org.assertj.core.api.Assertions.assertThat(h.get("ttft").getCounts()).as("TTFT bucket counts")
+                .containsExactly(0L, 0L, 0L, 0L, 1L, 2L, 3L, 4L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
+        org.assertj.core.api.Assertions.assertThat(h.get("ttft").getCount()).as("TTFT count = completed requests")
+                .isEqualTo(w.getTtftMs().getCount());
+        org.assertj.core.api.Assertions.assertThat(h.get("ttft").getSumS()).as("TTFT sum, s")
+                .isCloseTo(5.5, org.assertj.core.data.Offset.offset(1e-9));
+        org.assertj.core.api.Assertions.assertThat(h.get("e2e").getCounts()).as("E2E 1.0..1.9 s")
+                .containsExactly(0L, 0L, 0L, 0L, 0L, 0L, 0L, 3L, 7L, 0L, 0L, 0L, 0L, 0L, 0L);
+        org.assertj.core.api.Assertions.assertThat(h.get("inter_chunk").getCounts()).as("3 gaps per request")
+                .containsExactly(0L, 10L, 10L, 0L, 0L, 0L, 0L, 0L, 10L, 0L, 0L, 0L, 0L, 0L, 0L);
+        org.assertj.core.api.Assertions.assertThat(h.get("ttft").getBoundsS()).as("bounds")
+                .isEqualTo(LatencyMeasure.BOUNDS_S);
+    }
+
     /** Issue 30: requests the client cancelled on purpose are counted apart, not as failures nor requests. */
     @Test
     void cancelledRequestsAreNeitherFailuresNorRequestsOfTheWindow() {
