@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -125,12 +126,16 @@ class MonitoringMetricsTest {
 
     @Test
     void promtoolCheckMetricsHasNothingToSayAboutCapstreamSeries() throws Exception {
-        File promtool = List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
+        File promtool = Stream.concat(Stream.of("/usr/bin"),
+                        Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)))
                 .map(dir -> new File(dir, "promtool")).filter(File::canExecute).findFirst().orElse(null);
         Assumptions.assumeTrue(promtool != null, "promtool is not installed");
+        String scrape = scrape();
+        assertThat(scrape).as("the histograms, counters and probe gauge are in what promtool checks")
+                .contains("capstream_ttft_seconds_bucket{", "capstream_requests_total{", "capstream_window_probe_success{");
         Process p = new ProcessBuilder(promtool.getPath(), "check", "metrics").redirectErrorStream(true).start();
         try (OutputStream in = p.getOutputStream()) {
-            in.write(scrape().getBytes(StandardCharsets.UTF_8));
+            in.write(scrape.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             // promtool stopped reading: its output says why
         }
