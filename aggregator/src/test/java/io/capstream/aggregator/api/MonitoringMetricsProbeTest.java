@@ -59,7 +59,7 @@ class MonitoringMetricsProbeTest {
             metrics.accept(ApiServerTest.summary());
             assertThat(metrics.scrape()).contains(SERIES + "0.0\n");
             metrics.accept(WindowSummary.newBuilder(ApiServerTest.summary()).setWindowStartMs(120_000)
-                    .setWindowEndMs(180_000).setTtftMs(new io.capstream.schemas.avro.Quantiles(9L, 90.0, 150.0, 190.0))
+                    .setWindowEndMs(180_000).setTtftMs(new io.capstream.schemas.avro.Quantiles(9L, 90.0, 150.0, 190.0, null, null, null, null))
                     .build());
             assertThat(metrics.scrape()).as("next window met the SLO").contains(SERIES + "1.0\n");
         }
