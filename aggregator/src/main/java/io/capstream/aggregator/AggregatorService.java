@@ -100,7 +100,7 @@ public final class AggregatorService implements AutoCloseable {
                                           OtlpConfig otlpConfig) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(settings, "settings");
-        MonitoringMetrics metrics = new MonitoringMetrics();
+        MonitoringMetrics metrics = new MonitoringMetrics(config.slo().slos(), Clock.systemUTC());
         ApiServer api = null;
         AdvertisedUrl advertised = null;
         StreamsSettings effective = settings;

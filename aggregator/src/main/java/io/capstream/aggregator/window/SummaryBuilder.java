@@ -77,6 +77,6 @@ public final class SummaryBuilder {
             return null;
         }
         return new Quantiles(n, SketchPercentile.percentile(sketch, 50), SketchPercentile.percentile(sketch, 95),
-                SketchPercentile.percentile(sketch, 99));
+                SketchPercentile.percentile(sketch, 99), null, null, null, null);
     }
 }
