@@ -33,16 +33,16 @@ public record OtlpConfig(String metricsEndpoint, OtlpNames names, String provide
     /**
      * The metrics URL of an endpoint given the way {@code OTEL_EXPORTER_OTLP_ENDPOINT} is: a base URL
      * ({@code http://collector:4318}, {@code https://otlp.example.com/otlp}) gets {@value #METRICS_PATH} appended; a URL
-     * that already ends with it is kept.
+     * that already ends with it (or with it and a slash) is kept, without the slash.
      *
      * @param endpoint an http(s) URL; not null
      * @return the URL to post metrics to
      */
     public static String metricsUrl(String endpoint) {
         String e = endpoint.strip();
-        if (e.endsWith(METRICS_PATH)) {
-            return e;
+        while (e.endsWith("/")) {
+            e = e.substring(0, e.length() - 1);
         }
-        return (e.endsWith("/") ? e.substring(0, e.length() - 1) : e) + METRICS_PATH;
+        return e.endsWith(METRICS_PATH) ? e : e + METRICS_PATH;
     }
 }

@@ -47,5 +47,7 @@ class GenAiAttributesTest {
         assertThat(OtlpConfig.metricsUrl("http://c:4318")).isEqualTo("http://c:4318/v1/metrics");
         assertThat(OtlpConfig.metricsUrl("https://otlp.example/otlp/")).isEqualTo("https://otlp.example/otlp/v1/metrics");
         assertThat(OtlpConfig.metricsUrl("http://c:4318/v1/metrics")).isEqualTo("http://c:4318/v1/metrics");
+        assertThat(OtlpConfig.metricsUrl("http://c:4318/v1/metrics/")).as("metrics URL with a slash")
+                .isEqualTo("http://c:4318/v1/metrics");
     }
 }
