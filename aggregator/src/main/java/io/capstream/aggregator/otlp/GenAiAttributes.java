@@ -15,7 +15,7 @@ import java.util.Locale;
  * target URL), and capstream's own dimensions under {@code capstream.*} ({@code capstream.target} without user-info,
  * {@code capstream.context_bucket}). No run id: a series spans every run against the same target and model. Stateless.
  */
-public final class GenAiAttributes {
+final class GenAiAttributes {
     /** {@code gen_ai.operation.name}: chat or embeddings. */
     public static final AttributeKey<String> OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
     /** {@code gen_ai.provider.name}: from {@code aggregate --engine}. */
