@@ -123,6 +123,9 @@ class RerunIT {
             assertTrue(tb.path("p50").asDouble() > ta.path("p50").asDouble() + 150, ta + " vs " + tb);
             assertThat(out()).contains("original");
             assertThat(out()).contains("TTFT");
+            // issue 32: the same noise-aware verdicts as compare; +200 ms on every request is no noise
+            assertThat(out()).as("rerun's comparison").contains("95% interval of B-A")
+                    .containsPattern("\\nTTFT p50 [^\\n]*\\] +regression\\n");
 
             KafkaClientProperties props = new KafkaClientProperties(bs, Map.of());
             RunStarted first = PastRun.read(props, REGISTRY, RegistryClientConfig.defaults(), "rerun-it-original").started();
