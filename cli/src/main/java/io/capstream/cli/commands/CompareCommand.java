@@ -65,10 +65,9 @@ public final class CompareCommand implements Callable<Integer> {
     Path html;
 
     @Option(names = "--threshold", paramLabel = "PCT",
-            description = "A metric whose relative change from A is within +/-PCT %% is \"same\", beyond it"
-                    + " \"better\" or"
-                    + " \"worse\" (single runs have no confidence intervals yet; repeating one run moves its"
-                    + " percentiles by a few %%). 0 calls every printed change. Default: ${DEFAULT-VALUE}.")
+            description = "For the rows without an interval (run-level numbers such as throughput, too few"
+                    + " requests, no per-request samples): a relative change from A within +/-PCT %% is \"same\","
+                    + " beyond it \"better\" or \"worse\". 0 calls every printed change. Default: ${DEFAULT-VALUE}.")
     double thresholdPct = RunComparison.DEFAULT_THRESHOLD * 100;
 
     @Option(names = "--json", description = "Print the comparison as JSON: {\"metrics\": {\"ttft_p50_ms\": {\"a\","
