@@ -87,6 +87,56 @@ class PercentileDifferenceTest {
         assertThatThrownBy(() -> PercentileDifference.of(a, b, 100, 0.95)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** Above COUNTING_MAX the order statistic's index is drawn from its exact distribution: the same answers. */
+    @Test
+    void largeSamplesDrawTheOrderStatisticDirectlyWithTheSameDistribution() {
+        // the drawn index's mean and spread match counting draws (n = 1,000, p95: k = 949)
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        int n = 1_000;
+        int k = 949;
+        int rounds = 4_000;
+        double sumDirect = 0;
+        double sumSqDirect = 0;
+        double sumCount = 0;
+        double sumSqCount = 0;
+        int[] counts = new int[n];
+        for (int r = 0; r < rounds; r++) {
+            int j = PercentileDifference.orderStatisticIndex(n, k, random.nextDouble());
+            sumDirect += j;
+            sumSqDirect += (double) j * j;
+            java.util.Arrays.fill(counts, 0);
+            for (int i = 0; i < n; i++) {
+                counts[random.nextInt(n)]++;
+            }
+            int seen = 0;
+            int c = 0;
+            while ((seen += counts[c]) <= k) {
+                c++;
+            }
+            sumCount += c;
+            sumSqCount += (double) c * c;
+        }
+        double meanDirect = sumDirect / rounds;
+        double meanCount = sumCount / rounds;
+        double sdDirect = Math.sqrt(sumSqDirect / rounds - meanDirect * meanDirect);
+        double sdCount = Math.sqrt(sumSqCount / rounds - meanCount * meanCount);
+        assertThat(meanDirect).as("mean index, direct vs counting %s", meanCount).isCloseTo(meanCount,
+                org.assertj.core.data.Offset.offset(0.5));
+        assertThat(sdDirect).as("spread of the index, direct vs counting %s", sdCount).isCloseTo(sdCount,
+                org.assertj.core.data.Offset.offset(0.05 * sdCount));
+        // and whole comparisons above the limit behave
+        Random rnd = new Random(13);
+        double[] a = latencies(rnd, 30_000, 100);
+        double[] same = latencies(rnd, 30_000, 100);
+        double[] slower = latencies(rnd, 30_000, 103);
+        PercentileDifference.Result s = PercentileDifference.of(a, same, 95, 0.95);
+        assertThat(ChangeVerdict.of(s.low(), s.high(), true, 0)).as("same distribution, 30,000 values: %s", s)
+                .isEqualTo(ChangeVerdict.WITHIN_NOISE);
+        PercentileDifference.Result r = PercentileDifference.of(a, slower, 50, 0.95);
+        assertThat(ChangeVerdict.of(r.low(), r.high(), true, 0)).as("+3%% at 30,000 values: %s", r)
+                .isEqualTo(ChangeVerdict.REGRESSION);
+    }
+
     @Test
     void verdictNeedsTheWholeIntervalBeyondTheMargin() {
         assertThat(ChangeVerdict.of(1, 5, true, 0)).as("latency up").isEqualTo(ChangeVerdict.REGRESSION);
