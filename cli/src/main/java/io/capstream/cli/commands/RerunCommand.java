@@ -2,6 +2,7 @@ package io.capstream.cli.commands;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.cli.compare.CompareTable;
+import io.capstream.cli.compare.NoiseVerdicts;
 import io.capstream.cli.compare.RunComparison;
 import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.KafkaOptions;
@@ -38,7 +39,8 @@ import picocli.CommandLine.Spec;
  * (issue 15 part 4). The workload comes from the run's {@code RunStarted} on {@code capstream.events}
  * ({@link RerunWorkload}: the same prompts and, for an open loop, the same arrival offsets); the target from
  * the command line. Runs like {@code run} (report file, summary, {@code --html}/{@code --csv}), then prints the
- * comparison with the original's report from {@code capstream.reports} ({@link RunComparison}).
+ * comparison with the original's report from {@code capstream.reports} ({@link RunComparison}) with the same
+ * noise-aware intervals and verdicts as {@code compare} ({@link NoiseVerdicts}).
  */
 @Command(name = "rerun", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Re-sends a past run's exact workload (its prompts, and for an open loop its arrival offsets) to"
@@ -214,7 +216,8 @@ public final class RerunCommand implements Callable<Integer> {
         try {
             JsonNode a = ArtifactJson.mapper().readTree(original.report().getArtifactJson().toString());
             JsonNode b = ArtifactJson.read(rerunReport);
-            System.out.print(CompareTable.render(RunComparison.of(a, b), "original", rerunReport.toString()));
+            RunComparison c = RunComparison.of(a, b);
+            System.out.print(CompareTable.render(c, NoiseVerdicts.of(c, a, b), "original", rerunReport.toString()));
         } catch (java.io.IOException | RuntimeException e) {
             System.err.println("capstream rerun: cannot compare with the original: " + RunDriver.describe(e));
         }

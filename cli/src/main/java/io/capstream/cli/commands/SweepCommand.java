@@ -64,6 +64,8 @@ import picocli.CommandLine.Spec;
 public final class SweepCommand implements Callable<Integer> {
     /** Now, for the sweep's id and plan (tests set their own). */
     CapClock clock = CapClock.system();
+    /** Largest {@code --repeat}. */
+    static final int MAX_REPEAT = 10;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -101,6 +103,13 @@ public final class SweepCommand implements Callable<Integer> {
             description = "Most steps of a search, the confirmation included (1.." + AxisValues.MAX_STEPS
                     + "). Default: ${DEFAULT-VALUE}.")
     int maxSteps = 12;
+
+    @Option(names = "--repeat", paramLabel = "N",
+            description = "Run each load N times (1.." + MAX_REPEAT + ", a grid or a search; each run a step of"
+                    + " its own): prints per load the mean over the runs with its 95%% interval and coefficient of"
+                    + " variation, and decides the SLOs by the interval: a load meets an SLO only when the whole"
+                    + " interval is on the good side (one that contains the threshold does not). Default: 1.")
+    int repeat = 1;
 
     @Mixin
     WorkloadOptions run = new WorkloadOptions();
@@ -218,6 +227,11 @@ public final class SweepCommand implements Callable<Integer> {
             problems.addAll(parsed.problems());
             grid = parsed.problems().isEmpty() ? parsed.values() : null;
         }
+        if (repeat < 1 || repeat > MAX_REPEAT) {
+            problems.add("--repeat must be 1.." + MAX_REPEAT + ", got " + repeat);
+        } else if (repeat > 1 && autoRates != null) {
+            problems.add("--repeat applies to a grid or a search, not to --rate auto");
+        }
         if (run.burst() != 0) {
             problems.add("--burst does not apply to a sweep (each step's load comes from its axis)");
         }
@@ -237,7 +251,8 @@ public final class SweepCommand implements Callable<Integer> {
                     + reportTimeoutS);
         }
         String id = sweepId != null ? sweepId : "sweep-" + STAMP.format(now);
-        int lastStep = grid != null ? grid.size() : autoRates != null ? autoRates : Math.max(1, maxSteps);
+        int lastStep = (grid != null ? grid.size() : autoRates != null ? autoRates : Math.max(1, maxSteps))
+                * Math.max(1, Math.min(repeat, MAX_REPEAT));
         String idProblem = RunIdRule.problem(id);
         String runIdProblem = RunIdRule.problem(id + "-s" + lastStep);
         if (runIdProblem == null && autoRates != null) {
@@ -262,7 +277,7 @@ public final class SweepCommand implements Callable<Integer> {
         if (!problems.isEmpty() || axis == null) {
             return null;
         }
-        return new SweepSettings(id, axis, grid, searchSettings, output, slos, autoRates);
+        return new SweepSettings(id, axis, grid, searchSettings, output, slos, autoRates, repeat);
     }
 
     private SloSearch.Settings searchSettings(LoadAxis axis, List<String> problems) {

@@ -3,7 +3,10 @@ package io.capstream.cli.compare;
 import io.capstream.cli.compare.RunComparison.MetricChange;
 import io.capstream.cli.compare.RunComparison.Verdict;
 import io.capstream.cli.compare.RunComparison.WorkloadDifference;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The console text of a {@link RunComparison} ({@code capstream compare}): the two runs, the threshold within
@@ -13,6 +16,7 @@ import java.util.Locale;
  */
 public final class CompareTable {
     private static final String ROW = "%-24s %-6s %12s %12s %12s %9s  %s%n";
+    private static final String ROW_NOISE = "%-24s %-6s %12s %12s %12s %9s  %-22s %s%n";
 
     private CompareTable() {
     }
@@ -34,6 +38,12 @@ public final class CompareTable {
         for (MetricChange m : c.metrics()) {
             sb.append(line(m));
         }
+        workload(c, sb);
+        return sb.toString();
+    }
+
+    /** Appends the blank line and the workload differences (or {@code workload: same}). */
+    private static void workload(RunComparison c, StringBuilder sb) {
         sb.append('\n');
         if (c.workload().isEmpty()) {
             sb.append("workload: same\n");
@@ -45,6 +55,51 @@ public final class CompareTable {
                         text(w.b())));
             }
         }
+    }
+
+    /**
+     * The table with the noise-aware columns (issue 32): after the relative change, the 95% interval of B - A and
+     * the verdict ({@code regression}, {@code improvement}, {@code within noise}); a row without an interval shows
+     * {@code -} there and its {@code --threshold} verdict marked {@code (threshold)}, and the reasons follow the
+     * table, one line per reason with the metrics it applies to.
+     *
+     * @param c       the comparison; not null
+     * @param v       its verdicts ({@link NoiseVerdicts#of}); not null
+     * @param sourceA where A came from (file or run id), shown after its run id
+     * @param sourceB where B came from
+     * @return the text, lines ending in {@code \n}
+     */
+    public static String render(RunComparison c, NoiseVerdicts v, String sourceA, String sourceB) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("A  ").append(text(c.runA())).append(source(c.runA(), sourceA)).append('\n');
+        sb.append("B  ").append(text(c.runB())).append(source(c.runB(), sourceB)).append('\n');
+        sb.append("verdict: \"regression\" or \"improvement\" when the whole 95% interval of B-A (bootstrap over both"
+                + " runs' requests) is on one side of 0, else \"within noise\"\n");
+        sb.append(String.format(Locale.ROOT, "rows without an interval: changes within +/-%.1f %% of A are \"same\""
+                + " (--threshold)%n", c.threshold() * 100));
+        sb.append('\n');
+        sb.append(String.format(Locale.ROOT, ROW_NOISE, "metric", "unit", "A", "B", "B-A", "change",
+                "95% interval of B-A", "verdict").stripTrailing()).append('\n');
+        Map<String, List<String>> reasons = new LinkedHashMap<>();
+        for (NoiseVerdicts.Row r : v.rows()) {
+            MetricChange m = r.change();
+            String fmt = m.unit().format();
+            String interval = r.low() == null ? "-" : "[" + signed(fmt, r.low()) + ", " + signed(fmt, r.high()) + "]";
+            String verdict = r.verdict() != null ? r.verdict().label()
+                    : m.verdict() == null ? "" : verdict(m.verdict()) + " (threshold)";
+            sb.append(String.format(Locale.ROOT, ROW_NOISE, m.name(), m.unit().label(), value(fmt, m.a()),
+                    value(fmt, m.b()), signed(fmt, m.absolute()), percent(m.relative()), interval, verdict)
+                    .stripTrailing()).append('\n');
+            if (r.reason() != null && m.direction() != RunComparison.Direction.NEITHER) {
+                reasons.computeIfAbsent(r.reason(), k -> new java.util.ArrayList<>()).add(m.name());
+            }
+        }
+        if (!reasons.isEmpty()) {
+            sb.append('\n').append("no interval:\n");
+            reasons.forEach((reason, names) -> sb.append("  ").append(String.join(", ", names)).append(": ")
+                    .append(reason).append('\n'));
+        }
+        workload(c, sb);
         return sb.toString();
     }
 

@@ -84,7 +84,7 @@ public final class OptionSections {
         for (String n : List.of("--cancel-rate", "--cancel-after")) {
             m.put(n, LOAD);
         }
-        for (String n : List.of("--search", "--search-start", "--search-max", "--max-steps", "--sweep-id")) {
+        for (String n : List.of("--search", "--search-start", "--search-max", "--max-steps", "--repeat", "--sweep-id")) {
             m.put(n, SWEEP);
         }
         for (String n : List.of("--run-id", "--run-id-suffix", "--slo", "--max-error-rate", "--max-consecutive-errors",

@@ -133,6 +133,9 @@ public final class SweepDriver {
             AutoRange auto = steps.autoRange();
             settings.output().writeCurve(curve.get(), auto == null ? null : auto.toJson());
             out.print(SweepTable.render(curve.get(), steps.stoppedRunIds()));
+            if (!steps.repeats().isEmpty()) {
+                out.print(RepeatSummary.render(steps.repeats(), settings.axis()));
+            }
             out.println("sweep written to " + settings.output().dir().resolve(SweepOutput.SWEEP_JSON) + " and "
                     + SweepOutput.SWEEP_CSV + ", " + steps.reportIds().size() + " step report(s) in "
                     + settings.output().dir());

@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param slos    the parsed SLOs (the search's margins); never null
  * @param autoRates {@code --rate auto[:N]}: the N rates spread between the synchronous and the throughput step
  *                  ({@link AutoRates}), or null for a grid or a search
+ * @param repeat  {@code --repeat N}: runs per load of a grid or a search (issue 32), &ge; 1; each run is a step of
+ *                its own, and with N &gt; 1 a load's SLO verdict comes from the intervals over its runs
+ *                ({@link RepeatSummary})
  */
 public record SweepSettings(String sweepId, LoadAxis axis, List<Double> grid, SloSearch.Settings search,
-                            SweepOutput output, List<Slo> slos, Integer autoRates) {
+                            SweepOutput output, List<Slo> slos, Integer autoRates, int repeat) {
     /** Validates: exactly one of grid, search and auto rates. */
     public SweepSettings {
         Objects.requireNonNull(sweepId, "sweepId");
@@ -26,6 +29,9 @@ public record SweepSettings(String sweepId, LoadAxis axis, List<Double> grid, Sl
         int kinds = (grid == null ? 0 : 1) + (search == null ? 0 : 1) + (autoRates == null ? 0 : 1);
         if (kinds != 1) {
             throw new IllegalArgumentException("a sweep is a grid, a search or auto rates");
+        }
+        if (repeat < 1 || repeat > 1 && autoRates != null) {
+            throw new IllegalArgumentException("repeat must be >= 1, and 1 with auto rates, got " + repeat);
         }
         if (autoRates != null && (autoRates < 1 || axis != LoadAxis.RATE)) {
             throw new IllegalArgumentException("auto rates need the rate axis and at least one rate");
@@ -37,7 +43,13 @@ public record SweepSettings(String sweepId, LoadAxis axis, List<Double> grid, Sl
     /** A grid or a search (no auto rates), as before issue 30. */
     public SweepSettings(String sweepId, LoadAxis axis, List<Double> grid, SloSearch.Settings search,
                          SweepOutput output, List<Slo> slos) {
-        this(sweepId, axis, grid, search, output, slos, null);
+        this(sweepId, axis, grid, search, output, slos, null, 1);
+    }
+
+    /** A sweep whose every load runs once. */
+    public SweepSettings(String sweepId, LoadAxis axis, List<Double> grid, SloSearch.Settings search,
+                         SweepOutput output, List<Slo> slos, Integer autoRates) {
+        this(sweepId, axis, grid, search, output, slos, autoRates, 1);
     }
 
     /** @return {@code grid}, {@code search} or {@code auto} ({@code SweepStep.mode}) */
@@ -45,9 +57,12 @@ public record SweepSettings(String sweepId, LoadAxis axis, List<Double> grid, Sl
         return grid != null ? "grid" : autoRates != null ? "auto" : "search";
     }
 
-    /** @return the steps of the curve known before the sweep starts: the grid's, the auto rates'; null for a search */
+    /**
+     * @return the steps of the curve known before the sweep starts: the grid's (times {@link #repeat}), the auto
+     *     rates'; null for a search
+     */
     public Integer planned() {
-        return grid != null ? Integer.valueOf(grid.size()) : autoRates;
+        return grid != null ? Integer.valueOf(grid.size() * repeat) : autoRates;
     }
 
     /**

@@ -37,6 +37,10 @@ final class SweepSteps {
     /** The steps whose reports arrived, in step order, for the {@code --html}/{@code --csv} files. */
     private final List<SweepViews.Step> done = new ArrayList<>();
     private boolean usageError;
+    /** Each load's repeats ({@code --repeat N} above 1), in the order run. */
+    private final List<RepeatSummary> repeats = new ArrayList<>();
+    /** The next step number of a search: its loads' repeats are steps of their own. */
+    private int nextSearchStep = 1;
     private AutoRange autoRange;
     private final SweepSettings settings;
     private final RunRequest req;
@@ -105,16 +109,40 @@ final class SweepSteps {
     /** @return whether every step ran and has its report */
     boolean grid() throws Exception {
         List<Double> loads = settings.grid();
+        int n = settings.repeat();
         for (int i = 0; i < loads.size(); i++) {
-            if (control.stopRequested()) {
-                err.println(cmd + ": stopped after step " + i + " of " + loads.size());
-                return false;
+            List<BenchmarkReport> runs = new ArrayList<>();
+            for (int k = 0; k < n; k++) {
+                int step = i * n + k + 1;
+                if (control.stopRequested()) {
+                    err.println(cmd + ": stopped after step " + (step - 1) + " of " + loads.size() * n);
+                    return false;
+                }
+                BenchmarkReport r = run(step, loads.get(i), k > 0);
+                if (r == null) {
+                    return false;
+                }
+                runs.add(r);
             }
-            if (run(i + 1, loads.get(i), false) == null) {
-                return false;
-            }
+            summarise(loads.get(i), runs);
         }
         return true;
+    }
+
+    /** @return each load's repeats ({@code --repeat N} above 1), in the order run; empty otherwise */
+    List<RepeatSummary> repeats() {
+        return repeats;
+    }
+
+    /** With {@code --repeat N} above 1: records the load's runs and prints their line; @return the summary or null */
+    private RepeatSummary summarise(double load, List<BenchmarkReport> runs) {
+        if (settings.repeat() < 2) {
+            return null;
+        }
+        RepeatSummary s = new RepeatSummary(load, runs, settings.slos());
+        repeats.add(s);
+        err.println(cmd + ": " + s.line(settings.axis()));
+        return s;
     }
 
     /** @return what {@link #auto()} measured and chose, or null before it ran */
@@ -193,23 +221,19 @@ final class SweepSteps {
                         + " flight, so a higher concurrency cannot load the endpoint more; raise --requests");
                 return Optional.empty();
             }
-            BenchmarkReport report = run(step, load, repeat);
-            if (report == null) {
-                return Optional.empty();
+            List<BenchmarkReport> runs = new ArrayList<>();
+            for (int k = 0; k < settings.repeat(); k++) {
+                BenchmarkReport report = checked(run(nextSearchStep++, load, repeat || k > 0), nextSearchStep - 1, load);
+                if (report == null) {
+                    return Optional.empty();
+                }
+                runs.add(report);
             }
-            SloReport slo = report.getSlo();
-            if (slo == null) {
-                err.println(cmd + ": the report of step " + step + " has no SLO evaluation (capstream.slo);"
-                        + " the search cannot go on");
-                return Optional.empty();
+            RepeatSummary summary = summarise(load, runs);
+            if (summary != null) {
+                return Optional.of(new SloSearch.Observation(summary.met(), summary.meanObserved()));
             }
-            if (ReportView.heldByInFlightCap(report.getLoad())) {
-                err.println(cmd + ": search stopped: step " + step + " was held by the client's in-flight cap"
-                        + " (--max-in-flight " + report.getLoad().getOfferedConcurrency() + "), not by the"
-                        + " endpoint; loads above " + settings.axis().format(load) + " need a higher"
-                        + " --max-in-flight");
-                return Optional.empty();
-            }
+            BenchmarkReport report = runs.get(0);
             return Optional.of(SweepDriver.observation(report, settings.slos()));
         });
         LoadAxis axis = settings.axis();
@@ -224,6 +248,26 @@ final class SweepSteps {
                     + axis.format(settings.search().max()) + ": the endpoint may take more (raise --search-max)" : ""));
         }
         return !o.aborted();
+    }
+
+    /** @return the search step's report when the search can go on with it, else null (with the reason printed) */
+    private BenchmarkReport checked(BenchmarkReport report, int step, double load) {
+        if (report == null) {
+            return null;
+        }
+        if (report.getSlo() == null) {
+            err.println(cmd + ": the report of step " + step + " has no SLO evaluation (capstream.slo);"
+                    + " the search cannot go on");
+            return null;
+        }
+        if (ReportView.heldByInFlightCap(report.getLoad())) {
+            err.println(cmd + ": search stopped: step " + step + " was held by the client's in-flight cap"
+                    + " (--max-in-flight " + report.getLoad().getOfferedConcurrency() + "), not by the"
+                    + " endpoint; loads above " + settings.axis().format(load) + " need a higher"
+                    + " --max-in-flight");
+            return null;
+        }
+        return report;
     }
 
     /** @return the step's report, or null when it has none (the sweep stops) */

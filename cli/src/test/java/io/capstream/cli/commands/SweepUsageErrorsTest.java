@@ -53,6 +53,15 @@ class SweepUsageErrorsTest {
 
     @Test
     @Timeout(20)
+    void repeatIsOneToTenAndNotForAutoRates() {
+        assertUsageError(sweep("--concurrency", "1,2", "--repeat", "0"),
+                "capstream sweep: --repeat must be 1..10, got 0");
+        assertUsageError(sweep("--rate", "auto", "--repeat", "2"),
+                "capstream sweep: --repeat applies to a grid or a search, not to --rate auto");
+    }
+
+    @Test
+    @Timeout(20)
     void everyProblemIsListedAtOnce() {
         CliRun r = sweep("--requests", "0", "--slo", "ttft_p95_ms<=abc", "--burst", "2", "--run-id", "x",
                 "--report-timeout", "0");
