@@ -75,6 +75,23 @@ class TailPrinterTest {
         assertThat(lines[1]).as("goodput: " + lines[1]).contains("0.800");
     }
 
+    /** Issue 32: each window percentile is followed by its 95% interval, or the marker of too few samples. */
+    @Test
+    void summaryRowsShowEachPercentilesIntervalOrWhyNot() {
+        WindowSummary s = WindowSummary.newBuilder(summary()).setRequests(200).setTtftMs(new Quantiles(200L, 120.0,
+                250.5, 300.0, java.util.List.of(110.25, 131.0), java.util.List.of(231.0, 280.75), null,
+                Map.of("p99", "200 values are too few for a 95% interval of p99 (needs at least 368)"))).build();
+        String[] lines = render(TailKind.SUMMARIES, TailFormat.TABLE, s).split("\n");
+        assertThat(lines[0]).as("header").contains("ttft_p50 95% CI", "ttft_p95 95% CI", "ttft_p99 95% CI",
+                "e2e_p95 95% CI", "itl_p50 95% CI");
+        assertThat(lines[1]).as("row").contains("     120.0 [110.3, 131.0]         250.5 [231.0, 280.8]         300.0 [n<368]        ",
+                "         - -                         - -                     10.0   0.800");
+        assertThat(lines[1].indexOf("[231.0")).as("p95 interval under its header: %s%n%s", lines[0], lines[1])
+                .isEqualTo(lines[0].indexOf("95% CI", lines[0].indexOf("ttft_p95")));
+        assertThat(render(TailKind.SUMMARIES, TailFormat.JSONL, s)).as("JSON")
+                .contains("\"p95_ci\":[231.0,280.75]", "\"ci_unavailable\":{\"p99\":\"200 values are too few");
+    }
+
     @Test
     void jsonlIsOneCompactObjectPerLine() {
         String text = render(TailKind.SUMMARIES, TailFormat.JSONL, summary());
