@@ -87,6 +87,9 @@ public final class TailPrinter {
                         "run_id", "model", "base_url", "completed", "failed"));
                 for (ReportView.Column c : ReportView.TAIL_METRICS) {
                     h.append(' ').append(pad(c.header(), c.width()));
+                    if (percentileOf(c) != null) {
+                        h.append(String.format(Locale.ROOT, " %-18s", "95% CI"));
+                    }
                 }
                 yield h.append(String.format(Locale.ROOT, " %-8s", "kind")).toString();
             }
@@ -120,6 +123,14 @@ public final class TailPrinter {
                     r.getCompleted() + "/" + r.getRequests(), r.getFailed() == null ? "-" : r.getFailed().toString()));
             for (ReportView.Column c : ReportView.TAIL_METRICS) {
                 line.append(' ').append(pad(num(ReportView.metric(m, c.field())), c.width()));
+                String[] pct = percentileOf(c);
+                if (pct != null) {
+                    var d = ReportView.distribution(r.getStatistics(), pct[0]);
+                    int p = Integer.parseInt(pct[1]);
+                    String ci = d == null ? "" : IntervalText.bracket(p == 50 ? d.getP50Ci() : p == 95 ? d.getP95Ci()
+                            : d.getP99Ci(), IntervalText.reason(d.getCiUnavailable(), p), "%.1f");
+                    line.append(String.format(Locale.ROOT, " %-18s", ci.isEmpty() ? "-" : ci));
+                }
             }
             return line.append(String.format(Locale.ROOT, " %-8s",
                     r.getProvenance() == null ? "-" : r.getProvenance().getKind().name().toLowerCase(Locale.ROOT)))
@@ -139,6 +150,15 @@ public final class TailPrinter {
         return String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s", time(a.getWindowStartMs()),
                 a.getState(), cut(a.getTarget(), 32), cut(a.getModel(), 20), a.getContextBucket(), cut(a.getSlo(), 22),
                 num(a.getObserved()));
+    }
+
+    /**
+     * @return for a report column of a latency percentile ({@code ttft_p95_ms}): its statistics Distribution and
+     *         percentile ({@code ttft_ms}, {@code 95}), whose 95% interval is printed beside it; null for other columns
+     */
+    private static String[] percentileOf(ReportView.Column c) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\w+)_p(50|95|99)_ms").matcher(c.field());
+        return m.matches() ? new String[] {m.group(1) + "_ms", m.group(2)} : null;
     }
 
     /** @return the interval of a window percentile, {@code [n<72]} without one, {@code -} without the quantity */
