@@ -35,6 +35,9 @@ public final class TailPrinter {
      */
     private static final String SUMMARY_ROW = "%-20s %-32s %-20s %-9s %6s %5s %6s %9s %-18s %9s %-18s %9s %-18s %9s %-18s"
             + " %8s %-16s %9s %7s";
+    /** A report column of a latency percentile, e.g. {@code ttft_p95_ms}: its quantity and percentile. */
+    private static final java.util.regex.Pattern LATENCY_PERCENTILE =
+            java.util.regex.Pattern.compile("(\\w+)_p(50|95|99)_ms");
     /** Layout of the sweeps table. */
     private static final String SWEEP_ROW = "%-20s %-36s %-11s %-6s %7s %9s %-40s";
     /** Layout of the server-metrics table (the queue and KV-cache series by their common names). */
@@ -157,7 +160,7 @@ public final class TailPrinter {
      *         percentile ({@code ttft_ms}, {@code 95}), whose 95% interval is printed beside it; null for other columns
      */
     private static String[] percentileOf(ReportView.Column c) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\w+)_p(50|95|99)_ms").matcher(c.field());
+        java.util.regex.Matcher m = LATENCY_PERCENTILE.matcher(c.field());
         return m.matches() ? new String[] {m.group(1) + "_ms", m.group(2)} : null;
     }
 
