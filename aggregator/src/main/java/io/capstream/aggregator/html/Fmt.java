@@ -1,6 +1,7 @@
 package io.capstream.aggregator.html;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.schemas.report.IntervalText;
 import java.util.Locale;
 
 /** Number and value formatting for page tables: stateless. */
@@ -59,5 +60,27 @@ final class Fmt {
      */
     static String percent(JsonNode v) {
         return v != null && v.isNumber() ? String.format(Locale.ROOT, "%.1f%%", v.doubleValue() * 100) : "";
+    }
+
+    /**
+     * A Distribution's percentile with its 95% confidence interval (issue 32), e.g. {@code 1,464.3 [1,046.3 – 2,164.0]},
+     * {@code 157.2 [n<72]} when the run had too few values for one ({@link IntervalText#marker}), or the value alone
+     * when the report has neither (reports from before intervals).
+     *
+     * @param d   a {@code capstream.statistics} Distribution
+     * @param pct the percentile's key, e.g. {@code p95}
+     * @return the cell text; "" when the percentile is missing
+     */
+    static String percentile(JsonNode d, String pct) {
+        String v = value(d.get(pct));
+        if (v.isEmpty()) {
+            return v;
+        }
+        JsonNode ci = d.get(pct + "_ci");
+        if (ci != null && ci.isArray() && ci.size() == 2) {
+            return v + " [" + number(ci.get(0).doubleValue()) + " – " + number(ci.get(1).doubleValue()) + "]";
+        }
+        String marker = IntervalText.marker(d.path("ci_unavailable").path(pct).textValue());
+        return marker == null ? v : v + " [" + marker + "]";
     }
 }

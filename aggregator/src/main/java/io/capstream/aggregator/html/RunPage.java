@@ -53,6 +53,11 @@ public final class RunPage {
             page.note("No latency statistics in this report.");
         } else {
             page.table(RunTables.LATENCY_HEADER, latency);
+            if (latency.stream().anyMatch(r -> r.stream().anyMatch(cell -> cell.contains(" [")))) {
+                page.note("In brackets: the 95% confidence interval of each percentile (distribution-free, from the"
+                        + " order statistics of the run's values); [n<72]: too few values for one (p95 needs 72, p99"
+                        + " 368).");
+            }
         }
 
         JsonNode slo = c.path("slo");

@@ -169,8 +169,9 @@ final class RunTables {
     }
 
     /**
-     * Latency percentiles: capstream.statistics when present, else the anvil metrics' p50/p95; the request latency of
-     * an embeddings or rerank run (issue 30) only when the report has it.
+     * Latency percentiles: capstream.statistics when present (each with its 95% interval, {@link Fmt#percentile}),
+     * else the anvil metrics' p50/p95; the request latency of an embeddings or rerank run (issue 30) only when the
+     * report has it.
      *
      * @param a the artifact
      * @return rows of {@link #LATENCY_HEADER}
@@ -189,8 +190,8 @@ final class RunTables {
         for (String[] n : names) {
             JsonNode d = stats.path(n[1]);
             if (d.isObject()) {
-                rows.add(List.of(n[0], Fmt.value(d.get("count")), Fmt.value(d.get("mean")), Fmt.value(d.get("p50")),
-                        Fmt.value(d.get("p90")), Fmt.value(d.get("p95")), Fmt.value(d.get("p99")),
+                rows.add(List.of(n[0], Fmt.value(d.get("count")), Fmt.value(d.get("mean")), Fmt.percentile(d, "p50"),
+                        Fmt.percentile(d, "p90"), Fmt.percentile(d, "p95"), Fmt.percentile(d, "p99"),
                         Fmt.value(d.get("max"))));
             } else if (n[2] != null) {
                 JsonNode m = a.path("metrics");

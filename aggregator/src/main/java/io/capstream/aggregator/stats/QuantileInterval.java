@@ -79,6 +79,16 @@ public final class QuantileInterval {
      *         smallest n with {@code p^n <= α/2}), e.g. 72 for p95 at 95%
      */
     public static long minimumSample(double p, double level) {
+        return MINIMUM_SAMPLES.computeIfAbsent(new PLevel(p, level), k -> searchMinimumSample(p, level));
+    }
+
+    /** Memo of {@link #minimumSample}: a reason for a small sample would otherwise search up to n = 368 again. */
+    private static final java.util.Map<PLevel, Long> MINIMUM_SAMPLES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record PLevel(double p, double level) {
+    }
+
+    private static long searchMinimumSample(double p, double level) {
         for (long n = 1; n < 1_000_000; n++) {
             BinomialDistribution b = new BinomialDistribution((int) n, p);
             double tail = (1 - level) / 2;

@@ -24,8 +24,23 @@ public final class SketchPercentile {
         if (n == 0) {
             return null;
         }
-        long index = NearestRank.rank(n, percentile) - 1;
-        double q = n == 1 ? 0.0 : Math.min(1.0, (index + 0.5) / (n - 1));
+        return valueAtRank(sketch, NearestRank.rank(n, percentile));
+    }
+
+    /**
+     * The sketch's estimate of the rank-th smallest value (1-based), asked as the quantile whose DDSketch rank
+     * {@code q * (n - 1)} is the 0-based index plus one half (see the class comment); within the sketch's relative
+     * accuracy of the exact value.
+     *
+     * @param sketch the sketch; not null, not empty
+     * @param rank   1-based rank, 1..n
+     * @return the estimated value (the sketch's unit)
+     * @throws java.util.NoSuchElementException when the sketch is empty
+     */
+    public static double valueAtRank(DDSketch sketch, long rank) {
+        long n = Math.round(sketch.getCount());
+        long index = rank - 1;
+        double q = n <= 1 ? 0.0 : Math.min(1.0, (index + 0.5) / (n - 1));
         return sketch.getValueAtQuantile(q);
     }
 }

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Turns a closed window's {@link WindowAggregate} into the {@link WindowSummary} record:
- * nearest-rank p50/p95/p99 estimated from the sketches ({@link SketchPercentile}), error rate =
+ * nearest-rank p50/p95/p99 estimated from the sketches with their 95% intervals ({@link SketchQuantiles}), error rate =
  * failed / requests (0 when no requests), output throughput = output tokens / window length
  * (tokens/s), goodput = requests meeting every per-request SLO / requests (null without SLOs), and the exact
  * bucket counts per {@link LatencyMeasure} (issue 31; null when the window had no latency value).
@@ -71,12 +71,6 @@ public final class SummaryBuilder {
     }
 
     private static Quantiles quantiles(WindowAggregate agg, Quantity q) {
-        var sketch = agg.sketch(q);
-        long n = Math.round(sketch.getCount());
-        if (n == 0) {
-            return null;
-        }
-        return new Quantiles(n, SketchPercentile.percentile(sketch, 50), SketchPercentile.percentile(sketch, 95),
-                SketchPercentile.percentile(sketch, 99), null, null, null, null);
+        return SketchQuantiles.of(agg.sketch(q), agg.relativeAccuracy());
     }
 }

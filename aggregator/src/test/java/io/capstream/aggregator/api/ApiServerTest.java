@@ -30,7 +30,8 @@ class ApiServerTest {
                 .setWindowStartMs(60_000).setWindowEndMs(120_000).setRequests(10).setCompleted(9).setFailed(1)
                 .setFailuresByType(Map.of("URLError", 1L)).setErrorRate(0.1).setPromptTokens(100).setOutputTokens(600)
                 .setOutputThroughputTokS(10.0).setRelativeAccuracy(0.01)
-                .setTtftMs(new Quantiles(9L, 120.0, 250.0, 300.0, null, null, null, null)).build();
+                .setTtftMs(new Quantiles(9L, 120.0, 250.0, 300.0, List.of(110.0, 131.5), null, null,
+                        Map.of("p95", "9 values are too few for a 95% interval of p95 (needs at least 72)"))).build();
     }
 
     /** The target whose window has histograms (one 0.25 s value per measure). */
@@ -109,6 +110,15 @@ class ApiServerTest {
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Issue 32: a window's intervals and the reasons for missing ones reach /api/summaries as Avro JSON. */
+    @Test
+    void summariesCarryTheirIntervals() throws Exception {
+        start(true);
+        String body = get("/api/summaries?target=http%3A%2F%2Fh%2Fv1&from=0&to=1970-01-01T00:02:00Z").body();
+        assertThat(body).as("/api/summaries").contains("\"p50_ci\": [110.0, 131.5]", "\"p95_ci\": null",
+                "\"ci_unavailable\": {\"p95\": \"9 values are too few for a 95% interval of p95 (needs at least 72)\"}");
     }
 
     @Test

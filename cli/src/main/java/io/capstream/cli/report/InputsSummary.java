@@ -29,9 +29,8 @@ final class InputsSummary {
     static String render(RunStatistics stats) {
         Distribution d = stats.getRequestLatencyMs();
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-26s %14s %14s %14s%n", "metric", "p50", "p95", "p99"));
-        sb.append(String.format(Locale.ROOT, "%-26s %14s %14s %14s%n", "request latency (ms)", num(d.getP50()),
-                num(d.getP95()), num(d.getP99())));
+        sb.append(new PercentileTable().row("request latency (ms)", new Double[] {d.getP50(), d.getP95(), d.getP99()}, d)
+                .render());
         sb.append('\n');
         sb.append(String.format(Locale.ROOT, "%-18s%s%n", "inputs/s", num(stats.getInputsPerS()) + " inputs/s"
                 + "  (input tokens " + num(stats.getInputTokensPerS()) + " tok/s)"));

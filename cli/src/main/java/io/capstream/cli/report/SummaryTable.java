@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * Renders the readable summary of a typed capacity report (spec §8, §9): run, target, completed and
  * failed counts, the workers of a run sent by more than one (their request counts, those that did
  * not finish, the spread of their clock offsets), the p50/p95/p99 lines of {@link ReportView#SUMMARY_PERCENTILES} (ms, tokens/s, tokens;
- * p99 and the per-token inter-chunk latency from {@code statistics}), throughput (tokens/s), request
+ * p99 and the per-token inter-chunk latency from {@code statistics}; each with its 95% interval, {@link PercentileTable}), throughput (tokens/s), request
  * throughput (req/s) and total token throughput, and the measurement protocol label; then, when the
  * report has them, the conversations with their by-turn table ({@link SessionsSummary}), one line per SLO with its attainment, the goodput, the load health (offered,
  * scheduled and achieved rate and client queue time in an open loop, achieved concurrency in a closed
@@ -85,15 +85,14 @@ public final class SummaryTable {
 
     /** The percentile table, throughput and requests/s of a run of a generation endpoint. */
     private static void generation(StringBuilder sb, Metrics m, RunStatistics stats) {
-        sb.append(String.format(Locale.ROOT, "%-26s %14s %14s %14s%n", "metric", "p50", "p95", "p99"));
+        PercentileTable table = new PercentileTable();
         for (ReportView.PercentileLine p : ReportView.SUMMARY_PERCENTILES) {
             Distribution d = ReportView.distribution(stats, p.distribution());
             Double p50 = p.p50Field() != null ? ReportView.metric(m, p.p50Field()) : d == null ? null : d.getP50();
             Double p95 = p.p95Field() != null ? ReportView.metric(m, p.p95Field()) : d == null ? null : d.getP95();
-            sb.append(String.format(Locale.ROOT, "%-26s %14s %14s %14s%n", p.label(), fmt(p50, ""), fmt(p95, ""),
-                    fmt(d == null ? null : d.getP99(), "")));
+            table.row(p.label(), new Double[] {p50, p95, d == null ? null : d.getP99()}, d);
         }
-        sb.append('\n');
+        sb.append(table.render()).append('\n');
         line(sb, "throughput", fmt(m.getThroughputTokS(), " tok/s") + "  (output tokens "
                 + text(m.getOutputTokens()) + ")");
         if (stats != null) {

@@ -10,6 +10,7 @@ import io.capstream.schemas.avro.ServerMetricsScrape;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.WindowSummary;
+import io.capstream.schemas.report.IntervalText;
 import io.capstream.schemas.report.ReportView;
 import io.capstream.schemas.report.SweepJson;
 import java.io.PrintStream;
@@ -28,6 +29,15 @@ public final class TailPrinter {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
             .withZone(ZoneOffset.UTC);
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Layout of the summaries table: each shown percentile is followed by its 95% confidence interval (issue 32,
+     * {@link IntervalText}: {@code [low, high]}, or {@code [n<72]} when the window had too few samples for one).
+     */
+    private static final String SUMMARY_ROW = "%-20s %-32s %-20s %-9s %6s %5s %6s %9s %-18s %9s %-18s %9s %-18s %9s %-18s"
+            + " %8s %-16s %9s %7s";
+    /** A report column of a latency percentile, e.g. {@code ttft_p95_ms}: its quantity and percentile. */
+    private static final java.util.regex.Pattern LATENCY_PERCENTILE =
+            java.util.regex.Pattern.compile("(\\w+)_p(50|95|99)_ms");
     /** Layout of the sweeps table. */
     private static final String SWEEP_ROW = "%-20s %-36s %-11s %-6s %7s %9s %-40s";
     /** Layout of the server-metrics table (the queue and KV-cache series by their common names). */
@@ -72,14 +82,17 @@ public final class TailPrinter {
 
     String header() {
         return switch (kind) {
-            case SUMMARIES -> String.format(Locale.ROOT, "%-20s %-32s %-20s %-9s %6s %5s %6s %9s %9s %9s %9s %8s %9s %7s",
-                    "window_start", "target", "model", "bucket", "req", "fail", "err%", "ttft_p50", "ttft_p95",
-                    "ttft_p99", "e2e_p95", "itl_p50", "out_tok/s", "goodput");
+            case SUMMARIES -> String.format(Locale.ROOT, SUMMARY_ROW, "window_start", "target", "model", "bucket", "req",
+                    "fail", "err%", "ttft_p50", "95% CI", "ttft_p95", "95% CI", "ttft_p99", "95% CI", "e2e_p95", "95% CI",
+                    "itl_p50", "95% CI", "out_tok/s", "goodput");
             case REPORTS -> {
                 StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%-40s %-20s %-32s %9s %6s",
                         "run_id", "model", "base_url", "completed", "failed"));
                 for (ReportView.Column c : ReportView.TAIL_METRICS) {
                     h.append(' ').append(pad(c.header(), c.width()));
+                    if (percentileOf(c) != null) {
+                        h.append(String.format(Locale.ROOT, " %-18s", "95% CI"));
+                    }
                 }
                 yield h.append(String.format(Locale.ROOT, " %-8s", "kind")).toString();
             }
@@ -95,13 +108,16 @@ public final class TailPrinter {
     String row(SpecificRecord record) {
         if (record instanceof WindowSummary s) {
             Quantiles t = s.getTtftMs();
-            return String.format(Locale.ROOT, "%-20s %-32s %-20s %-9s %6d %5d %6.2f %9s %9s %9s %9s %8s %9.1f %7s",
+            Quantiles e2e = s.getE2eMs();
+            Quantiles itl = s.getItlMs();
+            return String.format(Locale.ROOT, SUMMARY_ROW,
                     time(s.getWindowStartMs()), cut(s.getTarget(), 32), cut(s.getModel(), 20), s.getContextBucket(),
-                    s.getRequests(), s.getFailed(), s.getErrorRate() * 100, num(t == null ? null : t.getP50()),
-                    num(t == null ? null : t.getP95()), num(t == null ? null : t.getP99()),
-                    num(s.getE2eMs() == null ? null : s.getE2eMs().getP95()),
-                    num(s.getItlMs() == null ? null : s.getItlMs().getP50()), s.getOutputThroughputTokS(),
-                    s.getGoodput() == null ? "-" : String.format(Locale.ROOT, "%.3f", s.getGoodput()));
+                    s.getRequests(), s.getFailed(), String.format(Locale.ROOT, "%.2f", s.getErrorRate() * 100),
+                    num(t == null ? null : t.getP50()), ci(t, 50), num(t == null ? null : t.getP95()), ci(t, 95),
+                    num(t == null ? null : t.getP99()), ci(t, 99), num(e2e == null ? null : e2e.getP95()), ci(e2e, 95),
+                    num(itl == null ? null : itl.getP50()), ci(itl, 50),
+                    String.format(Locale.ROOT, "%.1f", s.getOutputThroughputTokS()),
+                    s.getGoodput() == null ? "-" : String.format(Locale.ROOT, "%.3f", s.getGoodput())).stripTrailing();
         }
         if (record instanceof BenchmarkReport r) {
             Metrics m = r.getMetrics();
@@ -110,6 +126,14 @@ public final class TailPrinter {
                     r.getCompleted() + "/" + r.getRequests(), r.getFailed() == null ? "-" : r.getFailed().toString()));
             for (ReportView.Column c : ReportView.TAIL_METRICS) {
                 line.append(' ').append(pad(num(ReportView.metric(m, c.field())), c.width()));
+                String[] pct = percentileOf(c);
+                if (pct != null) {
+                    var d = ReportView.distribution(r.getStatistics(), pct[0]);
+                    int p = Integer.parseInt(pct[1]);
+                    String ci = d == null ? "" : IntervalText.bracket(p == 50 ? d.getP50Ci() : p == 95 ? d.getP95Ci()
+                            : d.getP99Ci(), IntervalText.reason(d.getCiUnavailable(), p), "%.1f");
+                    line.append(String.format(Locale.ROOT, " %-18s", ci.isEmpty() ? "-" : ci));
+                }
             }
             return line.append(String.format(Locale.ROOT, " %-8s",
                     r.getProvenance() == null ? "-" : r.getProvenance().getKind().name().toLowerCase(Locale.ROOT)))
@@ -129,6 +153,28 @@ public final class TailPrinter {
         return String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s", time(a.getWindowStartMs()),
                 a.getState(), cut(a.getTarget(), 32), cut(a.getModel(), 20), a.getContextBucket(), cut(a.getSlo(), 22),
                 num(a.getObserved()));
+    }
+
+    /**
+     * @return for a report column of a latency percentile ({@code ttft_p95_ms}): its statistics Distribution and
+     *         percentile ({@code ttft_ms}, {@code 95}), whose 95% interval is printed beside it; null for other columns
+     */
+    private static String[] percentileOf(ReportView.Column c) {
+        java.util.regex.Matcher m = LATENCY_PERCENTILE.matcher(c.field());
+        return m.matches() ? new String[] {m.group(1) + "_ms", m.group(2)} : null;
+    }
+
+    /** @return the interval of a window percentile, {@code [n<72]} without one, {@code -} without the quantity */
+    private static String ci(Quantiles q, int percentile) {
+        if (q == null) {
+            return "-";
+        }
+        String text = IntervalText.bracket(switch (percentile) {
+            case 50 -> q.getP50Ci();
+            case 95 -> q.getP95Ci();
+            default -> q.getP99Ci();
+        }, IntervalText.reason(q.getCiUnavailable(), percentile), "%.1f");
+        return text.isEmpty() ? "-" : text;
     }
 
     String json(SpecificRecord record, boolean pretty) {

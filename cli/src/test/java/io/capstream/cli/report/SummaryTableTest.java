@@ -65,14 +65,15 @@ class SummaryTableTest {
                         + seed.getFailed() + "  concurrency " + seed.getConcurrency(),
                 String.format(Locale.ROOT, "wall clock        %.1f ms", seed.getWallClockMs()),
                 "",
-                "metric                                p50            p95            p99");
+                // issue 32: each percentile with its 95% interval; 10 rows are too few for p95 and p99 intervals
+                "metric                                p50                           p95                   p99");
         String t = SummaryTable.render(seed, null);
         assertThat(t).startsWith(expected + "\n");
         // seed (spec §8.1): e2e p50 664.3758000573143, p95 747.0614000922069
-        assertThat(t).contains(String.format(Locale.ROOT, "\nE2E (ms)                            664.4          747.1 %14.1f\n",
-                seed.getStatistics().getE2eMs().getP99()));
+        assertThat(t).contains(String.format(Locale.ROOT, "\nE2E (ms)                            664.4 [641.6, 706.3]"
+                + "          747.1 [n<72] %14.1f [n<368]\n", seed.getStatistics().getE2eMs().getP99()));
         assertThat(t).as("imports carry no chunk gaps: " + t)
-                .contains("\ninter-chunk latency (ms)                -              -              -\n");
+                .contains("\ninter-chunk latency (ms)                -                             -                     -\n");
         assertThat(t).contains(String.format(Locale.ROOT, "\nrequests/s        %.1f req/s  (total tokens %.1f tok/s)\n",
                 seed.getStatistics().getRequestThroughputRps(), seed.getStatistics().getTotalTokenThroughputTokS()));
         assertThat(t).as("imports have no load health and no SLOs").doesNotContain("\nload ", "\nslo ");
@@ -117,6 +118,28 @@ class SummaryTableTest {
                                   achieved concurrency 15.9 (max 16), client queue before t0 p99 0.0 ms, warm-up 2,300 loopback + 4 target requests, events deferred
                 """;
         assertEquals(expected, SummaryTable.render(r, client(false, List.of())));
+    }
+
+    /**
+     * Issue 32: each percentile with a Distribution gets its 95% interval beside it ({@code [low, high]}), or
+     * {@code [n<M]} when the run had too few values; rows without a Distribution stay as they were.
+     */
+    @Test
+    void percentilesShowTheirIntervalsOrWhyNot() {
+        Distribution ttft = Distribution.newBuilder().setCount(200).setP50(827.6).setP95(1464.3).setP99(2264.9)
+                .setP50Ci(List.of(850.0, 901.34)).setP95Ci(List.of(2100.5, 2800.25))
+                .setCiUnavailable(Map.of("p99", "200 values are too few for a 95% interval of p99 (needs at least 368)"))
+                .build();
+        Distribution empty = Distribution.newBuilder().setCount(0).build();
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), knownMetrics())).setStatistics(
+                RunStatistics.newBuilder().setTtftMs(ttft).setTtfoMs(empty).setE2eMs(empty).setItlMs(empty)
+                        .setInterChunkMs(empty).build()).build();
+        String t = SummaryTable.render(r, null);
+        assertThat(t).as("summary").contains(
+                "\nmetric                                p50                           p95                             p99\n",
+                "\nTTFT (ms)                           872.1 [850.0, 901.3]         2431.7 [2100.5, 2800.3]         2264.9"
+                        + " [n<368]\n",
+                "\ndecode (tok/s)                       59.8                          63.8                               -\n");
     }
 
     @Test

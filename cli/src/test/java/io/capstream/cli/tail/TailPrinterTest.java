@@ -55,11 +55,22 @@ class TailPrinterTest {
                         .setKind(io.capstream.schemas.avro.ReportKind.REPLAY).build())
                 .setArtifactJson("").build();
         String[] lines = render(TailKind.REPORTS, TailFormat.TABLE, report).split("\n");
-        String layout = "%-40s %-20s %-32s %9s %6s %9s %9s %9s %10s %-8s";
+        // issue 32: each latency percentile is followed by its 95% interval ("-" without statistics)
+        String layout = "%-40s %-20s %-32s %9s %6s %9s %-18s %9s %-18s %9s %-18s %10s %-8s";
         assertEquals(String.format(java.util.Locale.ROOT, layout, "run_id", "model", "base_url", "completed", "failed",
-                "ttft_p50", "ttft_p95", "e2e_p95", "tok/s", "kind"), lines[0]);
+                "ttft_p50", "95% CI", "ttft_p95", "95% CI", "e2e_p95", "95% CI", "tok/s", "kind"), lines[0]);
         assertEquals(String.format(java.util.Locale.ROOT, layout, "benchmark-1", "m", "http://127.0.0.1:8000/v1", "58/60",
-                "2", "41.3", "100.0", "-", "505.6", "replay"), lines[1]);
+                "2", "41.3", "-", "100.0", "-", "-", "-", "505.6", "replay"), lines[1]);
+        var d = io.capstream.schemas.avro.Distribution.newBuilder().setCount(60).setP50(41.25).setP95(99.96)
+                .setP50Ci(java.util.List.of(39.5, 44.0))
+                .setCiUnavailable(Map.of("p95", "60 values are too few for a 95% interval of p95 (needs at least 72)"))
+                .build();
+        var empty = io.capstream.schemas.avro.Distribution.newBuilder().setCount(0).build();
+        var withStats = io.capstream.schemas.avro.BenchmarkReport.newBuilder(report).setStatistics(
+                io.capstream.schemas.avro.RunStatistics.newBuilder().setTtftMs(d).setTtfoMs(empty).setE2eMs(empty)
+                        .setItlMs(empty).setInterChunkMs(empty).build()).build();
+        assertThat(render(TailKind.REPORTS, TailFormat.TABLE, withStats).split("\n")[1]).as("row with statistics")
+                .contains("      41.3 [39.5, 44.0]" + " ".repeat(11) + "100.0 [n<72]" + " ".repeat(21) + "- -");
     }
 
     @Test
@@ -73,6 +84,23 @@ class TailPrinterTest {
         assertThat(lines[1]).as("error rate in percent: " + lines[1]).contains(" 10.00 ");
         assertThat(lines[1]).as("p95 TTFT: " + lines[1]).contains("250.5");
         assertThat(lines[1]).as("goodput: " + lines[1]).contains("0.800");
+    }
+
+    /** Issue 32: each window percentile is followed by its 95% interval, or the marker of too few samples. */
+    @Test
+    void summaryRowsShowEachPercentilesIntervalOrWhyNot() {
+        WindowSummary s = WindowSummary.newBuilder(summary()).setRequests(200).setTtftMs(new Quantiles(200L, 120.0,
+                250.5, 300.0, java.util.List.of(110.25, 131.0), java.util.List.of(231.0, 280.75), null,
+                Map.of("p99", "200 values are too few for a 95% interval of p99 (needs at least 368)"))).build();
+        String[] lines = render(TailKind.SUMMARIES, TailFormat.TABLE, s).split("\n");
+        assertThat(lines[0]).as("header").contains("ttft_p50 95% CI", "ttft_p95 95% CI", "ttft_p99 95% CI",
+                "e2e_p95 95% CI", "itl_p50 95% CI");
+        assertThat(lines[1]).as("row").contains("     120.0 [110.3, 131.0]         250.5 [231.0, 280.8]         300.0 [n<368]        ",
+                "         - -                         - -                     10.0   0.800");
+        assertThat(lines[1].indexOf("[231.0")).as("p95 interval under its header: %s%n%s", lines[0], lines[1])
+                .isEqualTo(lines[0].indexOf("95% CI", lines[0].indexOf("ttft_p95")));
+        assertThat(render(TailKind.SUMMARIES, TailFormat.JSONL, s)).as("JSON")
+                .contains("\"p95_ci\":[231.0,280.75]", "\"ci_unavailable\":{\"p99\":\"200 values are too few");
     }
 
     @Test
