@@ -8,6 +8,9 @@
  *   count BOOTSTRAP APP REQUESTS STATE_DIR     the ceiling: a plain Kafka Streams count per key (run id, values not
  *         decoded) over capstream.events, exactly-once v2, commit interval 100 ms, one thread per core, timed the same
  *         way (from its start until its lag is 0).
+ *   windows BOOTSTRAP REGISTRY APP REQUESTS STATE_DIR   the window topology alone (EventsSource, WindowTopology with
+ *         its defaults: 1 min windows), with the same settings, timed the same way: the classes on the class path
+ *         decide which version runs.
  */
 import java.time.Duration;
 import java.util.HashMap;
@@ -42,8 +45,16 @@ public class BrokerBench {
                 System.out.printf("aggregate: %.1f CPU s (user + system, all threads) = %.0f request events per CPU "
                         + "second%n", cpu, Long.parseLong(a[3]) / cpu);
             }
+        } else if (a[0].equals("windows")) {
+            StreamsBuilder b = new StreamsBuilder();
+            io.capstream.aggregator.window.WindowTopology.addTo(io.capstream.aggregator.events.EventsSource.stream(b,
+                    io.capstream.aggregator.events.EventsSourceConfig.defaults(a[2])), b,
+                    io.capstream.aggregator.window.WindowTopologyConfig.defaults(a[2]));
+            time("window topology alone", b, a[1], a[3], Long.parseLong(a[4]), a[5]);
         } else {
-            count(a[1], a[2], Long.parseLong(a[3]), a[4]);
+            StreamsBuilder b = new StreamsBuilder();
+            b.stream(EVENTS, Consumed.with(Serdes.String(), Serdes.ByteArray())).groupByKey().count();
+            time("plain Kafka Streams count", b, a[1], a[2], Long.parseLong(a[3]), a[4]);
         }
     }
 
@@ -101,9 +112,8 @@ public class BrokerBench {
         throw new IllegalStateException("lag not 0 after " + timeoutS + " s");
     }
 
-    static void count(String bootstrap, String app, long requests, String stateDir) throws Exception {
-        StreamsBuilder b = new StreamsBuilder();
-        b.stream(EVENTS, Consumed.with(Serdes.String(), Serdes.ByteArray())).groupByKey().count();
+    static void time(String what, StreamsBuilder b, String bootstrap, String app, long requests, String stateDir)
+            throws Exception {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -116,10 +126,10 @@ public class BrokerBench {
         long t0 = System.nanoTime();
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
-            report("plain Kafka Streams count", requests, waitForLagZero(bootstrap, app, t0, 1800));
+            report(what, requests, waitForLagZero(bootstrap, app, t0, 1800));
             double cpu = cpuSeconds(Long.toString(ProcessHandle.current().pid()));
-            System.out.printf("plain Kafka Streams count: %.1f CPU s (this process) = %.0f request events per CPU "
-                    + "second%n", cpu, requests / cpu);
+            System.out.printf("%s: %.1f CPU s (this process) = %.0f request events per CPU second%n", what, cpu,
+                    requests / cpu);
             streams.close(Duration.ofSeconds(30));
         }
     }

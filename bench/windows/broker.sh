@@ -6,7 +6,8 @@
 # (bench/windows/backlog.sh fill: 10 targets, completion times over the last hour), then `rounds` times: starts
 # `instances` aggregate processes with a fresh --application-id and times them from start until their consumer
 # group's lag on capstream.events and the repartition topic is 0 (BrokerBench lag); with instances > 1 it then
-# counts the requests in the window summaries (backlog.sh count). Then the count ceiling, once. Everything it
+# counts the requests in the window summaries (backlog.sh count); with one instance, the window topology alone
+# (BrokerBench windows: EventsSource + WindowTopology, same settings). Then the count ceiling, once. Everything it
 # starts is stopped by PID. CAPSTREAM_OLD=/path/to/other/checkout/capstream adds, in every round, the same
 # measurement with that checkout's aggregate (alternating with this one). Prints one line per measurement.
 set -euo pipefail
@@ -29,7 +30,9 @@ trap cleanup EXIT
 [[ -z ${CAPSTREAM_OLD:-} ]] || "$CAPSTREAM_OLD" --version >/dev/null
 mvn -o -q -B compile -pl aggregator -am >/dev/null
 cp=$(cpf=$(mktemp); mvn -o -q -B dependency:build-classpath -pl aggregator -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
-bench() { java -Xmx512m -cp "schemas/target/classes:aggregator/target/classes:$cp" bench/windows/BrokerBench.java "$@"; }
+# bench [classes root] mode args...: BrokerBench with that checkout's schemas and aggregator classes first
+bench() { local root=$1; shift; java -Xmx512m -XX:+UseParallelGC -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
+  -cp "$root/schemas/target/classes:$root/aggregator/target/classes:$cp" bench/windows/BrokerBench.java "$@"; }
 
 touch "$work/up.out"
 ./capstream up --kafka-port "$(free_port)" --registry-port "$(free_port)" >"$work/up.out" 2>"$work/up.err" &
@@ -56,15 +59,24 @@ measure() { # measure <label> <capstream script>
     started+=($!); pids+=($!)
   done
   echo -n "broker-bench: $label, $instances instance(s), $total request events: "
-  bench lag "$bootstrap" "$app" "$total" 1800 "${started[@]}" 
+  bench . lag "$bootstrap" "$app" "$total" 1800 "${started[@]}" 
   if [[ $instances -gt 1 ]]; then
     bench/windows/backlog.sh count "$bootstrap" "$registry" "$runs" | tail -n1
   fi
   stop "${started[@]}"
 }
+windows() { # windows <label> <checkout root>: the window topology alone
+  echo -n "broker-bench: $1, "
+  bench "$2" windows "$bootstrap" "$registry" "bench-win-$RANDOM$RANDOM" "$total" "$work/win-state-$RANDOM"
+}
+old_root=${CAPSTREAM_OLD:+$(dirname "$CAPSTREAM_OLD")}
 for r in $(seq 1 "$rounds"); do
   measure "this checkout (round $r)" ./capstream
   [[ -z ${CAPSTREAM_OLD:-} ]] || measure "CAPSTREAM_OLD (round $r)" "$CAPSTREAM_OLD"
+  if [[ $instances -eq 1 ]]; then
+    windows "this checkout (round $r)" .
+    [[ -z $old_root ]] || windows "CAPSTREAM_OLD (round $r)" "$old_root"
+  fi
 done
 echo -n "broker-bench: ceiling, "
-bench count "$bootstrap" "bench-count-$RANDOM$RANDOM" "$total" "$work/count-state"
+bench . count "$bootstrap" "bench-count-$RANDOM$RANDOM" "$total" "$work/count-state"
