@@ -11,6 +11,7 @@ import io.capstream.aggregator.events.RegistryOutageThreadHandler;
 import io.capstream.aggregator.events.RegistryProbe;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsSettings;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -72,7 +73,7 @@ public final class AggregatorService implements AutoCloseable {
     public static AggregatorService start(AggregatorConfig config, StreamsSettings settings, ApiConfig apiConfig) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(settings, "settings");
-        MonitoringMetrics metrics = new MonitoringMetrics();
+        MonitoringMetrics metrics = new MonitoringMetrics(config.slo().slos(), Clock.systemUTC());
         ApiServer api = null;
         AdvertisedUrl advertised = null;
         StreamsSettings effective = settings;

@@ -5,6 +5,7 @@ import io.capstream.aggregator.window.RequestCriterion;
 import io.capstream.aggregator.window.RequestSample;
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.WindowSummary;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -94,6 +95,28 @@ public record Slo(String text, String metric, Quantity quantity, int percentile,
             case 95 -> q.getP95();
             default -> q.getP99();
         };
+    }
+
+    /**
+     * How a closed window fares against this SLO: the judgement of the SLO alerts ({@code SloAlertProcessor}) and the
+     * {@code capstream_window_probe_success} gauge alike.
+     *
+     * @param summary the closed window's summary; not null
+     * @return true when met, false when missed, null when the window has no value for it (e.g. no completed request
+     *         for a percentile SLO): such a window is neither
+     */
+    public Boolean judge(WindowSummary summary) {
+        Double observed = observe(summary);
+        return observed == null ? null : metBy(observed);
+    }
+
+    /**
+     * @param slos    the SLOs; not null, may be empty
+     * @param summary a closed window's summary; not null
+     * @return true when the window misses at least one of them ({@link #judge} false); false with no SLOs
+     */
+    public static boolean anyMissedBy(List<Slo> slos, WindowSummary summary) {
+        return slos.stream().anyMatch(slo -> Boolean.FALSE.equals(slo.judge(summary)));
     }
 
     /**

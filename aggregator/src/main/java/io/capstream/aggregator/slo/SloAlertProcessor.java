@@ -45,11 +45,12 @@ final class SloAlertProcessor implements Processor<String, WindowSummary, String
         WindowSummary summary = record.value();
         WindowKey key = new WindowKey(summary.getTarget(), summary.getModel(), summary.getContextBucket());
         for (Slo slo : slos) {
-            Double observed = slo.observe(summary);
-            if (observed == null) {
+            Boolean judged = slo.judge(summary);
+            if (judged == null) {
                 continue;
             }
-            boolean met = slo.metBy(observed);
+            boolean met = judged;
+            double observed = slo.observe(summary);
             String stateKey = key.encode() + WindowKey.SEP + slo.text();
             SloBreach last = state.get(stateKey);
             boolean breached = last != null && last.getState() == SloState.BREACH;

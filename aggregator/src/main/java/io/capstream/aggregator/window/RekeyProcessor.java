@@ -22,7 +22,10 @@ import org.apache.kafka.streams.processor.api.Record;
  * sends that progress to every window partition on its own (key {@link #PROGRESS_KEY}, null value, see
  * {@link HeartbeatBroadcastPartitioner}) when it advanced, since a partition's requests reach only the window
  * partitions of their keys; and when its partition had no record for {@code idleAfter} since the task runs (caught
- * up, or never written), it sends once that the partition is idle, so that it does not hold windows open.
+ * up, or never written), it sends once that the partition is idle, so that it does not hold windows open. While
+ * an idle partition's latest event is recent ({@link #LIVE_FEED_LAG}: a live feed whose traffic stopped, not a replay of
+ * old events), its progress then follows the wall clock less {@link #IDLE_CLOCK_MARGIN}, once a second, so that the
+ * windows of a run that ended close without waiting for the next run's traffic (issue 31).
  */
 final class RekeyProcessor implements Processor<String, RunEvent, String, RunEvent> {
     /** Key of heartbeats on the re-keyed stream (never a valid window key: it has no separator). */
@@ -31,6 +34,17 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
     static final String PROGRESS_KEY = "~progress";
     /** How often (wall clock) the progress is sent to every window partition when it changed. */
     static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * Issue 31: how far behind the wall clock an idle partition of a live feed claims its event time is. A request is
+     * stamped when it ends and reaches the topic well within this, so a later one is at most this late (and then
+     * merged into its window as an update, not lost); it covers clock differences between generator and aggregator.
+     */
+    static final Duration IDLE_CLOCK_MARGIN = Duration.ofSeconds(2);
+    /**
+     * Issue 31: an idle partition whose latest event is at most this far behind the wall clock is a live feed whose
+     * traffic stopped; one further behind (a replay of old events, a backlog) keeps its event time.
+     */
+    static final Duration LIVE_FEED_LAG = Duration.ofMinutes(10);
 
     private static final long NOT_RUNNING_YET = Long.MIN_VALUE;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RekeyProcessor.class);
@@ -104,18 +118,27 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
             if (!idleSent) {
                 LOG.info("input partition {} idle: no record for {} ms (largest event time {})", source,
                         nowMs - lastRecordWallMs, maxEventTime == Long.MIN_VALUE ? "-" : java.time.Instant.ofEpochMilli(maxEventTime));
-                send(true);
+                send(true, maxEventTime);
+                broadcastEventTime = maxEventTime;
                 idleSent = true;
             }
+            long clock = nowMs - IDLE_CLOCK_MARGIN.toMillis();
+            if (maxEventTime != Long.MIN_VALUE && nowMs - maxEventTime <= LIVE_FEED_LAG.toMillis()
+                    && clock > broadcastEventTime) {
+                // a live feed whose traffic stopped: its event time follows the wall clock, so that the last
+                // windows of a run close (and reach summaries, alerts, /metrics and OTLP) without further traffic
+                send(true, clock);
+                broadcastEventTime = clock;
+            }
         } else if (maxEventTime > broadcastEventTime) {
-            send(false);
+            send(false, maxEventTime);
             broadcastEventTime = maxEventTime;
         }
     }
 
-    private void send(boolean idle) {
-        SourceProgress progress = new SourceProgress(source, maxEventTime, idle);
-        context.forward(new Record<String, RunEvent>(PROGRESS_KEY, null, Math.max(0, maxEventTime),
+    private void send(boolean idle, long eventTime) {
+        SourceProgress progress = new SourceProgress(source, eventTime, idle);
+        context.forward(new Record<String, RunEvent>(PROGRESS_KEY, null, Math.max(0, eventTime),
                 progress.addTo(new RecordHeaders())));
     }
 }

@@ -30,13 +30,13 @@ public final class RequestSamples {
             Long prompt = completed.getPromptTokens() != null && completed.getPromptTokens() >= 0
                     ? completed.getPromptTokens() : null;
             return Optional.of(new RequestSample(Double.NaN, Double.NaN, completed.getE2eNs() / 1e6, null, null, null,
-                    prompt, 0));
+                    prompt, 0, false, null));
         }
         if (row == null) {
             return Optional.empty();
         }
         return Optional.of(new RequestSample(row.getTtftMs(), row.getTimeToFirstOutputMs(), row.getE2eMs(),
                 row.getMeanInterTokenLatencyMs(), row.getDecodeTokS(), row.getEffectivePrefillTokS(),
-                row.getPromptTokens(), RowCalculator.outTokens(completed)));
+                row.getPromptTokens(), RowCalculator.outTokens(completed), true, completed.getOutputChunkGapsUs()));
     }
 }

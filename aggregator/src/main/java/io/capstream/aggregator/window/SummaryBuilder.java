@@ -1,6 +1,7 @@
 package io.capstream.aggregator.window;
 
 import io.capstream.schemas.avro.Quantiles;
+import io.capstream.schemas.avro.WindowHistogram;
 import io.capstream.schemas.avro.WindowSummary;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,7 +10,8 @@ import java.util.Map;
  * Turns a closed window's {@link WindowAggregate} into the {@link WindowSummary} record:
  * nearest-rank p50/p95/p99 estimated from the sketches ({@link SketchPercentile}), error rate =
  * failed / requests (0 when no requests), output throughput = output tokens / window length
- * (tokens/s), goodput = requests meeting every per-request SLO / requests (null without SLOs).
+ * (tokens/s), goodput = requests meeting every per-request SLO / requests (null without SLOs), and the exact
+ * bucket counts per {@link LatencyMeasure} (issue 31; null when the window had no latency value).
  */
 public final class SummaryBuilder {
     private SummaryBuilder() {
@@ -52,7 +54,20 @@ public final class SummaryBuilder {
                 .setGoodput(withGoodput ? (requests == 0 ? null : (double) agg.goodRequests() / requests) : null)
                 .setGoodputRequests(withGoodput ? agg.goodRequests() : null)
                 .setCancelled(agg.cancelled() == 0 ? null : agg.cancelled())
+                .setHistograms(histograms(agg))
                 .build();
+    }
+
+    /** @return bucket counts per measure id, measures without values left out; null when none has any */
+    private static Map<String, WindowHistogram> histograms(WindowAggregate agg) {
+        Map<String, WindowHistogram> out = new LinkedHashMap<>();
+        for (LatencyMeasure m : LatencyMeasure.values()) {
+            BucketCounts h = agg.histogram(m);
+            if (h.count() > 0) {
+                out.put(m.id(), h.toRecord());
+            }
+        }
+        return out.isEmpty() ? null : out;
     }
 
     private static Quantiles quantiles(WindowAggregate agg, Quantity q) {
@@ -62,6 +77,6 @@ public final class SummaryBuilder {
             return null;
         }
         return new Quantiles(n, SketchPercentile.percentile(sketch, 50), SketchPercentile.percentile(sketch, 95),
-                SketchPercentile.percentile(sketch, 99));
+                SketchPercentile.percentile(sketch, 99), null, null, null, null);
     }
 }

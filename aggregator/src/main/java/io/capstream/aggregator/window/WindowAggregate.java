@@ -8,8 +8,9 @@ import java.util.TreeMap;
 
 /**
  * Mutable, mergeable aggregate of one window of one key (target, model, context bucket): counts,
- * failures by error type, token sums, requests meeting every per-request SLO, and one DDSketch per
- * {@link Quantity}. Not thread-safe (one instance per processor call).
+ * failures by error type, token sums, requests meeting every per-request SLO, one DDSketch per
+ * {@link Quantity}, and exact bucket counts per {@link LatencyMeasure} (issue 31: one value per request, per output
+ * chunk gap for {@link LatencyMeasure#INTER_CHUNK}). Not thread-safe (one instance per processor call).
  *
  * <p>State-store form ({@link #toBytes()}, {@link #fromBytes}): see {@link WindowAggregateSerde}.
  */
@@ -26,6 +27,7 @@ public final class WindowAggregate {
     private long goodRequests;
     private final TreeMap<String, Long> failuresByType = new TreeMap<>();
     private final EnumMap<Quantity, DDSketch> sketches = new EnumMap<>(Quantity.class);
+    private final EnumMap<LatencyMeasure, BucketCounts> histograms = new EnumMap<>(LatencyMeasure.class);
 
     /**
      * @param relativeAccuracy DDSketch relative accuracy, e.g. 0.01
@@ -34,6 +36,9 @@ public final class WindowAggregate {
         this.relativeAccuracy = relativeAccuracy;
         for (Quantity q : Quantity.values()) {
             sketches.put(q, Sketches.create(relativeAccuracy));
+        }
+        for (LatencyMeasure m : LatencyMeasure.values()) {
+            histograms.put(m, new BucketCounts());
         }
     }
 
@@ -71,6 +76,31 @@ public final class WindowAggregate {
     WindowAggregate(double relativeAccuracy, long completed, long failed, long cancelled, long promptTokens,
                     long outputTokens, long goodRequests, Map<String, Long> failuresByType,
                     Map<Quantity, DDSketch> decodedSketches) {
+        this(relativeAccuracy, completed, failed, cancelled, promptTokens, outputTokens, goodRequests, failuresByType,
+                decodedSketches, Map.of());
+    }
+
+    /**
+     * Restores a decoded aggregate with bucket counts (state version 4, issue 31).
+     *
+     * @param relativeAccuracy DDSketch relative accuracy
+     * @param completed        completed requests
+     * @param failed           failed requests
+     * @param cancelled        requests the client cancelled on purpose (issue 30)
+     * @param promptTokens     sum of prompt tokens
+     * @param outputTokens     sum of output tokens
+     * @param goodRequests     completed requests meeting every SLO
+     * @param failuresByType   failures per error type; not null, copied
+     * @param decodedSketches  sketches per quantity; not null, taken over; a missing quantity gets an empty sketch
+     * @param decodedHistograms bucket counts per measure; not null, taken over; a missing measure gets empty counts
+     */
+    WindowAggregate(double relativeAccuracy, long completed, long failed, long cancelled, long promptTokens,
+                    long outputTokens, long goodRequests, Map<String, Long> failuresByType,
+                    Map<Quantity, DDSketch> decodedSketches, Map<LatencyMeasure, BucketCounts> decodedHistograms) {
+        for (LatencyMeasure m : LatencyMeasure.values()) {
+            BucketCounts h = decodedHistograms.get(m);
+            histograms.put(m, h != null ? h : new BucketCounts());
+        }
         this.cancelled = cancelled;
         this.relativeAccuracy = relativeAccuracy;
         this.completed = completed;
@@ -105,6 +135,20 @@ public final class WindowAggregate {
             if (v != null && Double.isFinite(v) && v >= 0) {
                 sketches.get(q).accept(v);
             }
+        }
+        // issue 31: exact bucket counts in seconds (BucketCounts ignores NaN: no TTFT for embeddings)
+        if (sample.streamed()) {
+            histograms.get(LatencyMeasure.TTFT).add(sample.ttftMs() / 1000.0);
+            histograms.get(LatencyMeasure.TTFO).add(sample.ttfoMs() / 1000.0);
+            histograms.get(LatencyMeasure.E2E).add(sample.e2eMs() / 1000.0);
+            if (sample.chunkGapsUs() != null) {
+                BucketCounts gaps = histograms.get(LatencyMeasure.INTER_CHUNK);
+                for (Integer us : sample.chunkGapsUs()) {
+                    gaps.add(us / 1e6);
+                }
+            }
+        } else {
+            histograms.get(LatencyMeasure.REQUEST_LATENCY).add(sample.e2eMs() / 1000.0);
         }
     }
 
@@ -141,6 +185,9 @@ public final class WindowAggregate {
         other.failuresByType.forEach((k, v) -> failuresByType.merge(k, v, Long::sum));
         for (Quantity q : Quantity.values()) {
             sketches.get(q).mergeWith(other.sketches.get(q));
+        }
+        for (LatencyMeasure m : LatencyMeasure.values()) {
+            histograms.get(m).merge(other.histograms.get(m));
         }
     }
 
@@ -195,6 +242,14 @@ public final class WindowAggregate {
      */
     public DDSketch sketch(Quantity quantity) {
         return sketches.get(quantity);
+    }
+
+    /**
+     * @param measure which latency
+     * @return its bucket counts (live, not a copy; empty when the window had no value of it)
+     */
+    public BucketCounts histogram(LatencyMeasure measure) {
+        return histograms.get(measure);
     }
 
     /**

@@ -31,8 +31,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * and its changelog are internal to the windowed-summaries application). Each sketch is its
  * DDSketch {@code encode} blob ({@link Sketches#encode}), keyed by {@link Quantity} name.
  *
- * <p>Versions: {@value #VERSION} is written (version 2 and the requests the client cancelled, issue 30); version 2
- * is still read (its cancelled count is 0); version 1 (the hand-written layout of earlier
+ * <p>Versions: {@value #VERSION} is written (version 3 and the bucket counts per {@link LatencyMeasure}, issue 31,
+ * keyed by its name, an empty measure left out); version 3 (version 2 and the requests the client cancelled, issue 30)
+ * is still read (its bucket counts are empty); version 2 is still read (its cancelled count is 0); version 1 (the hand-written layout of earlier
  * capstream versions) is still read, through {@link LegacyWindowAggregateDecoder}, so state
  * restored from an existing changelog topic or {@code --data-dir} keeps working; it is rewritten
  * in version {@value #VERSION} at the window's next update.
@@ -42,7 +43,9 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     /** Version byte written before the Avro record. */
-    public static final byte VERSION = 3;
+    public static final byte VERSION = 4;
+    /** The version before bucket counts were kept (issue 31): still read, with empty bucket counts. */
+    static final byte VERSION_3 = 3;
     /** The version before cancelled requests were counted (issue 30): still read, with cancelled 0. */
     static final byte VERSION_2 = 2;
 
@@ -65,10 +68,24 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             .type().map().values().bytesType().noDefault()
             .endRecord();
 
-    /** Avro schema of the state record (version {@value #VERSION}): version 2's and the cancelled requests. */
-    public static final Schema SCHEMA = withField(SCHEMA_V2,
+    /** Avro schema of the state record of version 3 (still read): version 2's and the cancelled requests. */
+    static final Schema SCHEMA_V3 = withField(SCHEMA_V2,
             new Schema.Field("cancelled", Schema.create(Schema.Type.LONG),
             "requests the client cancelled on purpose (issue 30)", 0L));
+
+    /** One measure's bucket counts in the state record (the bounds are {@link LatencyMeasure#BOUNDS_S}). */
+    private static final Schema BUCKETS = SchemaBuilder.record("BucketCountsState")
+            .namespace("io.capstream.aggregator.window")
+            .fields()
+            .name("counts").doc("values per bucket, not cumulative, LatencyMeasure.BOUNDS_S plus +Inf")
+            .type().array().items().longType().noDefault()
+            .name("sum_ns").doc("sum of the values, whole nanoseconds").type().longType().noDefault()
+            .endRecord();
+
+    /** Avro schema of the state record (version {@value #VERSION}): version 3's and the bucket counts (issue 31). */
+    public static final Schema SCHEMA = withField(SCHEMA_V3,
+            new Schema.Field("histograms", Schema.createMap(BUCKETS),
+            "bucket counts per LatencyMeasure name (issue 31); a measure without values may be absent", Map.of()));
 
     /** @return a record schema with {@code base}'s name, doc and fields (copied), then {@code added} */
     private static Schema withField(Schema base, Schema.Field added) {
@@ -89,11 +106,14 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     private static final int F_FAILURES = 6;
     private static final int F_SKETCHES = 7;
     private static final int F_CANCELLED = 8;
+    private static final int F_HISTOGRAMS = 9;
 
     private final GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(SCHEMA);
     private final GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(SCHEMA);
-    /** Reads version 2 into the current record (cancelled takes its default, 0). */
+    /** Reads version 2 into the current record (cancelled takes its default, 0; histograms empty). */
     private final GenericDatumReader<GenericRecord> readerV2 = new GenericDatumReader<>(SCHEMA_V2, SCHEMA);
+    /** Reads version 3 into the current record (histograms take their default, empty). */
+    private final GenericDatumReader<GenericRecord> readerV3 = new GenericDatumReader<>(SCHEMA_V3, SCHEMA);
 
     /**
      * @param aggregate the aggregate; not null
@@ -114,6 +134,22 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         record.put(F_FAILURES, aggregate.failuresByType());
         record.put(F_SKETCHES, sketches);
         record.put(F_CANCELLED, aggregate.cancelled());
+        Map<String, GenericRecord> histograms = new LinkedHashMap<>();
+        for (LatencyMeasure m : LatencyMeasure.values()) {
+            BucketCounts h = aggregate.histogram(m);
+            if (h.count() > 0) {
+                GenericData.Record b = new GenericData.Record(BUCKETS);
+                long[] counts = h.counts();
+                java.util.List<Long> list = new java.util.ArrayList<>(counts.length);
+                for (long c : counts) {
+                    list.add(c);
+                }
+                b.put(0, list);
+                b.put(1, h.sumNs());
+                histograms.put(m.name(), b);
+            }
+        }
+        record.put(F_HISTOGRAMS, histograms);
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         out.write(VERSION);
         try {
@@ -140,12 +176,13 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         if (data[0] == LegacyWindowAggregateDecoder.VERSION) {
             return LegacyWindowAggregateDecoder.decode(data);
         }
-        if (data[0] != VERSION && data[0] != VERSION_2) {
+        if (data[0] != VERSION && data[0] != VERSION_3 && data[0] != VERSION_2) {
             throw new SerializationException("unknown WindowAggregate version " + data[0]);
         }
         try {
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 1, data.length - 1, null);
-            GenericRecord r = (data[0] == VERSION_2 ? readerV2 : reader).read(null, decoder);
+            GenericRecord r = (data[0] == VERSION_2 ? readerV2 : data[0] == VERSION_3 ? readerV3 : reader)
+                    .read(null, decoder);
             if (!decoder.isEnd()) {
                 throw new SerializationException("trailing bytes after WindowAggregate");
             }
@@ -158,8 +195,15 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
                 b.get(enc);
                 sketches.put(Quantity.valueOf(k.toString()), Sketches.decode(enc));
             });
+            Map<LatencyMeasure, BucketCounts> histograms = new EnumMap<>(LatencyMeasure.class);
+            ((Map<?, ?>) r.get(F_HISTOGRAMS)).forEach((k, v) -> {
+                GenericRecord b = (GenericRecord) v;
+                long[] counts = ((java.util.List<?>) b.get(0)).stream().mapToLong(x -> (Long) x).toArray();
+                histograms.put(LatencyMeasure.valueOf(k.toString()), new BucketCounts(counts, (Long) b.get(1)));
+            });
             return new WindowAggregate((Double) r.get(F_ACCURACY), (Long) r.get(F_COMPLETED), (Long) r.get(F_FAILED),
-                    (Long) r.get(F_CANCELLED), (Long) r.get(F_PROMPT), (Long) r.get(F_OUTPUT), (Long) r.get(F_GOOD), failures, sketches);
+                    (Long) r.get(F_CANCELLED), (Long) r.get(F_PROMPT), (Long) r.get(F_OUTPUT), (Long) r.get(F_GOOD), failures,
+                    sketches, histograms);
         } catch (IOException | AvroRuntimeException | IllegalArgumentException | UncheckedIOException e) {
             throw new SerializationException("cannot read WindowAggregate: " + e.getMessage(), e);
         }

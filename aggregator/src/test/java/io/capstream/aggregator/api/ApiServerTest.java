@@ -30,8 +30,11 @@ class ApiServerTest {
                 .setWindowStartMs(60_000).setWindowEndMs(120_000).setRequests(10).setCompleted(9).setFailed(1)
                 .setFailuresByType(Map.of("URLError", 1L)).setErrorRate(0.1).setPromptTokens(100).setOutputTokens(600)
                 .setOutputThroughputTokS(10.0).setRelativeAccuracy(0.01)
-                .setTtftMs(new Quantiles(9L, 120.0, 250.0, 300.0)).build();
+                .setTtftMs(new Quantiles(9L, 120.0, 250.0, 300.0, null, null, null, null)).build();
     }
+
+    /** The target whose window has histograms (one 0.25 s value per measure). */
+    static final String HIST_TARGET = "http://hist/v1";
 
     /** Answers from fixed data; not ready when {@code ready} is false. */
     record FakeQueries(boolean ready) implements QueryService {
@@ -68,6 +71,10 @@ class ApiServerTest {
         @Override
         public List<WindowSummary> summaries(String target, String model, long fromMs, long toMs) {
             check();
+            if (HIST_TARGET.equals(target)) {
+                return List.of(WindowSummary.newBuilder(summary()).setTarget(HIST_TARGET)
+                        .setHistograms(MonitoringMetricsTest.histograms()).build());
+            }
             return "http://h/v1".equals(target) && fromMs <= 60_000 && toMs >= 60_000 ? List.of(summary()) : List.of();
         }
 
@@ -123,9 +130,27 @@ class ApiServerTest {
         String prom = get("/metrics").body();
         assertThat(prom).contains("capstream_window_ttft_seconds{context_bucket=\"le4096\",model=\"m\",target=\"http://h/v1\","
                 + "quantile=\"0.95\"} 0.25");
-        assertThat(prom).contains("capstream_window_requests_total{model=\"m\",target=\"http://h/v1\"} 10.0");
-        assertThat(prom).contains("capstream_window_failures_total{error_type=\"URLError\",model=\"m\",target=\"http://h/v1\"} 1.0");
+        assertThat(prom).contains("capstream_requests_total{context_bucket=\"le4096\",model=\"m\",outcome=\"completed\","
+                + "target=\"http://h/v1\"} 9.0");
+        assertThat(prom).contains("capstream_requests_total{context_bucket=\"le4096\",error_type=\"URLError\",model=\"m\","
+                + "outcome=\"failed\",target=\"http://h/v1\"} 1.0");
         assertThat(prom).contains("capstream_window_error_rate{");
+    }
+
+    @Test
+    void summariesCarryTheirHistogramBucketsSoThatAConsumerCanMergeWindows() throws Exception {
+        start(true);
+        HttpResponse<String> r = get("/api/summaries?target=http%3A%2F%2Fhist%2Fv1&from=0");
+        assertEquals(200, r.statusCode(), r.body());
+        io.vertx.core.json.JsonObject ttft = new io.vertx.core.json.JsonArray(r.body()).getJsonObject(0)
+                .getJsonObject("histograms").getJsonObject("ttft");
+        assertThat(ttft).as("ttft histogram in " + r.body()).isNotNull();
+        assertThat(ttft.getJsonArray("bounds_s").getList()).as("bounds_s")
+                .isEqualTo(io.capstream.aggregator.window.LatencyMeasure.BOUNDS_S);
+        assertThat(ttft.getJsonArray("counts").getList()).as("counts, non-cumulative, one more than bounds")
+                .hasSize(15).containsExactly(0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        assertThat(ttft.getDouble("sum_s")).as("sum_s").isEqualTo(0.25);
+        assertThat(ttft.getLong("count")).as("count").isEqualTo(1L);
     }
 
     /** Id of the one small run artifact the fake knows. */

@@ -137,6 +137,12 @@ class GrafanaDashboardTest {
         }
         assertThat(usedBy.keySet()).as(usedBy.toString()).anyMatch(n -> n.startsWith("capstream_window_"));
         assertThat(usedBy.keySet()).as(usedBy.toString()).anyMatch(n -> n.startsWith("kafka_stream"));
+        assertThat(usedBy.keySet()).as("the histograms, counters and probe success (issue 31): " + usedBy)
+                .contains("capstream_ttft_seconds_bucket", "capstream_e2e_seconds_bucket", "capstream_requests_total",
+                        "capstream_input_tokens_total", "capstream_output_tokens_total", "capstream_window_probe_success");
+        assertThat(exprs(d)).as("quantiles of the TTFT histogram")
+                .contains("histogram_quantile(0.95, sum by (le, target, model) (rate(capstream_ttft_seconds_bucket{"
+                        + "target=~\"$target\",model=~\"$model\",context_bucket=~\"$context_bucket\"}[$__rate_interval])))");
 
         String scrape = scrapeAfterWindows();
         Map<String, String> types = new TreeMap<>();
@@ -177,6 +183,13 @@ class GrafanaDashboardTest {
             }
         }
         assertEquals(List.of(), unknownLabels);
+    }
+
+    /** @return every panel's query expressions */
+    private static List<String> exprs(JsonNode dashboard) {
+        List<String> out = new ArrayList<>();
+        panels(dashboard).forEach(p -> p.path("targets").forEach(t -> out.add(t.path("expr").asText())));
+        return out;
     }
 
     /** @return label names in matchers {@code {a="x"}}, in {@code by/without (a, b)} and in legends {@code {{a}}} */

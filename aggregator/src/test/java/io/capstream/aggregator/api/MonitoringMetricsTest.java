@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.capstream.aggregator.window.LatencyMeasure;
 import io.capstream.schemas.avro.Quantiles;
+import io.capstream.schemas.avro.WindowHistogram;
 import io.capstream.schemas.avro.WindowSummary;
 import io.micrometer.core.instrument.Gauge;
 import java.io.File;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -28,14 +31,27 @@ class MonitoringMetricsTest {
             "capstream_window_e2e_seconds", "capstream_window_itl_seconds", "capstream_window_decode_tokens_per_second",
             "capstream_window_prefill_tokens_per_second", "capstream_window_error_rate", "capstream_window_goodput",
             "capstream_window_output_throughput_tokens_per_second", "capstream_window_requests_last",
-            "capstream_window_end_timestamp_seconds", "capstream_window_requests_total", "capstream_window_failures_total",
-            "capstream_window_late_dropped_total");
+            "capstream_window_end_timestamp_seconds", "capstream_window_probe_success", "capstream_window_late_dropped_total",
+            "capstream_ttft_seconds", "capstream_ttfo_seconds", "capstream_e2e_seconds", "capstream_inter_chunk_seconds",
+            "capstream_request_latency_seconds", "capstream_requests_total", "capstream_input_tokens_total",
+            "capstream_output_tokens_total");
 
     static WindowSummary fullSummary() {
-        Quantiles q = new Quantiles(9L, 120.0, 250.0, 300.0);
+        Quantiles q = new Quantiles(9L, 120.0, 250.0, 300.0, null, null, null, null);
         return WindowSummary.newBuilder(ApiServerTest.summary()).setTtfoMs(q).setE2eMs(q).setItlMs(q)
                 .setDecodeTokS(q).setPrefillTokS(q).setGoodput(0.9).setFailuresByType(Map.of("URLError", 1L))
-                .build();
+                .setHistograms(histograms()).build();
+    }
+
+    /** One value per measure: 0.25 s (bucket le=0.32). */
+    static Map<String, WindowHistogram> histograms() {
+        Map<String, WindowHistogram> out = new java.util.TreeMap<>();
+        for (LatencyMeasure m : LatencyMeasure.values()) {
+            List<Long> counts = new java.util.ArrayList<>(java.util.Collections.nCopies(LatencyMeasure.BOUNDS_S.size() + 1, 0L));
+            counts.set(LatencyMeasure.BOUNDS_S.indexOf(0.32), 1L);
+            out.put(m.id(), new WindowHistogram(LatencyMeasure.BOUNDS_S, counts, 0.25, 1L));
+        }
+        return out;
     }
 
     /** A scrape with every capstream family and a Kafka meter that Kafka registers without a description. */
@@ -110,12 +126,16 @@ class MonitoringMetricsTest {
 
     @Test
     void promtoolCheckMetricsHasNothingToSayAboutCapstreamSeries() throws Exception {
-        File promtool = List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
+        File promtool = Stream.concat(Stream.of("/usr/bin"),
+                        Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)))
                 .map(dir -> new File(dir, "promtool")).filter(File::canExecute).findFirst().orElse(null);
         Assumptions.assumeTrue(promtool != null, "promtool is not installed");
+        String scrape = scrape();
+        assertThat(scrape).as("the histograms, counters and probe gauge are in what promtool checks")
+                .contains("capstream_ttft_seconds_bucket{", "capstream_requests_total{", "capstream_window_probe_success{");
         Process p = new ProcessBuilder(promtool.getPath(), "check", "metrics").redirectErrorStream(true).start();
         try (OutputStream in = p.getOutputStream()) {
-            in.write(scrape().getBytes(StandardCharsets.UTF_8));
+            in.write(scrape.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             // promtool stopped reading: its output says why
         }

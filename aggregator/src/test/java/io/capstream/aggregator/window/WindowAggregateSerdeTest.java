@@ -56,8 +56,9 @@ class WindowAggregateSerdeTest {
         assertEquals(Map.of("HTTPError", 1L, "URLError", 2L, "unknown", 1L), old.failuresByType());
         assertEquals(3.0, old.sketch(Quantity.TTFT).getCount());
         assertEquals(2.0, old.sketch(Quantity.ITL).getCount());
-        // rewritten in the current version, it is the same as a fresh aggregate's encoding
-        assertArrayEquals(populated().toBytes(), old.toBytes());
+        // rewritten in the current version, it is the same as a fresh aggregate's encoding, without bucket counts
+        // (state written before issue 31 has none)
+        assertArrayEquals(beforeBucketCounts().toBytes(), old.toBytes());
 
         WindowAggregate empty = WindowAggregate.fromBytes(Base64.getDecoder().decode(V1_EMPTY));
         assertSameAggregate(new WindowAggregate(0.02), empty);
@@ -68,7 +69,7 @@ class WindowAggregateSerdeTest {
     void currentVersionStartsWithItsVersionByteAndRoundTrips() {
         byte[] bytes = populated().toBytes();
         assertEquals(WindowAggregateSerde.VERSION, bytes[0]);
-        assertEquals(3, bytes[0]);
+        assertEquals(4, bytes[0]);
         assertSameAggregate(populated(), WindowAggregate.fromBytes(bytes));
         assertArrayEquals(bytes, WindowAggregate.fromBytes(bytes).toBytes());
     }
@@ -76,7 +77,7 @@ class WindowAggregateSerdeTest {
     @Test
     void currentVersionMatchesItsCapturedBytes() {
         byte[] current = populated().toBytes();
-        byte[] captured = io.capstream.aggregator.serde.SerdeFixtures.captured("window-aggregate-v3.bin", current);
+        byte[] captured = io.capstream.aggregator.serde.SerdeFixtures.captured("window-aggregate-v4.bin", current);
         assertSameAggregate(populated(), WindowAggregate.fromBytes(captured));
         org.assertj.core.api.Assertions.assertThat(current)
                 .as("today's encoding of version %d (a changelog of the previous version must restore)",
@@ -91,8 +92,46 @@ class WindowAggregateSerdeTest {
         WindowAggregate old = WindowAggregate.fromBytes(v2);
         assertSameAggregate(populated(), old);
         org.assertj.core.api.Assertions.assertThat(old.cancelled()).as("cancelled of a version-2 state").isZero();
-        org.assertj.core.api.Assertions.assertThat(old.toBytes()).as("rewritten in version 3")
-                .isEqualTo(populated().toBytes());
+        org.assertj.core.api.Assertions.assertThat(old.toBytes()).as("rewritten in version 4, without bucket counts")
+                .isEqualTo(beforeBucketCounts().toBytes());
+    }
+
+    /** {@link #populated()} as a state written before issue 31 restores: the same, without bucket counts. */
+    private static WindowAggregate beforeBucketCounts() {
+        return WindowAggregate.fromBytes(
+                io.capstream.aggregator.serde.SerdeFixtures.captured("window-aggregate-v3.bin", new byte[0]));
+    }
+
+    @Test
+    void versionThreeStateDecodesWithEmptyBucketCounts() {
+        WindowAggregate old = beforeBucketCounts();
+        assertSameAggregate(populated(), old);
+        for (LatencyMeasure m : LatencyMeasure.values()) {
+            org.assertj.core.api.Assertions.assertThat(old.histogram(m).count())
+                    .as("bucket counts of %s in a version-3 state", m).isZero();
+        }
+    }
+
+    @Test
+    void bucketCountsRoundTripAndMerge() {
+        WindowAggregate w = populated();
+        w.addCompleted(new RequestSample(50, 40, 900, 10.0, null, null, 10L, 3, true, java.util.List.of(15_000, 25_000)),
+                true);
+        w.addCompleted(new RequestSample(Double.NaN, Double.NaN, 30, null, null, null, 8L, 0, false, null), true);
+        WindowAggregate back = WindowAggregate.fromBytes(w.toBytes());
+        for (LatencyMeasure m : LatencyMeasure.values()) {
+            org.assertj.core.api.Assertions.assertThat(back.histogram(m).counts()).as("%s counts after a round trip", m)
+                    .containsExactly(w.histogram(m).counts());
+            org.assertj.core.api.Assertions.assertThat(back.histogram(m).sumNs()).as("%s sum after a round trip", m)
+                    .isEqualTo(w.histogram(m).sumNs());
+        }
+        org.assertj.core.api.Assertions.assertThat(back.histogram(LatencyMeasure.INTER_CHUNK).count())
+                .as("chunk gaps").isEqualTo(2);
+        org.assertj.core.api.Assertions.assertThat(back.histogram(LatencyMeasure.REQUEST_LATENCY).count())
+                .as("requests that are not streamed").isEqualTo(1);
+        back.merge(w);
+        org.assertj.core.api.Assertions.assertThat(back.histogram(LatencyMeasure.TTFT).count()).as("TTFT after a merge")
+                .isEqualTo(8);
     }
 
     @Test
@@ -160,8 +199,8 @@ class WindowAggregateSerdeTest {
     void unknownVersionTruncatedTrailingOrEmptyBytesAreRejected() {
         byte[] good = populated().toBytes();
         byte[] unknown = good.clone();
-        unknown[0] = 4;
-        assertEquals("unknown WindowAggregate version 4",
+        unknown[0] = 5;
+        assertEquals("unknown WindowAggregate version 5",
                 assertThrows(SerializationException.class, () -> serde.decode(unknown)).getMessage());
         assertThrows(SerializationException.class, () -> serde.decode(Arrays.copyOf(good, good.length - 5)));
         assertThrows(SerializationException.class, () -> serde.decode(Arrays.copyOf(good, good.length + 1)));

@@ -53,6 +53,11 @@ class WindowTopologyTest {
     private final List<String> late = new java.util.ArrayList<>();
 
     private void start(List<String> slos) {
+        start(slos, null);
+    }
+
+    /** @param wallClock the driver's initial wall-clock time; null for the system clock's */
+    private void start(List<String> slos, Instant wallClock) {
         var parsed = SloParser.parseAll(slos);
         WindowTopologyConfig config = WindowTopologyConfig.defaults(REGISTRY)
                 .withWindow(Duration.ofSeconds(10), Duration.ofSeconds(2)).withSlos(parsed);
@@ -66,7 +71,8 @@ class WindowTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "window-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(builder.build(), props);
+        driver = wallClock == null ? new TopologyTestDriver(builder.build(), props)
+                : new TopologyTestDriver(builder.build(), props, wallClock);
         events = driver.createInputTopic(Topics.EVENTS, Serdes.String().serializer(), eventSerde.serializer());
         summaries = driver.createOutputTopic(Topics.SUMMARIES, Serdes.String().deserializer(),
                 SpecificAvroSerde.forValue(WindowSummary.class, REGISTRY).deserializer());
@@ -216,6 +222,75 @@ class WindowTopologyTest {
         send(completed("run-a", 0, T0 + 500, 100, 200, 5));
         send(heartbeat(T0 + 12_500));
         assertEquals(null, summaries.readValuesToList().get(0).getServerMetrics());
+    }
+
+    /**
+     * Issue 31: the summary carries exact bucket counts per latency (GenAI bounds, seconds), one value per request and,
+     * for inter_chunk, one per output chunk gap; a window's histogram agrees with its own counts.
+     */
+    @Test
+    void summariesCarryExactBucketCountsPerLatency() {
+        start(List.of());
+        for (int i = 0; i < 10; i++) {
+            RunEvent c = completed("run-a", i, T0 + 500 + i * 900L, 100.0 * (i + 1), 1000.0 + 100 * i, 51);
+            ((io.capstream.schemas.avro.RequestCompleted) c.getPayload())
+                    .setOutputChunkGapsUs(List.of(15_000, 30_000, 2_000_000));
+            send(c);
+        }
+        send(failed("run-a", 10, T0 + 9000, "URLError"));
+        send(heartbeat(T0 + 12_500));
+        WindowSummary w = summaries.readValuesToList().get(0);
+        Map<String, io.capstream.schemas.avro.WindowHistogram> h = w.getHistograms();
+        org.assertj.core.api.Assertions.assertThat(h).as("measures with values").containsOnlyKeys("ttft", "ttfo", "e2e",
+                "inter_chunk");
+        // TTFT 0.1..1.0 s: 0.1 in (0.08,0.16], 0.2 and 0.3 in (0.16,0.32], 0.4..0.6 in (0.32,0.64], 0.7..1.0 in (0.64,1.28]
+        org.assertj.core.api.Assertions.assertThat(h.get("ttft").getCounts()).as("TTFT bucket counts")
+                .containsExactly(0L, 0L, 0L, 0L, 1L, 2L, 3L, 4L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
+        org.assertj.core.api.Assertions.assertThat(h.get("ttft").getCount()).as("TTFT count = completed requests")
+                .isEqualTo(w.getTtftMs().getCount());
+        org.assertj.core.api.Assertions.assertThat(h.get("ttft").getSumS()).as("TTFT sum, s")
+                .isCloseTo(5.5, org.assertj.core.data.Offset.offset(1e-9));
+        org.assertj.core.api.Assertions.assertThat(h.get("e2e").getCounts()).as("E2E 1.0..1.9 s")
+                .containsExactly(0L, 0L, 0L, 0L, 0L, 0L, 0L, 3L, 7L, 0L, 0L, 0L, 0L, 0L, 0L);
+        org.assertj.core.api.Assertions.assertThat(h.get("inter_chunk").getCounts()).as("3 gaps per request")
+                .containsExactly(0L, 10L, 10L, 0L, 0L, 0L, 0L, 0L, 10L, 0L, 0L, 0L, 0L, 0L, 0L);
+        org.assertj.core.api.Assertions.assertThat(h.get("ttft").getBoundsS()).as("bounds")
+                .isEqualTo(LatencyMeasure.BOUNDS_S);
+    }
+
+    /**
+     * Issue 31: when a live feed's traffic stops, its last window closes on the wall clock (the idle partition's
+     * progress follows it less a margin), without waiting for the next run's traffic; a replay of old events does not.
+     * Failed before: the window stayed open until a later event or heartbeat.
+     */
+    @Test
+    void theLastWindowOfALiveFeedClosesOnTheWallClockWhenTrafficStops() {
+        start(List.of(), Instant.ofEpochMilli(T0 + 1_000));
+        send(completed("run-a", 0, T0 + 500, 100, 200, 5));
+        send(completed("run-a", 1, T0 + 900, 100, 200, 5));
+        // idle after 10 s without records; the window [T0, T0+10 s) closes once progress >= T0 + 12 s (grace 2 s),
+        // i.e. at wall clock T0 + 14 s (margin 2 s)
+        for (int s = 0; s < 12; s++) {
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+        org.assertj.core.api.Assertions.assertThat(summaries.isEmpty()).as("open at wall clock T0 + 13 s").isTrue();
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        List<WindowSummary> closed = summaries.readValuesToList();
+        org.assertj.core.api.Assertions.assertThat(closed).as("the run's window at wall clock T0 + 15 s").hasSize(1);
+        org.assertj.core.api.Assertions.assertThat(closed.get(0).getCompleted()).as("its requests").isEqualTo(2);
+    }
+
+    /** Issue 31: a feed of old events (a replay) that stops keeps its event time: its last window stays open. */
+    @Test
+    void anOldFeedThatStopsKeepsItsEventTime() {
+        start(List.of(), Instant.ofEpochMilli(T0 + 3_600_000));
+        send(completed("run-a", 0, T0 + 500, 100, 200, 5));
+        for (int s = 0; s < 30; s++) {
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+        org.assertj.core.api.Assertions.assertThat(summaries.readValuesToList()).as("summaries of an hour-old feed")
+                .isEmpty();
     }
 
     /** Issue 30: requests the client cancelled on purpose are counted apart, not as failures nor requests. */

@@ -208,7 +208,7 @@ class ContinuousMonitoringIT {
                     assertThat(get(base + "/api/alerts")).contains("\"BREACH\"");
                     String metrics = get(base + "/metrics");
                     assertThat(metrics).as("gauges on /metrics").contains("capstream_window_ttft_seconds{");
-                    assertThat(metrics).as("counters on /metrics").contains("capstream_window_requests_total{");
+                    assertThat(metrics).as("counters on /metrics").contains("capstream_requests_total{");
                     assertThat(metrics).as("Streams client metrics on /metrics").contains("kafka_stream");
                     await().atMost(Duration.ofSeconds(20)).until(() -> get(base + "/api/runs")
                             .split("\"run_id\"").length - 1 == 2);

@@ -19,7 +19,7 @@ class TailPrinterTest {
                 .setWindowStartMs(1_767_225_600_000L).setWindowEndMs(1_767_225_660_000L).setRequests(10)
                 .setCompleted(9).setFailed(1).setFailuresByType(Map.of("URLError", 1L)).setErrorRate(0.1)
                 .setPromptTokens(100).setOutputTokens(600).setOutputThroughputTokS(10.0).setRelativeAccuracy(0.01)
-                .setTtftMs(new Quantiles(9L, 120.0, 250.5, 300.0)).setGoodput(0.8).setGoodputRequests(8L).build();
+                .setTtftMs(new Quantiles(9L, 120.0, 250.5, 300.0, null, null, null, null)).setGoodput(0.8).setGoodputRequests(8L).build();
     }
 
     private static String render(TailKind kind, TailFormat format, Object... records) {
