@@ -127,6 +127,16 @@ public class BrokerBench {
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
             report(what, requests, waitForLagZero(bootstrap, app, t0, 1800));
+            // the stream threads' own CPU: steady on a shared machine, and free of start-up (JIT, this file's compile)
+            var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            double streamCpu = 0;
+            for (var info : mx.getThreadInfo(mx.getAllThreadIds())) {
+                if (info != null && info.getThreadName().contains("StreamThread")) {
+                    streamCpu += mx.getThreadCpuTime(info.getThreadId()) / 1e9;
+                }
+            }
+            System.out.printf("%s: stream threads %.1f CPU s = %.0f request events per stream-thread CPU second%n",
+                    what, streamCpu, requests / streamCpu);
             double cpu = cpuSeconds(Long.toString(ProcessHandle.current().pid()));
             System.out.printf("%s: %.1f CPU s (this process) = %.0f request events per CPU second%n", what, cpu,
                     requests / cpu);

@@ -10,6 +10,8 @@
 # (BrokerBench windows: EventsSource + WindowTopology, same settings). Then the count ceiling, once. Everything it
 # starts is stopped by PID. CAPSTREAM_OLD=/path/to/other/checkout/capstream adds, in every round, the same
 # measurement with that checkout's aggregate (alternating with this one). Prints one line per measurement.
+# ONLY=windows measures the window topology alone (and the ceiling); BENCH_JAVA_OPTS are added to BrokerBench's JVM
+# (e.g. -XX:StartFlightRecording=filename=win.jfr,settings=profile to profile it).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$here"
@@ -31,7 +33,7 @@ trap cleanup EXIT
 mvn -o -q -B compile -pl aggregator -am >/dev/null
 cp=$(cpf=$(mktemp); mvn -o -q -B dependency:build-classpath -pl aggregator -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
 # bench [classes root] mode args...: BrokerBench with that checkout's schemas and aggregator classes first
-bench() { local root=$1; shift; java -Xmx512m -XX:+UseParallelGC -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
+bench() { local root=$1; shift; java -Xmx512m -XX:+UseParallelGC ${BENCH_JAVA_OPTS:-} -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
   -cp "$root/schemas/target/classes:$root/aggregator/target/classes:$cp" bench/windows/BrokerBench.java "$@"; }
 
 touch "$work/up.out"
@@ -71,8 +73,10 @@ windows() { # windows <label> <checkout root>: the window topology alone
 }
 old_root=${CAPSTREAM_OLD:+$(dirname "$CAPSTREAM_OLD")}
 for r in $(seq 1 "$rounds"); do
-  measure "this checkout (round $r)" ./capstream
-  [[ -z ${CAPSTREAM_OLD:-} ]] || measure "CAPSTREAM_OLD (round $r)" "$CAPSTREAM_OLD"
+  if [[ ${ONLY:-} != windows ]]; then
+    measure "this checkout (round $r)" ./capstream
+    [[ -z ${CAPSTREAM_OLD:-} ]] || measure "CAPSTREAM_OLD (round $r)" "$CAPSTREAM_OLD"
+  fi
   if [[ $instances -eq 1 ]]; then
     windows "this checkout (round $r)" .
     [[ -z $old_root ]] || windows "CAPSTREAM_OLD (round $r)" "$old_root"
