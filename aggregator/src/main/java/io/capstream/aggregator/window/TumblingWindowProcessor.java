@@ -55,7 +55,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * aggregates under {@code <start, 19 digits>|target|model|bucket} (so a range scan finds closed
  * windows in start order), the close time reached under {@value #STREAM_TIME_KEY}, closed windows' aggregates under
  * {@value #CLOSED_PREFIX}{@code <start>|target|model|bucket}, the input partitions' progress under
- * {@value InputProgress#PREFIX} and late counts not yet emitted under {@value LateRequests#PREFIX}.
+ * {@value InputProgress#PREFIX} and late counts not yet emitted under {@value LateRequests#PREFIX}. The aggregates
+ * (open and closed windows') are read and written through {@link WindowAggregateStore}: kept decoded between commits,
+ * written once per commit; the other entries directly.
  */
 final class TumblingWindowProcessor implements Processor<String, RunEvent, String, WindowSummary> {
     static final String STREAM_TIME_KEY = "~stream-time";
