@@ -41,6 +41,7 @@ final class LateRequests {
     private static final Logger LOG = LoggerFactory.getLogger(LateRequests.class);
 
     private final ProcessorContext<String, WindowSummary> context;
+    private final WindowAggregateStore aggregates;
     private final KeyValueStore<String, byte[]> store;
     private final WindowStore<String, WindowSummary> summaries;
     private final LateRequestListener listener;
@@ -52,11 +53,12 @@ final class LateRequests {
     /** Shared by the window tasks of the process: at most one WARN line per {@value #WARN_EVERY_MS} ms in all. */
     private static final WarnLimiter WARN = new WarnLimiter();
 
-    LateRequests(ProcessorContext<String, WindowSummary> context, KeyValueStore<String, byte[]> store,
+    LateRequests(ProcessorContext<String, WindowSummary> context, WindowAggregateStore aggregates,
                  WindowStore<String, WindowSummary> summaries, LateRequestListener listener,
                  WindowTopologyConfig config, boolean withGoodput) {
         this.context = context;
-        this.store = store;
+        this.aggregates = aggregates;
+        this.store = aggregates.bytes();
         this.summaries = summaries;
         this.listener = listener;
         this.sizeMs = config.windowSize().toMillis();
@@ -133,10 +135,10 @@ final class LateRequests {
             WindowKey key = WindowKey.decode(rest.substring(sep + 1));
             long n = Long.parseLong(new String(kv.value, StandardCharsets.US_ASCII));
             WindowSummary before = summaries.fetch(key.encode(), start);
-            byte[] closed = store.get(TumblingWindowProcessor.CLOSED_PREFIX + rest);
+            WindowAggregate closed = aggregates.get(TumblingWindowProcessor.CLOSED_PREFIX + rest);
             WindowSummary after;
             if (closed != null) {
-                after = SummaryBuilder.build(key, start, start + sizeMs, WindowAggregate.fromBytes(closed), withGoodput);
+                after = SummaryBuilder.build(key, start, start + sizeMs, closed, withGoodput);
                 after.setServerMetrics(before == null ? null : before.getServerMetrics());
                 after.setLateDropped((before == null ? 0 : before.getLateDropped()) + n);
             } else if (before != null) {

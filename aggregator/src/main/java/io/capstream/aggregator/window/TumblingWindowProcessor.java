@@ -55,7 +55,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * aggregates under {@code <start, 19 digits>|target|model|bucket} (so a range scan finds closed
  * windows in start order), the close time reached under {@value #STREAM_TIME_KEY}, closed windows' aggregates under
  * {@value #CLOSED_PREFIX}{@code <start>|target|model|bucket}, the input partitions' progress under
- * {@value InputProgress#PREFIX} and late counts not yet emitted under {@value LateRequests#PREFIX}.
+ * {@value InputProgress#PREFIX} and late counts not yet emitted under {@value LateRequests#PREFIX}. The aggregates
+ * (open and closed windows') are read and written through {@link WindowAggregateStore}: kept decoded between commits,
+ * written once per commit; the other entries directly.
  */
 final class TumblingWindowProcessor implements Processor<String, RunEvent, String, WindowSummary> {
     static final String STREAM_TIME_KEY = "~stream-time";
@@ -78,6 +80,8 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     private final List<RequestCriterion> perRequestSlos;
     private final boolean withGoodput;
     private ProcessorContext<String, WindowSummary> context;
+    /** The aggregates (decoded between commits, {@link WindowAggregateStore}) and, through it, the other entries. */
+    private WindowAggregateStore aggregates;
     private KeyValueStore<String, byte[]> store;
     private KeyValueStore<String, io.capstream.schemas.avro.ServerWindowState> serverStore;
     private final WindowTopologyConfig config;
@@ -87,6 +91,8 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     private LateRequests late;
     /** The close time reached: windows with start + size + grace &lt;= this are closed (monotonic). */
     private long observed = Long.MIN_VALUE;
+    /** Index (start / size) of the last window closed by {@link #emitClosed}; the next scan is due past it. */
+    private long closedThrough = Long.MIN_VALUE;
 
     TumblingWindowProcessor(WindowTopologyConfig config, LateRequestListener listener) {
         this.config = config;
@@ -102,14 +108,15 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     @Override
     public void init(ProcessorContext<String, WindowSummary> context) {
         this.context = context;
-        this.store = context.getStateStore(WindowTopology.AGGREGATES_STORE);
+        this.aggregates = context.getStateStore(WindowTopology.AGGREGATES_STORE);
+        this.store = aggregates.bytes();
         this.serverStore = context.getStateStore(WindowTopology.SERVER_STORE);
         byte[] saved = store.get(STREAM_TIME_KEY);
         if (saved != null) {
             observed = Long.parseLong(new String(saved, java.nio.charset.StandardCharsets.US_ASCII));
         }
         progress = new InputProgress(store, config.inputPartitions());
-        late = new LateRequests(context, store, context.getStateStore(WindowTopology.SUMMARIES_STORE), listener, config,
+        late = new LateRequests(context, aggregates, context.getStateStore(WindowTopology.SUMMARIES_STORE), listener, config,
                 withGoodput);
         context.schedule(LATE_FLUSH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> late.flush(observed));
     }
@@ -154,8 +161,10 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
             storeKey = CLOSED_PREFIX + storeKey; // merged into the closed window, which is emitted again
             late.merged(WindowKey.decode(key), start);
         }
-        byte[] old = store.get(storeKey);
-        WindowAggregate agg = old == null ? new WindowAggregate(relativeAccuracy) : WindowAggregate.fromBytes(old);
+        WindowAggregate agg = aggregates.get(storeKey);
+        if (agg == null) {
+            agg = new WindowAggregate(relativeAccuracy);
+        }
         if (sample.isPresent()) {
             RequestSample s = sample.get();
             agg.addCompleted(s, perRequestSlos.stream().allMatch(slo -> slo.metBy(s)));
@@ -164,7 +173,7 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         } else {
             agg.addFailed(((RequestFailed) payload).getErrorType());
         }
-        store.put(storeKey, agg.toBytes());
+        aggregates.put(storeKey, agg);
     }
 
     /**
@@ -189,12 +198,14 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         if (maxStart < 0) {
             return;
         }
-        List<KeyValue<String, byte[]>> closed = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> it = store.range(pad(0), pad(maxStart + 1))) {
-            while (it.hasNext()) {
-                closed.add(it.next());
-            }
+        // window starts are multiples of the size, and a request of a window at or before the last scan's maxStart
+        // goes to the closed windows: the open windows change only when maxStart passes the next start
+        long through = Math.floorDiv(maxStart, sizeMs);
+        if (through == closedThrough) {
+            return;
         }
+        closedThrough = through;
+        List<String> closed = aggregates.keys(pad(0), pad(maxStart + 1));
         // the server aggregates of the closed windows first (every task gets every scrape: heartbeats are
         // broadcast); each summary of the same window, target and model carries them
         Map<String, Map<String, io.capstream.schemas.avro.ServerWindowSeries>> server = new HashMap<>();
@@ -208,35 +219,24 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
             }
         }
         summarised.forEach(serverStore::delete);
-        List<KeyValue<String, byte[]>> windows = new ArrayList<>(closed.size());
-        for (KeyValue<String, byte[]> kv : closed) {
-            int sep = kv.key.indexOf(WindowKey.SEP);
-            if (LEGACY_SERVER_BUCKET.equals(WindowKey.decode(kv.key.substring(sep + 1)).bucket())) {
-                store.delete(kv.key);
-            } else {
-                windows.add(kv);
+        for (String storeKey : closed) {
+            int sep = storeKey.indexOf(WindowKey.SEP);
+            long start = Long.parseLong(storeKey.substring(0, sep));
+            WindowKey key = WindowKey.decode(storeKey.substring(sep + 1));
+            if (LEGACY_SERVER_BUCKET.equals(key.bucket())) {
+                aggregates.delete(storeKey); // not an aggregate: deleted unread
+                continue;
             }
-        }
-        for (KeyValue<String, byte[]> kv : windows) {
-            int sep = kv.key.indexOf(WindowKey.SEP);
-            long start = Long.parseLong(kv.key.substring(0, sep));
-            WindowKey key = WindowKey.decode(kv.key.substring(sep + 1));
-            WindowSummary summary = SummaryBuilder.build(key, start, start + sizeMs,
-                    WindowAggregate.fromBytes(kv.value), withGoodput);
-            summary.setServerMetrics(server.get(kv.key.substring(0, sep) + WindowKey.SEP + key.targetModel()));
-            store.delete(kv.key);
-            store.put(CLOSED_PREFIX + kv.key, kv.value); // kept for late requests
+            WindowAggregate agg = aggregates.get(storeKey);
+            WindowSummary summary = SummaryBuilder.build(key, start, start + sizeMs, agg, withGoodput);
+            summary.setServerMetrics(server.get(storeKey.substring(0, sep) + WindowKey.SEP + key.targetModel()));
+            aggregates.delete(storeKey);
+            aggregates.put(CLOSED_PREFIX + storeKey, agg); // kept for late requests
             context.forward(new Record<>(key.summaryKey(start), summary, start + sizeMs));
         }
         long expired = maxStart - latenessMs; // closed windows that take no more late requests
         if (expired > 0) {
-            List<String> old = new ArrayList<>();
-            try (KeyValueIterator<String, byte[]> it = store.range(CLOSED_PREFIX + pad(0), CLOSED_PREFIX + pad(expired))) {
-                while (it.hasNext()) {
-                    old.add(it.next().key);
-                }
-            }
-            old.forEach(store::delete);
+            aggregates.keys(CLOSED_PREFIX + pad(0), CLOSED_PREFIX + pad(expired)).forEach(aggregates::delete);
         }
     }
 
@@ -244,7 +244,12 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         return pad(windowStart) + WindowKey.SEP + key;
     }
 
-    private static String pad(long v) {
-        return String.format("%019d", v);
+    /** @return {@code v} with leading zeros to 19 digits (String.format was a tenth of the window step's CPU) */
+    static String pad(long v) {
+        if (v < 0) {
+            return String.format("%019d", v);
+        }
+        String digits = Long.toString(v);
+        return "0".repeat(19 - digits.length()) + digits;
     }
 }

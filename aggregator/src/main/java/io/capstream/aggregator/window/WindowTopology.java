@@ -83,10 +83,9 @@ public final class WindowTopology {
                 config.registryClient());
         SpecificAvroSerde<WindowSummary> summarySerde =
                 SpecificAvroSerde.forValue(WindowSummary.class, config.schemaRegistryUrl(), config.registryClient());
-        // cached: an open window's aggregate (a few KB of sketches) is rewritten on every request;
-        // the cache turns that into one RocksDB/changelog write per key and commit interval
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AGGREGATES_STORE),
-                Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
+        // an open window's aggregate (a few KB of sketches) changes with every request: kept decoded in memory
+        // and written once per key and commit (WindowAggregateStore), on a record-cached store
+        builder.addStateStore(WindowAggregateStore.builder(AGGREGATES_STORE));
         // cached too: an open window's server state is rewritten on every scrape (about once a second)
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SERVER_STORE),
                 Serdes.String(), new ServerWindowStateSerde()).withCachingEnabled());

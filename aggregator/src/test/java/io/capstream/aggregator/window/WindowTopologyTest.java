@@ -186,7 +186,7 @@ class WindowTopologyTest {
                 driver.getKeyValueStore(WindowTopology.SERVER_STORE);
         org.assertj.core.api.Assertions.assertThat(keys(server)).as("server store keys after window 1 closed")
                 .singleElement().asString().endsWith("|" + TARGET + "|" + MODEL);
-        org.assertj.core.api.Assertions.assertThat(keys(driver.getKeyValueStore(WindowTopology.AGGREGATES_STORE)))
+        org.assertj.core.api.Assertions.assertThat(keys(aggregatesStore()))
                 .as("aggregates store keys").noneMatch(k -> k.contains("~server"));
         send(heartbeat(T0 + 40_000));
         org.assertj.core.api.Assertions.assertThat(keys(server)).as("server store keys after every window closed")
@@ -205,8 +205,7 @@ class WindowTopologyTest {
     @Test
     void aLegacyServerEntryInTheAggregatesStoreIsDeletedUnreadWhenItsWindowCloses() {
         start(List.of());
-        org.apache.kafka.streams.state.KeyValueStore<String, byte[]> aggregates =
-                driver.getKeyValueStore(WindowTopology.AGGREGATES_STORE);
+        org.apache.kafka.streams.state.KeyValueStore<String, byte[]> aggregates = aggregatesStore();
         String legacy = TumblingWindowProcessor.storeKey(T0, TARGET + "|" + MODEL + "|~server");
         aggregates.put(legacy, new byte[] {1, 0, 0, 0, 1, 0, 1, 'x', 0, 0, 0, 0});
         send(completed("run-a", 0, T0 + 500, 100, 200, 5));
@@ -313,6 +312,11 @@ class WindowTopologyTest {
         org.assertj.core.api.Assertions.assertThat(w.getFailuresByType()).as("failures by type")
                 .isEqualTo(Map.of("URLError", 1L));
         org.assertj.core.api.Assertions.assertThat(w.getErrorRate()).as("error rate").isEqualTo(0.5);
+    }
+
+    /** @return the entries of the window step's store, aggregates written at the last commit */
+    private org.apache.kafka.streams.state.KeyValueStore<String, byte[]> aggregatesStore() {
+        return ((WindowAggregateStore) driver.getStateStore(WindowTopology.AGGREGATES_STORE)).bytes();
     }
 
     private static List<String> keys(org.apache.kafka.streams.state.KeyValueStore<String, ?> store) {
