@@ -20,7 +20,8 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
 /**
  * Burn-rate alerts ({@link BurnRatePolicy}): keeps each closed window's requests and bad requests per
  * {@code target|model|bucket} in {@link SloTopology#BURN_STORE} (as long as the longest rule's long window), and after
- * each window evaluates every rule ({@link BurnRates}); a rule that starts firing publishes {@code BREACH}, one that
+ * each window evaluates every rule ({@link BurnRates}; a rule judges once the series has windows covering its short
+ * window); a rule that starts firing publishes {@code BREACH}, one that
  * stops publishes {@code RECOVERED} (decision {@code burn_rate}, with the rule, both burn rates and the windows). A
  * window without {@code goodput_requests} (no SLO set) is skipped. The last state per
  * {@code target|model|bucket|burn:rule} is kept in {@link SloTopology#STATE_STORE}, every alert also in
@@ -76,6 +77,9 @@ final class BurnRateProcessor implements Processor<String, WindowSummary, String
         }
         for (BurnRateRule rule : policy.rules()) {
             BurnRates.Result r = BurnRates.evaluate(windows, end, rule, policy.budget());
+            if (!r.judged()) {
+                continue;
+            }
             String stateKey = series + WindowKey.SEP + "burn:" + rule.name();
             SloBreach last = state.get(stateKey);
             boolean firing = last != null && last.getState() == SloState.BREACH;

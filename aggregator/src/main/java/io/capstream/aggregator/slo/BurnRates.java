@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * The burn rates of one {@link BurnRateRule} over a series of closed windows. A window counts towards a span when it
  * starts within the span's length before {@code endMs} (the end of the latest window). A span without requests burns
- * nothing (rate 0). Stateless.
+ * nothing (rate 0). A rule judges only once the series' windows cover at least its short window (from the earliest
+ * window's start to {@code endMs}): a new series' first minute is no sign of a budget burning for 6 hours. Stateless.
  */
 public final class BurnRates {
     private BurnRates() {
@@ -27,9 +28,11 @@ public final class BurnRates {
      * @param longRate      burn rate over the long window (bad share / budget)
      * @param shortRate     burn rate over the short window
      * @param longRequests  requests in the long window
+     * @param judged        whether the windows cover the short window (else {@code firing} is false and the state
+     *                      should hold)
      * @param firing        whether both rates are at least the rule's factor
      */
-    public record Result(double longRate, double shortRate, long longRequests, boolean firing) {
+    public record Result(double longRate, double shortRate, long longRequests, boolean judged, boolean firing) {
     }
 
     /**
@@ -46,7 +49,9 @@ public final class BurnRates {
         long longBad = 0;
         long shortReq = 0;
         long shortBad = 0;
+        long earliest = Long.MAX_VALUE;
         for (WindowCount w : windows) {
+            earliest = Math.min(earliest, w.windowStartMs());
             if (w.windowStartMs() >= longFrom && w.windowStartMs() < endMs) {
                 longReq += w.requests();
                 longBad += w.bad();
@@ -58,7 +63,9 @@ public final class BurnRates {
         }
         double longRate = rate(longReq, longBad, budget);
         double shortRate = rate(shortReq, shortBad, budget);
-        return new Result(longRate, shortRate, longReq, longRate >= rule.factor() && shortRate >= rule.factor());
+        boolean judged = earliest != Long.MAX_VALUE && endMs - earliest >= rule.shortWindow().toMillis();
+        return new Result(longRate, shortRate, longReq, judged,
+                judged && longRate >= rule.factor() && shortRate >= rule.factor());
     }
 
     private static double rate(long requests, long bad, double budget) {

@@ -18,19 +18,31 @@ import java.util.Random;
 final class SimulatedWindows {
     static final long WINDOW_MS = 60_000;
     static final double ACCURACY = 0.01;
-    /** Lognormal TTFT spread: sigma of ln(TTFT). */
+    /** Default lognormal TTFT spread: sigma of ln(TTFT). */
     static final double SIGMA = 0.5;
     private static final double Z95 = 1.6448536269514722;
 
     private final Random random;
+    private final double sigma;
 
     SimulatedWindows(long seed) {
-        random = new Random(seed);
+        this(seed, SIGMA);
     }
 
-    /** @return the lognormal median whose p95 is {@code p95} ms */
+    /** @param sigma sigma of ln(TTFT) */
+    SimulatedWindows(long seed, double sigma) {
+        this.random = new Random(seed);
+        this.sigma = sigma;
+    }
+
+    /** @return the lognormal median (with the default sigma) whose p95 is {@code p95} ms */
     static double medianForP95(double p95) {
         return p95 / Math.exp(Z95 * SIGMA);
+    }
+
+    /** @return the lognormal median with this generator's sigma whose p95 is {@code p95} ms */
+    double median(double p95) {
+        return p95 / Math.exp(Z95 * sigma);
     }
 
     /**
@@ -40,15 +52,27 @@ final class SimulatedWindows {
      * @return the window's summary (all requests completed and good, for the TTFT SLOs)
      */
     WindowSummary window(int index, int n, double median) {
+        return window(index, n, median, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * @param index     window number (start = index minutes)
+     * @param n         requests in the window
+     * @param median    lognormal median of TTFT, ms
+     * @param threshold per-request TTFT objective, ms: requests above it are not good (goodput)
+     * @return the window's summary
+     */
+    WindowSummary window(int index, int n, double median, double threshold) {
         double[] v = new double[n];
         for (int i = 0; i < n; i++) {
-            v[i] = median * Math.exp(SIGMA * random.nextGaussian());
+            v[i] = median * Math.exp(sigma * random.nextGaussian());
         }
         Arrays.sort(v);
         Quantiles q = Quantiles.newBuilder().setCount(n).setP50(rank(v, 0.5)).setP95(rank(v, 0.95))
                 .setP99(rank(v, 0.99)).setP50Ci(ci(v, 0.5)).setP95Ci(ci(v, 0.95)).setP99Ci(ci(v, 0.99))
                 .setCiUnavailable(unavailable(v)).build();
-        WindowSummary s = summary(index, n, 0, n);
+        long good = Arrays.stream(v).filter(x -> x <= threshold).count();
+        WindowSummary s = summary(index, n, 0, good);
         s.setTtftMs(q);
         return s;
     }
