@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  */
 public final class SloAlertOptions {
     @Option(names = "--slo-decision", paramLabel = "interval|point",
-            description = "How a window decides an SLO's state. interval: it breaches only when the 95% interval of the"
+            description = "How a window decides an SLO's state. interval: it breaches only when the 95%% interval of the"
                     + " window's value (of the percentile, or of error_rate/goodput) lies wholly above/below the"
                     + " threshold, and recovers only when it lies wholly on the right side; otherwise the state holds"
                     + " (a p95 interval needs at least 72 requests in a window, a p99 one 368). point: the window's point"
@@ -29,7 +29,7 @@ public final class SloAlertOptions {
 
     @Option(names = "--slo-target", paramLabel = "FRACTION",
             description = "Turns the SLOs into an error budget with burn-rate alerts: this share of the requests must"
-                    + " complete and meet every per-request SLO, e.g. 0.99 (budget 1%). Alerts fire on capstream.alerts"
+                    + " complete and meet every per-request SLO, e.g. 0.99 (budget 1%%). Alerts fire on capstream.alerts"
                     + " at the SRE workbook's rules (page 14.4x over 1h and 5m, page 6x over 6h and 30m, ticket 1x over"
                     + " 3d and 6h) or those of --burn-rate-rule. Default: no burn-rate alerts.")
     Double target;
