@@ -11,7 +11,9 @@ import org.hipparchus.stat.interval.ConfidenceInterval;
  * Decides an SLO on one closed window under a {@link SloDecision}: percentile SLOs read the window's
  * {@code pNN_ci}; {@code error_rate} and {@code goodput} use the Wilson score interval of the proportion
  * (Hipparchus {@link BinomialProportion}) at 95%; {@code output_throughput_tok_s} has no interval and is decided on
- * its point value once the window has {@code minSamples} requests. Stateless.
+ * its point value once the window has {@code minSamples} requests, and so is a percentile of a summary that has
+ * neither the percentile's interval nor a reason for its absence (written before the window path filled intervals).
+ * Stateless.
  */
 public final class SloJudge {
     /** Confidence level of the proportion intervals, as of the percentile ones. */
@@ -42,7 +44,8 @@ public final class SloJudge {
             interval = proportionInterval(slo, summary);
         }
         boolean useInterval = decision.mode() == SloDecision.Mode.INTERVAL
-                && !Slo.OUTPUT_THROUGHPUT.equals(slo.metric());
+                && !Slo.OUTPUT_THROUGHPUT.equals(slo.metric())
+                && (!slo.perRequest() || hasIntervalFields(slo, slo.quantiles(summary)));
         if (!useInterval) {
             Verdict v = samples < decision.minSamples() ? Verdict.UNDECIDED
                     : slo.metBy(observed) ? Verdict.MET : Verdict.VIOLATED;
@@ -55,6 +58,16 @@ public final class SloJudge {
         boolean highMeets = slo.metBy(interval.get(1));
         Verdict v = lowMeets && highMeets ? Verdict.MET : !lowMeets && !highMeets ? Verdict.VIOLATED : Verdict.UNDECIDED;
         return new SloJudgement(v, observed, interval, samples);
+    }
+
+    /**
+     * Whether the window's quantiles say something about this percentile's interval: an interval, or a reason in
+     * {@code ci_unavailable}. A summary written before issue 32 (or by a window path that does not fill intervals)
+     * has neither; it is decided on its point value with the minimum sample count, as under point decisions.
+     */
+    private static boolean hasIntervalFields(Slo slo, Quantiles q) {
+        return slo.interval(q) != null
+                || q.getCiUnavailable() != null && q.getCiUnavailable().containsKey("p" + slo.percentile());
     }
 
     /** Wilson 95% interval of error_rate or goodput; null for other metrics or without requests. */

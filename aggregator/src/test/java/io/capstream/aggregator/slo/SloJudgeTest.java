@@ -13,8 +13,23 @@ class SloJudgeTest {
     private static WindowSummary withTtft(long n, double p95, List<Double> ci) {
         WindowSummary s = SimulatedWindows.summary(0, n, 0, n);
         s.setTtftMs(Quantiles.newBuilder().setCount(n).setP50(p95 / 2).setP95(p95).setP99(p95 * 1.2).setP95Ci(ci)
-                .build());
+                .setCiUnavailable(ci == null ? java.util.Map.of("p95", n + " values are too few") : null).build());
         return s;
+    }
+
+    @Test
+    void aSummaryWithoutIntervalFieldsIsDecidedOnItsPointValue() {
+        Slo slo = SloParser.parse("ttft_p95_ms<=500");
+        WindowSummary s = withTtft(100, 900, null);
+        s.getTtftMs().setCiUnavailable(null); // written before the window path filled intervals
+        SloJudgement j = SloJudge.judge(slo, s, SloDecision.interval());
+        assertThat(j.verdict()).as("no interval and no reason: point value with the minimum sample count")
+                .isEqualTo(Verdict.VIOLATED);
+        assertThat(j.interval()).isNull();
+        WindowSummary small = withTtft(20, 900, null);
+        small.getTtftMs().setCiUnavailable(null);
+        assertThat(SloJudge.judge(slo, small, SloDecision.interval()).verdict()).as("20 values < 30")
+                .isEqualTo(Verdict.UNDECIDED);
     }
 
     @Test
