@@ -9,10 +9,12 @@ import org.hipparchus.stat.inference.MannWhitneyUTest;
  * Finds lasting shifts in a series of window percentiles (issue 32): a two-sided CUSUM (Page 1954; Montgomery,
  * <i>Introduction to Statistical Quality Control</i>, §9.1) on the natural log of each window's value, so that a
  * shift is a ratio (20% slower is the same step at 100 ms as at 10 s). Each new value is standardised against the
- * reference level: {@code z = (ln x - median(reference)) / scale}, with the scale a robust spread of the reference
+ * reference level: {@code z = (ln x - median(reference)) / scale} (clipped to &plusmn;{@link #CLIP}), with the scale a robust spread of the reference
  * windows (1.4826 &times; their median absolute deviation, at least {@link #MIN_SCALE}); the upper sum
  * {@code up = max(0, up + z - k)} and the lower one {@code down = max(0, down - z - k)} grow only while the values
- * stay on one side, and the detector fires when one exceeds {@code h}. The reference is the {@link #REFERENCE}
+ * stay on one side, and the detector fires when one exceeds {@code h}, the newest window is beyond the reference on that
+ * side, at least {@link #MIN_AFTER} windows are at the new level, and a Mann-Whitney test tells them from the
+ * reference with confidence {@link #MIN_CONFIDENCE}. The reference is the {@link #REFERENCE}
  * windows before the newest {@link #LAG} (so that the first windows after a shift are judged against the old
  * level); the first {@code WARM_UP + LAG} windows of a series (or after a change) only build it. On a detection the
  * change is placed within the windows since the firing sum was last zero, at the split that best separates a new
@@ -29,6 +31,15 @@ public final class ChangePointDetector {
     public static final int RECENT = 60;
     /** Smallest scale, in log units (2%: the sketch's 1% relative accuracy on both sides). */
     public static final double MIN_SCALE = 0.02;
+    /**
+     * Each window's standardised step is clipped to &plusmn;4 scale units, so that one outlying window (a restart, a
+     * transient stall) cannot fire alone: a change needs at least three windows beyond the reference.
+     */
+    public static final double CLIP = 4;
+    /** Smallest Mann-Whitney confidence (1 - p) of a published change. */
+    public static final double MIN_CONFIDENCE = 0.95;
+    /** Fewest windows at the new level a change needs. */
+    public static final int MIN_AFTER = 2;
     /** Default allowance k, in scale units. */
     public static final double DEFAULT_K = 0.5;
     /** Default decision threshold h, in scale units. */
@@ -96,7 +107,7 @@ public final class ChangePointDetector {
         add(recent, p, RECENT);
         double center = median(ref);
         double scale = Math.max(MIN_SCALE, 1.4826 * mad(ref, center));
-        double z = (p.logValue() - center) / scale;
+        double z = Math.max(-CLIP, Math.min(CLIP, (p.logValue() - center) / scale));
         if (state.up == 0) {
             state.upSince = startMs;
         }
@@ -105,8 +116,11 @@ public final class ChangePointDetector {
         }
         state.up = Math.max(0, state.up + z - k);
         state.down = Math.max(0, state.down - z - k);
-        if (state.up > h || state.down > h) {
-            return fire(state, state.up > h, ref);
+        boolean up = state.up > h;
+        // the newest window must itself be beyond the reference on that side: a sum that is still high after one
+        // outlying window (a restart, a stall) is no change
+        if ((up || state.down > h) && (up ? z > k : z < -k)) {
+            return fire(state, up, ref);
         }
         return null;
     }
@@ -115,8 +129,14 @@ public final class ChangePointDetector {
         long since = up ? state.upSince : state.downSince;
         List<Point> excursion = state.recent.stream().filter(q -> q.startMs() >= since).toList();
         List<Point> after = excursion.subList(changeIndex(excursion, median(ref)), excursion.size());
+        if (after.size() < MIN_AFTER) {
+            return null; // one window at a new level is not yet a level
+        }
         double[] afterLogs = logs(after);
         double p = new MannWhitneyUTest().mannWhitneyUTest(ref, afterLogs);
+        if (1 - p < MIN_CONFIDENCE) {
+            return null; // the windows since the change do not differ clearly from the reference (yet)
+        }
         Shift shift = new Shift(up, Math.exp(median(ref)), Math.exp(median(afterLogs)), 1 - p, ref.length, after.size(),
                 since);
         state.recent.clear();

@@ -85,6 +85,23 @@ class ChangePointDetectorTest {
     }
 
     @Test
+    void oneOutlyingWindowIsNoChange() {
+        ChangePointDetector d = new ChangePointDetector();
+        for (long seed = 6; seed < 26; seed++) {
+            Random r = new Random(seed);
+            CusumState s = new CusumState();
+            for (int i = 0; i < 40; i++) {
+                d.accept(s, i, p95(r, 200, 300));
+            }
+            assertThat(d.accept(s, 40, 10 * p95(r, 200, 300))).as("a single window 10x higher (e.g. a restart), seed "
+                    + seed).isNull();
+            for (int i = 41; i < 44; i++) {
+                assertThat(d.accept(s, i, p95(r, 200, 300))).as("normal window " + i + " after it, seed " + seed).isNull();
+            }
+        }
+    }
+
+    @Test
     void aShiftReportsItsLevelsWindowsAndConfidence() {
         ChangePointDetector d = new ChangePointDetector();
         Random r = new Random(5);
