@@ -56,6 +56,14 @@ public record AggregatorConfig(ReportTopologyConfig report, WindowTopologyConfig
     }
 
     /**
+     * @param slo the SLO alerts' settings (e.g. {@code slo().withDecision(..)}); not null
+     * @return a copy with them
+     */
+    public AggregatorConfig withSlo(SloTopologyConfig slo) {
+        return new AggregatorConfig(report, window, slo);
+    }
+
+    /**
      * @param client registry client settings (credentials, timeouts)
      * @return a copy whose report, window and SLO parts all use these settings
      */

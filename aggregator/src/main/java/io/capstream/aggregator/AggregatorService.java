@@ -1,6 +1,7 @@
 package io.capstream.aggregator;
 
 import io.capstream.aggregator.api.AdvertisedUrl;
+import io.capstream.aggregator.api.AlertStateCollector;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.api.ApiServer;
 import io.capstream.aggregator.api.MonitoringMetrics;
@@ -101,6 +102,11 @@ public final class AggregatorService implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(settings, "settings");
         MonitoringMetrics metrics = new MonitoringMetrics(config.slo().slos(), Clock.systemUTC());
+        // issue 32: firing alerts as the capstream_alerts state gauge on /metrics
+        AlertStateCollector alertStates = new AlertStateCollector();
+        metrics.registry().getPrometheusRegistry().register(alertStates);
+        AggregatorConfig withAlertStates = config.withSlo(config.slo().withListener(
+                config.slo().listener().andThen(alertStates)));
         ApiServer api = null;
         AdvertisedUrl advertised = null;
         StreamsSettings effective = settings;
@@ -122,7 +128,8 @@ public final class AggregatorService implements AutoCloseable {
                 extra.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.endpoint());
                 effective = settings.withExtra(extra);
             }
-            Topology topology = AggregatorTopology.build(withInputPartitions(config, effective), metrics, metrics);
+            Topology topology = AggregatorTopology.build(withInputPartitions(withAlertStates, effective), metrics,
+                    metrics);
             // the runtime installs the handler: a registry outage replaces the thread, anything else stops the application
             runtime = StreamsRuntime.create(topology, effective, StreamsRuntime.Options.named("aggregator")
                     .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));

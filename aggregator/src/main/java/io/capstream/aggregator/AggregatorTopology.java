@@ -6,6 +6,7 @@ import io.capstream.aggregator.events.RegistryWaitingDeserializer;
 import io.capstream.aggregator.report.ReportTopology;
 import io.capstream.aggregator.report.ReportTopologyConfig;
 import io.capstream.aggregator.runtime.StreamsSettings;
+import io.capstream.aggregator.change.ChangeTopology;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.sweep.SweepTopology;
 import io.capstream.aggregator.sweep.SweepTopologyConfig;
@@ -35,7 +36,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * The aggregator's one topology: the shared events source ({@link EventsSource}, with its
  * dead-letter topic) feeds both the per-run report path ({@link ReportTopology}) and the windowed
- * summaries ({@link WindowTopology}) with SLO alerts ({@link SloTopology}). The reports topic is
+ * summaries ({@link WindowTopology}) with SLO alerts ({@link SloTopology}) and change points
+ * ({@link ChangeTopology}, on {@code capstream.changes}). The reports topic is
  * also read back into the queryable store {@value #REPORTS_STORE} (key run id) for the HTTP API, and
  * the chunks of large reports ({@code capstream.reports.chunks}) into the global store
  * {@value #REPORT_CHUNKS_STORE} (key {@code <run id>|<index>}; a global table is restored from its
@@ -90,6 +92,8 @@ public final class AggregatorTopology {
         ReportTopology.addTo(events, builder, config.report());
         KStream<String, WindowSummary> summaries = WindowTopology.addTo(events, builder, config.window(), onLate);
         SloTopology.addTo(summaries, builder, config.slo());
+        ChangeTopology.addTo(summaries, builder, config.slo().schemaRegistryUrl(), config.slo().registryClient(),
+                config.slo().clock());
         if (onSummary != null) {
             summaries.foreach((k, v) -> onSummary.accept(v), Named.as("capstream-summaries-listener"));
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.capstream.aggregator.slo.SloDecision;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
@@ -38,6 +39,7 @@ class AggregatorRegistryAuthTest {
         try (AuthRegistryStub stub = new AuthRegistryStub(USER_INFO)) {
             AggregatorConfig config = AggregatorConfig.of(stub.url(), AUTH, Duration.ofSeconds(10), Duration.ofSeconds(1),
                     SloParser.parseAll(List.of("ttft_p95_ms<=1")));
+            config = config.withSlo(config.slo().withDecision(SloDecision.point(1))); // few requests per window
             Properties props = new Properties();
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, "aggregator-registry-auth-test");
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

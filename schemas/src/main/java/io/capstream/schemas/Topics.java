@@ -25,6 +25,11 @@ public final class Topics {
     public static final String SERVER_METRICS = "capstream.server-metrics";
     /** {@code SloBreach} records, key = target + model. */
     public static final String ALERTS = "capstream.alerts";
+    /**
+     * {@code ChangePoint} records (issue 32): lasting shifts in a series of window percentiles, key = target + model +
+     * context bucket + metric.
+     */
+    public static final String CHANGES = "capstream.changes";
     /** Undecodable records of {@link #EVENTS}: original key and bytes, error in headers. */
     public static final String EVENTS_DLQ = "capstream.events.dlq";
 

@@ -79,14 +79,7 @@ public record Slo(String text, String metric, Quantity quantity, int percentile,
                 default -> null;
             };
         }
-        Quantiles q = switch (quantity) {
-            case TTFT -> summary.getTtftMs();
-            case TTFO -> summary.getTtfoMs();
-            case E2E -> summary.getE2eMs();
-            case ITL -> summary.getItlMs();
-            case DECODE -> summary.getDecodeTokS();
-            case PREFILL -> summary.getPrefillTokS();
-        };
+        Quantiles q = quantiles(summary);
         if (q == null || q.getCount() == 0) {
             return null;
         }
@@ -117,6 +110,37 @@ public record Slo(String text, String metric, Quantity quantity, int percentile,
      */
     public static boolean anyMissedBy(List<Slo> slos, WindowSummary summary) {
         return slos.stream().anyMatch(slo -> Boolean.FALSE.equals(slo.judge(summary)));
+    }
+
+    /**
+     * @param summary the closed window's summary; not null
+     * @return the window's quantiles of this percentile SLO's quantity; null for window SLOs or when the window has
+     *         none
+     */
+    public Quantiles quantiles(WindowSummary summary) {
+        if (quantity == null) {
+            return null;
+        }
+        return switch (quantity) {
+            case TTFT -> summary.getTtftMs();
+            case TTFO -> summary.getTtfoMs();
+            case E2E -> summary.getE2eMs();
+            case ITL -> summary.getItlMs();
+            case DECODE -> summary.getDecodeTokS();
+            case PREFILL -> summary.getPrefillTokS();
+        };
+    }
+
+    /**
+     * @param q the window's quantiles of this SLO's quantity; not null
+     * @return the 95% interval [low, high] of this SLO's percentile, or null when the window has none
+     */
+    public java.util.List<Double> interval(Quantiles q) {
+        return switch (percentile) {
+            case 50 -> q.getP50Ci();
+            case 95 -> q.getP95Ci();
+            default -> q.getP99Ci();
+        };
     }
 
     /**

@@ -6,6 +6,7 @@ import io.capstream.schemas.avro.SloState;
 import io.capstream.schemas.avro.WindowSummary;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -13,10 +14,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * Evaluates every SLO on each closed window and publishes state changes: the first violating
- * window of a (target, model, bucket, SLO) publishes {@code BREACH}; the next window that meets
- * the SLO again publishes {@code RECOVERED}. A window without a value for the SLO's metric
- * (e.g. no completed request) changes nothing. The last published alert per
+ * Evaluates every SLO on each closed window and publishes state changes: the first window of a
+ * (target, model, bucket, SLO) whose verdict ({@link SloJudge} under the configured {@link SloDecision}) is
+ * violated publishes {@code BREACH}; the next window whose verdict is met publishes {@code RECOVERED}. An
+ * undecided window (no value, too few samples, or under interval decisions an interval that straddles the
+ * threshold) changes nothing. The last published alert per
  * {@code target|model|bucket|slo} is kept in {@link SloTopology#STATE_STORE} (so a state that is
  * {@code BREACH} there is an active breach); every alert is also written to the history window
  * store {@link SloTopology#HISTORY_STORE}. Output key: {@code target|model}.
@@ -24,6 +26,8 @@ import org.apache.kafka.streams.state.WindowStore;
 final class SloAlertProcessor implements Processor<String, WindowSummary, String, SloBreach> {
     private final List<Slo> slos;
     private final Clock clock;
+    private final SloDecision decision;
+    private final Consumer<SloBreach> listener;
     private ProcessorContext<String, SloBreach> context;
     private KeyValueStore<String, SloBreach> state;
     private WindowStore<String, SloBreach> history;
@@ -31,6 +35,8 @@ final class SloAlertProcessor implements Processor<String, WindowSummary, String
     SloAlertProcessor(SloTopologyConfig config) {
         this.slos = config.slos();
         this.clock = config.clock();
+        this.decision = config.decision();
+        this.listener = config.listener();
     }
 
     @Override
@@ -45,12 +51,11 @@ final class SloAlertProcessor implements Processor<String, WindowSummary, String
         WindowSummary summary = record.value();
         WindowKey key = new WindowKey(summary.getTarget(), summary.getModel(), summary.getContextBucket());
         for (Slo slo : slos) {
-            Boolean judged = slo.judge(summary);
-            if (judged == null) {
+            SloJudgement judgement = SloJudge.judge(slo, summary, decision);
+            if (judgement.verdict() == SloJudgement.Verdict.UNDECIDED) {
                 continue;
             }
-            boolean met = judged;
-            double observed = slo.observe(summary);
+            boolean met = judgement.verdict() == SloJudgement.Verdict.MET;
             String stateKey = key.encode() + WindowKey.SEP + slo.text();
             SloBreach last = state.get(stateKey);
             boolean breached = last != null && last.getState() == SloState.BREACH;
@@ -65,7 +70,11 @@ final class SloAlertProcessor implements Processor<String, WindowSummary, String
                     .setMetric(slo.metric())
                     .setComparison(slo.comparison().symbol())
                     .setThreshold(slo.threshold())
-                    .setObserved(observed)
+                    .setObserved(judgement.observed())
+                    .setDecision(judgement.interval() != null ? SloDecision.Mode.INTERVAL.label()
+                            : SloDecision.Mode.POINT.label())
+                    .setInterval(judgement.interval())
+                    .setSamples(judgement.samples())
                     .setState(met ? SloState.RECOVERED : SloState.BREACH)
                     .setWindowStartMs(summary.getWindowStartMs())
                     .setWindowEndMs(summary.getWindowEndMs())
@@ -74,6 +83,7 @@ final class SloAlertProcessor implements Processor<String, WindowSummary, String
             state.put(stateKey, alert);
             history.put(stateKey, alert, summary.getWindowStartMs());
             context.forward(new Record<>(key.targetModel(), alert, record.timestamp()));
+            listener.accept(alert);
         }
     }
 }

@@ -12,8 +12,8 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * SLO alerting on closed windows: {@link SloAlertProcessor} after the window summaries (same
- * partitioning, no repartition), publishing {@code SloBreach} records to {@code capstream.alerts}
+ * SLO alerting on closed windows: {@link SloAlertProcessor} (and, with a burn-rate policy,
+ * {@link BurnRateProcessor}) after the window summaries (same partitioning, no repartition), publishing {@code SloBreach} records to {@code capstream.alerts}
  * (key {@code target|model}).
  */
 public final class SloTopology {
@@ -21,6 +21,8 @@ public final class SloTopology {
     public static final String STATE_STORE = "capstream-slo-state";
     /** Window store: every alert, key target|model|bucket|slo, time = window start. */
     public static final String HISTORY_STORE = "capstream-alerts-store";
+    /** Window store (only with a burn-rate policy): requests and bad requests per target|model|bucket and window. */
+    public static final String BURN_STORE = "capstream-burn-windows";
 
     private SloTopology() {
     }
@@ -44,6 +46,14 @@ public final class SloTopology {
                 config.retention(), Duration.ofMillis(1), false), Serdes.String(), serde));
         KStream<String, SloBreach> alerts = summaries.process(() -> new SloAlertProcessor(config),
                 Named.as("capstream-slo-evaluate"), STATE_STORE, HISTORY_STORE);
+        if (config.burnRate() != null) {
+            Duration keep = config.burnRate().longest().plus(Duration.ofHours(1));
+            builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(BURN_STORE, keep,
+                    Duration.ofMillis(1), false), Serdes.String(), Serdes.ByteArray()));
+            KStream<String, SloBreach> burn = summaries.process(() -> new BurnRateProcessor(config),
+                    Named.as("capstream-burn-rate-evaluate"), BURN_STORE, STATE_STORE, HISTORY_STORE);
+            alerts = alerts.merge(burn, Named.as("capstream-alerts-merge"));
+        }
         alerts.to(config.alertsTopic(), Produced.with(Serdes.String(), serde).withName("capstream-alerts-sink"));
         return alerts;
     }

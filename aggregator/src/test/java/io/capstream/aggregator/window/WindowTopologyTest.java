@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.capstream.aggregator.slo.SloDecision;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.slo.SloTopologyConfig;
@@ -67,7 +68,7 @@ class WindowTopologyTest {
         KStream<String, WindowSummary> out = WindowTopology.addTo(in, builder, config,
                 (target, model, bucket) -> late.add(target + "|" + bucket));
         SloTopology.addTo(out, builder, new SloTopologyConfig(parsed, Topics.ALERTS, REGISTRY, Duration.ofDays(1),
-                Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)));
+                Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)).withDecision(SloDecision.point(1)));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "window-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

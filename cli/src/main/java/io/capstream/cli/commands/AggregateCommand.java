@@ -11,6 +11,7 @@ import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
 import io.capstream.aggregator.slo.SloParser;
+import io.capstream.aggregator.slo.SloTopologyConfig;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.DurationConverter;
@@ -18,6 +19,7 @@ import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.OtlpOptions;
+import io.capstream.cli.options.SloAlertOptions;
 import io.capstream.cli.options.StreamsStateDirs;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -89,6 +91,9 @@ public final class AggregateCommand implements Callable<Integer> {
                     + SloParser.METRICS_HELP + ". Breaches and recoveries go to capstream.alerts; goodput is added to"
                     + " each summary.")
     List<String> slos = new ArrayList<>();
+
+    @Mixin
+    SloAlertOptions sloAlerts = new SloAlertOptions();
 
     @Option(names = "--application-id", paramLabel = "ID",
             description = "Kafka Streams application id (consumer group, state). Default: ${DEFAULT-VALUE}.")
@@ -168,6 +173,7 @@ public final class AggregateCommand implements Callable<Integer> {
             problems.add("--slo: " + e.getMessage());
         }
         OtlpConfig otlpConfig = otlp.resolve(env, problems);
+        sloAlerts.apply(SloTopologyConfig.defaults(parsed, "unchecked"), problems);
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println("capstream aggregate: " + p));
             return 2;
@@ -187,7 +193,7 @@ public final class AggregateCommand implements Callable<Integer> {
         AggregatorConfig base = AggregatorConfig.of(kafka.schemaRegistryUrl(), kafka.registryClientConfig(), window,
                 grace, parsed);
         AggregatorConfig config = new AggregatorConfig(base.report().withIncompleteDeadline(incompleteDeadline),
-                base.window(), base.slo());
+                base.window(), sloAlerts.apply(base.slo(), new ArrayList<>()));
         Path stateBase = stateDir != null ? stateDir : StreamsStateDirs.defaultDir();
         StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateBase)
                 .withStreamThreads(streamThreads).withExtra(props.userProperties());
@@ -211,6 +217,9 @@ public final class AggregateCommand implements Callable<Integer> {
         out.printf("capstream aggregate: running (window %s, grace %s, %d SLO%s); HTTP API on http://%s:%d"
                         + " (/api/runs, /api/summaries, /api/alerts, /metrics). Ctrl-C to stop.%n",
                 window, grace, parsed.size(), parsed.size() == 1 ? "" : "s", httpHost, service.httpPort());
+        if (!parsed.isEmpty()) {
+            out.println("capstream aggregate: " + SloAlertOptions.banner(config.slo()));
+        }
         out.println("capstream aggregate: live dashboard on " + dashboardUrl(httpHost, service.httpPort()));
         out.println(advertisedLine(applicationId, service.advertisedUrl(), advertised != null));
         out.println("capstream aggregate: local state in " + stateBase.resolve(applicationId) + " (--state-dir)");

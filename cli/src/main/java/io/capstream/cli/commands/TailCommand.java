@@ -30,13 +30,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code capstream tail reports|summaries|alerts|sweeps|server-metrics}: prints the records of a capstream output topic
+ * {@code capstream tail reports|summaries|alerts|changes|sweeps|server-metrics}: prints the records of a capstream output topic
  * as a table or JSON, with a plain Kafka consumer (no consumer group, read_committed) and the
  * Confluent-format Avro deserializer; exits once caught up unless {@code --follow}.
  * Exit codes: 0 ok; 1 Kafka or registry error; 2 usage error.
  */
 @Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Prints the records of capstream.reports, capstream.summaries, capstream.alerts, capstream.sweeps or"
+        description = {"Prints the records of capstream.reports, capstream.summaries, capstream.alerts, capstream.changes,"
+                + " capstream.sweeps or"
                 + " capstream.server-metrics as a table"
                 + " or JSON. Without --follow: prints what the topic holds (or, with --since, its recent part) and"
                 + " exits. With --follow: prints new records as they arrive until Ctrl-C (add --from-beginning or"
@@ -47,7 +48,7 @@ import picocli.CommandLine.Parameters;
 public final class TailCommand implements Callable<Integer> {
     /** Now, for {@code --since} (tests set their own). */
     CapClock clock = CapClock.system();
-    @Parameters(index = "0", paramLabel = "reports|summaries|alerts|sweeps|server-metrics",
+    @Parameters(index = "0", paramLabel = "reports|summaries|alerts|changes|sweeps|server-metrics",
             description = "Which topic to read.")
     String what;
 
@@ -98,7 +99,7 @@ public final class TailCommand implements Callable<Integer> {
         try {
             kind = TailKind.parse(what);
         } catch (IllegalArgumentException e) {
-            problems.add("unknown topic '" + what + "': expected reports, summaries, alerts, sweeps or server-metrics");
+            problems.add("unknown topic '" + what + "': expected reports, summaries, alerts, changes, sweeps or server-metrics");
         }
         TailFormat fmt = null;
         try {

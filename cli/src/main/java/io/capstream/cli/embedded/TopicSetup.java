@@ -106,6 +106,7 @@ public final class TopicSetup {
                 new NewTopic(Topics.SWEEPS, Optional.of(1), Optional.empty()).configs(REPORT_TOPIC_CONFIGS),
                 new NewTopic(Topics.SUMMARIES, Optional.of(1), Optional.empty()),
                 new NewTopic(Topics.ALERTS, Optional.of(1), Optional.empty()),
+                new NewTopic(Topics.CHANGES, Optional.of(1), Optional.empty()),
                 new NewTopic(Topics.SERVER_METRICS, Optional.of(1), Optional.empty()),
                 new NewTopic(Topics.EVENTS_DLQ, Optional.of(eventPartitions), Optional.empty()));
     }

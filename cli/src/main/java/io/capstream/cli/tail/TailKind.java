@@ -2,6 +2,7 @@ package io.capstream.cli.tail;
 
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ChangePoint;
 import io.capstream.schemas.avro.ServerMetricsScrape;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SweepCurve;
@@ -16,6 +17,8 @@ public enum TailKind {
     SUMMARIES(Topics.SUMMARIES, WindowSummary.class),
     /** {@code capstream.alerts}: SloBreach. */
     ALERTS(Topics.ALERTS, SloBreach.class),
+    /** {@code capstream.changes}: ChangePoint (issue 32: lasting shifts of window percentiles). */
+    CHANGES(Topics.CHANGES, ChangePoint.class),
     /** {@code capstream.sweeps}: SweepCurve (no target or model: {@code --target} / {@code --model} match none). */
     SWEEPS(Topics.SWEEPS, SweepCurve.class),
     /** {@code capstream.server-metrics}: ServerMetricsScrape (the endpoints' own metrics during runs). */
@@ -30,7 +33,7 @@ public enum TailKind {
     }
 
     /**
-     * @param name the command-line name: reports, summaries, alerts, sweeps or server-metrics (any case)
+     * @param name the command-line name: reports, summaries, alerts, changes, sweeps or server-metrics (any case)
      * @return the kind
      * @throws IllegalArgumentException for another name
      */
@@ -65,6 +68,9 @@ public enum TailKind {
         if (record instanceof ServerMetricsScrape m) {
             return m.getTarget();
         }
+        if (record instanceof ChangePoint c) {
+            return c.getTarget();
+        }
         return ((SloBreach) record).getTarget();
     }
 
@@ -84,6 +90,9 @@ public enum TailKind {
         }
         if (record instanceof ServerMetricsScrape m) {
             return m.getModel();
+        }
+        if (record instanceof ChangePoint c) {
+            return c.getModel();
         }
         return ((SloBreach) record).getModel();
     }

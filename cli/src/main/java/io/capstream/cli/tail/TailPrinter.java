@@ -7,6 +7,7 @@ import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.ServerMetricsScrape;
+import io.capstream.schemas.avro.ChangePoint;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.WindowSummary;
@@ -42,6 +43,8 @@ public final class TailPrinter {
     private static final String SWEEP_ROW = "%-20s %-36s %-11s %-6s %7s %9s %-40s";
     /** Layout of the server-metrics table (the queue and KV-cache series by their common names). */
     private static final String SERVER_ROW = "%-20s %-40s %-32s %8s %8s %8s %8s %6s";
+    /** Issue 32: change points. */
+    private static final String CHANGE_ROW = "%-20s %-32s %-20s %-9s %-12s %9s %9s %8s %6s %7s";
 
     private final TailKind kind;
     private final TailFormat format;
@@ -98,6 +101,8 @@ public final class TailPrinter {
             }
             case ALERTS -> String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s",
                     "window_start", "state", "target", "model", "bucket", "slo", "observed");
+            case CHANGES -> String.format(Locale.ROOT, CHANGE_ROW, "change_start", "target", "model", "bucket",
+                    "metric", "before", "after", "change", "conf", "windows");
             case SWEEPS -> String.format(Locale.ROOT, SWEEP_ROW, "updated_at", "sweep_id", "axis", "mode", "steps",
                     "max_load", "max_load_run_id");
             case SERVER_METRICS -> String.format(Locale.ROOT, SERVER_ROW, "scraped_at", "run_id", "target", "t_s",
@@ -148,6 +153,12 @@ public final class TailPrinter {
                     "%.1f", m.getTMs() / 1000), num(m.getSamples().get("requests_running")),
                     num(m.getSamples().get("requests_waiting")), num(m.getSamples().get("kv_cache_usage")),
                     m.getSamples().size());
+        }
+        if (record instanceof ChangePoint c) {
+            return String.format(Locale.ROOT, CHANGE_ROW, time(c.getChangeWindowStartMs()), cut(c.getTarget(), 32),
+                    cut(c.getModel(), 20), c.getContextBucket(), c.getMetric(), num(c.getBefore()), num(c.getAfter()),
+                    String.format(Locale.ROOT, "%+.1f%%", c.getRelativeChange() * 100),
+                    String.format(Locale.ROOT, "%.3f", c.getConfidence()), c.getAfterWindows());
         }
         SloBreach a = (SloBreach) record;
         return String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s", time(a.getWindowStartMs()),

@@ -8,6 +8,7 @@ import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.runtime.StreamsSettings;
+import io.capstream.aggregator.slo.SloDecision;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.cli.CapstreamMain;
 import io.capstream.cli.embedded.EmbeddedKafka;
@@ -60,6 +61,7 @@ class DashboardBrowserIT {
             TopicSetup.ensureTopics(bootstrap, Map.of(), TopicSetup.DEFAULT_EVENT_PARTITIONS);
             AggregatorConfig config = AggregatorConfig.of(registry, Duration.ofSeconds(2), Duration.ofMillis(500),
                     SloParser.parseAll(List.of("ttft_p95_ms<=1")));
+            config = config.withSlo(config.slo().withDecision(SloDecision.point(1))); // few requests per window
             try (AggregatorService aggregator = AggregatorService.start(config,
                     StreamsSettings.defaults("dashboard-browser-it", bootstrap, stateDir), new ApiConfig("127.0.0.1", 0));
                  KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(bootstrap, registry, Map.of(),

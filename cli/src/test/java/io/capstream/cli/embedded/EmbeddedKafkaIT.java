@@ -47,7 +47,7 @@ class EmbeddedKafkaIT {
 
             Set<String> created = TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), 3);
             assertEquals(Set.of(Topics.EVENTS, Topics.REPORTS, Topics.REPORT_CHUNKS, Topics.SWEEPS, Topics.SUMMARIES,
-                    Topics.ALERTS, Topics.SERVER_METRICS, Topics.EVENTS_DLQ), created);
+                    Topics.ALERTS, Topics.CHANGES, Topics.SERVER_METRICS, Topics.EVENTS_DLQ), created);
             assertEquals(Set.of(), TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), 3), "second call creates nothing");
             checkTopicLayout(kafka.bootstrapServers());
 

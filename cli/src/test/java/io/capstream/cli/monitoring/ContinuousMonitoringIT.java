@@ -9,6 +9,7 @@ import io.capstream.aggregator.AggregatorConfig;
 import io.capstream.aggregator.AggregatorService;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.runtime.StreamsSettings;
+import io.capstream.aggregator.slo.SloDecision;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
@@ -82,6 +83,7 @@ class ContinuousMonitoringIT {
             TopicSetup.ensureTopics(bootstrap, Map.of(), 3);
             AggregatorConfig config = AggregatorConfig.of(registry, Duration.ofMillis(WINDOW_MS), Duration.ofSeconds(1),
                     SloParser.parseAll(List.of("ttft_p95_ms<=800")));
+            config = config.withSlo(config.slo().withDecision(SloDecision.point(1))); // few requests per window
             try (AggregatorService aggregator = AggregatorService.start(config,
                     StreamsSettings.defaults("monitoring-it", bootstrap, stateDir), new ApiConfig("127.0.0.1", 0))) {
                 // no need to wait for RUNNING: events wait on the topic; the warm-up overlaps the rebalance

@@ -50,7 +50,7 @@ class MonitoringCommandsTest {
                 "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
         assertEquals(2, code);
         String text = err.toString(StandardCharsets.UTF_8);
-        assertThat(text).contains("expected reports, summaries, alerts, sweeps or server-metrics");
+        assertThat(text).contains("expected reports, summaries, alerts, changes, sweeps or server-metrics");
         assertThat(text).contains("expected table, json or jsonl");
     }
 

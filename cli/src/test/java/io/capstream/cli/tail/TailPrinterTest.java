@@ -116,6 +116,24 @@ class TailPrinterTest {
         assertThat(alert).contains("\"state\":\"BREACH\"");
     }
 
+    @Test
+    void changePointsPrintAsATableAndAsJson() {
+        var change = io.capstream.schemas.avro.ChangePoint.newBuilder().setTarget("http://127.0.0.1:8000/v1")
+                .setModel("m").setContextBucket("all").setMetric("ttft_p95_ms").setDirection("up").setBefore(500)
+                .setAfter(612.5).setRelativeChange(0.225).setConfidence(0.9993).setReferenceWindows(30)
+                .setAfterWindows(4).setChangeWindowStartMs(1_767_225_600_000L)
+                .setDetectedWindowEndMs(1_767_225_840_000L).setDetectedAtMs(1_767_225_845_000L).build();
+        String table = render(TailKind.CHANGES, TailFormat.TABLE, change);
+        assertThat(table.lines().toList()).as(table).hasSize(2);
+        assertThat(table.lines().toList().get(0)).contains("change_start").contains("metric").contains("before")
+                .contains("after").contains("conf");
+        assertThat(table.lines().toList().get(1)).contains("2026-01-01").contains("ttft_p95_ms").contains("500")
+                .contains("612.5").contains("+22.5%").contains("0.999");
+        assertThat(render(TailKind.CHANGES, TailFormat.JSONL, change)).contains("\"relative_change\":0.225")
+                .contains("\"direction\":\"up\"");
+        assertThat(TailKind.parse("changes").topic()).isEqualTo("capstream.changes");
+    }
+
     static io.capstream.schemas.avro.SweepCurve sweep(String axis, Double max, Integer planned) {
         var point = io.capstream.schemas.avro.SweepPoint.newBuilder().setStep(1).setRunId("sweep-1-s1").setLoad(8)
                 .setRequests(10).setCompleted(10).setFailed(0).setOfferedLoad(8).setMeetsSlos(max != null).build();

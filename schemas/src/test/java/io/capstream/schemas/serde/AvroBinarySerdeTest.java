@@ -40,7 +40,8 @@ class AvroBinarySerdeTest {
 
     @Test
     void everyGeneratedRecordRoundTrips() {
-        for (Class<? extends SpecificRecord> type : List.of(RunEvent.class, BenchmarkReport.class, ReportChunk.class,
+        for (Class<? extends SpecificRecord> type : List.of(RunEvent.class, BenchmarkReport.class,
+                io.capstream.schemas.avro.ChangePoint.class, ReportChunk.class,
                 ServerMetricsScrape.class, ServerWindowState.class, SloBreach.class, SweepCurve.class,
                 WindowSummary.class, WorkerShare.class)) {
             roundTrips(type);
