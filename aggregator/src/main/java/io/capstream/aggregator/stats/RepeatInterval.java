@@ -1,6 +1,5 @@
 package io.capstream.aggregator.stats;
 
-import io.capstream.aggregator.slo.Comparison;
 import java.util.Locale;
 import org.hipparchus.distribution.continuous.TDistribution;
 
@@ -66,19 +65,19 @@ public record RepeatInterval(int n, double mean, double low, double high, double
     }
 
     /**
-     * Decides an SLO {@code value <op> threshold} by the interval, not the mean.
+     * Decides an SLO by the interval, not the mean.
      *
-     * @param op        the SLO's comparison; not null
-     * @param threshold its threshold
+     * @param met whether a value meets the SLO, e.g. {@code v -> v <= 500} (a one-sided comparison with a threshold,
+     *            so that the interval meets it when both ends do); not null
      * @return {@link SloSide#MET} when every value of the interval satisfies the SLO, {@link SloSide#MISSED} when
      *     none does, else (and without an interval) {@link SloSide#STRADDLES}
      */
-    public SloSide decide(Comparison op, double threshold) {
+    public SloSide decide(java.util.function.DoublePredicate met) {
         if (!hasInterval()) {
             return SloSide.STRADDLES;
         }
-        boolean lowOk = op.holds(low, threshold);
-        boolean highOk = op.holds(high, threshold);
+        boolean lowOk = met.test(low);
+        boolean highOk = met.test(high);
         return lowOk && highOk ? SloSide.MET : !lowOk && !highOk ? SloSide.MISSED : SloSide.STRADDLES;
     }
 

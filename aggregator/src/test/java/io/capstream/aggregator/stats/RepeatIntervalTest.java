@@ -24,15 +24,15 @@ class RepeatIntervalTest {
     @Test
     void anSloPassesOnlyWhenTheWholeIntervalIsOnTheGoodSide() {
         RepeatInterval r = RepeatInterval.of(new double[] {10, 12, 14}, 0.95); // [7.03, 16.97]
-        assertThat(r.decide(Comparison.LE, 20)).as("<= 20").isEqualTo(RepeatInterval.SloSide.MET);
-        assertThat(r.decide(Comparison.LE, 13)).as("<= 13: mean 12 meets it, the interval does not")
+        assertThat(r.decide(v -> Comparison.LE.holds(v, 20))).as("<= 20").isEqualTo(RepeatInterval.SloSide.MET);
+        assertThat(r.decide(v -> Comparison.LE.holds(v, 13))).as("<= 13: mean 12 meets it, the interval does not")
                 .isEqualTo(RepeatInterval.SloSide.STRADDLES);
-        assertThat(r.decide(Comparison.LE, 5)).as("<= 5").isEqualTo(RepeatInterval.SloSide.MISSED);
-        assertThat(r.decide(Comparison.GE, 5)).as(">= 5").isEqualTo(RepeatInterval.SloSide.MET);
-        assertThat(r.decide(Comparison.GE, 20)).as(">= 20").isEqualTo(RepeatInterval.SloSide.MISSED);
+        assertThat(r.decide(v -> Comparison.LE.holds(v, 5))).as("<= 5").isEqualTo(RepeatInterval.SloSide.MISSED);
+        assertThat(r.decide(v -> Comparison.GE.holds(v, 5))).as(">= 5").isEqualTo(RepeatInterval.SloSide.MET);
+        assertThat(r.decide(v -> Comparison.GE.holds(v, 20))).as(">= 20").isEqualTo(RepeatInterval.SloSide.MISSED);
         RepeatInterval one = RepeatInterval.of(new double[] {12}, 0.95);
         assertThat(one.hasInterval()).as("one repeat").isFalse();
-        assertThat(one.decide(Comparison.LE, 100)).as("one repeat cannot decide").isEqualTo(
+        assertThat(one.decide(v -> Comparison.LE.holds(v, 100))).as("one repeat cannot decide").isEqualTo(
                 RepeatInterval.SloSide.STRADDLES);
         assertThat(one.text()).isEqualTo("12.0 (1 run)");
         assertThatThrownBy(() -> RepeatInterval.of(new double[0], 0.95)).isInstanceOf(IllegalArgumentException.class);

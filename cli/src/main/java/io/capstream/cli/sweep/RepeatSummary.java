@@ -70,7 +70,7 @@ public record RepeatSummary(double load, List<BenchmarkReport> reports, List<Slo
     public RepeatInterval.SloSide side(int i) {
         RepeatInterval v = observed(i);
         Slo s = slos.get(i);
-        return v == null ? RepeatInterval.SloSide.STRADDLES : v.decide(s.comparison(), s.threshold());
+        return v == null ? RepeatInterval.SloSide.STRADDLES : v.decide(x -> s.comparison().holds(x, s.threshold()));
     }
 
     /** @return whether the load meets every SLO by the intervals and every repeat ran its load in full */

@@ -164,8 +164,9 @@ class VisualOutputUsageErrorsTest {
         cmd.setOut(new java.io.PrintWriter(out, true));
         int code = cmd.execute("compare", seed().toString(), seed().toString(), "--threshold", "2.5");
         assertEquals(0, code, out.toString());
-        assertThat(out.toString()).contains("\nchanges within +/-2.5 % of A are \"same\" (--threshold;");
-        assertThat(out.toString()).as("equal values are \"same\": " + out).contains("0.0%  same\n");
+        assertThat(out.toString()).contains("rows without an interval: changes within +/-2.5 % of A are \"same\" (--threshold)");
+        assertThat(out.toString()).as("equal values without an interval are \"same\": " + out)
+                .contains("0.0%  -                      same (threshold)\n");
     }
 
     /** Before: report/compare/import/sweep replaced the report they read (or their sweep.json) by the page, exit 0. */
