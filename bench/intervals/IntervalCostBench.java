@@ -1,8 +1,8 @@
 /*
  * Cost of a window's intervals (issue 32) per window close and quantity: SketchQuantiles.of (p50/p95/p99 with their
  * intervals) against the three SketchPercentile reads it replaced, on DDSketches of n lognormal values. "cold" asks
- * for a different n every call (every IntervalRanks lookup a miss: two binomial inverses per percentile), "warm"
- * for the same n (cache hits). Single thread. Run by hand:  bench/intervals/cost.sh
+ * for a different n every call, "warm" for the same n; since the ranks are no longer cached both compute two binomial
+ * inverses per percentile. Single thread. Run by hand:  bench/intervals/cost.sh
  */
 import com.datadoghq.sketch.ddsketch.DDSketch;
 import io.capstream.aggregator.window.SketchPercentile;
@@ -38,7 +38,7 @@ public class IntervalCostBench {
                     sink += SketchQuantiles.of(sketches[c % sketches.length], 0.01).getP50();
                 }
                 long t2 = System.nanoTime();
-                // cold: a fresh count per call (n + 200 + c) so the ranks cache never hits
+                // cold: a fresh count per call (n + 200 + c)
                 DDSketch big = Sketches.create(0.01);
                 for (int i = 0; i < n; i++) {
                     big.accept(Math.exp(random.nextGaussian() * 0.5 + 6));

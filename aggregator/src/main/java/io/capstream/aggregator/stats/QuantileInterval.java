@@ -75,31 +75,27 @@ public final class QuantileInterval {
     /**
      * @param p     the quantile, in (0, 1)
      * @param level confidence level, in (0, 1)
-     * @return the smallest sample size with an interval at that level (both ranks within 1..n; for p &ge; 0.5 the
-     *         smallest n with {@code p^n <= α/2}), e.g. 72 for p95 at 95%
+     * @return the smallest sample size with an interval at that level, the smallest n with both
+     *         {@code p^n <= α/2} (upper rank within n) and {@code (1-p)^n <= α/2} (lower rank at least 1), e.g. 72 for
+     *         p95 at 95%
      */
     public static long minimumSample(double p, double level) {
-        return MINIMUM_SAMPLES.computeIfAbsent(new PLevel(p, level), k -> searchMinimumSample(p, level));
+        // u <= n needs B(n-1) = 1 - p^n >= 1 - tail; l >= 1 needs B(0) = (1-p)^n <= tail
+        double tail = (1 - level) / 2;
+        return Math.max(smallestPower(p, tail), smallestPower(1 - p, tail));
     }
 
-    /** Memo of {@link #minimumSample}: a reason for a small sample would otherwise search up to n = 368 again. */
-    private static final java.util.Map<PLevel, Long> MINIMUM_SAMPLES = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private record PLevel(double p, double level) {
-    }
-
-    private static long searchMinimumSample(double p, double level) {
-        for (long n = 1; n < 1_000_000; n++) {
-            BinomialDistribution b = new BinomialDistribution((int) n, p);
-            double tail = (1 - level) / 2;
-            long u = b.inverseCumulativeProbability(1 - tail) + 1L;
-            int k = b.inverseCumulativeProbability(tail);
-            long l = b.cumulativeProbability(k) <= tail ? k + 1L : k;
-            if (l >= 1 && u <= n) {
-                return n;
-            }
+    /** @return the smallest n &ge; 1 with {@code q^n <= tail} (0 &lt; q, tail &lt; 1) */
+    private static long smallestPower(double q, double tail) {
+        long n = Math.max(1, (long) Math.ceil(Math.log(tail) / Math.log(q)));
+        // the logarithms may be off by a rounding step at an exact power
+        while (n > 1 && Math.pow(q, n - 1) <= tail) {
+            n--;
         }
-        return Long.MAX_VALUE;
+        while (Math.pow(q, n) > tail) {
+            n++;
+        }
+        return n;
     }
 
     private static String percentileLabel(double p) {
