@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
                 + " percentiles, throughputs, completed and failed requests and goodput, each with B's absolute and"
                 + " relative change from A and whether that is better, worse or the same (within --threshold);"
                 + " then the workload settings that differ.",
-            "Percentile rows (TTFT, TTFO, E2E, ITL) also get the 95% interval of B-A, bootstrapped from both runs'"
+            "Percentile rows (TTFT, TTFO, E2E, ITL) also get the 95%% interval of B-A, bootstrapped from both runs'"
                 + " per-request samples, and a verdict: regression or improvement when the whole interval is on one"
                 + " side of 0, else within noise. Reports without per-request samples get no interval and no verdict.",
             "A and B are report files (anvil-serving.benchmark/v1) when such paths exist, else run ids read from"

@@ -53,9 +53,10 @@ public record RegressionGate(List<Rule> rules) {
             }
             if (colon >= 0) {
                 String t = spec.substring(colon + 1).trim();
-                t = t.endsWith("%") ? t.substring(0, t.length() - 1).trim() : t;
+                // the % is required: a bare number (500) reads as ms as easily as as a share of A
                 try {
-                    threshold = Double.parseDouble(t) / 100;
+                    threshold = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).trim()) / 100
+                            : Double.NaN;
                 } catch (NumberFormatException e) {
                     threshold = Double.NaN;
                 }

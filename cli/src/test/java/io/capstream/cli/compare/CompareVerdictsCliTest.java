@@ -108,6 +108,11 @@ class CompareVerdictsCliTest {
                 fixture("same-b.json"));
         assertThat(bad.code()).as("bad threshold exit code").isEqualTo(2);
         assertThat(bad.err()).as("stderr").contains("THRESHOLD must be a relative change >= 0 such as 10%");
+        // a number without % (ms or a share of A?) is refused, not read as 500 % (found by a fresh-user pass)
+        Outcome bare = compare("--fail-on-regression", "ttft_p50_ms:500", fixture("same-a.json"),
+                fixture("same-b.json"));
+        assertThat(bare.code()).as("threshold without a percent sign: exit code, stderr " + bare.err()).isEqualTo(2);
+        assertThat(bare.err()).as("stderr").contains("--fail-on-regression ttft_p50_ms:500: THRESHOLD must be");
     }
 
     @Test

@@ -141,6 +141,32 @@ class OptionSectionsTest {
                 .isLessThan(help.indexOf("--kafka-property="));
     }
 
+    /**
+     * picocli formats a command's description, header and footer with String.format: a bare % (e.g. "95% interval")
+     * makes it print a "[picocli WARN] Could not format" line into --help (compare's did). Failed before the fix.
+     */
+    @Test
+    void everyHelpTextIsAValidFormatString() {
+        List<String> broken = new ArrayList<>();
+        collectUnformattable(CapstreamMain.newCommandLine(new ConfigDefaultProvider(Map.of(), new Properties())), broken);
+        assertThat(broken).as("descriptions picocli cannot format (escape %% as %%%%)").isEmpty();
+    }
+
+    private static void collectUnformattable(CommandLine cmd, List<String> broken) {
+        CommandLine.Model.CommandSpec spec = cmd.getCommandSpec();
+        List<String> texts = new ArrayList<>(Arrays.asList(spec.usageMessage().description()));
+        texts.addAll(Arrays.asList(spec.usageMessage().header()));
+        texts.addAll(Arrays.asList(spec.usageMessage().footer()));
+        for (String t : texts) {
+            try {
+                String.format(java.util.Locale.ROOT, t);
+            } catch (java.util.IllegalFormatException e) {
+                broken.add(spec.qualifiedName() + ": " + t);
+            }
+        }
+        cmd.getSubcommands().values().forEach(sub -> collectUnformattable(sub, broken));
+    }
+
     private static long optionMethods(Class<?> c) {
         return Arrays.stream(c.getDeclaredMethods()).filter(m -> m.isAnnotationPresent(CommandLine.Option.class)).count();
     }
