@@ -65,9 +65,10 @@ final class ChunkDecoder {
     static Parse decode(byte[] b, int off, int len, DecodedChunk out, boolean textChoices) {
         try (JsonParser p = JSON.createParser(b, off, len)) {
             return chunk(p, out, textChoices) ? Parse.PARSED : Parse.INVALID;
-        } catch (JsonEOFException ex) {
-            return Parse.INCOMPLETE; // the end came inside the value: a later data line may complete it
         } catch (IOException | RuntimeException ex) {
+            if (JsonPrefix.isProperPrefix(b, off, len)) {
+                return Parse.INCOMPLETE; // the end came inside the value: a later data line may complete it
+            }
             if (!hasNonAscii(b, off, len)) {
                 return Parse.INVALID;
             }
@@ -75,8 +76,6 @@ final class ChunkDecoder {
         // invalid UTF-8 somewhere: decode with replacement characters, like the reference, and retry
         try (JsonParser p = JSON.createParser(new String(b, off, len, StandardCharsets.UTF_8))) {
             return chunk(p, out, textChoices) ? Parse.PARSED : Parse.INVALID;
-        } catch (JsonEOFException ex) {
-            return Parse.INCOMPLETE;
         } catch (IOException | RuntimeException ex) {
             return Parse.INVALID;
         }

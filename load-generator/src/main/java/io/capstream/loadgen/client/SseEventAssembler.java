@@ -6,8 +6,8 @@ import java.util.Arrays;
 /**
  * Turns the lines of a streamed body into JSON payloads (spec §4.1), keeping the reference's
  * line-by-line reading where it works and joining the {@code data:} lines of one SSE event where
- * it does not (WHATWG HTML, "event stream interpretation": the data lines of an event are joined
- * with {@code \n} and dispatched at the blank line).
+ * it does not (WHATWG HTML, "event stream interpretation": the data lines of an event make one
+ * value, dispatched at the blank line).
  *
  * <p>Per line: whitespace is stripped (including a trailing {@code \r}); an empty line ends the
  * event; lines not starting with {@code data:} are ignored ({@code event:}, {@code id:},
@@ -15,15 +15,21 @@ import java.util.Arrays;
  * parses on its own is applied at once, stamped with the arrival time of the bytes that completed
  * it, without a copy (the normal case: one line per event, with or without blank lines between
  * events). A payload that is not JSON at all is skipped silently, like {@code json.loads} failing.
- * Only a payload that is a proper prefix of a JSON value ({@link Parse#INCOMPLETE}) starts a
- * multi-line event: it and the following data lines of the event are copied and joined, and the
- * joined text is parsed when the event ends (blank line, end of the body, or {@code [DONE]}) and
- * stamped with the arrival of the bytes that ended it. When the joined text does not parse either,
- * the event is given up: its first line is skipped (it did not parse on its own) and the others
- * are handled one by one, each stamped with its own arrival time, as line-by-line reading would
- * have done (so a stream without blank lines in which one line is cut short loses only that line).
- * An event longer than {@value #MAX_EVENT_BYTES} bytes or {@value #MAX_EVENT_LINES} lines is given
- * up the same way.
+ * Only a payload that is a proper prefix of a JSON value ({@link Parse#INCOMPLETE}, decided by the
+ * parser's state: {@link JsonPrefix}) starts a multi-line event: it and the following data lines of
+ * the event are copied and joined, and the joined text is parsed when the event ends (blank line,
+ * end of the body, or {@code [DONE]}) and stamped with the arrival of the bytes that ended it.
+ * The lines are joined without a separator, each as WHATWG reads its value (after {@code data:}
+ * and one optional space, up to its line terminator, other spaces kept), so that a value cut at any
+ * byte (inside a string, an escape, a number, a literal, a multi-byte character) is rebuilt exactly;
+ * for a value whose lines were cut at its own line breaks (the WHATWG way of sending a multi-line
+ * value) this gives the same JSON value as joining with {@code \n}, since a line break in valid
+ * JSON is only ever whitespace between tokens that need no separator. When the joined text does
+ * not parse either, the event is given up: its first line is skipped (it did not parse on its own)
+ * and the others are handled one by one, each stamped with its own arrival time, as line-by-line
+ * reading would have done (so a stream without blank lines in which one line is cut short loses
+ * only that line). An event longer than {@value #MAX_EVENT_BYTES} bytes or {@value #MAX_EVENT_LINES}
+ * lines is given up the same way.
  *
  * <p>Framing only: every {@code data:} line is reported to {@link PayloadHandler#dataLine(long)} as
  * it arrives (for the count and gaps), and what a payload means is the handler's business. No
@@ -82,7 +88,7 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
     private long now;
     private boolean done;
 
-    // the multi-line event being assembled: payloads joined with '\n', where each line starts and
+    // the multi-line event being assembled: payloads joined, where each line starts and
     // when it arrived; allocated on the first such event only
     private int eventLines;
     private int eventLen;
@@ -109,6 +115,7 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
     public boolean onLine(byte[] b, int off, int len) {
         int s = off;
         int e = off + len;
+        int rawEnd = e > s && b[e - 1] == '\r' ? e - 1 : e; // the line without its terminator, spaces kept
         while (s < e && isSpace(b[s])) {
             s++;
         }
@@ -122,6 +129,7 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
             return true;
         }
         s += DATA.length;
+        int raw = s < rawEnd && b[s] == ' ' ? s + 1 : s; // WHATWG: the value after one optional space
         while (s < e && isSpace(b[s])) {
             s++;
         }
@@ -134,8 +142,8 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
             return false;
         }
         if (eventLines > 0) {
-            if (eventLen + 1 + (e - s) <= MAX_EVENT_BYTES && eventLines < MAX_EVENT_LINES) {
-                add(b, s, e - s);
+            if (eventLen + (rawEnd - raw) <= MAX_EVENT_BYTES && eventLines < MAX_EVENT_LINES) {
+                add(b, raw, rawEnd - raw);
                 return true;
             }
             if (!giveUp()) {
@@ -146,8 +154,8 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
         if (r == Parse.PARSED) {
             return handler.apply(now);
         }
-        if (r == Parse.INCOMPLETE && e - s <= MAX_EVENT_BYTES) {
-            add(b, s, e - s);
+        if (r == Parse.INCOMPLETE && rawEnd - s <= MAX_EVENT_BYTES) {
+            add(b, s, rawEnd - s); // trailing spaces kept: the line may end inside a string
         }
         return true; // unparseable: skipped silently (spec §4.1), or the start of a multi-line event
     }
@@ -174,7 +182,13 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
         boolean go = true;
         for (int i = 1; i < n && go; i++) {
             int from = starts[i];
-            int to = i + 1 < n ? starts[i + 1] - 1 : eventLen;
+            int to = i + 1 < n ? starts[i + 1] : eventLen;
+            while (from < to && isSpace(event[from])) {
+                from++;
+            }
+            while (to > from && isSpace(event[to - 1])) {
+                to--;
+            }
             go = handler.parse(event, from, to - from) != Parse.PARSED || handler.apply(times[i]);
         }
         eventLen = 0;
@@ -187,16 +201,13 @@ public final class SseEventAssembler implements SseLineSplitter.LineHandler {
             starts = new int[8];
             times = new long[8];
         }
-        int at = eventLines == 0 ? 0 : eventLen + 1;
+        int at = eventLines == 0 ? 0 : eventLen;
         if (at + len > event.length) {
             event = Arrays.copyOf(event, Math.max(event.length * 2, at + len));
         }
         if (eventLines == starts.length) {
             starts = Arrays.copyOf(starts, eventLines * 2);
             times = Arrays.copyOf(times, eventLines * 2);
-        }
-        if (eventLines > 0) {
-            event[eventLen] = '\n';
         }
         System.arraycopy(b, off, event, at, len);
         starts[eventLines] = at;

@@ -44,17 +44,16 @@ abstract class TypedEventDecoder implements EventDecoder {
     public final Parse decode(byte[] b, int off, int len, DecodedChunk out) {
         try (JsonParser p = JSON.createParser(b, off, len)) {
             return object(p, out);
-        } catch (JsonEOFException ex) {
-            return Parse.INCOMPLETE;
         } catch (IOException | RuntimeException ex) {
+            if (JsonPrefix.isProperPrefix(b, off, len)) {
+                return Parse.INCOMPLETE; // the end came inside the value: a later data line may complete it
+            }
             if (!hasNonAscii(b, off, len)) {
                 return Parse.INVALID;
             }
         }
         try (JsonParser p = JSON.createParser(new String(b, off, len, StandardCharsets.UTF_8))) {
             return object(p, out);
-        } catch (JsonEOFException ex) {
-            return Parse.INCOMPLETE;
         } catch (IOException | RuntimeException ex) {
             return Parse.INVALID;
         }

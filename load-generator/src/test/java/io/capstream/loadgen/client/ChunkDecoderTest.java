@@ -95,6 +95,19 @@ class ChunkDecoderTest {
     }
 
     @Test
+    void aPayloadEndingInsideAnyTokenIsIncompleteWhateverTheParserThrows() {
+        for (String prefix : new String[] {"{\"a\":tru", "{\"a\":nul", "{\"a\":Na", "{\"a\":-Infin", "{\"a\":-",
+                "{\"a\":1.", "{\"a\":1e", "{\"a\":1e+", "{\"a\":\"x\\u00", "{\"a\":\"x\\", "{\"a\":null,",
+                "{\"a\":[1,", "{\"ch", "  {", "[\"caf\u00e9"}) {
+            assertThat(decode(prefix)).as("payload %s", prefix).isEqualTo(Parse.INCOMPLETE);
+        }
+        for (String invalid : new String[] {"{\"a\":1.x", "{\"a\":1}}", "{\"a\":1} {", "}", "   ",
+                "{\"a\" 1"}) {
+            assertThat(decode(invalid)).as("payload %s", invalid).isEqualTo(Parse.INVALID);
+        }
+    }
+
+    @Test
     void invalidUtf8IsDecodedWithReplacementCharacters() {
         byte[] pre = "{\"choices\":[{\"delta\":{\"content\":\"".getBytes(StandardCharsets.US_ASCII);
         byte[] post = "\"}}]}".getBytes(StandardCharsets.US_ASCII);

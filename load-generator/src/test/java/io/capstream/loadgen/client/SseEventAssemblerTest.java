@@ -74,7 +74,7 @@ class SseEventAssemblerTest {
         assertTrue(events.pending());
         assertEquals(List.of(), applied);
         line(60, "");
-        assertEquals(List.of("{|\"a\":1}@60"), applied);
+        assertEquals(List.of("{\"a\":1}@60"), applied, "the lines are joined as they were cut");
         assertEquals(List.of(10L, 50L), dataLines, "two data lines, reported at their arrival (a 40 ns gap)");
     }
 
@@ -116,7 +116,7 @@ class SseEventAssemblerTest {
         line(20, "data: }");
         assertFalse(line(30, "data: [DONE]"));
         assertTrue(events.done());
-        assertEquals(List.of("{a|}@30"), applied);
+        assertEquals(List.of("{a}@30"), applied);
     }
 
     @Test
@@ -144,5 +144,15 @@ class SseEventAssemblerTest {
         assertFalse(events.pending());
         assertEquals(SseEventAssembler.MAX_EVENT_LINES, applied.size());
         assertEquals("{last}@3", applied.get(applied.size() - 1));
+    }
+
+    @Test
+    void continuationLinesKeepTheirSpacesAfterTheOneOptionalSpaceAndTheFirstLineKeepsItsTrailingSpaces() {
+        line(10, "data: {\"c\":\" a \r");
+        line(20, "data:   b\"  \r");
+        line(30, "data:}");
+        line(40, "");
+        assertThat(applied).as("WHATWG values joined: one space after 'data:' dropped, the rest kept, CR dropped")
+                .containsExactly("{\"c\":\" a   b\"  }@40");
     }
 }
