@@ -16,8 +16,8 @@ import java.nio.charset.StandardCharsets;
  * Decodes the JSON payload of one SSE event into a {@link DecodedChunk} (spec §4.1, §4.2), with a
  * streaming parser: no tree, and no string for the deltas (only their lengths are needed), except
  * the content text handed to a chunk that keeps the reply, and the strings of tool-call deltas
- * ({@code delta.tool_calls[]}: index, id, function name, argument fragments; issue 29; read by
- * {@link ToolCallDeltaReader}). llama.cpp's
+ * ({@code delta.tool_calls[]}: index, id, function name, argument fragments; issue 29; and the legacy
+ * {@code delta.function_call}, one call; read by {@link ToolCallDeltaReader}). llama.cpp's
  * {@code timings.cache_n} is read as well.
  *
  * <p>Like the reference's {@code json.loads}: {@code NaN} and {@code Infinity} are accepted;
@@ -223,6 +223,11 @@ final class ChunkDecoder {
                 case "tool_calls" -> {
                     if (x == JsonToken.START_ARRAY) {
                         ToolCallDeltaReader.read(p, out);
+                    }
+                }
+                case "function_call" -> {
+                    if (x == JsonToken.START_OBJECT) {
+                        ToolCallDeltaReader.readFunctionCall(p, out);
                     }
                 }
                 default -> {

@@ -24,6 +24,25 @@ final class ToolCallDeltaReader {
      * @throws IOException when the JSON is invalid or ends inside the array
      */
     static void read(JsonParser p, DecodedChunk out) throws IOException {
+        readCalls(p, out);
+    }
+
+    /**
+     * Reads OpenAI's legacy {@code delta.function_call} ({@code {"name": ..., "arguments": ...}}, the answer to a
+     * request with {@code functions}; positioned on its {@code START_OBJECT}, returns on its {@code END_OBJECT}) as
+     * one {@link DecodedChunk#toolCallDelta} of the call at index 0 (the legacy API has one call per answer, and no
+     * id): an answer that is a function call is a tool call, not an empty answer.
+     *
+     * @param p   the parser, on the object's {@code START_OBJECT}
+     * @param out receives one tool-call delta
+     * @throws IOException when the JSON is invalid or ends inside the object
+     */
+    static void readFunctionCall(JsonParser p, DecodedChunk out) throws IOException {
+        String[] nameAndArguments = function(p);
+        out.toolCallDelta(0, null, nameAndArguments[0], nameAndArguments[1]);
+    }
+
+    private static void readCalls(JsonParser p, DecodedChunk out) throws IOException {
         JsonToken e;
         while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
             if (e != JsonToken.START_OBJECT) {
@@ -45,17 +64,9 @@ final class ToolCallDeltaReader {
                     case "id" -> id = x == JsonToken.VALUE_STRING ? p.getText() : null;
                     case "function" -> {
                         if (x == JsonToken.START_OBJECT) {
-                            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                                String f = p.currentName();
-                                JsonToken y = p.nextToken();
-                                if ("name".equals(f) && y == JsonToken.VALUE_STRING) {
-                                    name = p.getText();
-                                } else if ("arguments".equals(f) && y == JsonToken.VALUE_STRING) {
-                                    arguments = p.getText();
-                                } else {
-                                    p.skipChildren();
-                                }
-                            }
+                            String[] f = function(p);
+                            name = f[0];
+                            arguments = f[1];
                         } else {
                             p.skipChildren();
                         }
@@ -65,5 +76,23 @@ final class ToolCallDeltaReader {
             }
             out.toolCallDelta(index, id, name, arguments);
         }
+    }
+
+    /** @return the function object's {@code name} and {@code arguments} strings (null when absent or not strings) */
+    private static String[] function(JsonParser p) throws IOException {
+        String name = null;
+        String arguments = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String f = p.currentName();
+            JsonToken y = p.nextToken();
+            if ("name".equals(f) && y == JsonToken.VALUE_STRING) {
+                name = p.getText();
+            } else if ("arguments".equals(f) && y == JsonToken.VALUE_STRING) {
+                arguments = p.getText();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return new String[] {name, arguments};
     }
 }

@@ -222,4 +222,34 @@ class ChunkToolCallsTest {
             assertThat(acc.reply().text()).isEqualTo(keep ? "olas".repeat(8) : "");
         }
     }
+
+    /** OpenAI's legacy function calling ({@code functions}, still served by Azure and older gateways). */
+    private static Stream legacyFunctionCall(Stream s) {
+        return s.at(1_100, ROLE)
+                .at(1_300, delta("{\"role\":\"assistant\",\"content\":null,\"function_call\":{\"name\":\"get_weather\","
+                        + "\"arguments\":\"\"}}"))
+                .at(1_400, delta("{\"function_call\":{\"arguments\":\"{\\\"city\\\":\"}}"))
+                .at(1_500, delta("{\"function_call\":{\"arguments\":\"\\\"Oslo\\\"}\"}}"))
+                .at(1_700, "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"function_call\"}]}")
+                .at(1_900, "[DONE]");
+    }
+
+    @Test
+    void withToolsALegacyFunctionCallOnlyAnswerIsAToolCallNotAnEmptyAnswer() {
+        Stream s = legacyFunctionCall(new Stream(true, false));
+        assertThat(s.acc.visibleContentFailure()).as("an agent loop's function-call turn succeeds").isNull();
+        assertThat(s.acc.ttftNs()).as("TTFT at the first function_call delta").isEqualTo(300);
+        assertThat(s.acc.toolCallChunks()).as("non-empty function_call deltas").isEqualTo(3);
+        assertThat(s.acc.reply().toolCalls()).as("the call, assembled")
+                .containsExactly(new ToolCall("call_0", "get_weather", "{\"city\":\"Oslo\"}"));
+        assertThat(s.acc.finishReason()).isEqualTo("function_call");
+    }
+
+    @Test
+    void withoutToolsALegacyFunctionCallOnlyAnswerFailsSayingSoNotAsAnEmptyAnswer() {
+        Stream s = legacyFunctionCall(new Stream(false, false));
+        assertThat(s.acc.visibleContentFailure().message()).as("the failure of a function-call-only answer")
+                .isEqualTo("stream completed without visible content: the model answered with a tool call"
+                        + " (1 tool call, no text); send --tools to measure tool calls");
+    }
 }
