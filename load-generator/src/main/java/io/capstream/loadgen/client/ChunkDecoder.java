@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonEOFException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.capstream.loadgen.client.SseEventAssembler.Parse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +28,7 @@ import java.nio.charset.StandardCharsets;
  * immutable and shared, all results go to the caller's {@link DecodedChunk}.
  */
 final class ChunkDecoder {
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-            .build();
+    private static final JsonFactory JSON = Utf8JsonFactory.INSTANCE;
 
     private ChunkDecoder() {
     }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonEOFException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.capstream.loadgen.client.EventFields.ErrorFields;
 import io.capstream.loadgen.client.SseEventAssembler.Parse;
 import java.io.IOException;
@@ -23,9 +22,7 @@ import java.nio.charset.StandardCharsets;
  * The value readers are {@link EventFields}'. Not thread-safe: one instance per request.
  */
 abstract class TypedEventDecoder implements EventDecoder {
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-            .build();
+    private static final JsonFactory JSON = Utf8JsonFactory.INSTANCE;
 
     /** Set by {@link #apply} when the payload is the stream's terminal event. */
     protected boolean ended;
