@@ -83,6 +83,12 @@ class DashboardBrowserIT {
                     awaitBody(base + "/api/runs", "\"" + RUN_ID + "\"");
                     awaitBody(base + "/api/summaries", "\"window_start_ms\"");
                     awaitBody(base + "/api/alerts?active=true", "ttft_p95_ms");
+                    // issue 32: the change-point history store answers on a real Streams instance (no shift here)
+                    HttpResponse<String> changes = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create(base + "/api/changes")).timeout(Duration.ofSeconds(10)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertThat(changes.statusCode()).as("/api/changes: " + changes.body()).isEqualTo(200);
+                    assertThat(changes.body()).as("/api/changes").isEqualTo("[]");
                 } finally {
                     beat.shutdownNow();
                 }
