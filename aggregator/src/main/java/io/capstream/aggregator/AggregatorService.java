@@ -129,7 +129,7 @@ public final class AggregatorService implements AutoCloseable {
                 effective = settings.withExtra(extra);
             }
             Topology topology = AggregatorTopology.build(withInputPartitions(withAlertStates, effective), metrics,
-                    metrics);
+                    metrics, metrics::changePoint);
             // the runtime installs the handler: a registry outage replaces the thread, anything else stops the application
             runtime = StreamsRuntime.create(topology, effective, StreamsRuntime.Options.named("aggregator")
                     .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));

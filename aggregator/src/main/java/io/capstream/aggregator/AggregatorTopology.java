@@ -13,6 +13,7 @@ import io.capstream.aggregator.sweep.SweepTopologyConfig;
 import io.capstream.aggregator.window.LateRequestListener;
 import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ChangePoint;
 import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.WindowSummary;
@@ -47,7 +48,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * reporting to the report config's {@code RegistryHealth}) instead of dead-lettering it.
  *
  * <p>Queryable stores: {@value #REPORTS_STORE}, {@value #REPORT_CHUNKS_STORE}, {@link WindowTopology#SUMMARIES_STORE},
- * {@link SloTopology#STATE_STORE}, {@link SloTopology#HISTORY_STORE}, {@link SweepTopology#STORE}.
+ * {@link SloTopology#STATE_STORE}, {@link SloTopology#HISTORY_STORE}, {@link ChangeTopology#HISTORY_STORE},
+ * {@link SweepTopology#STORE}.
  */
 public final class AggregatorTopology {
     /** Key-value store of the latest report per run id (from capstream.reports). */
@@ -87,13 +89,26 @@ public final class AggregatorTopology {
      */
     public static Topology build(AggregatorConfig config, Consumer<WindowSummary> onSummary,
                                  LateRequestListener onLate) {
+        return build(config, onSummary, onLate, null);
+    }
+
+    /**
+     * @param config    settings; not null
+     * @param onSummary see {@link #build(AggregatorConfig, Consumer, LateRequestListener)}; null for none
+     * @param onLate    see {@link #build(AggregatorConfig, Consumer, LateRequestListener)}; null for none
+     * @param onChange  told of every change point published on {@code capstream.changes} (e.g. a Prometheus counter);
+     *                  null for none; called on a stream thread, must not throw
+     * @return the topology
+     */
+    public static Topology build(AggregatorConfig config, Consumer<WindowSummary> onSummary,
+                                 LateRequestListener onLate, Consumer<ChangePoint> onChange) {
         StreamsBuilder builder = new StreamsBuilder();
         KStream<String, RunEvent> events = EventsSource.stream(builder, config.report().eventsSource());
         ReportTopology.addTo(events, builder, config.report());
         KStream<String, WindowSummary> summaries = WindowTopology.addTo(events, builder, config.window(), onLate);
         SloTopology.addTo(summaries, builder, config.slo());
         ChangeTopology.addTo(summaries, builder, config.slo().schemaRegistryUrl(), config.slo().registryClient(),
-                config.slo().clock());
+                config.slo().clock(), onChange);
         if (onSummary != null) {
             summaries.foreach((k, v) -> onSummary.accept(v), Named.as("capstream-summaries-listener"));
         }

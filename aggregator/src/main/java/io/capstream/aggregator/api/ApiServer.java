@@ -10,6 +10,7 @@ import static io.capstream.aggregator.api.ApiResponses.fail;
 import static io.capstream.aggregator.api.ApiResponses.json;
 
 import io.capstream.aggregator.AggregatorTopology;
+import io.capstream.aggregator.change.ChangeTopology;
 import io.capstream.aggregator.html.RunPage;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloTopology;
@@ -46,6 +47,8 @@ import java.util.function.Function;
  *       the last 24 h;</li>
  *   <li>{@code GET /api/alerts?from=&to=&active=true}: JSON array of {@code SloBreach}; with
  *       {@code active=true} only the SLOs currently in breach;</li>
+ *   <li>{@code GET /api/changes?from=&to=}: JSON array of {@code ChangePoint} (issue 32; Avro field names) whose
+ *       change began ({@code change_window_start_ms}) in the range, default the last 24 h, by change start;</li>
  *   <li>{@code GET /api/slos}: JSON array of the SLOs this aggregator evaluates ({@code aggregate --slo}),
  *       each {@code {"slo": "ttft_p95_ms<=500", "metric": "ttft_p95_ms", "comparison": "<=",
  *       "threshold": 500.0}}; {@code []} without SLOs (answered by each instance from its own settings;
@@ -61,7 +64,7 @@ import java.util.function.Function;
  * <p><b>Several instances</b> (one application id, {@link #serve} with a {@link StreamsInstanceLocator}):
  * {@code /api/runs/{id}} and the artifact of {@code /runs/{id}} are answered by the instance that owns
  * the run's report (this one, or the request is forwarded to the owner's advertised URL and its status
- * and body passed on); {@code /api/runs}, {@code /api/summaries} and {@code /api/alerts} merge this
+ * and body passed on); {@code /api/runs}, {@code /api/summaries}, {@code /api/alerts} and {@code /api/changes} merge this
  * instance's answer with those of every other instance holding partitions of the store
  * ({@link ClusterQueries}); an instance that cannot be reached, or answers other than 200, makes the
  * merged query answer 503 with a JSON {@code error} naming it (no partial answers). A request with
@@ -233,6 +236,15 @@ public final class ApiServer implements AutoCloseable {
                             "/api/alerts?active=true", JsonArrayMerge.ACTIVE_BREACHES, localOnly(ctx))
                     : c.range(SloTopology.HISTORY_STORE, () -> ApiJson.toJsonArray(c.local().alerts(range[0], range[1])),
                             "/api/alerts?from=" + range[0] + "&to=" + range[1], JsonArrayMerge.ALERTS, localOnly(ctx)));
+        });
+        router.get("/api/changes").handler(ctx -> {
+            long[] range = ApiParams.range(ctx, clock);
+            if (range == null) {
+                return;
+            }
+            withCluster(ctx, c -> c.range(ChangeTopology.HISTORY_STORE,
+                    () -> ApiJson.toJsonArray(c.local().changes(range[0], range[1])),
+                    "/api/changes?from=" + range[0] + "&to=" + range[1], JsonArrayMerge.CHANGES, localOnly(ctx)));
         });
         return router;
     }

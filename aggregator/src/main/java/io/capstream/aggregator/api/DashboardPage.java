@@ -12,12 +12,14 @@ import java.util.regex.Pattern;
  * The live dashboard that {@code GET /} serves: one self-contained HTML document with inline CSS, the
  * inlined uPlot library ({@link HtmlAssets}) and an inline script ({@code dashboard.js}) that polls the
  * same-origin API every 5 s through relative URLs ({@code api/slos}, {@code api/runs}, {@code api/summaries},
- * {@code api/alerts?active=true}) and shows the runs (the newest 20, each linking to its page
+ * {@code api/alerts?active=true}, and for the charts' marks {@code api/alerts?from=} and {@code api/changes?from=})
+ * and shows the runs (the newest 20, each linking to its page
  * {@code runs/<id>}, with a line saying how many there are and a "show more" button adding 20 at a time),
  * the SLOs, the window summaries over time (TTFT p50/p95/p99, E2E p95, completed requests/s, output
  * tokens/s, goodput, requests and error rate per window, and any other percentile an SLO names; one series
  * per target, model and context bucket; each SLO a dashed line at its threshold on its metric's chart), the
- * active SLO breaches, the time of the last refresh and an error line while the API cannot be reached. The
+ * percentile charts' error bars (each window's 95% interval), each alert's firing period and each change point
+ * marked on its metric's chart (and listed under it; issue 32), the active SLO breaches, the time of the last refresh and an error line while the API cannot be reached. The
  * document holds no data and loads nothing but the API.
  *
  * <p>Every chart is a {@code <div class="chart" data-chart="ID" data-points="N">} whose

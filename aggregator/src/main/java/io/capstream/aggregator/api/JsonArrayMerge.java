@@ -40,6 +40,11 @@ record JsonArrayMerge(Function<JsonNode, String> identity, Comparator<JsonNode> 
             n -> join(n, "target", "model", "context_bucket", "slo", "window_start_ms", "detected_at_ms", "state"),
             Comparator.comparingLong((JsonNode n) -> n.path("window_start_ms").asLong())
                     .thenComparingLong(n -> n.path("detected_at_ms").asLong()));
+    /** {@code /api/changes}: by series, metric and change; change start, detection time. */
+    static final JsonArrayMerge CHANGES = new JsonArrayMerge(
+            n -> join(n, "target", "model", "context_bucket", "metric", "change_window_start_ms", "detected_window_end_ms"),
+            Comparator.comparingLong((JsonNode n) -> n.path("change_window_start_ms").asLong())
+                    .thenComparingLong(n -> n.path("detected_at_ms").asLong()));
     /** {@code /api/alerts?active=true}: one per target|model|bucket|slo, in that order. */
     static final JsonArrayMerge ACTIVE_BREACHES = new JsonArrayMerge(
             n -> join(n, "target", "model", "context_bucket", "slo"),

@@ -1,6 +1,7 @@
 package io.capstream.aggregator.api;
 
 import io.capstream.aggregator.window.LateRequestListener;
+import io.capstream.schemas.avro.ChangePoint;
 import io.capstream.schemas.avro.WindowSummary;
 import io.capstream.aggregator.slo.Slo;
 import io.micrometer.core.instrument.Counter;
@@ -36,7 +37,8 @@ import org.apache.kafka.streams.KafkaStreams;
  * {@code capstream_window_probe_success} (blackbox-exporter style: 0 when the window had no completed request or
  * missed an SLO as the SLO alerts judge it, {@link Slo#anyMissedBy}, else 1); the counter
  * {@code capstream_window_late_dropped_total} (requests dropped because their window had already closed, tags target
- * and model; also in each window summary's {@code late_dropped}); and the Kafka Streams client's own metrics
+ * and model; also in each window summary's {@code late_dropped}); the counter {@code capstream_change_points_total}
+ * ({@link #changePoint}); and the Kafka Streams client's own metrics
  * ({@link KafkaStreamsMetrics}, HELP text filled in where Kafka has none: {@link KafkaMeterDescriptions}). Every family
  * has a HELP text, and capstream's own names use Prometheus base units, so that {@code promtool check metrics} has
  * nothing to report on them. Thread-safe: summaries arrive on stream threads, scrapes on the HTTP thread.
@@ -126,6 +128,22 @@ public final class MonitoringMetrics implements Consumer<WindowSummary>, LateReq
                 .description("Requests dropped because their window had already closed (event time more than the "
                         + "grace behind every input partition's); also in the window summary's late_dropped")
                 .tags("target", target, "model", model).register(registry).increment();
+    }
+
+    /**
+     * Counts a change point published on {@code capstream.changes} (issue 32):
+     * {@code capstream_change_points_total{target, model, context_bucket, metric, direction}}, for the Grafana
+     * dashboard's change marks. Called on a stream thread.
+     *
+     * @param c the change point; not null
+     */
+    public void changePoint(ChangePoint c) {
+        Counter.builder("capstream.change.points")
+                .description("Change points (lasting shifts of a window percentile series) this aggregator instance "
+                        + "published on capstream.changes, per series, metric (e.g. ttft_p95_ms) and direction (up/down)")
+                .tags("target", c.getTarget(), "model", c.getModel(), "context_bucket", c.getContextBucket(),
+                        "metric", c.getMetric(), "direction", c.getDirection())
+                .register(registry).increment();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.capstream.aggregator.api;
 
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ChangePoint;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.WindowSummary;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +54,19 @@ public interface QueryService {
 
     /** @return the latest alert per target|model|bucket|slo whose state is BREACH */
     List<SloBreach> activeBreaches();
+
+    /**
+     * Change points (issue 32). The default knows none.
+     *
+     * @param fromMs earliest {@code change_window_start_ms}, epoch ms (inclusive)
+     * @param toMs   latest {@code change_window_start_ms}, epoch ms (inclusive)
+     * @return the change points published on {@code capstream.changes} whose change began in that range, by change
+     *         start then detection time
+     * @throws NotReadyException while the stores cannot be queried
+     */
+    default List<ChangePoint> changes(long fromMs, long toMs) {
+        return List.of();
+    }
 
     /**
      * @return whether the aggregator is ready: the stores can be queried (Streams RUNNING) and, for

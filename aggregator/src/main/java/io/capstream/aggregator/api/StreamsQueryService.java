@@ -5,7 +5,9 @@ import io.capstream.aggregator.events.RegistryHealth;
 import io.capstream.aggregator.report.ReportChunks;
 import io.capstream.aggregator.slo.SloTopology;
 import io.capstream.aggregator.window.WindowTopology;
+import io.capstream.aggregator.change.ChangeTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ChangePoint;
 import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SloState;
@@ -153,6 +155,18 @@ public final class StreamsQueryService implements QueryService {
             it.forEachRemaining(kv -> out.add(kv.value));
         }
         out.sort(Comparator.comparingLong(SloBreach::getWindowStartMs).thenComparingLong(SloBreach::getDetectedAtMs));
+        return out;
+    }
+
+    @Override
+    public List<ChangePoint> changes(long fromMs, long toMs) {
+        var store = store(ChangeTopology.HISTORY_STORE, QueryableStoreTypes.<String, ChangePoint>windowStore());
+        List<ChangePoint> out = new ArrayList<>();
+        try (var it = store.fetchAll(Instant.ofEpochMilli(fromMs), Instant.ofEpochMilli(toMs))) {
+            it.forEachRemaining(kv -> out.add(kv.value));
+        }
+        out.sort(Comparator.comparingLong(ChangePoint::getChangeWindowStartMs)
+                .thenComparingLong(ChangePoint::getDetectedAtMs));
         return out;
     }
 

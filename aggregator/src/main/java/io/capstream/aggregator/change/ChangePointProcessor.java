@@ -5,16 +5,19 @@ import io.capstream.schemas.avro.ChangePoint;
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.WindowSummary;
 import java.time.Clock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * Feeds each closed window's watched percentiles ({@link Watched}) to a {@link ChangePointDetector} per
  * {@code target|model|bucket|metric}, its state in {@link ChangeTopology#STATE_STORE}, and publishes each detected
- * shift as a {@code ChangePoint} (key {@code target|model|bucket|metric}). A window with fewer than
+ * shift as a {@code ChangePoint} (key {@code target|model|bucket|metric}), also kept in
+ * {@link ChangeTopology#HISTORY_STORE} (at its {@code change_window_start_ms}) and told to the listener. A window with fewer than
  * {@link #MIN_COUNT} values of the quantity is skipped (its p95 would be one of its largest few values).
  */
 final class ChangePointProcessor implements Processor<String, WindowSummary, String, ChangePoint> {
@@ -37,18 +40,22 @@ final class ChangePointProcessor implements Processor<String, WindowSummary, Str
 
     private final ChangePointDetector detector;
     private final Clock clock;
+    private final Consumer<ChangePoint> listener;
     private ProcessorContext<String, ChangePoint> context;
     private KeyValueStore<String, byte[]> states;
+    private WindowStore<String, ChangePoint> history;
 
-    ChangePointProcessor(ChangePointDetector detector, Clock clock) {
+    ChangePointProcessor(ChangePointDetector detector, Clock clock, Consumer<ChangePoint> listener) {
         this.detector = detector;
         this.clock = clock;
+        this.listener = listener;
     }
 
     @Override
     public void init(ProcessorContext<String, ChangePoint> context) {
         this.context = context;
         this.states = context.getStateStore(ChangeTopology.STATE_STORE);
+        this.history = context.getStateStore(ChangeTopology.HISTORY_STORE);
     }
 
     @Override
@@ -75,7 +82,9 @@ final class ChangePointProcessor implements Processor<String, WindowSummary, Str
                     .setReferenceWindows(shift.referenceCount()).setAfterWindows(shift.afterCount())
                     .setChangeWindowStartMs(shift.changeStartMs()).setDetectedWindowEndMs(s.getWindowEndMs())
                     .setDetectedAtMs(clock.millis()).build();
+            history.put(stateKey, change, change.getChangeWindowStartMs());
             context.forward(new Record<>(stateKey, change, record.timestamp()));
+            listener.accept(change);
         }
     }
 }

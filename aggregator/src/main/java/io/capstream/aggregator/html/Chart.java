@@ -38,13 +38,30 @@ public record Chart(String id, String title, String xLabel, String yLabel, Kind 
      *
      * @param label legend label
      * @param y     values, as long as the chart's x; NaN = gap
-     * @param style how this series is drawn within its chart; null means {@link Style#DEFAULT}
+     * @param style  how this series is drawn within its chart; null means {@link Style#DEFAULT}
+     * @param errors error bars (issue 32: a percentile's 95% interval), one {@code {low, high}} per y value or null
+     *               where a value has none; null for a series without error bars
      */
-    public record Series(String label, double[] y, Style style) {
+    public record Series(String label, double[] y, Style style, double[][] errors) {
         public Series {
             Objects.requireNonNull(label, "label");
             Objects.requireNonNull(y, "y");
             style = style == null ? Style.DEFAULT : style;
+            if (errors != null && errors.length != y.length) {
+                throw new IllegalArgumentException("series " + label + " has " + errors.length + " error bars for "
+                        + y.length + " values");
+            }
+        }
+
+        /**
+         * A series without error bars.
+         *
+         * @param label legend label; not null
+         * @param y     values, as long as the chart's x; NaN = gap; not null
+         * @param style how this series is drawn; null means {@link Style#DEFAULT}
+         */
+        public Series(String label, double[] y, Style style) {
+            this(label, y, style, null);
         }
 
         /**

@@ -20,7 +20,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *  "kind": "LINE" | "STEP" | "POINTS" | "BARS" | "STACKED",
  *  "x": [number, ...],                      // ascending (POINTS: any order, the script sorts)
  *  "series": [{"label": "...", "style": "DEFAULT" | "DASHED" | "MARKERS" | "FAILURE",
- *              "y": [number | null, ...]}],   // as long as x; null = gap (NaN in Java)
+ *              "y": [number | null, ...],     // as long as x; null = gap (NaN in Java)
+ *              "errors": [[low, high] | null, ...]}],  // optional (issue 32): an error bar per y value
  *  "xLog": false,                           // base-10 log x scale
  *  "categories": ["...", ...] | null}       // categorical x: x value i shown as categories[i]
  * }</pre>
@@ -68,6 +69,16 @@ final class ChartJson {
             so.put("label", s.label());
             so.put("style", s.style().name());
             so.set("y", numbers(s.y()));
+            if (s.errors() != null) {
+                ArrayNode errors = so.putArray("errors");
+                for (double[] e : s.errors()) {
+                    if (e == null || e.length != 2 || !Double.isFinite(e[0]) || !Double.isFinite(e[1])) {
+                        errors.addNull();
+                    } else {
+                        errors.add(numbers(e));
+                    }
+                }
+            }
         }
         o.put("xLog", options.xLog());
         if (options.xCategories() == null) {

@@ -1,6 +1,7 @@
 package io.capstream.aggregator.html;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.capstream.aggregator.stats.QuantileInterval;
 import io.capstream.schemas.load.RateSchedule;
 import java.util.HashMap;
 import java.util.List;
@@ -42,6 +43,7 @@ final class RunCharts {
         cdf("e2e-cdf", "E2E latency distribution (CDF)", "E2E (ms)", rows, List.of("E2E"), List.of("e2e_ms"), noRows);
         cdf("itl-cdf", "Per-request mean ITL distribution (CDF)", "mean inter-token latency (ms)", rows,
                 List.of("ITL (per-request mean)"), List.of("mean_inter_token_latency_ms"), noRows);
+        percentileIntervals();
         histogram();
         httpPhases();
         page.endGrid();
@@ -110,6 +112,18 @@ final class RunCharts {
                     "Each phase's own percentile, stacked (blocked, DNS, connect, TLS, sending, waiting for the"
                     + " response head, first chunk, first content): a sum of percentiles, close to but not the TTFT"
                     + " percentile."));
+        }
+    }
+
+    /** Issue 32: the percentiles with their 95% intervals as error bars, when the report has statistics. */
+    private void percentileIntervals() {
+        Chart c = PercentileIntervals.chart("percentile-intervals", artifact.path("capstream").path("statistics"));
+        if (c != null) {
+            page.chart(c, ChartOptions.NONE.withCategories(PercentileIntervals.PERCENTILES).withCaption(
+                    "Each bar is the percentile's 95% confidence interval: with 95% confidence the endpoint's true"
+                    + " percentile lies within it (a wider bar, fewer requests). A point without a bar had too few"
+                    + " requests for one (p95 needs " + QuantileInterval.minimumSample(0.95, QuantileInterval.DEFAULT_LEVEL)
+                    + ", p99 " + QuantileInterval.minimumSample(0.99, QuantileInterval.DEFAULT_LEVEL) + ")."));
         }
     }
 

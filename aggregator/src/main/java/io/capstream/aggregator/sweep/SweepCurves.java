@@ -62,7 +62,8 @@ public final class SweepCurves {
      * {@code scheduled_load} = {@code load.scheduled_rate_rps} (rate axis), {@code achieved_load} =
      * {@code load.achieved_concurrency} (concurrency axis) or {@code load.achieved_rate_rps} (rate axis),
      * {@code behind_schedule} and {@code interrupted} from {@code load}. A missing statistics, slo or load
-     * record leaves its fields null (false for the flags).
+     * record leaves its fields null (false for the flags). {@code percentile_ci} holds the 95% interval of each
+     * percentile read from a Distribution that has one ({@link #percentileCi}).
      *
      * @param r a report with a {@code sweep} reference; not null
      * @return the point; never null
@@ -120,7 +121,37 @@ public final class SweepCurves {
                 .setInterrupted(load != null && load.getInterrupted())
                 .setHeldByInFlightCap(ReportView.heldByInFlightCap(load))
                 .setMeetsSlos(meetsSlos(r))
+                .setPercentileCi(percentileCi(ttft, itl, chunks, e2e))
                 .build();
+    }
+
+    /**
+     * The 95% intervals of a point's percentiles (issue 32), keyed by the point's field name.
+     *
+     * @return {@code ttft_p95_ms -> [low, high]} and the like for every percentile whose Distribution has an interval;
+     *         null when none has one (each Distribution may be null)
+     */
+    static java.util.Map<String, List<Double>> percentileCi(Distribution ttft, Distribution itl, Distribution chunks,
+                                                            Distribution e2e) {
+        java.util.Map<String, List<Double>> out = new java.util.LinkedHashMap<>();
+        String[] names = {"ttft", "itl", "inter_chunk", "e2e"};
+        Distribution[] ds = {ttft, itl, chunks, e2e};
+        for (int i = 0; i < ds.length; i++) {
+            Distribution d = ds[i];
+            if (d == null) {
+                continue;
+            }
+            putCi(out, names[i] + "_p50_ms", d.getP50Ci());
+            putCi(out, names[i] + "_p95_ms", d.getP95Ci());
+            putCi(out, names[i] + "_p99_ms", d.getP99Ci());
+        }
+        return out.isEmpty() ? null : out;
+    }
+
+    private static void putCi(java.util.Map<String, List<Double>> out, String field, List<Double> ci) {
+        if (ci != null && ci.size() == 2) {
+            out.put(field, List.copyOf(ci));
+        }
     }
 
     /**

@@ -5,6 +5,12 @@
  * window metric (one series per target | model | context bucket; TTFT, E2E, completed requests/s, output
  * throughput, goodput, requests, error rate, and any other percentile an SLO names), each SLO drawn as a
  * dashed red line on its metric's chart, and the active alerts.
+ * Issue 32: each percentile series carries error bars, its windows' 95% intervals (Quantiles pNN_ci); the alert
+ * history (api/alerts?from=) and the change points (api/changes?from=) are marked on the charts: an alert's firing
+ * period (BREACH to RECOVERED, or to now) as a shaded red band on the chart of its metric (burn-rate alerts on goodput),
+ * a change point as a dashed purple line at the change's window on the chart of its metric, each also listed in text
+ * under the chart (li.mark.alert, li.mark.change). The chart container's data-error-bars, data-alert-marks and
+ * data-change-marks say how many of each uPlot's draw hook drew.
  * Every chart container is a div of class "chart" with attributes data-chart (the metric's id) and
  * data-points (the number of finite values uPlot drew, 0 until it drew); a metric without values gets
  * no chart container.
@@ -22,6 +28,24 @@
     return function (s) { return s[field] == null ? null : num(s[field][q]); };
   }
 
+  /** The window's 95% interval of that percentile, [low, high], or null (too few values, or none sent). */
+  function interval(field, q) {
+    return function (s) {
+      var ci = s[field] == null ? null : s[field][q + '_ci'];
+      if (!Array.isArray(ci) || ci.length !== 2) {
+        return null;
+      }
+      var lo = num(ci[0]);
+      var hi = num(ci[1]);
+      return lo === null || hi === null ? null : [lo, hi];
+    };
+  }
+
+  /** The chart a change point's metric (ttft_p95_ms, e2e_p95_ms) is drawn on. */
+  var CHANGE_METRIC_CHART = {ttft_p95_ms: 'ttft-p95', e2e_p95_ms: 'e2e-p95'};
+  var ALERT_FILL = 'rgba(214, 39, 40, 0.12)';
+  var CHANGE_STROKE = '#9467bd';
+
   /** How many runs the runs table shows at first, and how many more each "show more" adds. */
   var RUNS_PAGE = 20;
 
@@ -37,13 +61,13 @@
    * aggregator has SLOs (goodput is computed against them).
    */
   var BASE_METRICS = [
-    {id: 'ttft-p50', title: 'TTFT p50 per window', unit: 'TTFT p50 (ms)', value: quantile('ttft_ms', 'p50'),
+    {id: 'ttft-p50', title: 'TTFT p50 per window', unit: 'TTFT p50 (ms)', value: quantile('ttft_ms', 'p50'), ci: interval('ttft_ms', 'p50'),
       slo: 'ttft_p50_ms'},
-    {id: 'ttft-p95', title: 'TTFT p95 per window', unit: 'TTFT p95 (ms)', value: quantile('ttft_ms', 'p95'),
+    {id: 'ttft-p95', title: 'TTFT p95 per window', unit: 'TTFT p95 (ms)', value: quantile('ttft_ms', 'p95'), ci: interval('ttft_ms', 'p95'),
       slo: 'ttft_p95_ms'},
-    {id: 'ttft-p99', title: 'TTFT p99 per window', unit: 'TTFT p99 (ms)', value: quantile('ttft_ms', 'p99'),
+    {id: 'ttft-p99', title: 'TTFT p99 per window', unit: 'TTFT p99 (ms)', value: quantile('ttft_ms', 'p99'), ci: interval('ttft_ms', 'p99'),
       slo: 'ttft_p99_ms'},
-    {id: 'e2e-p95', title: 'E2E p95 per window', unit: 'E2E p95 (ms)', value: quantile('e2e_ms', 'p95'),
+    {id: 'e2e-p95', title: 'E2E p95 per window', unit: 'E2E p95 (ms)', value: quantile('e2e_ms', 'p95'), ci: interval('e2e_ms', 'p95'),
       slo: 'e2e_p95_ms'},
     {id: 'throughput', title: 'Completed requests/s per window', unit: 'completed req/s',
       value: function (s) {
@@ -76,7 +100,8 @@
       if (m && !list.some(function (x) { return x.slo === o.metric; })) {
         list.push({id: String(o.metric).replace(/_/g, '-'), title: m[1].toUpperCase() + ' p' + m[2] + ' per window',
           unit: m[1].toUpperCase() + ' p' + m[2] + (m[3] === 'ms' ? ' (ms)' : ' (tokens/s)'),
-          value: quantile(m[1] + '_' + m[3], 'p' + m[2]), slo: o.metric});
+          value: quantile(m[1] + '_' + m[3], 'p' + m[2]), ci: interval(m[1] + '_' + m[3], 'p' + m[2]),
+          slo: o.metric});
       }
     });
     return list;
@@ -87,8 +112,12 @@
     return slos.filter(function (o) { return m.slo && o.metric === m.slo && isNum(num(o.threshold)); });
   }
 
-  /** chart id -> {plot: uPlot, signature: series labels, points: finite values} */
+  /** chart id -> {plot: uPlot, signature: series labels, points: finite values, ci, marks} */
   var plots = {};
+  /** The alert history and the change points of the span shown, [] until known. */
+  var alertHistory = [];
+  var changePoints = [];
+
   var timer = null;
 
   function num(v) {
@@ -273,7 +302,7 @@
     box.replaceChildren(el('h3', null, m.title), el('p', 'note', text));
   }
 
-  function draw(box, m, xs, series, points) {
+  function draw(box, m, xs, series, points, marks) {
     var lines = slosOf(m).map(function (o) {
       return {label: 'SLO ' + o.slo, slo: true, y: xs.map(function () { return num(o.threshold); })};
     });
@@ -281,9 +310,13 @@
     var data = [xs].concat(series.map(function (s) { return s.y; }));
     var signature = series.map(function (s) { return s.label; }).join('\n');
     var existing = plots[m.id];
+    var ci = series.map(function (s) { return s.ci || null; });
     if (existing && existing.signature === signature) {
       existing.points = points;
+      existing.ci = ci;
+      existing.marks = marks;
       existing.plot.setData(data);
+      markList(box, m, marks);
       return;
     }
     destroyPlot(m.id);
@@ -291,11 +324,11 @@
     container.setAttribute('data-chart', m.id);
     container.setAttribute('data-points', '0');
     box.replaceChildren(el('h3', null, m.title), container);
-    var state = {plot: null, signature: signature, points: points};
+    var state = {plot: null, signature: signature, points: points, ci: ci, marks: marks};
     var opts = {
       width: chartWidth(box),
       height: CHART_HEIGHT,
-      scales: {x: {time: true}},
+      scales: {x: {time: true}, y: {range: yRange(state)}},
       axes: [{label: 'window start'}, {label: m.unit}],
       series: [{label: 'window start'}].concat(series.map(function (s, i) {
         if (s.slo) {
@@ -304,11 +337,182 @@
         return {label: s.label, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true};
       })),
       hooks: {
-        draw: [function () { container.setAttribute('data-points', String(state.points)); }]
+        draw: [function (u) {
+          drawExtras(u, state, container);
+          container.setAttribute('data-points', String(state.points));
+        }]
       }
     };
     state.plot = new uPlot(opts, data, container);
     plots[m.id] = state;
+    markList(box, m, marks);
+  }
+
+  function alertKey(a) {
+    return keyOf(a) + ' | ' + fmtText(a.rule ? 'burn:' + a.rule : a.slo);
+  }
+
+  /** The chart an alert is marked on: that of its SLO's metric; burn-rate alerts on goodput. */
+  function alertChart(a, charted) {
+    if (a.metric === 'burn_rate') {
+      return 'goodput';
+    }
+    var m = charted.filter(function (x) { return x.slo === a.metric; })[0];
+    return m ? m.id : null;
+  }
+
+  /**
+   * The marks per chart id: {alerts: [{from, to, label}], changes: [{at, label}]}, times in seconds (uPlot's x).
+   * An alert's firing period runs from the window start of its BREACH to that of the RECOVERED that ends it, or to
+   * the end of the last window shown while it still fires.
+   */
+  function marksByChart(charted, lastEnd) {
+    var out = {};
+    function of(id) {
+      if (!out[id]) {
+        out[id] = {alerts: [], changes: []};
+      }
+      return out[id];
+    }
+    var open = {};
+    var sorted = alertHistory.slice().sort(function (a, b) {
+      return num(a.window_start_ms) - num(b.window_start_ms) || num(a.detected_at_ms) - num(b.detected_at_ms);
+    });
+    function close(k, to) {
+      var a = open[k];
+      delete open[k];
+      var id = alertChart(a, charted);
+      if (id !== null) {
+        of(id).alerts.push({from: num(a.window_start_ms) / 1000, to: to / 1000,
+          label: 'alert ' + (a.rule ? a.rule + ' (burn rate ' + fmtNumber(a.burn_rate) + '×)' : a.slo) + ' on '
+            + keyOf(a) + ': firing ' + fmtTime(a.window_start_ms) + ' – '
+            + (to === lastEnd ? 'now' : fmtTime(to))});
+      }
+    }
+    sorted.forEach(function (a) {
+      var k = alertKey(a);
+      if (a.state === 'BREACH' && !open[k]) {
+        open[k] = a;
+      } else if (a.state === 'RECOVERED' && open[k]) {
+        close(k, num(a.window_start_ms));
+      }
+    });
+    Object.keys(open).forEach(function (k) { close(k, Math.max(lastEnd, num(open[k].window_end_ms))); });
+    changePoints.forEach(function (c) {
+      var id = CHANGE_METRIC_CHART[c.metric];
+      var at = num(c.change_window_start_ms);
+      if (id && at !== null) {
+        of(id).changes.push({at: at / 1000, label: 'change ' + c.metric + ' ' + c.direction + ' '
+          + (num(c.relative_change) >= 0 ? '+' : '') + fmtNumber(num(c.relative_change) * 100) + '% ('
+          + fmtNumber(c.before) + ' → ' + fmtNumber(c.after) + ') on ' + keyOf(c) + ' at ' + fmtTime(at)});
+      }
+    });
+    return out;
+  }
+
+  /** The text list of a chart's marks under it (one li per mark), or nothing when it has none. */
+  function markList(box, m, marks) {
+    var old = box.querySelector('ul.marks');
+    if (old) {
+      old.remove();
+    }
+    if (!marks || marks.alerts.length + marks.changes.length === 0) {
+      return;
+    }
+    var ul = el('ul', 'marks');
+    ul.setAttribute('data-marks-of', m.id);
+    marks.alerts.forEach(function (a) { ul.appendChild(el('li', 'mark alert', a.label)); });
+    marks.changes.forEach(function (c) { ul.appendChild(el('li', 'mark change', c.label)); });
+    box.appendChild(ul);
+  }
+
+  /** uPlot draw hook: the alert bands, change lines and error bars of the chart, counted on its container. */
+  function drawExtras(u, state, container) {
+    var ctx = u.ctx;
+    var box = u.bbox;
+    var counts = {alerts: 0, changes: 0, bars: 0};
+    var xMin = u.scales.x.min;
+    var xMax = u.scales.x.max;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(box.left, box.top, box.width, box.height);
+    ctx.clip();
+    var marks = state.marks || {alerts: [], changes: []};
+    marks.alerts.forEach(function (a) {
+      if (a.to < xMin || a.from > xMax) {
+        return;
+      }
+      var x0 = u.valToPos(Math.max(a.from, xMin), 'x', true);
+      var x1 = u.valToPos(Math.min(a.to, xMax), 'x', true);
+      ctx.fillStyle = ALERT_FILL;
+      ctx.fillRect(x0, box.top, Math.max(2, x1 - x0), box.height);
+      counts.alerts++;
+    });
+    marks.changes.forEach(function (c) {
+      if (c.at < xMin || c.at > xMax) {
+        return;
+      }
+      var x = Math.round(u.valToPos(c.at, 'x', true));
+      ctx.strokeStyle = CHANGE_STROKE;
+      ctx.lineWidth = 2 * devicePixelRatio;
+      ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+      ctx.beginPath();
+      ctx.moveTo(x, box.top);
+      ctx.lineTo(x, box.top + box.height);
+      ctx.stroke();
+      counts.changes++;
+    });
+    ctx.setLineDash([]);
+    var cap = 3 * devicePixelRatio;
+    (state.ci || []).forEach(function (bars, i) {
+      if (!bars || !u.series[i + 1] || u.series[i + 1].show === false) {
+        return;
+      }
+      ctx.strokeStyle = COLORS[i % COLORS.length];
+      ctx.lineWidth = 1 * devicePixelRatio;
+      bars.forEach(function (ci, j) {
+        if (!ci) {
+          return;
+        }
+        var x = Math.round(u.valToPos(u.data[0][j], 'x', true));
+        var y0 = u.valToPos(ci[0], 'y', true);
+        var y1 = u.valToPos(ci[1], 'y', true);
+        ctx.beginPath();
+        ctx.moveTo(x, y0);
+        ctx.lineTo(x, y1);
+        ctx.moveTo(x - cap, y0);
+        ctx.lineTo(x + cap, y0);
+        ctx.moveTo(x - cap, y1);
+        ctx.lineTo(x + cap, y1);
+        ctx.stroke();
+        counts.bars++;
+      });
+    });
+    ctx.restore();
+    container.setAttribute('data-alert-marks', String(counts.alerts));
+    container.setAttribute('data-change-marks', String(counts.changes));
+    container.setAttribute('data-error-bars', String(counts.bars));
+  }
+
+  /** The y range of a chart: its values, their intervals and its SLO lines, from 0 when all are positive. */
+  function yRange(state) {
+    return function (u, dataMin, dataMax) {
+      var lo = dataMin;
+      var hi = dataMax;
+      (state.ci || []).forEach(function (bars) {
+        (bars || []).forEach(function (ci) {
+          if (ci) {
+            lo = lo === null ? ci[0] : Math.min(lo, ci[0]);
+            hi = hi === null ? ci[1] : Math.max(hi, ci[1]);
+          }
+        });
+      });
+      if (lo === null || hi === null) {
+        return [0, 1];
+      }
+      var pad = (hi - lo) * 0.05 || Math.abs(hi) * 0.05 || 1;
+      return [lo >= 0 ? Math.max(0, lo - pad) : lo - pad, hi + pad];
+    };
   }
 
   function renderSummaries(summaries) {
@@ -348,6 +552,9 @@
     var xs = starts.map(function (ms) { return ms / 1000; });   // uPlot time scales are in seconds
 
     var charted = metrics();
+    var lastEnd = 0;
+    summaries.forEach(function (s) { lastEnd = Math.max(lastEnd, num(s.window_end_ms) || 0); });
+    var marks = marksByChart(charted, lastEnd);
     Array.prototype.slice.call(grid.children).forEach(function (box) {
       if (!charted.some(function (m) { return 'box-' + m.id === box.id; })) {
         destroyPlot(box.id.substring(4));
@@ -356,11 +563,15 @@
     });
     charted.forEach(function (m) {
       var ys = keys.map(function () { return starts.map(function () { return null; }); });
+      var cis = keys.map(function () { return starts.map(function () { return null; }); });
       summaries.forEach(function (s) {
         var x = num(s.window_start_ms);
         var v = m.value(s);
         if (x !== null && v !== null) {
           ys[keyIndex[keyOf(s)]][xIndex[x]] = v;
+          if (m.ci) {
+            cis[keyIndex[keyOf(s)]][xIndex[x]] = m.ci(s);
+          }
         }
       });
       var series = [];
@@ -368,7 +579,7 @@
       keys.forEach(function (k, i) {
         var finite = ys[i].filter(isNum).length;
         if (finite > 0) {
-          series.push({label: k, y: ys[i]});
+          series.push({label: k, y: ys[i], ci: m.ci ? cis[i] : null});
           points += finite;
         }
       });
@@ -379,7 +590,7 @@
       } else if (points === 0) {
         showNote(box, m, 'no values in these windows');
       } else {
-        draw(box, m, xs, series, points);
+        draw(box, m, xs, series, points, marks[m.id]);
       }
     });
   }
@@ -403,7 +614,10 @@
     }
     var span = num(document.getElementById('span').value) || 86400000;
     var from = Date.now() - span;
+    // the alert history and the change points first: the summaries' charts draw their marks
     var parts = [
+      {url: 'api/alerts?from=' + from, render: function (list) { alertHistory = Array.isArray(list) ? list : []; }},
+      {url: 'api/changes?from=' + from, render: function (list) { changePoints = Array.isArray(list) ? list : []; }},
       {url: 'api/slos', render: renderSlos},
       {url: 'api/runs', render: renderRuns},
       {url: 'api/summaries?from=' + from, render: renderSummaries},

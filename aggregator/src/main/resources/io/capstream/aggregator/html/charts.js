@@ -6,12 +6,15 @@
  * the chart has no x values). `chart` is one element of the page's
  * <script type="application/json" id="capstream-charts"> {"charts": [...]}:
  *   {id, title, xLabel, yLabel, kind: "LINE"|"STEP"|"POINTS"|"BARS", x: [number],
- *    series: [{label, style: "DEFAULT"|"DASHED"|"MARKERS"|"FAILURE", y: [number|null]}],
+ *    series: [{label, style: "DEFAULT"|"DASHED"|"MARKERS"|"FAILURE", y: [number|null],
+ *              errors: [[low, high]|null] (optional)}],
  *    xLog: boolean, categories: [string]|null}
  * null y values are gaps; FAILURE series are drawn as crosses above the others, in colours no other
  * series of the chart uses. Tick labels carry the decimals of the tick increment, so neighbouring ticks
  * never read the same. The chart follows the container's width; after each draw the container's
- * data-points attribute holds the number of finite y values drawn (all series).
+ * data-points attribute holds the number of finite y values drawn (all series). A series with errors (issue 32: a
+ * percentile's 95% interval) gets a vertical error bar with caps at each x that has one, in its colour; the y scale
+ * then covers the bars, and the container's data-error-bars attribute holds how many were drawn.
  * On load, every chart of the page's JSON is drawn into its element [data-chart="<id>"].
  */
 (function () {
@@ -137,6 +140,75 @@
     return palette[o % palette.length];
   }
 
+  function hasErrors(chart) {
+    return chart.series.some(function (s) { return Array.isArray(s.errors); });
+  }
+
+  /** The [low, high] of an error bar, or null when it is not two finite numbers. */
+  function errorBar(e) {
+    return Array.isArray(e) && e.length === 2 && isNum(e[0]) && isNum(e[1]) ? e : null;
+  }
+
+  /** Draws each visible series' error bars (vertical, with caps); returns how many were drawn. */
+  function drawErrorBars(u, chart) {
+    var ctx = u.ctx;
+    var cap = 4 * uPlot.pxRatio;
+    var drawn = 0;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+    ctx.clip();
+    chart.series.forEach(function (s, k) {
+      if (!Array.isArray(s.errors) || !u.series[k + 1].show) {
+        return;
+      }
+      ctx.beginPath();
+      s.errors.forEach(function (e, i) {
+        var bar = errorBar(e);
+        if (bar === null || !isNum(chart.x[i])) {
+          return;
+        }
+        var px = Math.round(u.valToPos(chart.x[i], 'x', true));
+        var lo = u.valToPos(bar[0], 'y', true);
+        var hi = u.valToPos(bar[1], 'y', true);
+        ctx.moveTo(px, lo);
+        ctx.lineTo(px, hi);
+        ctx.moveTo(px - cap, lo);
+        ctx.lineTo(px + cap, lo);
+        ctx.moveTo(px - cap, hi);
+        ctx.lineTo(px + cap, hi);
+        drawn++;
+      });
+      ctx.strokeStyle = colorOf(chart, k);
+      ctx.lineWidth = 1.5 * uPlot.pxRatio;
+      ctx.stroke();
+    });
+    ctx.restore();
+    return drawn;
+  }
+
+  /** A y range covering the values and every error bar, from 0 when all are positive. */
+  function errorRange(chart) {
+    return function (u, min, max) {
+      var lo = min;
+      var hi = max;
+      chart.series.forEach(function (s) {
+        (s.errors || []).forEach(function (e) {
+          var bar = errorBar(e);
+          if (bar !== null) {
+            lo = lo === null ? bar[0] : Math.min(lo, bar[0]);
+            hi = hi === null ? bar[1] : Math.max(hi, bar[1]);
+          }
+        });
+      });
+      if (lo === null || hi === null) {
+        return [0, 1];
+      }
+      var pad = (hi - lo) * 0.05 || Math.abs(hi) * 0.05 || 1;
+      return [lo >= 0 ? 0 : lo - pad, hi + pad];
+    };
+  }
+
   /** Draws each visible FAILURE series' points as crosses, above everything else. */
   function drawCrosses(u, chart) {
     var ctx = u.ctx;
@@ -237,6 +309,8 @@
     var yScale = {};
     if (chart.kind === 'BARS') {
       yScale.range = function (u, min, max) { return [0, max > 0 ? max * 1.05 : 1]; };
+    } else if (hasErrors(chart)) {
+      yScale.range = errorRange(chart);
     }
     var series = [{label: chart.xLabel, value: function (u, v) {
       return cats ? (cats[v] === undefined ? '' : cats[v]) : fmt(v);
@@ -253,6 +327,9 @@
       legend: {show: true, live: true},
       cursor: chart.kind === 'POINTS' ? {points: {show: false}} : {},
       hooks: {draw: [function (u) {
+        if (hasErrors(chart)) {
+          container.setAttribute('data-error-bars', String(drawErrorBars(u, chart)));
+        }
         if (hasFailures(chart)) {
           drawCrosses(u, chart);
         }

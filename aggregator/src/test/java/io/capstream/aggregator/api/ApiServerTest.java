@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ChangePoint;
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.SloBreach;
 import io.capstream.schemas.avro.SloState;
@@ -32,6 +33,14 @@ class ApiServerTest {
                 .setOutputThroughputTokS(10.0).setRelativeAccuracy(0.01)
                 .setTtftMs(new Quantiles(9L, 120.0, 250.0, 300.0, List.of(110.0, 131.5), null, null,
                         Map.of("p95", "9 values are too few for a 95% interval of p95 (needs at least 72)"))).build();
+    }
+
+    /** A change point of TTFT p95 on {@link #summary()}'s series, its change at 90 000 ms (issue 32). */
+    static ChangePoint change() {
+        return ChangePoint.newBuilder().setTarget("http://h/v1").setModel("m").setContextBucket("le4096")
+                .setMetric("ttft_p95_ms").setDirection("up").setBefore(200.0).setAfter(260.0).setRelativeChange(0.3)
+                .setConfidence(0.99).setReferenceWindows(8).setAfterWindows(2).setChangeWindowStartMs(90_000)
+                .setDetectedWindowEndMs(180_000).setDetectedAtMs(181_000).build();
     }
 
     /** The target whose window has histograms (one 0.25 s value per measure). */
@@ -79,18 +88,29 @@ class ApiServerTest {
             return "http://h/v1".equals(target) && fromMs <= 60_000 && toMs >= 60_000 ? List.of(summary()) : List.of();
         }
 
+        /** @return the SLO alert this fake answers: ttft_p95_ms&lt;=200 in breach in the window at 60 000 ms */
+        static SloBreach breach() {
+            return SloBreach.newBuilder().setTarget("http://h/v1").setModel("m").setContextBucket("le4096")
+                    .setSlo("ttft_p95_ms<=200").setMetric("ttft_p95_ms").setComparison("<=").setThreshold(200)
+                    .setObserved(250.0).setState(SloState.BREACH).setWindowStartMs(60_000).setWindowEndMs(120_000)
+                    .setDetectedAtMs(121_000).build();
+        }
+
         @Override
         public List<SloBreach> alerts(long fromMs, long toMs) {
             check();
-            return List.of(SloBreach.newBuilder().setTarget("http://h/v1").setModel("m").setContextBucket("le4096")
-                    .setSlo("ttft_p95_ms<=200").setMetric("ttft_p95_ms").setComparison("<=").setThreshold(200)
-                    .setObserved(250.0).setState(SloState.BREACH).setWindowStartMs(60_000).setWindowEndMs(120_000)
-                    .setDetectedAtMs(121_000).build());
+            return List.of(breach());
         }
 
         @Override
         public List<SloBreach> activeBreaches() {
             return alerts(0, Long.MAX_VALUE);
+        }
+
+        @Override
+        public List<ChangePoint> changes(long fromMs, long toMs) {
+            check();
+            return fromMs <= 90_000 && toMs >= 90_000 ? List.of(change()) : List.of();
         }
     }
 
@@ -119,6 +139,21 @@ class ApiServerTest {
         String body = get("/api/summaries?target=http%3A%2F%2Fh%2Fv1&from=0&to=1970-01-01T00:02:00Z").body();
         assertThat(body).as("/api/summaries").contains("\"p50_ci\": [110.0, 131.5]", "\"p95_ci\": null",
                 "\"ci_unavailable\": {\"p95\": \"9 values are too few for a 95% interval of p95 (needs at least 72)\"}");
+    }
+
+    /** Issue 32: /api/changes answers the change points whose change began in the range, as Avro JSON. */
+    @Test
+    void servesTheChangePointsOfARange() throws Exception {
+        start(true);
+        HttpResponse<String> r = get("/api/changes?from=0&to=1970-01-01T00:02:00Z");
+        assertThat(r.statusCode()).as("status of " + r.body()).isEqualTo(200);
+        assertThat(r.body()).as("/api/changes").startsWith("[{\"target\": \"http://h/v1\"").contains(
+                "\"metric\": \"ttft_p95_ms\"", "\"direction\": \"up\"", "\"change_window_start_ms\": 90000");
+        assertThat(get("/api/changes?from=100000&to=200000").body()).as("a range without change").isEqualTo("[]");
+        assertThat(get("/api/changes?from=yesterday").statusCode()).as("bad parameter").isEqualTo(400);
+        stop();
+        start(false);
+        assertThat(get("/api/changes?from=0").statusCode()).as("not ready").isEqualTo(503);
     }
 
     @Test

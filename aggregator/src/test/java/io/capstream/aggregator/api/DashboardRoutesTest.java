@@ -67,7 +67,8 @@ class DashboardRoutesTest {
         assertEquals(HtmlAssets.uplotJs().length(), DashboardPage.inScript(HtmlAssets.uplotJs()).length(),
                 "uPlot holds no </script to escape");
         String js = scripts.get(1).data();
-        for (String api : List.of("'api/runs'", "'api/summaries?from='", "'api/alerts?active=true'", "'runs/'")) {
+        for (String api : List.of("'api/runs'", "'api/summaries?from='", "'api/alerts?active=true'", "'api/alerts?from='",
+                "'api/changes?from='", "'runs/'")) {
             assertThat(js).as("relative URL " + api).contains(api);
         }
         assertThat(js).as("no absolute API path").doesNotContain("'/api/");

@@ -129,6 +129,9 @@ class GrafanaDashboardTest {
                 metricNames(t.path("expr").asText()).forEach(n -> usedBy.putIfAbsent(n, p.path("title").asText()));
             }
         }
+        for (JsonNode a : promAnnotations(d)) {
+            metricNames(a.path("expr").asText()).forEach(n -> usedBy.putIfAbsent(n, "annotation " + a.path("name").asText()));
+        }
         for (JsonNode v : d.path("templating").path("list")) {
             Matcher m = LABEL_VALUES.matcher(v.path("query").path("query").asText());
             while (m.find()) {
@@ -182,7 +185,48 @@ class GrafanaDashboardTest {
                 }
             }
         }
+        for (JsonNode a : promAnnotations(d)) {
+            String expr = a.path("expr").asText();
+            Set<String> available = new TreeSet<>();
+            metricNames(expr).forEach(n -> available.addAll(labelsOf.getOrDefault(n, Set.of())));
+            String shown = expr + " " + a.path("titleFormat").asText() + " " + a.path("textFormat").asText();
+            for (String label : labelNames(shown)) {
+                if (!available.contains(label)) {
+                    unknownLabels.add(label + " in annotation " + a.path("name").asText() + ": " + expr);
+                }
+            }
+        }
         assertEquals(List.of(), unknownLabels);
+    }
+
+    /** Issue 32: firing alerts and change points are marked on every panel, as Prometheus annotations. */
+    @Test
+    void alertsAndChangePointsAreAnnotations() throws Exception {
+        JsonNode d = new ObjectMapper().readTree(Files.readString(DASHBOARD));
+        Map<String, String> exprByName = new TreeMap<>();
+        promAnnotations(d).forEach(a -> exprByName.put(a.path("name").asText(), a.path("expr").asText()));
+        assertThat(exprByName).as("Prometheus annotations").containsOnlyKeys("Firing alerts", "Change points");
+        assertThat(metricNames(exprByName.get("Firing alerts"))).as("alerts annotation")
+                .containsExactly(AlertStateCollector.NAME);
+        assertThat(exprByName.get("Firing alerts")).contains("alertstate=\"firing\"", "target=~\"$target\"");
+        assertThat(metricNames(exprByName.get("Change points"))).as("change points annotation")
+                .containsExactly("capstream_change_points_total");
+        for (JsonNode a : promAnnotations(d)) {
+            assertThat(a.path("enable").asBoolean()).as(a.path("name").asText() + " enabled").isTrue();
+            assertThat(a.path("datasource").path("uid").asText()).as(a.path("name").asText())
+                    .isEqualTo("${DS_PROMETHEUS}");
+        }
+    }
+
+    /** @return the dashboard's annotations on the Prometheus data source */
+    private static List<JsonNode> promAnnotations(JsonNode dashboard) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode a : dashboard.path("annotations").path("list")) {
+            if ("prometheus".equals(a.path("datasource").path("type").asText())) {
+                out.add(a);
+            }
+        }
+        return out;
     }
 
     /** @return every panel's query expressions */
@@ -255,6 +299,11 @@ class GrafanaDashboardTest {
                 try (ApiServer server = ApiServer.start(new ApiConfig("127.0.0.1", 0), new ApiServerTest.FakeQueries(true),
                         metrics)) {
                     metrics.accept(MonitoringMetricsTest.fullSummary());
+                    // issue 32: a firing alert and a change point, as the topology's listeners report them
+                    AlertStateCollector alerts = new AlertStateCollector();
+                    metrics.registry().getPrometheusRegistry().register(alerts);
+                    alerts.accept(ApiServerTest.FakeQueries.breach());
+                    metrics.changePoint(ApiServerTest.change());
                     metrics.accept(WindowSummary.newBuilder(MonitoringMetricsTest.fullSummary()).setContextBucket("le8192")
                             .setWindowStartMs(120_000).setWindowEndMs(180_000).build());
                     HttpResponse<String> r = http.send(HttpRequest.newBuilder(

@@ -34,7 +34,7 @@ class MonitoringMetricsTest {
             "capstream_window_end_timestamp_seconds", "capstream_window_probe_success", "capstream_window_late_dropped_total",
             "capstream_ttft_seconds", "capstream_ttfo_seconds", "capstream_e2e_seconds", "capstream_inter_chunk_seconds",
             "capstream_request_latency_seconds", "capstream_requests_total", "capstream_input_tokens_total",
-            "capstream_output_tokens_total");
+            "capstream_output_tokens_total", "capstream_change_points_total");
 
     static WindowSummary fullSummary() {
         Quantiles q = new Quantiles(9L, 120.0, 250.0, 300.0, null, null, null, null);
@@ -59,6 +59,7 @@ class MonitoringMetricsTest {
         try (MonitoringMetrics metrics = new MonitoringMetrics()) {
             metrics.accept(fullSummary());
             metrics.lateDropped("http://t/v1", "m", "le4096");
+            metrics.changePoint(ApiServerTest.change());
             Gauge.builder("kafka.producer.node.request.latency.avg", () -> 4.25).tag("client_id", "c").tag("node_id", "node-1")
                     .register(metrics.registry());
             return metrics.scrape();
@@ -88,6 +89,23 @@ class MonitoringMetricsTest {
             metrics.lateDropped("http://t/v1", "m", "le8192");
             String prom = metrics.scrape();
             assertThat(prom).contains("capstream_window_late_dropped_total{model=\"m\",target=\"http://t/v1\"} 2.0");
+        }
+    }
+
+    /** Issue 32: each published change point counts on its series, metric and direction. */
+    @Test
+    void changePointsAreCountedPerSeriesMetricAndDirection() {
+        try (MonitoringMetrics metrics = new MonitoringMetrics()) {
+            metrics.changePoint(ApiServerTest.change());
+            metrics.changePoint(ApiServerTest.change());
+            metrics.changePoint(io.capstream.schemas.avro.ChangePoint.newBuilder(ApiServerTest.change())
+                    .setDirection("down").build());
+            String prom = metrics.scrape();
+            assertThat(prom).as("scrape").contains("# TYPE capstream_change_points_total counter\n",
+                    "capstream_change_points_total{context_bucket=\"le4096\",direction=\"up\",metric=\"ttft_p95_ms\","
+                            + "model=\"m\",target=\"http://h/v1\"} 2.0",
+                    "capstream_change_points_total{context_bucket=\"le4096\",direction=\"down\",metric=\"ttft_p95_ms\","
+                            + "model=\"m\",target=\"http://h/v1\"} 1.0");
         }
     }
 

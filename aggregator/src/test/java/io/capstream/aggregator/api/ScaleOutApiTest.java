@@ -209,7 +209,7 @@ class ScaleOutApiTest {
         a.serve(sa, new Locator(Map.of("run-b", gone), List.of(gone), true));
 
         for (String path : List.of("/api/runs", "/api/summaries", "/api/alerts", "/api/alerts?active=true",
-                "/api/runs/run-b")) {
+                "/api/changes", "/api/runs/run-b")) {
             HttpResponse<String> r = get(a, path);
             assertEquals(503, r.statusCode(), path);
             assertThat(r.body()).contains("aggregator instance " + gone + " did not answer");

@@ -41,8 +41,9 @@ class ChangeTopologyTest {
     void aShiftInP95TtftIsPublishedOnceWithItsLevels() {
         StreamsBuilder builder = new StreamsBuilder();
         SpecificAvroSerde<WindowSummary> serde = SpecificAvroSerde.forValue(WindowSummary.class, REGISTRY);
+        List<ChangePoint> heard = new java.util.ArrayList<>();
         ChangeTopology.addTo(builder.stream(Topics.SUMMARIES, Consumed.with(Serdes.String(), serde)), builder, REGISTRY,
-                null, Clock.fixed(Instant.ofEpochMilli(7), ZoneOffset.UTC));
+                null, Clock.fixed(Instant.ofEpochMilli(7), ZoneOffset.UTC), heard::add);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "change-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -72,6 +73,19 @@ class ChangeTopologyTest {
             assertThat(c.getDetectedAtMs()).isEqualTo(7L);
             assertThat(Arrays.asList(c.getReferenceWindows(), c.getAfterWindows())).as("reference and after windows")
                     .allSatisfy(n -> assertThat(n).isPositive());
+            // issue 32: kept for /api/changes at its change start, and told to the listener (the Prometheus counter)
+            org.apache.kafka.streams.state.WindowStore<String, ChangePoint> history =
+                    driver.getWindowStore(ChangeTopology.HISTORY_STORE);
+            List<ChangePoint> kept = new java.util.ArrayList<>();
+            try (var it = history.fetchAll(Instant.EPOCH, Instant.ofEpochMilli(100 * MINUTE))) {
+                it.forEachRemaining(kv -> {
+                    assertThat(kv.key.window().start()).as("stored at the change's start")
+                            .isEqualTo(kv.value.getChangeWindowStartMs());
+                    kept.add(kv.value);
+                });
+            }
+            assertThat(kept).as("the history store").containsExactly(c);
+            assertThat(heard).as("the listener").containsExactly(c);
         }
     }
 }

@@ -66,7 +66,7 @@ class RunPageTest {
 
         Map<String, JsonNode> charts = charts(doc);
         assertEquals(List.of("e2e-cdf", "errors", "in-flight", "inter-chunk-histogram", "itl-cdf",
-                "output-throughput", "request-throughput", "timeline", "ttft-cdf"),
+                "output-throughput", "percentile-intervals", "request-throughput", "timeline", "ttft-cdf"),
                 charts.keySet().stream().sorted().toList());
         assertEquals(charts.size(), doc.select("div.chart[data-chart][data-points=0]").size());
         for (JsonNode c : charts.values()) {
@@ -196,7 +196,8 @@ class RunPageTest {
         JsonNode artifact = RunArtifacts.artifact(12, false);
         Document doc = Jsoup.parse(RunPage.render(artifact));
         Map<String, JsonNode> charts = charts(doc);
-        assertEquals(List.of("e2e-cdf", "errors", "itl-cdf", "ttft-cdf"), charts.keySet().stream().sorted().toList());
+        assertEquals(List.of("e2e-cdf", "errors", "itl-cdf", "percentile-intervals", "ttft-cdf"),
+                charts.keySet().stream().sorted().toList(), "the report's statistics have intervals (issue 32)");
         String text = doc.text();
         assertThat(text).contains("No per-request timeline in this report (older report)");
         assertThat(text).contains("no per-token inter-chunk histogram in this report");

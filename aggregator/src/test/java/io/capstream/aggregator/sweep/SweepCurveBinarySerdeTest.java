@@ -30,12 +30,30 @@ class SweepCurveBinarySerdeTest {
                 .setUpdatedAtMs(1_785_585_700_000L).build();
     }
 
+    /** The curve with the intervals of issue 32 on its first point. */
+    private static SweepCurve curveWithIntervals() {
+        SweepCurve c = curve();
+        List<SweepPoint> points = new java.util.ArrayList<>(c.getPoints());
+        points.set(0, SweepPoint.newBuilder(points.get(0))
+                .setPercentileCi(java.util.Map.of("ttft_p95_ms", List.of(120.5, 160.0))).build());
+        return SweepCurve.newBuilder(c).setPoints(points).build();
+    }
+
     @Test
     void capturedBytesDecodeToTheCurveTheyWereWrittenFrom() {
-        byte[] current = serde.serializer().serialize("t", curve());
+        byte[] current = serde.serializer().serialize("t", curveWithIntervals());
         byte[] captured = SerdeFixtures.captured("sweep-curve.bin", current);
-        assertThat(serde.deserializer().deserialize("t", captured)).as("the captured curve").isEqualTo(curve());
+        assertThat(serde.deserializer().deserialize("t", captured)).as("the captured curve")
+                .isEqualTo(curveWithIntervals());
         assertThat(current).as("today's encoding (the sweep store's changelog)").isEqualTo(captured);
+    }
+
+    /** A changelog written before issue 32 (points without percentile_ci) restores after the upgrade. */
+    @Test
+    void bytesWrittenBeforeIssue32DecodeWithoutIntervals() {
+        byte[] before = SerdeFixtures.captured("sweep-curve-before-issue-32.bin", new byte[0]);
+        assertThat(serde.deserializer().deserialize("t", before)).as("the curve captured before issue 32")
+                .isEqualTo(curve());
     }
 
     @Test

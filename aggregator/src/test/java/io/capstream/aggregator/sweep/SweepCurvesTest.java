@@ -160,6 +160,24 @@ class SweepCurvesTest {
         assertNull(p.getAchievedLoad());
         assertFalse(p.getBehindSchedule());
         assertNull(p.getMeetsSlos());
+        assertNull(p.getPercentileCi(), "no statistics, no intervals");
+    }
+
+    /** Issue 32: the intervals of the step report's Distributions, keyed by the point's field names. */
+    @Test
+    void pointCarriesTheIntervalOfEachPercentileThatHasOne() {
+        BenchmarkReport r = SweepReports.step(SWEEP, 1, "concurrency", 4, true, false);
+        var stats = r.getStatistics();
+        stats.setTtftMs(io.capstream.schemas.avro.Distribution.newBuilder(stats.getTtftMs())
+                .setP50Ci(List.of(11.0, 13.5)).setP95Ci(List.of(21.0, 29.0))
+                .setCiUnavailable(java.util.Map.of("p99", "10 values are too few (needs at least 368)")).build());
+        stats.setE2eMs(io.capstream.schemas.avro.Distribution.newBuilder(stats.getE2eMs())
+                .setP50Ci(List.of(100.0, 120.0)).build());
+        SweepPoint p = SweepCurves.point(r);
+        org.assertj.core.api.Assertions.assertThat(p.getPercentileCi()).as("percentile_ci")
+                .containsOnly(java.util.Map.entry("ttft_p50_ms", List.of(11.0, 13.5)),
+                        java.util.Map.entry("ttft_p95_ms", List.of(21.0, 29.0)),
+                        java.util.Map.entry("e2e_p50_ms", List.of(100.0, 120.0)));
     }
 
     @Test

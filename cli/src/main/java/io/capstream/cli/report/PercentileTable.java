@@ -1,5 +1,6 @@
 package io.capstream.cli.report;
 
+import io.capstream.aggregator.stats.QuantileInterval;
 import io.capstream.schemas.avro.Distribution;
 import io.capstream.schemas.report.IntervalText;
 import java.util.ArrayList;
@@ -12,7 +13,8 @@ import java.util.Locale;
  * one, the interval from the report's {@code capstream.statistics} Distribution ({@link IntervalText}, e.g.
  * {@code 2135.6 [1950.1, 2385.2]}, or {@code 904.5 [n<72]} when the run had too few values for one), left-aligned
  * and padded to the column's widest. A table without any interval (rows without a Distribution, reports from
- * before intervals) prints exactly as before. Not thread-safe; one per table.
+ * before intervals) prints exactly as before. When a {@code [n<M]} marker is shown, a key line follows the rows
+ * ({@link #markerKey}). Not thread-safe; one per table.
  */
 final class PercentileTable {
     private static final int[] PERCENTILES = {50, 95, 99};
@@ -55,7 +57,46 @@ final class PercentileTable {
         for (int r = 0; r < labels.size(); r++) {
             line(sb, labels.get(r), values.get(r), intervals.get(r), width);
         }
+        String key = markerKey(markedPercentiles());
+        if (key != null) {
+            sb.append(key).append(System.lineSeparator());
+        }
         return sb.toString();
+    }
+
+    /** @return the percentiles (of {@link #PERCENTILES}, in order) that some row shows a {@code [n<M]} marker for */
+    private List<Integer> markedPercentiles() {
+        List<Integer> marked = new ArrayList<>();
+        for (int i = 0; i < PERCENTILES.length; i++) {
+            for (String[] ci : intervals) {
+                if (ci[i].startsWith("[n<")) {
+                    marked.add(PERCENTILES[i]);
+                    break;
+                }
+            }
+        }
+        return marked;
+    }
+
+    /**
+     * The key of the {@code [n<M]} marker, with the smallest sample for a 95% interval of each marked percentile
+     * ({@link QuantileInterval#minimumSample}), e.g. {@code [n<M]: too few values for a 95% interval of that
+     * percentile (72 needed for p95, 368 for p99)}.
+     *
+     * @param percentiles the marked percentiles, e.g. {@code [95, 99]}; not null
+     * @return the line without line separator, or null when the list is empty
+     */
+    static String markerKey(List<Integer> percentiles) {
+        if (percentiles.isEmpty()) {
+            return null;
+        }
+        StringBuilder needed = new StringBuilder();
+        for (int p : percentiles) {
+            long n = QuantileInterval.minimumSample(p / 100.0, QuantileInterval.DEFAULT_LEVEL);
+            needed.append(needed.length() == 0 ? n + " needed for p" + p : ", " + n + " for p" + p);
+        }
+        return String.format(Locale.ROOT, "[n<M]: too few values for a %d%% interval of that percentile (%s)",
+                Math.round(QuantileInterval.DEFAULT_LEVEL * 100), needed);
     }
 
     private static void line(StringBuilder sb, String label, String[] v, String[] ci, int[] width) {

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The live dashboard at {@code /} of the aggregator's HTTP API in headless Chromium: an aggregator
  * (2 s windows, an SLO every window breaks) on the embedded broker, one {@code capstream run
  * --no-aggregator} against it, heartbeats until its windows close. The dashboard lists the run,
- * shows the alert, draws the window summaries, calls no other origin and logs no error; its link
+ * shows the alert and marks its firing period on the TTFT p95 chart, draws the window summaries, calls no other origin
+ * and logs no error; its link
  * leads to the run's page, which passes the same checks. Skipped where Chromium is not installed.
  */
 class DashboardBrowserIT {
@@ -82,6 +83,12 @@ class DashboardBrowserIT {
                     awaitBody(base + "/api/runs", "\"" + RUN_ID + "\"");
                     awaitBody(base + "/api/summaries", "\"window_start_ms\"");
                     awaitBody(base + "/api/alerts?active=true", "ttft_p95_ms");
+                    // issue 32: the change-point history store answers on a real Streams instance (no shift here)
+                    HttpResponse<String> changes = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create(base + "/api/changes")).timeout(Duration.ofSeconds(10)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertThat(changes.statusCode()).as("/api/changes: " + changes.body()).isEqualTo(200);
+                    assertThat(changes.body()).as("/api/changes").isEqualTo("[]");
                 } finally {
                     beat.shutdownNow();
                 }
@@ -94,6 +101,13 @@ class DashboardBrowserIT {
                 Document dom = Jsoup.parse(check.html(), dashboard.toString());
                 assertThat(dom.text()).as("the runs table lists the run: " + dom.text()).contains(RUN_ID);
                 assertThat(dom.text()).as("the active alert is shown: " + dom.text()).contains("ttft_p95_ms");
+                // issue 32: the alert's firing period is marked on the TTFT p95 chart (drawn and listed under it)
+                assertThat(dom.select("ul.marks[data-marks-of=ttft-p95] li.mark.alert").eachText())
+                        .as("alert marks under TTFT p95: " + dom.select("ul.marks")).isNotEmpty()
+                        .allSatisfy(t -> assertThat(t).startsWith("alert ttft_p95_ms<=1 on "));
+                assertThat(String.valueOf(CHROMIUM.browser().script("return document.querySelector("
+                        + "'[data-chart=\"ttft-p95\"]').getAttribute('data-alert-marks');")))
+                        .as("alert bands drawn on TTFT p95").isNotEqualTo("0").isNotEqualTo("null");
                 Element link = dom.select("a[href]").stream()
                         .filter(a -> a.absUrl("href").endsWith("/runs/" + RUN_ID)).findFirst()
                         .orElseThrow(() -> new AssertionError("no link to /runs/" + RUN_ID + ": " + dom.select("a[href]")));

@@ -45,11 +45,20 @@ class DashboardPageBrowserIT {
 
     /** Serves the dashboard at / and the API routes it polls, each answering the given JSON. */
     private URI serve(String slos) throws Exception {
+        return serve(slos, "[]", "[]");
+    }
+
+    /**
+     * Serves the dashboard with an alert history ({@code /api/alerts?from=}; {@code ?active=true} gets its BREACH
+     * entries without a later RECOVERED, here simply the BREACH entries) and change points ({@code /api/changes}).
+     */
+    private URI serve(String slos, String alerts, String changes) throws Exception {
         Map<String, Supplier<String>> routes = Map.of(
                 "/", DashboardPage::render,
                 "/api/runs", DashboardPageBrowserIT::runs,
                 "/api/summaries", DashboardPageBrowserIT::summaries,
-                "/api/alerts", () -> "[]",
+                "/api/alerts", () -> alerts,
+                "/api/changes", () -> changes,
                 "/api/slos", () -> slos);
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
@@ -75,6 +84,20 @@ class DashboardPageBrowserIT {
         return "[" + String.join(",", runs) + "]";
     }
 
+    /** The first window this stand-in serves, epoch ms (six 10 s windows from it). */
+    private static long firstWindow() {
+        long now = System.currentTimeMillis() - 120_000;
+        return now - now % 10_000;
+    }
+
+    /** Window w's TTFT intervals: p50 [p50 - 5, p50 + 5] in every window, p95 [p95 - 8, p95 + 12] from window 2. */
+    private static String ciOf(int w) {
+        int p50 = 50 + w;
+        int p95 = 60 + 5 * w;
+        return String.format(Locale.ROOT, "\"p50_ci\":[%d,%d],\"p95_ci\":%s", p50 - 5, p50 + 5,
+                w >= 2 ? "[" + (p95 - 8) + "," + (p95 + 12) + "]" : "null");
+    }
+
     private static String summaries() {
         long now = System.currentTimeMillis() - 120_000;
         List<String> windows = new ArrayList<>();
@@ -84,7 +107,8 @@ class DashboardPageBrowserIT {
                     + "\"context_bucket\":\"le4096\",\"window_start_ms\":%d,\"window_end_ms\":%d,\"requests\":%d,"
                     + "\"completed\":%d,\"failed\":1,\"failures_by_type\":{\"HTTPError\":1},\"error_rate\":%.4f,"
                     + "\"prompt_tokens\":1000,\"output_tokens\":%d,\"output_throughput_tok_s\":%.1f,"
-                    + "\"relative_accuracy\":0.01,\"ttft_ms\":{\"count\":%d,\"p50\":%d,\"p95\":%d,\"p99\":%d},"
+                    + "\"relative_accuracy\":0.01,\"ttft_ms\":{\"count\":%d,\"p50\":%d,\"p95\":%d,\"p99\":%d,"
+                    + ciOf(w) + "},"
                     + "\"ttfo_ms\":null,\"e2e_ms\":{\"count\":%d,\"p50\":500,\"p95\":600,\"p99\":700},"
                     + "\"itl_ms\":{\"count\":%d,\"p50\":16,\"p95\":18,\"p99\":19},\"decode_tok_s\":null,"
                     + "\"prefill_tok_s\":null,\"goodput\":%.3f,\"goodput_requests\":%d,\"server_metrics\":null}",
@@ -142,6 +166,63 @@ class DashboardPageBrowserIT {
         Document dom = Jsoup.parse(check.html());
         assertThat(dom.getElementById("box-goodput").text()).contains("the aggregator has none");
         assertThat(dom.getElementById("slos").text()).startsWith("SLOs: none set");
+    }
+
+    /**
+     * Issue 32: the charts mark an SLO alert's firing period (BREACH in window 1, RECOVERED in window 3) and a
+     * burn-rate alert still firing, each on its metric's chart, and a change point on the TTFT p95 chart; each mark
+     * is drawn (counted by the draw hook) and listed in text under its chart. Percentile series have error bars where
+     * their windows have intervals (TTFT p50: all 6 windows; TTFT p95: windows 2-5; E2E p95: none).
+     */
+    @Test
+    @Timeout(90)
+    void alertsAndChangePointsAreMarkedAndPercentilesHaveErrorBars() throws Exception {
+        long t = firstWindow();
+        String key = "\"target\":\"http://127.0.0.1:1/v1\",\"model\":\"m\",\"context_bucket\":\"le4096\"";
+        String slo = "\"slo\":\"ttft_p95_ms<=70\",\"metric\":\"ttft_p95_ms\",\"comparison\":\"<=\",\"threshold\":70.0";
+        String alerts = "[{" + key + "," + slo + ",\"observed\":75.0,\"state\":\"BREACH\",\"window_start_ms\":"
+                + (t + 10_000) + ",\"window_end_ms\":" + (t + 20_000) + ",\"detected_at_ms\":" + (t + 20_500) + "},"
+                + "{" + key + "," + slo + ",\"observed\":65.0,\"state\":\"RECOVERED\",\"window_start_ms\":"
+                + (t + 30_000) + ",\"window_end_ms\":" + (t + 40_000) + ",\"detected_at_ms\":" + (t + 40_500) + "},"
+                + "{" + key + ",\"slo\":\"ttft_p95_ms<=70, no failure @ 99%\",\"metric\":\"burn_rate\","
+                + "\"comparison\":\"<\",\"threshold\":14.4,\"observed\":20.0,\"state\":\"BREACH\",\"rule\":\"page-1h-5m\","
+                + "\"burn_rate\":20.0,\"window_start_ms\":" + (t + 40_000) + ",\"window_end_ms\":" + (t + 50_000)
+                + ",\"detected_at_ms\":" + (t + 50_500) + "}]";
+        String changes = "[{" + key + ",\"metric\":\"ttft_p95_ms\",\"direction\":\"up\",\"before\":62.0,\"after\":80.0,"
+                + "\"relative_change\":0.29,\"confidence\":0.99,\"reference_windows\":2,\"after_windows\":2,"
+                + "\"change_window_start_ms\":" + (t + 20_000) + ",\"detected_window_end_ms\":" + (t + 40_000)
+                + ",\"detected_at_ms\":" + (t + 40_500) + "}]";
+        URI uri = serve("[{" + slo + "}]", alerts, changes);
+        CHROMIUM.browser().viewport(1400, 1000);
+        PageCheck check = CHROMIUM.browser().open(uri, "dashboard-page-marks",
+                "document.querySelectorAll('.chart').length >= 9"
+                        + " && document.querySelector('[data-chart=\"ttft-p95\"][data-change-marks]')");
+        PageAssertions.assertDrawnOffline(check, 9);
+        assertEquals("1", attribute("ttft-p95", "data-alert-marks"), "the SLO alert's firing period on TTFT p95");
+        assertEquals("1", attribute("ttft-p95", "data-change-marks"), "the change point on TTFT p95");
+        assertEquals("1", attribute("goodput", "data-alert-marks"), "the burn-rate alert on goodput");
+        assertEquals("0", attribute("ttft-p50", "data-alert-marks"), "no alert on TTFT p50");
+        assertEquals("0", attribute("e2e-p95", "data-change-marks"), "no change on E2E p95");
+        assertEquals("6", attribute("ttft-p50", "data-error-bars"), "an interval in every window");
+        assertEquals("4", attribute("ttft-p95", "data-error-bars"), "intervals from window 2");
+        assertEquals("0", attribute("e2e-p95", "data-error-bars"), "no intervals sent");
+        assertEquals("0", attribute("throughput", "data-error-bars"), "no error bars on a rate");
+
+        Document dom = Jsoup.parse(check.html());
+        List<String> ttftMarks = dom.select("ul.marks[data-marks-of=ttft-p95] li.mark").eachText();
+        assertThat(ttftMarks).as("the marks listed under TTFT p95").hasSize(2);
+        assertThat(ttftMarks.get(0)).as("alert mark").startsWith("alert ttft_p95_ms<=70 on http://127.0.0.1:1/v1 | m"
+                + " | le4096: firing ").doesNotEndWith("now");
+        assertThat(ttftMarks.get(1)).as("change mark").startsWith("change ttft_p95_ms up +29% (62 → 80) on ");
+        assertThat(dom.select("ul.marks[data-marks-of=goodput] li.mark.alert").eachText()).as("burn-rate mark")
+                .singleElement().asString().startsWith("alert page-1h-5m (burn rate 20×) on ").endsWith("– now");
+        assertEquals(2, dom.select("li.mark.alert").size(), "two alert marks in all: " + dom.select("li.mark"));
+        assertEquals(1, dom.select("li.mark.change").size());
+    }
+
+    private static String attribute(String chart, String name) {
+        return String.valueOf(CHROMIUM.browser().script("return document.querySelector('[data-chart=\"" + chart
+                + "\"]').getAttribute('" + name + "');"));
     }
 
     /** Legend labels of a dashboard chart that start with {@code prefix}. */

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code capstream run --html FILE} on the embedded stack and the built-in simulated engine, with
  * injected HTTP 500 answers, opened in headless Chromium: no console error, nothing loaded from the
- * network, every chart (CDFs, timeline, throughput and in-flight, ITL histogram, error breakdown)
- * drawn with data points. Skipped where Chromium is not installed.
+ * network, every chart (CDFs, percentiles with their intervals' error bars, timeline, throughput and in-flight, ITL
+ * histogram, error breakdown) drawn with data points. Skipped where Chromium is not installed.
  */
 class RunPageBrowserIT {
     @RegisterExtension
@@ -57,6 +57,17 @@ class RunPageBrowserIT {
                     .anyMatch(c -> c.id().equals(id) && c.rendered());
         }
         assertThat(check.html()).as("the page names its run").contains("browser-run");
+        // issue 32: the percentile chart's error bars, one per percentile with an interval in the report
+        int intervals = 0;
+        for (String measure : List.of("ttft_ms", "e2e_ms")) {
+            for (String p : List.of("p50", "p95", "p99")) {
+                intervals += artifact.path("capstream").path("statistics").path(measure).path(p + "_ci").isArray() ? 1 : 0;
+            }
+        }
+        assertThat(intervals).as("the run's intervals (p50 has one at this size, p95 and p99 not)").isEqualTo(2);
+        assertThat(String.valueOf(CHROMIUM.browser().script("return document.querySelector("
+                + "'[data-chart=\"percentile-intervals\"]').getAttribute('data-error-bars');")))
+                .as("error bars drawn on the percentile chart").isEqualTo(String.valueOf(intervals));
 
         for (int width : new int[] {1400, 1920}) {
             CHROMIUM.browser().viewport(width, 1000);

@@ -72,6 +72,8 @@ class SummaryTableTest {
         // seed (spec §8.1): e2e p50 664.3758000573143, p95 747.0614000922069
         assertThat(t).contains(String.format(Locale.ROOT, "\nE2E (ms)                            664.4 [641.6, 706.3]"
                 + "          747.1 [n<72] %14.1f [n<368]\n", seed.getStatistics().getE2eMs().getP99()));
+        assertThat(t).as("the marker's key under the table").contains("\n[n<M]: too few values for a 95% interval of"
+                + " that percentile (72 needed for p95, 368 for p99)\n\nthroughput");
         assertThat(t).as("imports carry no chunk gaps: " + t)
                 .contains("\ninter-chunk latency (ms)                -                             -                     -\n");
         assertThat(t).contains(String.format(Locale.ROOT, "\nrequests/s        %.1f req/s  (total tokens %.1f tok/s)\n",
@@ -140,6 +142,9 @@ class SummaryTableTest {
                 "\nTTFT (ms)                           872.1 [850.0, 901.3]         2431.7 [2100.5, 2800.3]         2264.9"
                         + " [n<368]\n",
                 "\ndecode (tok/s)                       59.8                          63.8                               -\n");
+        assertThat(t).as("only p99 is marked: its key names p99 alone").contains(
+                "\nprompt tokens                     27953.0                       27953.0                               -\n"
+                        + "[n<M]: too few values for a 95% interval of that percentile (368 needed for p99)\n");
     }
 
     @Test

@@ -8,6 +8,9 @@ import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.avro.SweepPoint;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.avro.Schema;
 
 /**
@@ -24,7 +27,9 @@ import org.apache.avro.Schema;
  * <p><b>CSV</b> ({@link #toCsv}): RFC 4180 (CRLF line ends; a field with a comma, double quote, CR or LF
  * is quoted, quotes doubled): a header of the {@code SweepPoint} field names in schema order, then one
  * row per point; an empty field for null, {@code true}/{@code false}, integers as integers, doubles as in
- * the JSON ({@link PythonFloatFormat}).
+ * the JSON ({@link PythonFloatFormat}). The map {@code percentile_ci} (issue 32) is not a column: after the
+ * fields come two columns for each percentile field ({@code *_pNN_ms}, schema order), {@code <field>_ci_low} and
+ * {@code <field>_ci_high}, the ends of its 95% interval, empty when it has none.
  *
  * <p>Stateless and thread-safe.
  */
@@ -41,6 +46,11 @@ public final class SweepJson {
     private static final String MAX_LOAD_FIELD = "max_load_meeting_slos";
     private static final String MAX_LOAD_RUN_ID_FIELD = "max_load_run_id";
     private static final String CONCURRENCY = "concurrency";
+    /** The SweepPoint map of the percentiles' intervals; in the CSV as two columns per percentile instead. */
+    private static final String PERCENTILE_CI_FIELD = "percentile_ci";
+    private static final Pattern PERCENTILE_FIELD = Pattern.compile("[a-z0-9_]+_p\\d+_ms");
+    private static final String CI_LOW = "_ci_low";
+    private static final String CI_HIGH = "_ci_high";
 
     private SweepJson() {
     }
@@ -99,13 +109,17 @@ public final class SweepJson {
      * @throws IllegalArgumentException when a value is NaN or infinite
      */
     public static String toCsv(SweepCurve c) {
-        StringBuilder sb = new StringBuilder(256 + 256 * c.getPoints().size());
-        var fields = SweepPoint.getClassSchema().getFields();
+        StringBuilder sb = new StringBuilder(256 + 512 * c.getPoints().size());
+        List<Schema.Field> fields = csvFields();
+        List<String> percentiles = percentileColumns();
         for (Schema.Field f : fields) {
             if (f.pos() > 0) {
                 sb.append(',');
             }
             appendField(sb, f.name());
+        }
+        for (String p : percentiles) {
+            sb.append(',').append(p).append(CI_LOW).append(',').append(p).append(CI_HIGH);
         }
         sb.append("\r\n");
         for (SweepPoint p : c.getPoints()) {
@@ -115,9 +129,30 @@ public final class SweepJson {
                 }
                 appendValue(sb, p.get(f.pos()));
             }
+            Map<String, List<Double>> ci = p.getPercentileCi();
+            for (String name : percentiles) {
+                List<Double> interval = ci == null ? null : ci.get(name);
+                boolean has = interval != null && interval.size() == 2;
+                sb.append(',');
+                appendValue(sb, has ? interval.get(0) : null);
+                sb.append(',');
+                appendValue(sb, has ? interval.get(1) : null);
+            }
             sb.append("\r\n");
         }
         return sb.toString();
+    }
+
+    /** @return the SweepPoint fields that are CSV columns as they are: all but {@value #PERCENTILE_CI_FIELD} */
+    private static List<Schema.Field> csvFields() {
+        return SweepPoint.getClassSchema().getFields().stream()
+                .filter(f -> !f.name().equals(PERCENTILE_CI_FIELD)).toList();
+    }
+
+    /** @return the names of the percentile fields ({@code *_pNN_ms}) in schema order, each with two interval columns */
+    static List<String> percentileColumns() {
+        return SweepPoint.getClassSchema().getFields().stream().map(Schema.Field::name)
+                .filter(n -> PERCENTILE_FIELD.matcher(n).matches()).toList();
     }
 
     /**

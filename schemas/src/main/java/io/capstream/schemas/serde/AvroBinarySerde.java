@@ -119,7 +119,13 @@ public class AvroBinarySerde<T extends SpecificRecord> implements Serde<T> {
             Codec<T> c = codec.get();
             try {
                 c.decoder = DecoderFactory.get().binaryDecoder(bytes, c.decoder);
-                return c.reader.read(null, c.decoder);
+                T value = c.reader.read(null, c.decoder);
+                if (c.decoder.isEnd() || c.earlier.isEmpty()) {
+                    return value;
+                }
+                // bytes left over: an earlier version's value the compiled schema misread
+                T older = readEarlier(c, bytes);
+                return older != null ? older : value;
             } catch (IOException | AvroRuntimeException e) {
                 T older = readEarlier(c, bytes);
                 if (older != null) {

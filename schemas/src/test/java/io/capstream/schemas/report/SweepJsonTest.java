@@ -23,7 +23,16 @@ class SweepJsonTest {
             + "output_tok_s,total_tok_s,ttft_p50_ms,ttft_p95_ms,ttft_p99_ms,itl_p50_ms,itl_p95_ms,itl_p99_ms,"
             + "inter_chunk_p50_ms,inter_chunk_p95_ms,inter_chunk_p99_ms,e2e_p50_ms,"
             + "e2e_p95_ms,e2e_p99_ms,goodput,goodput_rps,offered_load,scheduled_load,achieved_load,behind_schedule,"
-            + "interrupted,meets_slos,held_by_in_flight_cap";
+            + "interrupted,meets_slos,held_by_in_flight_cap,"
+            // issue 32: two interval columns per percentile column, in the same order
+            + "ttft_p50_ms_ci_low,ttft_p50_ms_ci_high,ttft_p95_ms_ci_low,ttft_p95_ms_ci_high,"
+            + "ttft_p99_ms_ci_low,ttft_p99_ms_ci_high,itl_p50_ms_ci_low,itl_p50_ms_ci_high,"
+            + "itl_p95_ms_ci_low,itl_p95_ms_ci_high,itl_p99_ms_ci_low,itl_p99_ms_ci_high,"
+            + "inter_chunk_p50_ms_ci_low,inter_chunk_p50_ms_ci_high,inter_chunk_p95_ms_ci_low,inter_chunk_p95_ms_ci_high,"
+            + "inter_chunk_p99_ms_ci_low,inter_chunk_p99_ms_ci_high,e2e_p50_ms_ci_low,e2e_p50_ms_ci_high,"
+            + "e2e_p95_ms_ci_low,e2e_p95_ms_ci_high,e2e_p99_ms_ci_low,e2e_p99_ms_ci_high";
+    /** The 24 empty interval columns of a point without intervals. */
+    private static final String NO_CI = ",".repeat(24);
 
     private static SweepPoint point(int step, String runId, double load, Boolean meets) {
         return SweepPoint.newBuilder().setStep(step).setRunId(runId).setLoad(load).setRepeat(step == 3)
@@ -62,7 +71,7 @@ class SweepJsonTest {
         assertEquals(1_767_225_603_000L, o.get("updated_at_ms").longValue());
         assertEquals(3, o.get("points").size());
         JsonNode p1 = o.get("points").get(0);
-        assertEquals(32, p1.size(), "every SweepPoint field");
+        assertEquals(33, p1.size(), "every SweepPoint field");
         assertEquals(4.0, p1.get("load").doubleValue());
         assertTrue(p1.get("load").isDouble());
         assertTrue(p1.get("requests").isInt());
@@ -98,9 +107,9 @@ class SweepJsonTest {
         assertEquals(5, lines.length, "header, 3 rows, nothing after the last CRLF");
         assertEquals(HEADER, lines[0]);
         assertEquals("1,run-1,4.0,false,20,19,1,0.05,9.5,350.25,1200.0,12.0,25.5,30.0,,,,,,,110.0,210.0,250.0,0.95,9.0,"
-                + "4.0,,3.75,false,false,true,false", lines[1]);
+                + "4.0,,3.75,false,false,true,false" + NO_CI, lines[1]);
         assertEquals("3,run-3,8.0,true,20,19,1,0.05,9.5,350.25,1200.0,12.0,25.5,30.0,,,,,,,110.0,210.0,250.0,0.95,9.0,"
-                + "8.0,,7.5,false,false,true,false", lines[3]);
+                + "8.0,,7.5,false,false,true,false" + NO_CI, lines[3]);
         assertEquals("", lines[4]);
     }
 
@@ -112,9 +121,32 @@ class SweepJsonTest {
         String[] lines = SweepJson.toCsv(c).split("\r\n", -1);
         assertThat(lines[1]).startsWith("1,\"run,\"\"a\"\"\",1.0,");
         assertThat(lines[1]).as("null goodput, goodput_rps, scheduled_load and"
-                + " meets_slos: " + lines[1]).endsWith(",1.0,,0.9375,false,false,,false");
+                + " meets_slos: " + lines[1]).endsWith(",1.0,,0.9375,false,false,,false" + NO_CI);
         assertThat(lines[1]).contains(",250.0,,,1.0,");
         assertThat(lines[2]).startsWith("2,\"line\nbreak\",2.0,");
+    }
+
+    /** Issue 32: each percentile's interval in its two columns; a percentile without one leaves them empty. */
+    @Test
+    void csvHasTheIntervalOfEachPercentileThatHasOne() {
+        SweepCurve c = curve("concurrency", 8, null, null);
+        c.getPoints().set(0, SweepPoint.newBuilder(point(1, "run-1", 4, true)).setPercentileCi(java.util.Map.of(
+                "ttft_p95_ms", List.of(22.25, 29.0), "e2e_p50_ms", List.of(100.5, 120.0))).build());
+        String[] lines = SweepJson.toCsv(c).split("\r\n", -1);
+        String[] header = lines[0].split(",", -1);
+        String[] row = lines[1].split(",", -1);
+        assertThat(row).as("as many fields as header columns: " + lines[1]).hasSameSizeAs(header);
+        java.util.Map<String, String> byColumn = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < header.length; i++) {
+            byColumn.put(header[i], row[i]);
+        }
+        assertThat(byColumn).as("interval columns of step 1").containsEntry("ttft_p95_ms_ci_low", "22.25")
+                .containsEntry("ttft_p95_ms_ci_high", "29.0").containsEntry("e2e_p50_ms_ci_low", "100.5")
+                .containsEntry("e2e_p50_ms_ci_high", "120.0").containsEntry("ttft_p99_ms_ci_low", "")
+                .containsEntry("ttft_p99_ms_ci_high", "").doesNotContainKey("percentile_ci");
+        assertThat(lines[2]).as("step 2 has no intervals").endsWith(NO_CI);
+        assertThat(SweepJson.toJson(c).get("points").get(0).get("percentile_ci").toString()).as("sweep.json")
+                .contains("\"ttft_p95_ms\":[22.25,29.0]");
     }
 
     @Test
