@@ -44,6 +44,7 @@ final class RunCharts {
                 List.of("ITL (per-request mean)"), List.of("mean_inter_token_latency_ms"), noRows);
         histogram();
         httpPhases();
+        serverTtft();
         page.endGrid();
 
         page.subheading("Over time");
@@ -110,6 +111,17 @@ final class RunCharts {
                     "Each phase's own percentile, stacked (blocked, DNS, connect, TLS, sending, waiting for the"
                     + " response head, first chunk, first content): a sum of percentiles, close to but not the TTFT"
                     + " percentile."));
+        }
+    }
+
+    /** Issue 33: the client's first token against the server's own TTFT, per request, when responses carried it. */
+    private void serverTtft() {
+        Chart c = ServerTtftChart.chart("server-ttft",
+                artifact.path("capstream").path("statistics").path("server_view"));
+        if (c != null) {
+            page.chart(c, ChartOptions.NONE.withCaption("The server's TTFT is its own clock (llama.cpp: timings.prompt_ms,"
+                    + " the prefill); the difference is what it does not see: network, client, HTTP handling, the wait"
+                    + " for a slot."));
         }
     }
 

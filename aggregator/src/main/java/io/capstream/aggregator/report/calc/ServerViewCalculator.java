@@ -11,10 +11,13 @@ import java.util.List;
 /**
  * The report's server-view statistics (issue 33), every field of them mapped here: {@code server_ttft_ms} (the
  * server's own TTFT, {@code RequestCompleted.server_view.server_ttft_ms}, e.g. llama.cpp's {@code timings.prompt_ms}),
- * {@code client_minus_server_ttft_ms} (per request, the client's TTFT, {@code ttft_ns / 1e6}, minus the server's: the
+ * {@code client_minus_server_ttft_ms} (per request, the client's time to its first token minus the server's: the
  * network, the client, HTTP handling, the wait for a slot and what else the engine's clock does not see) as
  * {@link Distributions}, and {@code server_view}, the per-request ids and TTFTs (columnar, in request_index order).
- * Over the successful requests whose events carry {@code server_view}. Stateless.
+ * Over the successful requests whose events carry {@code server_view}. The client's first token is the first
+ * generated token of any kind, as the server's is: {@code ttfo_ns} (first reasoning or content), else
+ * {@code ttft_ns}; with reasoning, TTFT comes later by the reasoning's decode time, which is not the server's
+ * prefill. Stateless.
  */
 public final class ServerViewCalculator {
     private static final double MS = 1e6;
@@ -52,7 +55,8 @@ public final class ServerViewCalculator {
         List<Double> difference = new ArrayList<>(n);
         for (RequestCompleted c : viewed) {
             ServerView v = c.getServerView();
-            Double clientMs = c.getTtftNs() >= 0 ? c.getTtftNs() / MS : null;
+            long first = c.getTtfoNs() != null && c.getTtfoNs() >= 0 ? c.getTtfoNs() : c.getTtftNs();
+            Double clientMs = first >= 0 ? first / MS : null;
             Double serverMs = v.getServerTtftMs();
             index.add(c.getRequestIndex());
             requestId.add(v.getRequestId());
@@ -63,7 +67,7 @@ public final class ServerViewCalculator {
             difference.add(clientMs != null && serverMs != null ? clientMs - serverMs : null);
         }
         stats.setServerView(ServerViewRows.newBuilder().setRequestIndex(index).setRequestId(requestId)
-                .setTraceId(traceId).setResponseId(responseId).setClientTtftMs(client).setServerTtftMs(server)
+                .setTraceId(traceId).setResponseId(responseId).setClientFirstTokenMs(client).setServerTtftMs(server)
                 .setClientMinusServerTtftMs(difference).build());
         if (server.stream().anyMatch(s -> s != null)) {
             stats.setServerTtftMs(Distributions.of(server));
