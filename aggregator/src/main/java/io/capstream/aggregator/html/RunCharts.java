@@ -46,6 +46,7 @@ final class RunCharts {
         percentileIntervals();
         histogram();
         httpPhases();
+        serverTtft();
         page.endGrid();
 
         page.subheading("Over time");
@@ -124,6 +125,17 @@ final class RunCharts {
                     + " percentile lies within it (a wider bar, fewer requests). A point without a bar had too few"
                     + " requests for one (p95 needs " + QuantileInterval.minimumSample(0.95, QuantileInterval.DEFAULT_LEVEL)
                     + ", p99 " + QuantileInterval.minimumSample(0.99, QuantileInterval.DEFAULT_LEVEL) + ")."));
+        }
+    }
+
+    /** Issue 33: the client's first token against the server's own TTFT, per request, when responses carried it. */
+    private void serverTtft() {
+        Chart c = ServerTtftChart.chart("server-ttft",
+                artifact.path("capstream").path("statistics").path("server_view"));
+        if (c != null) {
+            page.chart(c, ChartOptions.NONE.withCaption("The server's TTFT is its own clock (llama.cpp: timings.prompt_ms,"
+                    + " the prefill); the difference is what it does not see: network, client, HTTP handling, the wait"
+                    + " for a slot."));
         }
     }
 

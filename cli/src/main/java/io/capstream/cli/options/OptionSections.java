@@ -63,8 +63,8 @@ public final class OptionSections {
     private static Map<String, String> byName() {
         Map<String, String> m = new LinkedHashMap<>();
         for (String n : List.of("--base-url", "--model", "--engine", "--gpu", "--endpoint", "--api-key-env", "--header",
-                "--extra-body", "--timeout", "--keep-alive", "--thinking-mode", "--no-thinking", "--reasoning-effort",
-                "--server-metrics")) {
+                "--extra-body", "--timeout", "--keep-alive", "--no-trace-headers", "--thinking-mode", "--no-thinking",
+                "--reasoning-effort", "--server-metrics")) {
             m.put(n, TARGET);
         }
         for (String n : List.of("--requests", "--trace", "--burst", "--dataset", "--tokenizer", "--ctx-tokens",

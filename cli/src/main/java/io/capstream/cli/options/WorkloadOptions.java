@@ -210,6 +210,13 @@ public class WorkloadOptions {
             description = "Reuse connections (a deviation from the reference, which opens one per request; lowers TTFT).")
     boolean keepAlive;
 
+    @Option(names = "--no-trace-headers",
+            description = "Send no correlation headers. By default every request carries a W3C traceparent (a random"
+                    + " trace id per request, sampled) and an X-Request-Id (<run id>-<request index>), recorded per"
+                    + " request with the server's response id and timings so that it can be found in the server's"
+                    + " logs and traces.")
+    boolean noTraceHeaders;
+
     @Option(names = "--run-id", paramLabel = "ID",
             description = "Run id to use instead of benchmark-YYYYMMDDTHHMMSSZ. Must be unique: a reused id mixes two runs"
                     + " (report, replay); with --bootstrap-servers a warning is printed when capstream.reports already"
@@ -309,7 +316,7 @@ public class WorkloadOptions {
         TargetConfig target = traffic.applyTo(new TargetConfig(url, simulated,
                 model != null ? model : simulated ? sim.model() : null,
                 engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, apiKeyEnv, timeoutS, keepAlive,
-                api, extraHeaders));
+                api, extraHeaders).withTraceHeaders(!noTraceHeaders));
         LoadShape load = traffic.applyTo(loadLevel(new LoadShape(
                 requests != null ? requests : trace != null ? RunConfig.MAX_REQUESTS : RunConfig.DEFAULT_REQUESTS,
                 RunConfig.DEFAULT_CONCURRENCY, burst, arrivalMode, null,

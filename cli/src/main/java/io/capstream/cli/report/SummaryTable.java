@@ -72,6 +72,7 @@ public final class SummaryTable {
         if (m.getPrefixCacheHitAvg() != null) {
             line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
         }
+        serverTtft(sb, stats);
         images(sb, report.getRun());
         sb.append(SessionsSummary.render(report.getSessions()));
         serverMetrics(sb, report.getServerMetrics());
@@ -334,6 +335,22 @@ public final class SummaryTable {
             line(sb, "images", run.getImages() + " per user message, " + text(run.getImageSizes()) + ", "
                     + text(run.getImageFormat()));
         }
+    }
+
+    /**
+     * The server's own TTFT next to the client's (issue 33), e.g. {@code server TTFT  p50 91.4 / p95 165.3 ms
+     * (20 requests); client minus server p50 12.3 / p95 40.1 ms}; nothing when no response carried one.
+     */
+    private static void serverTtft(StringBuilder sb, RunStatistics stats) {
+        if (stats == null || stats.getServerTtftMs() == null || stats.getServerTtftMs().getCount() == 0) {
+            return;
+        }
+        Distribution server = stats.getServerTtftMs();
+        Distribution diff = stats.getClientMinusServerTtftMs();
+        line(sb, "server TTFT", "p50 " + num(server.getP50()) + " / p95 " + num(server.getP95()) + " ms ("
+                + server.getCount() + " requests); client minus server p50 "
+                + (diff == null ? "-" : num(diff.getP50())) + " / p95 " + (diff == null ? "-" : num(diff.getP95()))
+                + " ms");
     }
 
     private static int zeroIfNull(Integer v) {

@@ -177,6 +177,24 @@ class SummaryTableTest {
                 .as("summary without cancels").doesNotContain("cancelled");
     }
 
+    /** Issue 33: the server's own TTFT and the client's lead over it get one line; none without a server TTFT. */
+    @Test
+    void theServersTtftAndTheDifferenceGetALine() {
+        Distribution empty = Distribution.newBuilder().setCount(0).build();
+        RunStatistics.Builder stats = RunStatistics.newBuilder().setTtftMs(empty).setTtfoMs(empty).setE2eMs(empty)
+                .setItlMs(empty).setInterChunkMs(empty);
+        BenchmarkReport without = BenchmarkReport.newBuilder(report(List.of(), knownMetrics()))
+                .setStatistics(stats.build()).build();
+        assertThat(SummaryTable.render(without, null)).as("summary without a server TTFT")
+                .doesNotContain("server TTFT");
+        BenchmarkReport r = BenchmarkReport.newBuilder(without).setStatistics(stats
+                .setServerTtftMs(Distribution.newBuilder().setCount(20).setP50(18.25).setP95(100.2).build())
+                .setClientMinusServerTtftMs(Distribution.newBuilder().setCount(20).setP50(29.04).setP95(377.2).build())
+                .build()).build();
+        assertThat(SummaryTable.render(r, null)).as("summary").contains("\nserver TTFT       p50 18.3 / p95 100.2 ms"
+                + " (20 requests); client minus server p50 29.0 / p95 377.2 ms\n");
+    }
+
     private static FailureEntry failure(int index, String type, String message) {
         return FailureEntry.newBuilder().setRequestIndex(index).setErrorType(type).setErrorMessage(message).build();
     }

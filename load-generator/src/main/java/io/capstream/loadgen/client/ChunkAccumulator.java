@@ -32,6 +32,7 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     private final StreamMeasurements measurements;
     private final DecodedChunk chunk;
     private final ReplyCapture reply;
+    private final ServerReplyCapture server = new ServerReplyCapture();
     private final boolean toolsSent;
     private final SseEventAssembler events = new SseEventAssembler(new Payloads());
     private RequestError failure;
@@ -120,6 +121,7 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
 
         @Override
         public boolean apply(long atNs) {
+            server.take(chunk);
             measurements.usage(chunk);
             if (chunk.malformed() != null) {
                 failure = ChunkErrors.typeError(chunk.malformed(), chunk.malformedToken());
@@ -142,6 +144,20 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
     /** @return whether {@code data: [DONE]} or the API's terminal event ({@link EventDecoder#ended()}) was seen */
     public boolean done() {
         return events.done() || ended;
+    }
+
+    /**
+     * Reads the response head's headers of the server's view (issue 33: {@code X-Request-Id}, {@code Server-Timing}).
+     *
+     * @param resp the response; not null
+     */
+    public void head(io.vertx.core.http.HttpClientResponse resp) {
+        server.head(resp);
+    }
+
+    /** @return the server's view so far: response id, llama.cpp timings, headers ({@link ServerReply#NONE} if none) */
+    public ServerReply serverReply() {
+        return server.reply();
     }
 
     /** @return a stream-level failure (TypeError, in-stream error object), or null */

@@ -17,7 +17,8 @@ import java.nio.charset.StandardCharsets;
  * the content text handed to a chunk that keeps the reply, and the strings of tool-call deltas
  * ({@code delta.tool_calls[]}: index, id, function name, argument fragments; issue 29; and the legacy
  * {@code delta.function_call}, one call; read by {@link ToolCallDeltaReader}). llama.cpp's
- * {@code timings.cache_n} is read as well.
+ * {@code timings} ({@code cache_n}, {@code prompt_n}, {@code prompt_ms}, {@code predicted_n}, {@code predicted_ms})
+ * and, until the request has one, the chunk's {@code id} are read as well (the server's view, issue 33).
  *
  * <p>Like the reference's {@code json.loads}: {@code NaN} and {@code Infinity} are accepted;
  * trailing data after the value makes the payload unparseable; bytes that are not valid UTF-8 are
@@ -109,6 +110,13 @@ final class ChunkDecoder {
                 case "choices" -> choices(p, v, out, textChoices);
                 case "error" -> error(p, v, out);
                 case "timings" -> timings(p, v, out);
+                case "id" -> {
+                    if (v == JsonToken.VALUE_STRING && out.wantsServerId()) {
+                        out.serverId(p.getText()); // once per request (issue 33: the server's view)
+                    } else {
+                        p.skipChildren();
+                    }
+                }
                 default -> p.skipChildren();
             }
         }
@@ -140,21 +148,42 @@ final class ChunkDecoder {
         }
     }
 
-    /** llama.cpp's {@code timings} object: only {@code cache_n} (prompt tokens taken from the prefix cache). */
+    /**
+     * llama.cpp's {@code timings} object: {@code cache_n} (prompt tokens taken from the prefix cache), and for the
+     * server's view (issue 33) {@code prompt_n}, {@code prompt_ms}, {@code predicted_n}, {@code predicted_ms}.
+     */
     private static void timings(JsonParser p, JsonToken v, DecodedChunk out) throws IOException {
         if (v != JsonToken.START_OBJECT) {
             p.skipChildren();
             return;
         }
+        long promptN = -1;
+        double promptMs = -1;
+        long predictedN = -1;
+        double predictedMs = -1;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken x = p.nextToken();
-            if ("cache_n".equals(name)) {
-                out.timingsCacheN(nonNegativeInt(p, x));
-            } else {
-                p.skipChildren();
+            switch (name) {
+                case "cache_n" -> out.timingsCacheN(nonNegativeInt(p, x));
+                case "prompt_n" -> promptN = nonNegativeInt(p, x);
+                case "prompt_ms" -> promptMs = nonNegativeMs(p, x);
+                case "predicted_n" -> predictedN = nonNegativeInt(p, x);
+                case "predicted_ms" -> predictedMs = nonNegativeMs(p, x);
+                default -> p.skipChildren();
             }
         }
+        out.timings(promptN, promptMs, predictedN, predictedMs);
+    }
+
+    /** @return the current token as a finite number ≥ 0, else -1 (the value is consumed) */
+    private static double nonNegativeMs(JsonParser p, JsonToken x) throws IOException {
+        if (x == JsonToken.VALUE_NUMBER_INT || x == JsonToken.VALUE_NUMBER_FLOAT) {
+            double d = p.getDoubleValue();
+            return Double.isFinite(d) && d >= 0 ? d : -1;
+        }
+        p.skipChildren();
+        return -1;
     }
 
     private static void choices(JsonParser p, JsonToken v, DecodedChunk out, boolean textChoices) throws IOException {

@@ -53,6 +53,12 @@ final class DecodedChunk {
     private String[] callArguments;
     private String responseId;
     private long timingsCacheN;
+    private long timingsPromptN;
+    private double timingsPromptMs;
+    private long timingsPredictedN;
+    private double timingsPredictedMs;
+    private boolean wantServerId = true;
+    private String serverId;
 
     /** Creates a chunk with nothing recorded that keeps no reply text (the benchmark path: no allocation). */
     DecodedChunk() {
@@ -89,6 +95,11 @@ final class DecodedChunk {
         errorCode = null;
         toolCallDeltas = 0;
         timingsCacheN = -1;
+        timingsPromptN = -1;
+        timingsPromptMs = -1;
+        timingsPredictedN = -1;
+        timingsPredictedMs = -1;
+        serverId = null;
         if (keepReply) {
             text.setLength(0);
             responseId = null;
@@ -192,6 +203,33 @@ final class DecodedChunk {
         if (keepReply && id != null) {
             responseId = id;
         }
+        serverId(id);
+    }
+
+    /**
+     * Records the chunk's response {@code id} for the server's view (issue 33) while {@link #wantsServerId()}.
+     *
+     * @param id the id; null is ignored
+     */
+    void serverId(String id) {
+        if (wantServerId && id != null) {
+            serverId = id;
+        }
+    }
+
+    /** @return whether the decoder should read the chunk's {@code id} (until the request has one: one string) */
+    boolean wantsServerId() {
+        return wantServerId;
+    }
+
+    /** @param want whether later chunks' ids are read ({@link ServerReplyCapture} stops it once it has one) */
+    void wantServerId(boolean want) {
+        wantServerId = want;
+    }
+
+    /** @return the chunk's response id when read ({@link #serverId(String)}), or null */
+    String serverId() {
+        return serverId;
     }
 
     /** @return whether this chunk keeps content text, tool-call deltas and the response id for the reply */
@@ -251,6 +289,42 @@ final class DecodedChunk {
     /** @return llama.cpp's {@code timings.cache_n} of the chunk when an integer ≥ 0, else -1 */
     long timingsCacheN() {
         return timingsCacheN;
+    }
+
+    /**
+     * Records llama.cpp's other per-request {@code timings} (issue 33); -1 for a value that is absent or not a
+     * number ≥ 0.
+     *
+     * @param promptN     {@code timings.prompt_n}: prompt tokens evaluated
+     * @param promptMs    {@code timings.prompt_ms}: prefill time, ms
+     * @param predictedN  {@code timings.predicted_n}: tokens generated
+     * @param predictedMs {@code timings.predicted_ms}: decode time, ms
+     */
+    void timings(long promptN, double promptMs, long predictedN, double predictedMs) {
+        timingsPromptN = promptN;
+        timingsPromptMs = promptMs;
+        timingsPredictedN = predictedN;
+        timingsPredictedMs = predictedMs;
+    }
+
+    /** @return {@code timings.prompt_n} of the chunk, or -1 */
+    long timingsPromptN() {
+        return timingsPromptN;
+    }
+
+    /** @return {@code timings.prompt_ms} of the chunk, ms, or -1 */
+    double timingsPromptMs() {
+        return timingsPromptMs;
+    }
+
+    /** @return {@code timings.predicted_n} of the chunk, or -1 */
+    long timingsPredictedN() {
+        return timingsPredictedN;
+    }
+
+    /** @return {@code timings.predicted_ms} of the chunk, ms, or -1 */
+    double timingsPredictedMs() {
+        return timingsPredictedMs;
     }
 
     /** Counts one choice delta with a non-empty reasoning string. */

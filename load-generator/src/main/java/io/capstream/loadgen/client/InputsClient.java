@@ -102,6 +102,7 @@ public final class InputsClient {
         long bytes;
         NonStreamBody errorBody;
         Buffer answer;
+        final ServerReplyCapture server = new ServerReplyCapture(); // issue 33: the response's headers only
 
         Exchange(long t0, int inputs) {
             this.t0 = t0;
@@ -128,6 +129,7 @@ public final class InputsClient {
             long statusAt = System.nanoTime();
             lastActivity = statusAt;
             status = resp.statusCode();
+            server.head(resp);
             if (status < 200 || status >= 300) {
                 errorBody = NonStreamBody.httpError(status, resp.statusMessage());
             } else {
@@ -192,7 +194,7 @@ public final class InputsClient {
                 timerId = -1;
             }
             promise.complete(new RequestResult(t0, -1, -1, now - t0, status, promptTokens, -1, -1, 0, 0, -1, null,
-                    bytes, OutputChunkGaps.NONE, error));
+                    bytes, OutputChunkGaps.NONE, error, 0, Reply.NONE, null, server.reply()));
         }
     }
 }

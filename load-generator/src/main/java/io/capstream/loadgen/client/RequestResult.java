@@ -25,23 +25,42 @@ package io.capstream.loadgen.client;
  *                         kept); null is taken as none
  * @param phases           where the time went before the first content (DNS, connect, TLS, sent, head, first
  *                         chunk; issue 30), or null when not measured
+ * @param server           what the response said of the server's own view (issue 33: response id, llama.cpp
+ *                         timings, {@code Server-Timing}); null is taken as {@link ServerReply#NONE}
  */
 public record RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
                             long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,
                             long maxChunkGapNs, String finishReason, long bodyBytes, OutputChunkGaps outputGaps,
-                            RequestError error, int toolCallChunks, Reply reply, HttpTimings phases) {
+                            RequestError error, int toolCallChunks, Reply reply, HttpTimings phases,
+                            ServerReply server) {
 
-    /** Takes a null {@code outputGaps} and {@code reply} as none. */
+    /** Takes a null {@code outputGaps}, {@code reply} and {@code server} as none. */
     public RequestResult {
         outputGaps = outputGaps == null ? OutputChunkGaps.NONE : outputGaps;
         reply = reply == null ? Reply.NONE : reply;
+        server = server == null ? ServerReply.NONE : server;
+    }
+
+    /**
+     * A result without the server's view.
+     *
+     * @see #RequestResult(long, long, long, long, int, long, long, long, int, int, long, String, long, OutputChunkGaps,
+     *      RequestError, int, Reply, HttpTimings, ServerReply)
+     */
+    public RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
+                         long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,
+                         long maxChunkGapNs, String finishReason, long bodyBytes, OutputChunkGaps outputGaps,
+                         RequestError error, int toolCallChunks, Reply reply, HttpTimings phases) {
+        this(t0Ns, ttfoNs, ttftNs, e2eNs, httpStatus, promptTokens, completionTokens, cachedTokens, contentChunks,
+                reasoningChunks, maxChunkGapNs, finishReason, bodyBytes, outputGaps, error, toolCallChunks, reply,
+                phases, null);
     }
 
     /**
      * A result without measured HTTP phases.
      *
      * @see #RequestResult(long, long, long, long, int, long, long, long, int, int, long, String, long, OutputChunkGaps,
-     *      RequestError, int, Reply, HttpTimings)
+     *      RequestError, int, Reply, HttpTimings, ServerReply)
      */
     public RequestResult(long t0Ns, long ttfoNs, long ttftNs, long e2eNs, int httpStatus, long promptTokens,
                          long completionTokens, long cachedTokens, int contentChunks, int reasoningChunks,

@@ -136,6 +136,7 @@ final class StreamExchange implements Handler<Buffer>, NonStreamRead.Owner {
         headersAt = statusAt;
         response = resp;
         status = resp.statusCode();
+        acc.head(resp);
         if (status < 200 || status >= 300) {
             readNonStream(resp, NonStreamBody.httpError(status, resp.statusMessage()), statusAt);
             return;
@@ -260,7 +261,7 @@ final class StreamExchange implements Handler<Buffer>, NonStreamRead.Owner {
                 acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
                 acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),
                 nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e,
-                acc.toolCallChunks(), acc.reply(), phases()));
+                acc.toolCallChunks(), acc.reply(), phases(), acc.serverReply()));
     }
 
     /** @return the HTTP phases, or null when no connection was handed over (it failed before) */

@@ -66,6 +66,11 @@ public final class EventFactory {
         this.target = mask.apply(plan.config().target().baseUrl());
     }
 
+    /** @return the run id of the events */
+    String runId() {
+        return runId;
+    }
+
     /** @return the run's secrets, masked in every event this factory makes */
     public SecretMask mask() {
         return mask;

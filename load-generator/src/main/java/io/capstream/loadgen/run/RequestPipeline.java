@@ -3,6 +3,8 @@ package io.capstream.loadgen.run;
 import io.capstream.loadgen.client.ErrorTypes;
 import io.capstream.loadgen.client.RequestError;
 import io.capstream.loadgen.client.RequestResult;
+import io.capstream.loadgen.client.ServerReply;
+import io.capstream.loadgen.client.TraceHeaders;
 import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.workload.BodySource;
 import io.capstream.loadgen.workload.PromptBuilder;
@@ -13,8 +15,10 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
@@ -56,6 +60,8 @@ final class RequestPipeline {
     private final CapClock clock;
     /** The run sends tools: tool-call deltas are output chunks (as the client counts them). */
     private final boolean toolsSent;
+    /** The correlation headers each request carries (issue 33); empty with {@code --no-trace-headers}. */
+    private final List<String> traceNames;
     private final RunningMedian ttftMedian = new RunningMedian();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
@@ -149,6 +155,7 @@ final class RequestPipeline {
         this.listener = listener;
         this.clock = clock;
         this.toolsSent = plan.config().conversation().tools() != null;
+        this.traceNames = ServerViews.sentNames(plan.config().target());
         this.lastEndNs = new AtomicLong(t0);
     }
 
@@ -239,7 +246,14 @@ final class RequestPipeline {
         }
         RequestBody built = ar.result();
         long cancelAfterNs = cancels.cancelAfterNs(index);
-        send.send(built.buffer(), headers, cancelAfterNs).onComplete(rr -> {
+        TraceHeaders.Ids ids = traceNames.isEmpty() ? null
+                : TraceHeaders.next(events.runId(), index, ThreadLocalRandom.current()).keep(traceNames);
+        Map<String, String> sent = headers;
+        if (ids != null) {
+            sent = ids.headers();
+            sent.putAll(headers);
+        }
+        send.send(built.buffer(), sent, cancelAfterNs).onComplete(rr -> {
             RequestResult r = rr.result();
             long start = r.t0Ns() - t0;
             EventFactory.Turn t = decided(turn, ending, r);
@@ -258,6 +272,7 @@ final class RequestPipeline {
                 counted = null;
             }
             EventParts.withImages(ev, built.images());
+            ServerViews.attach(ev, ids, r.server() == null ? ServerReply.NONE : r.server());
             ended(ev, counted, scheduledNs, start, () -> onEnd.accept(r));
         });
     }

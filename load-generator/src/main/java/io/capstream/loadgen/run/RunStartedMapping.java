@@ -96,6 +96,7 @@ public final class RunStartedMapping {
                 .setMaxInFlight(open ? load.effectiveMaxInFlight() : null)
                 .setDurationS(load.durationS())
                 .setKeepAlive(target.keepAlive())
+                .setTraceHeaders(ServerViews.sentNames(target).isEmpty() ? null : ServerViews.sentNames(target))
                 .setEndpoint(target.endpoint().label())
                 .setHeaderNames(target.headers().stream().map(ExtraHeader::name).toList())
                 .setExtraBodyJson(request.extraBody() == null ? null : request.extraBody().json())
@@ -170,7 +171,7 @@ public final class RunStartedMapping {
         TargetConfig target = new TargetConfig(rs.getBaseUrl(), false, rs.getModel(), rs.getEngine(), null,
                 rs.getTimeoutS() == null ? RunConfig.DEFAULT_TIMEOUT_S : rs.getTimeoutS(), rs.getKeepAlive(),
                 ApiEndpoint.parse(rs.getEndpoint()), List.of(),
-                new TlsConfig(Boolean.TRUE.equals(rs.getInsecure()), null));
+                new TlsConfig(Boolean.TRUE.equals(rs.getInsecure()), null), rs.getTraceHeaders() != null);
         LoadShape load = new LoadShape(rs.getRequests(), rs.getConcurrency(), rs.getBurst(),
                 ArrivalMode.parse(rs.getArrival()), rs.getRateRps(), rs.getMaxInFlight(), rs.getDurationS(),
                 rs.getRampUpS(), rs.getBurstiness(),

@@ -31,16 +31,30 @@ import java.util.function.Function;
  *                  means none
  * @param tls       how an https target's certificate is checked ({@code --insecure}, {@code --ca-cert}; issue 30);
  *                  null means {@link TlsConfig#DEFAULT}
+ * @param traceHeaders send the correlation headers ({@code traceparent}, {@code X-Request-Id}; issue 33) with every
+ *                  request; true unless {@code --no-trace-headers}
  */
 public record TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
                            double timeoutS, boolean keepAlive, ApiEndpoint endpoint, List<ExtraHeader> headers,
-                           TlsConfig tls) {
+                           TlsConfig tls, boolean traceHeaders) {
 
     /** Fills the defaults: chat, no extra headers, the JVM's trust store. */
     public TargetConfig {
         endpoint = endpoint == null ? ApiEndpoint.CHAT : endpoint;
         headers = headers == null ? List.of() : List.copyOf(headers);
         tls = tls == null ? TlsConfig.DEFAULT : tls;
+    }
+
+    /**
+     * A target that sends the trace headers.
+     *
+     * @see #TargetConfig(String, boolean, String, String, String, double, boolean, ApiEndpoint, List, TlsConfig,
+     *      boolean)
+     */
+    public TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
+                        double timeoutS, boolean keepAlive, ApiEndpoint endpoint, List<ExtraHeader> headers,
+                        TlsConfig tls) {
+        this(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls, true);
     }
 
     /**
@@ -96,38 +110,47 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
 
     /** @param v model id @return a copy with it */
     public TargetConfig withModel(String v) {
-        return new TargetConfig(baseUrl, simulated, v, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls);
+        return new TargetConfig(baseUrl, simulated, v, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders);
     }
 
     /** @param v engine label, or null @return a copy with it */
     public TargetConfig withEngine(String v) {
-        return new TargetConfig(baseUrl, simulated, model, v, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls);
+        return new TargetConfig(baseUrl, simulated, model, v, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders);
     }
 
     /** @param v socket timeout, seconds @return a copy with it */
     public TargetConfig withTimeoutS(double v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, v, keepAlive, endpoint, headers, tls);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, v, keepAlive, endpoint, headers, tls, traceHeaders);
     }
 
     /** @param v reuse connections @return a copy with it */
     public TargetConfig withKeepAlive(boolean v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, v, endpoint, headers, tls);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, v, endpoint, headers, tls, traceHeaders);
     }
 
     /** @param v chat or completions (null = chat) @return a copy with it */
     public TargetConfig withEndpoint(ApiEndpoint v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, v, headers, tls);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, v, headers, tls, traceHeaders);
     }
 
     /** @param v headers sent with every request, in order (null = none) @return a copy with them */
     public TargetConfig withHeaders(List<ExtraHeader> v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, v, tls);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, v, tls, traceHeaders);
     }
 
     /** @param v how an https target's certificate is checked (null = the JVM's trust store) @return a copy with it */
     public TargetConfig withTls(TlsConfig v) {
         return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers,
-                v);
+                v, traceHeaders);
+    }
+
+    /**
+     * @param v send the correlation headers ({@code traceparent}, {@code X-Request-Id}) with every request
+     * @return a copy with it
+     */
+    public TargetConfig withTraceHeaders(boolean v) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers,
+                tls, v);
     }
 
     /** @return whether the base URL is still to be bound (a simulated target before its engine listens) */
@@ -141,7 +164,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      */
     public TargetConfig withBaseUrl(String url) {
         return new TargetConfig(java.util.Objects.requireNonNull(url, "url"), simulated, model, engine, apiKeyEnv,
-                timeoutS, keepAlive, endpoint, headers, tls);
+                timeoutS, keepAlive, endpoint, headers, tls, traceHeaders);
     }
 
     /**
@@ -149,7 +172,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      * @return a copy with this {@code apiKeyEnv}
      */
     public TargetConfig withApiKeyEnv(String name) {
-        return new TargetConfig(baseUrl, simulated, model, engine, name, timeoutS, keepAlive, endpoint, headers, tls);
+        return new TargetConfig(baseUrl, simulated, model, engine, name, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders);
     }
 
     /**
@@ -159,7 +182,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      * @return a copy with this {@code timeoutS}, {@code keepAlive} and {@code endpoint} (how the requests are sent)
      */
     public TargetConfig withConnection(double timeout, boolean reuse, ApiEndpoint api) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeout, reuse, api, headers, tls);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeout, reuse, api, headers, tls, traceHeaders);
     }
 
     /**

@@ -203,4 +203,27 @@ class ChunkDecoderTest {
         assertEquals(Parse.PARSED, decode("{\"timings\":{\"cache_n\":-1},\"choices\":[]}"));
         assertEquals(-1, chunk.timingsCacheN());
     }
+
+    /** Issue 33: llama.cpp's timings and the response id are read for the server's view; the id only until it is known. */
+    @Test
+    void llamaCppTimingsAndTheResponseIdAreReadForTheServersView() {
+        assertThat(decode("{\"id\":\"chatcmpl-1\",\"choices\":[],\"timings\":{\"cache_n\":3,\"prompt_n\":25,"
+                + "\"prompt_ms\":29.411,\"prompt_per_token_ms\":1.17,\"predicted_n\":5,\"predicted_ms\":9.069}}"))
+                .as("parse").isEqualTo(Parse.PARSED);
+        assertThat(chunk.serverId()).as("id").isEqualTo("chatcmpl-1");
+        assertThat(chunk.timingsPromptN()).as("prompt_n").isEqualTo(25);
+        assertThat(chunk.timingsPromptMs()).as("prompt_ms").isEqualTo(29.411);
+        assertThat(chunk.timingsPredictedN()).as("predicted_n").isEqualTo(5);
+        assertThat(chunk.timingsPredictedMs()).as("predicted_ms").isEqualTo(9.069);
+        assertThat(chunk.timingsCacheN()).as("cache_n").isEqualTo(3);
+        assertThat(decode("{\"id\":\"chatcmpl-1\",\"choices\":[]}")).as("parse").isEqualTo(Parse.PARSED);
+        assertThat(chunk.timingsPromptMs()).as("prompt_ms of a chunk without timings").isEqualTo(-1.0);
+        chunk.wantServerId(false);
+        assertThat(decode("{\"id\":\"chatcmpl-2\",\"choices\":[]}")).as("parse").isEqualTo(Parse.PARSED);
+        assertThat(chunk.serverId()).as("id once the request has one: not read").isNull();
+        assertThat(decode("{\"timings\":{\"prompt_ms\":\"x\",\"predicted_ms\":-2},\"choices\":[]}"))
+                .as("parse").isEqualTo(Parse.PARSED);
+        assertThat(chunk.timingsPromptMs()).as("a non-number prompt_ms").isEqualTo(-1.0);
+        assertThat(chunk.timingsPredictedMs()).as("a negative predicted_ms").isEqualTo(-1.0);
+    }
 }

@@ -290,4 +290,71 @@ class RequestPipelineTest {
         assertThat(plain.getCancelled()).as("an ordinary failure's cancelled flag").isFalse();
         assertThat(plain.getCancelAfterNs()).as("an ordinary failure's cancel_after_ns").isNull();
     }
+
+    /**
+     * Issue 33: every request carries a traceparent and an X-Request-Id (none with --no-trace-headers), and its event
+     * the ids sent with what the response said of the server's view (its TTFT from llama.cpp's prompt_ms).
+     */
+    @Test
+    void eachRequestCarriesTraceHeadersAndItsEventTheServersView() throws Exception {
+        io.capstream.loadgen.client.ServerReply reply = new io.capstream.loadgen.client.ServerReply("chatcmpl-9",
+                null, 25, 12.5, 5, 9.0, 3, null);
+        for (boolean on : List.of(true, false)) {
+            ManualCapClock clock = new ManualCapClock();
+            long t0 = clock.nanoTime();
+            RunPlan plan = RunPlanner.complete(RunConfig.of(TargetConfig.of("http://127.0.0.1:1/v1", "m")
+                    .withTraceHeaders(on)).withLoad(l -> l.withRequests(2)).withRequest(r -> r.withSharedPrefixTokens(0)),
+                    32_768, ApiKey.none()).get();
+            InMemoryEventSink sink = new InMemoryEventSink();
+            List<java.util.Map<String, String>> headers = new CopyOnWriteArrayList<>();
+            RequestPipeline p = new RequestPipeline(plan, 2, bodies(plan), (RequestPipeline.Sender) (body, h, c) -> {
+                headers.add(h);
+                RequestResult r = ok(t0);
+                return Future.succeededFuture(new RequestResult(r.t0Ns(), r.ttfoNs(), r.ttftNs(), r.e2eNs(), 200,
+                        r.promptTokens(), r.completionTokens(), r.cachedTokens(), r.contentChunks(), 0,
+                        r.maxChunkGapNs(), "stop", 100, OutputChunkGaps.NONE, null, 0, Reply.NONE, null,
+                        headers.size() == 1 ? reply : null));
+            }, new EventFactory("run-1", "w", plan, clock), t0, new RequestPipeline.Observer() {
+                @Override
+                public void inFlight(int n) {
+                }
+
+                @Override
+                public void request(long e2eNs, int chunks) {
+                }
+            }, sink, new GuardedListener(new RunListener() {
+            }, SecretMask.NONE), clock);
+            Context ctx = vertx.getOrCreateContext();
+            for (int i = 0; i < 2; i++) {
+                CompletableFuture<Void> ended = new CompletableFuture<>();
+                int index = i;
+                ctx.runOnContext(v -> p.launch(index, 0, ctx, () -> ended.complete(null)));
+                ended.get(10, TimeUnit.SECONDS);
+            }
+            io.capstream.schemas.avro.ServerView first =
+                    ((io.capstream.schemas.avro.RequestCompleted) sink.events().get(0).getPayload()).getServerView();
+            io.capstream.schemas.avro.ServerView second =
+                    ((io.capstream.schemas.avro.RequestCompleted) sink.events().get(1).getPayload()).getServerView();
+            if (on) {
+                assertThat(headers.get(0)).as("headers of request 0").containsKeys("traceparent", "X-Request-Id");
+                assertThat(headers.get(0).get("X-Request-Id")).as("X-Request-Id of request 0").isEqualTo("run-1-0");
+                assertThat(headers.get(1).get("X-Request-Id")).as("X-Request-Id of request 1").isEqualTo("run-1-1");
+                assertThat(headers.get(0).get("traceparent")).as("traceparent of request 0")
+                        .isEqualTo("00-" + first.getTraceId() + "-" + headers.get(0).get("traceparent")
+                                .substring(36, 52) + "-01");
+                assertThat(first.getRequestId()).as("server_view.request_id").isEqualTo("run-1-0");
+                assertThat(first.getTraceId()).as("trace ids differ per request").isNotEqualTo(second.getTraceId());
+                assertThat(first.getResponseId()).as("server_view.response_id").isEqualTo("chatcmpl-9");
+                assertThat(first.getServerTtftMs()).as("server_view.server_ttft_ms").isEqualTo(12.5);
+                assertThat(first.getServerTtftSource()).as("server_ttft_source").isEqualTo("timings.prompt_ms");
+                assertThat(first.getCacheN()).as("cache_n").isEqualTo(3);
+                assertThat(second.getServerTtftMs()).as("a response without timings").isNull();
+            } else {
+                assertThat(headers).as("headers with --no-trace-headers").allSatisfy(h -> assertThat(h).isEmpty());
+                assertThat(first.getRequestId()).as("request_id with --no-trace-headers").isNull();
+                assertThat(first.getServerTtftMs()).as("the server's view is still recorded").isEqualTo(12.5);
+                assertThat(second).as("nothing sent, nothing answered: no server_view").isNull();
+            }
+        }
+    }
 }

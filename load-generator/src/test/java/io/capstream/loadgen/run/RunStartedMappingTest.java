@@ -40,7 +40,9 @@ class RunStartedMappingTest {
      */
     private static final Map<String, String> NOT_IN_THE_FULL_CONFIG = Map.of(
             "RequestShape.thinkingMode", "--no-thinking (set) records the resolved mode 'disabled', whatever"
-                    + " --thinking-mode was: see aThinkingModeRoundTripsWithoutNoThinking");
+                    + " --thinking-mode was: see aThinkingModeRoundTripsWithoutNoThinking",
+            "TargetConfig.traceHeaders", "on by default: the full config sets it off (--no-trace-headers), which"
+                    + " isDefault cannot tell from an unset boolean; the round trip checks it");
 
     /** What the CLI resolves with no option given (the simulated target aside). */
     private static RunConfig defaults() {
@@ -64,7 +66,8 @@ class RunStartedMappingTest {
                 .setMode("grid").setRepeat(false).setStepsPlanned(4).build();
         return new RunConfig(
                 new TargetConfig("http://127.0.0.1:9/v1", true, "qwen3-8b", "vllm", "BENCH_KEY", 30.0, true,
-                        ApiEndpoint.COMPLETIONS, List.of(new ExtraHeader("X-Team", "bench")), new TlsConfig(true, null)),
+                        ApiEndpoint.COMPLETIONS, List.of(new ExtraHeader("X-Team", "bench")), new TlsConfig(true, null),
+                        false),
                 new LoadShape(7, 7, 7, ArrivalMode.GAMMA, 5.0, 7, 12.5, 2.0, 0.25,
                         RateSchedule.parse("0s:2,60s:20,120s:2"), new SteadyStateWindow(10, 70)),
                 new RequestShape(512, 256, 8, 32_768, 100, ThinkingMode.DEFAULT, true, "low",
@@ -200,7 +203,7 @@ class RunStartedMappingTest {
         return back
                 .withTarget(new TargetConfig(t.baseUrl(), local.target().simulated(), t.model(), t.engine(),
                         local.target().apiKeyEnv(), t.timeoutS(), t.keepAlive(), t.endpoint(), local.target().headers(),
-                        new TlsConfig(t.tls().insecure(), local.target().tls().caCert())))
+                        new TlsConfig(t.tls().insecure(), local.target().tls().caCert()), t.traceHeaders()))
                 .withIdentity(new RunIdentity(local.identity().runId(), local.identity().runIdSuffix(),
                         local.identity().workerId(), id.expectedWorkers(), id.seed(), id.gpu()))
                 .withRequest(r.withFiles(local.request().dataset(), local.request().tokenizer()))

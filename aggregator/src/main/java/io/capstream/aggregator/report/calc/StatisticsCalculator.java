@@ -33,6 +33,8 @@ import java.util.function.Function;
  *       a usable wall clock (null, 0 s or not finite: {@link WallClock#usable}).</li>
  *   <li>{@code request_latency_ms}, {@code inputs_per_s}, {@code input_tokens_per_s}: {@link InputsStatistics}
  *       (embeddings and rerank runs only).</li>
+ *   <li>{@code server_ttft_ms}, {@code client_minus_server_ttft_ms}, {@code server_view}: {@link ServerViewCalculator}
+ *       (issue 33).</li>
  * </ul>
  * Pure function; thread-safe.
  */
@@ -76,7 +78,7 @@ public final class StatisticsCalculator {
         }
         boolean wallUsable = WallClock.usable(wallSeconds);
         Long outputTokens = metrics.getOutputTokens();
-        return InputsStatistics.addTo(RunStatistics.newBuilder()
+        return InputsStatistics.addTo(ServerViewCalculator.addTo(RunStatistics.newBuilder()
                 .setTtftMs(column(rows, RequestTiming::getTtftMs))
                 .setTtfoMs(column(rows, RequestTiming::getTimeToFirstOutputMs))
                 .setE2eMs(column(rows, RequestTiming::getE2eMs))
@@ -88,7 +90,7 @@ public final class StatisticsCalculator {
                 .setOutputThroughputTokS(wallUsable ? metrics.getThroughputTokS() : null)
                 .setTotalTokenThroughputTokS(wallUsable && outputTokens != null
                         ? (promptSum + outputTokens) / wallSeconds : null)
-                .setHttpPhases(HttpPhaseCalculator.compute(successes))
+                .setHttpPhases(HttpPhaseCalculator.compute(successes)), successes)
                 .build(), successes, wallSeconds);
     }
 

@@ -1,0 +1,63 @@
+package io.capstream.loadgen.client;
+
+import io.vertx.core.http.HttpClientResponse;
+
+/**
+ * Collects a {@link ServerReply} while a response arrives: the headers when the head arrives ({@link #head}), the
+ * first response id and the last {@code timings} object from the decoded chunks ({@link #take}). One per request,
+ * used on its event loop; allocates only the id string (once) and the result.
+ */
+final class ServerReplyCapture {
+    private String responseId;
+    private String responseRequestId;
+    private java.util.Map<String, Double> serverTiming;
+    private long promptN = -1;
+    private double promptMs = -1;
+    private long predictedN = -1;
+    private double predictedMs = -1;
+    private long cacheN = -1;
+
+    /**
+     * Reads the response head's {@code X-Request-Id} and {@code Server-Timing} headers.
+     *
+     * @param resp the response; not null
+     */
+    void head(HttpClientResponse resp) {
+        responseRequestId = resp.getHeader(TraceHeaders.REQUEST_ID);
+        serverTiming = ServerTimingHeader.parse(resp.headers().getAll("Server-Timing"));
+    }
+
+    /**
+     * Takes a decoded chunk's response id (the first one wins; the chunk then stops reading ids) and timings (the
+     * last ones win).
+     *
+     * @param chunk the chunk just decoded; not null
+     */
+    void take(DecodedChunk chunk) {
+        if (responseId == null && chunk.serverId() != null) {
+            responseId = chunk.serverId();
+            chunk.wantServerId(false);
+        }
+        if (chunk.timingsPromptMs() >= 0 || chunk.timingsPredictedMs() >= 0) {
+            promptN = chunk.timingsPromptN();
+            promptMs = chunk.timingsPromptMs();
+            predictedN = chunk.timingsPredictedN();
+            predictedMs = chunk.timingsPredictedMs();
+            cacheN = chunk.timingsCacheN();
+        }
+    }
+
+    /** @return what was captured; {@link ServerReply#NONE} when nothing */
+    ServerReply reply() {
+        if (responseId == null && responseRequestId == null && serverTiming == null && promptMs < 0
+                && predictedMs < 0) {
+            return ServerReply.NONE;
+        }
+        return new ServerReply(responseId, responseRequestId, count(promptN), promptMs < 0 ? null : promptMs,
+                count(predictedN), predictedMs < 0 ? null : predictedMs, count(cacheN), serverTiming);
+    }
+
+    private static Integer count(long n) {
+        return n < 0 || n > Integer.MAX_VALUE ? null : (int) n;
+    }
+}
