@@ -1,8 +1,10 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.ProbeExchange;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** One-line descriptions of an {@link Exchange}'s outcome and error message, for the findings' details. */
+/** One-line descriptions of an {@link ProbeExchange}'s outcome and error message, for the findings' details. */
 final class Answers {
     /** Longest message quoted, characters. */
     static final int MAX_MESSAGE = 160;
@@ -11,7 +13,7 @@ final class Answers {
     }
 
     /** @return e.g. {@code HTTP 400: <message>}, {@code no answer: <why>} */
-    static String outcome(Exchange e) {
+    static String outcome(ProbeExchange e) {
         if (e.status() == 0) {
             return "no answer: " + e.failure();
         }
@@ -23,7 +25,7 @@ final class Answers {
      * @return the error message of an error body ({@code error.message}, {@code message}, {@code detail}), else the
      *         body's text, cut to {@value #MAX_MESSAGE} characters; null when the body is empty
      */
-    static String message(Exchange e) {
+    static String message(ProbeExchange e) {
         JsonNode b = e.bodyJson();
         String m = null;
         if (b != null) {

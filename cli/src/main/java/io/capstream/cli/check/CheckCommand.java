@@ -1,5 +1,7 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.StreamProbe;
+
 import io.capstream.cli.options.EndpointOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.options.TlsOptions;
@@ -126,7 +128,7 @@ public final class CheckCommand implements Callable<Integer> {
                     tlsConfig.clientTls(), mask);
             String salt = HexFormat.of().formatHex(new SecureRandom().generateSeed(6));
             Observations o;
-            try (ProbeClient client = new ProbeClient(vertx, target)) {
+            try (StreamProbe client = new StreamProbe(vertx, key, headers, tlsConfig.clientTls(), mask)) {
                 o = CheckProbe.run(client, target, new ProbeBodies(model, api, salt), timeoutS * 1000L,
                         () -> System.nanoTime() / 1_000_000);
             }

@@ -1,8 +1,9 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.ProbeExchange;
+import io.capstream.loadgen.client.StreamProbe;
+
 import io.capstream.loadgen.workload.ApiEndpoint;
-import io.capstream.loadgen.workload.ModelsProbe;
-import io.vertx.core.http.HttpMethod;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -28,44 +29,43 @@ public final class CheckProbe {
      * @return what each request gave
      * @throws InterruptedException when interrupted while waiting for an answer
      */
-    public static Observations run(ProbeClient client, ProbeTarget target, ProbeBodies bodies, long budgetMs,
+    public static Observations run(StreamProbe client, ProbeTarget target, ProbeBodies bodies, long budgetMs,
                                    LongSupplier clockMs) throws InterruptedException {
         long deadline = clockMs.getAsLong() + budgetMs;
         Step step = new Step(client, deadline, clockMs);
-        Exchange models = step.get(target.modelsUrl());
-        Exchange basic = step.post(target, bodies.streamed(true, null));
-        Exchange repeat = step.post(target, bodies.streamed(true, null));
-        Exchange unasked = step.post(target, bodies.streamed(false, null));
+        ProbeExchange models = step.get(target.modelsUrl());
+        ProbeExchange basic = step.post(target, bodies.streamed(true, null));
+        ProbeExchange repeat = step.post(target, bodies.streamed(true, null));
+        ProbeExchange unasked = step.post(target, bodies.streamed(false, null));
         boolean chat = target.endpoint() == ApiEndpoint.CHAT;
-        Exchange on = chat ? step.post(target, bodies.streamed(true, true)) : Exchange.failed("not sent: chat only");
-        Exchange off = chat ? step.post(target, bodies.streamed(true, false)) : Exchange.failed("not sent: chat only");
-        Exchange oversize = step.post(target, bodies.oversize(ModelsProbe.parse(
-                models.ok() ? io.vertx.core.buffer.Buffer.buffer(models.body()) : null, target.model())));
-        Exchange metrics = step.get(target.metricsUrl());
+        ProbeExchange on = chat ? step.post(target, bodies.streamed(true, true)) : ProbeExchange.failed("not sent: chat only");
+        ProbeExchange off = chat ? step.post(target, bodies.streamed(true, false)) : ProbeExchange.failed("not sent: chat only");
+        ProbeExchange oversize = step.post(target, bodies.oversize(models.modelsWindow(target.model())));
+        ProbeExchange metrics = step.get(target.metricsUrl());
         return new Observations(basic, repeat, unasked, on, off, oversize, models, metrics);
     }
 
     /** One exchange at a time within the deadline. */
-    private record Step(ProbeClient client, long deadline, LongSupplier clockMs) {
-        Exchange post(ProbeTarget target, String body) throws InterruptedException {
-            return send(HttpMethod.POST, target.apiUrl(), body);
+    private record Step(StreamProbe client, long deadline, LongSupplier clockMs) {
+        ProbeExchange post(ProbeTarget target, String body) throws InterruptedException {
+            return send(target.apiUrl(), body);
         }
 
-        Exchange get(String url) throws InterruptedException {
-            return send(HttpMethod.GET, url, null);
+        ProbeExchange get(String url) throws InterruptedException {
+            return send(url, null);
         }
 
-        private Exchange send(HttpMethod method, String url, String body) throws InterruptedException {
+        private ProbeExchange send(String url, String body) throws InterruptedException {
             long left = deadline - clockMs.getAsLong();
             if (left <= 0) {
-                return Exchange.failed("not sent: the check's time bound (--timeout) ran out");
+                return ProbeExchange.failed("not sent: the check's time bound (--timeout) ran out");
             }
             long bound = Math.min(left, EXCHANGE_MS);
             try {
-                return client.send(method, url, body, bound).toCompletionStage().toCompletableFuture()
+                return (body == null ? client.get(url, bound) : client.post(url, body, bound)).toCompletionStage().toCompletableFuture()
                         .get(bound + 5_000, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                return Exchange.failed("no answer within " + bound + " ms");
+                return ProbeExchange.failed("no answer within " + bound + " ms");
             }
         }
     }

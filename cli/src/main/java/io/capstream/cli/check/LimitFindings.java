@@ -1,8 +1,8 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.ProbeExchange;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import io.capstream.loadgen.workload.ModelsProbe;
-import io.vertx.core.buffer.Buffer;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,11 +26,11 @@ final class LimitFindings {
 
     /** @return the window {@code /models} gives, or null */
     static Integer modelsWindow(Observations o, String model) {
-        return o.models().ok() ? ModelsProbe.parse(Buffer.buffer(o.models().body()), model) : null;
+        return o.models().modelsWindow(model);
     }
 
     /** @return the window an oversize error states ({@code n_ctx}, "maximum context length is N"), or null */
-    static Integer windowInError(Exchange e) {
+    static Integer windowInError(ProbeExchange e) {
         String text = e.bodyText();
         Matcher m = WINDOW_IN_MESSAGE.matcher(text);
         return m.find() ? Integer.valueOf(m.group(1)) : null;
@@ -64,7 +64,7 @@ final class LimitFindings {
                 + ProbeBodies.MAX_TOKENS + ": output lengths follow the model, not --max-tokens");
     }
 
-    private static Finding oversize(Exchange e) {
+    private static Finding oversize(ProbeExchange e) {
         if (e.status() == 0) {
             return Finding.of("oversize_prompt", Finding.Verdict.UNKNOWN, "n/a", "a prompt longer than the window: "
                     + Answers.outcome(e));

@@ -1,8 +1,10 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.ProbeExchange;
+
 /**
  * The exchanges of one check, as sent by {@link CheckProbe}; the finding groups read them. An exchange that was not
- * sent (chat-only, or the time bound ran out) is {@link Exchange#failed} with a reason.
+ * sent (chat-only, or the time bound ran out) is {@link ProbeExchange#failed} with a reason.
  *
  * @param basic       streamed, {@code include_usage}, no thinking control
  * @param repeat      the same body again (prefix cache)
@@ -13,6 +15,6 @@ package io.capstream.cli.check;
  * @param models      {@code GET <base>/models}
  * @param metrics     {@code GET <root>/metrics}
  */
-public record Observations(Exchange basic, Exchange repeat, Exchange unasked, Exchange thinkingOn,
-                           Exchange thinkingOff, Exchange oversize, Exchange models, Exchange metrics) {
+public record Observations(ProbeExchange basic, ProbeExchange repeat, ProbeExchange unasked, ProbeExchange thinkingOn,
+                           ProbeExchange thinkingOff, ProbeExchange oversize, ProbeExchange models, ProbeExchange metrics) {
 }

@@ -1,5 +1,7 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.ProbeExchange;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +49,7 @@ final class ServerFindings {
                 names)) + "}: the server's own prompt and decode times per request");
     }
 
-    private static Finding metrics(Exchange e, String url) {
+    private static Finding metrics(ProbeExchange e, String url) {
         String text = e.ok() ? e.bodyText() : "";
         boolean prometheus = text.contains("# TYPE ") || text.contains("# HELP ");
         if (prometheus) {

@@ -1,5 +1,7 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.ProbeExchange;
+
 import static io.capstream.cli.check.Finding.Verdict.FAIL;
 import static io.capstream.cli.check.Finding.Verdict.INFO;
 import static io.capstream.cli.check.Finding.Verdict.OK;
@@ -37,7 +39,7 @@ final class StreamFindings {
     }
 
     private static Finding streaming(StreamShape s) {
-        Exchange e = s.exchange();
+        ProbeExchange e = s.exchange();
         if (!e.ok()) {
             return Finding.of("streaming", FAIL, e.status() == 0 ? "no answer" : "HTTP " + e.status(),
                     "a streamed request got " + Answers.outcome(e));
@@ -94,7 +96,7 @@ final class StreamFindings {
     }
 
     private static Finding errorInStream(Observations o) {
-        Exchange[] all = {o.basic(), o.repeat(), o.unasked(), o.thinkingOn(), o.thinkingOff(), o.oversize()};
+        ProbeExchange[] all = {o.basic(), o.repeat(), o.unasked(), o.thinkingOn(), o.thinkingOff(), o.oversize()};
         String[] names = {"the first request", "the repeated request", "the request without include_usage",
             "thinking on", "thinking off", "the oversize prompt"};
         for (int i = 0; i < all.length; i++) {

@@ -1,27 +1,30 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.ProbeExchange;
+import io.capstream.loadgen.client.SseItem;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads one {@link Exchange} as a chat or text completion stream: where the first token is, what came before it,
+ * Reads one {@link ProbeExchange} as a chat or text completion stream: where the first token is, what came before it,
  * the usage chunk, the reasoning field, an error object, the server's timings. Stateless queries over the items.
  */
 public final class StreamShape {
     /** Reasoning delta fields, in the order they are looked for. */
     static final List<String> REASONING_FIELDS = List.of("reasoning_content", "reasoning");
-    private final Exchange exchange;
+    private final ProbeExchange exchange;
     private final List<SseItem> items;
 
     /** @param exchange the exchange; not null */
-    public StreamShape(Exchange exchange) {
+    public StreamShape(ProbeExchange exchange) {
         this.exchange = exchange;
         this.items = exchange.items();
     }
 
     /** @return the exchange read */
-    public Exchange exchange() {
+    public ProbeExchange exchange() {
         return exchange;
     }
 

@@ -1,4 +1,4 @@
-package io.capstream.cli.check;
+package io.capstream.loadgen.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What one HTTP exchange of the check gave: the status and headers, the body's SSE items (every body is read as an
+ * What one HTTP exchange of {@code capstream check} ({@link StreamProbe}) gave: the status and headers, the body's SSE items (every body is read as an
  * event stream, whatever its Content-Type says) and the start of the raw body.
  *
  * @param status      the HTTP status, or 0 when no response arrived
@@ -18,22 +18,22 @@ import java.util.Map;
  * @param body        the first {@value #MAX_BODY} bytes of the body; never null
  * @param failure     why no (complete) answer arrived, one line, or null
  */
-public record Exchange(int status, String contentType, Map<String, String> headers, List<SseItem> items, byte[] body,
+public record ProbeExchange(int status, String contentType, Map<String, String> headers, List<SseItem> items, byte[] body,
                        String failure) {
     /** Bytes of the raw body kept. */
     public static final int MAX_BODY = 64 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Copies the lists. */
-    public Exchange {
+    public ProbeExchange {
         headers = headers == null ? Map.of() : Map.copyOf(headers);
         items = items == null ? List.of() : List.copyOf(items);
         body = body == null ? new byte[0] : body;
     }
 
     /** @param failure why no answer arrived @return an exchange without a response */
-    public static Exchange failed(String failure) {
-        return new Exchange(0, null, Map.of(), List.of(), new byte[0], failure);
+    public static ProbeExchange failed(String failure) {
+        return new ProbeExchange(0, null, Map.of(), List.of(), new byte[0], failure);
     }
 
     /** @return whether a response arrived with a 2xx status */
@@ -58,6 +58,14 @@ public record Exchange(int status, String contentType, Map<String, String> heade
         } catch (Exception e) {
             return null;
         }
+    }
+
+    /**
+     * @param model the model id
+     * @return the context window this {@code GET /models} answer gives ({@link io.capstream.loadgen.workload.ModelsProbe#parse}), or null
+     */
+    public Integer modelsWindow(String model) {
+        return ok() ? io.capstream.loadgen.workload.ModelsProbe.parse(io.vertx.core.buffer.Buffer.buffer(body), model) : null;
     }
 
     /** @return the JSON payloads of the data items, in order */

@@ -1,4 +1,4 @@
-package io.capstream.cli.check;
+package io.capstream.loadgen.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -1,10 +1,13 @@
-package io.capstream.cli.check;
+package io.capstream.loadgen.client;
 
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.capstream.loadgen.client.SseEventAssembler;
-import io.capstream.loadgen.client.SseLineSplitter;
+
+
+import io.capstream.schemas.text.SecretMask;
+import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.ClientTls;
 import io.capstream.loadgen.workload.ExtraHeader;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -24,43 +27,62 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Sends the check's requests, one at a time, each on a fresh connection with the run's headers (Authorization from
+ * Sends the requests of {@code capstream check}, one at a time, each on a fresh connection with the run's headers (Authorization from
  * {@code --api-key-env}, {@code -H}) and read whole: every body goes through the load generator's own SSE framing
  * ({@link SseLineSplitter}, {@link SseEventAssembler}), with comment and field lines noted on the way, so the check
  * sees a stream as a run would. Each exchange is bounded by the time given (connect, answer and body); its future
  * never fails.
  */
-public final class ProbeClient implements AutoCloseable {
+public final class StreamProbe implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Vertx vertx;
     private final HttpClient http;
-    private final ProbeTarget target;
+    private final ApiKey apiKey;
+    private final List<ExtraHeader> headers;
+    private final SecretMask mask;
 
     /**
-     * @param vertx  Vert.x instance (not closed here); not null
-     * @param target the endpoint; not null
+     * @param vertx   Vert.x instance (not closed here); not null
+     * @param apiKey  credentials sent as {@code Authorization}; not null
+     * @param headers the {@code -H} headers; not null
+     * @param tls     how an https certificate is checked; not null
+     * @param mask    secrets masked in failure messages; not null
      */
-    public ProbeClient(Vertx vertx, ProbeTarget target) {
+    public StreamProbe(Vertx vertx, ApiKey apiKey, List<ExtraHeader> headers, ClientTls tls, SecretMask mask) {
         this.vertx = vertx;
-        this.target = target;
-        this.http = vertx.createHttpClient(target.tls().apply(new HttpClientOptions().setKeepAlive(false)
+        this.apiKey = apiKey;
+        this.headers = List.copyOf(headers);
+        this.mask = mask;
+        this.http = vertx.createHttpClient(tls.apply(new HttpClientOptions().setKeepAlive(false)
                 .setConnectTimeout(10_000)));
     }
 
     /**
-     * @param method    GET or POST
      * @param url       absolute URL without user-info
-     * @param body      JSON body, or null
-     * @param timeoutMs bound of the whole exchange, ms (&gt; 0)
-     * @return the exchange; never fails
+     * @param body      JSON body; not null
+     * @param timeoutMs bound of the whole exchange, ms
+     * @return the exchange of a {@code POST}; never fails
      */
-    public Future<Exchange> send(HttpMethod method, String url, String body, long timeoutMs) {
-        Promise<Exchange> result = Promise.promise();
+    public Future<ProbeExchange> post(String url, String body, long timeoutMs) {
+        return send(HttpMethod.POST, url, body, timeoutMs);
+    }
+
+    /**
+     * @param url       absolute URL without user-info
+     * @param timeoutMs bound of the whole exchange, ms
+     * @return the exchange of a {@code GET}; never fails
+     */
+    public Future<ProbeExchange> get(String url, long timeoutMs) {
+        return send(HttpMethod.GET, url, null, timeoutMs);
+    }
+
+    private Future<ProbeExchange> send(HttpMethod method, String url, String body, long timeoutMs) {
+        Promise<ProbeExchange> result = Promise.promise();
         vertx.getOrCreateContext().runOnContext(v -> start(method, url, body, Math.max(1, timeoutMs), result));
         return result.future();
     }
 
-    private void start(HttpMethod method, String url, String body, long timeoutMs, Promise<Exchange> result) {
+    private void start(HttpMethod method, String url, String body, long timeoutMs, Promise<ProbeExchange> result) {
         RequestOptions ro;
         try {
             ro = new RequestOptions().setMethod(method).setAbsoluteURI(url)
@@ -69,10 +91,10 @@ public final class ProbeClient implements AutoCloseable {
             if (body != null) {
                 ro.putHeader("Content-Type", "application/json");
             }
-            target.apiKey().authorizationHeader().ifPresent(h -> ro.putHeader("Authorization", h));
-            ExtraHeader.apply(target.headers(), ro.getHeaders());
+            apiKey.authorizationHeader().ifPresent(h -> ro.putHeader("Authorization", h));
+            ExtraHeader.apply(headers, ro.getHeaders());
         } catch (RuntimeException e) {
-            result.tryComplete(Exchange.failed(oneLine(e)));
+            result.tryComplete(ProbeExchange.failed(oneLine(e)));
             return;
         }
         Reader reader = new Reader();
@@ -94,13 +116,13 @@ public final class ProbeClient implements AutoCloseable {
                 })
                 .onFailure(e -> {
                     vertx.cancelTimer(timer);
-                    result.tryComplete(Exchange.failed(oneLine(e)));
+                    result.tryComplete(ProbeExchange.failed(oneLine(e)));
                 });
     }
 
     private String oneLine(Throwable e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return target.mask().apply(m.replaceAll("\\s+", " ").strip());
+        return mask.apply(m.replaceAll("\\s+", " ").strip());
     }
 
     @Override
@@ -128,22 +150,22 @@ public final class ProbeClient implements AutoCloseable {
 
         void feed(Buffer b) {
             byte[] bytes = b.getBytes();
-            if (raw.size() < Exchange.MAX_BODY) {
-                raw.write(bytes, 0, Math.min(bytes.length, Exchange.MAX_BODY - raw.size()));
+            if (raw.size() < ProbeExchange.MAX_BODY) {
+                raw.write(bytes, 0, Math.min(bytes.length, ProbeExchange.MAX_BODY - raw.size()));
             }
             assembler.at(System.nanoTime());
             splitter.feed(bytes, 0, bytes.length);
             noteDone();
         }
 
-        Exchange finish() {
+        ProbeExchange finish() {
             splitter.finish();
             noteDone();
-            return new Exchange(status, contentType, headers, items, raw.toByteArray(), null);
+            return new ProbeExchange(status, contentType, headers, items, raw.toByteArray(), null);
         }
 
-        Exchange partial(String failure) {
-            return new Exchange(status, contentType, headers, items, raw.toByteArray(), failure);
+        ProbeExchange partial(String failure) {
+            return new ProbeExchange(status, contentType, headers, items, raw.toByteArray(), failure);
         }
 
         private void noteDone() {
