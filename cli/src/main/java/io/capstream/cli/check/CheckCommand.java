@@ -35,8 +35,9 @@ import picocli.CommandLine.Option;
  * {@code --sim-} options' behaviours). The verdict line is cached ({@link CheckCache}) for {@code capstream run}.
  */
 @Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Probes an OpenAI-compatible endpoint in a few seconds and reports what it does that matters"
-                + " for measuring it: whether it streams (SSE or a whole JSON body), the role chunk, keep-alives,"
+        description = {"Probes an endpoint's stream in a few seconds: can the protocol measure it, and which options"
+                + " does it need.",
+            "Reports what the endpoint does that matters for measuring it: whether it streams (SSE or a whole JSON body), the role chunk, keep-alives,"
                 + " empty and \"choices\": [] chunks before the first token, the usage chunk with and without"
                 + " stream_options.include_usage, where reasoning arrives (reasoning_content or reasoning) and whether"
                 + " enable_thinking false turns it off, the context window from GET /models, whether max_tokens is"
