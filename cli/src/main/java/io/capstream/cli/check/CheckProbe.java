@@ -11,7 +11,8 @@ import java.util.function.LongSupplier;
  * Sends the check's requests one after another, within one time bound: {@code GET /models}, four short streamed
  * requests of {@value ProbeBodies#MAX_TOKENS} tokens (with {@code include_usage}, the same again, without it, with
  * thinking off), one with thinking on (chat), one oversize prompt, and {@code GET /metrics} at the server root:
- * at most six generations, each of a few tokens. A request whose turn comes after the bound is not sent.
+ * at most six generations, each of a few tokens. A request whose turn comes after the bound is not sent; when neither
+ * {@code /models} nor the first request got an answer, nothing more is sent.
  */
 public final class CheckProbe {
     /** Most time one exchange gets, ms (within the whole bound). */
@@ -35,6 +36,12 @@ public final class CheckProbe {
         Step step = new Step(client, deadline, clockMs);
         ProbeExchange models = step.get(target.modelsUrl());
         ProbeExchange basic = step.post(target, bodies.streamed(true, null));
+        if (basic.status() == 0 && models.status() == 0) {
+            // nothing answers (refused, unresolved, TLS, timeout): the other requests would only fail the same way
+            ProbeExchange skipped = ProbeExchange.failed("not sent: the endpoint did not answer (" + basic.failure()
+                    + ")");
+            return new Observations(basic, skipped, skipped, skipped, skipped, skipped, models, skipped);
+        }
         ProbeExchange repeat = step.post(target, bodies.streamed(true, null));
         ProbeExchange unasked = step.post(target, bodies.streamed(false, null));
         boolean chat = target.endpoint() == ApiEndpoint.CHAT;

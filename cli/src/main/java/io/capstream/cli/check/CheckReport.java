@@ -33,7 +33,7 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
      */
     public static CheckReport of(ProbeTarget target, Observations o) {
         List<Finding> all = new ArrayList<>();
-        all.addAll(StreamFindings.of(o));
+        all.addAll(StreamFindings.of(o, target.endpoint() == io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS));
         all.addAll(UsageFindings.of(o));
         all.addAll(ReasoningFindings.of(o));
         all.addAll(LimitFindings.of(o, target.model()));

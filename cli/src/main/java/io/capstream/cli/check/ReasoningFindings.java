@@ -27,7 +27,10 @@ final class ReasoningFindings {
                     "no reasoning delta by default" + (o.thinkingOn().ok() ? " or with enable_thinking true" : ""));
         }
         Finding offFinding;
-        if (!o.thinkingOff().ok()) {
+        if (o.thinkingOff().status() == 0 && String.valueOf(o.thinkingOff().failure()).startsWith("not sent")) {
+            offFinding = Finding.of("thinking_off", Finding.Verdict.UNKNOWN, "n/a", "enable_thinking false: "
+                    + o.thinkingOff().failure());
+        } else if (!o.thinkingOff().ok()) {
             offFinding = Finding.of("thinking_off", Finding.Verdict.UNKNOWN, "n/a",
                     "enable_thinking false: " + Answers.outcome(o.thinkingOff()));
         } else if (def.reasoningField() == null) {

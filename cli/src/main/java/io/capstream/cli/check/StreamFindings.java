@@ -22,14 +22,19 @@ final class StreamFindings {
     private StreamFindings() {
     }
 
-    /** @param o the exchanges @return the findings, in order */
-    static List<Finding> of(Observations o) {
+    /**
+     * @param o    the exchanges
+     * @param text whether the endpoint is text completions (no role chunk)
+     * @return the findings, in order
+     */
+    static List<Finding> of(Observations o, boolean text) {
         StreamShape s = new StreamShape(o.basic());
         List<Finding> out = new ArrayList<>();
         out.add(streaming(s));
         out.add(contentDeltas(s));
         boolean any = !o.basic().chunks().isEmpty();
-        out.add(any ? Finding.of("role_chunk_first", s.roleFirst() ? OK : INFO, s.roleFirst() ? "yes" : "no",
+        out.add(text ? Finding.of("role_chunk_first", INFO, "n/a", "text completions have no role chunk")
+                : any ? Finding.of("role_chunk_first", s.roleFirst() ? OK : INFO, s.roleFirst() ? "yes" : "no",
                 s.roleFirst() ? "the first chunk carries delta.role" : "the first chunk has no delta.role (the"
                         + " client does not need it)")
                 : Finding.of("role_chunk_first", Finding.Verdict.UNKNOWN, "n/a", "no chunk to look at"));
@@ -85,7 +90,7 @@ final class StreamFindings {
         }
         counts.remove("role");
         if (counts.isEmpty()) {
-            return Finding.of("before_first_token", OK, "nothing", "only the role chunk precedes the first token");
+            return Finding.of("before_first_token", OK, "nothing", "nothing but a role chunk precedes the first token");
         }
         List<String> parts = new ArrayList<>();
         counts.forEach((k, v) -> parts.add(v == 1 ? k : k + " x" + v));

@@ -168,4 +168,22 @@ class CheckReportTest {
         assertThat(renderer.table(r)).as("table").doesNotContain("sk-secret-123456").contains("streaming")
                 .contains("not measurable: streaming");
     }
+
+    @Test
+    void textCompletionsHaveNoRoleChunkAndImplyTheirEndpoint() {
+        ProbeTarget completions = new ProbeTarget("http://127.0.0.1:1/v1", "m", ApiEndpoint.COMPLETIONS,
+                ApiKey.none(), List.of(), ClientTls.DEFAULT, SecretMask.NONE);
+        ProbeExchange text = Streams.sse("data: {\"choices\":[{\"index\":0,\"text\":\"Hi\"}]}",
+                Streams.usage(1, 0), "data: [DONE]");
+        Observations base = Streams.normalObservations();
+        ProbeExchange notSent = ProbeExchange.failed("not sent: chat only");
+        Observations o = new Observations(text, text, text, notSent, notSent, base.oversize(), base.models(),
+                base.metrics());
+        CheckReport r = CheckReport.of(completions, o);
+        Map<String, Finding> f = r.byKey();
+        assertThat(r.measurable()).as("measurable, reason %s", r.reason()).isTrue();
+        assertThat(f.get("role_chunk_first").value()).as("role").isEqualTo("n/a");
+        assertThat(f.get("thinking_off").detail()).as("thinking off").isEqualTo("enable_thinking false: not sent: chat only");
+        assertThat(f.get("implied_options").value()).as("implied").startsWith("--endpoint completions");
+    }
 }
