@@ -43,6 +43,7 @@ import picocli.CommandLine.Spec;
             CompareCommand.class,
             TailCommand.class,
             SimCommand.class,
+            io.capstream.cli.check.CheckCommand.class,
             UpCommand.class,
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -1,6 +1,7 @@
 package io.capstream.cli.options;
 
 import io.capstream.loadgen.sim.SimConfig;
+import io.capstream.loadgen.sim.SimQuirks;
 import picocli.CommandLine.Option;
 
 /**
@@ -108,6 +109,32 @@ public final class SimOptions {
                     + " requests then need --insecure (or --ca-cert with the certificate and a localhost URL).")
     boolean https;
 
+    @Option(names = "--sim-preamble", paramLabel = "KINDS",
+            description = "Frames a streamed chat or completions answer starts with, before the role chunk and the"
+                    + " first token (comma-separated, in order): comment (an SSE ': keep-alive' line), empty (a chunk"
+                    + " with delta content \"\"), progress (a chunk with \"choices\":[] and no usage). Default: none.")
+    String preamble;
+
+    @Option(names = "--sim-reasoning-field", paramLabel = "NAME",
+            description = "Delta field of reasoning tokens: reasoning_content (vLLM, llama.cpp) or reasoning."
+                    + " Default: reasoning_content.")
+    String reasoningField = "reasoning_content";
+
+    @Option(names = "--sim-usage", paramLabel = "WHEN",
+            description = "When a streamed answer ends with the usage chunk: asked (stream_options.include_usage),"
+                    + " always, never. Default: asked.")
+    String usage = "asked";
+
+    @Option(names = "--sim-errors-in-stream",
+            description = "Send the errors of streamed chat and completions requests (the context-length 400, the"
+                    + " injected 500) as an HTTP 200 event stream holding the error object, then [DONE].")
+    boolean errorsInStream;
+
+    @Option(names = "--sim-no-stream",
+            description = "Ignore \"stream\": true on chat and completions: answer with one JSON body"
+                    + " (application/json), as some gateways do.")
+    boolean noStream;
+
     /**
      * @param host bind address
      * @param port port, 0 = free
@@ -121,7 +148,9 @@ public final class SimOptions {
                 .thinkingByDefault(thinkingDefault).prefixCache(!noPrefixCache).tickMs(tickMs).errorRate(errorRate)
                 .rateLimitRate(rateLimitRate).retryAfterS(retryAfterS).stallRate(stallRate).stallMs(stallMs)
                 .cutRate(cutRate).malformedRate(malformedRate).seed(seed).replicas(replicas)
-                .decodeSpread(decodeSpread).toolCallRate(toolCallRate).https(https).build();
+                .decodeSpread(decodeSpread).toolCallRate(toolCallRate).https(https)
+                .quirks(new SimQuirks(SimQuirks.Preamble.parseList(preamble), reasoningField,
+                        SimQuirks.Usage.parse(usage), errorsInStream, noStream)).build();
     }
 
     /** @return the model id the engine serves */

@@ -30,13 +30,8 @@ import picocli.CommandLine.Option;
  * values is {@link io.capstream.loadgen.run.RunValidator}'s, plus the SLO grammar (checked by the driver).
  */
 public class WorkloadOptions {
-    @Option(names = "--base-url", paramLabel = "URL",
-            description = "Endpoint base URL, usually ending in /v1 (e.g. http://127.0.0.1:8000/v1). Default: none ="
-                    + " the built-in simulated engine (engine label capstream-sim).")
-    String baseUrl;
-
-    @Option(names = "--model", paramLabel = "ID", description = "Model id sent in each request. Required with --base-url.")
-    String model;
+    /** --base-url, --model, --endpoint, --api-key-env and -H (shared with {@code capstream check}). */
+    @picocli.CommandLine.Mixin EndpointOptions endpointOptions = new EndpointOptions();
 
     @Option(names = "--engine", paramLabel = "LABEL", description = "Engine label recorded in the report (vllm, sglang, ...).")
     String engine;
@@ -128,33 +123,12 @@ public class WorkloadOptions {
             description = "none, minimal, low, medium, high, max or xhigh (sent as top-level reasoning_effort).")
     String reasoningEffort;
 
-    @Option(names = "--api-key-env", paramLabel = "VAR",
-            description = "Environment variable holding the API key (sent as Bearer; never logged or recorded).")
-    String apiKeyEnv;
-
-    @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
-            description = "Header sent with every request and the GET /models probe (repeatable), e.g. a gateway's"
-                    + " routing or tenant header; it replaces capstream's own header of that name (User-Agent)."
-                    + " Host, Content-Type, Content-Length, Transfer-Encoding, Connection and Accept-Encoding are"
-                    + " refused; Authorization not with --api-key-env. Only the names are recorded in the report"
-                    + " (values may be secrets).")
-    java.util.List<String> headers = new java.util.ArrayList<>();
-
     @Option(names = "--extra-body", paramLabel = "JSON",
             description = "JSON object whose members are added to every request body, e.g."
                     + " '{\"temperature\":0.7,\"top_p\":0.9,\"ignore_eos\":true}'; a member capstream also sends"
                     + " (temperature, stream_options, ...) is sent with this value; model, messages, prompt, stream"
                     + " and max_tokens are refused (use --model, --max-tokens). Recorded in the report.")
     String extraBody;
-
-    @Option(names = "--endpoint", paramLabel = "chat|completions|responses|messages|embeddings|rerank",
-            description = "chat: POST <base>/chat/completions with one user message (the reference); completions:"
-                    + " POST <base>/completions with the prompt as a string (choices[].text is the output; not with"
-                    + " the thinking options or --dataset, which are chat features); responses: POST <base>/responses"
-                    + " (OpenAI Responses API: input, max_output_tokens; usage from response.completed); messages:"
-                    + " POST <base>/messages (Anthropic Messages API: anthropic-version header, the --api-key-env key"
-                    + " as x-api-key; not with --reasoning-effort); embeddings, rerank: see --batch. Default: chat.")
-    String endpoint = "chat";
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off",
             description = "Scrape the endpoint's own Prometheus metrics about once a second while requests are in"
@@ -258,7 +232,7 @@ public class WorkloadOptions {
 
     /** @return the given {@code --model}, or null */
     public String model() {
-        return model;
+        return endpointOptions.model();
     }
 
     /** @return the given {@code --run-id}, or null */
@@ -268,7 +242,7 @@ public class WorkloadOptions {
 
     /** @return the given base URL, or null when the simulated engine is the target */
     public String baseUrl() {
-        return baseUrl == null || baseUrl.isBlank() ? null : baseUrl.trim();
+        return endpointOptions.baseUrl();
     }
 
     /**
@@ -310,12 +284,12 @@ public class WorkloadOptions {
                 : LengthDistribution.parse("--output-tokens", outputTokens);
         String salt = saltPrompts() ? PromptBuilder.randomSalt("run", new java.security.SecureRandom()) : null;
         ServerMetricsConfig scrape = ServerMetricsConfig.parse(serverMetrics);
-        ApiEndpoint api = ApiEndpoint.parse(endpoint);
-        java.util.List<ExtraHeader> extraHeaders = headers.stream().map(ExtraHeader::parse).toList();
+        ApiEndpoint api = endpointOptions.endpoint();
+        java.util.List<ExtraHeader> extraHeaders = endpointOptions.headers();
         ExtraBody body = extraBody == null ? null : ExtraBody.parse(extraBody);
         TargetConfig target = traffic.applyTo(new TargetConfig(url, simulated,
-                model != null ? model : simulated ? sim.model() : null,
-                engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, apiKeyEnv, timeoutS, keepAlive,
+                endpointOptions.model() != null ? endpointOptions.model() : simulated ? sim.model() : null,
+                engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, endpointOptions.apiKeyEnv(), timeoutS, keepAlive,
                 api, extraHeaders).withTraceHeaders(!noTraceHeaders));
         LoadShape load = traffic.applyTo(loadLevel(new LoadShape(
                 requests != null ? requests : trace != null ? RunConfig.MAX_REQUESTS : RunConfig.DEFAULT_REQUESTS,

@@ -60,6 +60,7 @@ class LayerRulesTest {
         "io.capstream.loadgen.selfcheck..",
         "io.capstream.loadgen.run..",
         "io.capstream.cli.commands..",
+        "io.capstream.cli.check..", // creates and closes the Vert.x instance of capstream check's probe (and sim)
         "io.capstream.cli.distributed..",
         "io.capstream.cli.stack..",
         "io.capstream.cli.up..",

@@ -31,6 +31,12 @@ record ChatRequest(String model, String prompt, Integer maxTokens, boolean strea
         return api == SimApi.COMPLETIONS;
     }
 
+    /** @return this request answered as one JSON body ({@code --sim-no-stream}) */
+    ChatRequest withoutStream() {
+        return new ChatRequest(model, prompt, maxTokens, false, includeUsage, thinking, api, tool, previousResponseId,
+                store);
+    }
+
     /** @return this request with another prompt */
     ChatRequest withPrompt(String p) {
         return new ChatRequest(model, p, maxTokens, stream, includeUsage, thinking, api, tool, previousResponseId,

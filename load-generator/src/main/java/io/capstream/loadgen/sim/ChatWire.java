@@ -7,9 +7,28 @@ import io.vertx.core.json.JsonObject;
 /** Chat and text completions in the OpenAI/vLLM shape ({@link SseChunks}), usage with llama.cpp's {@code timings}. */
 final class ChatWire extends SimWire {
     private final SseChunks chunks;
+    private final SimQuirks quirks;
 
-    ChatWire(SseChunks chunks) {
+    ChatWire(SseChunks chunks, SimQuirks quirks) {
         this.chunks = chunks;
+        this.quirks = quirks;
+    }
+
+    @Override
+    boolean hasPreamble() {
+        return !quirks.preamble().isEmpty();
+    }
+
+    /** The {@code --sim-preamble} frames, in order. */
+    @Override
+    void preamble(Buffer out, SimStream s) {
+        for (SimQuirks.Preamble p : quirks.preamble()) {
+            switch (p) {
+                case COMMENT -> SseChunks.comment(out);
+                case EMPTY -> chunks.empty(out);
+                case PROGRESS -> chunks.progress(out);
+            }
+        }
     }
 
     @Override
@@ -44,7 +63,7 @@ final class ChatWire extends SimWire {
     @Override
     void finish(Buffer out, SimStream s, String timingsJson) {
         chunks.finish(out, s.finishReason());
-        if (s.request.includeUsage()) {
+        if (quirks.usage().sends(s.request.includeUsage())) {
             chunks.usage(out, usageJson(s), timingsJson);
         }
         SseChunks.done(out);
@@ -60,7 +79,7 @@ final class ChatWire extends SimWire {
         JsonObject message = new JsonObject().put("role", "assistant")
                 .put("content", s.tool != null && s.content.length() == 0 ? null : s.content.toString());
         if (s.reasoning.length() > 0) {
-            message.put("reasoning_content", s.reasoning.toString());
+            message.put(quirks.reasoningField(), s.reasoning.toString());
         }
         if (s.tool != null) {
             message.put("tool_calls", new JsonArray().add(new JsonObject().put("id", s.tool.callId())

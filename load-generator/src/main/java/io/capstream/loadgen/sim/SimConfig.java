@@ -52,6 +52,8 @@ package io.capstream.loadgen.sim;
  * @param https               serve https with a self-signed certificate for {@code localhost} and the host,
  *                            generated at start ({@code --sim-https}; issue 30's TLS test endpoint); clients need
  *                            {@code --insecure} or {@code --ca-cert} with {@link SimEngine#certificatePath()}
+ * @param quirks              stream behaviours of real servers put on ({@link SimQuirks}); null means
+ *                            {@link SimQuirks#NONE}
  */
 public record SimConfig(
         String host,
@@ -79,7 +81,8 @@ public record SimConfig(
         int replicas,
         double decodeSpread,
         double toolCallRate,
-        boolean https) {
+        boolean https,
+        SimQuirks quirks) {
 
     /** Engine label that reports of runs against the simulated engine carry. */
     public static final String ENGINE_LABEL = "capstream-sim";
@@ -87,6 +90,7 @@ public record SimConfig(
     /** Validates the ranges.
      * @throws IllegalArgumentException when a value is out of range */
     public SimConfig {
+        quirks = quirks == null ? SimQuirks.NONE : quirks;
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("host must not be empty");
         }
@@ -161,6 +165,7 @@ public record SimConfig(
         b.stallRate = stallRate; b.stallMs = stallMs; b.cutRate = cutRate; b.malformedRate = malformedRate;
         b.seed = seed; b.replicas = replicas; b.decodeSpread = decodeSpread; b.toolCallRate = toolCallRate;
         b.https = https;
+        b.quirks = quirks;
         return b;
     }
 
@@ -202,6 +207,7 @@ public record SimConfig(
         private double decodeSpread;
         private double toolCallRate;
         private boolean https;
+        private SimQuirks quirks = SimQuirks.NONE;
 
         private Builder() {
         }
@@ -258,6 +264,8 @@ public record SimConfig(
         public Builder toolCallRate(double v) { toolCallRate = v; return this; }
         /** @param v serve https with a self-signed certificate @return this */
         public Builder https(boolean v) { https = v; return this; }
+        /** @param v stream behaviours of real servers (null = none) @return this */
+        public Builder quirks(SimQuirks v) { quirks = v; return this; }
 
         /** @return the validated configuration
          * @throws IllegalArgumentException when a value is out of range */
@@ -265,7 +273,7 @@ public record SimConfig(
             return new SimConfig(host, port, modelId, maxModelLen, ttftBaseMs, prefillTokPerS, decodeTokPerS,
                     streamDecodeTokPerS, batchSlots, outputTokens, reasoningTokens, thinkingByDefault, prefixCache,
                     tickMs, errorRate, rateLimitRate, retryAfterS, stallRate, stallMs, cutRate, malformedRate, seed,
-                    replicas, decodeSpread, toolCallRate, https);
+                    replicas, decodeSpread, toolCallRate, https, quirks);
         }
     }
 }

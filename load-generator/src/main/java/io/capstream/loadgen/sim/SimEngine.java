@@ -220,6 +220,9 @@ public final class SimEngine implements AutoCloseable {
                 badRequest(resp, api, e.getMessage(), null, null);
                 return;
             }
+            if (cfg.quirks().ignoreStream() && req.stream() && (api == SimApi.CHAT || api == SimApi.COMPLETIONS)) {
+                req = req.withoutStream(); // --sim-no-stream: a whole JSON body to a streaming request
+            }
             if (req.previousResponseId() != null) {
                 String history = responses.get(req.previousResponseId());
                 if (history == null) {
@@ -233,10 +236,10 @@ public final class SimEngine implements AutoCloseable {
             int promptTokens = images.promptTokens(req.prompt().length());
             int requested = req.maxTokens() == null ? 0 : req.maxTokens();
             if (promptTokens + requested > cfg.maxModelLen()) {
-                badRequest(resp, api, "This model's maximum context length is " + cfg.maxModelLen() + " tokens. However,"
+                errorAnswer(resp, api, req, 400, "This model's maximum context length is " + cfg.maxModelLen() + " tokens. However,"
                         + " you requested " + (promptTokens + requested) + " tokens (" + promptTokens + " in the messages, "
                         + requested + " in the completion). Please reduce the length of the messages or completion.",
-                        null, null);
+                        "BadRequestError");
                 return;
             }
             int output;
@@ -272,13 +275,13 @@ public final class SimEngine implements AutoCloseable {
                     && (api == SimApi.RESPONSES || api == SimApi.MESSAGES);
             if (fault.kind() == FaultPlan.Kind.ERROR_500 && !failInStream) {
                 stats.errors500.incrementAndGet();
-                error(resp, api, 500, "simulated internal error (fault injection)", "InternalServerError", null, null);
+                errorAnswer(resp, api, req, 500, "simulated internal error (fault injection)", "InternalServerError");
                 return;
             }
             PrefixCache.Lookup at = cfg.prefixCache() && !failInStream ? cache.lookup(req.prompt()) : null;
             int cachedChars = at == null ? 0 : at.matchedChars();
             int cached = Math.min(promptTokens - 1, TokenEstimator.cachedTokens(cachedChars));
-            SimWire wire = SimWire.of(api, id, System.currentTimeMillis() / 1000, req.model());
+            SimWire wire = SimWire.of(api, id, System.currentTimeMillis() / 1000, req.model(), cfg.quirks());
             SimStream s = new SimStream(resp, req, wire, id, tool, promptTokens, Math.max(0, cached), output,
                     reasoning, byLength, fault, arrived,
                     cfg.decodeSpread() == 0 ? cfg.streamDecodeTokPerS() : cfg.streamDecodeTokPerS(rng.nextDouble()));
@@ -353,6 +356,26 @@ public final class SimEngine implements AutoCloseable {
             if (s.request.api() == SimApi.RESPONSES && s.request.store()) {
                 responses.put(s.wire.answerId(), s.request.prompt() + answer);
             }
+        }
+
+        /**
+         * An error answer to a chat or completions request: an HTTP error, or with {@code --sim-errors-in-stream} and a
+         * streamed request an HTTP 200 event stream holding the error object, then {@code [DONE]}.
+         */
+        private void errorAnswer(HttpServerResponse resp, SimApi api, ChatRequest req, int status, String message,
+                                 String type) {
+            if (status == 400) {
+                stats.badRequests.incrementAndGet();
+            }
+            if (!cfg.quirks().errorsInStream() || !req.stream() || (api != SimApi.CHAT && api != SimApi.COMPLETIONS)) {
+                error(resp, api, status, message, type, null, null);
+                return;
+            }
+            Buffer out = Buffer.buffer(512);
+            SseChunks.error(out, SimErrors.body(api, status, message, type, null, null).encode());
+            SseChunks.done(out);
+            resp.setStatusCode(200).putHeader("content-type", "text/event-stream; charset=utf-8")
+                    .putHeader("cache-control", "no-cache").end(out);
         }
 
         private void badRequest(HttpServerResponse resp, SimApi api, String message, String param, String code) {

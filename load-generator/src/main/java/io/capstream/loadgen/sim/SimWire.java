@@ -17,12 +17,14 @@ abstract class SimWire {
      * @param id      the answer's id (e.g. {@code chatcmpl-sim-1}); its suffix names the ids of items and blocks
      * @param created epoch seconds
      * @param model   the echoed model id
+     * @param quirks  the chat and completions stream behaviours put on ({@link SimQuirks}); not null
      * @return a new wire for one answer
      */
-    static SimWire of(SimApi api, String id, long created, String model) {
+    static SimWire of(SimApi api, String id, long created, String model, SimQuirks quirks) {
         return switch (api) {
-            case CHAT -> new ChatWire(new SseChunks(id, created, model, false));
-            case COMPLETIONS -> new ChatWire(new SseChunks(id.replace("chatcmpl-", "cmpl-"), created, model, true));
+            case CHAT -> new ChatWire(new SseChunks(id, created, model, false, quirks.reasoningField()), quirks);
+            case COMPLETIONS -> new ChatWire(new SseChunks(id.replace("chatcmpl-", "cmpl-"), created, model, true,
+                    quirks.reasoningField()), quirks);
             case RESPONSES -> new ResponsesWire(id.replace("chatcmpl-", "resp_"), created, model);
             case MESSAGES -> new MessagesWire(id.replace("chatcmpl-", "msg_"), model);
         };

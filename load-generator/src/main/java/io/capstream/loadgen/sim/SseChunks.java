@@ -20,10 +20,11 @@ final class SseChunks {
     private final String id;
     private final String head;
     private final boolean text;
+    private final String reasoningField;
 
     /** @param id completion id @param created epoch seconds @param model echoed model id */
     SseChunks(String id, long created, String model) {
-        this(id, created, model, false);
+        this(id, created, model, false, "reasoning_content");
     }
 
     /**
@@ -31,10 +32,12 @@ final class SseChunks {
      * @param created epoch seconds
      * @param model   echoed model id
      * @param text    text completion chunks ({@code text_completion}, {@code choices[].text}, no role chunk)
+     * @param reasoningField the delta field of reasoning tokens ({@code reasoning_content} or {@code reasoning})
      */
-    SseChunks(String id, long created, String model, boolean text) {
+    SseChunks(String id, long created, String model, boolean text, String reasoningField) {
         this.id = id;
         this.text = text;
+        this.reasoningField = reasoningField;
         this.head = "data: {\"id\":" + Json.encode(id) + ",\"object\":\""
                 + (text ? "text_completion" : "chat.completion.chunk") + "\",\"created\":"
                 + created + ",\"model\":" + Json.encode(model) + ",\"choices\":";
@@ -75,9 +78,15 @@ final class SseChunks {
                 .appendString("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
     }
 
-    /** Appends one reasoning delta ({@code reasoning_content}, as vLLM and llama.cpp send). */
+    /** @return the delta field of reasoning tokens */
+    String reasoningField() {
+        return reasoningField;
+    }
+
+    /** Appends one reasoning delta (in {@link #reasoningField()}: {@code reasoning_content} as vLLM and llama.cpp send). */
     void reasoning(Buffer out, String text) {
-        out.appendString(head).appendString("[{\"index\":0,\"delta\":{\"reasoning_content\":\"").appendString(text)
+        out.appendString(head).appendString("[{\"index\":0,\"delta\":{\"").appendString(reasoningField)
+                .appendString("\":\"").appendString(text)
                 .appendString("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
     }
 
@@ -115,6 +124,27 @@ final class SseChunks {
     void usage(Buffer out, String usageJson, String timingsJson) {
         out.appendString(head).appendString("[],\"usage\":").appendString(usageJson)
                 .appendString(",\"timings\":").appendString(timingsJson).appendString("}\n\n");
+    }
+
+    /** Appends an SSE comment line, {@code : keep-alive} (a gateway's keep-alive). */
+    static void comment(Buffer out) {
+        out.appendString(": keep-alive\n\n");
+    }
+
+    /** Appends a chunk whose delta is only {@code "content":""} (no role), or {@code "text":""} for text completions. */
+    void empty(Buffer out) {
+        out.appendString(head).appendString(text ? "[{\"index\":0,\"text\":\"\",\"logprobs\":null,\"finish_reason\":null}]}\n\n"
+                : "[{\"index\":0,\"delta\":{\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    }
+
+    /** Appends a progress chunk with {@code "choices":[]} and no usage. */
+    void progress(Buffer out) {
+        out.appendString(head).appendString("[]}\n\n");
+    }
+
+    /** Appends a data line holding an error object, as gateways send inside an HTTP 200 stream. @param errorJson the body */
+    static void error(Buffer out, String errorJson) {
+        out.appendString("data: ").appendString(errorJson).appendString("\n\n");
     }
 
     /** Appends a malformed data line (truncated JSON), which a client must skip. */

@@ -1,0 +1,45 @@
+package io.capstream.cli.check;
+
+import io.capstream.schemas.text.HttpUrls;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The line {@code capstream run} prints before T0 about the endpoint's conformance: the verdict of the last
+ * {@code capstream check} of the same base URL, model and endpoint within {@link CheckCache#MAX_AGE}
+ * ({@link CheckCache}), or a hint to run one. Reads one small file and sends nothing: the run's own load is all that
+ * reaches the endpoint, and the run does not start later. Nothing for the built-in engine.
+ */
+public final class CachedVerdict {
+    private CachedVerdict() {
+    }
+
+    /**
+     * @param baseUrl   the run's base URL (user-info is dropped), or null for the built-in engine
+     * @param model     the model id
+     * @param endpoint  the endpoint label (chat, completions, ...)
+     * @param cache     the cache; not null
+     * @param now       the current time
+     * @return the line (without the command prefix), or empty for the built-in engine
+     */
+    public static Optional<String> line(String baseUrl, String model, String endpoint, CheckCache cache, Instant now) {
+        if (baseUrl == null) {
+            return Optional.empty();
+        }
+        String url = HttpUrls.withoutUserInfo(baseUrl.strip());
+        url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        Optional<CheckCache.Entry> e = cache.get(url, model, endpoint, now);
+        if (e.isPresent()) {
+            long minutes = Duration.between(e.get().checkedAt(), now).toMinutes();
+            String age = minutes < 60 ? minutes + " min" : minutes / 60 + " h";
+            return Optional.of("endpoint check (capstream check, " + age + " ago): " + e.get().verdict());
+        }
+        if (!"chat".equals(endpoint) && !"completions".equals(endpoint)) {
+            return Optional.empty();
+        }
+        return Optional.of("endpoint check: none in the last 24 h for this target ('capstream check --base-url "
+                + url + " --model " + model + (endpoint.equals("chat") ? "" : " --endpoint " + endpoint)
+                + "' probes its stream in seconds)");
+    }
+}

@@ -1,0 +1,121 @@
+package io.capstream.cli.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code capstream check} end to end against the built-in simulated engine, with each stream behaviour the check
+ * detects switched on by its {@code --sim-} option, and its usage errors.
+ */
+class CheckCommandTest {
+    @TempDir
+    Path cacheDir;
+
+    private record Result(int exit, String out, String err) {
+        JsonNode json() throws Exception {
+            return new ObjectMapper().readTree(out);
+        }
+
+        String value(String key) throws Exception {
+            return json().path(key).path("value").asText();
+        }
+    }
+
+    private Result check(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", cacheDir.toString(), "SECRET_KEY", "sk-test-abcdef123456");
+        CheckCommand cmd = new CheckCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), env::get);
+        int exit = new CommandLine(cmd).execute(args);
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theDefaultSimIsMeasurableWithItsBehavioursFound() throws Exception {
+        Result r = check("--json", "--sim-ttft-ms", "5");
+        assertThat(r.exit()).as("exit, stderr %s, stdout %s", r.err(), r.out()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.path("measurable").asBoolean()).as("measurable in %s", r.out()).isTrue();
+        assertThat(r.value("streaming")).as("streaming").isEqualTo("sse");
+        assertThat(r.value("role_chunk_first")).as("role first").isEqualTo("yes");
+        assertThat(r.value("usage_when_asked")).as("usage asked").isEqualTo("yes");
+        assertThat(r.value("usage_unasked")).as("usage unasked").isEqualTo("no");
+        assertThat(r.value("reasoning_field")).as("reasoning field").isEqualTo("reasoning_content");
+        assertThat(r.value("context_window")).as("window").isEqualTo("32768");
+        assertThat(r.value("max_tokens")).as("max_tokens").isEqualTo("honoured");
+        assertThat(r.value("prefix_cache")).as("prefix cache").isEqualTo("visible");
+        assertThat(r.value("server_timings")).as("timings").isEqualTo("yes");
+        assertThat(r.value("oversize_prompt")).as("oversize").isEqualTo("HTTP 400");
+        assertThat(r.value("metrics")).as("metrics").isEqualTo("yes");
+    }
+
+    @Test
+    void eachSimSwitchIsFound() throws Exception {
+        Result r = check("--json", "--sim-ttft-ms", "5", "--sim-preamble", "comment,progress,empty",
+                "--sim-reasoning-field", "reasoning", "--sim-thinking-default", "--sim-usage", "always",
+                "--sim-errors-in-stream");
+        assertThat(r.exit()).as("exit, stderr %s, stdout %s", r.err(), r.out()).isZero();
+        assertThat(r.value("before_first_token")).as("before first token").isEqualTo("comment, progress, empty");
+        assertThat(r.value("role_chunk_first")).as("role first").isEqualTo("no");
+        assertThat(r.value("reasoning_field")).as("reasoning field").isEqualTo("reasoning");
+        assertThat(r.value("thinking_off")).as("thinking off").isEqualTo("yes");
+        assertThat(r.value("usage_unasked")).as("usage unasked").isEqualTo("yes");
+        assertThat(r.value("oversize_prompt")).as("oversize").isEqualTo("200 + error in stream");
+        assertThat(r.value("error_in_stream")).as("error in stream").isEqualTo("yes");
+        assertThat(r.value("implied_options")).as("implied").contains("--no-thinking");
+        Result never = check("--json", "--sim-ttft-ms", "5", "--sim-usage", "never");
+        assertThat(never.value("usage_when_asked")).as("usage never").isEqualTo("no");
+    }
+
+    @Test
+    void aWholeJsonBodyToAStreamingRequestExitsOneWithTheReason() throws Exception {
+        Result r = check("--sim-ttft-ms", "5", "--sim-no-stream");
+        assertThat(r.exit()).as("exit, stdout %s", r.out()).isEqualTo(1);
+        assertThat(r.out()).as("table").contains("whole JSON body")
+                .contains("not measurable: streaming: \"stream\": true was answered with one JSON body");
+    }
+
+    @Test
+    void usageErrorsExitTwoBeforeAnythingIsSent() {
+        assertThat(check("--base-url", "http://127.0.0.1:1/v1")).as("no --model")
+                .satisfies(r -> assertThat(r.exit()).isEqualTo(2))
+                .satisfies(r -> assertThat(r.err()).contains("--model is required with --base-url"));
+        assertThat(check("--base-url", "ftp://x/v1", "--model", "m").err()).as("bad url")
+                .contains("--base-url must start with http:// or https://");
+        assertThat(check("--endpoint", "embeddings").err()).as("endpoint").contains("only chat and completions");
+        assertThat(check("--api-key-env", "MISSING_VAR").err()).as("key").contains("MISSING_VAR is missing");
+        assertThat(check("--timeout", "0").exit()).as("timeout").isEqualTo(2);
+        assertThat(check("-H", "Host: x").err()).as("header").contains("capstream sets this header itself");
+    }
+
+    @Test
+    void secretsAreMaskedAndTheVerdictIsCachedForRun() {
+        Result r = check("--base-url", "http://user:pw-secret-9876@127.0.0.1:1/v1", "--model", "m",
+                "-H", "X-Api-Key: hk-secret-55667788", "--timeout", "5");
+        assertThat(r.exit()).as("exit against a closed port, stdout %s", r.out()).isEqualTo(1);
+        assertThat(r.out() + r.err()).as("output").doesNotContain("pw-secret-9876").doesNotContain("hk-secret-55667788")
+                .contains("not measurable: streaming");
+        CheckCache cache = new CheckCache(cacheDir.resolve("capstream/check"));
+        assertThat(CachedVerdict.line("http://u:p@127.0.0.1:1/v1/", "m", "chat", cache, Instant.now()))
+                .as("cached verdict for run").get().asString()
+                .startsWith("endpoint check (capstream check, 0 min ago): not measurable: streaming");
+        assertThat(CachedVerdict.line("http://127.0.0.1:2/v1", "m", "chat", cache, Instant.now())).as("other target")
+                .get().asString().startsWith("endpoint check: none in the last 24 h");
+        assertThat(CachedVerdict.line("http://127.0.0.1:1/v1", "m", "chat", cache,
+                Instant.now().plus(CheckCache.MAX_AGE).plusSeconds(60))).as("stale").get().asString()
+                .startsWith("endpoint check: none");
+        assertThat(CachedVerdict.line(null, "m", "chat", cache, Instant.now())).as("built-in engine").isEmpty();
+    }
+}
