@@ -244,6 +244,13 @@ final class TumblingWindowProcessor implements Processor<String, WindowInput, St
                 continue;
             }
             WindowAggregate agg = aggregates.get(storeKey);
+            WindowAggregate takenAsLate = aggregates.get(CLOSED_PREFIX + storeKey);
+            if (takenAsLate != null) {
+                // requests taken as late before this close: possible only when the close time ran ahead of the
+                // closed windows (a task initialised again after an aborted transaction kept the close time and last
+                // scan of before, until init reset them); merged: overwriting the closed aggregate lost those requests
+                agg.merge(takenAsLate);
+            }
             WindowSummary summary = SummaryBuilder.build(key, start, start + sizeMs, agg, withGoodput);
             summary.setServerMetrics(server.get(storeKey.substring(0, sep) + WindowKey.SEP + key.targetModel()));
             aggregates.delete(storeKey);
