@@ -32,6 +32,7 @@ cp=$(cpf=$(mktemp); mvn -o -q -B dependency:build-classpath -pl aggregator -Dmde
 java_run() { java -Xmx512m -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
   -cp "schemas/target/classes:aggregator/target/classes:$cp" "$@"; }
 
+touch "$work/up.out"
 ./capstream up --kafka-port "$(free_port)" --registry-port "$(free_port)" >"$work/up.out" 2>"$work/up.err" &
 up_pid=$!
 flags=""

@@ -247,8 +247,8 @@ final class TumblingWindowProcessor implements Processor<String, WindowInput, St
             WindowAggregate takenAsLate = aggregates.get(CLOSED_PREFIX + storeKey);
             if (takenAsLate != null) {
                 // requests taken as late before this close: possible only when the close time ran ahead of the
-                // closed windows (a task initialised again after an aborted transaction kept the close time and last
-                // scan of before, until init reset them); merged: overwriting the closed aggregate lost those requests
+                // closed windows (a processor initialised again after an aborted transaction could keep its last scan
+                // of before; init now reloads it); merged: overwriting the closed aggregate lost those requests
                 agg.merge(takenAsLate);
             }
             WindowSummary summary = SummaryBuilder.build(key, start, start + sizeMs, agg, withGoodput);
