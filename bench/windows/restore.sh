@@ -6,7 +6,8 @@
 #   1. reference: one `aggregate` (fresh --application-id) until its lag is 0; the window summaries it wrote (latest
 #      per key) are saved;
 #   2. crash: another `aggregate` (another application id), killed with SIGKILL once its group has committed kill-at
-#      of capstream.events' records, then started again with the same application id and state directory, until its
+#      of capstream.events' records, then started again with the same application id on an empty state directory (as
+#      on another machine: every store restored from its changelog; SAME_STATE=1 keeps the state directory), until its
 #      lag is 0; the summaries written by the two (latest per key, from the end of the reference's) are saved.
 # Then compares the two sets line by line (every field of every summary) and prints SAME or the differences; exit
 # status 0 when they are the same. Everything it starts is stopped by PID. Logs and the summaries in a temp directory.
@@ -48,9 +49,9 @@ registry=$(grep -o -- '--schema-registry-url[= ][^ ]*' <<<"$flags" | sed 's/--sc
 echo "restore: up ($flags), logs in $work"
 bench/windows/backlog.sh fill "$bootstrap" "$registry" "$runs" "$requests" 10
 
-aggregate() { # aggregate <app> <log name>: starts one aggregate in the background, its PID in $agg
+aggregate() { # aggregate <app> <log name> [state dir]: starts one aggregate in the background, its PID in $agg
   # shellcheck disable=SC2086  # $flags is a list of flags
-  ./capstream aggregate $flags --application-id "$1" --state-dir "$work/state-$1" --http-port 0 \
+  ./capstream aggregate $flags --application-id "$1" --state-dir "${3:-$work/state-$1}" --http-port 0 \
     >"$work/$2.out" 2>"$work/$2.err" &
   agg=$!; pids+=("$agg")
 }
@@ -68,7 +69,7 @@ java_run bench/windows/BacklogCheck.java committed "$bootstrap" "$crash" "$kill_
 kill -KILL "$agg"
 wait "$agg" 2>/dev/null || true
 echo "restore: killed aggregate $agg with SIGKILL"
-aggregate "$crash" crash-2
+if [[ ${SAME_STATE:-0} == 1 ]]; then aggregate "$crash" crash-2; else aggregate "$crash" crash-2 "$work/state-$crash-2"; fi
 echo -n "restore: restarted: "
 java_run bench/windows/BrokerBench.java lag "$bootstrap" "$crash" "$total" 1800 "$agg"
 java_run bench/windows/BacklogCheck.java summaries "$bootstrap" "$registry" "$work/reference.txt.offsets" "$work/crash.txt"
