@@ -5,7 +5,12 @@
  *         TARGETS targets to capstream.events, run after run;
  *   count BOOTSTRAP REGISTRY RUNS                  waits until capstream.reports has RUNS reports, then until the
  *         window summaries stop changing for 30 s, and prints the requests and late_dropped they hold (latest
- *         record per key).
+ *         record per key), and the windows whose request count differs from the events on capstream.events;
+ *   summaries BOOTSTRAP REGISTRY FROM OUT          reads capstream.summaries from the offsets in file FROM (from the
+ *         start when FROM does not exist) until it is quiet for 30 s, writes the latest summary per key, one a line,
+ *         sorted, to OUT and the end offsets to OUT.offsets (a later call's FROM: only what was written after);
+ *   committed BOOTSTRAP GROUP FRACTION              waits until consumer group GROUP has committed at least FRACTION
+ *         of capstream.events' records (restore.sh: kill -9 mid-stream).
  */
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.Heartbeat;
@@ -37,6 +42,10 @@ public class BacklogCheck {
     public static void main(String[] a) throws Exception {
         if (a[0].equals("fill")) {
             fill(a[1], a[2], Integer.parseInt(a[3]), Integer.parseInt(a[4]), Integer.parseInt(a[5]));
+        } else if (a[0].equals("summaries")) {
+            summaries(a[1], a[2], java.nio.file.Path.of(a[3]), java.nio.file.Path.of(a[4]));
+        } else if (a[0].equals("committed")) {
+            committed(a[1], a[2], Double.parseDouble(a[3]));
         } else {
             count(a[1], a[2], Integer.parseInt(a[3]));
         }
@@ -87,6 +96,75 @@ public class BacklogCheck {
                 Topics.EVENTS, runs, requests, sent, targets, Instant.ofEpochMilli(from), Instant.ofEpochMilli(to));
     }
 
+    static void summaries(String bootstrap, String registry, java.nio.file.Path from, java.nio.file.Path out)
+            throws Exception {
+        Map<String, Object> props = Map.of("bootstrap.servers", bootstrap, "isolation.level", "read_committed");
+        Map<String, String> latest = new java.util.TreeMap<>();
+        Map<org.apache.kafka.common.TopicPartition, Long> ends = new java.util.TreeMap<>(
+                java.util.Comparator.comparing(org.apache.kafka.common.TopicPartition::partition));
+        try (KafkaConsumer<String, WindowSummary> c = new KafkaConsumer<>(props, new StringDeserializer(),
+                SpecificAvroSerde.forValue(WindowSummary.class, registry).deserializer())) {
+            List<org.apache.kafka.common.TopicPartition> parts = c.partitionsFor(Topics.SUMMARIES).stream()
+                    .map(i -> new org.apache.kafka.common.TopicPartition(i.topic(), i.partition())).toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            if (java.nio.file.Files.exists(from)) {
+                for (String line : java.nio.file.Files.readAllLines(from)) {
+                    String[] f = line.split(" ");
+                    c.seek(new org.apache.kafka.common.TopicPartition(Topics.SUMMARIES, Integer.parseInt(f[0])),
+                            Long.parseLong(f[1]));
+                }
+            }
+            long lastChange = System.currentTimeMillis();
+            while (System.currentTimeMillis() - lastChange < 30_000) {
+                for (ConsumerRecord<String, WindowSummary> r : c.poll(Duration.ofSeconds(1))) {
+                    latest.put(r.key(), r.value().toString());
+                    lastChange = System.currentTimeMillis();
+                }
+            }
+            for (var tp : parts) {
+                ends.put(tp, c.position(tp));
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        latest.forEach((k, v) -> lines.add(k + " " + v));
+        java.nio.file.Files.write(out, lines);
+        List<String> offsets = new ArrayList<>();
+        ends.forEach((tp, o) -> offsets.add(tp.partition() + " " + o));
+        java.nio.file.Files.write(java.nio.file.Path.of(out + ".offsets"), offsets);
+        System.out.printf("%d window summaries (latest per key) in %s%n", latest.size(), out);
+    }
+
+    static void committed(String bootstrap, String group, double fraction) throws Exception {
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.<String, Object>of("bootstrap.servers", bootstrap))) {
+            var parts = admin.describeTopics(List.of(Topics.EVENTS)).allTopicNames().get().get(Topics.EVENTS).partitions();
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ask = new HashMap<>();
+            parts.forEach(p -> ask.put(new org.apache.kafka.common.TopicPartition(Topics.EVENTS, p.partition()),
+                    org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            long total = 0;
+            for (var e : admin.listOffsets(ask).all().get().values()) {
+                total += e.offset();
+            }
+            while (true) {
+                long done = 0;
+                try {
+                    for (var e : admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().entrySet()) {
+                        if (e.getKey().topic().equals(Topics.EVENTS) && e.getValue() != null) {
+                            done += e.getValue().offset();
+                        }
+                    }
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // the group is not there yet
+                }
+                if (done >= fraction * total) {
+                    System.out.printf("group %s committed %d of %d records of %s%n", group, done, total, Topics.EVENTS);
+                    return;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
     static RunEvent event(String run, String id, long at, Object payload) {
         return RunEvent.newBuilder().setRunId(run).setEventId(run + "-" + id).setWorkerId("w0").setEmittedAtMs(at)
                 .setPayload(payload).build();
@@ -122,7 +200,45 @@ public class BacklogCheck {
         }
         long requests = latest.values().stream().mapToLong(WindowSummary::getRequests).sum();
         long late = latest.values().stream().mapToLong(WindowSummary::getLateDropped).sum();
+        // which windows differ from the requests on capstream.events (target and 1-minute window start)
+        Map<String, Long> expected = expectedPerWindow(bootstrap, registry);
+        Map<String, Long> seen = new java.util.TreeMap<>();
+        latest.values().forEach(w -> seen.merge(w.getTarget() + " " + Instant.ofEpochMilli(w.getWindowStartMs()),
+                (long) w.getRequests(), Long::sum));
+        Set<String> keys = new java.util.TreeSet<>(expected.keySet());
+        keys.addAll(seen.keySet());
+        for (String k : keys) {
+            long e = expected.getOrDefault(k, 0L);
+            long got = seen.getOrDefault(k, 0L);
+            if (e != got) {
+                System.out.printf("window %s: %d requests on capstream.events, %d in its summary%n", k, e, got);
+            }
+        }
         System.out.printf("window summaries: %d windows, %d requests, late_dropped %d (%d s after start)%n",
                 latest.size(), requests, late, (System.currentTimeMillis() - start) / 1000);
+    }
+
+    /** @return the request events on capstream.events per {@code target window-start} (1-minute windows) */
+    static Map<String, Long> expectedPerWindow(String bootstrap, String registry) {
+        Map<String, Object> props = Map.of("bootstrap.servers", bootstrap, "group.id", "backlog-events-" + System.nanoTime(),
+                "auto.offset.reset", "earliest", "isolation.level", "read_committed");
+        Map<String, Long> perWindow = new java.util.TreeMap<>();
+        try (KafkaConsumer<String, RunEvent> c = new KafkaConsumer<>(props, new StringDeserializer(),
+                SpecificAvroSerde.forValue(RunEvent.class, registry).deserializer())) {
+            c.subscribe(List.of(Topics.EVENTS));
+            int empty = 0;
+            while (empty < 5) {
+                var records = c.poll(Duration.ofSeconds(1));
+                empty = records.isEmpty() ? empty + 1 : 0;
+                for (ConsumerRecord<String, RunEvent> r : records) {
+                    if (r.value() != null && r.value().getPayload() instanceof RequestCompleted rc) {
+                        long t = rc.getCompletedAtEpochMs();
+                        perWindow.merge(rc.getTarget() + " " + Instant.ofEpochMilli(t - Math.floorMod(t, 60_000L)),
+                                1L, Long::sum);
+                    }
+                }
+            }
+        }
+        return perWindow;
     }
 }

@@ -27,6 +27,8 @@ import org.apache.kafka.streams.Topology;
 public final class StreamsRuntime implements AutoCloseable {
     /** Prefix of the temporary state directories under {@code java.io.tmpdir}. */
     public static final String TEMP_STATE_DIR_PREFIX = "capstream-streams-";
+    /** Kafka Streams' directory of the global stores under {@code <state dir>/<application id>}. */
+    static final String GLOBAL_DIR = "global";
 
     private final KafkaStreams streams;
     private final StreamsStateTracker tracker;
@@ -134,6 +136,9 @@ public final class StreamsRuntime implements AutoCloseable {
                     settings.commitIntervalMs(), settings.streamThreads(), settings.replicationFactor(),
                     settings.cacheMaxBytes(), settings.extra());
         }
+        if (settings.stateDir() != null) {
+            wipeGlobalStores(settings.stateDir().resolve(settings.applicationId()).resolve(GLOBAL_DIR));
+        }
         try {
             KafkaStreams streams = new KafkaStreams(topology, effective.toProperties());
             StreamsStateTracker tracker = new StreamsStateTracker(options.name(), options.listener());
@@ -238,6 +243,23 @@ public final class StreamsRuntime implements AutoCloseable {
                     throw new UncheckedIOException("cannot delete the Kafka Streams state directory " + tempStateDir, e);
                 }
             }
+        }
+    }
+
+    /**
+     * Deletes the global stores' local copies, which Kafka Streams rebuilds from their source topics at start. Why:
+     * after kill -9 under exactly-once, Kafka Streams 4.4 finds the global RocksDB store corrupted, and its global
+     * thread does not handle that (KAFKA-21034, apache/kafka#23390 open): the client went to ERROR at every restart on
+     * that state directory (seen with {@code bench/windows/restore.sh}, {@code SAME_STATE=1}).
+     *
+     * @param global {@code <state dir>/<application id>/global}; need not exist
+     * @throws UncheckedIOException when it cannot be deleted
+     */
+    private static void wipeGlobalStores(Path global) {
+        try {
+            Utils.delete(global.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the global stores' state " + global, e);
         }
     }
 

@@ -27,7 +27,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * but a window task has one input partition (of the repartition topic) that already mixes all input partitions.
  *
  * <p>State (in the window step's key-value store, so it survives restarts and moves with the task): one entry
- * per input partition under {@value #PREFIX}{@code <partition>}.
+ * per input partition under {@value #PREFIX}{@code <partition>}, written once per commit ({@link #write()}).
  */
 final class InputProgress {
     /** Store key prefix of the per-partition entries (sorts after every window key). */
@@ -36,6 +36,8 @@ final class InputProgress {
     private final KeyValueStore<String, byte[]> store;
     private final int expected;
     private final Map<Integer, SourceProgress> sources = new HashMap<>();
+    /** Partitions whose progress changed since the last {@link #write()}. */
+    private final java.util.Set<Integer> changed = new java.util.HashSet<>();
     private long maxSeen = Long.MIN_VALUE;
 
     /**
@@ -59,7 +61,7 @@ final class InputProgress {
     }
 
     /**
-     * Takes in one record of the repartition topic.
+     * Takes in one record of the repartition topic; the store is written by {@link #write()}.
      *
      * @param timestamp its timestamp (event time), epoch ms
      * @param progress  the progress it carries; null for records without (older versions): then only the largest
@@ -75,8 +77,20 @@ final class InputProgress {
         SourceProgress now = new SourceProgress(progress.source(), time, progress.idle());
         if (!now.equals(old)) {
             sources.put(now.source(), now);
-            store.put(PREFIX + now.source(), encode(now));
+            changed.add(now.source());
         }
+    }
+
+    /**
+     * Writes the progress that changed since the last call to the store. Called before every commit (progress
+     * changes with nearly every record, and writing it each time was a tenth of the window step): what is committed
+     * is the progress of the input consumed so far.
+     */
+    void write() {
+        for (Integer source : changed) {
+            store.put(PREFIX + source, encode(sources.get(source)));
+        }
+        changed.clear();
     }
 
     /**

@@ -52,6 +52,11 @@ final class LateRequests {
     private final boolean withGoodput;
     /** Shared by the window tasks of the process: at most one WARN line per {@value #WARN_EVERY_MS} ms in all. */
     private static final WarnLimiter WARN = new WarnLimiter();
+    /**
+     * Store keys of the windows known to have an entry under {@link #PREFIX} since the last {@link #flush} (most
+     * requests of a backlog written run after run are late: one store read per window instead of per request).
+     */
+    private final java.util.Set<String> noted = new java.util.HashSet<>();
 
     LateRequests(ProcessorContext<String, WindowSummary> context, WindowAggregateStore aggregates,
                  WindowStore<String, WindowSummary> summaries, LateRequestListener listener,
@@ -79,12 +84,12 @@ final class LateRequests {
     /**
      * Notes that a closed window took a late request (its summary is emitted again at the next flush).
      *
-     * @param key         the window key; not null
+     * @param key         the window key, encoded ({@link WindowKey#encode}); not null
      * @param windowStart the window's start, epoch ms
      */
-    void merged(WindowKey key, long windowStart) {
-        String storeKey = PREFIX + TumblingWindowProcessor.storeKey(windowStart, key.encode());
-        if (store.get(storeKey) == null) {
+    void merged(String key, long windowStart) {
+        String storeKey = PREFIX + TumblingWindowProcessor.storeKey(windowStart, key);
+        if (noted.add(storeKey) && store.get(storeKey) == null) {
             store.put(storeKey, "0".getBytes(StandardCharsets.US_ASCII));
         }
     }
@@ -121,6 +126,7 @@ final class LateRequests {
      *                  summaries' retention)
      */
     void flush(long closeTime) {
+        noted.clear();
         List<KeyValue<String, byte[]>> pending = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = store.prefixScan(PREFIX, new StringSerializer())) {
             while (it.hasNext()) {

@@ -14,7 +14,8 @@ import org.apache.kafka.streams.processor.api.Record;
 /**
  * Re-keys request events from run id to {@code target|model|bucket} and sets each record's
  * timestamp to its event time ({@link EventTimes}); heartbeats get the key
- * {@link #HEARTBEAT_KEY}; run start/finish events are dropped.
+ * {@link #HEARTBEAT_KEY}; run start/finish events are dropped. The value it writes is only what the window step
+ * needs of the event ({@link WindowInput}: a request's §7 row values, computed here once), not the event.
  *
  * <p>Every record it writes carries the progress of its input partition ({@link SourceProgress}: the partition
  * and the largest event time re-keyed from it so far), so that the window step can close a window only when
@@ -27,7 +28,7 @@ import org.apache.kafka.streams.processor.api.Record;
  * old events), its progress then follows the wall clock less {@link #IDLE_CLOCK_MARGIN}, once a second, so that the
  * windows of a run that ended close without waiting for the next run's traffic (issue 31).
  */
-final class RekeyProcessor implements Processor<String, RunEvent, String, RunEvent> {
+final class RekeyProcessor implements Processor<String, RunEvent, String, WindowInput> {
     /** Key of heartbeats on the re-keyed stream (never a valid window key: it has no separator). */
     static final String HEARTBEAT_KEY = "~heartbeat";
     /** Key of the progress records (null value) sent to every window partition. */
@@ -51,7 +52,7 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
 
     private final ContextBuckets buckets;
     private final long idleAfterMs;
-    private ProcessorContext<String, RunEvent> context;
+    private ProcessorContext<String, WindowInput> context;
     private int source;
     private long maxEventTime = Long.MIN_VALUE;
     private long broadcastEventTime = Long.MIN_VALUE;
@@ -70,7 +71,7 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
     }
 
     @Override
-    public void init(ProcessorContext<String, RunEvent> context) {
+    public void init(ProcessorContext<String, WindowInput> context) {
         this.context = context;
         // the task of sub-topology 0 that reads input partition p has partition p
         this.source = context.taskId().partition();
@@ -102,9 +103,10 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
         } else {
             return;
         }
+        WindowInput input = WindowInput.of(p).orElseThrow(); // a request or a heartbeat: never empty
         maxEventTime = Math.max(maxEventTime, t);
-        context.forward(record.withKey(key).withTimestamp(t)
-                .withHeaders(new SourceProgress(source, maxEventTime, false).addTo(record.headers())));
+        context.forward(new Record<>(key, input, t,
+                new SourceProgress(source, maxEventTime, false).addTo(record.headers())));
     }
 
     private void punctuate(long nowMs) {
@@ -138,7 +140,7 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, RunEve
 
     private void send(boolean idle, long eventTime) {
         SourceProgress progress = new SourceProgress(source, eventTime, idle);
-        context.forward(new Record<String, RunEvent>(PROGRESS_KEY, null, Math.max(0, eventTime),
+        context.forward(new Record<String, WindowInput>(PROGRESS_KEY, null, Math.max(0, eventTime),
                 progress.addTo(new RecordHeaders())));
     }
 }

@@ -1,15 +1,10 @@
 package io.capstream.aggregator.window;
 
-import io.capstream.schemas.avro.Heartbeat;
-import io.capstream.schemas.avro.RequestCompleted;
-import io.capstream.schemas.avro.RequestFailed;
-import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.WindowSummary;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -59,7 +54,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (open and closed windows') are read and written through {@link WindowAggregateStore}: kept decoded between commits,
  * written once per commit; the other entries directly.
  */
-final class TumblingWindowProcessor implements Processor<String, RunEvent, String, WindowSummary> {
+final class TumblingWindowProcessor implements Processor<String, WindowInput, String, WindowSummary> {
     static final String STREAM_TIME_KEY = "~stream-time";
     /**
      * Bucket label under which capstream versions before the server store kept a window's server-metrics aggregate
@@ -91,6 +86,8 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
     private LateRequests late;
     /** The close time reached: windows with start + size + grace &lt;= this are closed (monotonic). */
     private long observed = Long.MIN_VALUE;
+    /** The close time last written to the store ({@link #writeProgress}). */
+    private long savedObserved = Long.MIN_VALUE;
     /** Index (start / size) of the last window closed by {@link #emitClosed}; the next scan is due past it. */
     private long closedThrough = Long.MIN_VALUE;
 
@@ -112,43 +109,53 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
         this.store = aggregates.bytes();
         this.serverStore = context.getStateStore(WindowTopology.SERVER_STORE);
         byte[] saved = store.get(STREAM_TIME_KEY);
-        if (saved != null) {
-            observed = Long.parseLong(new String(saved, java.nio.charset.StandardCharsets.US_ASCII));
-        }
+        observed = saved == null ? Long.MIN_VALUE
+                : Long.parseLong(new String(saved, java.nio.charset.StandardCharsets.US_ASCII));
+        savedObserved = observed;
+        closedThrough = Long.MIN_VALUE;
         progress = new InputProgress(store, config.inputPartitions());
+        // the close time reached and the input partitions' progress change with nearly every record: written once
+        // per commit, just before it (as the aggregates)
+        aggregates.beforeFlush(this::writeProgress);
         late = new LateRequests(context, aggregates, context.getStateStore(WindowTopology.SUMMARIES_STORE), listener, config,
                 withGoodput);
         context.schedule(LATE_FLUSH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> late.flush(observed));
     }
 
     @Override
-    public void process(Record<String, RunEvent> record) {
+    public void process(Record<String, WindowInput> record) {
         long t = record.timestamp();
-        RunEvent event = record.value();
-        if (event != null && !RekeyProcessor.HEARTBEAT_KEY.equals(record.key())
+        WindowInput input = record.value();
+        if (input instanceof WindowInput.Beat h) {
+            if (!h.samples().isEmpty() && h.target() != null && h.model() != null) {
+                aggregateServer(h.target() + WindowKey.SEP + h.model(), t, h.samples());
+            }
+        } else if (input != null && !RekeyProcessor.HEARTBEAT_KEY.equals(record.key())
                 && !RekeyProcessor.PROGRESS_KEY.equals(record.key())) {
-            aggregate(record.key(), t, event.getPayload());
-        } else if (event != null && event.getPayload() instanceof Heartbeat h && !h.getServerSamples().isEmpty()
-                && h.getTarget() != null && h.getModel() != null) {
-            aggregateServer(h.getTarget() + WindowKey.SEP + h.getModel(), t, h.getServerSamples());
+            aggregate(record.key(), t, input);
         }
         progress.update(t, SourceProgress.of(record.headers()).orElse(null));
         long closeTime = progress.closeTime();
         if (closeTime > observed) {
             observed = closeTime;
-            store.put(STREAM_TIME_KEY, Long.toString(closeTime).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             emitClosed();
         }
     }
 
-    private void aggregate(String key, long t, Object payload) {
-        Optional<RequestSample> sample = Optional.empty();
-        if (payload instanceof RequestCompleted c) {
-            sample = RequestSamples.from(c);
-            if (sample.isEmpty()) {
-                return; // fails the §7 validity filter: no row, counted nowhere
-            }
-        } else if (!(payload instanceof RequestFailed)) {
+    /** Before every commit ({@link WindowAggregateStore#beforeFlush}): the close time reached and the progress. */
+    private void writeProgress() {
+        if (observed != savedObserved) {
+            store.put(STREAM_TIME_KEY, Long.toString(observed).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            savedObserved = observed;
+        }
+        progress.write();
+    }
+
+    private void aggregate(String key, long t, WindowInput input) {
+        if (input instanceof WindowInput.NoRow) {
+            return; // fails the §7 validity filter: no row, counted nowhere
+        }
+        if (!(input instanceof WindowInput.Completed) && !(input instanceof WindowInput.Failed)) {
             return;
         }
         long start = t - Math.floorMod(t, sizeMs);
@@ -159,21 +166,30 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
                 return;
             }
             storeKey = CLOSED_PREFIX + storeKey; // merged into the closed window, which is emitted again
-            late.merged(WindowKey.decode(key), start);
+            late.merged(key, start);
         }
         WindowAggregate agg = aggregates.get(storeKey);
         if (agg == null) {
             agg = new WindowAggregate(relativeAccuracy);
         }
-        if (sample.isPresent()) {
-            RequestSample s = sample.get();
-            agg.addCompleted(s, perRequestSlos.stream().allMatch(slo -> slo.metBy(s)));
-        } else if (((RequestFailed) payload).getCancelled()) {
+        if (input instanceof WindowInput.Completed c) {
+            RequestSample s = c.sample();
+            agg.addCompleted(s, meetsEverySlo(s));
+        } else if (((WindowInput.Failed) input).cancelled()) {
             agg.addCancelled(); // cancelled by the client on purpose (issue 30): not a failure
         } else {
-            agg.addFailed(((RequestFailed) payload).getErrorType());
+            agg.addFailed(((WindowInput.Failed) input).errorType());
         }
         aggregates.put(storeKey, agg);
+    }
+
+    private boolean meetsEverySlo(RequestSample s) {
+        for (RequestCriterion slo : perRequestSlos) {
+            if (!slo.metBy(s)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -228,6 +244,13 @@ final class TumblingWindowProcessor implements Processor<String, RunEvent, Strin
                 continue;
             }
             WindowAggregate agg = aggregates.get(storeKey);
+            WindowAggregate takenAsLate = aggregates.get(CLOSED_PREFIX + storeKey);
+            if (takenAsLate != null) {
+                // requests taken as late before this close: possible only when the close time ran ahead of the
+                // closed windows (a processor initialised again after an aborted transaction could keep its last scan
+                // of before; init now reloads it); merged: overwriting the closed aggregate lost those requests
+                agg.merge(takenAsLate);
+            }
             WindowSummary summary = SummaryBuilder.build(key, start, start + sizeMs, agg, withGoodput);
             summary.setServerMetrics(server.get(storeKey.substring(0, sep) + WindowKey.SEP + key.targetModel()));
             aggregates.delete(storeKey);

@@ -51,6 +51,7 @@ final class WindowAggregateStore extends WrappedStateStore<KeyValueStore<String,
 
     private final Map<String, WindowAggregate> cached = new HashMap<>();
     private final Set<String> dirty = new HashSet<>();
+    private Runnable beforeFlush = () -> { };
 
     private WindowAggregateStore(KeyValueStore<String, byte[]> inner) {
         super(inner);
@@ -69,6 +70,17 @@ final class WindowAggregateStore extends WrappedStateStore<KeyValueStore<String,
     public void init(StateStoreContext context, StateStore root) {
         clearMemory();
         super.init(context, root);
+    }
+
+    /**
+     * Sets what writes the task's other in-memory state (entries of {@link #bytes()}) before every commit, with the
+     * aggregates: it runs first in {@link #flushCache()}. The window processor sets it when it is initialised (after
+     * this store, and again when it is initialised again); it replaces the one set before.
+     *
+     * @param writer writes to {@link #bytes()}; not null
+     */
+    public void beforeFlush(Runnable writer) {
+        this.beforeFlush = java.util.Objects.requireNonNull(writer, "writer");
     }
 
     /** @return the store below, for entries that are not window aggregates; not null */
@@ -129,11 +141,12 @@ final class WindowAggregateStore extends WrappedStateStore<KeyValueStore<String,
     }
 
     /**
-     * Before every commit: writes the aggregates changed since the last one to the store below, then flushes it
+     * Before every commit: runs the {@link #beforeFlush} writer, writes the aggregates changed since the last one to the store below, then flushes it
      * (its record cache, to RocksDB and the changelog).
      */
     @Override
     public void flushCache() {
+        beforeFlush.run();
         writeDirty();
         if (cached.size() > MAX_CACHED) {
             cached.clear(); // all written: nothing is lost

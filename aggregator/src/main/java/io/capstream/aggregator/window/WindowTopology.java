@@ -18,7 +18,8 @@ import org.apache.kafka.streams.state.Stores;
  * per window to {@code capstream.summaries} when the window closes.
  *
  * <p>Shape: run-id-keyed events → {@link RekeyProcessor} (key {@code target|model|bucket},
- * timestamp = event time; heartbeats keep a marker key) → repartition topic
+ * timestamp = event time, value only what the window step needs, {@link WindowInput}: a request's §7 row values;
+ * heartbeats keep a marker key) → repartition topic
  * {@code <app>-capstream-window-events-repartition} with {@link HeartbeatBroadcastPartitioner}
  * (heartbeats to every partition) → {@link TumblingWindowProcessor} (stores
  * {@value #AGGREGATES_STORE} and, for the scrapes of the endpoints' metrics, {@value #SERVER_STORE}) → {@link SummaryMaterializer} (window store {@value #SUMMARIES_STORE})
@@ -92,12 +93,13 @@ public final class WindowTopology {
         builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(SUMMARIES_STORE,
                 config.retention(), config.windowSize(), false), Serdes.String(), summarySerde));
 
-        KStream<String, RunEvent> rekeyed = events
+        // only what the window step needs crosses the repartition topic (WindowInput), not the whole event
+        KStream<String, WindowInput> rekeyed = events
                 .process(() -> new RekeyProcessor(config.buckets(), config.sourceIdle()), Named.as("capstream-window-rekey"))
-                .repartition(Repartitioned.<String, RunEvent>as(REPARTITION_NAME)
+                .repartition(Repartitioned.<String, WindowInput>as(REPARTITION_NAME)
                         .withKeySerde(Serdes.String())
-                        .withValueSerde(eventSerde)
-                        .withStreamPartitioner(new HeartbeatBroadcastPartitioner()));
+                        .withValueSerde(new WindowInputSerde(eventSerde.deserializer()))
+                        .withStreamPartitioner(new HeartbeatBroadcastPartitioner<>()));
         KStream<String, WindowSummary> summaries = rekeyed
                 .process(() -> new TumblingWindowProcessor(config, listener), Named.as("capstream-window-aggregate"),
                         AGGREGATES_STORE, SERVER_STORE, SUMMARIES_STORE)

@@ -64,6 +64,20 @@ class StreamsRuntimeTest {
     }
 
     @Test
+    void theGlobalStoresOfAGivenStateDirectoryAreRebuiltTheTasksStoresKept() throws Exception {
+        Path app = Files.createDirectories(tmp.resolve("state").resolve("rt-global"));
+        Path global = Files.writeString(Files.createDirectories(app.resolve(StreamsRuntime.GLOBAL_DIR)).resolve("rocksdb"),
+                "left by kill -9");
+        Path task = Files.writeString(Files.createDirectories(app.resolve("0_0")).resolve("rocksdb"), "kept");
+        try (StreamsRuntime rt = StreamsRuntime.create(topology(),
+                StreamsSettings.defaults("rt-global", NO_BROKER, tmp.resolve("state")),
+                StreamsRuntime.Options.named("test topology"))) {
+            assertThat(global.getParent()).as("global stores' directory after create").doesNotExist();
+            assertThat(Files.readString(task)).as("a task's store").isEqualTo("kept");
+        }
+    }
+
+    @Test
     void withoutABrokerTheStartUpTimesOutWithTheCurrentState() throws Exception {
         try (StreamsRuntime rt = StreamsRuntime.create(topology(),
                 StreamsSettings.defaults("rt-timeout", NO_BROKER, null).withStreamThreads(1),

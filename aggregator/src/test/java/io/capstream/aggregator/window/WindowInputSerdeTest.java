@@ -1,0 +1,97 @@
+package io.capstream.aggregator.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RunEvent;
+import io.capstream.schemas.serde.SpecificAvroSerde;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.Test;
+
+/** The repartition topic's compact values (issue 31): every kind round-trips; the whole events of before are read. */
+class WindowInputSerdeTest {
+    private static final String REGISTRY = "mock://window-input-serde-test";
+    private static final String TOPIC = "app-capstream-window-events-repartition";
+    private final SpecificAvroSerde<RunEvent> avro = SpecificAvroSerde.forValue(RunEvent.class, REGISTRY);
+    private final WindowInputSerde serde = new WindowInputSerde(avro.deserializer());
+
+    private WindowInput roundTrip(WindowInput in) {
+        return serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, in));
+    }
+
+    private static List<Integer> gaps(int n) {
+        List<Integer> g = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            g.add(i * 7919 % 250_000);
+        }
+        return g;
+    }
+
+    @Test
+    void everyKindRoundTrips() {
+        List<WindowInput> values = List.of(
+                new WindowInput.Completed(new RequestSample(12.5, 11.25, 987.0, 14.1, 70.9, 33_000.0, 4096L, 64, true,
+                        gaps(63))),
+                new WindowInput.Completed(new RequestSample(Double.NaN, Double.NaN, 5.5, null, null, null, null, 0,
+                        false, null)),
+                new WindowInput.Completed(new RequestSample(1, 2, 3, null, 4.0, null, Long.MAX_VALUE, Long.MIN_VALUE,
+                        true, List.of(0, -1, Integer.MAX_VALUE, Integer.MIN_VALUE))),
+                new WindowInput.NoRow(),
+                new WindowInput.Failed("HttpStatus503", false),
+                new WindowInput.Failed(null, true),
+                new WindowInput.Failed("Zeitüberschreitung", false),
+                new WindowInput.Beat("http://127.0.0.1:8000/v1", "m", Map.of("vllm:num_requests_running", 3.0,
+                        "vllm:kv_cache_usage_perc", 0.25)),
+                new WindowInput.Beat(null, null, Map.of()));
+        for (WindowInput v : values) {
+            assertThat(roundTrip(v)).as("round trip of %s", v).isEqualTo(v);
+        }
+        assertThat(serde.serializer().serialize(TOPIC, null)).as("a progress record's null value").isNull();
+        assertThat(serde.deserializer().deserialize(TOPIC, null)).as("null read back").isNull();
+    }
+
+    @Test
+    void theWholeEventsThatVersionsBeforeWroteAreStillRead() {
+        RunEvent completed = WindowTestEvents.completed("run-a", 3, 1_000_000L, 100, 200, 5);
+        RunEvent failed = WindowTestEvents.failed("run-a", 4, 1_000_000L, "HttpStatus500");
+        RunEvent heartbeat = WindowTestEvents.heartbeat(1_000_000L);
+        for (RunEvent e : List.of(completed, failed, heartbeat)) {
+            byte[] legacy = avro.serializer().serialize(TOPIC, e);
+            assertThat(serde.deserializer().deserialize(TOPIC, legacy)).as("legacy %s", e.getPayload().getClass())
+                    .isEqualTo(WindowInput.of(e).orElseThrow());
+        }
+        assertThat(WindowInput.of(completed).orElseThrow()).as("a completed request with a §7 row")
+                .isEqualTo(new WindowInput.Completed(RequestSamples.from((RequestCompleted) completed.getPayload())
+                        .orElseThrow()));
+    }
+
+    @Test
+    void aRequestIsAFewDozenBytesInsteadOfTheWholeEvent() {
+        RunEvent plain = WindowTestEvents.completed("run-a", 3, 1_000_000L, 100, 900, 64);
+        int avroBytes = avro.serializer().serialize(TOPIC, plain).length;
+        int compactBytes = serde.serializer().serialize(TOPIC, WindowInput.of(plain).orElseThrow()).length;
+        assertThat(compactBytes).as("compact %d bytes against Avro's %d", compactBytes, avroBytes)
+                .isLessThan(avroBytes / 2);
+        // chunk gaps take about as much room in either (varints), the rest is left out
+        RunEvent withGaps = WindowTestEvents.envelopeOf("run-a", 1_000_000L, RequestCompleted.newBuilder(
+                (RequestCompleted) plain.getPayload()).setOutputChunkGapsUs(gaps(63)).build());
+        int avroGaps = avro.serializer().serialize(TOPIC, withGaps).length;
+        int compactGaps = serde.serializer().serialize(TOPIC, WindowInput.of(withGaps).orElseThrow()).length;
+        assertThat(compactGaps).as("with 63 chunk gaps: compact %d bytes against Avro's %d", compactGaps, avroGaps)
+                .isLessThan(avroGaps - (avroBytes - compactBytes) / 2);
+    }
+
+    @Test
+    void bytesInNeitherFormatAreRefusedWithWhatTheyWere() {
+        assertThatThrownBy(() -> serde.deserializer().deserialize(TOPIC, new byte[] {'X', 1}))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("not a window input");
+        assertThatThrownBy(() -> serde.deserializer().deserialize(TOPIC, new byte[] {WindowInputSerde.MAGIC, 1, 0}))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("truncated or malformed");
+        assertThatThrownBy(() -> serde.deserializer().deserialize(TOPIC, new byte[] {WindowInputSerde.MAGIC, 9}))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("unknown window input kind 9");
+    }
+}
