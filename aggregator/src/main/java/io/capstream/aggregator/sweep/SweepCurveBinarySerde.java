@@ -2,9 +2,6 @@ package io.capstream.aggregator.sweep;
 
 import io.capstream.schemas.avro.SweepCurve;
 import io.capstream.schemas.serde.AvroBinarySerde;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificData;
@@ -19,21 +16,11 @@ import org.apache.avro.specific.SpecificData;
  */
 public final class SweepCurveBinarySerde extends AvroBinarySerde<SweepCurve> {
     /** The SweepCurve schema capstream wrote before issue 32 added the points' percentile intervals. */
-    private static final Schema BEFORE_ISSUE_32 = earlier("sweep-curve-before-issue-32.avsc");
+    private static final Schema BEFORE_ISSUE_32 = 
+            earlierSchema(SweepCurveBinarySerde.class, "sweep-curve-before-issue-32.avsc");
 
     /** A serde over the compiled SweepCurve schema. */
     public SweepCurveBinarySerde() {
         super(SweepCurve.getClassSchema(), SpecificData.getForClass(SweepCurve.class), List.of(BEFORE_ISSUE_32));
-    }
-
-    private static Schema earlier(String resource) {
-        try (InputStream in = SweepCurveBinarySerde.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + resource);
-            }
-            return new Schema.Parser().parse(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

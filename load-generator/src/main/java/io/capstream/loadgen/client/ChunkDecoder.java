@@ -165,7 +165,7 @@ final class ChunkDecoder {
             String name = p.currentName();
             JsonToken x = p.nextToken();
             switch (name) {
-                case "cache_n" -> out.timingsCacheN(nonNegativeInt(p, x));
+                case "cache_n" -> out.timings().cacheN(nonNegativeInt(p, x));
                 case "prompt_n" -> promptN = nonNegativeInt(p, x);
                 case "prompt_ms" -> promptMs = nonNegativeMs(p, x);
                 case "predicted_n" -> predictedN = nonNegativeInt(p, x);
@@ -173,7 +173,7 @@ final class ChunkDecoder {
                 default -> p.skipChildren();
             }
         }
-        out.timings(promptN, promptMs, predictedN, predictedMs);
+        out.timings().set(promptN, promptMs, predictedN, predictedMs);
     }
 
     /** @return the current token as a finite number ≥ 0, else -1 (the value is consumed) */

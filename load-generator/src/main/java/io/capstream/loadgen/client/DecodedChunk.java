@@ -52,11 +52,7 @@ final class DecodedChunk {
     private String[] callName;
     private String[] callArguments;
     private String responseId;
-    private long timingsCacheN;
-    private long timingsPromptN;
-    private double timingsPromptMs;
-    private long timingsPredictedN;
-    private double timingsPredictedMs;
+    private final LlamaTimings timings = new LlamaTimings();
     private boolean wantServerId = true;
     private String serverId;
 
@@ -94,11 +90,7 @@ final class DecodedChunk {
         errorType = null;
         errorCode = null;
         toolCallDeltas = 0;
-        timingsCacheN = -1;
-        timingsPromptN = -1;
-        timingsPromptMs = -1;
-        timingsPredictedN = -1;
-        timingsPredictedMs = -1;
+        timings.reset();
         serverId = null;
         if (keepReply) {
             text.setLength(0);
@@ -277,54 +269,9 @@ final class DecodedChunk {
         return responseId;
     }
 
-    /**
-     * Records llama.cpp's {@code timings.cache_n}: prompt tokens the server took from its prefix cache.
-     *
-     * @param cacheN {@code timings.cache_n} when an integer ≥ 0, else -1
-     */
-    void timingsCacheN(long cacheN) {
-        timingsCacheN = cacheN;
-    }
-
-    /** @return llama.cpp's {@code timings.cache_n} of the chunk when an integer ≥ 0, else -1 */
-    long timingsCacheN() {
-        return timingsCacheN;
-    }
-
-    /**
-     * Records llama.cpp's other per-request {@code timings} (issue 33); -1 for a value that is absent or not a
-     * number ≥ 0.
-     *
-     * @param promptN     {@code timings.prompt_n}: prompt tokens evaluated
-     * @param promptMs    {@code timings.prompt_ms}: prefill time, ms
-     * @param predictedN  {@code timings.predicted_n}: tokens generated
-     * @param predictedMs {@code timings.predicted_ms}: decode time, ms
-     */
-    void timings(long promptN, double promptMs, long predictedN, double predictedMs) {
-        timingsPromptN = promptN;
-        timingsPromptMs = promptMs;
-        timingsPredictedN = predictedN;
-        timingsPredictedMs = predictedMs;
-    }
-
-    /** @return {@code timings.prompt_n} of the chunk, or -1 */
-    long timingsPromptN() {
-        return timingsPromptN;
-    }
-
-    /** @return {@code timings.prompt_ms} of the chunk, ms, or -1 */
-    double timingsPromptMs() {
-        return timingsPromptMs;
-    }
-
-    /** @return {@code timings.predicted_n} of the chunk, or -1 */
-    long timingsPredictedN() {
-        return timingsPredictedN;
-    }
-
-    /** @return {@code timings.predicted_ms} of the chunk, ms, or -1 */
-    double timingsPredictedMs() {
-        return timingsPredictedMs;
+    /** @return llama.cpp's {@code timings} of the chunk (each value -1 when absent); the chunk's own, reused */
+    LlamaTimings timings() {
+        return timings;
     }
 
     /** Counts one choice delta with a non-empty reasoning string. */

@@ -38,12 +38,12 @@ final class ServerReplyCapture {
             responseId = chunk.serverId();
             chunk.wantServerId(false);
         }
-        if (chunk.timingsPromptMs() >= 0 || chunk.timingsPredictedMs() >= 0) {
-            promptN = chunk.timingsPromptN();
-            promptMs = chunk.timingsPromptMs();
-            predictedN = chunk.timingsPredictedN();
-            predictedMs = chunk.timingsPredictedMs();
-            cacheN = chunk.timingsCacheN();
+        if (chunk.timings().promptMs() >= 0 || chunk.timings().predictedMs() >= 0) {
+            promptN = chunk.timings().promptN();
+            promptMs = chunk.timings().promptMs();
+            predictedN = chunk.timings().predictedN();
+            predictedMs = chunk.timings().predictedMs();
+            cacheN = chunk.timings().cacheN();
         }
     }
 

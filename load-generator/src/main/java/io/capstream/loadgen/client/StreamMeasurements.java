@@ -80,8 +80,8 @@ final class StreamMeasurements {
      * @param chunk a parsed chunk (not null)
      */
     void usage(DecodedChunk chunk) {
-        if (chunk.timingsCacheN() >= 0) {
-            timingsCacheN = chunk.timingsCacheN();
+        if (chunk.timings().cacheN() >= 0) {
+            timingsCacheN = chunk.timings().cacheN();
         }
         if (chunk.usage()) {
             usageSeen = true;

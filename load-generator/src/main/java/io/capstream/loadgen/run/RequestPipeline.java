@@ -18,7 +18,6 @@ import io.vertx.core.buffer.Buffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
@@ -246,14 +245,8 @@ final class RequestPipeline {
         }
         RequestBody built = ar.result();
         long cancelAfterNs = cancels.cancelAfterNs(index);
-        TraceHeaders.Ids ids = traceNames.isEmpty() ? null
-                : TraceHeaders.next(events.runId(), index, ThreadLocalRandom.current()).keep(traceNames);
-        Map<String, String> sent = headers;
-        if (ids != null) {
-            sent = ids.headers();
-            sent.putAll(headers);
-        }
-        send.send(built.buffer(), sent, cancelAfterNs).onComplete(rr -> {
+        TraceHeaders.Ids ids = ServerViews.ids(traceNames, events.runId(), index);
+        send.send(built.buffer(), ServerViews.headers(ids, headers), cancelAfterNs).onComplete(rr -> {
             RequestResult r = rr.result();
             long start = r.t0Ns() - t0;
             EventFactory.Turn t = decided(turn, ending, r);

@@ -39,6 +39,31 @@ final class ServerViews {
     }
 
     /**
+     * @param names the correlation header names the run sends ({@link #sentNames}); empty when off
+     * @param runId the run id (the {@code X-Request-Id} prefix); not null
+     * @param index the request index
+     * @return fresh ids for one request (a random trace id and parent id), or null when the run sends none
+     */
+    static TraceHeaders.Ids ids(List<String> names, String runId, int index) {
+        return names.isEmpty() ? null
+                : TraceHeaders.next(runId, index, java.util.concurrent.ThreadLocalRandom.current()).keep(names);
+    }
+
+    /**
+     * @param ids     the request's correlation ids, or null
+     * @param headers the run's other headers (they win over a correlation header of the same name); not null
+     * @return the headers to send: {@code headers} itself when {@code ids} is null, else a new map
+     */
+    static Map<String, String> headers(TraceHeaders.Ids ids, Map<String, String> headers) {
+        if (ids == null) {
+            return headers;
+        }
+        Map<String, String> sent = ids.headers();
+        sent.putAll(headers);
+        return sent;
+    }
+
+    /**
      * @param ids   the correlation ids sent, or null when trace headers were off
      * @param reply what the response said; not null ({@link ServerReply#NONE} when nothing)
      * @return the record, or null when there is nothing to record (no ids sent and nothing answered)

@@ -198,10 +198,10 @@ class ChunkDecoderTest {
     @Test
     void llamaCppTimingsCacheNIsRead() {
         assertEquals(Parse.PARSED, decode("{\"choices\":[],\"timings\":{\"prompt_n\":5,\"cache_n\":12,\"prompt_ms\":1.5}}"));
-        assertEquals(12, chunk.timingsCacheN());
+        assertEquals(12, chunk.timings().cacheN());
         assertEquals(false, chunk.usage(), "timings are not usage");
         assertEquals(Parse.PARSED, decode("{\"timings\":{\"cache_n\":-1},\"choices\":[]}"));
-        assertEquals(-1, chunk.timingsCacheN());
+        assertEquals(-1, chunk.timings().cacheN());
     }
 
     /** Issue 33: llama.cpp's timings and the response id are read for the server's view; the id only until it is known. */
@@ -211,19 +211,19 @@ class ChunkDecoderTest {
                 + "\"prompt_ms\":29.411,\"prompt_per_token_ms\":1.17,\"predicted_n\":5,\"predicted_ms\":9.069}}"))
                 .as("parse").isEqualTo(Parse.PARSED);
         assertThat(chunk.serverId()).as("id").isEqualTo("chatcmpl-1");
-        assertThat(chunk.timingsPromptN()).as("prompt_n").isEqualTo(25);
-        assertThat(chunk.timingsPromptMs()).as("prompt_ms").isEqualTo(29.411);
-        assertThat(chunk.timingsPredictedN()).as("predicted_n").isEqualTo(5);
-        assertThat(chunk.timingsPredictedMs()).as("predicted_ms").isEqualTo(9.069);
-        assertThat(chunk.timingsCacheN()).as("cache_n").isEqualTo(3);
+        assertThat(chunk.timings().promptN()).as("prompt_n").isEqualTo(25);
+        assertThat(chunk.timings().promptMs()).as("prompt_ms").isEqualTo(29.411);
+        assertThat(chunk.timings().predictedN()).as("predicted_n").isEqualTo(5);
+        assertThat(chunk.timings().predictedMs()).as("predicted_ms").isEqualTo(9.069);
+        assertThat(chunk.timings().cacheN()).as("cache_n").isEqualTo(3);
         assertThat(decode("{\"id\":\"chatcmpl-1\",\"choices\":[]}")).as("parse").isEqualTo(Parse.PARSED);
-        assertThat(chunk.timingsPromptMs()).as("prompt_ms of a chunk without timings").isEqualTo(-1.0);
+        assertThat(chunk.timings().promptMs()).as("prompt_ms of a chunk without timings").isEqualTo(-1.0);
         chunk.wantServerId(false);
         assertThat(decode("{\"id\":\"chatcmpl-2\",\"choices\":[]}")).as("parse").isEqualTo(Parse.PARSED);
         assertThat(chunk.serverId()).as("id once the request has one: not read").isNull();
         assertThat(decode("{\"timings\":{\"prompt_ms\":\"x\",\"predicted_ms\":-2},\"choices\":[]}"))
                 .as("parse").isEqualTo(Parse.PARSED);
-        assertThat(chunk.timingsPromptMs()).as("a non-number prompt_ms").isEqualTo(-1.0);
-        assertThat(chunk.timingsPredictedMs()).as("a negative predicted_ms").isEqualTo(-1.0);
+        assertThat(chunk.timings().promptMs()).as("a non-number prompt_ms").isEqualTo(-1.0);
+        assertThat(chunk.timings().predictedMs()).as("a negative predicted_ms").isEqualTo(-1.0);
     }
 }

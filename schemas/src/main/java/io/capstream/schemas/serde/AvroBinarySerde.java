@@ -75,6 +75,26 @@ public class AvroBinarySerde<T extends SpecificRecord> implements Serde<T> {
         this.codec = ThreadLocal.withInitial(() -> new Codec<>(schema, model, earlier));
     }
 
+    /**
+     * Reads an earlier writer schema kept as a resource beside a serde class (for {@code earlierWriterSchemas}).
+     *
+     * @param owner    the class whose package holds the resource; not null
+     * @param resource the resource's name relative to that package, e.g. {@code run-event-before-issue-33.avsc}
+     * @return the parsed schema
+     * @throws IllegalStateException when the resource is missing
+     * @throws UncheckedIOException  when it cannot be read
+     */
+    protected static Schema earlierSchema(Class<?> owner, String resource) {
+        try (java.io.InputStream in = owner.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + resource);
+            }
+            return new Schema.Parser().parse(in);
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public Serializer<T> serializer() {
         return (topic, value) -> {

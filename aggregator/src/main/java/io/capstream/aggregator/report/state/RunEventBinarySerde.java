@@ -3,9 +3,6 @@ package io.capstream.aggregator.report.state;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.serde.AvroBinarySerde;
 import io.capstream.schemas.serde.CustomCoderModels;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.avro.Schema;
 
@@ -25,22 +22,14 @@ public final class RunEventBinarySerde extends AvroBinarySerde<RunEvent> {
     }
 
     /** The RunEvent schema capstream wrote before issue 33 added the trace headers and the server's view per request. */
-    private static final Schema BEFORE_ISSUE_33 = earlier("run-event-before-issue-33.avsc");
+    private static final Schema BEFORE_ISSUE_33 = 
+            earlierSchema(RunEventBinarySerde.class, "run-event-before-issue-33.avsc");
 
     /** The RunEvent schema capstream wrote before issue 30 added load shapes, cancellations, stop rules and phases. */
-    private static final Schema BEFORE_ISSUE_30 = earlier("run-event-before-issue-30.avsc");
+    private static final Schema BEFORE_ISSUE_30 = 
+            earlierSchema(RunEventBinarySerde.class, "run-event-before-issue-30.avsc");
 
     /** The RunEvent schema capstream wrote before issue 29 added the conversation fields. */
-    private static final Schema BEFORE_ISSUE_29 = earlier("run-event-before-issue-29.avsc");
-
-    private static Schema earlier(String resource) {
-        try (InputStream in = RunEventBinarySerde.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + resource);
-            }
-            return new Schema.Parser().parse(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Schema BEFORE_ISSUE_29 = 
+            earlierSchema(RunEventBinarySerde.class, "run-event-before-issue-29.avsc");
 }
