@@ -39,6 +39,9 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
         all.addAll(LimitFindings.of(o, target.model()));
         all.addAll(ServerFindings.of(o, target.metricsUrl()));
         all.add(Implications.of(byKey(all), o, target.endpoint().label()));
+        if (!o.basic().ok()) {
+            all = Unobserved.mark(all, "the first streamed request got " + Answers.outcome(o.basic()));
+        }
         Finding fail = all.stream().filter(f -> f.verdict() == Finding.Verdict.FAIL).findFirst().orElse(null);
         return new CheckReport(target.baseUrl(), target.model(), target.endpoint().label(), all, fail == null,
                 fail == null ? null : fail.key() + ": " + fail.detail());

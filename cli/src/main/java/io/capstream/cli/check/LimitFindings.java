@@ -16,6 +16,9 @@ final class LimitFindings {
     private static final Pattern WINDOW_IN_MESSAGE = Pattern.compile(
             "(?i)(?:maximum context length is|context (?:length|size|window) (?:is|of)|n_ctx\\D{0,4})\\s*(\\d{3,8})");
 
+    /** Statuses that refuse a request for another reason than its size. */
+    private static final java.util.Set<Integer> NOT_ABOUT_SIZE = java.util.Set.of(401, 403, 404, 405, 408, 429);
+
     private LimitFindings() {
     }
 
@@ -37,6 +40,12 @@ final class LimitFindings {
     }
 
     private static Finding window(Observations o, String model) {
+        java.util.List<String> ids = o.models().modelIds();
+        if (!ids.isEmpty() && !ids.contains(model)) {
+            return Finding.of("context_window", Finding.Verdict.WARN, "unknown", "--model '" + model + "' is not among"
+                    + " the ids GET /models lists (" + String.join(", ", ids.subList(0, Math.min(5, ids.size())))
+                    + (ids.size() > 5 ? ", ..." : "") + "): the requests may fail, and no window is known for it");
+        }
         Integer w = modelsWindow(o, model);
         if (w != null) {
             return Finding.of("context_window", Finding.Verdict.OK, Integer.toString(w), "GET /models gives the window"
@@ -71,10 +80,13 @@ final class LimitFindings {
         }
         if (!e.ok()) {
             String m = Answers.message(e);
-            boolean clean = e.status() / 100 == 4 && m != null;
+            // 401/403 (key), 404/405 (model or path), 408 and 429 say nothing of the prompt's size
+            boolean clean = e.status() / 100 == 4 && m != null && !NOT_ABOUT_SIZE.contains(e.status());
             return Finding.of("oversize_prompt", clean ? Finding.Verdict.OK : Finding.Verdict.WARN,
                     "HTTP " + e.status(), "a prompt longer than the window gets " + Answers.outcome(e)
-                            + (clean ? "" : " (not a clean 4xx with a message)"));
+                            + (clean ? "" : NOT_ABOUT_SIZE.contains(e.status())
+                                    ? " (a refusal for another reason than the prompt's size)"
+                                    : " (not a clean 4xx with a message)"));
         }
         StreamShape s = new StreamShape(e);
         String error = s.streamError();

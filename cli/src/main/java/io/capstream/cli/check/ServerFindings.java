@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * What the server says about itself: a prefix cache visible in usage on a repeated prompt ({@code prefix_cache}),
- * per-request server timings (llama.cpp's {@code timings}; {@code server_timings}), and Prometheus metrics at the
+ * per-request server timings (llama.cpp's {@code timings}, else a {@code Server-Timing} header; {@code server_timings}), and Prometheus metrics at the
  * server root ({@code metrics}).
  */
 final class ServerFindings {
@@ -39,9 +39,16 @@ final class ServerFindings {
 
     private static Finding timings(Observations o) {
         JsonNode t = new StreamShape(o.basic()).timings();
+        String header = o.basic().headers().entrySet().stream()
+                .filter(h -> h.getKey().equalsIgnoreCase("server-timing")).map(java.util.Map.Entry::getValue)
+                .findFirst().orElse(null);
+        if (t == null && header != null) {
+            return Finding.of("server_timings", Finding.Verdict.INFO, "Server-Timing", "a Server-Timing header: "
+                    + Answers.cut(header) + " (a ttft or time_to_first_token entry becomes the server's TTFT)");
+        }
         if (t == null) {
             return Finding.of("server_timings", Finding.Verdict.INFO, "no", "no per-request timings object in the"
-                    + " stream");
+                    + " stream and no Server-Timing header");
         }
         List<String> names = new ArrayList<>();
         t.fieldNames().forEachRemaining(names::add);

@@ -74,7 +74,7 @@ final class StreamFindings {
         }
         if (reasoning > 0) {
             return Finding.of("content_deltas", WARN, "0", "only " + reasoning + " reasoning delta(s) within max_tokens "
-                    + ProbeBodies.MAX_TOKENS + ": TTFT counts reasoning tokens (TTFO) as output");
+                    + ProbeBodies.MAX_TOKENS + ": the first visible content comes later (TTFT waits for it; time to first output, TTFO, counts reasoning)");
         }
         return Finding.of("content_deltas", s.exchange().ok() && !s.exchange().chunks().isEmpty() ? FAIL
                 : Finding.Verdict.UNKNOWN, "0", "no content, text or reasoning delta arrived");

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The usage chunk: with {@code stream_options.include_usage} ({@code usage_when_asked}: without it the report's token
- * counts are estimates) and without ({@code usage_unasked}).
+ * counts, throughput, decode rate and ITL are empty) and without ({@code usage_unasked}).
  */
 final class UsageFindings {
     private UsageFindings() {
@@ -23,7 +23,8 @@ final class UsageFindings {
         JsonNode u = s.usage();
         if (u == null) {
             return Finding.of("usage_when_asked", Finding.Verdict.WARN, "no", "no usage chunk with include_usage:"
-                    + " prompt and output token counts are capstream's estimates (--tokenizer FILE counts them)");
+                    + " the report's prompt and output tokens, throughput, decode rate and ITL will be empty (the"
+                    + " protocol counts tokens from usage only, spec §4.3 and §7); TTFT and E2E are measured");
         }
         return Finding.of("usage_when_asked", Finding.Verdict.OK, "yes", "usage " + Answers.cut(u.toString()));
     }

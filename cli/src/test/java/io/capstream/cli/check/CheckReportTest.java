@@ -186,4 +186,62 @@ class CheckReportTest {
         assertThat(f.get("thinking_off").detail()).as("thinking off").isEqualTo("enable_thinking false: not sent: chat only");
         assertThat(f.get("implied_options").value()).as("implied").startsWith("--endpoint completions");
     }
+
+    /** Fresh-user pass: a 401, a 404 or no answer left the stream findings stating defaults as facts. */
+    @Test
+    void whenTheStreamedRequestFailsItsFindingsAreUnknownNotDefaults() {
+        ProbeExchange denied = Streams.body(401, "application/json", "{\"error\":{\"message\":\"bad key\"}}");
+        Observations o = new Observations(denied, denied, denied, denied, denied, denied,
+                Streams.normalObservations().models(), Streams.normalObservations().metrics());
+        Map<String, Finding> f = findings(o);
+        for (String key : List.of("error_in_stream", "prefix_cache", "server_timings", "reasoning_field",
+                "oversize_prompt", "implied_options", "usage_when_asked")) {
+            assertThat(f.get(key)).as("finding %s after a 401", key)
+                    .extracting(Finding::verdict, Finding::value).containsExactly(Finding.Verdict.UNKNOWN, "unknown");
+            assertThat(f.get(key).detail()).as("detail of %s", key).contains("HTTP 401");
+        }
+        assertThat(f.get("streaming").verdict()).as("streaming after a 401").isEqualTo(Finding.Verdict.FAIL);
+    }
+
+    @Test
+    void anAuthOrModelErrorToTheOversizePromptIsNotACleanRefusalOfItsSize() {
+        Observations n = Streams.normalObservations();
+        Observations o = new Observations(n.basic(), n.repeat(), n.unasked(), n.thinkingOn(), n.thinkingOff(),
+                Streams.body(404, "application/json", "{\"error\":{\"message\":\"model m not found\"}}"),
+                n.models(), n.metrics());
+        Finding oversize = findings(o).get("oversize_prompt");
+        assertThat(oversize.verdict()).as("oversize finding %s", oversize).isEqualTo(Finding.Verdict.WARN);
+        assertThat(oversize.detail()).as("its detail").contains("another reason than the prompt's size");
+    }
+
+    @Test
+    void aModelThatModelsDoesNotListGetsNoWindowOfAnotherModel() {
+        Observations n = Streams.normalObservations();
+        Observations o = new Observations(n.basic(), n.repeat(), n.unasked(), n.thinkingOn(), n.thinkingOff(),
+                n.oversize(), Streams.body(200, "application/json",
+                        "{\"data\":[{\"id\":\"other\",\"max_model_len\":32768}]}"), n.metrics());
+        Finding w = findings(o).get("context_window");
+        assertThat(w).as("context window for an unlisted --model").extracting(Finding::verdict, Finding::value)
+                .containsExactly(Finding.Verdict.WARN, "unknown");
+        assertThat(w.detail()).as("its detail").contains("'m' is not among the ids").contains("other");
+    }
+
+    @Test
+    void aServerTimingHeaderIsAServerTiming() {
+        Observations n = Streams.normalObservations();
+        ProbeExchange b = n.basic();
+        ProbeExchange timed = new ProbeExchange(b.status(), b.contentType(), Map.of("Server-Timing", "ttft;dur=12.5"),
+                b.items(), b.body(), null);
+        Finding t = findings(with(n, timed)).get("server_timings");
+        assertThat(t.value()).as("server timings with a Server-Timing header: %s", t).isEqualTo("Server-Timing");
+        assertThat(t.detail()).as("its detail").contains("ttft;dur=12.5");
+    }
+
+    @Test
+    void noUsageChunkSaysWhichNumbersWillBeEmpty() {
+        Observations n = Streams.normalObservations();
+        Finding u = findings(with(n, Streams.normal(false, 0))).get("usage_when_asked");
+        assertThat(u.verdict()).as("usage finding %s", u).isEqualTo(Finding.Verdict.WARN);
+        assertThat(u.detail()).as("its detail").contains("throughput").contains("empty").doesNotContain("estimates");
+    }
 }

@@ -68,6 +68,15 @@ public record ProbeExchange(int status, String contentType, Map<String, String> 
         return ok() ? io.capstream.loadgen.workload.ModelsProbe.parse(io.vertx.core.buffer.Buffer.buffer(body), model) : null;
     }
 
+    /**
+     * @return the model ids this {@code GET /models} answer lists ({@link io.capstream.loadgen.workload.ModelsProbe#modelIds}),
+     *         in order; empty when it is not a 2xx list; never null
+     */
+    public List<String> modelIds() {
+        return ok() ? io.capstream.loadgen.workload.ModelsProbe.modelIds(io.vertx.core.buffer.Buffer.buffer(body))
+                : List.of();
+    }
+
     /** @return the JSON payloads of the data items, in order */
     public List<JsonNode> chunks() {
         return items.stream().filter(i -> i.kind() == SseItem.Kind.DATA).map(SseItem::json).toList();
