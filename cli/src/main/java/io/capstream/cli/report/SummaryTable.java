@@ -339,7 +339,8 @@ public final class SummaryTable {
 
     /**
      * The server's own TTFT next to the client's (issue 33), e.g. {@code server TTFT  p50 91.4 / p95 165.3 ms
-     * (20 requests); client minus server p50 12.3 / p95 40.1 ms}; nothing when no response carried one.
+     * (20 requests); client's first output minus server p50 12.3 / p95 40.1 ms}: the difference is against the
+     * time to first output (TTFO, reasoning included), not the content TTFT; nothing when no response carried one.
      */
     private static void serverTtft(StringBuilder sb, RunStatistics stats) {
         if (stats == null || stats.getServerTtftMs() == null || stats.getServerTtftMs().getCount() == 0) {
@@ -348,7 +349,7 @@ public final class SummaryTable {
         Distribution server = stats.getServerTtftMs();
         Distribution diff = stats.getClientMinusServerTtftMs();
         line(sb, "server TTFT", "p50 " + num(server.getP50()) + " / p95 " + num(server.getP95()) + " ms ("
-                + server.getCount() + " requests); client minus server p50 "
+                + server.getCount() + " requests); client's first output minus server p50 "
                 + (diff == null ? "-" : num(diff.getP50())) + " / p95 " + (diff == null ? "-" : num(diff.getP95()))
                 + " ms");
     }

@@ -192,7 +192,7 @@ class SummaryTableTest {
                 .setClientMinusServerTtftMs(Distribution.newBuilder().setCount(20).setP50(29.04).setP95(377.2).build())
                 .build()).build();
         assertThat(SummaryTable.render(r, null)).as("summary").contains("\nserver TTFT       p50 18.3 / p95 100.2 ms"
-                + " (20 requests); client minus server p50 29.0 / p95 377.2 ms\n");
+                + " (20 requests); client's first output minus server p50 29.0 / p95 377.2 ms\n");
     }
 
     private static FailureEntry failure(int index, String type, String message) {
