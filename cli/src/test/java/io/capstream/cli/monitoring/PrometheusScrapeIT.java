@@ -111,8 +111,12 @@ class PrometheusScrapeIT {
                     String base = "http://127.0.0.1:" + aggregator.httpPort();
                     AtomicReference<JsonObject> summary = new AtomicReference<>();
                     await().atMost(Duration.ofSeconds(30)).until(() -> {
-                        JsonArray a = new JsonArray(get(base + "/api/summaries?target="
-                                + URLEncoder.encode(target, StandardCharsets.UTF_8) + "&from=" + window));
+                        String body = get(base + "/api/summaries?target="
+                                + URLEncoder.encode(target, StandardCharsets.UTF_8) + "&from=" + window);
+                        if (!body.startsWith("[")) {
+                            return false; // 503 {"error": ...} while Streams is not RUNNING (a rebalance): ask again
+                        }
+                        JsonArray a = new JsonArray(body);
                         summary.set(a.isEmpty() ? null : a.getJsonObject(0));
                         return a.size() == 1;
                     });
