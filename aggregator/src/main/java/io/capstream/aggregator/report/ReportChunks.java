@@ -125,8 +125,13 @@ public final class ReportChunks {
         RunStatistics stats = summary.getStatistics();
         if (stats != null && stats.getHttpPhases() != null && stats.getHttpPhases().getPerRequest() != null) {
             // issue 30: the per-request phases are rows too (in the artifact's chunks, not in the summary record)
-            summary.setStatistics(RunStatistics.newBuilder(stats).setHttpPhases(HttpPhaseStats.newBuilder(
-                    stats.getHttpPhases()).setPerRequest(null).build()).build());
+            stats = RunStatistics.newBuilder(stats).setHttpPhases(HttpPhaseStats.newBuilder(
+                    stats.getHttpPhases()).setPerRequest(null).build()).build();
+            summary.setStatistics(stats);
+        }
+        if (stats != null && stats.getServerView() != null) {
+            // issue 33: the per-request server view is rows too (its distributions stay in the record)
+            summary.setStatistics(RunStatistics.newBuilder(stats).setServerView(null).build());
         }
         summary.setArtifactChunks(count);
         summary.setArtifactBytes(bytes.length);

@@ -152,6 +152,39 @@ class ReportChunksTest {
         assertThat(p.reportRecordBytes()).as("summary record bytes").isLessThan(ReportChunks.MAX_RECORD_BYTES);
     }
 
+    /**
+     * Issue 33: a 20,000-request run whose responses carried server timings made a summary record of 2.3 MB without
+     * its rows (the per-request server view), more than the broker accepts (RunCommandIT, fresh-clone CI).
+     */
+    @Test
+    void aLargeReportKeepsItsServerTtftPercentilesButNotThePerRequestServerView() {
+        int n = 20_000;
+        List<RunEvent> run = TestRuns.run("large-server-view", n);
+        List<RequestCompleted> completed = new ArrayList<>();
+        for (RunEvent e : run.subList(1, n + 1)) {
+            RequestCompleted c = (RequestCompleted) e.getPayload();
+            io.capstream.schemas.avro.ServerView v = io.capstream.schemas.avro.ServerView.newBuilder()
+                    .setRequestId("benchmark-20261205T160911Z-" + c.getRequestIndex())
+                    .setTraceId(String.format("%032x", c.getRequestIndex()))
+                    .setResponseId("chatcmpl-" + "x".repeat(32) + c.getRequestIndex()).setPromptMs(12.5)
+                    .setServerTtftMs(12.5).setServerTtftSource("timings.prompt_ms").build();
+            completed.add(RequestCompleted.newBuilder(c).setServerView(v).build());
+        }
+        BenchmarkReport full = ReportCalculator.compute(new RunData("large-server-view",
+                (RunStarted) run.get(0).getPayload(), completed, List.of(), (RunFinished) run.get(n + 1).getPayload(),
+                null));
+        ReportChunks.Publication p = ReportChunks.publication(full);
+
+        assertThat(p.chunked()).as("a 20,000-request report is chunked").isTrue();
+        assertThat(p.report().getStatistics().getServerTtftMs().getCount()).as("summary record's server TTFT count")
+                .isEqualTo(n);
+        assertThat(p.report().getStatistics().getServerView()).as("per-request server view (in the artifact)")
+                .isNull();
+        assertThat(full.getStatistics().getServerView().getRequestIndex())
+                .as("the argument keeps its per-request server view").hasSize(n);
+        assertThat(p.reportRecordBytes()).as("summary record bytes").isLessThan(ReportChunks.MAX_RECORD_BYTES);
+    }
+
     @Test
     void chunksOfAnotherPublicationAreRefusedAndAForgedChunkFailsTheDigest() {
         BenchmarkReport full = computed("forged", 1_500);
