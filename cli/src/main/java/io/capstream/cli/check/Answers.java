@@ -12,8 +12,30 @@ final class Answers {
     private Answers() {
     }
 
-    /** @return e.g. {@code HTTP 400: <message>}, {@code no answer: <why>} */
+    /** Start of the failure of an exchange that got no complete answer within its time ({@link #timedOut(long)}). */
+    static final String TIMED_OUT = "timed out after ";
+
+    /**
+     * @param boundMs the exchange's time bound, ms
+     * @return e.g. {@code timed out after 20 s (the check's bound per exchange: --exchange-timeout raises it, --timeout
+     *     bounds the whole check)}
+     */
+    static String timedOut(long boundMs) {
+        return TIMED_OUT + (boundMs % 1000 == 0 ? Long.toString(boundMs / 1000) : String.format(java.util.Locale.ROOT,
+                "%.1f", boundMs / 1000.0)) + " s (the check's bound per exchange: --exchange-timeout raises it,"
+                + " --timeout bounds the whole check)";
+    }
+
+    /** @return whether the exchange got no complete answer within its time bound */
+    static boolean timedOut(ProbeExchange e) {
+        return e.status() == 0 && e.failure() != null && e.failure().startsWith(TIMED_OUT);
+    }
+
+    /** @return e.g. {@code HTTP 400: <message>}, {@code no answer: <why>}, {@code timed out after 20 s (...)} */
     static String outcome(ProbeExchange e) {
+        if (timedOut(e)) {
+            return "no complete answer: " + e.failure();
+        }
         if (e.status() == 0) {
             return "no answer: " + e.failure();
         }

@@ -6,10 +6,12 @@ import io.capstream.cli.options.EndpointOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.options.TlsOptions;
 import io.capstream.loadgen.run.RunSecrets;
+import io.capstream.loadgen.run.TargetConfig;
 import io.capstream.loadgen.run.TlsConfig;
 import io.capstream.loadgen.sim.SimEngine;
 import io.capstream.loadgen.workload.ApiEndpoint;
 import io.capstream.loadgen.workload.ApiKey;
+import io.capstream.loadgen.workload.EndpointPreflight;
 import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.schemas.text.HttpUrls;
 import io.capstream.schemas.text.SecretMask;
@@ -34,7 +36,7 @@ import picocli.CommandLine.Option;
  * {@link CheckReport} for the findings. With no {@code --base-url} it checks the built-in simulated engine (with the
  * {@code --sim-} options' behaviours). The verdict line is cached ({@link CheckCache}) for {@code capstream run}.
  */
-@Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false, modelTransformer = CheckHelp.class,
         description = {"Probes an endpoint's stream in a few seconds: can the protocol measure it, and which options"
                 + " does it need.",
             "Reports what the endpoint does that matters for measuring it: whether it streams (SSE or a whole JSON body), the role chunk, keep-alives,"
@@ -50,11 +52,12 @@ import picocli.CommandLine.Option;
                 + " $XDG_CACHE_HOME/capstream/check (default ~/.cache/capstream/check) for 24 h; 'capstream run'"
                 + " prints it before T0 and sends nothing for it.",
             "Only chat and completions (--endpoint) are checked. Secrets (the --api-key-env key, credential -H values,"
-                + " URL user-info) are masked in all output."},
+                + " URL user-info) are masked in all output. With no --base-url the built-in simulated engine is"
+                + " checked; the --sim-* options of 'capstream sim --help' set its behaviours."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the endpoint can be measured by the protocol (it streams SSE with output deltas)",
             "1:it cannot (the reason is printed: e.g. a whole JSON body to a streaming request, an HTTP error, no"
-                + " output delta)",
+                + " output delta, https to a plain-HTTP server), or the first streamed request timed out",
             "2:usage error (nothing was sent)"})
 public final class CheckCommand implements Callable<Integer> {
     /** Longest {@code --timeout}, seconds. */
@@ -71,10 +74,16 @@ public final class CheckCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
-            description = "Bound of the whole check, s (each exchange gets at most 20 s of it; a request whose turn"
-                    + " comes later is not sent and its findings say so). 1 to " + MAX_TIMEOUT_S
+            description = "Bound of the whole check, s (each exchange gets at most --exchange-timeout of it; a request"
+                    + " whose turn comes later is not sent and its findings say so). 1 to " + MAX_TIMEOUT_S
                     + ". Default: ${DEFAULT-VALUE}.")
     int timeoutS = 60;
+
+    @Option(names = "--exchange-timeout", paramLabel = "SECONDS",
+            description = "Most time one exchange gets, s (within --timeout): an endpoint whose first streamed request"
+                    + " is not answered within it is reported as timed out; raise it for a slow endpoint (a long"
+                    + " queue or prefill). 1 to " + MAX_TIMEOUT_S + ". Default: ${DEFAULT-VALUE}.")
+    int exchangeTimeoutS = (int) (CheckProbe.EXCHANGE_MS / 1000);
 
     @Mixin
     SimOptions sim = new SimOptions();
@@ -125,13 +134,23 @@ public final class CheckCommand implements Callable<Integer> {
                 url = engine.baseUrl();
             }
             String model = endpoint.model() != null ? endpoint.model() : sim.model();
+            if (engine == null) {
+                // the transport and base-URL diagnoses of 'capstream run' (its endpoint check), word for word
+                String fatal = EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(url), api, model, key, headers,
+                        false, tlsConfig.clientTls()).toCompletionStage().toCompletableFuture()
+                        .get(60, TimeUnit.SECONDS).problem();
+                if (fatal != null) {
+                    return unreachable(new CheckReport(HttpUrls.withoutUserInfo(url), model, api.label(), List.of(),
+                            false, fatal), mask);
+                }
+            }
             ProbeTarget target = new ProbeTarget(HttpUrls.withoutUserInfo(url), model, api, key, headers,
                     tlsConfig.clientTls(), mask);
             String salt = HexFormat.of().formatHex(new SecureRandom().generateSeed(6));
             Observations o;
             try (StreamProbe client = new StreamProbe(vertx, key, headers, tlsConfig.clientTls(), mask)) {
                 o = CheckProbe.run(client, target, new ProbeBodies(model, api, salt), timeoutS * 1000L,
-                        () -> System.nanoTime() / 1_000_000);
+                        exchangeTimeoutS * 1000L, () -> System.nanoTime() / 1_000_000);
             }
             CheckReport report = CheckReport.of(target, o);
             CheckRenderer renderer = new CheckRenderer(mask);
@@ -149,6 +168,20 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Reports an endpoint that no request can reach as {@code run} would (refused, TLS against plain HTTP or the
+     * reverse, a base URL one {@code /v1} short): its one line on stdout (the JSON object with no findings with
+     * {@code --json}), the verdict cached.
+     *
+     * @return 1
+     */
+    private int unreachable(CheckReport report, SecretMask mask) {
+        out.print(json ? new CheckRenderer(mask).json(report) : mask.apply(report.verdictLine()) + "\n");
+        out.flush();
+        CheckCache.standard(env).put(report, mask.apply(report.verdictLine()), Instant.now());
+        return 1;
+    }
+
     /** @return the first usage problem, one line without secrets, or null */
     private String usageProblem() {
         String url = endpoint.baseUrl();
@@ -164,10 +197,17 @@ public final class CheckCommand implements Callable<Integer> {
         if (timeoutS < 1 || timeoutS > MAX_TIMEOUT_S) {
             return "--timeout must be 1.." + MAX_TIMEOUT_S + " seconds, got " + timeoutS;
         }
+        if (exchangeTimeoutS < 1 || exchangeTimeoutS > MAX_TIMEOUT_S) {
+            return "--exchange-timeout must be 1.." + MAX_TIMEOUT_S + " seconds, got " + exchangeTimeoutS;
+        }
         try {
             ApiEndpoint api = endpoint.endpoint();
             if (api != ApiEndpoint.CHAT && api != ApiEndpoint.COMPLETIONS) {
                 return "--endpoint " + api.label() + " is not checked (only chat and completions)";
+            }
+            String apiPath = url == null ? null : TargetConfig.apiPathProblem(url, api);
+            if (apiPath != null) {
+                return apiPath;
             }
             List<ExtraHeader> headers = endpoint.headers();
             if (endpoint.apiKeyEnv() != null) {

@@ -15,7 +15,7 @@ import java.util.function.LongSupplier;
  * {@code /models} nor the first request got an answer, nothing more is sent.
  */
 public final class CheckProbe {
-    /** Most time one exchange gets, ms (within the whole bound). */
+    /** Most time one exchange gets by default, ms (within the whole bound; {@code --exchange-timeout}). */
     static final long EXCHANGE_MS = 20_000;
 
     private CheckProbe() {
@@ -25,15 +25,17 @@ public final class CheckProbe {
      * @param client   the client; not null
      * @param target   the endpoint; not null
      * @param bodies   the request bodies; not null
-     * @param budgetMs bound of the whole check, ms
-     * @param clockMs  a monotonic clock, ms
+     * @param budgetMs   bound of the whole check, ms
+     * @param exchangeMs most time one exchange gets, ms: one that ends unanswered after it is
+     *                   {@link Answers#timedOut timed out}
+     * @param clockMs    a monotonic clock, ms
      * @return what each request gave
      * @throws InterruptedException when interrupted while waiting for an answer
      */
     public static Observations run(StreamProbe client, ProbeTarget target, ProbeBodies bodies, long budgetMs,
-                                   LongSupplier clockMs) throws InterruptedException {
+                                   long exchangeMs, LongSupplier clockMs) throws InterruptedException {
         long deadline = clockMs.getAsLong() + budgetMs;
-        Step step = new Step(client, deadline, clockMs);
+        Step step = new Step(client, deadline, exchangeMs, clockMs);
         ProbeExchange models = step.get(target.modelsUrl());
         ProbeExchange basic = step.post(target, bodies.streamed(true, null));
         if (basic.status() == 0 && models.status() == 0) {
@@ -53,7 +55,7 @@ public final class CheckProbe {
     }
 
     /** One exchange at a time within the deadline. */
-    private record Step(StreamProbe client, long deadline, LongSupplier clockMs) {
+    private record Step(StreamProbe client, long deadline, long exchangeMs, LongSupplier clockMs) {
         ProbeExchange post(ProbeTarget target, String body) throws InterruptedException {
             return send(target.apiUrl(), body);
         }
@@ -67,13 +69,18 @@ public final class CheckProbe {
             if (left <= 0) {
                 return ProbeExchange.failed("not sent: the check's time bound (--timeout) ran out");
             }
-            long bound = Math.min(left, EXCHANGE_MS);
+            long bound = Math.min(left, exchangeMs);
+            long start = clockMs.getAsLong();
+            ProbeExchange x;
             try {
-                return (body == null ? client.get(url, bound) : client.post(url, body, bound)).toCompletionStage().toCompletableFuture()
-                        .get(bound + 5_000, TimeUnit.MILLISECONDS);
+                x = (body == null ? client.get(url, bound) : client.post(url, body, bound)).toCompletionStage()
+                        .toCompletableFuture().get(bound + 5_000, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                return ProbeExchange.failed("no answer within " + bound + " ms");
+                return ProbeExchange.failed(Answers.timedOut(bound));
             }
+            // unanswered, or cut off mid-stream, when its time was up: a slow endpoint, not a broken one
+            return x.failure() != null && clockMs.getAsLong() - start >= bound - 1 // the timer, not an early error
+                    ? ProbeExchange.failed(Answers.timedOut(bound)) : x;
         }
     }
 }

@@ -15,7 +15,8 @@ import java.util.Map;
  * @param endpoint   the {@code --endpoint} label
  * @param findings   the findings, keys unique, in order; never null
  * @param measurable whether a run can measure the endpoint
- * @param reason     why not (the first failing finding's detail), or null when measurable
+ * @param reason     why not (the first failing finding's detail, or the first streamed request's time-out), or null
+ *                   when measurable
  */
 public record CheckReport(String baseUrl, String model, String endpoint, List<Finding> findings, boolean measurable,
                           String reason) {
@@ -43,6 +44,10 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
             all = Unobserved.mark(all, "the first streamed request got " + Answers.outcome(o.basic()));
         }
         Finding fail = all.stream().filter(f -> f.verdict() == Finding.Verdict.FAIL).findFirst().orElse(null);
+        if (fail == null && Answers.timedOut(o.basic())) { // slow, not broken: say so, not "not measurable"
+            return new CheckReport(target.baseUrl(), target.model(), target.endpoint().label(), all, false,
+                    "the first streamed request got " + Answers.outcome(o.basic()));
+        }
         return new CheckReport(target.baseUrl(), target.model(), target.endpoint().label(), all, fail == null,
                 fail == null ? null : fail.key() + ": " + fail.detail());
     }
@@ -60,11 +65,12 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
 
     /**
      * @return the one-line verdict, e.g. {@code measurable: streams SSE, role chunk first, usage when asked;
-     *         implies --no-thinking}, or {@code not measurable: <reason>}
+     *         implies --no-thinking}, {@code not measurable: <reason>}, or {@code timed out: <reason>} when the first
+     *         streamed request got no complete answer within the check's bound per exchange
      */
     public String verdictLine() {
         if (!measurable) {
-            return "not measurable: " + reason;
+            return (reason.contains(Answers.TIMED_OUT) ? "timed out: " : "not measurable: ") + reason;
         }
         Map<String, Finding> k = byKey();
         List<String> parts = new ArrayList<>();

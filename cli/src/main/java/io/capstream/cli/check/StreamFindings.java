@@ -45,6 +45,10 @@ final class StreamFindings {
 
     private static Finding streaming(StreamShape s) {
         ProbeExchange e = s.exchange();
+        if (Answers.timedOut(e)) {
+            return Finding.of("streaming", Finding.Verdict.UNKNOWN, "timed out", "a streamed request got "
+                    + Answers.outcome(e));
+        }
         if (!e.ok()) {
             return Finding.of("streaming", FAIL, e.status() == 0 ? "no answer" : "HTTP " + e.status(),
                     "a streamed request got " + Answers.outcome(e));

@@ -148,6 +148,7 @@ public final class TailCommand implements Callable<Integer> {
                 Runtime.getRuntime().addShutdownHook(hook);
             }
             tailer.run(start, sinceMs, follow, filter, printer::print);
+            printer.finish(); // the [n<M] key under the table, as under the run's summary
             if (follow) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);

@@ -51,8 +51,8 @@ public final class CompareTable {
             sb.append("workload differences:\n");
             int width = c.workload().stream().mapToInt(w -> w.key().length()).max().orElse(0);
             for (WorkloadDifference w : c.workload()) {
-                sb.append(String.format(Locale.ROOT, "  %-" + width + "s  A %s  B %s%n", w.key(), text(w.a()),
-                        text(w.b())));
+                sb.append(String.format(Locale.ROOT, "  %-" + width + "s  A %s  B %s%n", w.key(), value(w.a()),
+                        value(w.b())));
             }
         }
     }
@@ -149,6 +149,18 @@ public final class CompareTable {
 
     private static String source(String runId, String source) {
         return source == null || source.equals(runId) ? "" : "  (" + source + ")";
+    }
+
+    /**
+     * @param s a workload value, or null
+     * @return it as is on one line; quoted with JSON escapes when it holds a control character (a prompt salt's
+     *     newline) or starts or ends with a space, e.g. {@code "# run 3f9a1c2b7d4e\n"}; {@code -} for null
+     */
+    static String value(String s) {
+        if (s == null || (s.chars().noneMatch(Character::isISOControl) && s.strip().equals(s))) {
+            return text(s);
+        }
+        return '"' + new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(s)) + '"';
     }
 
     private static String text(String s) {

@@ -5,8 +5,9 @@ import java.nio.file.Path;
 
 /**
  * The report file: {@code --output}, or {@code capstream-report-<run_id>.json} in the current
- * directory. Checked before any request is sent (spec §1): the parent must exist and a file must
- * be creatable in it ({@link WritableFile#problem(Path, boolean)}).
+ * directory. Checked before any request is sent (spec §1): a file must be creatable there, missing parent
+ * directories being created when the report is written, as for {@code --html} and {@code --csv}
+ * ({@link WritableFile#problem(Path, boolean)}, {@link RunViews#writeFile}).
  */
 public final class OutputPath {
     private OutputPath() {
@@ -18,7 +19,7 @@ public final class OutputPath {
      */
     public static String check(String output) {
         Path p = Path.of(output == null ? "capstream-report-check.json" : output);
-        String problem = WritableFile.problem(p, false);
+        String problem = WritableFile.problem(p, true);
         return problem == null ? null : "--output: " + problem;
     }
 

@@ -16,7 +16,7 @@ import java.util.Locale;
  * before intervals) prints exactly as before. When a {@code [n<M]} marker is shown, a key line follows the rows
  * ({@link #markerKey}). Not thread-safe; one per table.
  */
-final class PercentileTable {
+public final class PercentileTable {
     private static final int[] PERCENTILES = {50, 95, 99};
     private final List<String> labels = new ArrayList<>();
     private final List<String[]> values = new ArrayList<>();
@@ -86,7 +86,7 @@ final class PercentileTable {
      * @param percentiles the marked percentiles, e.g. {@code [95, 99]}; not null
      * @return the line without line separator, or null when the list is empty
      */
-    static String markerKey(List<Integer> percentiles) {
+    public static String markerKey(List<Integer> percentiles) {
         if (percentiles.isEmpty()) {
             return null;
         }

@@ -40,6 +40,10 @@ import java.util.TreeMap;
  *       {@code http_req_blocked}, {@code http_req_dns}, {@code http_req_connecting}, {@code http_req_tls_handshaking},
  *       {@code http_req_sending}, {@code http_req_waiting}, then {@code first_chunk} and {@code first_content}, ms,
  *       and {@code connection_reused} (empty for failures and for a phase not reached).</li>
+ *   <li>only when a report has the server's view ({@code capstream.statistics.server_view}, issue 33): the
+ *       {@link #SERVER_VIEW} columns (the ids sent and answered, the server's TTFT, its source and the client's
+ *       first token minus it, llama.cpp's {@code prompt_ms}, {@code predicted_ms} and {@code cache_n}; empty for
+ *       failures and where the response said nothing).</li>
  * </ul>
  *
  * <p>The header row is always written, even for a report without requests. Several runs (a sweep's
@@ -83,6 +87,11 @@ public final class RequestCsv {
     public static final List<String> PHASES = List.of("http_req_blocked", "http_req_dns", "http_req_connecting",
             "http_req_tls_handshaking", "http_req_sending", "http_req_waiting", "first_chunk", "first_content",
             "connection_reused");
+    /**
+     * Columns (reports with {@code capstream.statistics.server_view}, issue 33) to the server-view key each is read
+     * from, in column order.
+     */
+    public static final Map<String, String> SERVER_VIEW = serverView();
     /** Quotes a field only when it needs it (a comma, quote, CR or LF), however long: like sweep.csv. */
     private static final CsvMapper MAPPER = CsvMapper.builder()
             .enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING).build();
@@ -98,6 +107,18 @@ public final class RequestCsv {
     }
 
     private RequestCsv() {
+    }
+
+    private static Map<String, String> serverView() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String same : List.of("request_id", "trace_id", "response_id", "server_ttft_ms", "server_ttft_source",
+                "client_minus_server_ttft_ms")) {
+            m.put(same, same);
+        }
+        m.put("server_prompt_ms", "prompt_ms");
+        m.put("server_predicted_ms", "predicted_ms");
+        m.put("server_cache_n", "cache_n");
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     /**
@@ -160,6 +181,13 @@ public final class RequestCsv {
                 }
             }
         }
+        if (artifacts.stream().anyMatch(a -> serverRows(a).isObject())) {
+            for (String c : SERVER_VIEW.keySet()) {
+                if (!columns.contains(c)) {
+                    columns.add(c);
+                }
+            }
+        }
         if (artifacts.stream().anyMatch(a -> perRequest(a).isObject())) {
             for (String c : SESSION) {
                 if (!columns.contains(c)) {
@@ -202,6 +230,7 @@ public final class RequestCsv {
         addTimeline(artifact.path("capstream").path("timeline"), byIndex, inputs);
         addSessions(perRequest(artifact), byIndex);
         addPhases(phaseRows(artifact), byIndex);
+        addServerView(serverRows(artifact), byIndex);
         List<Map<String, String>> out = new ArrayList<>(byIndex.size());
         for (Map<String, String> row : byIndex.values()) {
             Map<String, String> ordered = new LinkedHashMap<>();
@@ -265,6 +294,24 @@ public final class RequestCsv {
             for (String c : PHASES) {
                 JsonNode v = rows.path(c).get(i);
                 row.put(c, v != null && v.isNumber() && v.asDouble() < 0 ? "" : text(v));
+            }
+        }
+    }
+
+    /** @return the artifact's {@code capstream.statistics.server_view}, a missing node when none */
+    private static JsonNode serverRows(JsonNode artifact) {
+        return artifact.path("capstream").path("statistics").path("server_view");
+    }
+
+    /** Adds the {@link #SERVER_VIEW} columns of each request the server-view rows list (columnar). */
+    private static void addServerView(JsonNode rows, Map<Integer, Map<String, String>> byIndex) {
+        JsonNode indices = rows.path(REQUEST_INDEX);
+        for (int i = 0; i < indices.size(); i++) {
+            Map<String, String> row = byIndex.get(indices.get(i).asInt());
+            if (row != null) {
+                for (Map.Entry<String, String> c : SERVER_VIEW.entrySet()) {
+                    row.put(c.getKey(), text(rows.path(c.getValue()).get(i)));
+                }
             }
         }
     }

@@ -67,7 +67,7 @@ public final class SummaryTable {
         if (InputsSummary.applies(stats)) { // embeddings, rerank: request latency and inputs/s instead
             sb.append(InputsSummary.render(stats));
         } else {
-            generation(sb, m, stats);
+            generation(sb, m, stats, report.getCompleted());
         }
         if (m.getPrefixCacheHitAvg() != null) {
             line(sb, "prefix cache hit", String.format(Locale.ROOT, "%.1f %%", m.getPrefixCacheHitAvg() * 100));
@@ -84,8 +84,8 @@ public final class SummaryTable {
         return sb.toString();
     }
 
-    /** The percentile table, throughput and requests/s of a run of a generation endpoint. */
-    private static void generation(StringBuilder sb, Metrics m, RunStatistics stats) {
+    /** The percentile table, throughput (then the {@link UsageWarning}, if any) and requests/s of a generation run. */
+    private static void generation(StringBuilder sb, Metrics m, RunStatistics stats, int completed) {
         PercentileTable table = new PercentileTable();
         for (ReportView.PercentileLine p : ReportView.SUMMARY_PERCENTILES) {
             Distribution d = ReportView.distribution(stats, p.distribution());
@@ -96,6 +96,10 @@ public final class SummaryTable {
         sb.append(table.render()).append('\n');
         line(sb, "throughput", fmt(m.getThroughputTokS(), " tok/s") + "  (output tokens "
                 + text(m.getOutputTokens()) + ")");
+        String noUsage = UsageWarning.of(m, completed);
+        if (noUsage != null) {
+            sb.append("warning: ").append(noUsage).append('\n');
+        }
         if (stats != null) {
             line(sb, ReportView.REQUESTS_PER_S_LABEL, fmt(stats.getRequestThroughputRps(), " req/s")
                     + "  (total tokens " + fmt(stats.getTotalTokenThroughputTokS(), " tok/s") + ")");

@@ -40,7 +40,7 @@ final class DistributedSummary {
      * @throws java.io.IOException when the report cannot be written
      */
     int written(BenchmarkReport report, Path file, boolean interrupted) throws java.io.IOException {
-        ArtifactJson.writeAtomically(file, report.getArtifactJson());
+        RunViews.writeFile(file, report.getArtifactJson()); // missing parents created, as for --html
         out.print(summary(report));
         out.println("report written to " + file);
         int code = 0;

@@ -15,7 +15,6 @@ import io.capstream.loadgen.run.RunPlan;
 import io.capstream.loadgen.run.RunSecrets;
 import io.capstream.loadgen.run.StoppedBeforeStartException;
 import io.capstream.loadgen.run.UsageException;
-import io.capstream.schemas.artifact.ArtifactJson;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Provenance;
 import java.io.IOException;
@@ -156,13 +155,19 @@ public final class RunStep {
             } else {
                 report = got.get();
                 file = reportFile.apply(outcome.runId());
-                ArtifactJson.writeAtomically(file, report.getArtifactJson());
+                RunViews.writeFile(file, report.getArtifactJson()); // missing parents created, as for --html
                 if (summary) {
                     // the client check as the report has it: the aggregator computed its statistics
                     out.print(DistributedSummary.summary(report));
                     out.println("report written to " + file);
                     if (!writeViews(report)) {
                         code = 1;
+                    }
+                }
+                if (!summary) { // a sweep step: its summary is not printed, this line once per sweep
+                    String noUsage = io.capstream.cli.report.UsageWarning.of(report.getMetrics(), report.getCompleted());
+                    if (noUsage != null && warned.add(noUsage)) {
+                        err.println(cmd + ": warning: " + noUsage);
                     }
                 }
                 Provenance p = report.getProvenance();

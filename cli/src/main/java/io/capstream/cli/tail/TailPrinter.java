@@ -3,6 +3,7 @@ package io.capstream.cli.tail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.capstream.cli.report.PercentileTable;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Metrics;
 import io.capstream.schemas.avro.Quantiles;
@@ -18,6 +19,7 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -50,6 +52,8 @@ public final class TailPrinter {
     private final TailFormat format;
     private final PrintStream out;
     private boolean headerPrinted;
+    /** The percentiles a printed row showed a {@code [n<M]} marker for (the key line under the table). */
+    private final java.util.SortedSet<Integer> marked = new java.util.TreeSet<>();
 
     /**
      * @param kind   what is printed
@@ -81,6 +85,18 @@ public final class TailPrinter {
             default -> throw new IllegalStateException();
         }
         out.flush();
+    }
+
+    /**
+     * Ends the table: the key of the {@code [n<M]} markers its rows showed, the same line as under the run's summary
+     * ({@link PercentileTable#markerKey}); nothing when no row showed one, or in the JSON formats.
+     */
+    public void finish() {
+        String key = format == TailFormat.TABLE ? PercentileTable.markerKey(List.copyOf(marked)) : null;
+        if (key != null) {
+            out.println(key);
+            out.flush();
+        }
     }
 
     String header() {
@@ -137,7 +153,7 @@ public final class TailPrinter {
                     int p = Integer.parseInt(pct[1]);
                     String ci = d == null ? "" : IntervalText.bracket(p == 50 ? d.getP50Ci() : p == 95 ? d.getP95Ci()
                             : d.getP99Ci(), IntervalText.reason(d.getCiUnavailable(), p), "%.1f");
-                    line.append(String.format(Locale.ROOT, " %-18s", ci.isEmpty() ? "-" : ci));
+                    line.append(String.format(Locale.ROOT, " %-18s", ci.isEmpty() ? "-" : mark(ci, p)));
                 }
             }
             return line.append(String.format(Locale.ROOT, " %-8s",
@@ -175,8 +191,16 @@ public final class TailPrinter {
         return m.matches() ? new String[] {m.group(1) + "_ms", m.group(2)} : null;
     }
 
+    /** @return {@code ci}, the percentile noted when it is a {@code [n<M]} marker */
+    private String mark(String ci, int percentile) {
+        if (ci.startsWith("[n<")) {
+            marked.add(percentile);
+        }
+        return ci;
+    }
+
     /** @return the interval of a window percentile, {@code [n<72]} without one, {@code -} without the quantity */
-    private static String ci(Quantiles q, int percentile) {
+    private String ci(Quantiles q, int percentile) {
         if (q == null) {
             return "-";
         }
@@ -185,7 +209,7 @@ public final class TailPrinter {
             case 95 -> q.getP95Ci();
             default -> q.getP99Ci();
         }, IntervalText.reason(q.getCiUnavailable(), percentile), "%.1f");
-        return text.isEmpty() ? "-" : text;
+        return text.isEmpty() ? "-" : mark(text, percentile);
     }
 
     String json(SpecificRecord record, boolean pretty) {

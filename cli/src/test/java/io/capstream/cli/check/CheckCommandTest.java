@@ -106,16 +106,77 @@ class CheckCommandTest {
                 "-H", "X-Api-Key: hk-secret-55667788", "--timeout", "5");
         assertThat(r.exit()).as("exit against a closed port, stdout %s", r.out()).isEqualTo(1);
         assertThat(r.out() + r.err()).as("output").doesNotContain("pw-secret-9876").doesNotContain("hk-secret-55667788")
-                .contains("not measurable: streaming");
+                .contains("not measurable: connection refused: nothing listens on 127.0.0.1:1");
         CheckCache cache = new CheckCache(cacheDir.resolve("capstream/check"));
         assertThat(CachedVerdict.line("http://u:p@127.0.0.1:1/v1/", "m", "chat", cache, Instant.now()))
                 .as("cached verdict for run").get().asString()
-                .startsWith("endpoint check (capstream check, 0 min ago): not measurable: streaming");
+                .startsWith("endpoint check (capstream check, 0 min ago): not measurable: connection refused");
         assertThat(CachedVerdict.line("http://127.0.0.1:2/v1", "m", "chat", cache, Instant.now())).as("other target")
                 .get().asString().startsWith("endpoint check: none in the last 24 h");
         assertThat(CachedVerdict.line("http://127.0.0.1:1/v1", "m", "chat", cache,
                 Instant.now().plus(CheckCache.MAX_AGE).plusSeconds(60))).as("stale").get().asString()
                 .startsWith("endpoint check: none");
         assertThat(CachedVerdict.line(null, "m", "chat", cache, Instant.now())).as("built-in engine").isEmpty();
+    }
+
+    /**
+     * Issue 33 (fresh-user pass): check says what run says of a base URL naming an API path, of https against a
+     * plain-HTTP server and of http against an https one (the same code: TargetConfig, EndpointPreflight).
+     */
+    @Test
+    void baseUrlMistakesGetRunsOneLineDiagnoses() throws Exception {
+        Result path = check("--base-url", "http://127.0.0.1:1/v1/chat/completions", "--model", "m");
+        assertThat(path.exit()).as("exit, stderr %s", path.err()).isEqualTo(2);
+        assertThat(path.err()).as("stderr").isEqualTo("capstream check: --base-url http://127.0.0.1:1/v1/chat/completions"
+                + " ends in /chat/completions: give the base (http://127.0.0.1:1/v1); capstream appends"
+                + " /chat/completions; nothing was sent\n");
+        io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+        try {
+            for (boolean https : new boolean[] {false, true}) {
+                io.capstream.loadgen.sim.SimEngine sim = io.capstream.loadgen.sim.SimEngine.start(vertx,
+                        io.capstream.loadgen.sim.SimConfig.builder().ttftBaseMs(1).https(https).build())
+                        .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                try {
+                    String hostPort = sim.baseUrl().replaceFirst("^https?://", "").replaceFirst("/v1$", "");
+                    String wrong = (https ? "http://" : "https://") + hostPort + "/v1";
+                    Result r = check("--base-url", wrong, "--model", "capstream-sim", "--timeout", "20");
+                    assertThat(r.exit()).as("exit for %s, stdout %s", wrong, r.out()).isEqualTo(1);
+                    assertThat(r.out()).as("stdout for %s", wrong).isEqualTo("not measurable: " + (https
+                            ? "no HTTP answer from " + hostPort + " over plain HTTP, but it answers over TLS: the server"
+                            + " speaks https? try https://" + hostPort + "/v1 (with --ca-cert FILE, or --insecure for a"
+                            + " self-signed test endpoint)"
+                            : "TLS handshake failed with " + hostPort + ": the server speaks plain HTTP? try http://"
+                            + hostPort + "/v1") + "\n");
+                } finally {
+                    sim.close();
+                }
+            }
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    /** Issue 33 (fresh-user pass): a first token later than the bound per exchange is a time-out, not a failure. */
+    @Test
+    void aSlowEndpointIsReportedAsTimedOutWithTheOptionThatRaisesTheBound() throws Exception {
+        Result r = check("--json", "--sim-ttft-ms", "4000", "--exchange-timeout", "1", "--timeout", "30");
+        assertThat(r.exit()).as("exit, stderr %s, stdout %s", r.err(), r.out()).isEqualTo(1);
+        assertThat(r.value("streaming")).as("streaming").isEqualTo("timed out");
+        assertThat(r.json().path("verdict").asText()).as("verdict").isEqualTo("timed out: the first streamed request"
+                + " got no complete answer: timed out after 1 s (the check's bound per exchange: --exchange-timeout"
+                + " raises it, --timeout bounds the whole check)");
+        assertThat(check("--exchange-timeout", "0").exit()).as("--exchange-timeout 0").isEqualTo(2);
+    }
+
+    /** Issue 33 (fresh-user pass): check's help lists only the --endpoint values it takes, and no --sim-* option. */
+    @Test
+    void theHelpShowsOnlyWhatCheckAccepts() throws Exception {
+        String help = new CommandLine(new CheckCommand()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+        assertThat(help).as("check --help").contains("--endpoint=chat|completions", "--exchange-timeout=SECONDS",
+                "the --sim-* options of").doesNotContain("--sim-ttft-ms")
+                .doesNotContain("embeddings").doesNotContain("responses|messages");
+        Result hidden = check("--json", "--sim-ttft-ms", "5", "--sim-usage", "never");
+        assertThat(hidden.exit()).as("a hidden --sim-* option still works, stderr %s", hidden.err()).isZero();
+        assertThat(hidden.value("usage_when_asked")).as("usage never").isEqualTo("no");
     }
 }

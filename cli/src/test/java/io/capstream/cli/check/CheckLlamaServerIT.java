@@ -19,7 +19,7 @@ import picocli.CommandLine;
  * {@code capstream check --json} against llama.cpp's {@code llama-server} (skipped when this machine has none): it is
  * measurable, with llama.cpp's stream facts found (role chunk first, reasoning_content by default that
  * enable_thinking false turns off, usage when asked, cached tokens on the repeated prompt, its timings, a clean 400
- * for an oversize prompt whose message states the window, no window from /models).
+ * for an oversize prompt whose message states the window, the window from /models' meta.n_ctx).
  */
 class CheckLlamaServerIT {
     @TempDir
@@ -55,8 +55,10 @@ class CheckLlamaServerIT {
             assertThat(j.path("server_timings").path("value").asText()).as("timings").isEqualTo("yes");
             assertThat(j.path("oversize_prompt").path("value").asText()).as("oversize").isEqualTo("HTTP 400");
             assertThat(j.path("metrics").path("value").asText()).as("metrics with --metrics").isEqualTo("yes");
+            // issue 33 (fresh-user pass): the window from /v1/models' meta.n_ctx, so no --max-model-len is implied
+            assertThat(j.path("context_window").path("value").asText()).as("window").isEqualTo("4096");
             assertThat(j.path("implied_options").path("value").asText()).as("implied")
-                    .contains("--max-model-len 4096").contains("--no-thinking");
+                    .doesNotContain("--max-model-len").contains("--no-thinking");
         }
     }
 }

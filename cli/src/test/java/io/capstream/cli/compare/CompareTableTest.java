@@ -56,4 +56,16 @@ class CompareTableTest {
         assertEquals("-0.1%", CompareTable.percent(-0.001));
         assertEquals("-", CompareTable.percent(null));
     }
+
+    /** Issue 33 (fresh-user pass): two sweep steps' prompt salts end in a newline; each stays on its line, escaped. */
+    @Test
+    void aWorkloadValueWithANewlineIsPrintedQuotedOnOneLine() {
+        String text = CompareTable.render(new RunComparison("a", "b", List.of(), List.of(
+                new RunComparison.WorkloadDifference("capstream.run.prompt_salt", "# run 3f9a1c2b7d4e\n",
+                        "# run 77aa01bc2d3e\n"),
+                new RunComparison.WorkloadDifference("concurrency", "4", "8"))), "a", "b");
+        assertThat(text).as("compare text").endsWith("workload differences:\n"
+                + "  capstream.run.prompt_salt  A \"# run 3f9a1c2b7d4e\\n\"  B \"# run 77aa01bc2d3e\\n\"\n"
+                + "  concurrency                A 4  B 8\n");
+    }
 }

@@ -1,5 +1,6 @@
 package io.capstream.cli.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,5 +35,17 @@ class OutputPathTest {
         try (Stream<Path> s = Files.list(tmp)) {
             assertEquals(1, s.count(), "only the file written by this test");
         }
+    }
+
+    /** Issue 33 (fresh-user pass): {@code --output nodir/r.json} creates the directory, as {@code --html} does. */
+    @Test
+    void aMissingDirectoryIsCreatedAsForHtmlAndCsv(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("nodir/deeper/r.json");
+        assertThat(OutputPath.check(file.toString())).as("the check of %s", file).isNull();
+        RunViews.writeFile(file, "{}");
+        assertThat(Files.readString(file)).as("the written report").isEqualTo("{}");
+        Files.writeString(tmp.resolve("plain"), "x");
+        assertThat(OutputPath.check(tmp.resolve("plain/r.json").toString())).as("under a regular file")
+                .startsWith("--output: cannot create ");
     }
 }

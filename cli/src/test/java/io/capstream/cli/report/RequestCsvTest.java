@@ -119,6 +119,33 @@ class RequestCsvTest {
                 .as("header of a report without phases").doesNotContain("http_req_waiting", "connection_reused");
     }
 
+    /** Issue 33 (fresh-user pass): each request's server view (ids, server TTFT and its source, llama.cpp timings). */
+    @Test
+    void serverViewColumnsOnlyForARunWithTheServersView() throws Exception {
+        JsonNode a = artifact(true);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) a.path("capstream")).set("statistics", json("{'server_view':"
+                + "{'request_index':[0,2],'request_id':['r-0','r-2'],'trace_id':['t0','t2'],"
+                + "'response_id':['chatcmpl-a','chatcmpl-b'],'client_first_token_ms':[2.0,3.25],"
+                + "'server_ttft_ms':[1.5,null],'client_minus_server_ttft_ms':[0.5,null],"
+                + "'server_ttft_source':['timings.prompt_ms',null],'prompt_ms':[1.5,null],'predicted_ms':[7.25,null],"
+                + "'cache_n':[12,null]}}"));
+        String csv = RequestCsv.render(a);
+        org.assertj.core.api.Assertions.assertThat(header(csv)).as("header of a run with the server's view")
+                .endsWith("request_id", "trace_id", "response_id", "server_ttft_ms", "server_ttft_source",
+                        "client_minus_server_ttft_ms", "server_prompt_ms", "server_predicted_ms", "server_cache_n");
+        org.assertj.core.api.Assertions.assertThat(parse(csv)).as("ids, server TTFT, source, llama.cpp timings")
+                .extracting(r -> r.get("request_index"), r -> r.get("request_id"), r -> r.get("response_id"),
+                        r -> r.get("server_ttft_ms"), r -> r.get("server_ttft_source"), r -> r.get("server_prompt_ms"),
+                        r -> r.get("server_predicted_ms"), r -> r.get("server_cache_n"))
+                .containsExactly(
+                        org.assertj.core.api.Assertions.tuple("0", "r-0", "chatcmpl-a", "1.5", "timings.prompt_ms",
+                                "1.5", "7.25", "12"),
+                        org.assertj.core.api.Assertions.tuple("1", "", "", "", "", "", "", ""),
+                        org.assertj.core.api.Assertions.tuple("2", "r-2", "chatcmpl-b", "", "", "", "", ""));
+        org.assertj.core.api.Assertions.assertThat(header(RequestCsv.render(artifact(true))))
+                .as("header of a report without the server's view").doesNotContain("request_id", "server_ttft_ms");
+    }
+
     @Test
     void withoutATimelineItsColumnsAreEmpty() throws Exception {
         List<Map<String, String>> rows = parse(RequestCsv.render(artifact(false)));

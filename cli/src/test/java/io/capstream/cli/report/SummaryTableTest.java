@@ -122,6 +122,26 @@ class SummaryTableTest {
         assertEquals(expected, SummaryTable.render(r, client(false, List.of())));
     }
 
+    /** Issue 33 (fresh-user pass): requests without a usage chunk leave throughput, decode and ITL empty: say why. */
+    @Test
+    void aRunWithoutUsageChunksSaysWhyThroughputDecodeAndItlAreEmpty() {
+        Metrics none = Metrics.newBuilder().setOutputTokenSources(Map.of("content_chunks", 5)).build();
+        BenchmarkReport r = BenchmarkReport.newBuilder(report(List.of(), none)).setCompleted(5).setFailed(0).build();
+        assertThat(SummaryTable.render(r, null)).as("summary of a run without usage chunks")
+                .contains("\nwarning: throughput, decode and ITL are empty: the endpoint sent no usage chunk (it does"
+                        + " not honour stream_options.include_usage; spec 4.3 and 7 count tokens from usage only; TTFT"
+                        + " and E2E are measured): 'capstream check' shows what the endpoint sends\n");
+        Metrics some = Metrics.newBuilder().setOutputTokenSources(Map.of("usage", 3, "content_chunks", 2)).build();
+        BenchmarkReport partial = BenchmarkReport.newBuilder(report(List.of(), some)).setCompleted(5).setFailed(0)
+                .build();
+        assertThat(SummaryTable.render(partial, null)).as("summary of a run with some usage chunks")
+                .contains("\nwarning: 2 of 5 completed requests came without a usage chunk and have no throughput,"
+                        + " decode or ITL (");
+        Metrics all = Metrics.newBuilder().setOutputTokenSources(Map.of("usage", 5)).build();
+        assertThat(SummaryTable.render(BenchmarkReport.newBuilder(report(List.of(), all)).setCompleted(5).setFailed(0)
+                .build(), null)).as("summary of a run with usage everywhere").doesNotContain("usage chunk");
+    }
+
     /**
      * Issue 32: each percentile with a Distribution gets its 95% interval beside it ({@code [low, high]}), or
      * {@code [n<M]} when the run had too few values; rows without a Distribution stay as they were.
@@ -452,7 +472,7 @@ class SummaryTableTest {
     @Test
     void outputPathChecks(@TempDir Path tmp) throws Exception {
         assertNull(OutputPath.check(tmp.resolve("r.json").toString()));
-        assertNotNull(OutputPath.check(tmp.resolve("nope/r.json").toString()));
+        assertNull(OutputPath.check(tmp.resolve("nope/r.json").toString()), "a missing directory is created");
         assertNotNull(OutputPath.check(tmp.toString()));
         Path link = tmp.resolve("link.json");
         Files.createSymbolicLink(link, tmp.resolve("target.json"));

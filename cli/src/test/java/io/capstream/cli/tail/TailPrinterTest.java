@@ -103,6 +103,30 @@ class TailPrinterTest {
                 .contains("\"p95_ci\":[231.0,280.75]", "\"ci_unavailable\":{\"p99\":\"200 values are too few");
     }
 
+    /** Issue 33 (fresh-user pass): the [n<M] markers get the run console's key line under the table. */
+    @Test
+    void theMarkersKeyLineComesUnderTheTableAsUnderTheRunsSummary() {
+        WindowSummary s = WindowSummary.newBuilder(summary()).setRequests(200).setTtftMs(new Quantiles(200L, 120.0,
+                250.5, 300.0, java.util.List.of(110.25, 131.0), java.util.List.of(231.0, 280.75), null,
+                Map.of("p99", "200 values are too few for a 95% interval of p99 (needs at least 368)"))).build();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TailPrinter p = new TailPrinter(TailKind.SUMMARIES, TailFormat.TABLE,
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        p.print(s);
+        p.print(s);
+        p.finish();
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        assertThat(lines).as("header, two rows, key").hasSize(4);
+        assertThat(lines[3]).as("key line").isEqualTo("[n<M]: too few values for a 95% interval of that percentile"
+                + " (368 needed for p99)");
+        ByteArrayOutputStream none = new ByteArrayOutputStream();
+        TailPrinter q = new TailPrinter(TailKind.SUMMARIES, TailFormat.TABLE,
+                new PrintStream(none, true, StandardCharsets.UTF_8));
+        q.print(WindowSummary.newBuilder(summary()).setTtftMs(null).build());
+        q.finish();
+        assertThat(none.toString(StandardCharsets.UTF_8)).as("a table without markers").doesNotContain("[n<M]");
+    }
+
     @Test
     void jsonlIsOneCompactObjectPerLine() {
         String text = render(TailKind.SUMMARIES, TailFormat.JSONL, summary());

@@ -20,7 +20,7 @@ import java.util.Set;
  * ({@code signature_delta} is nothing);</li>
  * <li>{@code content_block_start}: a {@code tool_use} block is a tool-call delta with its {@code id} and
  * {@code name}; a text or thinking block's non-empty initial text counts as a delta of its kind;</li>
- * <li>{@code message_start}: the prompt tokens ({@code usage.input_tokens} + {@code cache_read_input_tokens} +
+ * <li>{@code message_start}: the message {@code id} (the response id of the server's view, issue 33), the prompt tokens ({@code usage.input_tokens} + {@code cache_read_input_tokens} +
  * {@code cache_creation_input_tokens}: Anthropic's {@code input_tokens} leaves out the cached ones) and the cached
  * tokens ({@code cache_read_input_tokens}), kept for the usage of {@code message_delta}, whose
  * {@code usage.output_tokens} are the completion tokens (a prompt count it repeats replaces the kept one);
@@ -52,6 +52,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
     private long cacheRead;
     private long cacheCreation;
     private long outputTokens;
+    private String messageId;
 
     // what message_start said
     private long promptTokens = -1;
@@ -72,6 +73,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
         cacheRead = -1;
         cacheCreation = -1;
         outputTokens = -1;
+        messageId = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken v = p.nextToken();
@@ -138,6 +140,8 @@ final class MessagesEventDecoder extends TypedEventDecoder {
             JsonToken x = p.nextToken();
             if ("usage".equals(name)) {
                 usage(p, x);
+            } else if ("id".equals(name)) {
+                messageId = string(p, x); // message_start's message.id: once per request
             } else {
                 p.skipChildren();
             }
@@ -200,6 +204,7 @@ final class MessagesEventDecoder extends TypedEventDecoder {
                 }
             }
             case "message_start" -> {
+                out.serverId(messageId); // issue 33: the response id of the server's view
                 if (usage) {
                     promptTokens = prompt();
                     cachedTokens = cacheRead;

@@ -97,7 +97,7 @@ final class RunWarmup {
             f = f.compose(w -> control.stopRequested() ? Future.succeededFuture(w)
                     : TargetWarmup.run(contexts, client,
                             (ctx, k) -> warmupBodies.body(ctx, n + k, plan.contextPlan().planned(k % n)),
-                            target, Math.min(target, slots), control::stopRequested, r -> {
+                            warmupTraceHeaders(), target, Math.min(target, slots), control::stopRequested, r -> {
                                 if (!r.ok()) {
                                     firstError.compareAndSet(null, r.error().type() + ": " + r.error().message());
                                 }
@@ -113,5 +113,23 @@ final class RunWarmup {
                     }));
         }
         return f;
+    }
+
+    /**
+     * The trace headers of the target warm-up's requests (issue 33): the run's {@code traceparent} and
+     * {@code X-Request-Id} scheme ({@link ServerViews}) with the request id {@code <run id>-warmup-<k>}, the run id
+     * being {@code --run-id} or the one the run's start would get at the warm-up's start (the run's own id is set at
+     * T0, after the warm-up); none with {@code --no-trace-headers}.
+     *
+     * @return headers of warm-up request k
+     */
+    private java.util.function.IntFunction<java.util.Map<String, String>> warmupTraceHeaders() {
+        List<String> names = ServerViews.sentNames(plan.config().target());
+        if (names.isEmpty()) {
+            return k -> java.util.Map.of();
+        }
+        String prefix = RunIds.runId(clock.instant(), plan.config().identity().runId(),
+                plan.config().identity().runIdSuffix()) + "-warmup";
+        return k -> ServerViews.headers(ServerViews.ids(names, prefix, k), java.util.Map.of());
     }
 }

@@ -187,11 +187,13 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
 
     /**
      * A base URL that already names an API path ({@code …/v1/chat/completions}, {@code …/v1/completions},
-     * {@code …/v1/models}): capstream appends the endpoint's path itself.
+     * {@code …/v1/models}): capstream appends the endpoint's path itself. {@code run} and {@code check} both say it.
      *
-     * @return the usage error naming the base to give, or null
+     * @param baseUrl  the {@code --base-url}; not null
+     * @param endpoint the API the requests go to; not null
+     * @return the usage error naming the base to give (user-info masked), or null
      */
-    private String apiPathProblem() {
+    public static String apiPathProblem(String baseUrl, ApiEndpoint endpoint) {
         String url = Redaction.urls(baseUrl.strip());
         String trimmed = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         for (String suffix : List.of("/chat/completions", "/completions", "/models")) {
@@ -222,8 +224,8 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
                 String problem = HttpUrls.problem(baseUrl);
                 if (problem != null) {
                     errors.add("--base-url " + problem + ": '" + Redaction.urls(baseUrl.strip()) + "'");
-                } else if (apiPathProblem() != null) {
-                    errors.add(apiPathProblem());
+                } else if (apiPathProblem(baseUrl, endpoint) != null) {
+                    errors.add(apiPathProblem(baseUrl, endpoint));
                 } else if (apiKeyEnv != null && HttpUrls.userInfo(baseUrl) != null) {
                     errors.add("--base-url carries user:password@ and --api-key-env is set: both would be the"
                             + " Authorization header; give one");

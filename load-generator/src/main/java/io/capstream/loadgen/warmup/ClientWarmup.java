@@ -137,7 +137,7 @@ public final class ClientWarmup {
                              Consumer<RequestResult> onResult, State st, Promise<WarmupResult> result) {
         int count = st.s.batchRequests();
         long jit0 = compileMs();
-        RequestBatch.run(contexts, client, bodies, st.requests, count, st.s.concurrency(), stop, onResult).onComplete(ar -> {
+        RequestBatch.run(contexts, client, bodies, k -> java.util.Map.of(), st.requests, count, st.s.concurrency(), stop, onResult).onComplete(ar -> {
             if (ar.failed() || ar.result().failed() == ar.result().started()) {
                 result.complete(st.result()); // nothing of this batch worked: end, without counting it
                 return;

@@ -6,9 +6,11 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * A closed loop of warm-up requests: {@code count} requests through a {@link StreamingClient}, at
@@ -34,6 +36,7 @@ final class RequestBatch {
     private static final class Run {
         final StreamingClient client;
         final WarmupBodies bodies;
+        final IntFunction<Map<String, String>> headers;
         final int first;
         final int count;
         final BooleanSupplier stop;
@@ -44,10 +47,11 @@ final class RequestBatch {
         final long start = System.nanoTime();
         final Promise<Outcome> done = Promise.promise();
 
-        Run(StreamingClient client, WarmupBodies bodies, int first, int count, int slots, BooleanSupplier stop,
-            Consumer<RequestResult> onResult) {
+        Run(StreamingClient client, WarmupBodies bodies, IntFunction<Map<String, String>> headers, int first, int count,
+            int slots, BooleanSupplier stop, Consumer<RequestResult> onResult) {
             this.client = client;
             this.bodies = bodies;
+            this.headers = headers;
             this.first = first;
             this.count = count;
             this.stop = stop;
@@ -69,7 +73,7 @@ final class RequestBatch {
                     take(ctx);
                     return;
                 }
-                client.execute(b.result()).onComplete(r -> {
+                client.execute(b.result(), headers.apply(first + k)).onComplete(r -> {
                     if (!r.result().ok()) {
                         failed.incrementAndGet();
                     }
@@ -88,6 +92,7 @@ final class RequestBatch {
      * @param contexts    event-loop contexts (not empty)
      * @param client      the client (its callbacks run on the context a request is started from)
      * @param bodies      body of request k
+     * @param headers     headers of request k only (e.g. its trace headers); not null, returning non-null
      * @param first       sequence number of the batch's first request
      * @param count       requests in the batch (&gt;= 1)
      * @param concurrency slots (&gt;= 1)
@@ -95,10 +100,11 @@ final class RequestBatch {
      * @param onResult    called on the event loop with every result (must not block)
      * @return completes when every started request of the batch has ended
      */
-    static Future<Outcome> run(List<Context> contexts, StreamingClient client, WarmupBodies bodies, int first, int count,
-                               int concurrency, BooleanSupplier stop, Consumer<RequestResult> onResult) {
+    static Future<Outcome> run(List<Context> contexts, StreamingClient client, WarmupBodies bodies,
+                               IntFunction<Map<String, String>> headers, int first, int count, int concurrency,
+                               BooleanSupplier stop, Consumer<RequestResult> onResult) {
         int slots = Math.max(1, Math.min(concurrency, count));
-        Run run = new Run(client, bodies, first, count, slots, stop, onResult);
+        Run run = new Run(client, bodies, headers, first, count, slots, stop, onResult);
         for (int s = 0; s < slots; s++) {
             Context ctx = contexts.get(s % contexts.size());
             ctx.runOnContext(v -> run.take(ctx));

@@ -22,7 +22,8 @@ import javax.net.ssl.SSLException;
  *
  * <p>Fatal (the run must not start, {@link Outcome#problem()}): the connection is refused, the host
  * name does not resolve, there is no route or no TCP connection within the connect timeout, the TLS
- * handshake fails; and a base URL that does not end in {@code /v1} while {@code <base>/v1/models}
+ * handshake fails (an https URL of a plain-HTTP server among others), an http URL of a server that answers only over
+ * TLS; and a base URL that does not end in {@code /v1} while {@code <base>/v1/models}
  * answers 2xx and {@code POST <base><endpoint path>} answers 404 (the endpoint exists one {@code /v1}
  * further). Every other probe failure (an HTTP error on {@code /models}, a timeout waiting for the
  * answer, a closed connection, a body that is not a model list) leaves the window unknown, as the
@@ -87,25 +88,59 @@ public final class EndpointPreflight {
                 if (fatal != null) {
                     return Future.succeededFuture(new Outcome(null, fatal, List.of()));
                 }
-            }
-            List<String> warnings = new ArrayList<>();
-            Integer window = models.ok() ? ModelsProbe.parse(models.body(), model) : null;
-            if (windowWanted && window == null) {
-                warnings.add(unknownWindow(base, models));
-            }
-            if (models.ok()) {
-                List<String> ids = ModelsProbe.modelIds(models.body());
-                if (!ids.isEmpty() && !ids.contains(model)) {
-                    warnings.add("--model '" + model + "' is not among the ids GET " + path(base) + "/models lists ("
-                            + shortList(ids) + "): the requests may fail");
+                boolean https = base.regionMatches(true, 0, "https://", 0, 8);
+                // a plain-HTTP server may let a TLS handshake hang rather than refuse it (llama-server does)
+                if (https || !(models.failure() instanceof java.util.concurrent.TimeoutException)) {
+                    return otherScheme(vertx, base, https).compose(other -> other != null
+                            ? Future.succeededFuture(new Outcome(null, other, List.of()))
+                            : answered(vertx, base, endpoint, model, apiKey, headers, windowWanted, tls, models));
                 }
             }
-            if (path(base).endsWith("/v1")) {
-                return Future.succeededFuture(new Outcome(window, null, warnings));
-            }
-            return missingV1(vertx, base, endpoint, apiKey, headers, models, tls)
-                    .map(problem -> new Outcome(window, problem, problem == null ? warnings : List.of()));
+            return answered(vertx, base, endpoint, model, apiKey, headers, windowWanted, tls, models);
         });
+    }
+
+    /**
+     * A base URL whose {@code GET /models} got no HTTP answer: does the server answer with the other scheme there (TLS
+     * for an http URL, plain HTTP for an https one)? Asked with one {@code GET /models} that trusts any certificate and
+     * carries neither the key nor the headers.
+     *
+     * @param https whether the base URL is https
+     * @return the fatal problem naming the URL to try, or null when the other scheme does not answer either
+     */
+    private static Future<String> otherScheme(Vertx vertx, String base, boolean https) {
+        String other = https ? "http://" + base.substring("https://".length())
+                : "https://" + base.substring("http://".length());
+        return ProbeRequest.send(vertx, HttpMethod.GET, other + "/models", null, ApiKey.none(), List.of(),
+                new ClientTls(true, null)).map(a -> a.failure() != null ? null : https
+                ? "TLS handshake failed with " + hostPort(base) + " (no answer over TLS), but it answers plain HTTP:"
+                        + " the server speaks plain HTTP? try " + other
+                : "no HTTP answer from " + hostPort(base) + " over plain HTTP, but it answers over TLS: the server"
+                        + " speaks https? try " + other + " (with --ca-cert FILE, or --insecure for a self-signed test"
+                        + " endpoint)");
+    }
+
+    /** The outcome once {@code GET /models} answered or failed in a way no request of the run must fail. */
+    private static Future<Outcome> answered(Vertx vertx, String base, ApiEndpoint endpoint, String model,
+                                            ApiKey apiKey, List<ExtraHeader> headers, boolean windowWanted,
+                                            ClientTls tls, ProbeRequest.Answer models) {
+        List<String> warnings = new ArrayList<>();
+        Integer window = models.ok() ? ModelsProbe.parse(models.body(), model) : null;
+        if (windowWanted && window == null) {
+            warnings.add(unknownWindow(base, models));
+        }
+        if (models.ok()) {
+            List<String> ids = ModelsProbe.modelIds(models.body());
+            if (!ids.isEmpty() && !ids.contains(model)) {
+                warnings.add("--model '" + model + "' is not among the ids GET " + path(base) + "/models lists ("
+                        + shortList(ids) + "): the requests may fail");
+            }
+        }
+        if (path(base).endsWith("/v1")) {
+            return Future.succeededFuture(new Outcome(window, null, warnings));
+        }
+        return missingV1(vertx, base, endpoint, apiKey, headers, models, tls)
+                .map(problem -> new Outcome(window, problem, problem == null ? warnings : List.of()));
     }
 
     /** @return the fatal "/v1 missing" problem, or null when the base URL may be right */

@@ -12,13 +12,18 @@ import io.vertx.core.http.HttpMethod;
  * The context-window probe (spec §2.1): {@code GET <base>/models} with a 15 s timeout, picks the
  * {@code data[]} element whose {@code id} equals the model (else the first object element) and
  * returns the first positive integer among {@code max_model_len}, {@code max_context_length} and
- * {@code context_length}. Every failure (refused, HTTP error, bad JSON, timeout) yields null, silently.
+ * {@code context_length}; else, as llama.cpp's {@code llama-server} gives it, {@code meta.n_ctx} (the context a request
+ * gets: the server's {@code -c} divided among its slots) or {@code meta.n_ctx_train} (the model's trained context),
+ * a deviation from the reference, which leaves such a window unknown. {@code run} and {@code check} both read the
+ * window here. Every failure (refused, HTTP error, bad JSON, timeout) yields null, silently.
  */
 public final class ModelsProbe {
     /** Probe timeout, ms (spec §2.1). */
     public static final long TIMEOUT_MS = ProbeRequest.TIMEOUT_MS;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] KEYS = {"max_model_len", "max_context_length", "context_length"};
+    /** llama.cpp's {@code data[].meta} keys, in order: the served context per slot, then the trained one. */
+    private static final String[] LLAMA_META_KEYS = {"n_ctx", "n_ctx_train"};
 
     private ModelsProbe() {
     }
@@ -91,16 +96,22 @@ public final class ModelsProbe {
             if (chosen == null) {
                 return null;
             }
-            for (String k : KEYS) {
-                JsonNode v = chosen.get(k);
-                if (v != null && v.isIntegralNumber() && v.canConvertToInt() && v.intValue() > 0) {
-                    return v.intValue();
-                }
-            }
-            return null;
+            Integer window = firstPositive(chosen, KEYS);
+            return window != null ? window : firstPositive(chosen.path("meta"), LLAMA_META_KEYS);
         } catch (Exception e) {
             return null;
         }
+    }
+
+    /** @return the first of {@code keys} of {@code node} that is a positive int, or null */
+    private static Integer firstPositive(JsonNode node, String[] keys) {
+        for (String k : keys) {
+            JsonNode v = node.get(k);
+            if (v != null && v.isIntegralNumber() && v.canConvertToInt() && v.intValue() > 0) {
+                return v.intValue();
+            }
+        }
+        return null;
     }
 
     /**

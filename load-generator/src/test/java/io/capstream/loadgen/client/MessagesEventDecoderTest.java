@@ -58,6 +58,8 @@ class MessagesEventDecoderTest {
         assertThat(acc.promptTokens()).as("input_tokens + cache_read_input_tokens").isEqualTo(12);
         assertThat(acc.cachedTokens()).as("cache_read_input_tokens").isEqualTo(8);
         assertThat(acc.completionTokens()).as("message_delta's output_tokens").isEqualTo(7);
+        // issue 33 (fresh-user pass): message_start's message.id is the response id of the server's view
+        assertThat(acc.serverReply().responseId()).as("response id from message_start").isEqualTo("msg_1");
         assertThat(acc.finishReason()).as("max_tokens in chat's words").isEqualTo("length");
         assertThat(acc.outputChunkGaps().size()).as("ping adds no output chunk gap").isEqualTo(2);
     }

@@ -48,6 +48,8 @@ class ResponsesEventDecoderTest {
         assertThat(acc.failure()).as("failure").isNull();
         assertThat(acc.visibleContentFailure()).as("content arrived").isNull();
         assertThat(acc.ttfoNs()).as("TTFO: the first reasoning delta").isEqualTo(200);
+        // issue 33: response.created's response.id is the response id of the server's view
+        assertThat(acc.serverReply().responseId()).as("response id from response.created").isEqualTo("resp_1");
         assertThat(acc.ttftNs()).as("TTFT: the first non-empty output_text delta").isEqualTo(400);
         assertThat(acc.reasoningChunks()).as("reasoning_text and reasoning_summary_text deltas").isEqualTo(2);
         assertThat(acc.contentChunks()).as("non-empty output_text deltas").isEqualTo(2);

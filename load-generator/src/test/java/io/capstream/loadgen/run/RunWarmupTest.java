@@ -43,7 +43,13 @@ class RunWarmupTest {
 
     private static WarmupResult warm(String baseUrl, int targetRequests, RunControl control, List<String> notices)
             throws Exception {
-        RunPlan plan = RunPlanner.complete(RunConfig.of(TargetConfig.of(baseUrl, SimConfig.defaults().modelId()))
+        return warm(TargetConfig.of(baseUrl, SimConfig.defaults().modelId()), targetRequests, control, notices);
+    }
+
+    private static WarmupResult warm(TargetConfig targetConfig, int targetRequests, RunControl control,
+                                     List<String> notices) throws Exception {
+        String baseUrl = targetConfig.baseUrl();
+        RunPlan plan = RunPlanner.complete(RunConfig.of(targetConfig)
                 .withWarmup(new WarmupConfig(0, targetRequests))
                 .withLoad(l -> l.withRequests(2))
                 .withRequest(r -> r.withMaxTokens(4).withCtxTokens(64).withSharedPrefixTokens(0)), 4096, ApiKey.none()).get();
@@ -94,5 +100,28 @@ class RunWarmupTest {
         WarmupResult w = warm(sim.baseUrl(), 3, stopped, notices);
         assertThat(w).as("warm-up of a stopped run").isEqualTo(WarmupResult.NONE);
         assertThat(notices).as("notices").isEmpty();
+    }
+
+    /** Issue 33 (fresh-user pass): warm-up requests carry the run's trace headers, with a warm-up request id. */
+    @Test
+    void theTargetWarmupCarriesTraceHeadersWithAWarmupRequestIdUnlessTurnedOff() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        io.vertx.core.http.HttpServer server = vertx.createHttpServer().requestHandler(req -> {
+            seen.add(req.getHeader("X-Request-Id") + " " + req.getHeader("traceparent"));
+            req.response().setStatusCode(500).end();
+        }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try {
+            String url = "http://127.0.0.1:" + server.actualPort() + "/v1";
+            warm(url, 2, new RunControl(), new CopyOnWriteArrayList<>());
+            assertThat(seen).as("X-Request-Id and traceparent of the warm-up requests").hasSize(2)
+                    .allMatch(h -> h.matches("benchmark-\\d{8}T\\d{6}Z-warmup-[01] 00-[0-9a-f]{32}-[0-9a-f]{16}-01"))
+                    .anyMatch(h -> h.contains("-warmup-0 ")).anyMatch(h -> h.contains("-warmup-1 "));
+            seen.clear();
+            warm(TargetConfig.of(url, SimConfig.defaults().modelId()).withTraceHeaders(false), 1, new RunControl(),
+                    new CopyOnWriteArrayList<>());
+            assertThat(seen).as("headers with --no-trace-headers").containsExactly("null null");
+        } finally {
+            server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 }

@@ -82,7 +82,7 @@ class ClientWarmupTest {
         List<RequestResult> results = new CopyOnWriteArrayList<>();
         ClientConfig cfg = new ClientConfig("http://127.0.0.1:1/v1", 5, false, 8, ApiKey.none());
         try (io.capstream.loadgen.client.StreamingClient client = new io.capstream.loadgen.client.StreamingClient(vertx, cfg)) {
-            int failed = TargetWarmup.run(contexts(), client, BODIES, 5, 2, () -> true, results::add)
+            int failed = TargetWarmup.run(contexts(), client, BODIES, k -> java.util.Map.of(), 5, 2, () -> true, results::add)
                     .await(30, TimeUnit.SECONDS);
             assertEquals(0, failed);
             assertEquals(List.of(), results);

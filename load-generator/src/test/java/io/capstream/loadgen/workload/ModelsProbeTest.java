@@ -28,6 +28,23 @@ class ModelsProbeTest {
         assertNull(parse("{\"data\":[{\"id\":\"m\",\"max_model_len\":true}]}", "m"));
     }
 
+    /**
+     * Issue 33 (fresh-user pass): llama-server's GET /v1/models (seen on this machine, -np 4 -c 8192) gives the window
+     * only as meta.n_ctx (per slot) and meta.n_ctx_train.
+     */
+    @Test
+    void llamaServersMetaGivesTheWindowServedContextFirst() {
+        String llama = "{\"object\":\"list\",\"data\":[{\"id\":\"random-llama-20m\",\"object\":\"model\","
+                + "\"owned_by\":\"llamacpp\",\"meta\":{\"vocab_type\":true,\"n_vocab\":32000,\"n_ctx\":2048,"
+                + "\"n_ctx_train\":4096,\"n_embd\":256}}]}";
+        org.assertj.core.api.Assertions.assertThat(parse(llama, "random-llama-20m")).as("window from meta.n_ctx")
+                .isEqualTo(2048);
+        org.assertj.core.api.Assertions.assertThat(parse("{\"data\":[{\"id\":\"m\",\"meta\":{\"n_ctx_train\":4096}}]}",
+                "m")).as("window from meta.n_ctx_train alone").isEqualTo(4096);
+        org.assertj.core.api.Assertions.assertThat(parse("{\"data\":[{\"id\":\"m\",\"max_model_len\":1000,"
+                + "\"meta\":{\"n_ctx\":2048}}]}", "m")).as("the reference's keys first").isEqualTo(1000);
+    }
+
     @Test
     void garbageIsNull() {
         assertNull(parse("not json", "m"));

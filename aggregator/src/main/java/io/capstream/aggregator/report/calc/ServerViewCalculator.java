@@ -13,7 +13,8 @@ import java.util.List;
  * server's own TTFT, {@code RequestCompleted.server_view.server_ttft_ms}, e.g. llama.cpp's {@code timings.prompt_ms}),
  * {@code client_minus_server_ttft_ms} (per request, the client's time to its first token minus the server's: the
  * network, the client, HTTP handling, the wait for a slot and what else the engine's clock does not see) as
- * {@link Distributions}, and {@code server_view}, the per-request ids and TTFTs (columnar, in request_index order).
+ * {@link Distributions}, and {@code server_view}, the per-request ids, TTFTs, the server TTFT's source and llama.cpp's
+ * {@code prompt_ms}, {@code predicted_ms} and {@code cache_n} (columnar, in request_index order).
  * Over the successful requests whose events carry {@code server_view}. The client's first token is the first
  * generated token of any kind, as the server's is: {@code ttfo_ns} (first reasoning or content), else
  * {@code ttft_ns}; with reasoning, TTFT comes later by the reasoning's decode time, which is not the server's
@@ -53,6 +54,10 @@ public final class ServerViewCalculator {
         List<Double> client = new ArrayList<>(n);
         List<Double> server = new ArrayList<>(n);
         List<Double> difference = new ArrayList<>(n);
+        List<String> source = new ArrayList<>(n);
+        List<Double> promptMs = new ArrayList<>(n);
+        List<Double> predictedMs = new ArrayList<>(n);
+        List<Integer> cacheN = new ArrayList<>(n);
         for (RequestCompleted c : viewed) {
             ServerView v = c.getServerView();
             long first = c.getTtfoNs() != null && c.getTtfoNs() >= 0 ? c.getTtfoNs() : c.getTtftNs();
@@ -65,10 +70,15 @@ public final class ServerViewCalculator {
             client.add(clientMs);
             server.add(serverMs);
             difference.add(clientMs != null && serverMs != null ? clientMs - serverMs : null);
+            source.add(v.getServerTtftSource());
+            promptMs.add(v.getPromptMs());
+            predictedMs.add(v.getPredictedMs());
+            cacheN.add(v.getCacheN());
         }
         stats.setServerView(ServerViewRows.newBuilder().setRequestIndex(index).setRequestId(requestId)
                 .setTraceId(traceId).setResponseId(responseId).setClientFirstTokenMs(client).setServerTtftMs(server)
-                .setClientMinusServerTtftMs(difference).build());
+                .setClientMinusServerTtftMs(difference).setServerTtftSource(source).setPromptMs(promptMs)
+                .setPredictedMs(predictedMs).setCacheN(cacheN).build());
         if (server.stream().anyMatch(s -> s != null)) {
             stats.setServerTtftMs(Distributions.of(server));
             stats.setClientMinusServerTtftMs(Distributions.of(difference));

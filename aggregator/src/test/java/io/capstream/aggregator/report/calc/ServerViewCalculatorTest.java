@@ -16,7 +16,9 @@ class ServerViewCalculatorTest {
                 .setTtfoNs(ttfoMs == null ? null : ttfoMs * 1_000_000L)
                 .setServerView(ServerView.newBuilder().setRequestId("run-" + index).setTraceId("t" + index)
                         .setResponseId("chatcmpl-" + index).setServerTtftMs(serverMs)
-                        .setServerTtftSource(serverMs == null ? null : "timings.prompt_ms").build())
+                        .setServerTtftSource(serverMs == null ? null : "timings.prompt_ms").setPromptMs(serverMs)
+                        .setPredictedMs(serverMs == null ? null : 40.0 + index).setCacheN(serverMs == null ? null : index)
+                        .build())
                 .build();
     }
 
@@ -44,6 +46,12 @@ class ServerViewCalculatorTest {
                 .containsExactly(110.0, 120.0, 140.0, 150.0);
         assertThat(rows.getServerTtftMs()).as("server TTFT").containsExactly(100.0, 100.0, 130.0, null);
         assertThat(rows.getClientMinusServerTtftMs()).as("difference").containsExactly(10.0, 20.0, 10.0, null);
+        // issue 33 (fresh-user pass): the per-request CSV shows the TTFT's source and llama.cpp's timings too
+        assertThat(rows.getServerTtftSource()).as("server TTFT source").containsExactly("timings.prompt_ms",
+                "timings.prompt_ms", "timings.prompt_ms", null);
+        assertThat(rows.getPromptMs()).as("prompt_ms").containsExactly(100.0, 100.0, 130.0, null);
+        assertThat(rows.getPredictedMs()).as("predicted_ms").containsExactly(40.0, 41.0, 42.0, null);
+        assertThat(rows.getCacheN()).as("cache_n").containsExactly(0, 1, 2, null);
     }
 
     @Test
