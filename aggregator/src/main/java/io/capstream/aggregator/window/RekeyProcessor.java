@@ -26,8 +26,8 @@ import org.apache.kafka.streams.processor.api.Record;
  * producer and commits the transaction with the input offsets), when the buffer passes {@link #MAX_PARTIALS}, and
  * before the punctuator sends anything. So the partials are in the transaction that commits the offsets of the
  * requests in them: after kill -9 or any aborted transaction both are rolled back together and the requests are
- * read and combined again, nothing lost and nothing counted twice; a task initialised again or closed drops its
- * buffer ({@link #init}, {@link #close}).
+ * read and combined again, nothing lost and nothing counted twice; a task initialised again drops its buffer
+ * ({@link #init}).
  *
  * <p><b>Progress.</b> The window step closes a window only when every input partition has passed it
  * ({@link TumblingWindowProcessor}), from the progress of each input partition ({@link SourceProgress}: the partition
@@ -152,9 +152,13 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
         }
     }
 
+    /**
+     * Keeps the buffer: Kafka Streams commits a task before it closes its processors when it closes it cleanly, and
+     * if it ever closed them first the commit hook still forwards the buffer before that commit; on a dirty close
+     * the hook store is closed too (nothing forwarded) and {@link #init} drops the buffer of a task revived.
+     */
     @Override
     public void close() {
-        partials.clear(); // not flushed: belongs to a transaction that is not committed
     }
 
     /** @return this partition's progress as the window partitions last got it (what a record between flushes carries) */

@@ -17,6 +17,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Tumbling event-time windows with emit-on-close, over the re-keyed events
  * ({@code target|model|bucket}, timestamps = event time).
  *
+ * <p>Issue 31: requests come combined, a partial aggregate per key, window and commit of a re-keying task
+ * ({@link WindowInput.Partial}, {@link RekeyProcessor}), merged into the window's aggregate (every count, sum, sketch
+ * bin and bucket count adds up, so the summary is the one of the requests added one by one); requests of one record
+ * each, as versions before wrote them, are still read and added one by one. A partial late for its window is merged
+ * into the closed window or, later than that, counted in {@code late_dropped} with all its requests.
+ *
  * <p>Why not {@code windowedBy(...).emitStrategy(onWindowClose())}: the DSL's window aggregation
  * advances its observed stream time with every record it aggregates, the largest event time seen. Its input
  * here is a partition of the repartition topic, into which every input partition's re-keying task writes; on
