@@ -161,7 +161,7 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
     public void close() {
     }
 
-    /** @return this partition's progress as the window partitions last got it (what a record between flushes carries) */
+    /** @return this partition's progress as the window partitions last got it (carried between flushes) */
     private SourceProgress flushedProgress() {
         return new SourceProgress(source, broadcastEventTime, false);
     }

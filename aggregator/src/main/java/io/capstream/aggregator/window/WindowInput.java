@@ -49,7 +49,7 @@ sealed interface WindowInput {
      *                    included; not null, not empty
      */
     record Partial(long windowStart, WindowAggregate aggregate) implements WindowInput {
-        /** @return requests in it as the window step counts them for {@code late_dropped}: completed, failed, cancelled */
+        /** @return its requests as counted in {@code late_dropped}: completed, failed and cancelled */
         public long counted() {
             return aggregate.requests() + aggregate.cancelled();
         }

@@ -120,7 +120,8 @@ class PartialAggregatesWindowTest {
         }
         return new WindowInput.Completed(new RequestSample(ttft, ttft - r.nextInt(20), ttft + r.nextInt(1500),
                 r.nextBoolean() ? 5 + r.nextDouble() * 30 : null, 20 + r.nextDouble() * 80,
-                r.nextBoolean() ? 1000 + r.nextDouble() * 30_000 : null, r.nextBoolean() ? (long) r.nextInt(8000) : null,
+                r.nextBoolean() ? 1000 + r.nextDouble() * 30_000 : null,
+                r.nextBoolean() ? (long) r.nextInt(8000) : null,
                 r.nextInt(512), true, gaps.isEmpty() ? null : gaps));
     }
 
