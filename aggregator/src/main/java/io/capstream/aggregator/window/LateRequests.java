@@ -95,24 +95,27 @@ final class LateRequests {
     }
 
     /**
-     * Counts one request too late to be merged.
+     * Counts requests of one window too late to be merged (one request, or a partial aggregate's).
      *
-     * @param key         its window key; not null
-     * @param windowStart its window's start, epoch ms
-     * @param eventTime   its event time, epoch ms
+     * @param key         their window key; not null
+     * @param windowStart their window's start, epoch ms
+     * @param eventTime   their (largest) event time, epoch ms
      * @param closeTime   the time up to which windows were closed, epoch ms
      * @param progress    the input partitions' progress (for the log); not null
+     * @param count       how many requests, &ge; 1
      */
-    void drop(WindowKey key, long windowStart, long eventTime, long closeTime, InputProgress progress) {
+    void drop(WindowKey key, long windowStart, long eventTime, long closeTime, InputProgress progress, long count) {
         String storeKey = PREFIX + TumblingWindowProcessor.storeKey(windowStart, key.encode());
         byte[] old = store.get(storeKey);
-        long n = (old == null ? 0 : Long.parseLong(new String(old, StandardCharsets.US_ASCII))) + 1;
+        long n = (old == null ? 0 : Long.parseLong(new String(old, StandardCharsets.US_ASCII))) + count;
         store.put(storeKey, Long.toString(n).getBytes(StandardCharsets.US_ASCII));
-        listener.lateDropped(key.target(), key.model(), key.bucket());
-        if (droppedRecords != null) {
-            droppedRecords.record();
+        for (long i = 0; i < count; i++) {
+            listener.lateDropped(key.target(), key.model(), key.bucket());
         }
-        WARN.count(String.format("%s window %s, event time %s, %d ms behind the close time %s (input partitions: %s)",
+        if (droppedRecords != null) {
+            droppedRecords.record(count);
+        }
+        WARN.count(count, String.format("%s window %s, event time %s, %d ms behind the close time %s (input partitions: %s)",
                 key.encode(), Instant.ofEpochMilli(windowStart), Instant.ofEpochMilli(eventTime), closeTime - eventTime,
                 Instant.ofEpochMilli(closeTime), progress));
         WARN.warnIfDue(context.currentSystemTimeMs());
@@ -170,8 +173,8 @@ final class LateRequests {
         private long unwarned;
         private String latest;
 
-        synchronized void count(String what) {
-            unwarned++;
+        synchronized void count(long n, String what) {
+            unwarned += n;
             latest = what;
         }
 

@@ -32,6 +32,22 @@ public final class Sketches {
     }
 
     /**
+     * Merges {@code other} into {@code target}. Sketches of the same relative accuracy merge exactly (the bins'
+     * counts add up: the result is the sketch of all values); one of another accuracy (an aggregate written before
+     * the accuracy was changed) is converted to the target's index mapping first instead of failing.
+     *
+     * @param target the sketch merged into; not null
+     * @param other  the sketch merged from, unchanged; not null
+     */
+    public static void merge(DDSketch target, DDSketch other) {
+        if (target.getIndexMapping().equals(other.getIndexMapping())) {
+            target.mergeWith(other);
+        } else {
+            target.mergeWith(other.convert(target.getIndexMapping(), UnboundedSizeDenseStore::new));
+        }
+    }
+
+    /**
      * @param sketch the sketch; not null
      * @return its DDSketch encoding (with the index mapping)
      */

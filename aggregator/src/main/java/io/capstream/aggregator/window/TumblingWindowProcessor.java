@@ -17,6 +17,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Tumbling event-time windows with emit-on-close, over the re-keyed events
  * ({@code target|model|bucket}, timestamps = event time).
  *
+ * <p>Issue 31: requests come combined, a partial aggregate per key, window and commit of a re-keying task
+ * ({@link WindowInput.Partial}, {@link RekeyProcessor}), merged into the window's aggregate (every count, sum, sketch
+ * bin and bucket count adds up, so the summary is the one of the requests added one by one); requests of one record
+ * each, as versions before wrote them, are still read and added one by one. A partial late for its window is merged
+ * into the closed window or, later than that, counted in {@code late_dropped} with all its requests.
+ *
  * <p>Why not {@code windowedBy(...).emitStrategy(onWindowClose())}: the DSL's window aggregation
  * advances its observed stream time with every record it aggregates, the largest event time seen. Its input
  * here is a partition of the repartition topic, into which every input partition's re-keying task writes; on
@@ -152,44 +158,64 @@ final class TumblingWindowProcessor implements Processor<String, WindowInput, St
     }
 
     private void aggregate(String key, long t, WindowInput input) {
+        if (input instanceof WindowInput.Partial p) {
+            // issue 31: the requests of one key and window combined by the re-keying step
+            String storeKey = target(key, p.windowStart(), t, p.counted());
+            if (storeKey == null) {
+                return;
+            }
+            WindowAggregate agg = aggregates.get(storeKey);
+            if (agg == null && p.aggregate().relativeAccuracy() == relativeAccuracy) {
+                agg = p.aggregate(); // decoded for this record only: taken over
+            } else {
+                if (agg == null) {
+                    agg = new WindowAggregate(relativeAccuracy);
+                }
+                agg.merge(p.aggregate());
+            }
+            aggregates.put(storeKey, agg);
+            return;
+        }
+        // one request, as versions before the partials wrote them (still read from the repartition topic)
         if (input instanceof WindowInput.NoRow) {
             return; // fails the §7 validity filter: no row, counted nowhere
         }
         if (!(input instanceof WindowInput.Completed) && !(input instanceof WindowInput.Failed)) {
             return;
         }
-        long start = t - Math.floorMod(t, sizeMs);
-        String storeKey = storeKey(start, key);
-        if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
-            if (start + sizeMs + graceMs + latenessMs <= observed) {
-                late.drop(WindowKey.decode(key), start, t, observed, progress);
-                return;
-            }
-            storeKey = CLOSED_PREFIX + storeKey; // merged into the closed window, which is emitted again
-            late.merged(key, start);
+        String storeKey = target(key, t - Math.floorMod(t, sizeMs), t, 1);
+        if (storeKey == null) {
+            return;
         }
         WindowAggregate agg = aggregates.get(storeKey);
         if (agg == null) {
             agg = new WindowAggregate(relativeAccuracy);
         }
-        if (input instanceof WindowInput.Completed c) {
-            RequestSample s = c.sample();
-            agg.addCompleted(s, meetsEverySlo(s));
-        } else if (((WindowInput.Failed) input).cancelled()) {
-            agg.addCancelled(); // cancelled by the client on purpose (issue 30): not a failure
-        } else {
-            agg.addFailed(((WindowInput.Failed) input).errorType());
-        }
+        PartialAggregates.add(agg, input, perRequestSlos);
         aggregates.put(storeKey, agg);
     }
 
-    private boolean meetsEverySlo(RequestSample s) {
-        for (RequestCriterion slo : perRequestSlos) {
-            if (!slo.metBy(s)) {
-                return false;
+    /**
+     * Where requests of a window go: its open aggregate, its closed one (a late request, noted for the window's
+     * summary to be emitted again), or nowhere (too late even for that: counted in {@code late_dropped}).
+     *
+     * @param key     the window key, encoded; not null
+     * @param start   the window's start, epoch ms
+     * @param t       the requests' (largest) event time, for the log
+     * @param counted how many requests they are
+     * @return the store key of the aggregate to add them to; null when they are dropped
+     */
+    private String target(String key, long start, long t, long counted) {
+        String storeKey = storeKey(start, key);
+        if (observed != Long.MIN_VALUE && start + sizeMs + graceMs <= observed) {
+            if (start + sizeMs + graceMs + latenessMs <= observed) {
+                late.drop(WindowKey.decode(key), start, t, observed, progress, counted);
+                return null;
             }
+            late.merged(key, start);
+            return CLOSED_PREFIX + storeKey; // merged into the closed window, which is emitted again
         }
-        return true;
+        return storeKey;
     }
 
     /**

@@ -171,9 +171,12 @@ public final class WindowAggregate {
     }
 
     /**
-     * Merges another aggregate (same relative accuracy) into this one.
+     * Merges another aggregate into this one: every count, sum, error type, sketch bin and bucket count adds up, so
+     * merging aggregates of parts of a window's requests gives the aggregate of all of them (issue 31: the partial
+     * aggregates of the re-keying step). An aggregate of another relative accuracy is converted to this one's
+     * ({@link Sketches#merge}).
      *
-     * @param other the other aggregate; not null
+     * @param other the other aggregate, unchanged; not null
      */
     public void merge(WindowAggregate other) {
         completed += other.completed;
@@ -184,7 +187,7 @@ public final class WindowAggregate {
         goodRequests += other.goodRequests;
         other.failuresByType.forEach((k, v) -> failuresByType.merge(k, v, Long::sum));
         for (Quantity q : Quantity.values()) {
-            sketches.get(q).mergeWith(other.sketches.get(q));
+            Sketches.merge(sketches.get(q), other.sketches.get(q));
         }
         for (LatencyMeasure m : LatencyMeasure.values()) {
             histograms.get(m).merge(other.histograms.get(m));

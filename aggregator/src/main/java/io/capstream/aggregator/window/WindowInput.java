@@ -39,6 +39,23 @@ sealed interface WindowInput {
     }
 
     /**
+     * Issue 31: the requests of one window key and one window that one re-keying task read between two of its
+     * flushes (a commit, a punctuation, or a full buffer), aggregated there ({@link PartialAggregates}), so that the
+     * repartition topic carries one record per key, window and flush instead of one per request. The window step
+     * merges it into the window's aggregate as it would have added each request.
+     *
+     * @param windowStart the window's start, epoch ms (a multiple of the window size)
+     * @param aggregate   the requests' aggregate, completed, failed and cancelled ones, the SLO's good ones
+     *                    included; not null, not empty
+     */
+    record Partial(long windowStart, WindowAggregate aggregate) implements WindowInput {
+        /** @return its requests as counted in {@code late_dropped}: completed, failed and cancelled */
+        public long counted() {
+            return aggregate.requests() + aggregate.cancelled();
+        }
+    }
+
+    /**
      * A generator's heartbeat (moves the time on in every window task), with its scrape of the endpoint's metrics.
      *
      * @param target  the target base URL; null when the heartbeat has none

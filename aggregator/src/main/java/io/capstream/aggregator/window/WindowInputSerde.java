@@ -24,7 +24,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * ITL, decode and prefill rates (doubles) and prompt tokens (varlong) when present, output tokens (varlong), the
  * chunk gaps (varint count, varints); a failed request a flags byte (error type present, cancelled) and the error
  * type; a heartbeat a flags byte (target, model present), target, model, and the scraped metrics (varint count,
- * name and double each). Strings are UTF-8 with a varint length; varints and varlongs zig-zag, 7 bits a byte.
+ * name and double each); a partial aggregate (issue 31) the window start (varlong) and the aggregate's state-store
+ * form ({@link WindowAggregateSerde}, with its version byte) to the end. Strings are UTF-8 with a varint length; varints and varlongs zig-zag, 7 bits a byte.
  * Null (the progress records) stays null.
  *
  * <p>Records written by versions before this one (the whole event, Avro with a schema id, magic byte 0) are still
@@ -38,6 +39,7 @@ final class WindowInputSerde implements Serde<WindowInput> {
     private static final byte NO_ROW = 2;
     private static final byte FAILED = 3;
     private static final byte BEAT = 4;
+    private static final byte PARTIAL = 5;
 
     private final Deserializer<RunEvent> legacy;
 
@@ -100,6 +102,13 @@ final class WindowInputSerde implements Serde<WindowInput> {
                     writeVarint(g, b);
                 }
             }
+            return Arrays.copyOf(b.array(), b.position());
+        } else if (value instanceof WindowInput.Partial p) {
+            byte[] agg = p.aggregate().toBytes();
+            ByteBuffer b = ByteBuffer.allocate(2 + 10 + agg.length);
+            b.put(MAGIC).put(PARTIAL);
+            writeVarlong(p.windowStart(), b);
+            b.put(agg);
             return Arrays.copyOf(b.array(), b.position());
         } else if (value instanceof WindowInput.NoRow) {
             return new byte[] {MAGIC, NO_ROW};
@@ -188,6 +197,11 @@ final class WindowInputSerde implements Serde<WindowInput> {
                     }
                     return new WindowInput.Completed(new RequestSample(ttft, ttfo, e2e, itl, decode, prefill, prompt,
                             out, (flags & 16) != 0, gaps));
+                }
+                case PARTIAL -> {
+                    long start = readVarlong(b);
+                    return new WindowInput.Partial(start,
+                            WindowAggregate.fromBytes(Arrays.copyOfRange(data, b.position(), data.length)));
                 }
                 case NO_ROW -> {
                     return new WindowInput.NoRow();

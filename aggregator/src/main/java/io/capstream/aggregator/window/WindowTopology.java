@@ -17,11 +17,15 @@ import org.apache.kafka.streams.state.Stores;
  * target, model and context bucket ({@link ContextBuckets}), emitting one {@link WindowSummary}
  * per window to {@code capstream.summaries} when the window closes.
  *
- * <p>Shape: run-id-keyed events → {@link RekeyProcessor} (key {@code target|model|bucket},
- * timestamp = event time, value only what the window step needs, {@link WindowInput}: a request's §7 row values;
- * heartbeats keep a marker key) → repartition topic
+ * <p>Shape: run-id-keyed events → {@link RekeyProcessor} (key {@code target|model|bucket}; the requests combined
+ * in memory into one partial aggregate per key and window, {@link WindowInput.Partial}, forwarded once per commit
+ * of its task, before it, with the input offsets in the same transaction, timestamp = the partial's largest event
+ * time; heartbeats as they come, with a marker key; its store {@value #PARTIALS_STORE} is only the commit hook)
+ * → repartition topic
  * {@code <app>-capstream-window-events-repartition} with {@link HeartbeatBroadcastPartitioner}
- * (heartbeats to every partition) → {@link TumblingWindowProcessor} (stores
+ * (heartbeats to every partition) → {@link TumblingWindowProcessor} (merges each partial into its window's
+ * aggregate, which gives what adding its requests one by one gives; per-request records left in the topic by a
+ * version before are still added one by one; stores
  * {@value #AGGREGATES_STORE} and, for the scrapes of the endpoints' metrics, {@value #SERVER_STORE}) → {@link SummaryMaterializer} (window store {@value #SUMMARIES_STORE})
  * → the summaries topic, key {@code target|model|bucket|windowStartMs}.
  *
@@ -44,6 +48,11 @@ public final class WindowTopology {
     public static final String SERVER_STORE = "capstream-window-server";
     /** Window store of closed summaries (key target|model|bucket, time = window start), for queries. */
     public static final String SUMMARIES_STORE = "capstream-summaries-store";
+    /**
+     * The re-keying step's {@link CommitHookStore} (in memory, no changelog): before every commit of its task it
+     * forwards the partial aggregates buffered since the last one.
+     */
+    public static final String PARTIALS_STORE = "capstream-window-partials";
     /** Name of the repartition step (topic {@code <app>-capstream-window-events-repartition}). */
     public static final String REPARTITION_NAME = "capstream-window-events";
 
@@ -93,9 +102,13 @@ public final class WindowTopology {
         builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(SUMMARIES_STORE,
                 config.retention(), config.windowSize(), false), Serdes.String(), summarySerde));
 
-        // only what the window step needs crosses the repartition topic (WindowInput), not the whole event
+        builder.addStateStore(CommitHookStore.builder(PARTIALS_STORE));
+
+        // only what the window step needs crosses the repartition topic (WindowInput), not the whole event, and the
+        // requests combined per key, window and commit (WindowInput.Partial), not one record per request
         KStream<String, WindowInput> rekeyed = events
-                .process(() -> new RekeyProcessor(config.buckets(), config.sourceIdle()), Named.as("capstream-window-rekey"))
+                .process(() -> new RekeyProcessor(config, PARTIALS_STORE), Named.as("capstream-window-rekey"),
+                        PARTIALS_STORE)
                 .repartition(Repartitioned.<String, WindowInput>as(REPARTITION_NAME)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(new WindowInputSerde(eventSerde.deserializer()))

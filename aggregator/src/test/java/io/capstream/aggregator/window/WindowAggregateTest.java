@@ -31,6 +31,29 @@ class WindowAggregateTest {
         assertEquals(0.01, back.relativeAccuracy());
     }
 
+    /**
+     * Issue 31: a partial aggregate made with another relative accuracy (the setting changed while partials were in
+     * the repartition topic) is converted and merged; DDSketch's own merge threw, which would have failed the stream
+     * thread on the same record at every restart.
+     */
+    @Test
+    void anAggregateOfAnotherAccuracyIsMergedInsteadOfFailing() {
+        WindowAggregate a = new WindowAggregate(0.01);
+        a.addCompleted(new RequestSample(100, 90, 500, 10.0, 100.0, 5000.0, 1000L, 41), true);
+        WindowAggregate b = new WindowAggregate(0.02);
+        b.addCompleted(new RequestSample(200, 190, 700, null, null, null, null, 7), false);
+
+        a.merge(b);
+
+        org.assertj.core.api.Assertions.assertThat(a.completed()).as("completed").isEqualTo(2);
+        org.assertj.core.api.Assertions.assertThat(a.sketch(Quantity.TTFT).getCount()).as("TTFT values")
+                .isEqualTo(2.0);
+        org.assertj.core.api.Assertions.assertThat(a.sketch(Quantity.TTFT).getMaxValue())
+                .as("largest TTFT, within the two accuracies and a bin (4%%)")
+                .isCloseTo(200, org.assertj.core.api.Assertions.within(8.0));
+        org.assertj.core.api.Assertions.assertThat(a.relativeAccuracy()).as("accuracy kept").isEqualTo(0.01);
+    }
+
     @Test
     void heartbeatsGoToEveryPartitionRequestsToTheirOwn() {
         HeartbeatBroadcastPartitioner p = new HeartbeatBroadcastPartitioner();

@@ -55,6 +55,30 @@ class WindowInputSerdeTest {
     }
 
     @Test
+    void aPartialAggregateRoundTripsWithEveryField() {
+        WindowAggregate agg = new WindowAggregate(0.01);
+        agg.addCompleted(new RequestSample(12.5, 11.25, 987.0, 14.1, 70.9, 33_000.0, 4096L, 64, true, gaps(63)), true);
+        agg.addCompleted(new RequestSample(Double.NaN, Double.NaN, 5.5, null, null, null, null, 0, false, null), false);
+        agg.addFailed("HttpStatus503");
+        agg.addFailed(null);
+        agg.addCancelled();
+        WindowInput.Partial in = new WindowInput.Partial(1_767_225_600_000L, agg);
+
+        WindowInput out = roundTrip(in);
+
+        assertThat(out).as("kind read back").isInstanceOf(WindowInput.Partial.class);
+        WindowInput.Partial p = (WindowInput.Partial) out;
+        assertThat(p.windowStart()).as("window start").isEqualTo(in.windowStart());
+        assertThat(p.counted()).as("requests counted for late_dropped: 2 completed, 2 failed, 1 cancelled")
+                .isEqualTo(5);
+        assertThat(p.aggregate().toBytes()).as("the aggregate, every field (its state-store form)")
+                .isEqualTo(agg.toBytes());
+        assertThat(SummaryBuilder.build(new WindowKey("t", "m", "le4096"), 0, 60_000, p.aggregate(), true))
+                .as("its summary").isEqualTo(SummaryBuilder.build(new WindowKey("t", "m", "le4096"), 0, 60_000, agg,
+                        true));
+    }
+
+    @Test
     void theWholeEventsThatVersionsBeforeWroteAreStillRead() {
         RunEvent completed = WindowTestEvents.completed("run-a", 3, 1_000_000L, 100, 200, 5);
         RunEvent failed = WindowTestEvents.failed("run-a", 4, 1_000_000L, "HttpStatus500");
