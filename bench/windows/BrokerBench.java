@@ -35,15 +35,16 @@ public class BrokerBench {
     public static void main(String[] a) throws Exception {
         if (a[0].equals("lag")) {
             long t0 = System.nanoTime();
-            double[] t = waitForLagZero(a[1], a[2], t0, Integer.parseInt(a[4]));
+            List<String> pids = List.of(a).subList(5, a.length);
+            double[] atFirstCommit = {-1};
+            double[] t = waitForLagZero(a[1], a[2], t0, Integer.parseInt(a[4]), () -> atFirstCommit[0] = cpuSeconds(pids));
             report("aggregate", Long.parseLong(a[3]), t);
-            double cpu = 0;
-            for (int i = 5; i < a.length; i++) {
-                cpu += cpuSeconds(a[i]);
-            }
-            if (a.length > 5) {
+            if (!pids.isEmpty()) {
+                double cpu = cpuSeconds(pids);
                 System.out.printf("aggregate: %.1f CPU s (user + system, all threads) = %.0f request events per CPU "
-                        + "second%n", cpu, Long.parseLong(a[3]) / cpu);
+                        + "second; %.1f CPU s to the first commit, %.1f after it%n", cpu, Long.parseLong(a[3]) / cpu,
+                        atFirstCommit[0], cpu - atFirstCommit[0]);
+                System.out.printf("aggregate: CPU s by thread at lag 0: %s%n", threadSplit(pids));
             }
         } else if (a[0].equals("windows")) {
             StreamsBuilder b = new StreamsBuilder();
@@ -60,8 +61,69 @@ public class BrokerBench {
 
     /** @return user + system CPU seconds of process {@code pid} so far (Linux /proc; clock ticks of 10 ms) */
     static double cpuSeconds(String pid) throws java.io.IOException {
-        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", pid, "stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return statCpu(java.nio.file.Path.of("/proc", pid, "stat"));
+    }
+
+    /**
+     * @return user + system CPU seconds of the processes and their descendants (./capstream may run java as a child,
+     *         e.g. while it writes a class-data archive)
+     */
+    static double cpuSeconds(List<String> pids) {
+        double cpu = 0;
+        for (long pid : withDescendants(pids)) {
+            try {
+                cpu += cpuSeconds(Long.toString(pid));
+            } catch (java.io.IOException e) {
+                // gone
+            }
+        }
+        return cpu;
+    }
+
+    static List<Long> withDescendants(List<String> pids) {
+        List<Long> all = new java.util.ArrayList<>();
+        for (String p : pids) {
+            all.add(Long.parseLong(p));
+            ProcessHandle.of(Long.parseLong(p)).ifPresent(h -> h.descendants().forEach(d -> all.add(d.pid())));
+        }
+        return all;
+    }
+
+    /**
+     * @return CPU seconds per kind of thread of the processes (thread names as /proc shows them, 15 characters): JIT
+     *         compilers, GC (and the VM thread), Kafka clients' network threads, the Kafka Streams threads (stream,
+     *         global, state updater: named after the application id), main, others
+     */
+    static String threadSplit(List<String> pids) {
+        Map<String, Double> by = new java.util.TreeMap<>();
+        for (long pid : withDescendants(pids)) {
+            java.nio.file.Path tasks = java.nio.file.Path.of("/proc", Long.toString(pid), "task");
+            try (var dirs = java.nio.file.Files.list(tasks)) {
+                for (java.nio.file.Path t : dirs.toList()) {
+                    try {
+                        String comm = java.nio.file.Files.readString(t.resolve("comm")).trim();
+                        String kind = comm.startsWith("C2 Compiler") || comm.startsWith("C1 Compiler") ? "jit"
+                                : comm.startsWith("GC Thread") || comm.equals("VM Thread") ? "gc+vm"
+                                : comm.startsWith("kafka-producer") ? "producer-net"
+                                : comm.startsWith("bench-agg") || comm.startsWith("capstream-") ? "streams"
+                                : comm.equals("main") || comm.equals("java") ? "main"
+                                : "other";
+                        by.merge(kind, statCpu(t.resolve("stat")), Double::sum);
+                    } catch (java.io.IOException e) {
+                        // thread gone
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // process gone
+            }
+        }
+        return by.entrySet().stream().map(e -> String.format("%s %.1f", e.getKey(), e.getValue()))
+                .collect(Collectors.joining(", "));
+    }
+
+    static double statCpu(java.nio.file.Path stat) throws java.io.IOException {
+        String s = java.nio.file.Files.readString(stat);
+        String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // fields 14 and 15 of stat(5)
     }
 
@@ -73,6 +135,12 @@ public class BrokerBench {
 
     /** @return {seconds to the first committed offset, seconds to lag 0}, from t0 */
     static double[] waitForLagZero(String bootstrap, String group, long t0, int timeoutS) throws Exception {
+        return waitForLagZero(bootstrap, group, t0, timeoutS, () -> { });
+    }
+
+    /** As above; {@code atFirstCommit} runs once, when the first committed offset is seen. */
+    static double[] waitForLagZero(String bootstrap, String group, long t0, int timeoutS, Runnable atFirstCommit)
+            throws Exception {
         double first = -1;
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             while ((System.nanoTime() - t0) / 1e9 < timeoutS) {
@@ -103,6 +171,7 @@ public class BrokerBench {
                 double now = (System.nanoTime() - t0) / 1e9;
                 if (any && first < 0) {
                     first = now;
+                    atFirstCommit.run();
                 }
                 if (any && lag == 0) {
                     return new double[] {first, now};

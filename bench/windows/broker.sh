@@ -10,8 +10,10 @@
 # (BrokerBench windows: EventsSource + WindowTopology, same settings). Then the count ceiling, once. Everything it
 # starts is stopped by PID. CAPSTREAM_OLD=/path/to/other/checkout/capstream adds, in every round, the same
 # measurement with that checkout's aggregate (alternating with this one). Prints one line per measurement.
-# ONLY=windows measures the window topology alone (and the ceiling); BENCH_JAVA_OPTS are added to BrokerBench's JVM
-# (e.g. -XX:StartFlightRecording=filename=win.jfr,settings=profile to profile it).
+# ONLY=windows measures the window topology alone (and the ceiling), ONLY=aggregate the whole aggregate (and the ceiling); BENCH_JAVA_OPTS are added to BrokerBench's JVM
+# (e.g. -XX:StartFlightRecording=filename=win.jfr,settings=profile to profile it). REPORTS_DUMP=DIR writes every report
+# artifact on capstream.reports, in publication order, to DIR/<run id>.<n>.json (bench/windows/ReportsDump.java), to
+# compare two versions' reports of the same fill.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$here"
@@ -77,10 +79,14 @@ for r in $(seq 1 "$rounds"); do
     measure "this checkout (round $r)" ./capstream
     [[ -z ${CAPSTREAM_OLD:-} ]] || measure "CAPSTREAM_OLD (round $r)" "$CAPSTREAM_OLD"
   fi
-  if [[ $instances -eq 1 ]]; then
+  if [[ $instances -eq 1 && ${ONLY:-} != aggregate ]]; then
     windows "this checkout (round $r)" .
     [[ -z $old_root ]] || windows "CAPSTREAM_OLD (round $r)" "$old_root"
   fi
 done
+if [[ -n ${REPORTS_DUMP:-} ]]; then # every report artifact, for comparing the versions' reports of the same fill
+  java -Xmx1g -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "./schemas/target/classes:./aggregator/target/classes:$cp" \
+    bench/windows/ReportsDump.java "$bootstrap" "$registry" "$REPORTS_DUMP"
+fi
 echo -n "broker-bench: ceiling, "
 bench . count "$bootstrap" "bench-count-$RANDOM$RANDOM" "$total" "$work/count-state"

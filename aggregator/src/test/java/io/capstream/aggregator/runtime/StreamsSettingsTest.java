@@ -1,5 +1,6 @@
 package io.capstream.aggregator.runtime;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -34,6 +35,22 @@ class StreamsSettingsTest {
         assertEquals("gzip", Topics.COMPRESSION_TYPE);
         assertEquals("gzip", p.get(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG)));
         assertEquals("gzip", new StreamsConfig(p).getProducerConfigs("c").get(ProducerConfig.COMPRESSION_TYPE_CONFIG));
+    }
+
+    @Test
+    void theProducerLingersForTheCommitIntervalSinceNothingIsVisibleBeforeTheCommit() {
+        Properties p = StreamsSettings.defaults("app", "b:1", null).toProperties();
+        Map<String, Object> producer = new StreamsConfig(p).getProducerConfigs("c");
+        assertThat(String.valueOf(producer.get(ProducerConfig.LINGER_MS_CONFIG)))
+                .as("linger.ms of a stream thread's producer: the commit interval (was 5 ms)").isEqualTo("100");
+        assertThat(String.valueOf(producer.get(ProducerConfig.BATCH_SIZE_CONFIG)))
+                .as("batch.size of a stream thread's producer").isEqualTo("65536");
+        Properties slower = StreamsSettings.defaults("app", "b:1", null).withCommitIntervalMs(1000).toProperties();
+        assertThat(slower.get(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG)))
+                .as("linger.ms follows the commit interval").isEqualTo("1000");
+        Properties own = StreamsSettings.defaults("app", "b:1", null)
+                .withExtra(Map.of("producer.linger.ms", "7")).toProperties();
+        assertThat(own.get("producer.linger.ms")).as("an explicit producer.linger.ms wins").isEqualTo("7");
     }
 
     @Test

@@ -1,9 +1,14 @@
 package io.capstream.schemas.artifact;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -34,20 +39,58 @@ public final class AvroRecordJson {
      * @throws IllegalArgumentException when a field holds a value of a type not listed above (bytes, fixed)
      */
     public static ObjectNode toObject(GenericRecord record) {
-        ObjectNode o = ArtifactJson.nodes().objectNode();
-        for (Schema.Field f : record.getSchema().getFields()) {
-            Object v = record.get(f.pos());
-            if (v == null && Boolean.TRUE.equals(f.getObjectProp(OMIT_NULL))) {
+        Schema schema = record.getSchema();
+        Fields fields = FIELDS.computeIfAbsent(schema, Fields::of);
+        ObjectNode o = new ObjectNode(ArtifactJson.nodes(), new LinkedHashMap<>(fields.capacity));
+        for (int i = 0; i < fields.names.length; i++) {
+            Object v = record.get(fields.positions[i]);
+            if (v == null && fields.omitNull[i]) {
                 continue;
             }
-            if (v instanceof CharSequence text && isJsonValue(f)) {
-                o.set(f.name(), jsonValue(text.toString()));
+            if (v instanceof CharSequence text && fields.jsonValue[i]) {
+                o.set(fields.names[i], jsonValue(text.toString()));
             } else {
-                put(o, f.name(), v);
+                o.set(fields.names[i], node(fields.names[i], v));
             }
         }
         return o;
     }
+
+    /**
+     * A record schema's fields and their properties, read once per schema: {@link Schema.Field#getObjectProp} converts
+     * the property's JSON on every call, and a report has a row record per request.
+     */
+    private static final class Fields {
+        final String[] names;
+        final int[] positions;
+        final boolean[] omitNull;
+        final boolean[] jsonValue;
+        /** Initial capacity of a map holding one entry per field without rehashing. */
+        final int capacity;
+
+        private Fields(List<Schema.Field> fields) {
+            int n = fields.size();
+            names = new String[n];
+            positions = new int[n];
+            omitNull = new boolean[n];
+            jsonValue = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                Schema.Field f = fields.get(i);
+                names[i] = f.name();
+                positions[i] = f.pos();
+                omitNull[i] = Boolean.TRUE.equals(f.getObjectProp(OMIT_NULL));
+                jsonValue[i] = isJsonValue(f);
+            }
+            capacity = (int) (n / 0.75f) + 1;
+        }
+
+        static Fields of(Schema schema) {
+            return new Fields(schema.getFields());
+        }
+    }
+
+    /** Per record schema (a handful: the report's record types), read once. */
+    private static final Map<Schema, Fields> FIELDS = new ConcurrentHashMap<>();
 
     /**
      * @param field a record field; not null
@@ -65,39 +108,41 @@ public final class AvroRecordJson {
         }
     }
 
-    private static void put(ObjectNode o, String name, Object v) {
+    /**
+     * @param name the field's (or map key's) name, for the error message
+     * @param v    the value; null gives a JSON null
+     * @return the JSON node of {@code v}
+     */
+    private static JsonNode node(String name, Object v) {
+        JsonNodeFactory nodes = ArtifactJson.nodes();
         if (v == null) {
-            o.putNull(name);
+            return nodes.nullNode();
         } else if (v instanceof Boolean b) {
-            o.put(name, b);
+            return nodes.booleanNode(b);
         } else if (v instanceof Integer i) {
-            o.put(name, i);
+            return nodes.numberNode(i.intValue());
         } else if (v instanceof Long l) {
-            o.put(name, l);
+            return nodes.numberNode(l.longValue());
         } else if (v instanceof Float fl) {
-            o.put(name, fl.doubleValue());
+            return nodes.numberNode(fl.doubleValue());
         } else if (v instanceof Double d) {
-            o.put(name, d);
+            return nodes.numberNode(d.doubleValue());
         } else if (v instanceof CharSequence || v instanceof Enum<?>) {
-            o.put(name, v.toString());
+            return nodes.textNode(v.toString());
         } else if (v instanceof GenericRecord r) {
-            o.set(name, toObject(r));
+            return toObject(r);
         } else if (v instanceof Collection<?> c) {
-            ArrayNode a = o.putArray(name);
+            ArrayNode a = nodes.arrayNode(c.size());
             for (Object e : c) {
-                add(a, e);
+                a.add(node(name, e));
             }
+            return a;
         } else if (v instanceof Map<?, ?> m) {
-            ObjectNode inner = o.putObject(name);
-            m.forEach((k, e) -> put(inner, k.toString(), e));
+            ObjectNode inner = nodes.objectNode();
+            m.forEach((k, e) -> inner.set(k.toString(), node(k.toString(), e)));
+            return inner;
         } else {
             throw new IllegalArgumentException("field " + name + ": no JSON mapping for " + v.getClass().getName());
         }
-    }
-
-    private static void add(ArrayNode a, Object e) {
-        ObjectNode holder = ArtifactJson.nodes().objectNode();
-        put(holder, "v", e);
-        a.add(holder.get("v"));
     }
 }

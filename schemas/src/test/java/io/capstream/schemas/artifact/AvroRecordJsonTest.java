@@ -57,4 +57,61 @@ class AvroRecordJsonTest {
         run.setExtraBody(null);
         org.assertj.core.api.Assertions.assertThat(AvroRecordJson.toObject(run).get("extra_body").isNull()).isTrue();
     }
+
+    @Test
+    void nestedArraysMapsRecordsAndFloatsKeepTheirJsonForm() {
+        Schema schema = new Schema.Parser().parse("""
+                {"type": "record", "name": "Outer", "namespace": "t", "fields": [
+                  {"name": "f", "type": "float"},
+                  {"name": "rows", "type": {"type": "array", "items": {"type": "record", "name": "Row", "fields": [
+                    {"name": "i", "type": "int"}, {"name": "ms", "type": ["null", "double"], "default": null},
+                    {"name": "later", "type": ["null", "string"], "default": null, "omit_null": true}]}}},
+                  {"name": "grid", "type": {"type": "array", "items": {"type": "array", "items": "long"}}},
+                  {"name": "counts", "type": {"type": "map", "values": "int"}},
+                  {"name": "none", "type": ["null", "string"], "default": null}]}""");
+        Schema row = schema.getField("rows").schema().getElementType();
+        org.apache.avro.generic.GenericRecord r1 = new org.apache.avro.generic.GenericData.Record(row);
+        r1.put("i", 0);
+        r1.put("ms", 12.5);
+        org.apache.avro.generic.GenericRecord r2 = new org.apache.avro.generic.GenericData.Record(row);
+        r2.put("i", 1);
+        r2.put("later", "x");
+        org.apache.avro.generic.GenericRecord outer = new org.apache.avro.generic.GenericData.Record(schema);
+        outer.put("f", 0.1f);
+        outer.put("rows", List.of(r1, r2));
+        outer.put("grid", List.of(List.of(1L, 2L), List.of()));
+        outer.put("counts", new java.util.TreeMap<>(java.util.Map.of("128", 3, "64", 1)));
+        for (int round = 0; round < 2; round++) { // the second reads the schema's fields from the cache
+            ObjectNode o = AvroRecordJson.toObject(outer);
+            assertThat(ArtifactJson.write(o)).as("artifact JSON of the record (round %d)", round).isEqualTo("""
+                    {
+                      "counts": {
+                        "128": 3,
+                        "64": 1
+                      },
+                      "f": 0.10000000149011612,
+                      "grid": [
+                        [
+                          1,
+                          2
+                        ],
+                        []
+                      ],
+                      "none": null,
+                      "rows": [
+                        {
+                          "i": 0,
+                          "ms": 12.5
+                        },
+                        {
+                          "i": 1,
+                          "later": "x",
+                          "ms": null
+                        }
+                      ]
+                    }
+                    """);
+            assertThat(o.get("grid").get(0).get(0).isLong()).as("a long in an array of arrays stays a long").isTrue();
+        }
+    }
 }

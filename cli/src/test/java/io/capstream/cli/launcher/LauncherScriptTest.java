@@ -1,0 +1,81 @@
+package io.capstream.cli.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The JVM flags the {@code ./capstream} script starts each command with: the script is copied next to an empty
+ * {@code cli/target/capstream.jar} (so it builds nothing) and run with a {@code java} on the PATH that prints its
+ * arguments instead of starting a JVM.
+ */
+class LauncherScriptTest {
+    /** The script under test: the checkout's, or another one named by the system property {@code capstream.script}. */
+    private static final Path SCRIPT = Path.of(System.getProperty("capstream.script", "../capstream"));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aggregateCompilesWithC1OnlyWithRoomForItsClassMetadata() throws Exception {
+        String args = launch(true, "aggregate", "--help");
+        assertThat(args).as("java arguments of ./capstream aggregate")
+                .contains("-XX:+UseParallelGC", "-XX:MetaspaceSize=128m", "-XX:TieredStopAtLevel=1");
+        String replay = launch(true, "replay", "--help");
+        assertThat(replay).as("java arguments of ./capstream replay (C2 kept)")
+                .contains("-XX:+UseParallelGC", "-XX:MetaspaceSize=128m").doesNotContain("TieredStopAtLevel");
+    }
+
+    @Test
+    void aggregateWritesAndThenMapsAClassDataArchiveOfItsOwn() throws Exception {
+        String first = launch(false, "aggregate", "--help");
+        assertThat(first).as("java arguments of the first aggregate after a build")
+                .contains("-XX:ArchiveClassesAtExit=" + dir.resolve("cli/target/capstream-aggregate.jsa"));
+        Files.writeString(dir.resolve("cli/target/capstream-aggregate.jsa"), "archive");
+        Files.setLastModifiedTime(dir.resolve("cli/target/capstream-aggregate.jsa"),
+                java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 10_000));
+        assertThat(launch(false, "aggregate", "--help")).as("java arguments of a later aggregate")
+                .contains("-XX:SharedArchiveFile=" + dir.resolve("cli/target/capstream-aggregate.jsa"))
+                .doesNotContain("ArchiveClassesAtExit");
+        assertThat(launch(false, "replay", "--help")).as("other commands do not map aggregate's archive")
+                .doesNotContain("capstream-aggregate.jsa");
+    }
+
+    /** @return the arguments the script passed to java, one per line */
+    private String launch(boolean noCds, String... command) throws IOException, InterruptedException {
+        Path target = Files.createDirectories(dir.resolve("cli/target"));
+        Path jar = target.resolve("capstream.jar");
+        if (!Files.exists(jar)) {
+            Files.writeString(jar, "");
+        }
+        Path script = dir.resolve("capstream");
+        Files.copy(SCRIPT, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path java = bin.resolve("java");
+        Files.writeString(java, "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        ProcessBuilder pb = new ProcessBuilder(new java.util.ArrayList<>(List.of("bash", script.toString()))).redirectErrorStream(true);
+        pb.command().addAll(List.of(command));
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().remove("CAPSTREAM_JAVA_OPTS");
+        if (noCds) {
+            pb.environment().put("CAPSTREAM_CDS", "0");
+        } else {
+            pb.environment().remove("CAPSTREAM_CDS");
+        }
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the script ended").isTrue();
+        assertThat(p.exitValue()).as("exit code of the script; output: %s", out).isZero();
+        return out;
+    }
+}
