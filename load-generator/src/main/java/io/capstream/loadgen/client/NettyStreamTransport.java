@@ -23,7 +23,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
+import io.netty.util.NetUtil;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.Map;
@@ -60,7 +63,9 @@ final class NettyStreamTransport implements StreamTransport {
     private final int connectTimeoutMs;
     private final boolean keepAlive;
     private final RuntimeException unusable; // the URL cannot be connected to (then every send throws it)
+    private final InetSocketAddress address; // resolved once for an IP address; unresolved (a name) otherwise
     private final Map<EventLoop, ArrayDeque<Channel>> idle = new ConcurrentHashMap<>();
+    private final Map<EventLoop, Bootstrap> bootstraps = new ConcurrentHashMap<>();
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -103,8 +108,22 @@ final class NettyStreamTransport implements StreamTransport {
         this.target = t;
         this.hostHeader = h == null ? null : (h.indexOf(':') >= 0 ? "[" + h + "]" : h)
                 + (p == (https ? 443 : 80) ? "" : ":" + p);
+        this.address = h == null ? null : address(h, p);
         this.verifyHost = !tls.insecure();
         this.ssl = https ? sslContext(tls) : null;
+    }
+
+    /** @return an IP address's socket address, resolved now (no lookup); a name's unresolved (resolved per connection) */
+    private static InetSocketAddress address(String host, int port) {
+        byte[] ip = NetUtil.createByteArrayFromIpAddressString(host);
+        if (ip == null) {
+            return InetSocketAddress.createUnresolved(host, port);
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(host, ip), port);
+        } catch (UnknownHostException e) {
+            return InetSocketAddress.createUnresolved(host, port);
+        }
     }
 
     private static SslContext sslContext(ClientTls tls) {
@@ -166,30 +185,7 @@ final class NettyStreamTransport implements StreamTransport {
             handOver(ex, ctx, ch, null, req);
             return;
         }
-        Bootstrap b = new Bootstrap().group(loop)
-                .channelFactory(vertx.transport().channelFactory(false))
-                .resolver(vertx.nameResolver().nettyAddressResolverGroup())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel c) {
-                        if (ssl != null) {
-                            SslHandler tlsHandler = ssl.newHandler(c.alloc(), host, port);
-                            tlsHandler.setHandshakeTimeoutMillis(connectTimeoutMs);
-                            if (verifyHost) {
-                                SSLEngine engine = tlsHandler.engine();
-                                SSLParameters params = engine.getSSLParameters();
-                                params.setEndpointIdentificationAlgorithm("HTTPS");
-                                engine.setSSLParameters(params);
-                            }
-                            c.pipeline().addLast("tls", tlsHandler);
-                        }
-                        c.pipeline().addLast("http", new HttpClientCodec());
-                        c.pipeline().addLast("stream", new NettyStreamHandler(NettyStreamTransport.this));
-                    }
-                });
-        ChannelFuture f = b.connect(InetSocketAddress.createUnresolved(host, port));
+        ChannelFuture f = bootstraps.computeIfAbsent(loop, this::bootstrap).connect(address);
         Channel created = f.channel();
         open.add(created);
         created.closeFuture().addListener(x -> open.remove(created));
@@ -217,6 +213,33 @@ final class NettyStreamTransport implements StreamTransport {
         if (closed) {
             created.close();
         }
+    }
+
+    /** @return the connection settings of one event loop's new channels (reused for each connection) */
+    private Bootstrap bootstrap(EventLoop loop) {
+        return new Bootstrap().group(loop)
+                .channelFactory(vertx.transport().channelFactory(false))
+                .resolver(vertx.nameResolver().nettyAddressResolverGroup())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel c) {
+                        if (ssl != null) {
+                            SslHandler tlsHandler = ssl.newHandler(c.alloc(), host, port);
+                            tlsHandler.setHandshakeTimeoutMillis(connectTimeoutMs);
+                            if (verifyHost) {
+                                SSLEngine engine = tlsHandler.engine();
+                                SSLParameters params = engine.getSSLParameters();
+                                params.setEndpointIdentificationAlgorithm("HTTPS");
+                                engine.setSSLParameters(params);
+                            }
+                            c.pipeline().addLast("tls", tlsHandler);
+                        }
+                        c.pipeline().addLast("http", new HttpClientCodec());
+                        c.pipeline().addLast("stream", new NettyStreamHandler(NettyStreamTransport.this));
+                    }
+                });
     }
 
     private static NewConnections.Opened ready(Channel ch) {
