@@ -84,6 +84,7 @@ final class NettyStreamTransport implements StreamTransport {
         String h = null;
         int p = -1;
         String t = null;
+        InetSocketAddress a = null;
         boolean https = false;
         RuntimeException bad = null;
         try {
@@ -99,6 +100,7 @@ final class NettyStreamTransport implements StreamTransport {
             p = u.getPort() >= 0 ? u.getPort() : https ? 443 : 80;
             t = (u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath())
                     + (u.getRawQuery() != null ? "?" + u.getRawQuery() : "");
+            a = address(h, p); // throws for a port out of range
         } catch (RuntimeException e) {
             bad = e;
         }
@@ -108,7 +110,7 @@ final class NettyStreamTransport implements StreamTransport {
         this.target = t;
         this.hostHeader = h == null ? null : (h.indexOf(':') >= 0 ? "[" + h + "]" : h)
                 + (p == (https ? 443 : 80) ? "" : ":" + p);
-        this.address = h == null ? null : address(h, p);
+        this.address = a;
         this.verifyHost = !tls.insecure();
         this.ssl = https ? sslContext(tls) : null;
     }
