@@ -63,7 +63,7 @@ public final class OptionSections {
     private static Map<String, String> byName() {
         Map<String, String> m = new LinkedHashMap<>();
         for (String n : List.of("--base-url", "--model", "--engine", "--gpu", "--endpoint", "--api-key-env", "--header",
-                "--extra-body", "--timeout", "--keep-alive", "--no-trace-headers", "--thinking-mode", "--no-thinking",
+                "--extra-body", "--timeout", "--keep-alive", "--http-client", "--no-trace-headers", "--thinking-mode", "--no-thinking",
                 "--reasoning-effort", "--server-metrics")) {
             m.put(n, TARGET);
         }

@@ -155,6 +155,16 @@ public final class ChunkAccumulator implements SseLineSplitter.LineHandler {
         server.head(resp);
     }
 
+    /**
+     * As {@link #head(io.vertx.core.http.HttpClientResponse)}, from the header values.
+     *
+     * @param requestId    the response's {@code X-Request-Id}, or null
+     * @param serverTiming the response's {@code Server-Timing} values; not null
+     */
+    public void head(String requestId, java.util.List<String> serverTiming) {
+        server.head(requestId, serverTiming);
+    }
+
     /** @return the server's view so far: response id, llama.cpp timings, headers ({@link ServerReply#NONE} if none) */
     public ServerReply serverReply() {
         return server.reply();

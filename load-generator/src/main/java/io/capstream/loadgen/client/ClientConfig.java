@@ -28,13 +28,35 @@ import java.util.List;
  *                       {@code prompt_tokens_details.cached_tokens}; when false only an answer's tool calls are
  *                       kept (an answer without one gets {@link Reply#NONE}) and the cached tokens are usage's,
  *                       as in the reference
+ * @param httpClient     the HTTP client of the streamed requests ({@code --http-client}); null means
+ *                       {@link HttpClientKind#DEFAULT}
  */
 public record ClientConfig(String baseUrl, double timeoutS, boolean keepAlive, int maxConnections, ApiKey apiKey,
-                           ApiEndpoint endpoint, List<ExtraHeader> headers, boolean toolsSent, boolean keepReply) {
-    /** Fills the defaults: chat, no extra headers. */
+                           ApiEndpoint endpoint, List<ExtraHeader> headers, boolean toolsSent, boolean keepReply,
+                           HttpClientKind httpClient) {
+    /** Fills the defaults: chat, no extra headers, the default HTTP client. */
     public ClientConfig {
         endpoint = endpoint == null ? ApiEndpoint.CHAT : endpoint;
         headers = headers == null ? List.of() : List.copyOf(headers);
+        httpClient = httpClient == null ? HttpClientKind.DEFAULT : httpClient;
+    }
+
+    /**
+     * As the canonical constructor, with the default HTTP client.
+     *
+     * @param baseUrl        endpoint base URL
+     * @param timeoutS       socket timeout per connect and read, seconds
+     * @param keepAlive      reuse connections
+     * @param maxConnections connection pool size
+     * @param apiKey         key for the Authorization header
+     * @param endpoint       chat or completions; null means chat
+     * @param headers        {@code -H} headers; null means none
+     * @param toolsSent      the run sends tools
+     * @param keepReply      keep each answer
+     */
+    public ClientConfig(String baseUrl, double timeoutS, boolean keepAlive, int maxConnections, ApiKey apiKey,
+                        ApiEndpoint endpoint, List<ExtraHeader> headers, boolean toolsSent, boolean keepReply) {
+        this(baseUrl, timeoutS, keepAlive, maxConnections, apiKey, endpoint, headers, toolsSent, keepReply, null);
     }
 
     /**
@@ -62,7 +84,18 @@ public record ClientConfig(String baseUrl, double timeoutS, boolean keepAlive, i
      */
     public ClientConfig withReplies(boolean sendsTools, boolean keepsReply) {
         return new ClientConfig(baseUrl, timeoutS, keepAlive, maxConnections, apiKey, endpoint, headers, sendsTools,
-                keepsReply);
+                keepsReply, httpClient);
+    }
+
+    /**
+     * This configuration with another HTTP client.
+     *
+     * @param kind the HTTP client of the streamed requests; null means {@link HttpClientKind#DEFAULT}
+     * @return the new configuration
+     */
+    public ClientConfig withHttpClient(HttpClientKind kind) {
+        return new ClientConfig(baseUrl, timeoutS, keepAlive, maxConnections, apiKey, endpoint, headers, toolsSent,
+                keepReply, kind);
     }
 
     /**

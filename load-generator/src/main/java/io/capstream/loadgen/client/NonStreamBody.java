@@ -105,6 +105,18 @@ public final class NonStreamBody {
      */
     public boolean append(Buffer b) {
         int n = b.length();
+        return append(b.getBytes(), 0, n);
+    }
+
+    /**
+     * Adds the next slice of the body; only the first {@value #MAX_BYTES} bytes are kept.
+     *
+     * @param b   the bytes as received (not kept)
+     * @param off offset in {@code b}
+     * @param n   length
+     * @return false once {@value #MAX_BYTES} bytes are kept (no need to read more)
+     */
+    public boolean append(byte[] b, int off, int n) {
         bytes += n;
         int take = Math.min(n, MAX_BYTES - len);
         if (take > 0) {
@@ -112,7 +124,7 @@ public final class NonStreamBody {
                 int size = Math.min(MAX_BYTES, Math.max(len + take, buf == null ? 1024 : buf.length * 2));
                 buf = buf == null ? new byte[size] : Arrays.copyOf(buf, size);
             }
-            b.getBytes(0, take, buf, len);
+            System.arraycopy(b, off, buf, len, take);
             len += take;
         }
         return len < MAX_BYTES;

@@ -23,8 +23,18 @@ final class ServerReplyCapture {
      * @param resp the response; not null
      */
     void head(HttpClientResponse resp) {
-        responseRequestId = resp.getHeader(TraceHeaders.REQUEST_ID);
-        serverTiming = ServerTimingHeader.parse(resp.headers().getAll("Server-Timing"));
+        head(resp.getHeader(TraceHeaders.REQUEST_ID), resp.headers().getAll("Server-Timing"));
+    }
+
+    /**
+     * Takes the response head's {@code X-Request-Id} and {@code Server-Timing} header values.
+     *
+     * @param requestId the {@code X-Request-Id}, or null
+     * @param timings   the {@code Server-Timing} values; not null
+     */
+    void head(String requestId, java.util.List<String> timings) {
+        responseRequestId = requestId;
+        serverTiming = ServerTimingHeader.parse(timings);
     }
 
     /**

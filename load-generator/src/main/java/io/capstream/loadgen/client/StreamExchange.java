@@ -1,27 +1,34 @@
 package io.capstream.loadgen.client;
 
-import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import java.util.List;
 
 /**
  * One streamed request/response of a {@link StreamingClient} in flight: the idle timeout (spec §2.4) and the client's
  * cancel (issue 30), the response head, each body chunk stamped with one {@link System#nanoTime()} when it arrives and
  * fed to the {@link SseLineSplitter} / {@link ChunkAccumulator}, {@code [DONE]} and the end of the body, a body that
  * is not a stream ({@link NonStreamRead}), and the result with its HTTP phases ({@link ClientConnections#phases}).
- * {@link StreamingClient} reads t0 just before the connection is requested and sets the connection fields when the
- * connection is handed over. The promise always succeeds. Used only on its event loop.
+ * {@link StreamingClient} reads t0 just before the connection is requested; its {@link StreamTransport} (Vert.x's
+ * HTTP client or Netty's channel, {@link HttpClientKind}) hands the connection over ({@link #obtained}) and reports
+ * the response: its head ({@link #onHead}), body bytes ({@link #onBytes}), end ({@link #onBodyEnd}) or failure
+ * ({@link #onBodyError}, {@link #onHeadError}). The promise always succeeds. Used only on its event loop.
  */
-final class StreamExchange implements Handler<Buffer>, NonStreamRead.Owner {
+final class StreamExchange implements NonStreamRead.Owner {
+    /** The connection a transport handed the request: closing it is how the client cancels or gives up. */
+    interface Link {
+        /** Closes the connection if it still serves this request. */
+        void close();
+    }
+
     final long t0;
     final Promise<RequestResult> promise = Promise.promise();
     final ChunkAccumulator acc;
     final SseLineSplitter splitter;
-    HttpClientRequest request;
-    HttpClientResponse response;
+    Link link; // the connection, once handed over
+    boolean responded; // the response head arrived
     int status = -1;
     boolean finished;
     boolean connected;
@@ -96,7 +103,7 @@ final class StreamExchange implements Handler<Buffer>, NonStreamRead.Owner {
             nonStream.end(); // an error answer being read: the server's failure, not a cancel
         } else {
             long at = System.nanoTime();
-            if (response != null) {
+            if (responded) {
                 endOfEvents(at);
             }
             finish(at, RequestError.of(ErrorTypes.CANCELLED, "cancelled by the client after "
@@ -117,10 +124,10 @@ final class StreamExchange implements Handler<Buffer>, NonStreamRead.Owner {
             } else if (nonStream != null) {
                 nonStream.end();
             } else {
-                if (response != null) {
+                if (responded) {
                     endOfEvents(System.nanoTime());
                 }
-                finish(System.nanoTime(), connected || request != null
+                finish(System.nanoTime(), connected
                         ? RequestError.of(ErrorTypes.TIMEOUT_ERROR, "timed out")
                         : RequestError.of(ErrorTypes.URL_ERROR, "<urlopen error timed out>"));
             }
@@ -130,63 +137,136 @@ final class StreamExchange implements Handler<Buffer>, NonStreamRead.Owner {
         }
     }
 
-    void onResponse(HttpClientResponse resp) {
-        long statusAt = System.nanoTime();
-        lastActivity = statusAt;
-        headersAt = statusAt;
-        response = resp;
-        status = resp.statusCode();
-        acc.head(resp);
-        if (status < 200 || status >= 300) {
-            readNonStream(resp, NonStreamBody.httpError(status, resp.statusMessage()), statusAt);
-            return;
-        }
-        String contentType = resp.getHeader("Content-Type");
-        if (NonStreamBody.isJson(contentType)) {
-            readNonStream(resp, NonStreamBody.notStreamed(contentType), -1);
-            return;
-        }
-        resp.handler(this);
-        resp.exceptionHandler(t -> {
-            if (doneAt >= 0) {
-                finishAt(doneAt, null);
-            } else if (!finished) {
-                long at = System.nanoTime();
-                endOfEvents(at);
-                finish(at, FailureMapper.map(t, FailureMapper.Phase.BODY, splitter.bytes()));
-            }
-        });
-        resp.endHandler(v -> {
-            if (doneAt >= 0) {
-                finishAt(doneAt, null);
-            } else if (!finished) {
-                long now = System.nanoTime();
-                acc.at(now);
-                splitter.finish();
-                finish(now, acc.failure());
-            }
-        });
+    /**
+     * The transport handed the request its connection.
+     *
+     * @param link   the connection
+     * @param opened how it was opened for this request, or null for a reused one
+     */
+    void obtained(Link link, NewConnections.Opened opened) {
+        this.link = link;
+        connected = true;
+        lastActivity = System.nanoTime(); // the timeout applies to each step, like a socket timeout
+        obtainedAt = lastActivity;
+        this.opened = opened;
     }
 
-    @Override
-    public void handle(Buffer buf) {
-        if (finished || doneAt >= 0) {
+    /** Vert.x's HTTP client: the response head arrived; its body is routed to this exchange. */
+    void onResponse(HttpClientResponse resp) {
+        onHead(System.nanoTime(), resp.statusCode(), resp.statusMessage(), resp.getHeader("Content-Type"),
+                resp.getHeader(TraceHeaders.REQUEST_ID), resp.headers().getAll("Server-Timing"));
+        resp.handler(this::onBuffer);
+        resp.exceptionHandler(this::onBodyError);
+        resp.endHandler(v -> onBodyEnd());
+    }
+
+    /**
+     * The response head arrived: a non-2xx status or a JSON body is read for its message ({@link NonStreamRead}),
+     * anything else as the stream.
+     *
+     * @param statusAt     when it arrived, {@link System#nanoTime()} (its read's stamp)
+     * @param statusCode   HTTP status
+     * @param reason       the status line's reason phrase, or null
+     * @param contentType  the Content-Type header, or null
+     * @param requestId    the response's {@code X-Request-Id}, or null
+     * @param serverTiming the response's {@code Server-Timing} values; not null
+     */
+    void onHead(long statusAt, int statusCode, String reason, String contentType, String requestId,
+                List<String> serverTiming) {
+        lastActivity = statusAt;
+        headersAt = statusAt;
+        responded = true;
+        status = statusCode;
+        acc.head(requestId, serverTiming);
+        if (status < 200 || status >= 300) {
+            nonStream = new NonStreamRead(NonStreamBody.httpError(status, reason), statusAt, this, keepAlive);
+        } else if (NonStreamBody.isJson(contentType)) {
+            nonStream = new NonStreamRead(NonStreamBody.notStreamed(contentType), -1, this, keepAlive);
+        }
+    }
+
+    /** The response head could not be read (the connection closed or failed before it). */
+    void onHeadError(Throwable t) {
+        if (!finished) {
+            fail(FailureMapper.map(t, FailureMapper.Phase.HEADERS, 0));
+        }
+    }
+
+    /** The body failed (closed, reset) before its end. */
+    void onBodyError(Throwable t) {
+        if (nonStream != null) {
+            nonStream.failed();
+        } else if (doneAt >= 0) {
+            finishAt(doneAt, null);
+        } else if (!finished) {
+            long at = System.nanoTime();
+            endOfEvents(at);
+            finish(at, FailureMapper.map(t, FailureMapper.Phase.BODY, splitter.bytes()));
+        }
+    }
+
+    /** The body ended. */
+    void onBodyEnd() {
+        if (nonStream != null) {
+            nonStream.ended();
+        } else if (doneAt >= 0) {
+            finishAt(doneAt, null);
+        } else if (!finished) {
+            long now = System.nanoTime();
+            acc.at(now);
+            splitter.finish();
+            finish(now, acc.failure());
+        }
+    }
+
+    /** Vert.x's HTTP client: a body chunk, stamped now and copied into the scratch buffer. */
+    private void onBuffer(Buffer buf) {
+        if (finished && nonStream == null) {
             return;
         }
         long now = System.nanoTime();
-        lastActivity = now;
-        if (firstChunkAt < 0) {
-            firstChunkAt = now;
-        }
-        acc.at(now);
         int len = buf.length();
+        byte[] s = scratch(len);
+        buf.getBytes(0, len, s, 0);
+        onBytes(now, s, 0, len);
+    }
+
+    /**
+     * @param len bytes needed
+     * @return the client's per-thread buffer, of at least {@code len} bytes (valid until the next call on this thread)
+     */
+    byte[] scratch(int len) {
         byte[] s = scratch.get();
         if (s.length < len) {
             s = new byte[Math.max(len, s.length * 2)];
             scratch.set(s);
         }
-        buf.getBytes(0, len, s, 0);
-        if (!splitter.feed(s, 0, len)) {
+        return s;
+    }
+
+    /**
+     * Body bytes arrived: the stream's lines are completed and stamped with {@code now} (one read of the clock per
+     * read from the socket), or a non-stream body is kept for its message.
+     *
+     * @param now when they arrived, {@link System#nanoTime()}
+     * @param b   the bytes (not kept)
+     * @param off offset in {@code b}
+     * @param len length
+     */
+    void onBytes(long now, byte[] b, int off, int len) {
+        if (nonStream != null) {
+            nonStream.data(now, b, off, len);
+            return;
+        }
+        if (finished || doneAt >= 0) {
+            return;
+        }
+        lastActivity = now;
+        if (firstChunkAt < 0) {
+            firstChunkAt = now;
+        }
+        acc.at(now);
+        if (!splitter.feed(b, off, len)) {
             if (keepAlive && acc.failure() == null) {
                 // [DONE]: e2e is now; complete at the end of the body so the connection can be
                 // reused, or when the server keeps it open past a short grace period
@@ -211,12 +291,6 @@ final class StreamExchange implements Handler<Buffer>, NonStreamRead.Owner {
         acc.onEnd();
     }
 
-    /** Reads a body that is not a stream for the server's message; the idle timer keeps running meanwhile. */
-    void readNonStream(HttpClientResponse resp, NonStreamBody b, long endAt) {
-        nonStream = new NonStreamRead(b, endAt, this);
-        nonStream.start(resp, keepAlive);
-    }
-
     @Override
     public boolean finished() {
         return finished;
@@ -229,8 +303,8 @@ final class StreamExchange implements Handler<Buffer>, NonStreamRead.Owner {
 
     @Override
     public void closeConnection() {
-        if (request != null && request.connection() != null) {
-            request.connection().close();
+        if (link != null) {
+            link.close();
         }
     }
 

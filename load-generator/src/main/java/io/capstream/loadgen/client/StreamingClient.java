@@ -7,11 +7,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.RequestOptions;
 
 /**
- * Non-blocking streaming chat-completion client on the Vert.x {@link HttpClient} (spec §2.2, §2.4,
+ * Non-blocking streaming chat-completion client on Vert.x's event loops (spec §2.2, §2.4,
  * §4). For each request: the body is already serialised; {@code t0 = System.nanoTime()} is read just
  * before the connection is requested; every body chunk gets one {@code System.nanoTime()} when it
  * arrives, which stamps the lines it completes ({@link ChunkAccumulator}); e2e is read at the end of
@@ -22,7 +21,9 @@ import io.vertx.core.http.RequestOptions;
  * <p>Split by concern: the headers (auth, {@code anthropic-version}, {@code -H}, {@code Connection: close}) are
  * {@link RequestHeaders}'; the HTTP client, its new connections and the HTTP phases {@link ClientConnections}'; one
  * request's response, timeouts and result {@link StreamExchange}'s; a body that is not a stream is read for the
- * server's message by {@link NonStreamRead}. The path is the configured endpoint's ({@link ApiEndpoint#path()}).
+ * server's message by {@link NonStreamRead}; the streamed requests go through a {@link StreamTransport}: Netty's HTTP
+ * codec on Vert.x's event loops ({@link NettyStreamTransport}) or Vert.x's {@link HttpClient}
+ * ({@link VertxStreamTransport}), as {@link ClientConfig#httpClient()} says. The path is the configured endpoint's ({@link ApiEndpoint#path()}).
  * Callbacks run on the event loop of the context the request was started
  * from; call {@link #execute} from the event-loop context that should own the connection.
  * <p>Embeddings and rerank (issue 30) are not streamed: an {@link InputsClient} sends them on the same connections.
@@ -43,6 +44,7 @@ public final class StreamingClient implements AutoCloseable {
     private final boolean keepReply;
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
     private final InputsClient inputsClient; // embeddings, rerank (issue 30); null for the streamed endpoints
+    private final StreamTransport transport;
 
     /**
      * A client that checks an https endpoint against the JVM's trust store.
@@ -72,6 +74,9 @@ public final class StreamingClient implements AutoCloseable {
         this.connections = new ClientConnections(vertx, config, tls, url, timeoutMs);
         this.client = connections.client;
         this.inputsClient = endpoint.streamed() ? null : new InputsClient(vertx, client, timeoutMs, keepAlive, endpoint);
+        this.transport = config.httpClient() == HttpClientKind.NETTY
+                ? new NettyStreamTransport(vertx, url, tls, timeoutMs, keepAlive)
+                : new VertxStreamTransport(connections);
     }
 
     /**
@@ -124,7 +129,7 @@ public final class StreamingClient implements AutoCloseable {
         try {
             ex.armIdleTimer();
             ex.armCancel(cancelAfterNs);
-            send(ex, ro, body);
+            transport.send(ex, ro, body);
         } catch (RuntimeException e) {
             // an address Vert.x cannot use (port out of range, ...) can throw here instead of failing the
             // future: it is this request's failure, never an exception on the event loop that leaves it unanswered
@@ -146,36 +151,9 @@ public final class StreamingClient implements AutoCloseable {
                 keepAlive, scratch, connections);
     }
 
-    private void send(StreamExchange ex, RequestOptions ro, Buffer body) {
-        client.request(ro).onComplete(ar -> {
-            if (ar.failed()) {
-                ex.fail(FailureMapper.map(ar.cause(), FailureMapper.Phase.CONNECT, 0));
-                return;
-            }
-            HttpClientRequest req = ar.result();
-            req.exceptionHandler(t -> { }); // failures arrive through send()'s future; late ones are moot
-            ex.request = req;
-            ex.connected = true;
-            ex.lastActivity = System.nanoTime(); // the timeout applies to each step, like a socket timeout
-            ex.obtainedAt = ex.lastActivity;
-            ex.opened = connections.claim(req.connection());
-            if (ex.finished) { // timed out meanwhile
-                ex.closeConnection();
-                return;
-            }
-            req.end(body).onSuccess(v -> ex.sentAt = System.nanoTime());
-            req.response().onComplete(ar2 -> {
-                if (ar2.failed()) {
-                    ex.fail(FailureMapper.map(ar2.cause(), FailureMapper.Phase.HEADERS, 0));
-                } else {
-                    ex.onResponse(ar2.result());
-                }
-            });
-        });
-    }
-
     @Override
     public void close() {
+        transport.close();
         client.close();
     }
 }

@@ -162,7 +162,8 @@ final class RunLifecycle {
                     target.keepAlive(), 2 * Math.min(slots, plan.requests()) + 16, plan.apiKey(), target.endpoint(),
                     target.headers())
                     // a conversation keeps each answer for its next turn; with --tools a tool call is output
-                    .withReplies(config.conversation().tools() != null, script != null);
+                    .withReplies(config.conversation().tools() != null, script != null)
+                    .withHttpClient(target.httpClient());
             client = new StreamingClient(vertx, clientConfig, target.tls().clientTls());
             contexts = contexts();
             probes.discoverServerMetrics()

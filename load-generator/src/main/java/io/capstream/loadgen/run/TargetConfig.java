@@ -33,16 +33,32 @@ import java.util.function.Function;
  *                  null means {@link TlsConfig#DEFAULT}
  * @param traceHeaders send the correlation headers ({@code traceparent}, {@code X-Request-Id}; issue 33) with every
  *                  request; true unless {@code --no-trace-headers}
+ * @param httpClient the HTTP client of the streamed requests ({@code --http-client}, issue 33); null means
+ *                  {@link io.capstream.loadgen.client.HttpClientKind#DEFAULT}
  */
 public record TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
                            double timeoutS, boolean keepAlive, ApiEndpoint endpoint, List<ExtraHeader> headers,
-                           TlsConfig tls, boolean traceHeaders) {
+                           TlsConfig tls, boolean traceHeaders, io.capstream.loadgen.client.HttpClientKind httpClient) {
 
-    /** Fills the defaults: chat, no extra headers, the JVM's trust store. */
+    /** Fills the defaults: chat, no extra headers, the JVM's trust store, the default HTTP client. */
     public TargetConfig {
         endpoint = endpoint == null ? ApiEndpoint.CHAT : endpoint;
         headers = headers == null ? List.of() : List.copyOf(headers);
         tls = tls == null ? TlsConfig.DEFAULT : tls;
+        httpClient = httpClient == null ? io.capstream.loadgen.client.HttpClientKind.DEFAULT : httpClient;
+    }
+
+    /**
+     * A target with the default HTTP client.
+     *
+     * @see #TargetConfig(String, boolean, String, String, String, double, boolean, ApiEndpoint, List, TlsConfig,
+     *      boolean, io.capstream.loadgen.client.HttpClientKind)
+     */
+    public TargetConfig(String baseUrl, boolean simulated, String model, String engine, String apiKeyEnv,
+                        double timeoutS, boolean keepAlive, ApiEndpoint endpoint, List<ExtraHeader> headers,
+                        TlsConfig tls, boolean traceHeaders) {
+        this(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders,
+                null);
     }
 
     /**
@@ -110,38 +126,38 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
 
     /** @param v model id @return a copy with it */
     public TargetConfig withModel(String v) {
-        return new TargetConfig(baseUrl, simulated, v, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders);
+        return new TargetConfig(baseUrl, simulated, v, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders, httpClient);
     }
 
     /** @param v engine label, or null @return a copy with it */
     public TargetConfig withEngine(String v) {
-        return new TargetConfig(baseUrl, simulated, model, v, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders);
+        return new TargetConfig(baseUrl, simulated, model, v, apiKeyEnv, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders, httpClient);
     }
 
     /** @param v socket timeout, seconds @return a copy with it */
     public TargetConfig withTimeoutS(double v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, v, keepAlive, endpoint, headers, tls, traceHeaders);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, v, keepAlive, endpoint, headers, tls, traceHeaders, httpClient);
     }
 
     /** @param v reuse connections @return a copy with it */
     public TargetConfig withKeepAlive(boolean v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, v, endpoint, headers, tls, traceHeaders);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, v, endpoint, headers, tls, traceHeaders, httpClient);
     }
 
     /** @param v chat or completions (null = chat) @return a copy with it */
     public TargetConfig withEndpoint(ApiEndpoint v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, v, headers, tls, traceHeaders);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, v, headers, tls, traceHeaders, httpClient);
     }
 
     /** @param v headers sent with every request, in order (null = none) @return a copy with them */
     public TargetConfig withHeaders(List<ExtraHeader> v) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, v, tls, traceHeaders);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, v, tls, traceHeaders, httpClient);
     }
 
     /** @param v how an https target's certificate is checked (null = the JVM's trust store) @return a copy with it */
     public TargetConfig withTls(TlsConfig v) {
         return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers,
-                v, traceHeaders);
+                v, traceHeaders, httpClient);
     }
 
     /**
@@ -150,7 +166,16 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      */
     public TargetConfig withTraceHeaders(boolean v) {
         return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers,
-                tls, v);
+                tls, v, httpClient);
+    }
+
+    /**
+     * @param v the HTTP client of the streamed requests ({@code --http-client}); null means the default
+     * @return a copy with it
+     */
+    public TargetConfig withHttpClient(io.capstream.loadgen.client.HttpClientKind v) {
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeoutS, keepAlive, endpoint, headers,
+                tls, traceHeaders, v);
     }
 
     /** @return whether the base URL is still to be bound (a simulated target before its engine listens) */
@@ -164,7 +189,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      */
     public TargetConfig withBaseUrl(String url) {
         return new TargetConfig(java.util.Objects.requireNonNull(url, "url"), simulated, model, engine, apiKeyEnv,
-                timeoutS, keepAlive, endpoint, headers, tls, traceHeaders);
+                timeoutS, keepAlive, endpoint, headers, tls, traceHeaders, httpClient);
     }
 
     /**
@@ -172,7 +197,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      * @return a copy with this {@code apiKeyEnv}
      */
     public TargetConfig withApiKeyEnv(String name) {
-        return new TargetConfig(baseUrl, simulated, model, engine, name, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders);
+        return new TargetConfig(baseUrl, simulated, model, engine, name, timeoutS, keepAlive, endpoint, headers, tls, traceHeaders, httpClient);
     }
 
     /**
@@ -182,7 +207,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      * @return a copy with this {@code timeoutS}, {@code keepAlive} and {@code endpoint} (how the requests are sent)
      */
     public TargetConfig withConnection(double timeout, boolean reuse, ApiEndpoint api) {
-        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeout, reuse, api, headers, tls, traceHeaders);
+        return new TargetConfig(baseUrl, simulated, model, engine, apiKeyEnv, timeout, reuse, api, headers, tls, traceHeaders, httpClient);
     }
 
     /**

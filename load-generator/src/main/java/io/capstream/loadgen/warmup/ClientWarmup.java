@@ -77,7 +77,7 @@ public final class ClientWarmup {
                                            CapClock clock) {
         return LoopbackStreamServer.start(vertx).compose(server -> {
             StreamingClient client = new StreamingClient(vertx, new ClientConfig(server.baseUrl(), template.timeoutS(),
-                    template.keepAlive(), 2 * s.concurrency() + 16, ApiKey.none()));
+                    template.keepAlive(), 2 * s.concurrency() + 16, ApiKey.none()).withHttpClient(template.httpClient()));
             Promise<WarmupResult> result = Promise.promise();
             State st = new State(s, clock);
             next(contexts, client, bodies, stop, onResult, st, result);

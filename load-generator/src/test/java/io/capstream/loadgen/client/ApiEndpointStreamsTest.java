@@ -67,8 +67,8 @@ class ApiEndpointStreamsTest {
 
     private static RequestResult call(String shape, ApiEndpoint endpoint, ApiKey key, boolean keepAlive,
                                       List<ExtraHeader> headers) throws Exception {
-        StreamingClient client = new StreamingClient(vertx, new ClientConfig("http://127.0.0.1:" + port + "/" + shape
-                + "/v1", 10, keepAlive, 4, key, endpoint, headers));
+        StreamingClient client = new StreamingClient(vertx, TestTransports.with(new ClientConfig("http://127.0.0.1:" + port + "/" + shape
+                + "/v1", 10, keepAlive, 4, key, endpoint, headers)));
         try {
             Promise<RequestResult> p = Promise.promise();
             vertx.runOnContext(v -> client.execute(Buffer.buffer("{}")).onComplete(p));

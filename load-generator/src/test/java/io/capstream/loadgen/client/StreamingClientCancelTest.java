@@ -48,7 +48,7 @@ class StreamingClientCancelTest {
     }
 
     private static RequestResult send(String base, long cancelAfterNs) throws Exception {
-        StreamingClient client = new StreamingClient(vertx, new ClientConfig(base, 30, false, 4, ApiKey.none()));
+        StreamingClient client = new StreamingClient(vertx, TestTransports.with(new ClientConfig(base, 30, false, 4, ApiKey.none())));
         try {
             Promise<RequestResult> p = Promise.promise();
             vertx.runOnContext(v -> client.execute(Buffer.buffer("{\"model\":\"m\"}"), Map.of(), cancelAfterNs)

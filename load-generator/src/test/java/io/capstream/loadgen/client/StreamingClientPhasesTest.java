@@ -50,7 +50,7 @@ class StreamingClientPhasesTest {
     }
 
     static StreamingClient client(String base, boolean keepAlive, ClientTls tls) {
-        return new StreamingClient(vertx, new ClientConfig(base, 30, keepAlive, 4, ApiKey.none()), tls);
+        return new StreamingClient(vertx, TestTransports.with(new ClientConfig(base, 30, keepAlive, 4, ApiKey.none())), tls);
     }
 
     static void assertAddsUp(RequestResult r) {

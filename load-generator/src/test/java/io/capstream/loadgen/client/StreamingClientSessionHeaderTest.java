@@ -45,8 +45,9 @@ class StreamingClientSessionHeaderTest {
 
     @Test
     void aRequestsOwnHeaderIsSentWithThatRequestOnly() throws Exception {
-        StreamingClient client = new StreamingClient(vertx, new ClientConfig("http://127.0.0.1:" + http.actualPort()
-                + "/v1", 5, true, 4, ApiKey.none()));
+        seen.clear(); // the Vert.x client's subclass runs the same test with the same server
+        StreamingClient client = new StreamingClient(vertx, TestTransports.with(new ClientConfig("http://127.0.0.1:" + http.actualPort()
+                + "/v1", 5, true, 4, ApiKey.none())));
         try {
             RequestResult first = send(client, Map.of("X-Session-Id", "run-1-c7"));
             RequestResult second = send(client, Map.of());

@@ -227,7 +227,7 @@ class StreamingClientTest {
     }
 
     private static RequestResult call(String base, double timeoutS, boolean keepAlive, ApiKey key) throws Exception {
-        StreamingClient client = new StreamingClient(vertx, new ClientConfig(base, timeoutS, keepAlive, 8, key));
+        StreamingClient client = new StreamingClient(vertx, TestTransports.with(new ClientConfig(base, timeoutS, keepAlive, 8, key)));
         try {
             return vertx.getOrCreateContext().<RequestResult>executeBlocking(() -> null).compose(x -> {
                 io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
@@ -290,11 +290,11 @@ class StreamingClientTest {
      */
     @Test
     void theCompletionsEndpointReadsChoicesTextAndSendsTheExtraHeaders() throws Exception {
-        StreamingClient client = new StreamingClient(vertx, new ClientConfig("http://127.0.0.1:" + httpPort + "/text/v1",
+        StreamingClient client = new StreamingClient(vertx, TestTransports.with(new ClientConfig("http://127.0.0.1:" + httpPort + "/text/v1",
                 5, false, 8, ApiKey.none(), io.capstream.loadgen.workload.ApiEndpoint.COMPLETIONS,
                 List.of(new io.capstream.loadgen.workload.ExtraHeader("X-Tenant", "team-a"),
                         new io.capstream.loadgen.workload.ExtraHeader("Authorization", "Token abc"),
-                        new io.capstream.loadgen.workload.ExtraHeader("user-agent", "mine"))));
+                        new io.capstream.loadgen.workload.ExtraHeader("user-agent", "mine")))));
         RequestResult r;
         try {
             io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
@@ -375,7 +375,7 @@ class StreamingClientTest {
     }
 
     private static RequestResult execute(ClientConfig config) throws Exception {
-        StreamingClient client = new StreamingClient(vertx, config);
+        StreamingClient client = new StreamingClient(vertx, TestTransports.with(config));
         try {
             io.vertx.core.Promise<RequestResult> p = io.vertx.core.Promise.promise();
             vertx.runOnContext(v -> client.execute(Buffer.buffer("{\"model\":\"m\"}")).onComplete(p));
@@ -497,8 +497,8 @@ class StreamingClientTest {
     void authorizationHeaderAndKeepAlive() throws Exception {
         ApiKey key = ApiKey.fromEnv("K", Map.of("K", " sk-test ")::get);
         int before = connections.get();
-        StreamingClient client = new StreamingClient(vertx, new ClientConfig(
-                "http://127.0.0.1:" + httpPort + "/normal/v1", 5, true, 4, key));
+        StreamingClient client = new StreamingClient(vertx, TestTransports.with(new ClientConfig(
+                "http://127.0.0.1:" + httpPort + "/normal/v1", 5, true, 4, key)));
         io.vertx.core.Context ctx = ((io.vertx.core.internal.VertxInternal) vertx).createEventLoopContext();
         try {
             for (int i = 0; i < 3; i++) {
@@ -624,8 +624,8 @@ class StreamingClientTest {
     @Test
     void keepAliveConnectionIsReusedAfterAnErrorBody() throws Exception {
         int before = connections.get();
-        StreamingClient client = new StreamingClient(vertx, new ClientConfig(
-                "http://127.0.0.1:" + httpPort + "/status500oom/v1", 5, true, 4, ApiKey.none()));
+        StreamingClient client = new StreamingClient(vertx, TestTransports.with(new ClientConfig(
+                "http://127.0.0.1:" + httpPort + "/status500oom/v1", 5, true, 4, ApiKey.none())));
         io.vertx.core.Context ctx = ((io.vertx.core.internal.VertxInternal) vertx).createEventLoopContext();
         try {
             for (int i = 0; i < 3; i++) {

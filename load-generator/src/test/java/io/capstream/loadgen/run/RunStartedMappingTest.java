@@ -42,7 +42,9 @@ class RunStartedMappingTest {
             "RequestShape.thinkingMode", "--no-thinking (set) records the resolved mode 'disabled', whatever"
                     + " --thinking-mode was: see aThinkingModeRoundTripsWithoutNoThinking",
             "TargetConfig.traceHeaders", "on by default: the full config sets it off (--no-trace-headers), which"
-                    + " isDefault cannot tell from an unset boolean; the round trip checks it");
+                    + " isDefault cannot tell from an unset boolean; the round trip checks it",
+            "TargetConfig.httpClient", "--http-client picks the client's implementation, not the workload: both"
+                    + " measure the same way, and RunStarted does not record it");
 
     /** What the CLI resolves with no option given (the simulated target aside). */
     private static RunConfig defaults() {

@@ -1,0 +1,176 @@
+package io.capstream.loadgen.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.vertx.core.internal.ContextInternal;
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * The last handler of a {@link NettyStreamTransport} connection: it passes the decoded response of the request bound
+ * to it ({@link #bind}) to that request's {@link StreamExchange}, inside the request's Vert.x context: the head, each
+ * body slice's bytes stamped with one {@link System#nanoTime()} per read from the socket (the first decoded message
+ * of a read takes it, the read's end clears it), and the end or failure. At the end of a response the connection
+ * goes back to the transport's idle list when keep-alive is on and the server keeps it open, else it is closed.
+ * Informational (1xx) heads are skipped. Used only on its channel's event loop.
+ */
+final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
+    private final NettyStreamTransport transport;
+    private ChannelHandlerContext channel;
+    private StreamExchange ex; // the request the connection serves, null between requests
+    private ContextInternal context;
+    private boolean headSeen;
+    private boolean reusable;
+    private boolean informational;
+    private long readAt = -1;
+    private Throwable cause;
+
+    /** @param transport the connection's transport (its idle list) */
+    NettyStreamHandler(NettyStreamTransport transport) {
+        this.transport = transport;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        channel = ctx;
+    }
+
+    /**
+     * Binds the connection to a request.
+     *
+     * @param exchange the request
+     * @param ctx      its Vert.x context
+     * @return the request's link to the connection: closing it closes the connection while it serves the request
+     */
+    StreamExchange.Link bind(StreamExchange exchange, ContextInternal ctx) {
+        ex = exchange;
+        context = ctx;
+        headSeen = false;
+        informational = false;
+        reusable = false;
+        cause = null;
+        return () -> {
+            if (ex == exchange) {
+                channel.close();
+            }
+        };
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (readAt < 0) {
+                readAt = System.nanoTime();
+            }
+            if (ex == null || !(msg instanceof HttpObject obj)) {
+                return;
+            }
+            if (obj.decoderResult().isFailure()) {
+                failed(obj.decoderResult().cause());
+                ctx.close();
+                return;
+            }
+            ContextInternal prev = context.beginDispatch();
+            try {
+                read(ctx, obj);
+            } finally {
+                context.endDispatch(prev);
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void read(ChannelHandlerContext ctx, HttpObject obj) {
+        if (obj instanceof HttpResponse r) {
+            int status = r.status().code();
+            if (status / 100 == 1 && status != 101) {
+                informational = true;
+                return;
+            }
+            headSeen = true;
+            reusable = transport.keepAlive() && HttpUtil.isKeepAlive(r);
+            ex.onHead(readAt, status, r.status().reasonPhrase(), r.headers().get(HttpHeaderNames.CONTENT_TYPE),
+                    r.headers().get(TraceHeaders.REQUEST_ID), r.headers().getAll("Server-Timing"));
+        }
+        if (obj instanceof HttpContent c) {
+            if (informational) {
+                informational = !(obj instanceof LastHttpContent);
+                return;
+            }
+            ByteBuf b = c.content();
+            int n = b.readableBytes();
+            if (n > 0) {
+                if (b.hasArray()) {
+                    ex.onBytes(readAt, b.array(), b.arrayOffset() + b.readerIndex(), n);
+                } else {
+                    byte[] s = ex.scratch(n);
+                    b.getBytes(b.readerIndex(), s, 0, n);
+                    ex.onBytes(readAt, s, 0, n);
+                }
+            }
+            if (obj instanceof LastHttpContent) {
+                StreamExchange e = ex;
+                ex = null;
+                if (reusable && ctx.channel().isActive()) {
+                    transport.release(ctx.channel());
+                } else {
+                    ctx.close();
+                }
+                e.onBodyEnd();
+            }
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        readAt = -1;
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable t) {
+        if (cause == null) {
+            cause = t;
+        }
+        ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        transport.closed(ctx.channel());
+        failed(cause != null ? cause : new ClosedChannelException());
+        ctx.fireChannelInactive();
+    }
+
+    /**
+     * The connection failed or closed while it served a request: the request fails (before its response head as a
+     * disconnect, in the body as an incomplete read), and the connection serves no further request.
+     *
+     * @param t the failure
+     */
+    void failed(Throwable t) {
+        StreamExchange e = ex;
+        if (e == null) {
+            return;
+        }
+        ex = null;
+        ContextInternal prev = context.beginDispatch();
+        try {
+            if (headSeen) {
+                e.onBodyError(t);
+            } else {
+                e.onHeadError(t);
+            }
+        } finally {
+            context.endDispatch(prev);
+        }
+    }
+}
