@@ -34,6 +34,8 @@ class LayerRulesTest {
     /** Issue 30: the request bodies that share encoded images without copying them (docs/architecture.md, Vert.x). */
     private static final String SEGMENTED_BODY = "io.capstream.loadgen.workload.SegmentedBody";
     private static final String LOADGEN_RUN = "io.capstream.loadgen.run";
+    /** Issue 33 item 4: the streamed requests' transport on Netty's channel, run on Vert.x's event loops. */
+    private static final String NETTY_TRANSPORT = "io.capstream.loadgen.client.NettyStream(Transport|Handler)(\\$.*)?";
     /** HdrHistogram methods that read a statistic out of a histogram (the load generator may only record). */
     private static final java.util.Set<String> HDR_STATISTICS = java.util.Set.of("getValueAtPercentile",
             "getPercentileAtOrBelowValue", "getMean", "getStdDeviation", "getMaxValue", "getMaxValueAsDouble",
@@ -115,6 +117,7 @@ class LayerRulesTest {
     @Test
     void noVertxInternalsOutsideTheDocumentedUses() {
         noClasses().that().doNotHaveFullyQualifiedName(IO_YIELD).and().doNotHaveFullyQualifiedName(SEGMENTED_BODY)
+                .and().haveNameNotMatching(NETTY_TRANSPORT)
                 .and().resideOutsideOfPackage(LOADGEN_RUN)
                 .should().dependOnClassesThat().resideInAPackage(VERTX_INTERNAL)
                 .because("io.vertx.core.internal is not Vert.x's public API and may change in any release;"
@@ -142,6 +145,13 @@ class LayerRulesTest {
                 .should().dependOnClassesThat(resideInAPackage(VERTX_INTERNAL)
                         .and(not(nameMatching("io\\.vertx\\.core\\.internal\\.VertxInternal"))))
                 .because("the run needs only the event-loop group and its contexts (docs/architecture.md, Vert.x)")
+                .check(classes);
+        noClasses().that().haveNameMatching(NETTY_TRANSPORT)
+                .should().dependOnClassesThat(resideInAPackage(VERTX_INTERNAL)
+                        .and(not(nameMatching("io\\.vertx\\.core\\.internal\\.(ContextInternal|VertxInternal"
+                                + "|resolver\\.NameResolver)"))))
+                .because("the Netty transport needs only the request's context and its event loop, and Vert.x's"
+                        + " address resolver (docs/architecture.md, Vert.x)")
                 .check(classes);
         noClasses().that().haveFullyQualifiedName(SEGMENTED_BODY)
                 .should().dependOnClassesThat(resideInAPackage(VERTX_INTERNAL)
