@@ -7,7 +7,8 @@ import java.nio.charset.StandardCharsets;
  * capstream's own per-chunk code, as {@code StreamExchange} drives it, without HTTP, Vert.x or the kernel: stamp
  * ({@code System.nanoTime()}), split, frame, decode and measure the oracle's chunks (a role chunk, 64 content chunks,
  * a usage chunk and {@code [DONE]} per request, one feed per chunk, a new accumulator per request). Prints the
- * thread's CPU time per chunk for six rounds (the first ones warm the JIT). Not built by Maven; run it against a
+ * thread's CPU time and heap allocation ({@code getThreadAllocatedBytes}) per chunk for six rounds (the first ones
+ * warm the JIT). Not built by Maven; run it against a
  * jar, pinned, with capstream's JIT settings:
  *
  * <pre>
@@ -21,11 +22,13 @@ public class ChunkPathBench {
         byte[] role = ("data: {\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n").getBytes(StandardCharsets.UTF_8);
         byte[] tok = ("data: {\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" tok\"}}]}\n\n").getBytes(StandardCharsets.UTF_8);
         byte[] end = ("data: {\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"prompt_tokens\":192,\"completion_tokens\":64,\"total_tokens\":256}}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
-        var mx = ManagementFactory.getThreadMXBean();
+        var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().getId();
         int requests = Integer.parseInt(a[0]);
         long sink = 0;
         for (int round = 0; round < 6; round++) {
             long cpu0 = mx.getCurrentThreadCpuTime();
+            long alloc0 = mx.getThreadAllocatedBytes(tid);
             long chunks = 0;
             for (int r = 0; r < requests; r++) {
                 long t0 = System.nanoTime();
@@ -38,7 +41,8 @@ public class ChunkPathBench {
                 sink += acc.contentChunks() + acc.ttftNs();
             }
             long cpu = mx.getCurrentThreadCpuTime() - cpu0;
-            System.out.printf("round %d: %.0f ns CPU per chunk (%.2f ms per 1,000 chunks)%n", round, cpu / (double) chunks, cpu / (double) chunks / 1000);
+            long alloc = mx.getThreadAllocatedBytes(tid) - alloc0;
+            System.out.printf("round %d: %.0f ns CPU per chunk (%.2f ms per 1,000 chunks), %.0f bytes allocated per chunk%n", round, cpu / (double) chunks, cpu / (double) chunks / 1000, alloc / (double) chunks);
         }
         if (sink == 42) System.out.println();
     }

@@ -25,8 +25,9 @@ import java.nio.charset.StandardCharsets;
  * decoded with replacement characters and parsed again. The structure is read as the reference's
  * {@code chunk.get(...)} calls would: a non-object chunk, a non-iterable or non-empty string/object
  * {@code choices} and a non-object choice are recorded as {@link DecodedChunk.Malformed}; a truthy
- * {@code error} member is recorded with its message, type and code. Stateless: the factory is
- * immutable and shared, all results go to the caller's {@link DecodedChunk}.
+ * {@code error} member is recorded with its message, type and code. Stateless: the payload is
+ * parsed by the thread's {@link ReusableUtf8Parser} (reset per payload), all results go to the caller's
+ * {@link DecodedChunk}.
  */
 final class ChunkDecoder {
     private static final JsonFactory JSON = Utf8JsonFactory.INSTANCE;
@@ -61,8 +62,12 @@ final class ChunkDecoder {
      * @return as {@link #decode(byte[], int, int, DecodedChunk)}; never throws
      */
     static Parse decode(byte[] b, int off, int len, DecodedChunk out, boolean textChoices) {
-        try (JsonParser p = JSON.createParser(b, off, len)) {
-            return chunk(p, out, textChoices) ? Parse.PARSED : Parse.INVALID;
+        ReusableUtf8Parser reused = ReusableUtf8Parser.acquire(b, off, len); // the thread's parser, reset (issue 33)
+        boolean finished = false;
+        try {
+            Parse r = chunk(reused, out, textChoices) ? Parse.PARSED : Parse.INVALID;
+            finished = true;
+            return r;
         } catch (IOException | RuntimeException ex) {
             if (JsonPrefix.isProperPrefix(b, off, len)) {
                 return Parse.INCOMPLETE; // the end came inside the value: a later data line may complete it
@@ -70,6 +75,8 @@ final class ChunkDecoder {
             if (!hasNonAscii(b, off, len)) {
                 return Parse.INVALID;
             }
+        } finally {
+            reused.release(finished);
         }
         // invalid UTF-8 somewhere: decode with replacement characters, like the reference, and retry
         try (JsonParser p = JSON.createParser(new String(b, off, len, StandardCharsets.UTF_8))) {

@@ -39,8 +39,12 @@ abstract class TypedEventDecoder implements EventDecoder {
 
     @Override
     public final Parse decode(byte[] b, int off, int len, DecodedChunk out) {
-        try (JsonParser p = JSON.createParser(b, off, len)) {
-            return object(p, out);
+        ReusableUtf8Parser reused = ReusableUtf8Parser.acquire(b, off, len); // the thread's parser, reset (issue 33)
+        boolean finished = false;
+        try {
+            Parse r = object(reused, out);
+            finished = true;
+            return r;
         } catch (IOException | RuntimeException ex) {
             if (JsonPrefix.isProperPrefix(b, off, len)) {
                 return Parse.INCOMPLETE; // the end came inside the value: a later data line may complete it
@@ -48,6 +52,8 @@ abstract class TypedEventDecoder implements EventDecoder {
             if (!hasNonAscii(b, off, len)) {
                 return Parse.INVALID;
             }
+        } finally {
+            reused.release(finished);
         }
         try (JsonParser p = JSON.createParser(new String(b, off, len, StandardCharsets.UTF_8))) {
             return object(p, out);

@@ -3,6 +3,7 @@ package io.capstream.loadgen.client;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.io.ContentReference;
 import com.fasterxml.jackson.core.io.IOContext;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
@@ -19,7 +20,7 @@ final class Utf8JsonFactory extends JsonFactory {
     private static final long serialVersionUID = 1L;
 
     /** The shared instance. */
-    static final JsonFactory INSTANCE = new Utf8JsonFactory(
+    static final Utf8JsonFactory INSTANCE = new Utf8JsonFactory(
             (JsonFactoryBuilder) JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS));
 
     private Utf8JsonFactory(JsonFactoryBuilder b) {
@@ -30,5 +31,17 @@ final class Utf8JsonFactory extends JsonFactory {
     protected JsonParser _createParser(byte[] data, int offset, int len, IOContext ctxt) {
         return new UTF8StreamJsonParser(ctxt, _parserFeatures, null, _objectCodec,
                 _byteSymbolCanonicalizer.makeChild(_factoryFeatures), data, offset, offset + len, false);
+    }
+
+    /**
+     * A parser to be reset for each payload ({@link ReusableUtf8Parser}), with this factory's features; its
+     * content reference is unknown (the payload changes).
+     *
+     * @param perThread whether it becomes the calling thread's parser
+     * @return a new parser over no input
+     */
+    ReusableUtf8Parser reusableParser(boolean perThread) {
+        return new ReusableUtf8Parser(_createContext(ContentReference.unknown(), false), _parserFeatures, _objectCodec,
+                _byteSymbolCanonicalizer.makeChild(_factoryFeatures), perThread);
     }
 }
