@@ -186,7 +186,7 @@ public class WorkloadOptions {
 
     @Option(names = "--http-client", paramLabel = "netty|vertx",
             description = "The HTTP client of the streamed requests: netty (Netty's HTTP/1.1 codec directly on the"
-                    + " event loops; about 30% less client CPU per chunk than vertx at 256 streams) or vertx (Vert.x's HttpClient, the"
+                    + " event loops; about 30%% less client CPU per chunk than vertx at 256 streams) or vertx (Vert.x's HttpClient, the"
                     + " client before). Both measure the same way. Default: netty.")
     String httpClient;
 
