@@ -219,6 +219,11 @@ public final class CheckCommand implements Callable<Integer> {
             if (url != null && endpoint.apiKeyEnv() != null && HttpUrls.userInfo(url) != null) {
                 return "--api-key-env cannot be combined with credentials in --base-url";
             }
+            if (url != null && HttpUrls.userInfo(url) != null
+                    && headers.stream().anyMatch(ExtraHeader::isAuthorization)) {
+                // as run (TargetConfig): two Authorization headers, and which one the server would see is a guess
+                return "-H Authorization and user:password@ in --base-url both set the Authorization header; give one";
+            }
             String tlsProblem = tls.toConfig().problem();
             if (tlsProblem != null) {
                 return tlsProblem;

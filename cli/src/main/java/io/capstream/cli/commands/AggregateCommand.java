@@ -21,6 +21,8 @@ import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.OtlpOptions;
 import io.capstream.cli.options.SloAlertOptions;
 import io.capstream.cli.options.StreamsStateDirs;
+import io.capstream.cli.up.PortHolder;
+import io.capstream.cli.up.Ports;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +53,8 @@ import picocli.CommandLine.Option;
                 + " --advertised-url the others can reach) to share the load; any of them answers for every run"
                 + " and window. /metrics, /health and /ready are per instance."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"1:the aggregator failed", "2:usage error",
+        exitCodeList = {"1:the aggregator failed",
+            "2:usage error (e.g. --http-port in use; the process holding it is named)",
             "130:stopped by Ctrl-C (SIGINT), after Kafka Streams closed", "143:stopped by SIGTERM, likewise"})
 public final class AggregateCommand implements Callable<Integer> {
     @Option(names = "--http-port", paramLabel = "PORT", description = "HTTP API port (0 = any free port). Default: ${DEFAULT-VALUE}.")
@@ -178,6 +181,12 @@ public final class AggregateCommand implements Callable<Integer> {
             problems.forEach(p -> err.println("capstream aggregate: " + p));
             return 2;
         }
+        if (httpPort != 0 && !Ports.isFree(httpHost, httpPort)) {
+            // before Kafka Streams starts: a usage error naming who holds the port, as 'up' does
+            err.println("capstream aggregate: " + httpPortInUse(httpHost, httpPort,
+                    PortHolder.find(httpPort).orElse(null)));
+            return 2;
+        }
         KafkaClientProperties props = kafka.clientProperties();
         String unreachable = KafkaReachability.check(props);
         if (unreachable != null) {
@@ -241,6 +250,18 @@ public final class AggregateCommand implements Callable<Integer> {
             return failedByItself ? 1 : 0;
         }
         return 0;
+    }
+
+    /**
+     * @param host   the --http-host address
+     * @param port   the --http-port port, in use
+     * @param holder the process found listening on it ({@link PortHolder}), or null when unknown
+     * @return the one-line usage error: the port, who holds it when known, what to do
+     */
+    static String httpPortInUse(String host, int port, PortHolder.Holder holder) {
+        return "port " + port + " on " + host + " is already in use, so the HTTP API cannot listen on it"
+                + (holder == null ? " (is another capstream aggregate running?)." : "." + PortHolder.describe(holder))
+                + " Stop that process or choose another port with --http-port PORT (0 = any free port).";
     }
 
     /**

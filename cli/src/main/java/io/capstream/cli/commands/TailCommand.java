@@ -5,6 +5,7 @@ import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.tail.TailFormat;
 import io.capstream.cli.tail.TailKind;
 import io.capstream.cli.tail.TailPrinter;
@@ -129,7 +130,12 @@ public final class TailCommand implements Callable<Integer> {
                 && (model == null || model.equals(k.model(r)));
         TailPrinter printer = new TailPrinter(kind, fmt, out);
         KafkaClientProperties props = kafka.clientProperties();
-        String unreachable = KafkaReachability.check(props);
+        // the registry first, as report/compare/generate do: without it every record fails to decode with Kafka's
+        // "Error deserializing VALUE ... seek past the record" instead of a one-line reason
+        String unreachable = RegistryReachability.check(kafka.schemaRegistryUrl(), kafka.registryClientConfig());
+        if (unreachable == null) {
+            unreachable = KafkaReachability.check(props);
+        }
         if (unreachable != null) {
             err.println("capstream tail: " + unreachable);
             return 1;

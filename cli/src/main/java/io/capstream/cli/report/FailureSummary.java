@@ -1,5 +1,6 @@
 package io.capstream.cli.report;
 
+import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.FailureEntry;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,8 @@ public final class FailureSummary {
     /** Most example failures printed under the counts line. */
     static final int MAX_EXAMPLES = 3;
 
+    /** Spec §4.3's message of a stream that ended without a non-empty content delta (no tool-call suffix). */
+    private static final String NO_VISIBLE_CONTENT = "stream completed without visible content";
     private static final Pattern HTTP_STATUS = Pattern.compile("^HTTP Error (\\d{3})\\b");
 
     private FailureSummary() {
@@ -86,6 +89,53 @@ public final class FailureSummary {
      * @return the text, lines ending in {@code \n}; empty when {@code failed} is 0 and there are no entries
      */
     public static String render(List<FailureEntry> failures, int failed, int completed, boolean inFile) {
+        return render(failures, failed, completed, inFile, null, 0);
+    }
+
+    /**
+     * The failures section of a report's summary, with its hint ({@link #render(List, int, int, boolean, String,
+     * int)}).
+     *
+     * @param failures the report's failure entries (from its artifact for a chunked report); not null
+     * @param report   the report: its {@code failed}, {@code completed}, chunking, thinking mode and
+     *                 {@code max_tokens}; not null
+     * @return the text, lines ending in {@code \n}; empty when no request failed
+     */
+    public static String render(List<FailureEntry> failures, BenchmarkReport report) {
+        Integer failed = report.getFailed();
+        return render(failures, failed == null ? 0 : failed, report.getCompleted(), report.getArtifactChunks() > 0,
+                report.getServeFlags() == null ? null : String.valueOf(report.getServeFlags().getThinkingMode()),
+                report.getMaxTokens());
+    }
+
+    /**
+     * The failures section, as {@link #render(List, int, int, boolean)}, then, when a request failed because its
+     * stream ended without visible content (spec §4.3's {@code ValueError}) in a run that did not turn thinking off,
+     * a {@code hint:} line: a reasoning model can spend the whole completion cap on reasoning.
+     *
+     * @param failures     as above
+     * @param failed       as above
+     * @param completed    as above
+     * @param inFile       as above
+     * @param thinkingMode the run's {@code serve_flags.thinking_mode} ({@code default}, {@code enabled},
+     *                     {@code disabled}, {@code unsupported}), or null when unknown (no hint)
+     * @param maxTokens    the run's completion cap, tokens
+     * @return the text, lines ending in {@code \n}
+     */
+    public static String render(List<FailureEntry> failures, int failed, int completed, boolean inFile,
+                                String thinkingMode, int maxTokens) {
+        String text = renderCounts(failures, failed, completed, inFile);
+        boolean noContent = failures.stream().anyMatch(f -> "ValueError".equals(f.getErrorType())
+                && NO_VISIBLE_CONTENT.equals(f.getErrorMessage()));
+        if (!noContent || thinkingMode == null || thinkingMode.equals("disabled")) {
+            return text;
+        }
+        return text + "  hint: a reasoning model can spend all of max_tokens (" + maxTokens + ") on reasoning and"
+                + " send no content: raise --max-tokens, or pass --no-thinking ('capstream check' shows where"
+                + " reasoning arrives)\n";
+    }
+
+    private static String renderCounts(List<FailureEntry> failures, int failed, int completed, boolean inFile) {
         int count = Math.max(failed, failures.size());
         if (count == 0) {
             return "";

@@ -193,8 +193,7 @@ public final class SummaryTable {
         if (failures.isEmpty() && zeroIfNull(report.getFailed()) > 0 && report.getArtifactChunks() > 0) {
             failures = artifactFailures(report.getArtifactJson());
         }
-        sb.append(FailureSummary.render(failures, zeroIfNull(report.getFailed()), report.getCompleted(),
-                report.getArtifactChunks() > 0));
+        sb.append(FailureSummary.render(failures, report));
     }
 
     /** @return the failure entries of an artifact's {@code failures} array; empty when the text has none or is empty */

@@ -1,6 +1,7 @@
 package io.capstream.cli.runner;
 
 import io.capstream.cli.progress.ProgressView;
+import io.capstream.cli.report.ReportFile;
 import io.capstream.cli.report.ReportWaiter;
 import io.capstream.cli.report.RunViews;
 import io.capstream.cli.report.SummaryTable;
@@ -155,11 +156,20 @@ public final class RunStep {
             } else {
                 report = got.get();
                 file = reportFile.apply(outcome.runId());
-                RunViews.writeFile(file, report.getArtifactJson()); // missing parents created, as for --html
+                // missing parents created, as for --html; a failed write (a full disk) goes to the temp directory
+                ReportFile.Written written = ReportFile.write(file, report.getArtifactJson(), Path.of(
+                        System.getProperty("java.io.tmpdir"), "capstream-report-" + outcome.runId() + ".json"));
+                if (written.problem() != null) {
+                    err.println(cmd + ": " + written.problem());
+                    code = 1;
+                }
+                file = written.file() != null ? written.file() : file;
                 if (summary) {
                     // the client check as the report has it: the aggregator computed its statistics
                     out.print(DistributedSummary.summary(report));
-                    out.println("report written to " + file);
+                    if (written.file() != null) {
+                        out.println("report written to " + file);
+                    }
                     if (!writeViews(report)) {
                         code = 1;
                     }

@@ -1,6 +1,7 @@
 package io.capstream.cli.up;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -22,6 +23,25 @@ public final class Ports {
             return true;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * @param host the address a server would bind, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}; not null
+     * @param port a TCP port, 1..65535
+     * @return false only when binding host:port fails because the address is in use ({@link BindException});
+     *         true when it can be bound, and when the host cannot be bound for another reason (the server's
+     *         own bind reports that)
+     */
+    public static boolean isFree(String host, int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(host, port));
+            return true;
+        } catch (BindException e) {
+            return !String.valueOf(e.getMessage()).contains("in use");
+        } catch (IOException | RuntimeException e) {
+            return true;
         }
     }
 

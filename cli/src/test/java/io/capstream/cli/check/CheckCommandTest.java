@@ -98,6 +98,12 @@ class CheckCommandTest {
         assertThat(check("--api-key-env", "MISSING_VAR").err()).as("key").contains("MISSING_VAR is missing");
         assertThat(check("--timeout", "0").exit()).as("timeout").isEqualTo(2);
         assertThat(check("-H", "Host: x").err()).as("header").contains("capstream sets this header itself");
+        Result both = check("--base-url", "http://user:UrlPw42@127.0.0.1:1/v1", "--model", "m",
+                "-H", "Authorization: Bearer HeaderSecret7");
+        assertThat(both.exit()).as("-H Authorization with user:password@ in the URL, stderr %s, stdout %s",
+                both.err(), both.out()).isEqualTo(2);
+        assertThat(both.err()).as("stderr").contains("both set the Authorization header; give one")
+                .doesNotContain("UrlPw42").doesNotContain("HeaderSecret7");
     }
 
     @Test

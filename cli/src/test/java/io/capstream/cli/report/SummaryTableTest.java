@@ -249,6 +249,31 @@ class SummaryTableTest {
         assertThat(t).contains("engine -");
     }
 
+    /** Found by a fresh-user pass: a reasoning-only answer failed with no hint towards --max-tokens or --no-thinking. */
+    @Test
+    void aStreamWithoutVisibleContentHintsAtReasoningUnlessThinkingWasTurnedOff() {
+        List<FailureEntry> noContent = List.of(failure(0, "ValueError", "stream completed without visible content"));
+        for (String mode : List.of("default", "enabled", "unsupported")) {
+            BenchmarkReport r = BenchmarkReport.newBuilder(report(noContent, Metrics.newBuilder().build()))
+                    .setMaxTokens(8).setServeFlags(io.capstream.schemas.avro.ServeFlags.newBuilder()
+                            .setSharedPrefixBurst(false).setNoThinking(false).setThinkingMode(mode).build()).build();
+            assertThat(SummaryTable.render(r, null)).as("thinking mode %s", mode).endsWith(
+                    "  e.g. #0     ValueError      the stream ended without visible content (no non-empty content delta)\n"
+                    + "  hint: a reasoning model can spend all of max_tokens (8) on reasoning and send no content:"
+                    + " raise --max-tokens, or pass --no-thinking ('capstream check' shows where reasoning arrives)\n");
+        }
+        BenchmarkReport off = BenchmarkReport.newBuilder(report(noContent, Metrics.newBuilder().build()))
+                .setServeFlags(io.capstream.schemas.avro.ServeFlags.newBuilder().setSharedPrefixBurst(false)
+                        .setNoThinking(true).setThinkingMode("disabled").build()).build();
+        assertThat(SummaryTable.render(off, null)).as("thinking turned off").doesNotContain("hint:");
+        BenchmarkReport toolCall = BenchmarkReport.newBuilder(report(List.of(failure(0, "ValueError",
+                "stream completed without visible content: the model answered with a tool call (1 tool call, no"
+                        + " text); send --tools to measure tool calls")), Metrics.newBuilder().build()))
+                .setServeFlags(io.capstream.schemas.avro.ServeFlags.newBuilder().setSharedPrefixBurst(false)
+                        .setNoThinking(false).setThinkingMode("default").build()).build();
+        assertThat(SummaryTable.render(toolCall, null)).as("a tool-call answer has its own advice").doesNotContain("hint:");
+    }
+
     @Test
     void manyFailuresAreCountedPerErrorTypeAndHttpStatusWithTheErrorRateAndAFewExamples() {
         List<FailureEntry> failures = new java.util.ArrayList<>();

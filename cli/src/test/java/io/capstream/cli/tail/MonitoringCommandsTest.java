@@ -45,6 +45,21 @@ class MonitoringCommandsTest {
     }
 
     @Test
+    void aggregateWithItsHttpPortTakenIsAUsageErrorNamingTheOption() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            int code = new CommandLine(new AggregateCommand(out, errStream)).execute("--http-port", String.valueOf(port),
+                    "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
+            String text = err.toString(StandardCharsets.UTF_8);
+            assertThat(code).as("exit code, stderr %s", text).isEqualTo(2);
+            assertThat(text).as("stderr").contains("capstream aggregate: port " + port
+                    + " on 127.0.0.1 is already in use, so the HTTP API cannot listen on it")
+                    .contains("It is held by PID " + ProcessHandle.current().pid())
+                    .contains("choose another port with --http-port PORT");
+        }
+    }
+
+    @Test
     void tailRejectsUnknownTopicAndFormat() {
         int code = new CommandLine(new TailCommand(out, errStream)).execute("events", "--format", "xml",
                 "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
@@ -52,6 +67,21 @@ class MonitoringCommandsTest {
         String text = err.toString(StandardCharsets.UTF_8);
         assertThat(text).contains("expected reports, summaries, alerts, changes, sweeps or server-metrics");
         assertThat(text).contains("expected table, json or jsonl");
+    }
+
+    @Test
+    void tailNamesAnUnreachableSchemaRegistryWithoutItsCredentials() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        int code = new CommandLine(new TailCommand(out, errStream)).execute("reports",
+                "--bootstrap-servers", "127.0.0.1:" + closed,
+                "--schema-registry-url", "http://user:RegistryPw1@127.0.0.1:" + closed + "/apis/ccompat/v7");
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertThat(code).as("exit code, stderr %s", text).isEqualTo(1);
+        assertThat(text).as("stderr").contains("capstream tail: cannot reach the schema registry at http://")
+                .contains("connection refused").doesNotContain("RegistryPw1");
     }
 
     @Test
