@@ -63,7 +63,7 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
         cause = null;
         return () -> {
             if (ex == exchange) {
-                channel.close();
+                closeAfterIo(channel);
             }
         };
     }
@@ -125,11 +125,21 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
                 if (reusable && ctx.channel().isActive()) {
                     transport.release(ctx.channel());
                 } else {
-                    ctx.close();
+                    closeAfterIo(ctx);
                 }
                 e.onBodyEnd();
             }
         }
+    }
+
+    /**
+     * Closes a connection whose request ended (or is given up) in a task of its event loop, after the loop's I/O
+     * step: the close (a syscall, the channel's inactive event) is not paid inside the read, before the other
+     * connections' reads and connect completions of the same step. Nothing more is read for the request meanwhile
+     * (it was unbound or finished).
+     */
+    private static void closeAfterIo(ChannelHandlerContext ctx) {
+        ctx.channel().eventLoop().execute(ctx::close);
     }
 
     @Override
