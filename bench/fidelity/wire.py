@@ -28,7 +28,8 @@ that happens in the client's process is client_int + (upload - handshake). Perce
 where a p99 comes from: idx, syn, upload_after_synack (SYN-ACK to last request packet), upload, handshake,
 client_int, in_client, added, and what else the client's loop had to do while the request waited between its SYN and
 its request packet: syns_between (other connections' SYNs), reqs_between (other requests written), toks_between
-(oracle data packets to other connections: chunks the client had to read), plus the request's position in its burst
+(oracle data packets to other connections: chunks the client had to read), fins_between (connections the client
+closed meanwhile: other requests' ends), plus the request's position in its burst
 (burst_pos: how many SYNs came less than 1 ms before it, in an unbroken run).
 """
 import json
@@ -101,13 +102,16 @@ def main():
     port = int(port)
     conns = {}  # client port -> state of its current request
     wire = {}   # request index -> dict of packet times (ns)
-    syns, reqs, toks = [], [], []  # packet times (per_request): client SYNs, request packets, oracle data packets
+    syns, reqs, toks, fins = [], [], [], []  # packet times (per_request): client SYNs, request packets, oracle data
+    # packets, client FINs
     for t, sp, dp, flags, pl in packets(pcap):
         if dp == port:  # client -> oracle
             c = conns.setdefault(sp, {})
             if flags & 0x02:  # SYN: a new connection on this port
                 conns[sp] = c = {"syn": t}
                 syns.append(t)
+            if flags & 0x01:  # FIN: the client closed a connection
+                fins.append(t)
             if pl:
                 m = REQ.search(pl)
                 if m is not None:
@@ -180,15 +184,16 @@ def main():
         with open(summary, "a") as f:
             f.write(json.dumps(out) + "\n")
     if per_request:
-        write_per_request(per_request, rows_out, syns, reqs, toks)
+        write_per_request(per_request, rows_out, syns, reqs, toks, fins)
 
 
-def write_per_request(path, rows, syns, reqs, toks):
+def write_per_request(path, rows, syns, reqs, toks, fins):
     """One row per request: its phases and what else happened between its SYN and its request packet."""
     import bisect
     syns.sort()
     reqs.sort()
     toks.sort()
+    fins.sort()
     base = syns[0] if syns else 0
     burst = {}  # SYN time -> position in an unbroken run of SYNs less than 1 ms apart
     pos = 0
@@ -201,13 +206,14 @@ def write_per_request(path, rows, syns, reqs, toks):
 
     with open(path, "w") as f:
         f.write("idx\tsyn_ms\tupload_after_synack\tupload\thandshake\tclient_int\tin_client\tadded"
-                "\tsyns_between\treqs_between\ttoks_between\tburst_pos\n")
+                "\tsyns_between\treqs_between\ttoks_between\tfins_between\tburst_pos\n")
         for idx, w, upload, handshake, client_int, added in sorted(rows, key=lambda x: x[1]["syn"] or x[1]["req"]):
             syn = w["syn"] if w["syn"] is not None else w["req"]
             after = (w["req"] - w["synack"]) / 1e6 if w.get("synack") is not None else float("nan")
             f.write(f"{idx}\t{(syn - base) / 1e6:.3f}\t{after:.3f}\t{upload:.3f}\t{handshake:.3f}\t{client_int:.3f}"
                     f"\t{client_int + upload - handshake:.3f}\t{added:.3f}\t{between(syns, syn, w['req'])}"
-                    f"\t{between(reqs, syn, w['req'])}\t{between(toks, syn, w['req'])}\t{burst.get(w['syn'], -1)}\n")
+                    f"\t{between(reqs, syn, w['req'])}\t{between(toks, syn, w['req'])}\t{between(fins, syn, w['req'])}"
+                    f"\t{burst.get(w['syn'], -1)}\n")
 
 
 if __name__ == "__main__":
