@@ -45,6 +45,7 @@ final class StreamExchange implements NonStreamRead.Owner {
     NonStreamRead nonStream; // a body read for its message instead of as a stream
 
     private final Vertx vertx;
+    private final io.vertx.core.Context context; // the request's: its result is handed over there
     private final long timeoutMs;
     private final boolean keepAlive;
     private final ThreadLocal<byte[]> scratch;
@@ -53,7 +54,8 @@ final class StreamExchange implements NonStreamRead.Owner {
     /**
      * @param t0          when the request started ({@link System#nanoTime()}, just before the connection is requested)
      * @param acc         the accumulator of its stream, started at t0
-     * @param vertx       Vert.x (timers)
+     * @param vertx       Vert.x (timers); the exchange is created on the request's context (its result is handed
+     *                    over there)
      * @param timeoutMs   connect and idle timeout, ms
      * @param keepAlive   whether connections are reused
      * @param scratch     the client's per-thread buffer the body chunks are copied into
@@ -65,6 +67,7 @@ final class StreamExchange implements NonStreamRead.Owner {
         this.acc = acc;
         this.splitter = new SseLineSplitter(acc);
         this.vertx = vertx;
+        this.context = vertx.getOrCreateContext();
         this.timeoutMs = timeoutMs;
         this.keepAlive = keepAlive;
         this.scratch = scratch;
@@ -341,7 +344,7 @@ final class StreamExchange implements NonStreamRead.Owner {
         // the event loop's I/O step, not inside the read that ended it: a closed loop's wave ends together, and a
         // new connection's request, written when its connect completes in that I/O step, then no longer waits
         // behind the whole wave's end work (bench/fidelity, wire.py --per-request). The result is fixed now.
-        vertx.runOnContext(v -> promise.complete(result));
+        context.runOnContext(v -> promise.complete(result));
     }
 
     /** @return the HTTP phases, or null when no connection was handed over (it failed before) */
