@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Split client-added TTFT with the kernel's own packet times (a tcpdump capture on lo).
 
-usage: wire.py CAPTURE.pcap REPORT.json ORACLE.log PORT LABEL [SUMMARY.jsonl]
+usage: wire.py [--per-request OUT.tsv] CAPTURE.pcap REPORT.json ORACLE.log PORT LABEL [SUMMARY.jsonl]
 
 The capture (tcpdump -i lo --time-stamp-precision=nano -s 4096 'tcp port PORT') timestamps every packet when the
 kernel sends it on loopback, in one clock for both processes. For each request index (found in the request body's
@@ -23,6 +23,14 @@ and the client's ttft_ms from the report, the oracle's own body-read-to-first-ch
 
 so the issue's "client-added" (client TTFT - the oracle's own) = client_int + upload + oracle_wait, and the part
 that happens in the client's process is client_int + (upload - handshake). Percentiles are nearest-rank (spec 8.1).
+
+--per-request OUT.tsv writes one row per joined request (ms, times relative to the capture's first SYN), to find
+where a p99 comes from: idx, syn, upload_after_synack (SYN-ACK to last request packet), upload, handshake,
+client_int, in_client, added, and what else the client's loop had to do while the request waited between its SYN and
+its request packet: syns_between (other connections' SYNs), reqs_between (other requests written), toks_between
+(oracle data packets to other connections: chunks the client had to read), fins_between (connections the client
+closed meanwhile: other requests' ends), plus the request's position in its burst
+(burst_pos: how many SYNs came less than 1 ms before it, in an unbroken run).
 """
 import json
 import math
@@ -83,16 +91,27 @@ def q(v, x):
 
 
 def main():
-    pcap, report, olog, port, label = sys.argv[1:6]
-    summary = sys.argv[6] if len(sys.argv) > 6 else None
+    args = sys.argv[1:]
+    per_request = None
+    if len(args) >= 2 and args[0] == "--per-request":
+        per_request, args = args[1], args[2:]
+    if len(args) < 5:
+        sys.exit(__doc__.strip().splitlines()[2])
+    pcap, report, olog, port, label = args[:5]
+    summary = args[5] if len(args) > 5 else None
     port = int(port)
     conns = {}  # client port -> state of its current request
     wire = {}   # request index -> dict of packet times (ns)
+    syns, reqs, toks, fins = [], [], [], []  # packet times (per_request): client SYNs, request packets, oracle data
+    # packets, client FINs
     for t, sp, dp, flags, pl in packets(pcap):
         if dp == port:  # client -> oracle
             c = conns.setdefault(sp, {})
             if flags & 0x02:  # SYN: a new connection on this port
                 conns[sp] = c = {"syn": t}
+                syns.append(t)
+            if flags & 0x01:  # FIN: the client closed a connection
+                fins.append(t)
             if pl:
                 m = REQ.search(pl)
                 if m is not None:
@@ -103,12 +122,15 @@ def main():
                     w["synack"] = c.pop("synack", None)
                     w["req"] = t
                     c["waiting"] = True
+                    reqs.append(t)
                 elif c.get("waiting"):
                     wire[c["idx"]]["req"] = t  # a later packet of the same request
         elif sp == port:  # oracle -> client
             c = conns.get(dp)
             if c is None:
                 continue
+            if pl:
+                toks.append(t)
             if flags & 0x12 == 0x12:
                 c["synack"] = t
             elif pl and c.get("waiting") and b" tok" in pl:
@@ -123,6 +145,7 @@ def main():
     rows = {r["request_index"]: r for r in art.get("request_timings") or []}
     cols = {k: [] for k in ("added", "client_int", "upload", "handshake", "oracle_wait", "in_client")}
     reused = 0
+    rows_out = []
     for idx, w in wire.items():
         r = rows.get(idx)
         if r is None or idx not in own or "tok" not in w:
@@ -139,6 +162,8 @@ def main():
         cols["handshake"].append(handshake)
         cols["oracle_wait"].append(server - own[idx])
         cols["in_client"].append(client_int + upload - handshake)
+        if per_request:
+            rows_out.append((idx, w, upload, handshake, client_int, r["ttft_ms"] - own[idx]))
     n = len(cols["added"])
     if n == 0:
         sys.exit(f"{label}: no request of the report was found in the capture")
@@ -158,6 +183,37 @@ def main():
     if summary:
         with open(summary, "a") as f:
             f.write(json.dumps(out) + "\n")
+    if per_request:
+        write_per_request(per_request, rows_out, syns, reqs, toks, fins)
+
+
+def write_per_request(path, rows, syns, reqs, toks, fins):
+    """One row per request: its phases and what else happened between its SYN and its request packet."""
+    import bisect
+    syns.sort()
+    reqs.sort()
+    toks.sort()
+    fins.sort()
+    base = syns[0] if syns else 0
+    burst = {}  # SYN time -> position in an unbroken run of SYNs less than 1 ms apart
+    pos = 0
+    for i, t in enumerate(syns):
+        pos = pos + 1 if i > 0 and t - syns[i - 1] < 1_000_000 else 0
+        burst[t] = pos
+
+    def between(v, a, b):  # packets strictly after a and before b
+        return max(0, bisect.bisect_left(v, b) - bisect.bisect_right(v, a))
+
+    with open(path, "w") as f:
+        f.write("idx\tsyn_ms\tupload_after_synack\tupload\thandshake\tclient_int\tin_client\tadded"
+                "\tsyns_between\treqs_between\ttoks_between\tfins_between\tburst_pos\n")
+        for idx, w, upload, handshake, client_int, added in sorted(rows, key=lambda x: x[1]["syn"] or x[1]["req"]):
+            syn = w["syn"] if w["syn"] is not None else w["req"]
+            after = (w["req"] - w["synack"]) / 1e6 if w.get("synack") is not None else float("nan")
+            f.write(f"{idx}\t{(syn - base) / 1e6:.3f}\t{after:.3f}\t{upload:.3f}\t{handshake:.3f}\t{client_int:.3f}"
+                    f"\t{client_int + upload - handshake:.3f}\t{added:.3f}\t{between(syns, syn, w['req'])}"
+                    f"\t{between(reqs, syn, w['req'])}\t{between(toks, syn, w['req'])}\t{between(fins, syn, w['req'])}"
+                    f"\t{burst.get(w['syn'], -1)}\n")
 
 
 if __name__ == "__main__":

@@ -16,25 +16,30 @@ import java.nio.channels.ClosedChannelException;
 /**
  * The last handler of a {@link NettyStreamTransport} connection: it passes the decoded response of the request bound
  * to it ({@link #bind}) to that request's {@link StreamExchange}, inside the request's Vert.x context: the head, each
- * body slice's bytes stamped with one {@link System#nanoTime()} per read from the socket (the first decoded message
- * of a read takes it, the read's end clears it), and the end or failure. At the end of a response the connection
+ * body slice's bytes stamped with the time of the socket read they came in ({@link ReadStamp}, in front of the HTTP
+ * codec: one {@link System#nanoTime()} per read, so a chunk of the turn's later read is not stamped with the first
+ * read's time), and the end or failure. At the end of a response the connection
  * goes back to the transport's idle list when keep-alive is on and the server keeps it open, else it is closed.
  * Informational (1xx) heads are skipped. Used only on its channel's event loop.
  */
 final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
     private final NettyStreamTransport transport;
+    private final ReadStamp stamp;
     private ChannelHandlerContext channel;
     private StreamExchange ex; // the request the connection serves, null between requests
     private ContextInternal context;
     private boolean headSeen;
     private boolean reusable;
     private boolean informational;
-    private long readAt = -1;
     private Throwable cause;
 
-    /** @param transport the connection's transport (its idle list) */
-    NettyStreamHandler(NettyStreamTransport transport) {
+    /**
+     * @param transport the connection's transport (its idle list)
+     * @param stamp     the time of the socket read being decoded (a handler in front of the HTTP codec)
+     */
+    NettyStreamHandler(NettyStreamTransport transport, ReadStamp stamp) {
         this.transport = transport;
+        this.stamp = stamp;
     }
 
     @Override
@@ -58,7 +63,7 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
         cause = null;
         return () -> {
             if (ex == exchange) {
-                channel.close();
+                closeAfterIo(channel);
             }
         };
     }
@@ -66,9 +71,6 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
-            if (readAt < 0) {
-                readAt = System.nanoTime();
-            }
             if (ex == null || !(msg instanceof HttpObject obj)) {
                 return;
             }
@@ -97,7 +99,7 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
             }
             headSeen = true;
             reusable = transport.keepAlive() && HttpUtil.isKeepAlive(r);
-            ex.onHead(readAt, status, r.status().reasonPhrase(), r.headers().get(HttpHeaderNames.CONTENT_TYPE),
+            ex.onHead(stamp.at(), status, r.status().reasonPhrase(), r.headers().get(HttpHeaderNames.CONTENT_TYPE),
                     r.headers().get(TraceHeaders.REQUEST_ID), r.headers().getAll("Server-Timing"));
         }
         if (obj instanceof HttpContent c) {
@@ -108,6 +110,7 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
             ByteBuf b = c.content();
             int n = b.readableBytes();
             if (n > 0) {
+                long readAt = stamp.at();
                 if (b.hasArray()) {
                     ex.onBytes(readAt, b.array(), b.arrayOffset() + b.readerIndex(), n);
                 } else {
@@ -122,17 +125,21 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
                 if (reusable && ctx.channel().isActive()) {
                     transport.release(ctx.channel());
                 } else {
-                    ctx.close();
+                    closeAfterIo(ctx);
                 }
                 e.onBodyEnd();
             }
         }
     }
 
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        readAt = -1;
-        ctx.fireChannelReadComplete();
+    /**
+     * Closes a connection whose request ended (or is given up) in a task of its event loop, after the loop's I/O
+     * step: the close (a syscall, the channel's inactive event) is not paid inside the read, before the other
+     * connections' reads and connect completions of the same step. Nothing more is read for the request meanwhile
+     * (it was unbound or finished).
+     */
+    private static void closeAfterIo(ChannelHandlerContext ctx) {
+        ctx.channel().eventLoop().execute(ctx::close);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -32,6 +33,7 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
@@ -40,8 +42,8 @@ import javax.net.ssl.SSLParameters;
  * The streamed requests on Netty's HTTP/1.1 codec directly ({@link HttpClientKind#NETTY}, issue 33 item 4): each
  * connection is a Netty channel on the Vert.x event loop of the request's context (so Vert.x's timers, contexts and
  * the rest of the generator are unchanged), with {@link ConnectStamp} (Vert.x's transport's channel factory, see
- * {@link TimedTransport}), {@link SslHandler} for https, {@link HttpClientCodec} and a {@link NettyStreamHandler}
- * that hands each read's bytes to the exchange with one {@link System#nanoTime()}. No Vert.x {@code HttpClient}:
+ * {@link TimedTransport}), {@link ReadStamp} (the time of each socket read), {@link SslHandler} for https, {@link HttpClientCodec} and a {@link NettyStreamHandler}
+ * that hands each read's bytes to the exchange with that read's stamp. No Vert.x {@code HttpClient}:
  * no per-chunk Vert.x pipeline or buffer copy, no per-connection Vert.x connection objects.
  *
  * <p>Connections: with keep-alive, a connection whose response ended and that the server keeps open goes back to
@@ -227,8 +229,9 @@ final class NettyStreamTransport implements StreamTransport {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel c) {
+                        SslHandler tlsHandler = null;
                         if (ssl != null) {
-                            SslHandler tlsHandler = ssl.newHandler(c.alloc(), host, port);
+                            tlsHandler = ssl.newHandler(c.alloc(), host, port);
                             tlsHandler.setHandshakeTimeoutMillis(connectTimeoutMs);
                             if (verifyHost) {
                                 SSLEngine engine = tlsHandler.engine();
@@ -236,12 +239,29 @@ final class NettyStreamTransport implements StreamTransport {
                                 params.setEndpointIdentificationAlgorithm("HTTPS");
                                 engine.setSSLParameters(params);
                             }
-                            c.pipeline().addLast("tls", tlsHandler);
                         }
-                        c.pipeline().addLast("http", new HttpClientCodec());
-                        c.pipeline().addLast("stream", new NettyStreamHandler(NettyStreamTransport.this));
+                        pipeline(c.pipeline(), tlsHandler, NettyStreamTransport.this, System::nanoTime);
                     }
                 });
+    }
+
+    /**
+     * Adds a connection's inbound handlers at the end of its pipeline: the stamp of each socket read
+     * ({@link ReadStamp}), TLS if any, the HTTP codec and the stream handler.
+     *
+     * @param p         the pipeline
+     * @param tls       the TLS handler, or null for http
+     * @param transport the connection's transport
+     * @param clock     the stamp of each read, {@link System#nanoTime()} in a run (injected by tests)
+     */
+    static void pipeline(ChannelPipeline p, SslHandler tls, NettyStreamTransport transport, LongSupplier clock) {
+        ReadStamp stamp = new ReadStamp(clock);
+        p.addLast("read-stamp", stamp);
+        if (tls != null) {
+            p.addLast("tls", tls);
+        }
+        p.addLast("http", new HttpClientCodec());
+        p.addLast("stream", new NettyStreamHandler(transport, stamp));
     }
 
     private static NewConnections.Opened ready(Channel ch) {

@@ -14,7 +14,8 @@ import java.util.List;
  * {@link StreamingClient} reads t0 just before the connection is requested; its {@link StreamTransport} (Vert.x's
  * HTTP client or Netty's channel, {@link HttpClientKind}) hands the connection over ({@link #obtained}) and reports
  * the response: its head ({@link #onHead}), body bytes ({@link #onBytes}), end ({@link #onBodyEnd}) or failure
- * ({@link #onBodyError}, {@link #onHeadError}). The promise always succeeds. Used only on its event loop.
+ * ({@link #onBodyError}, {@link #onHeadError}). The promise always succeeds, in a task of the request's context after
+ * the event loop's I/O step (the result is fixed when the request ends). Used only on its event loop.
  */
 final class StreamExchange implements NonStreamRead.Owner {
     /** The connection a transport handed the request: closing it is how the client cancels or gives up. */
@@ -44,6 +45,7 @@ final class StreamExchange implements NonStreamRead.Owner {
     NonStreamRead nonStream; // a body read for its message instead of as a stream
 
     private final Vertx vertx;
+    private final io.vertx.core.Context context; // the request's: its result is handed over there
     private final long timeoutMs;
     private final boolean keepAlive;
     private final ThreadLocal<byte[]> scratch;
@@ -52,7 +54,8 @@ final class StreamExchange implements NonStreamRead.Owner {
     /**
      * @param t0          when the request started ({@link System#nanoTime()}, just before the connection is requested)
      * @param acc         the accumulator of its stream, started at t0
-     * @param vertx       Vert.x (timers)
+     * @param vertx       Vert.x (timers); the exchange is created on the request's context (its result is handed
+     *                    over there)
      * @param timeoutMs   connect and idle timeout, ms
      * @param keepAlive   whether connections are reused
      * @param scratch     the client's per-thread buffer the body chunks are copied into
@@ -64,6 +67,7 @@ final class StreamExchange implements NonStreamRead.Owner {
         this.acc = acc;
         this.splitter = new SseLineSplitter(acc);
         this.vertx = vertx;
+        this.context = vertx.getOrCreateContext();
         this.timeoutMs = timeoutMs;
         this.keepAlive = keepAlive;
         this.scratch = scratch;
@@ -331,11 +335,16 @@ final class StreamExchange implements NonStreamRead.Owner {
             cancelTimerId = -1;
         }
         RequestError e = error != null ? error : acc.visibleContentFailure();
-        promise.complete(new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
+        RequestResult result = new RequestResult(t0, acc.ttfoNs(), acc.ttftNs(), now - t0, status,
                 acc.promptTokens(), acc.completionTokens(), acc.cachedTokens(), acc.contentChunks(),
                 acc.reasoningChunks(), acc.maxGapNs(), acc.finishReason(),
                 nonStream != null ? nonStream.bytes() : splitter.bytes(), acc.outputChunkGaps(), e,
-                acc.toolCallChunks(), acc.reply(), phases(), acc.serverReply()));
+                acc.toolCallChunks(), acc.reply(), phases(), acc.serverReply());
+        // The request's end work (its event, the closed loop's next start) runs as a task of its context, after
+        // the event loop's I/O step, not inside the read that ended it: a closed loop's wave ends together, and a
+        // new connection's request, written when its connect completes in that I/O step, then no longer waits
+        // behind the whole wave's end work (bench/fidelity, wire.py --per-request). The result is fixed now.
+        context.runOnContext(v -> promise.complete(result));
     }
 
     /** @return the HTTP phases, or null when no connection was handed over (it failed before) */

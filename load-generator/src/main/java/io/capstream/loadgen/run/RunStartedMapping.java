@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.client.HttpClientKind;
 import io.capstream.loadgen.images.ImageSize;
 
 import io.capstream.loadgen.stop.StopRules;
@@ -143,7 +144,8 @@ public final class RunStartedMapping {
                         : Integer.valueOf(c.payload().effectiveBatch()))
                 .setInsecure(target.tls().insecure() ? Boolean.TRUE : null)
                 .setCaCertName(target.tls().caCert() == null ? null
-                        : String.valueOf(target.tls().caCert().getFileName()));
+                        : String.valueOf(target.tls().caCert().getFileName()))
+                .setHttpClient(target.httpClient().toString());
         return b;
     }
 
@@ -158,7 +160,7 @@ public final class RunStartedMapping {
 
     /**
      * Reads a run's settings back from its RunStarted. A value that events written before it existed lack
-     * ({@code shared_prefix_tokens}, {@code margin_tokens}, {@code timeout_s}) is the default.
+     * ({@code shared_prefix_tokens}, {@code margin_tokens}, {@code timeout_s}, {@code http_client}) is the default.
      *
      * @param rs a RunStarted; not null
      * @return the run's configuration without its process-local parts (see the class comment): not simulated, no
@@ -171,7 +173,8 @@ public final class RunStartedMapping {
         TargetConfig target = new TargetConfig(rs.getBaseUrl(), false, rs.getModel(), rs.getEngine(), null,
                 rs.getTimeoutS() == null ? RunConfig.DEFAULT_TIMEOUT_S : rs.getTimeoutS(), rs.getKeepAlive(),
                 ApiEndpoint.parse(rs.getEndpoint()), List.of(),
-                new TlsConfig(Boolean.TRUE.equals(rs.getInsecure()), null), rs.getTraceHeaders() != null);
+                new TlsConfig(Boolean.TRUE.equals(rs.getInsecure()), null), rs.getTraceHeaders() != null,
+                rs.getHttpClient() == null ? null : HttpClientKind.parse(rs.getHttpClient()));
         LoadShape load = new LoadShape(rs.getRequests(), rs.getConcurrency(), rs.getBurst(),
                 ArrivalMode.parse(rs.getArrival()), rs.getRateRps(), rs.getMaxInFlight(), rs.getDurationS(),
                 rs.getRampUpS(), rs.getBurstiness(),

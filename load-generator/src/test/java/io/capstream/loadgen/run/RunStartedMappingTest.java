@@ -1,5 +1,6 @@
 package io.capstream.loadgen.run;
 
+import io.capstream.loadgen.client.HttpClientKind;
 import io.capstream.loadgen.images.ImageSize;
 
 import io.capstream.loadgen.stop.StopRules;
@@ -42,9 +43,7 @@ class RunStartedMappingTest {
             "RequestShape.thinkingMode", "--no-thinking (set) records the resolved mode 'disabled', whatever"
                     + " --thinking-mode was: see aThinkingModeRoundTripsWithoutNoThinking",
             "TargetConfig.traceHeaders", "on by default: the full config sets it off (--no-trace-headers), which"
-                    + " isDefault cannot tell from an unset boolean; the round trip checks it",
-            "TargetConfig.httpClient", "--http-client picks the client's implementation, not the workload: both"
-                    + " measure the same way, and RunStarted does not record it");
+                    + " isDefault cannot tell from an unset boolean; the round trip checks it");
 
     /** What the CLI resolves with no option given (the simulated target aside). */
     private static RunConfig defaults() {
@@ -69,7 +68,7 @@ class RunStartedMappingTest {
         return new RunConfig(
                 new TargetConfig("http://127.0.0.1:9/v1", true, "qwen3-8b", "vllm", "BENCH_KEY", 30.0, true,
                         ApiEndpoint.COMPLETIONS, List.of(new ExtraHeader("X-Team", "bench")), new TlsConfig(true, null),
-                        false),
+                        false, HttpClientKind.VERTX),
                 new LoadShape(7, 7, 7, ArrivalMode.GAMMA, 5.0, 7, 12.5, 2.0, 0.25,
                         RateSchedule.parse("0s:2,60s:20,120s:2"), new SteadyStateWindow(10, 70)),
                 new RequestShape(512, 256, 8, 32_768, 100, ThinkingMode.DEFAULT, true, "low",
@@ -131,6 +130,19 @@ class RunStartedMappingTest {
         RunConfig back = RunStartedMapping.toConfig(recorded(plan(original)));
         assertThat(withLocalParts(back, original)).as("config -> RunStarted -> config, with the process-local parts"
                 + " (not recorded) put back").isEqualTo(original);
+    }
+
+    @Test
+    void theHttpClientIsRecorded() {
+        assertThat(recorded(plan(everyOption())).getHttpClient()).as("RunStarted.http_client of --http-client vertx")
+                .isEqualTo("vertx");
+        RunConfig netty = everyOption().withTarget(everyOption().target().withHttpClient(HttpClientKind.DEFAULT));
+        assertThat(recorded(plan(netty)).getHttpClient()).as("RunStarted.http_client by default")
+                .isEqualTo("netty");
+        RunStarted before = recorded(plan(everyOption()));
+        before.setHttpClient(null); // an event written before the field existed
+        assertThat(RunStartedMapping.toConfig(before).target().httpClient()).as("read back from an older event")
+                .isEqualTo(HttpClientKind.DEFAULT);
     }
 
     @Test
@@ -205,7 +217,8 @@ class RunStartedMappingTest {
         return back
                 .withTarget(new TargetConfig(t.baseUrl(), local.target().simulated(), t.model(), t.engine(),
                         local.target().apiKeyEnv(), t.timeoutS(), t.keepAlive(), t.endpoint(), local.target().headers(),
-                        new TlsConfig(t.tls().insecure(), local.target().tls().caCert()), t.traceHeaders()))
+                        new TlsConfig(t.tls().insecure(), local.target().tls().caCert()), t.traceHeaders(),
+                        t.httpClient()))
                 .withIdentity(new RunIdentity(local.identity().runId(), local.identity().runIdSuffix(),
                         local.identity().workerId(), id.expectedWorkers(), id.seed(), id.gpu()))
                 .withRequest(r.withFiles(local.request().dataset(), local.request().tokenizer()))

@@ -38,7 +38,8 @@ class RunSettingsArtifactTest {
                 .setSteadyState("10:70").setCancelRate(0.5).setCancelAfterS(0.1).setCancelAfterStddevS(0.02)
                 .setMaxErrorRate(0.2).setMaxErrorWindow(50).setMaxConsecutiveErrors(5).setStopOnSaturation(true)
                 .setImages(4).setImageSizes("1024x1024").setImageFormat("jpeg").setBatch(8).setInsecure(true)
-                .setCaCertName("ca.pem").setTraceHeaders(List.of("traceparent", "X-Request-Id")).build();
+                .setCaCertName("ca.pem").setTraceHeaders(List.of("traceparent", "X-Request-Id")).setHttpClient("vertx")
+                .build();
     }
 
     private static JsonNode run(RunStarted st) throws Exception {

@@ -122,6 +122,29 @@ class RunEventBinarySerdeTest {
         }
     }
 
+    /**
+     * A RunStarted as the version before {@code http_client} wrote it (its schema kept beside the serde) is still
+     * read: an open run's changelog restores across the upgrade, the field null.
+     */
+    @Test
+    void aRunStartedWrittenBeforeTheHttpClientWasRecordedIsRead() throws Exception {
+        io.capstream.schemas.avro.RunStarted started = RandomRecords.one(io.capstream.schemas.avro.RunStarted.class, 17);
+        started.setHttpClient(null);
+        RunEvent event = envelope("e-9", started);
+        Schema before;
+        try (java.io.InputStream in = RunEventBinarySerde.class.getResourceAsStream("run-event-before-http-client.avsc")) {
+            before = new Schema.Parser().parse(in);
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+        new org.apache.avro.specific.SpecificDatumWriter<RunEvent>(before).write(event, enc);
+        enc.flush();
+        org.assertj.core.api.Assertions.assertThat(before.toString()).as("the earlier schema has no http_client")
+                .doesNotContain("http_client");
+        org.assertj.core.api.Assertions.assertThat(serde.deserializer().deserialize("t", out.toByteArray()))
+                .as("the RunStarted written before http_client existed").isEqualTo(event);
+    }
+
     @Test
     void nullIsNullBothWaysAndTruncatedBytesFail() {
         assertNull(serde.serializer().serialize("t", null));
