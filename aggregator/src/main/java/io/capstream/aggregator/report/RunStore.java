@@ -83,8 +83,17 @@ final class RunStore {
     /** Deletes the given event keys (e.g. the keys a publishing scan returned). */
     void deleteKeys(List<String> keys) {
         for (String k : keys) {
-            events.delete(k);
+            delete(k);
         }
+    }
+
+    /**
+     * Deletes one event: a put of null, which the store and its changelog take as a delete (a tombstone), without
+     * what {@link KeyValueStore#delete} does besides: decode the deleted event to return it (issue 31: that was
+     * about a third of the time spent deleting a published run's events).
+     */
+    private void delete(String key) {
+        events.put(key, null);
     }
 
     /** Deletes every event of the run and its progress. */
@@ -102,7 +111,7 @@ final class RunStore {
             }
         }
         for (String k : keys) {
-            events.delete(k);
+            delete(k);
         }
     }
 
