@@ -2,7 +2,6 @@ package io.capstream.aggregator.report;
 
 import io.capstream.aggregator.events.EventsSource;
 import io.capstream.aggregator.report.state.RunEventBinarySerde;
-import io.capstream.aggregator.report.state.RunProgressSerde;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RunEvent;
@@ -24,8 +23,8 @@ import org.apache.kafka.streams.state.Stores;
  * large for one record put their artifact on {@code capstream.reports.chunks} ({@link ReportChunks});
  * runs whose report cannot be published go to the dead-letter topic with their run id.
  *
- * <p>State: {@value #PROGRESS_STORE} (one small progress value per open run, persistent and cached,
- * so it reaches RocksDB and the changelog about once per commit) and {@value #EVENTS_STORE} (each
+ * <p>State: {@value #PROGRESS_STORE} (one small progress value per open run, persistent, kept as an object
+ * and written to RocksDB and the changelog once per commit: {@link ProgressStore}) and {@value #EVENTS_STORE} (each
  * event of an open run stored once, request events keyed {@code runId|R|<10-digit index>}, deleted
  * when the run is published). Both are changelogged, and each event costs one small write, so the
  * changelog grows with the number of events, not with its square (ARCHITECTURE.md, "Measured
@@ -62,8 +61,7 @@ public final class ReportTopology {
      * @param config  settings; not null
      */
     public static void addTo(KStream<String, RunEvent> events, StreamsBuilder builder, ReportTopologyConfig config) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PROGRESS_STORE),
-                Serdes.String(), new RunProgressSerde()).withCachingEnabled());
+        builder.addStateStore(ProgressStore.builder(PROGRESS_STORE));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(EVENTS_STORE),
                 Serdes.String(), new RunEventBinarySerde()));
         var out = events.process(() -> new RunCollector(config), Named.as("capstream-report-collector"),

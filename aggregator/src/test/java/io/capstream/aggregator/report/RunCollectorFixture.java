@@ -14,14 +14,16 @@ import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * A {@link RunCollector} on a {@link MockProcessorContext} with the report topology's two in-memory stores
- * (progress and events, logging off), for tests that feed events and read the forwarded reports, and that start
+ * A {@link RunCollector} on a {@link MockProcessorContext} with the report topology's two stores (the
+ * progress store over an in-memory one, and the events store; logging off), for tests that feed events and read the forwarded reports, and that start
  * a new collector instance on the same stores as a rebalance would. The context's system time starts at 1,000 ms.
  */
 abstract class RunCollectorFixture {
     protected final ReportTopologyConfig config;
     protected MockProcessorContext<String, ReportOutput> context;
     protected KeyValueStore<String, RunEvent> events;
+    /** The progress store (write-behind: {@link ProgressStore#flushCache} is what a commit calls). */
+    protected ProgressStore progress;
 
     /** @param registryUrl the config's schema registry URL (a {@code mock://} scope of its own) */
     RunCollectorFixture(String registryUrl) {
@@ -32,8 +34,8 @@ abstract class RunCollectorFixture {
     void setUpStores() {
         context = new MockProcessorContext<>();
         context.setCurrentSystemTimeMs(1_000L);
-        KeyValueStore<String, ?> progress = Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(ReportTopology.PROGRESS_STORE), Serdes.String(), new RunProgressSerde())
+        progress = ProgressStore.over(Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(ReportTopology.PROGRESS_STORE), Serdes.String(), new RunProgressSerde()))
                 .withLoggingDisabled().build();
         events = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ReportTopology.EVENTS_STORE),
                 Serdes.String(), new RunEventBinarySerde()).withLoggingDisabled().build();

@@ -50,6 +50,20 @@ public final class PythonFloatFormat {
             return;
         }
         double a = Math.abs(v);
+        if (a >= 1e-4 && a < FAST_LIMIT && appendFewDecimals(sb, v, a)) {
+            return;
+        }
+        appendShortest(sb, v, a);
+    }
+
+    /**
+     * The general path of {@link #appendRepr}: Schubfach's shortest digits, corrected and formatted as CPython does.
+     *
+     * @param sb the target
+     * @param v  the value, finite and not zero
+     * @param a  its absolute value
+     */
+    static void appendShortest(StringBuilder sb, double v, double a) {
         String s = DoubleToDecimal.toString(a);
         // Java style "123.45" or "1.2345E-5": collect the significant digits and the decimal point
         // position (value = 0.digits x 10^decpt) without substrings.
@@ -88,6 +102,51 @@ public final class PythonFloatFormat {
             return;
         }
         format(sb, v < 0, digits, n, decpt);
+    }
+
+    /** Values below 2^50: a decimal scaled by 10^k into this range is an exact integer, a quarter ulp from the product. */
+    private static final double FAST_LIMIT = 0x1p50;
+    private static final long[] LONG_POW10 = {
+        1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L,
+        10_000_000_000L, 100_000_000_000L, 1_000_000_000_000L, 10_000_000_000_000L, 100_000_000_000_000L,
+        1_000_000_000_000_000L,
+    };
+
+    /**
+     * The fast path for the common values of a report (integers, milliseconds with a few decimals, ratios): finds the
+     * fewest decimals k (0..15) with which a decimal {@code m / 10^k} parses back to {@code a}, and writes it in fixed
+     * notation, as CPython's {@code repr} does for {@code 1e-4 <= a < 1e16}. While {@code a * 10^k < 2^50} the
+     * double's rounding interval is under a quarter of 10^-k wide, so at most one such m exists, and rounding the
+     * product (off by at most 1/8) finds it; {@code m / 10^k} is the correctly rounded quotient of two exact values,
+     * so comparing it with {@code a} is the round-trip test, and the fewest decimals give the fewest significant
+     * digits. When no k qualifies, returns false and writes nothing (the general path then does).
+     */
+    private static boolean appendFewDecimals(StringBuilder sb, double v, double a) {
+        for (int k = 0; k < LONG_POW10.length; k++) {
+            double scaled = a * POW10[k];
+            if (scaled >= FAST_LIMIT) {
+                return false;
+            }
+            long m = (long) Math.rint(scaled);
+            if (m != 0 && (double) m / POW10[k] == a) {
+                if (v < 0) {
+                    sb.append('-');
+                }
+                long p = LONG_POW10[k];
+                sb.append(m / p).append('.');
+                if (k == 0) {
+                    sb.append('0');
+                } else {
+                    long frac = m % p;
+                    for (long q = p / 10; q > frac && q > 1; q /= 10) {
+                        sb.append('0'); // leading zeros of the fraction
+                    }
+                    sb.append(frac);
+                }
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final double[] POW10 = {

@@ -5,8 +5,8 @@ import java.util.BitSet;
 /**
  * Per-run bookkeeping, one value per open run: which request indices have arrived (a bit set, n/8
  * bytes) and which will not because their conversation ended early (another bit set), whether RunStarted and the RunFinished events are in, and counters. Completeness and
- * duplicates are decided from it without reading the run's events; the progress store is cached,
- * so it reaches RocksDB and the changelog about once per commit, not once per event. Mutable, not
+ * duplicates are decided from it without reading the run's events; the progress store keeps it as
+ * an object and encodes it for RocksDB and the changelog once per commit, not once per event. Mutable, not
  * thread-safe (one stream task owns it).
  */
 public final class RunProgress {
