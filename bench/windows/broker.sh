@@ -13,7 +13,9 @@
 # ONLY=windows measures the window topology alone (and the ceiling), ONLY=aggregate the whole aggregate (and the ceiling); BENCH_JAVA_OPTS are added to BrokerBench's JVM
 # (e.g. -XX:StartFlightRecording=filename=win.jfr,settings=profile to profile it). REPORTS_DUMP=DIR writes every report
 # artifact on capstream.reports, in publication order, to DIR/<run id>.<n>.json (bench/windows/ReportsDump.java), to
-# compare two versions' reports of the same fill.
+# compare two versions' reports of the same fill. SUMMARIES_DUMP=DIR writes, after each window-topology-alone run, the
+# window summaries it wrote (latest per key, one a line, every field: bench/windows/BacklogCheck.java summaries) to
+# DIR/<label>.txt, to compare two versions' summaries of the same fill (diff).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$here"
@@ -72,6 +74,13 @@ measure() { # measure <label> <capstream script>
 windows() { # windows <label> <checkout root>: the window topology alone
   echo -n "broker-bench: $1, "
   bench "$2" windows "$bootstrap" "$registry" "bench-win-$RANDOM$RANDOM" "$total" "$work/win-state-$RANDOM"
+  if [[ -n ${SUMMARIES_DUMP:-} ]]; then # the summaries this run wrote (latest per key), to compare the versions'
+    local out; out="$SUMMARIES_DUMP/$(tr -c 'A-Za-z0-9\n' - <<<"$1").txt"
+    java -Xmx512m -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "./schemas/target/classes:./aggregator/target/classes:$cp" \
+      bench/windows/BacklogCheck.java summaries "$bootstrap" "$registry" "$SUMMARIES_DUMP/last.offsets" "$out" >/dev/null
+    cp "$out.offsets" "$SUMMARIES_DUMP/last.offsets"
+    echo "broker-bench: $1: $(wc -l <"$out") window summaries in $out"
+  fi
 }
 old_root=${CAPSTREAM_OLD:+$(dirname "$CAPSTREAM_OLD")}
 for r in $(seq 1 "$rounds"); do

@@ -11,7 +11,6 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -59,6 +58,11 @@ public final class EventsSource {
     /** Header: offset of the record (decimal). */
     public static final String H_SOURCE_OFFSET = "capstream.source.offset";
 
+    /** The decoder's child that gets the decoded events (the stream {@link #stream} returns). */
+    static final String OK_NODE = "capstream-events-decoded";
+    /** The decoder's child that gets the raw bytes of the records that go to the dead-letter topic. */
+    static final String DLQ_NODE = "capstream-events-dlq-bytes";
+    private static final String DLQ_SINK = "capstream-events-dlq-sink";
     private static final int MAX_MESSAGE = 2048;
     private static final Logger LOG = LoggerFactory.getLogger(EventsSource.class);
 
@@ -75,32 +79,25 @@ public final class EventsSource {
     public static KStream<String, RunEvent> stream(StreamsBuilder builder, EventsSourceConfig config) {
         KStream<String, byte[]> raw = builder.stream(config.eventsTopic(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("capstream-events-source"));
-        KStream<String, Decoded> decoded = raw.process(() -> new DecodeProcessor(config), Named.as("capstream-events-decode"));
-        var branches = decoded.split(Named.as("capstream-events-"))
-                .branch((k, v) -> v.event() == null, Branched.as("bad"))
-                .defaultBranch(Branched.as("ok"));
-        branches.get("capstream-events-bad")
-                .mapValues(Decoded::raw, Named.as("capstream-events-dlq-bytes"))
-                .to(config.dlqTopic(), Produced.with(Serdes.String(), Serdes.ByteArray())
-                        .withName("capstream-events-dlq-sink"));
-        return branches.get("capstream-events-ok").mapValues(Decoded::event, Named.as("capstream-events-decoded"));
-    }
-
-    /** A decoded event, or (event == null) the raw bytes of a record that could not be decoded. */
-    record Decoded(RunEvent event, byte[] raw) {
+        // the decoder forwards each record to one of its two children by name (issue 31: no split, branch and
+        // mapValues nodes for every event): the dead-letter sink gets the raw bytes, OK_NODE the decoded event
+        KStream<String, Object> decoded = raw.process(() -> new DecodeProcessor(config), Named.as("capstream-events-decode"));
+        decoded.mapValues(v -> (byte[]) v, Named.as(DLQ_NODE))
+                .to(config.dlqTopic(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName(DLQ_SINK));
+        return decoded.mapValues(v -> (RunEvent) v, Named.as(OK_NODE));
     }
 
     /**
      * Decodes one record; on failure forwards the raw bytes with error headers; holds the record
      * while the registry gives no answer (see the class comment). One instance per stream task.
      */
-    static final class DecodeProcessor implements Processor<String, byte[], String, Decoded> {
+    static final class DecodeProcessor implements Processor<String, byte[], String, Object> {
         private final String registryUrl;
         private final RegistryClientConfig registryClient;
         private final RegistryRetry retry;
         private final RegistryHealth health;
         private final CapClock clock;
-        private ProcessorContext<String, Decoded> context;
+        private ProcessorContext<String, Object> context;
         private RunEventDecoder decoder;
         private String reporter;
         private long holdBoundNs;
@@ -125,7 +122,7 @@ public final class EventsSource {
         }
 
         @Override
-        public void init(ProcessorContext<String, Decoded> context) {
+        public void init(ProcessorContext<String, Object> context) {
             this.context = context;
             this.reporter = "task " + context.taskId();
             this.holdBoundNs = retry.holdBound(context.appConfigs()).toNanos();
@@ -152,7 +149,7 @@ public final class EventsSource {
                             && !String.valueOf(event.getRunId()).equals(record.key())) {
                         error = new EventKeyException(record.key(), String.valueOf(event.getRunId()));
                     } else if (event != null && event.getPayload() != null) {
-                        context.forward(record.withValue(new Decoded(event, null)));
+                        context.forward(record.withValue(event), OK_NODE);
                         return;
                     } else {
                         error = new NullValueException("decoded to null");
@@ -163,7 +160,7 @@ public final class EventsSource {
             } catch (RuntimeException e) {
                 error = e;
             }
-            context.forward(record.withValue(new Decoded(null, record.value())).withHeaders(errorHeaders(record, error)));
+            context.forward(record.<Object>withValue(record.value()).withHeaders(errorHeaders(record, error)), DLQ_NODE);
         }
 
         /**

@@ -20,6 +20,8 @@ final class PartialAggregates {
     private final List<RequestCriterion> perRequestSlos;
     /** Partials by store key ({@code <start, 19 digits>|key}). */
     private final Map<String, Entry> entries = new HashMap<>();
+    /** The entry the last request went to (null after a drain): the next one usually goes there too. */
+    private Entry last;
 
     /**
      * One partial: its window key (encoded), window start, aggregate and the largest event time in it.
@@ -55,8 +57,12 @@ final class PartialAggregates {
             return;
         }
         long start = eventTime - Math.floorMod(eventTime, sizeMs);
-        Entry e = entries.computeIfAbsent(TumblingWindowProcessor.storeKey(start, key),
-                k -> new Entry(key, start, new WindowAggregate(relativeAccuracy)));
+        Entry e = last;
+        if (e == null || e.windowStart != start || !e.key.equals(key)) { // a run's requests come in a row
+            e = entries.computeIfAbsent(TumblingWindowProcessor.storeKey(start, key),
+                    k -> new Entry(key, start, new WindowAggregate(relativeAccuracy)));
+            last = e;
+        }
         e.maxTime = Math.max(e.maxTime, eventTime);
         add(e.aggregate, input, perRequestSlos);
     }
@@ -110,12 +116,14 @@ final class PartialAggregates {
             out.add(new Partial(e.key, e.windowStart, e.aggregate, e.maxTime));
         }
         entries.clear();
+        last = null;
         return out;
     }
 
     /** Drops everything buffered (a task initialised again or closed: its unflushed input is read again). */
     void clear() {
         entries.clear();
+        last = null;
     }
 
     private static final class Entry {

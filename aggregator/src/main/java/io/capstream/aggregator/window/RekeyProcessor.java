@@ -83,6 +83,11 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
     /** Wall-clock time of the last punctuation that saw a record processed since the one before, ms. */
     private long lastRecordWallMs;
     private boolean recordSinceLastPunctuation;
+    /** The last request's target, model and planned context, and its encoded window key ({@link #windowKey}). */
+    private String lastTarget = "";
+    private String lastModel = "";
+    private int lastPlanned = Integer.MIN_VALUE;
+    private String lastKey;
 
     /**
      * @param config    window settings (context buckets, source idle time, window size, accuracy, SLOs); not null
@@ -131,9 +136,9 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
         Object p = event.getPayload();
         String key;
         if (p instanceof RequestCompleted c) {
-            key = new WindowKey(c.getTarget(), c.getModel(), buckets.label(c.getPlannedContextTokens())).encode();
+            key = windowKey(c.getTarget(), c.getModel(), c.getPlannedContextTokens());
         } else if (p instanceof RequestFailed f) {
-            key = new WindowKey(f.getTarget(), f.getModel(), buckets.label(f.getPlannedContextTokens())).encode();
+            key = windowKey(f.getTarget(), f.getModel(), f.getPlannedContextTokens());
         } else if (p instanceof Heartbeat) {
             key = HEARTBEAT_KEY;
         } else {
@@ -150,6 +155,21 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
                 flush();
             }
         }
+    }
+
+    /**
+     * @return the encoded window key of a request; the last one again when target, model and planned context are
+     *         those of the request before (a run's requests come in a row: no label and key strings built per request,
+     *         and the same key object lets {@link PartialAggregates} find its partial without hashing)
+     */
+    private String windowKey(String target, String model, int plannedContextTokens) {
+        if (plannedContextTokens != lastPlanned || !target.equals(lastTarget) || !model.equals(lastModel)) {
+            lastKey = new WindowKey(target, model, buckets.label(plannedContextTokens)).encode();
+            lastTarget = target;
+            lastModel = model;
+            lastPlanned = plannedContextTokens;
+        }
+        return lastKey;
     }
 
     /**

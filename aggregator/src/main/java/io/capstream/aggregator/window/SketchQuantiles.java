@@ -17,7 +17,8 @@ import java.util.Map;
  * ends mirrored): the interval then holds the exact order-statistic interval of the window's values and keeps at
  * least its 95% coverage of the true quantile. (Widening by {@code high·(1+α)} would fall short by up to α²·x: a
  * DDSketch bucket's estimate can sit a factor 1−α below its values.) Where the window has too few samples, the interval is null and
- * {@code ci_unavailable} holds {@link QuantileInterval}'s reason. Ranks come from {@link QuantileInterval#ranks} (two binomial inverses per percentile, about 10 us).
+ * {@code ci_unavailable} holds {@link QuantileInterval}'s reason. Ranks come from {@link QuantileInterval#ranks} (two binomial inverses per percentile, about 10 us), once per
+ * sample size and percentile ({@link IntervalRanks}).
  * Stateless; thread-safe.
  */
 public final class SketchQuantiles {
@@ -42,7 +43,7 @@ public final class SketchQuantiles {
         for (int i = 0; i < PERCENTILES.length; i++) {
             int pct = PERCENTILES[i];
             points[i] = SketchPercentile.percentile(sketch, pct);
-            QuantileInterval.Ranks r = QuantileInterval.ranks(n, pct / 100.0, QuantileInterval.DEFAULT_LEVEL);
+            QuantileInterval.Ranks r = IntervalRanks.of(n, pct);
             if (r.reason() != null) {
                 intervals.add(null);
                 unavailable.put("p" + pct, r.reason());
