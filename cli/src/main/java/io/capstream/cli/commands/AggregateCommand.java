@@ -18,6 +18,7 @@ import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.KafkaWait;
 import io.capstream.cli.options.OtlpOptions;
 import io.capstream.cli.options.SloAlertOptions;
 import io.capstream.cli.options.StreamsStateDirs;
@@ -119,6 +120,11 @@ public final class AggregateCommand implements Callable<Integer> {
                     + " Default: one per core, at most 4 (here ${DEFAULT-VALUE}).")
     int streamThreads = StreamsSettings.defaultStreamThreads();
 
+    @Option(names = "--kafka-wait", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long to wait at start for Kafka to answer (a broker still starting, a loaded machine),"
+                    + " with a line every 10 s while waiting; then exit 1 with one line. Default: 60s.")
+    Duration kafkaWait = Duration.ofSeconds(60);
+
     @Mixin
     OtlpOptions otlp = new OtlpOptions();
 
@@ -162,6 +168,9 @@ public final class AggregateCommand implements Callable<Integer> {
         if (incompleteDeadline.isZero() || incompleteDeadline.isNegative()) {
             problems.add("--incomplete-deadline must be > 0");
         }
+        if (kafkaWait.isZero() || kafkaWait.isNegative()) {
+            problems.add("--kafka-wait must be > 0");
+        }
         if (streamThreads < 1) {
             problems.add("--stream-threads must be >= 1, got " + streamThreads);
         }
@@ -186,7 +195,8 @@ public final class AggregateCommand implements Callable<Integer> {
             return 2;
         }
         KafkaClientProperties props = kafka.clientProperties();
-        String unreachable = KafkaReachability.check(props);
+        String unreachable = new KafkaWait(t -> KafkaReachability.probe(props, t), System::nanoTime, err,
+                "capstream aggregate").await(props.bootstrapServers(), kafkaWait, "--kafka-wait");
         if (unreachable != null) {
             err.println("capstream aggregate: " + unreachable);
             return 1;
