@@ -48,6 +48,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class AggregatorService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AggregatorService.class);
+    /**
+     * Bound of Kafka Streams' close, 8 s: a healthy broker commits and leaves the group well within it; a broker that
+     * has gone no longer holds a stop for Streams' default 30 s.
+     */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(8);
 
     private final StreamsRuntime runtime;
     private final MonitoringMetrics metrics;
@@ -55,6 +60,7 @@ public final class AggregatorService implements AutoCloseable {
     private final AdvertisedUrl advertised;
     private final RegistryProbe probe;
     private final OtlpExport otlp;
+    private volatile Step closing = Step.NOT_CLOSING;
 
     private AggregatorService(StreamsRuntime runtime, MonitoringMetrics metrics, ApiServer api, AdvertisedUrl advertised,
                               RegistryProbe probe, OtlpExport otlp) {
@@ -132,6 +138,7 @@ public final class AggregatorService implements AutoCloseable {
                     metrics, metrics::changePoint);
             // the runtime installs the handler: a registry outage replaces the thread, anything else stops the application
             runtime = StreamsRuntime.create(topology, effective, StreamsRuntime.Options.named("aggregator")
+                    .withCloseTimeout(CLOSE_TIMEOUT)
                     .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));
             metrics.bindStreams(runtime.streams());
             if (api != null) {
@@ -231,16 +238,44 @@ public final class AggregatorService implements AutoCloseable {
      */
     @Override
     public void close() {
+        closing = Step.API;
         if (api != null) {
             api.close();
         }
+        closing = Step.STREAMS;
         runtime.close();
+        closing = Step.OTLP;
         if (otlp != null) {
             otlp.close();
         }
+        closing = Step.REST;
         if (probe != null) {
             probe.close();
         }
         metrics.close();
+        closing = Step.DONE;
     }
+
+    /**
+     * What a {@link #close()} still in progress (e.g. cut short by a shutdown bound while the broker has gone) has not
+     * yet flushed or committed, or what a finished one left uncommitted (Kafka Streams' close ran out of
+     * {@link #CLOSE_TIMEOUT}).
+     *
+     * @return one clause for a console line, or null when the close has finished cleanly (or has not begun)
+     */
+    public String unfinishedClose() {
+        String lastExport = otlp == null ? "" : "; the last OTLP export was not sent";
+        return switch (closing) {
+            case API, STREAMS -> "Kafka Streams did not finish closing: the input offsets and state since its last"
+                    + " commit were not committed (they are processed again at the next start)" + lastExport;
+            case OTLP -> lastExport.isEmpty() ? null : lastExport.substring(2);
+            case REST, DONE -> runtime.closeCompleted() ? null : "Kafka Streams did not close within "
+                    + CLOSE_TIMEOUT.toSeconds() + " s: the input offsets and state since its last commit may not be"
+                    + " committed (they are processed again at the next start)";
+            case NOT_CLOSING -> null;
+        };
+    }
+
+    /** The step {@link #close()} is at. */
+    private enum Step { NOT_CLOSING, API, STREAMS, OTLP, REST, DONE }
 }

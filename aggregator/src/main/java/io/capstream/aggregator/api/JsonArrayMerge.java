@@ -35,20 +35,23 @@ record JsonArrayMerge(Function<JsonNode, String> identity, Comparator<JsonNode> 
             Comparator.comparingLong((JsonNode n) -> n.path("window_start_ms").asLong())
                     .thenComparing(n -> text(n, "target")).thenComparing(n -> text(n, "model"))
                     .thenComparing(n -> text(n, "context_bucket")));
-    /** {@code /api/alerts}: by SLO, window and detection; window start, detection time. */
+    /**
+     * {@code /api/alerts}: by SLO, burn-rate rule (two rules of one series may fire in the same window at the same
+     * moment: each is an alert of its own), window and detection; window start, detection time, rule.
+     */
     static final JsonArrayMerge ALERTS = new JsonArrayMerge(
-            n -> join(n, "target", "model", "context_bucket", "slo", "window_start_ms", "detected_at_ms", "state"),
+            n -> join(n, "target", "model", "context_bucket", "slo", "rule", "window_start_ms", "detected_at_ms", "state"),
             Comparator.comparingLong((JsonNode n) -> n.path("window_start_ms").asLong())
-                    .thenComparingLong(n -> n.path("detected_at_ms").asLong()));
+                    .thenComparingLong(n -> n.path("detected_at_ms").asLong()).thenComparing(n -> text(n, "rule")));
     /** {@code /api/changes}: by series, metric and change; change start, detection time. */
     static final JsonArrayMerge CHANGES = new JsonArrayMerge(
             n -> join(n, "target", "model", "context_bucket", "metric", "change_window_start_ms", "detected_window_end_ms"),
             Comparator.comparingLong((JsonNode n) -> n.path("change_window_start_ms").asLong())
                     .thenComparingLong(n -> n.path("detected_at_ms").asLong()));
-    /** {@code /api/alerts?active=true}: one per target|model|bucket|slo, in that order. */
+    /** {@code /api/alerts?active=true}: one per target|model|bucket|slo|burn-rate rule, in that order. */
     static final JsonArrayMerge ACTIVE_BREACHES = new JsonArrayMerge(
-            n -> join(n, "target", "model", "context_bucket", "slo"),
-            Comparator.comparing((JsonNode n) -> join(n, "target", "model", "context_bucket", "slo")));
+            n -> join(n, "target", "model", "context_bucket", "slo", "rule"),
+            Comparator.comparing((JsonNode n) -> join(n, "target", "model", "context_bucket", "slo", "rule")));
 
     /** Validates. */
     JsonArrayMerge {

@@ -81,6 +81,11 @@ public final class OtlpExport implements AutoCloseable {
             throw new OtlpConfigException("OpenTelemetry settings: " + firstLine(e.getMessage()), e);
         }
         OtlpDestination destination = resolved.get() == null ? null : OtlpDestination.of(resolved.get());
+        if (resolved.get() != null) {
+            // header values (API keys) never appear in what the SDK's records become
+            SdkLogBridge.addSecrets(resolved.get().getMap("otel.exporter.otlp.headers").values());
+            SdkLogBridge.addSecrets(resolved.get().getMap("otel.exporter.otlp.metrics.headers").values());
+        }
         return new OtlpExport(sdk, destination, source, checkPeriod);
     }
 

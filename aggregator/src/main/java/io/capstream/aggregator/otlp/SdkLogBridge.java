@@ -1,5 +1,9 @@
 package io.capstream.aggregator.otlp;
 
+import io.capstream.schemas.text.Redaction;
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -11,14 +15,27 @@ import org.slf4j.LoggerFactory;
  * Routes the OpenTelemetry SDK's {@code java.util.logging} records (logger {@code io.opentelemetry}) to capstream's
  * SLF4J log as one line each: an unreachable endpoint gives {@code OTLP export: Failed to export 11 metrics. The
  * request could not be executed. (java.net.ConnectException)} instead of a 40-line stack trace per attempt. The
- * stack trace goes to DEBUG. The SDK never logs header values.
+ * stack trace goes to DEBUG. One failed export is one WARN line: the periodic reader's {@code Exporter failed} that
+ * follows the exporter's line goes to DEBUG; failures the exporter did not describe (its own throttling drops lines
+ * past 5 a minute) are counted in the next line ({@code ...; 4 more exports failed since the last line}). URL user-info
+ * and the OTLP header values ({@link #addSecrets}) are masked in every line.
  */
 final class SdkLogBridge extends Handler {
     private static final Logger LOG = LoggerFactory.getLogger(OtlpExport.class);
     /** Held so that the JUL configuration is not garbage-collected with the logger. */
     private static java.util.logging.Logger sdkLogger;
 
+    /** The periodic metric reader's record after every failed export. */
+    private static final String EXPORTER_FAILED = "Exporter failed";
+    /** How the exporter's record describing a failed export starts. */
+    private static final String FAILED_TO_EXPORT = "Failed to export";
+    private static final Set<String> SECRETS = new CopyOnWriteArraySet<>();
+
     private final SimpleFormatter formatter = new SimpleFormatter();
+    /** Whether the last failure was described by the exporter's line (its reader's record then adds nothing). */
+    private boolean described;
+    /** Failures since the last WARN line that no exporter line described (the SDK throttles its own lines). */
+    private long undescribed;
 
     private SdkLogBridge() {
     }
@@ -54,14 +71,42 @@ final class SdkLogBridge extends Handler {
         return "OTLP export: " + message + " (" + cause + ")";
     }
 
+    /**
+     * Masks these values (the OTLP headers' values, e.g. an API key) in every line from now on.
+     *
+     * @param values secret values; null and short ones ({@link Redaction#MIN_SECRET_LENGTH}) are ignored
+     */
+    static void addSecrets(Collection<String> values) {
+        for (String v : values) {
+            if (v != null && v.length() >= Redaction.MIN_SECRET_LENGTH) {
+                SECRETS.add(v);
+            }
+        }
+    }
+
     @Override
-    public void publish(LogRecord record) {
+    public synchronized void publish(LogRecord record) {
         int level = record.getLevel().intValue();
         if (level < Level.INFO.intValue() && !LOG.isDebugEnabled()) {
             return;
         }
-        String text = line(formatter.formatMessage(record), record.getThrown());
-        if (level >= Level.WARNING.intValue()) {
+        String message = formatter.formatMessage(record);
+        String text = Redaction.text(line(message, record.getThrown()), SECRETS, false);
+        if (EXPORTER_FAILED.equals(message)) {
+            // the periodic reader's echo of a failure the exporter has described (or dropped under its throttling)
+            if (described) {
+                described = false;
+            } else {
+                undescribed++;
+            }
+            LOG.debug(text);
+        } else if (level >= Level.WARNING.intValue() && message != null && message.startsWith(FAILED_TO_EXPORT)) {
+            long more = undescribed;
+            undescribed = 0;
+            described = true;
+            LOG.warn(more == 0 ? text
+                    : text + "; " + more + " more export" + (more == 1 ? "" : "s") + " failed since the last line");
+        } else if (level >= Level.WARNING.intValue()) {
             LOG.warn(text);
         } else if (level >= Level.INFO.intValue()) {
             LOG.info(text);

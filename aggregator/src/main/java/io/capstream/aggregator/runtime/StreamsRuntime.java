@@ -35,6 +35,7 @@ public final class StreamsRuntime implements AutoCloseable {
     private final Options options;
     private final Path tempStateDir;
     private boolean closed;
+    private volatile boolean closeCompleted;
 
     /**
      * How a {@link StreamsRuntime} treats its application.
@@ -201,6 +202,15 @@ public final class StreamsRuntime implements AutoCloseable {
         return tracker.failure();
     }
 
+    /**
+     * @return true once {@link #close()} has returned with Kafka Streams closed within {@link Options#closeTimeout()};
+     *         false before, or when the close ran out of time (its threads still committing, e.g. to a broker that
+     *         has gone)
+     */
+    public boolean closeCompleted() {
+        return closeCompleted;
+    }
+
     /** @return the Kafka Streams client, for interactive queries and metrics; do not close it directly */
     public KafkaStreams streams() {
         return streams;
@@ -231,6 +241,7 @@ public final class StreamsRuntime implements AutoCloseable {
             boolean done = streams.close(CloseOptions
                     .groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(options.closeTimeout()));
+            closeCompleted = done;
             if (done && options.cleanUpOnClose()) {
                 streams.cleanUp();
             }

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -50,5 +51,23 @@ class JsonArrayMergeTest {
         assertThrows(IllegalArgumentException.class, () -> JsonArrayMerge.RUNS.merge(List.of("[]", "{\"error\":\"x\"}")));
         assertThrows(IllegalArgumentException.class, () -> JsonArrayMerge.RUNS.merge(List.of("[]", "[1]")));
         assertThrows(IllegalArgumentException.class, () -> JsonArrayMerge.RUNS.merge(List.of("[]", "[{")));
+    }
+
+    private static String burnAlert(String rule, String severity) {
+        return "{\"target\": \"t\", \"model\": \"m\", \"context_bucket\": \"le4096\", \"slo\": \"99% of requests\","
+                + " \"metric\": \"burn_rate\", \"state\": \"BREACH\", \"window_start_ms\": 60000,"
+                + " \"detected_at_ms\": 121000, \"rule\": \"" + rule + "\", \"severity\": \"" + severity + "\"}";
+    }
+
+    @Test
+    void twoBurnRateRulesFiringAtOnceForOneSeriesStayTwoAlerts() {
+        String page = burnAlert("page-1h-5m", "page");
+        String ticket = burnAlert("ticket-3d-6h", "ticket");
+        String local = "[" + page + "," + ticket + "]";
+        String peer = "[" + ticket + "]"; // the same alert once more from another instance
+        assertThat(JsonArrayMerge.ALERTS.merge(List.of(local, peer))).as("merged /api/alerts")
+                .isEqualTo("[" + page + "," + ticket + "]");
+        assertThat(JsonArrayMerge.ACTIVE_BREACHES.merge(List.of("[" + ticket + "]", "[" + page + "]")))
+                .as("merged /api/alerts?active=true").isEqualTo("[" + page + "," + ticket + "]");
     }
 }

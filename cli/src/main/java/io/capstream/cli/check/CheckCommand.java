@@ -134,22 +134,32 @@ public final class CheckCommand implements Callable<Integer> {
                 url = engine.baseUrl();
             }
             String model = endpoint.model() != null ? endpoint.model() : sim.model();
+            long startNs = System.nanoTime();
             if (engine == null) {
                 // the transport and base-URL diagnoses of 'capstream run' (its endpoint check), word for word
-                String fatal = EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(url), api, model, key, headers,
-                        false, tlsConfig.clientTls()).toCompletionStage().toCompletableFuture()
-                        .get(60, TimeUnit.SECONDS).problem();
+                String fatal;
+                try {
+                    // bounded by --timeout, the bound of the whole check (it was a fixed 60 s)
+                    fatal = EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(url), api, model, key, headers,
+                            false, tlsConfig.clientTls()).toCompletionStage().toCompletableFuture()
+                            .get(timeoutS, TimeUnit.SECONDS).problem();
+                } catch (java.util.concurrent.TimeoutException e) {
+                    fatal = "no answer from " + HttpUrls.withoutUserInfo(url) + " to the endpoint check (GET /models)"
+                            + " within " + timeoutS + " s (--timeout bounds the whole check)";
+                }
                 if (fatal != null) {
                     return unreachable(new CheckReport(HttpUrls.withoutUserInfo(url), model, api.label(), List.of(),
                             false, fatal), mask);
                 }
             }
+            // what the endpoint check left of --timeout (at least 1 s)
+            long leftMs = Math.max(1000L, timeoutS * 1000L - (System.nanoTime() - startNs) / 1_000_000);
             ProbeTarget target = new ProbeTarget(HttpUrls.withoutUserInfo(url), model, api, key, headers,
                     tlsConfig.clientTls(), mask);
             String salt = HexFormat.of().formatHex(new SecureRandom().generateSeed(6));
             Observations o;
             try (StreamProbe client = new StreamProbe(vertx, key, headers, tlsConfig.clientTls(), mask)) {
-                o = CheckProbe.run(client, target, new ProbeBodies(model, api, salt), timeoutS * 1000L,
+                o = CheckProbe.run(client, target, new ProbeBodies(model, api, salt), leftMs,
                         exchangeTimeoutS * 1000L, () -> System.nanoTime() / 1_000_000);
             }
             CheckReport report = CheckReport.of(target, o);

@@ -18,9 +18,11 @@ import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.KafkaWait;
 import io.capstream.cli.options.OtlpOptions;
 import io.capstream.cli.options.SloAlertOptions;
 import io.capstream.cli.options.StreamsStateDirs;
+import io.capstream.cli.runner.BoundedStop;
 import io.capstream.cli.up.PortHolder;
 import io.capstream.cli.up.Ports;
 import java.io.PrintStream;
@@ -31,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,7 +47,8 @@ import picocli.CommandLine.Option;
  * with the same {@code --application-id} share the partitions and answer the API for each other
  * ({@code --advertised-url}).
  * Exit codes: 1 the application failed; 2 usage error; stopped by SIGINT / SIGTERM the JVM exits
- * 130 / 143 (128 + the signal number) once the shutdown hook has closed Streams.
+ * 130 / 143 (128 + the signal number) once the shutdown hook has closed Streams, or after {@link #STOP_BOUND} with one
+ * line saying what was not committed (a broker that has gone).
  */
 @Command(name = "aggregate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs the aggregator service until stopped: run reports, windowed p50/p95/p99 summaries,"
@@ -57,6 +62,9 @@ import picocli.CommandLine.Option;
             "2:usage error (e.g. --http-port in use; the process holding it is named)",
             "130:stopped by Ctrl-C (SIGINT), after Kafka Streams closed", "143:stopped by SIGTERM, likewise"})
 public final class AggregateCommand implements Callable<Integer> {
+    /** How long SIGINT/SIGTERM waits for the close (API, Kafka Streams' last commit, the last OTLP export). */
+    static final Duration STOP_BOUND = Duration.ofSeconds(12);
+
     @Option(names = "--http-port", paramLabel = "PORT", description = "HTTP API port (0 = any free port). Default: ${DEFAULT-VALUE}.")
     int httpPort = ApiConfig.DEFAULT_PORT;
 
@@ -115,6 +123,11 @@ public final class AggregateCommand implements Callable<Integer> {
                     + " Default: one per core, at most 4 (here ${DEFAULT-VALUE}).")
     int streamThreads = StreamsSettings.defaultStreamThreads();
 
+    @Option(names = "--kafka-wait", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long to wait at start for Kafka to answer (a broker still starting, a loaded machine),"
+                    + " with a line every 10 s while waiting; then exit 1 with one line. Default: 60s.")
+    Duration kafkaWait = Duration.ofSeconds(60);
+
     @Mixin
     OtlpOptions otlp = new OtlpOptions();
 
@@ -158,6 +171,9 @@ public final class AggregateCommand implements Callable<Integer> {
         if (incompleteDeadline.isZero() || incompleteDeadline.isNegative()) {
             problems.add("--incomplete-deadline must be > 0");
         }
+        if (kafkaWait.isZero() || kafkaWait.isNegative()) {
+            problems.add("--kafka-wait must be > 0");
+        }
         if (streamThreads < 1) {
             problems.add("--stream-threads must be >= 1, got " + streamThreads);
         }
@@ -188,7 +204,8 @@ public final class AggregateCommand implements Callable<Integer> {
             return 2;
         }
         KafkaClientProperties props = kafka.clientProperties();
-        String unreachable = KafkaReachability.check(props);
+        String unreachable = new KafkaWait(t -> KafkaReachability.probe(props, t), System::nanoTime, err,
+                "capstream aggregate").await(props.bootstrapServers(), kafkaWait, "--kafka-wait");
         if (unreachable != null) {
             err.println("capstream aggregate: " + unreachable);
             return 1;
@@ -218,10 +235,8 @@ public final class AggregateCommand implements Callable<Integer> {
             return 1;
         }
         CountDownLatch closed = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            service.close();
-            closed.countDown();
-        }, "capstream-aggregate-shutdown");
+        Thread hook = new Thread(closeOnSignal(service::close, service::unfinishedClose, closed, err,
+                BoundedStop.LATCH), "capstream-aggregate-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         out.printf("capstream aggregate: running (window %s, grace %s, %d SLO%s); HTTP API on http://%s:%d"
                         + " (/api/runs, /api/summaries, /api/alerts, /metrics). Ctrl-C to stop.%n",
@@ -262,6 +277,43 @@ public final class AggregateCommand implements Callable<Integer> {
         return "port " + port + " on " + host + " is already in use, so the HTTP API cannot listen on it"
                 + (holder == null ? " (is another capstream aggregate running?)." : "." + PortHolder.describe(holder))
                 + " Stop that process or choose another port with --http-port PORT (0 = any free port).";
+    }
+
+    /**
+     * The shutdown hook's work: closes the service on a thread of its own and waits for it at most {@link #STOP_BOUND};
+     * past it (a broker that has gone holds Kafka Streams' commit), prints one line saying what was not committed or
+     * flushed, and returns, so that the JVM exits. A close that finished but not cleanly (Kafka Streams' own close
+     * bound ran out) prints such a line too.
+     *
+     * @param close      closes the service
+     * @param unfinished what a close still in progress has not done (null when nothing)
+     * @param closed     counted down once the close has finished
+     * @param err        where the line goes
+     * @param waiter     how to wait ({@link BoundedStop#LATCH}; tests inject their own)
+     * @return the hook's body
+     */
+    static BoundedStop closeOnSignal(Runnable close, Supplier<String> unfinished, CountDownLatch closed, PrintStream err,
+                                     BoundedStop.Waiter waiter) {
+        AtomicBoolean said = new AtomicBoolean();
+        Supplier<String> sayOnce = () -> said.compareAndSet(false, true) ? unfinished.get() : null;
+        Runnable startClose = () -> {
+            Thread closer = new Thread(() -> {
+                try {
+                    close.run();
+                    String left = sayOnce.get();
+                    if (left != null) {
+                        err.println("capstream aggregate: stopped without a clean close: " + left);
+                        err.flush();
+                    }
+                } finally {
+                    closed.countDown();
+                }
+            }, "capstream-aggregate-close");
+            closer.setDaemon(true);
+            closer.start();
+        };
+        return new BoundedStop("capstream aggregate", startClose, closed, STOP_BOUND, waiter, err,
+                sayOnce);
     }
 
     /**

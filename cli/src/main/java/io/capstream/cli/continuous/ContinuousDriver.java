@@ -3,6 +3,7 @@ package io.capstream.cli.continuous;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.RegistryReachability;
+import io.capstream.cli.runner.BoundedStop;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.cli.runner.ResolvedRun;
 import io.capstream.cli.runner.RunRequest;
@@ -36,11 +37,17 @@ import java.util.function.Function;
  * {@code capstream generate --continuous}: starts what is needed (the simulated engine when no
  * {@code --base-url} is given), then runs {@link ContinuousRunner} against the external Kafka
  * until SIGINT/SIGTERM (a shutdown hook calls {@link ContinuousRunner#stop()} and waits up to
- * 60 s for the current run's RunFinished). Prints one line per finished run.
+ * {@link #STOP_BOUND} for the current run's RunFinished, then prints what it left unflushed and exits).
+ * Prints one line per finished run.
  * Exit codes: 0 stopped cleanly with every event delivered; 1 undelivered events or a failure;
  * 2 usage error.
  */
 public final class ContinuousDriver {
+    /** How long SIGINT/SIGTERM waits for the current run's last events, its RunFinished and the final line. */
+    static final Duration STOP_BOUND = Duration.ofSeconds(15);
+    /** What a stop cut short by {@link #STOP_BOUND} leaves behind. */
+    static final String UNFLUSHED = "the current run's events not yet delivered to Kafka (and its RunFinished) were"
+            + " not flushed: its report stays incomplete";
     private final RunRequest req;
     private final Duration interval;
     private final PrintStream out;
@@ -119,8 +126,10 @@ public final class ContinuousDriver {
                 new Printer(out, err, o -> publishServerMetrics(stack, o, baseUrl, base.target().model(),
                         RunSecrets.of(base, env), cmd)), RunListener.NONE);
         CountDownLatch done = new CountDownLatch(1);
-        // the current run's RunFinished, the sink flush and the final line, at most 60 s
-        Thread hook = RunDriver.addStopHook("capstream-continuous-shutdown", runner::stop, done, Duration.ofSeconds(60));
+        // the current run's RunFinished, the sink flush and the final line, at most STOP_BOUND (a broker that has gone
+        // would hold the producers' close for their whole delivery timeout)
+        Thread hook = RunDriver.addStopHook("capstream-continuous-shutdown", new BoundedStop(cmd, runner::stop, done,
+                STOP_BOUND, BoundedStop.LATCH, err, () -> UNFLUSHED));
         err.printf("%s: %s mode against %s, every %s, heartbeats every %s; Ctrl-C to stop%n", cmd,
                 config.mode().name().toLowerCase(java.util.Locale.ROOT), io.capstream.cli.config.Secrets.redactUrls(baseUrl),
                 interval, config.heartbeatInterval());

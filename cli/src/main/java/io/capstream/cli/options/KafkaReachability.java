@@ -36,6 +36,26 @@ public final class KafkaReachability {
      * @return null when a broker answered in time, else the one-line error message
      */
     public static String check(KafkaClientProperties props, Duration timeout) {
+        Outcome o = probe(props, timeout);
+        return o.error();
+    }
+
+    /**
+     * The result of one check.
+     *
+     * @param error    null when a broker answered, else the one-line error message
+     * @param timedOut whether no broker answered in time (waiting longer may help), as opposed to an error a retry
+     *                 does not cure (a malformed or unresolvable address, an authentication failure)
+     */
+    public record Outcome(String error, boolean timedOut) {
+    }
+
+    /**
+     * @param props   client settings (bootstrap servers, security); bootstrap servers not null
+     * @param timeout how long to wait for a broker
+     * @return whether a broker answered in time, and if not why
+     */
+    public static Outcome probe(KafkaClientProperties props, Duration timeout) {
         int ms = (int) Math.max(1, timeout.toMillis());
         Map<String, Object> cfg = new HashMap<>(props.admin());
         cfg.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
@@ -45,14 +65,14 @@ public final class KafkaReachability {
             admin = Admin.create(cfg);
             admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).nodes()
                     .get(ms + 2_000L, TimeUnit.MILLISECONDS);
-            return null;
+            return new Outcome(null, false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return message(props.bootstrapServers(), "interrupted");
+            return new Outcome(message(props.bootstrapServers(), "interrupted"), false);
         } catch (ExecutionException e) {
-            return message(props.bootstrapServers(), reason(e.getCause(), timeout));
+            return outcome(props.bootstrapServers(), e.getCause(), timeout);
         } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
-            return message(props.bootstrapServers(), reason(e, timeout));
+            return outcome(props.bootstrapServers(), e, timeout);
         } finally {
             if (admin != null) {
                 admin.close(Duration.ZERO);
@@ -69,6 +89,21 @@ public final class KafkaReachability {
         return "cannot reach Kafka at " + bootstrap + ": " + reason;
     }
 
+    private static Outcome outcome(String bootstrap, Throwable e, Duration timeout) {
+        String reason = reason(e, timeout);
+        return new Outcome(message(bootstrap, reason), reason.startsWith(NO_ANSWER));
+    }
+
+    private static final String NO_ANSWER = "no broker answered within ";
+
+    /**
+     * @param waited how long the broker was waited for
+     * @return the reason of a check that timed out, e.g. {@code no broker answered within 10 s (is it running, ...)}
+     */
+    public static String noAnswer(Duration waited) {
+        return NO_ANSWER + waited.toSeconds() + " s (is it running, and is the address right?)";
+    }
+
     private static String reason(Throwable e, Duration timeout) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
@@ -78,7 +113,7 @@ public final class KafkaReachability {
             t = t.getCause();
         }
         if (isTimeout(t)) {
-            return "no broker answered within " + timeout.toSeconds() + " s (is it running, and is the address right?)";
+            return noAnswer(timeout);
         }
         return t.getMessage() == null ? t.toString() : t.getMessage();
     }

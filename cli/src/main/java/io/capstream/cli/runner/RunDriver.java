@@ -324,14 +324,19 @@ public final class RunDriver {
      * @return the hook, for {@link #removeStopHook(Thread)}
      */
     public static Thread addStopHook(String name, Runnable stop, CountDownLatch done, Duration wait) {
-        Thread hook = new Thread(() -> {
-            stop.run();
-            try {
-                done.await(wait.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, name);
+        return addStopHook(name, new BoundedStop(name, stop, done, wait, BoundedStop.LATCH, null, () -> null));
+    }
+
+    /**
+     * Installs a JVM shutdown hook (SIGINT/SIGTERM) running {@code body}: it asks the command to stop, waits a bounded
+     * time, and prints one line saying what was left undone when the bound is hit.
+     *
+     * @param name thread name
+     * @param body the hook's work; not null
+     * @return the hook, for {@link #removeStopHook(Thread)}
+     */
+    public static Thread addStopHook(String name, BoundedStop body) {
+        Thread hook = new Thread(body, name);
         Runtime.getRuntime().addShutdownHook(hook);
         return hook;
     }

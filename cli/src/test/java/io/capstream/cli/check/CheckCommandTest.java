@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -172,6 +173,38 @@ class CheckCommandTest {
                 + " got no complete answer: timed out after 1 s (the check's bound per exchange: --exchange-timeout"
                 + " raises it, --timeout bounds the whole check)");
         assertThat(check("--exchange-timeout", "0").exit()).as("--exchange-timeout 0").isEqualTo(2);
+    }
+
+    /**
+     * The endpoint check before the probes (GET /models) waited up to a fixed 60 s whatever --timeout said: against a
+     * server that takes connections and never answers, {@code --timeout 2} now ends it with one line naming the bound.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(14) // below the endpoint check's own 15 s per exchange: it must not decide
+    void theEndpointCheckIsBoundedByTimeout() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getLoopbackAddress())) {
+            List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept()); // read nothing, answer nothing
+                    }
+                } catch (java.io.IOException e) {
+                    // closed
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String base = "http://127.0.0.1:" + silent.getLocalPort() + "/v1";
+            Result r = check("--base-url", base, "--model", "m", "--timeout", "2");
+            assertThat(r.exit()).as("exit, stderr %s", r.err()).isEqualTo(1);
+            assertThat(r.out()).as("stdout").isEqualTo("not measurable: no answer from " + base + " to the endpoint"
+                    + " check (GET /models) within 2 s (--timeout bounds the whole check)\n");
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+        }
     }
 
     /** Issue 33 (fresh-user pass): check's help lists only the --endpoint values it takes, and no --sim-* option. */

@@ -49,6 +49,43 @@ class LauncherScriptTest {
                 .doesNotContain("capstream-aggregate.jsa");
     }
 
+    /**
+     * Only what goes into the jar makes it stale: the main sources, resources and poms of the modules (editing a test
+     * or a bench/ file rebuilt the jar, which disturbed a benchmark running from it).
+     */
+    @Test
+    void onlyMainSourcesResourcesAndPomsOfTheModulesMakeTheJarStale() throws Exception {
+        Files.writeString(dir.resolve("pom.xml"), "<project><modules><module>schemas</module>\n"
+                + "    <module>cli</module></modules></project>\n");
+        for (String f : List.of("cli/pom.xml", "cli/src/main/java/io/X.java", "cli/src/main/resources/x.properties",
+                "schemas/pom.xml", "schemas/src/main/avro/R.avsc", "cli/src/test/java/io/XTest.java",
+                "schemas/src/test/resources/released/v1/R.avsc", "bench/loadgen/LoadgenBench.java", "bench/x/pom.xml",
+                "cli/target/classes/io/X.java")) {
+            Files.createDirectories(dir.resolve(f).getParent());
+            Files.writeString(dir.resolve(f), "x");
+            Files.setLastModifiedTime(dir.resolve(f), java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L));
+        }
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Files.writeString(bin.resolve("mvn"), "#!/usr/bin/env bash\necho MVN-BUILD\n");
+        Files.setPosixFilePermissions(bin.resolve("mvn"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        launch(true, "--version"); // makes the jar
+        Files.setLastModifiedTime(dir.resolve("cli/target/capstream.jar"),
+                java.nio.file.attribute.FileTime.fromMillis(2_000_000_000_000L));
+        java.nio.file.attribute.FileTime later = java.nio.file.attribute.FileTime.fromMillis(2_000_000_100_000L);
+        for (String f : List.of("cli/src/test/java/io/XTest.java", "schemas/src/test/resources/released/v1/R.avsc",
+                "bench/loadgen/LoadgenBench.java", "bench/x/pom.xml", "cli/target/classes/io/X.java")) {
+            Files.setLastModifiedTime(dir.resolve(f), later);
+            assertThat(launch(true, "--version")).as("after editing %s", f).doesNotContain("MVN-BUILD");
+            Files.setLastModifiedTime(dir.resolve(f), java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L));
+        }
+        for (String f : List.of("pom.xml", "cli/pom.xml", "cli/src/main/java/io/X.java",
+                "cli/src/main/resources/x.properties", "schemas/pom.xml", "schemas/src/main/avro/R.avsc")) {
+            Files.setLastModifiedTime(dir.resolve(f), later);
+            assertThat(launch(true, "--version")).as("after editing %s", f).contains("MVN-BUILD");
+            Files.setLastModifiedTime(dir.resolve(f), java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L));
+        }
+    }
+
     /** @return the arguments the script passed to java, one per line */
     private String launch(boolean noCds, String... command) throws IOException, InterruptedException {
         Path target = Files.createDirectories(dir.resolve("cli/target"));
