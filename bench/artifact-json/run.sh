@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 CP_FILE=aggregator/target/artifact-bench-classpath.txt
 if [ ! -s "$CP_FILE" ] || [ aggregator/pom.xml -nt "$CP_FILE" ]; then
-  mvn -o -q -B dependency:build-classpath -pl aggregator -Dmdep.outputFile="$PWD/$CP_FILE" >/dev/null
+  mvn -o -q -B dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl aggregator -Dmdep.outputFile="$PWD/$CP_FILE" >/dev/null
 fi
 SNAP=$(mktemp -d /tmp/capstream-artifact-bench.XXXXXX)
 trap 'rm -rf "$SNAP"' EXIT

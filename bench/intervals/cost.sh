@@ -6,7 +6,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$here"
 mvn -o -q -B compile -pl aggregator -am
 cpf=$(mktemp)
-mvn -o -q -B dependency:build-classpath -pl aggregator -Dmdep.outputFile="$cpf" >/dev/null
+mvn -o -q -B dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl aggregator -Dmdep.outputFile="$cpf" >/dev/null
 cp="schemas/target/classes:aggregator/target/classes:$(cat "$cpf")"
 rm -f "$cpf"
 java -cp "$cp" bench/intervals/IntervalCostBench.java

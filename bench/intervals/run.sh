@@ -9,7 +9,7 @@ cd "$here"
 # reactor build (never install): the schemas' and aggregator's own classes first on the class path
 mvn -o -q -B compile -pl aggregator -am
 cpf=$(mktemp)
-mvn -o -q -B dependency:build-classpath -pl aggregator -Dmdep.outputFile="$cpf" >/dev/null
+mvn -o -q -B dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl aggregator -Dmdep.outputFile="$cpf" >/dev/null
 export CAPSTREAM_INTERVALS_CP="schemas/target/classes:aggregator/target/classes:$(cat "$cpf")"
 rm -f "$cpf"
 python3 bench/intervals/check.py "$@"
