@@ -1,5 +1,6 @@
 package io.capstream.aggregator.report;
 
+import io.capstream.aggregator.runtime.WrappingStoreBuilder;
 import io.capstream.aggregator.report.state.RunProgress;
 import io.capstream.aggregator.report.state.RunProgressSerde;
 import java.util.HashMap;
@@ -52,7 +53,7 @@ final class ProgressStore extends WrappedStateStore<KeyValueStore<String, RunPro
      * @return a builder of that store with the write-behind map in front
      */
     static StoreBuilder<ProgressStore> over(StoreBuilder<KeyValueStore<String, RunProgress>> inner) {
-        return new Builder(inner);
+        return new WrappingStoreBuilder<>(inner, ProgressStore::new);
     }
 
     @Override
@@ -129,56 +130,4 @@ final class ProgressStore extends WrappedStateStore<KeyValueStore<String, RunPro
         dirty.clear();
     }
 
-    /** Builds the inner store with the inner builder's settings (logging, caching, changelog config). */
-    private static final class Builder implements StoreBuilder<ProgressStore> {
-        private final StoreBuilder<KeyValueStore<String, RunProgress>> inner;
-
-        Builder(StoreBuilder<KeyValueStore<String, RunProgress>> inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public StoreBuilder<ProgressStore> withCachingEnabled() {
-            inner.withCachingEnabled();
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<ProgressStore> withCachingDisabled() {
-            inner.withCachingDisabled();
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<ProgressStore> withLoggingEnabled(Map<String, String> config) {
-            inner.withLoggingEnabled(config);
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<ProgressStore> withLoggingDisabled() {
-            inner.withLoggingDisabled();
-            return this;
-        }
-
-        @Override
-        public ProgressStore build() {
-            return new ProgressStore(inner.build());
-        }
-
-        @Override
-        public Map<String, String> logConfig() {
-            return inner.logConfig();
-        }
-
-        @Override
-        public boolean loggingEnabled() {
-            return inner.loggingEnabled();
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-    }
 }

@@ -1,6 +1,6 @@
 package io.capstream.aggregator.window;
 
-import java.util.Map;
+import io.capstream.aggregator.runtime.WrappingStoreBuilder;
 import java.util.Objects;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -39,7 +39,7 @@ final class CommitHookStore extends WrappedStateStore<KeyValueStore<Bytes, byte[
         StoreBuilder<KeyValueStore<Bytes, byte[]>> inner = Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
                 .withLoggingDisabled().withCachingDisabled();
-        return new Builder(inner);
+        return new WrappingStoreBuilder<>(inner, CommitHookStore::new);
     }
 
     /**
@@ -71,52 +71,4 @@ final class CommitHookStore extends WrappedStateStore<KeyValueStore<Bytes, byte[
         super.close();
     }
 
-    /** Builds the inner store with the inner builder's settings. */
-    private static final class Builder implements StoreBuilder<CommitHookStore> {
-        private final StoreBuilder<KeyValueStore<Bytes, byte[]>> inner;
-
-        Builder(StoreBuilder<KeyValueStore<Bytes, byte[]>> inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public StoreBuilder<CommitHookStore> withCachingEnabled() {
-            return this; // nothing is cached: there is nothing in it
-        }
-
-        @Override
-        public StoreBuilder<CommitHookStore> withCachingDisabled() {
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<CommitHookStore> withLoggingEnabled(Map<String, String> config) {
-            return this; // nothing to log
-        }
-
-        @Override
-        public StoreBuilder<CommitHookStore> withLoggingDisabled() {
-            return this;
-        }
-
-        @Override
-        public CommitHookStore build() {
-            return new CommitHookStore(inner.build());
-        }
-
-        @Override
-        public Map<String, String> logConfig() {
-            return inner.logConfig();
-        }
-
-        @Override
-        public boolean loggingEnabled() {
-            return false;
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-    }
 }

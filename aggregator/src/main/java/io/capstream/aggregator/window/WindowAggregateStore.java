@@ -1,5 +1,6 @@
 package io.capstream.aggregator.window;
 
+import io.capstream.aggregator.runtime.WrappingStoreBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -62,8 +63,8 @@ final class WindowAggregateStore extends WrappedStateStore<KeyValueStore<String,
      * @return a builder of a persistent, logged, record-cached store with this cache in front
      */
     static StoreBuilder<WindowAggregateStore> builder(String name) {
-        return new Builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
-                Serdes.ByteArray()).withCachingEnabled());
+        return new WrappingStoreBuilder<>(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name),
+                Serdes.String(), Serdes.ByteArray()).withCachingEnabled(), WindowAggregateStore::new);
     }
 
     @Override
@@ -183,56 +184,4 @@ final class WindowAggregateStore extends WrappedStateStore<KeyValueStore<String,
         dirty.clear();
     }
 
-    /** Builds the inner store with the inner builder's settings (logging, caching, changelog config). */
-    private static final class Builder implements StoreBuilder<WindowAggregateStore> {
-        private final StoreBuilder<KeyValueStore<String, byte[]>> inner;
-
-        Builder(StoreBuilder<KeyValueStore<String, byte[]>> inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public StoreBuilder<WindowAggregateStore> withCachingEnabled() {
-            inner.withCachingEnabled();
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<WindowAggregateStore> withCachingDisabled() {
-            inner.withCachingDisabled();
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<WindowAggregateStore> withLoggingEnabled(Map<String, String> config) {
-            inner.withLoggingEnabled(config);
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<WindowAggregateStore> withLoggingDisabled() {
-            inner.withLoggingDisabled();
-            return this;
-        }
-
-        @Override
-        public WindowAggregateStore build() {
-            return new WindowAggregateStore(inner.build());
-        }
-
-        @Override
-        public Map<String, String> logConfig() {
-            return inner.logConfig();
-        }
-
-        @Override
-        public boolean loggingEnabled() {
-            return inner.loggingEnabled();
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-    }
 }
