@@ -70,11 +70,20 @@ class NettyStreamTransportTest {
     void reset() {
         connections.set(0);
         connectionHeaders.clear();
+        closedByClient.clear();
+    }
+
+    /** Completes when the server has seen the connection of a request to {@code script} closed by the client. */
+    static CompletableFuture<Void> closedSeen(String script) {
+        return closedByClient.computeIfAbsent(script, k -> new CompletableFuture<>());
     }
 
     /** One connection: each request (head and Content-Length body) is answered by the script its path names. */
     static void serve(NetSocket so) {
         connections.incrementAndGet();
+        // Registered at accept: under load the client may close (cancel, time out) before its request is parsed.
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        so.closeHandler(v -> closed.complete(null));
         StringBuilder in = new StringBuilder();
         so.handler(buf -> {
             in.append(buf.toString(StandardCharsets.ISO_8859_1));
@@ -100,11 +109,11 @@ class NettyStreamTransportTest {
             connectionHeaders.add(connection);
             String path = head.substring(head.indexOf(' ') + 1, head.indexOf(' ', head.indexOf(' ') + 1));
             String script = path.substring(1, path.indexOf('/', 1));
-            answer(script, so);
+            answer(script, so, closed);
         });
     }
 
-    static void answer(String script, NetSocket so) {
+    static void answer(String script, NetSocket so, CompletableFuture<Void> connectionClosed) {
         switch (script) {
             case "split" -> {
                 StringBuilder chunked = new StringBuilder("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
@@ -122,9 +131,7 @@ class NettyStreamTransportTest {
             case "serverclose" -> so.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n"
                     + "Content-Length: " + SSE.length() + "\r\n\r\n" + SSE).onComplete(v -> so.close());
             case "stall", "cancel" -> {
-                CompletableFuture<Void> closed = new CompletableFuture<>();
-                closedByClient.put(script, closed);
-                so.closeHandler(v -> closed.complete(null));
+                connectionClosed.thenRun(() -> closedSeen(script).complete(null));
                 String first = SSE.substring(0, SSE.indexOf("\n\n", SSE.indexOf("Hel")) + 2);
                 so.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
                         + Integer.toHexString(first.length()) + "\r\n" + first + "\r\n");
@@ -234,7 +241,7 @@ class NettyStreamTransportTest {
             assertThat(r.error().type()).as("error type").isEqualTo(ErrorTypes.TIMEOUT_ERROR);
             assertThat(r.contentChunks()).as("content chunks before the stall").isEqualTo(1);
         }
-        closedByClient.get("stall").get(10, TimeUnit.SECONDS);
+        closedSeen("stall").get(10, TimeUnit.SECONDS);
     }
 
     @Test
@@ -243,7 +250,7 @@ class NettyStreamTransportTest {
             RequestResult r = send(client, 50_000_000L);
             assertThat(r.error()).as("error of %s", r).isNotNull();
             assertThat(r.error().type()).as("error type").isEqualTo(ErrorTypes.CANCELLED);
-            closedByClient.get("cancel").get(10, TimeUnit.SECONDS); // the server saw the client gone
+            closedSeen("cancel").get(10, TimeUnit.SECONDS); // the server saw the client gone
         }
     }
 
