@@ -5,6 +5,7 @@ import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunControl;
 import io.capstream.loadgen.run.RunListener;
 import io.capstream.loadgen.run.RunOutcome;
+import io.capstream.loadgen.run.StoppedBeforeStartException;
 import io.capstream.loadgen.run.UsageException;
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.time.CapClock;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Stopping: {@link #stop()} (e.g. from a SIGINT/SIGTERM shutdown hook) asks the current run to
  * start no new request; requests in flight finish and the run sends {@code RunFinished} with
- * {@code interrupted = true}; then {@link #run()} returns. Thread-safe; one session per instance.
+ * {@code interrupted = true}; then {@link #run()} returns. A run stopped before its T0 (during its warm-up) has
+ * nothing measured and sent no event: it is neither a run nor a run error. Thread-safe; one session per instance.
  */
 public final class ContinuousRunner {
     private static final Logger LOG = LoggerFactory.getLogger(ContinuousRunner.class);
@@ -162,6 +164,10 @@ public final class ContinuousRunner {
                     }
                     if (cause instanceof UsageException usage) {
                         throw usage;
+                    }
+                    if (cause instanceof StoppedBeforeStartException && stopped) {
+                        // stopped (Ctrl-C) during this run's warm-up, before its T0: no run, and not an error
+                        break;
                     }
                     errors++;
                     LOG.warn("continuous run {} could not be carried out: {}", iteration, cause.toString());
