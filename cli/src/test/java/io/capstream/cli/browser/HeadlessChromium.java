@@ -202,6 +202,9 @@ public final class HeadlessChromium implements AutoCloseable {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(readyWhen, "readyWhen");
+        // the page before is unloaded first, then the logs drained: a live page left open (its refresh timer) would
+        // otherwise log its failed fetches, to a server its test has stopped, between the drain and the load
+        driver.get("about:blank");
         drainLogs();
         driver.get(uri.toString());
         String shown = driver.getCurrentUrl();
