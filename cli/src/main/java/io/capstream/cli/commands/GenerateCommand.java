@@ -42,6 +42,12 @@ public final class GenerateCommand implements Callable<Integer> {
                     + " is seconds). Default: 60s.")
     Duration interval = Duration.ofSeconds(60);
 
+    @Option(names = "--kafka-wait", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With --continuous: how long to wait at start for Kafka to answer (a broker still starting,"
+                    + " a loaded machine), with a line every 10 s while waiting; then exit 1 with one line."
+                    + " Default: 60s. A single run checks once, for 10 s.")
+    Duration kafkaWait = Duration.ofSeconds(60);
+
     @Option(names = "--workers", paramLabel = "N",
             description = "Distributed run: publish the plan to N 'capstream worker' processes on the same Kafka"
                     + " (topic capstream.plan.<run id>, one partition per worker) instead of sending the load here, print"
@@ -59,6 +65,10 @@ public final class GenerateCommand implements Callable<Integer> {
     public Integer call() {
         if (interval.isZero() || interval.isNegative()) {
             System.err.println("capstream generate: --interval must be a positive number of seconds");
+            return 2;
+        }
+        if (kafkaWait.isZero() || kafkaWait.isNegative()) {
+            System.err.println("capstream generate: --kafka-wait must be > 0");
             return 2;
         }
         RunRequest req = RunRequest.builder("generate", run, sim).kafka(kafka.clientProperties())
@@ -86,7 +96,7 @@ public final class GenerateCommand implements Callable<Integer> {
      * until SIGINT/SIGTERM.
      */
     private int runContinuous(RunRequest req) {
-        return new io.capstream.cli.continuous.ContinuousDriver(req, interval,
+        return new io.capstream.cli.continuous.ContinuousDriver(req, interval, kafkaWait,
                 System.out, System.err, System::getenv).execute();
     }
 }

@@ -2,6 +2,7 @@ package io.capstream.cli.continuous;
 
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.KafkaWait;
 import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.runner.BoundedStop;
 import io.capstream.cli.runner.RunDriver;
@@ -50,6 +51,7 @@ public final class ContinuousDriver {
             + " not flushed: its report stays incomplete";
     private final RunRequest req;
     private final Duration interval;
+    private final Duration kafkaWait;
     private final PrintStream out;
     private final PrintStream err;
     private final Function<String, String> env;
@@ -57,14 +59,16 @@ public final class ContinuousDriver {
     /**
      * @param req      the run (as for a single {@code generate})
      * @param interval {@code --interval}
+     * @param kafkaWait {@code --kafka-wait}: how long to wait at start for Kafka to answer; positive
      * @param out      one line per run
      * @param err      notices and errors
      * @param env      environment lookup (for {@code --api-key-env})
      */
-    public ContinuousDriver(RunRequest req, Duration interval, PrintStream out, PrintStream err,
+    public ContinuousDriver(RunRequest req, Duration interval, Duration kafkaWait, PrintStream out, PrintStream err,
                             Function<String, String> env) {
         this.req = req;
         this.interval = interval;
+        this.kafkaWait = kafkaWait;
         this.out = out;
         this.err = err;
         this.env = env;
@@ -91,7 +95,9 @@ public final class ContinuousDriver {
             err.println(cmd + ": " + registryDown + "; nothing was sent");
             return 1;
         }
-        String unreachable = KafkaReachability.check(kafka);
+        // a monitoring service may start before its broker (compose) or on a loaded machine: it waits, as aggregate
+        String unreachable = new KafkaWait(t -> KafkaReachability.probe(kafka, t), System::nanoTime, err, cmd)
+                .await(kafka.bootstrapServers(), kafkaWait, "--kafka-wait");
         if (unreachable != null) {
             err.println(cmd + ": " + unreachable + "; nothing was sent");
             return 1;

@@ -44,6 +44,29 @@ class KafkaUnreachableTest {
 
     @Test
     @Timeout(30)
+    void continuousGenerateWaitsForKafkaAsLongAsItsKafkaWait() {
+        // a monitoring service started with (or before) its broker: it gave up after one 10 s check (compose, a
+        // loaded machine) where aggregate waits; before, --kafka-wait was an unknown option (exit 2)
+        CliRun r = run("generate", "--continuous", "--kafka-wait", "2s", "--bootstrap-servers", CLOSED,
+                "--schema-registry-url", "mock://x", "--base-url", baseUrl(), "--model", "m", "--max-model-len",
+                "4096", "--requests", "2");
+        assertThat(r.code()).as("exit code; stderr: %s", r.err()).isEqualTo(1);
+        assertThat(r.err()).as("stderr").contains("capstream generate --continuous: cannot reach Kafka at " + CLOSED
+                + ": no broker answered within 2 s").contains("nothing was sent");
+        assertThat(target.hits()).as("requests that reached the target").isZero();
+    }
+
+    @Test
+    @Timeout(30)
+    void aKafkaWaitOfZeroIsAUsageError() {
+        CliRun r = run("generate", "--continuous", "--kafka-wait", "0s", "--bootstrap-servers", CLOSED,
+                "--schema-registry-url", "mock://x", "--base-url", baseUrl(), "--model", "m");
+        assertThat(r.code()).as("exit code; stderr: %s", r.err()).isEqualTo(2);
+        assertThat(r.err().strip()).as("stderr").isEqualTo("capstream generate: --kafka-wait must be > 0");
+    }
+
+    @Test
+    @Timeout(30)
     void runFailsFastWithTheAddressAndSendsNothing() {
         CliRun r = run("run", "--bootstrap-servers", CLOSED, "--base-url", baseUrl(), "--model", "m",
                 "--max-model-len", "4096", "--requests", "2");
