@@ -50,8 +50,10 @@ echo "restore: up ($flags), logs in $work"
 bench/windows/backlog.sh fill "$bootstrap" "$registry" "$runs" "$requests" 10
 
 aggregate() { # aggregate <app> <log name> [state dir]: starts one aggregate in the background, its PID in $agg
+  # CAPSTREAM_CDS=0: the launcher then execs the JVM (while it writes its class-data archive it runs the JVM as a
+  # child, and a SIGKILL of the launcher's PID would leave that JVM running beside the restarted one)
   # shellcheck disable=SC2086  # $flags is a list of flags
-  ./capstream aggregate $flags --application-id "$1" --state-dir "${3:-$work/state-$1}" --http-port 0 \
+  CAPSTREAM_CDS=0 ./capstream aggregate $flags --application-id "$1" --state-dir "${3:-$work/state-$1}" --http-port 0 \
     >"$work/$2.out" 2>"$work/$2.err" &
   agg=$!; pids+=("$agg")
 }
