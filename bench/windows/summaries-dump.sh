@@ -10,7 +10,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$here"
 root=${CLASSES_ROOT:-$here}
 [[ -f aggregator/target/classes/io/capstream/aggregator/window/WindowTopology.class ]] || mvn -o -q -B compile -pl aggregator -am
-cp=$(cpf=$(mktemp); mvn -o -q -B dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl aggregator -Dmdep.includeScope=test -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
+cp=$(cpf=$(mktemp); mvn -o -q -B test-compile dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl schemas,aggregator -Dmdep.includeScope=test -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
 out=$(realpath -m "$1"); shift
 java -Xmx1g -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
   -cp "$root/schemas/target/classes:$root/aggregator/target/classes:$cp" bench/windows/SummariesDump.java "$out" "$@"

@@ -67,8 +67,19 @@ public final class Sketches {
      * @throws UncheckedIOException when the bytes are not a valid encoding
      */
     public static DDSketch decode(byte[] bytes) {
+        return decode(bytes, 0, bytes.length);
+    }
+
+    /**
+     * @param bytes  holds an encoding made by {@link #encode(DDSketch)}; not null
+     * @param offset where the encoding begins
+     * @param length its length, bytes
+     * @return the decoded sketch
+     * @throws UncheckedIOException when the bytes are not a valid encoding
+     */
+    public static DDSketch decode(byte[] bytes, int offset, int length) {
         try {
-            return DDSketch.decode(ByteArrayInput.wrap(bytes), UnboundedSizeDenseStore::new);
+            return DDSketch.decode(ByteArrayInput.wrap(bytes, offset, length), UnboundedSizeDenseStore::new);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot decode DDSketch", e);
         }

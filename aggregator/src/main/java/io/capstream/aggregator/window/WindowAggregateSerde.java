@@ -1,25 +1,19 @@
 package io.capstream.aggregator.window;
 
 import com.datadoghq.sketch.ddsketch.DDSketch;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -38,8 +32,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * restored from an existing changelog topic or {@code --data-dir} keeps working; it is rewritten
  * in version {@value #VERSION} at the window's next update.
  *
- * <p>Stateless and thread-safe (Avro's generic datum writer and reader are thread-safe; encoders
- * and decoders are made per call). Null serialises to null and back.
+ * <p>Version {@value #VERSION} is written and read by hand ({@link AggregateBinary}: the same bytes as Avro's generic
+ * writer, issue 31); versions 2 and 3 are read through Avro's generic reader. Stateless and thread-safe (Avro's generic
+ * datum readers are thread-safe; decoders and buffers are made per call). Null serialises to null and back.
  */
 public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     /** Version byte written before the Avro record. */
@@ -108,8 +103,6 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     private static final int F_CANCELLED = 8;
     private static final int F_HISTOGRAMS = 9;
 
-    private final GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(SCHEMA);
-    private final GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(SCHEMA);
     /** Reads version 2 into the current record (cancelled takes its default, 0; histograms empty). */
     private final GenericDatumReader<GenericRecord> readerV2 = new GenericDatumReader<>(SCHEMA_V2, SCHEMA);
     /** Reads version 3 into the current record (histograms take their default, empty). */
@@ -120,46 +113,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
      * @return version byte {@value #VERSION} followed by the Avro record
      */
     public byte[] encode(WindowAggregate aggregate) {
-        Map<String, ByteBuffer> sketches = new LinkedHashMap<>();
-        for (Quantity q : Quantity.values()) {
-            sketches.put(q.name(), ByteBuffer.wrap(Sketches.encode(aggregate.sketch(q))));
-        }
-        GenericData.Record record = new GenericData.Record(SCHEMA);
-        record.put(F_ACCURACY, aggregate.relativeAccuracy());
-        record.put(F_COMPLETED, aggregate.completed());
-        record.put(F_FAILED, aggregate.failed());
-        record.put(F_PROMPT, aggregate.promptTokens());
-        record.put(F_OUTPUT, aggregate.outputTokens());
-        record.put(F_GOOD, aggregate.goodRequests());
-        record.put(F_FAILURES, aggregate.failuresByType());
-        record.put(F_SKETCHES, sketches);
-        record.put(F_CANCELLED, aggregate.cancelled());
-        Map<String, GenericRecord> histograms = new LinkedHashMap<>();
-        for (LatencyMeasure m : LatencyMeasure.values()) {
-            BucketCounts h = aggregate.histogram(m);
-            if (h.count() > 0) {
-                GenericData.Record b = new GenericData.Record(BUCKETS);
-                long[] counts = h.counts();
-                java.util.List<Long> list = new java.util.ArrayList<>(counts.length);
-                for (long c : counts) {
-                    list.add(c);
-                }
-                b.put(0, list);
-                b.put(1, h.sumNs());
-                histograms.put(m.name(), b);
-            }
-        }
-        record.put(F_HISTOGRAMS, histograms);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        out.write(VERSION);
-        try {
-            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-            writer.write(record, encoder);
-            encoder.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
-        }
-        return out.toByteArray();
+        return AggregateBinary.encode(new byte[0], VERSION, aggregate); // Avro's binary encoding of SCHEMA, by hand
     }
 
     /**
@@ -176,12 +130,15 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         if (data[0] == LegacyWindowAggregateDecoder.VERSION) {
             return LegacyWindowAggregateDecoder.decode(data);
         }
-        if (data[0] != VERSION && data[0] != VERSION_3 && data[0] != VERSION_2) {
+        if (data[0] == VERSION) {
+            return decodeCurrent(data, 1);
+        }
+        if (data[0] != VERSION_3 && data[0] != VERSION_2) {
             throw new SerializationException("unknown WindowAggregate version " + data[0]);
         }
         try {
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 1, data.length - 1, null);
-            GenericRecord r = (data[0] == VERSION_2 ? readerV2 : data[0] == VERSION_3 ? readerV3 : reader)
+            GenericRecord r = (data[0] == VERSION_2 ? readerV2 : readerV3)
                     .read(null, decoder);
             if (!decoder.isEnd()) {
                 throw new SerializationException("trailing bytes after WindowAggregate");
@@ -205,6 +162,23 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
                     (Long) r.get(F_CANCELLED), (Long) r.get(F_PROMPT), (Long) r.get(F_OUTPUT), (Long) r.get(F_GOOD), failures,
                     sketches, histograms);
         } catch (IOException | AvroRuntimeException | IllegalArgumentException | UncheckedIOException e) {
+            throw new SerializationException("cannot read WindowAggregate: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a version-{@value #VERSION} record (Avro's binary encoding of {@link #SCHEMA}) by hand
+     * ({@link AggregateBinary}: what Avro's generic reader gives, without its generic record).
+     *
+     * @param data   holds the record; not null
+     * @param offset where the record begins, after the version byte
+     * @return the aggregate
+     * @throws SerializationException for truncated or trailing bytes, or an unknown quantity or measure name
+     */
+    static WindowAggregate decodeCurrent(byte[] data, int offset) {
+        try {
+            return AggregateBinary.decode(data, offset);
+        } catch (IndexOutOfBoundsException | IllegalArgumentException | UncheckedIOException e) {
             throw new SerializationException("cannot read WindowAggregate: " + e.getMessage(), e);
         }
     }

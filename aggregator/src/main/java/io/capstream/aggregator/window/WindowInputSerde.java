@@ -104,12 +104,12 @@ final class WindowInputSerde implements Serde<WindowInput> {
             }
             return Arrays.copyOf(b.array(), b.position());
         } else if (value instanceof WindowInput.Partial p) {
-            byte[] agg = p.aggregate().toBytes();
-            ByteBuffer b = ByteBuffer.allocate(2 + 10 + agg.length);
+            ByteBuffer b = ByteBuffer.allocate(2 + 10);
             b.put(MAGIC).put(PARTIAL);
             writeVarlong(p.windowStart(), b);
-            b.put(agg);
-            return Arrays.copyOf(b.array(), b.position());
+            // the aggregate's state-store form written straight after the start (one buffer, no copy of it)
+            return AggregateBinary.encode(Arrays.copyOf(b.array(), b.position()), WindowAggregateSerde.VERSION,
+                    p.aggregate());
         } else if (value instanceof WindowInput.NoRow) {
             return new byte[] {MAGIC, NO_ROW};
         } else if (value instanceof WindowInput.Failed f) {
@@ -200,8 +200,10 @@ final class WindowInputSerde implements Serde<WindowInput> {
                 }
                 case PARTIAL -> {
                     long start = readVarlong(b);
-                    return new WindowInput.Partial(start,
-                            WindowAggregate.fromBytes(Arrays.copyOfRange(data, b.position(), data.length)));
+                    int at = b.position();
+                    return new WindowInput.Partial(start, at < data.length && data[at] == WindowAggregateSerde.VERSION
+                            ? WindowAggregateSerde.decodeCurrent(data, at + 1) // read in place, not copied
+                            : WindowAggregate.fromBytes(Arrays.copyOfRange(data, at, data.length)));
                 }
                 case NO_ROW -> {
                     return new WindowInput.NoRow();

@@ -105,22 +105,10 @@ public final class RowCalculator {
             decode = (double) (out - 1) / generation;
             itl = generation * 1000 / (double) (out - 1);
         }
-        return RequestTiming.newBuilder()
-                .setRequestIndex(c.getRequestIndex())
-                .setPlannedContextTokens(c.getPlannedContextTokens())
-                .setPromptTokens(prompt)
-                .setOutputTokens(out)
-                .setOutputTokenSource(source)
-                .setTimeToFirstOutputMs(s.ttfo() * 1000.0)
-                .setTtftMs(s.ttft() * 1000.0)
-                .setGenerationMs(generation * 1000.0)
-                .setVisibleGenerationMs((s.e2e() - s.ttft()) * 1000.0)
-                .setE2eMs(s.e2e() * 1000.0)
-                .setEffectivePrefillTokS(prefill)
-                .setDecodeTokS(decode)
-                .setMeanInterTokenLatencyMs(itl)
-                .setReasoningChunks(c.getReasoningChunks())
-                .setContentChunks(c.getContentChunks())
-                .build();
+        // the all-fields constructor, in the schema's field order: the same record as its builder gives, without
+        // the builder's per-field validation and field-array copy (issue 31: 8% of the window path's re-keying)
+        return new RequestTiming(c.getRequestIndex(), c.getPlannedContextTokens(), prompt, out, source,
+                s.ttfo() * 1000.0, s.ttft() * 1000.0, generation * 1000.0, (s.e2e() - s.ttft()) * 1000.0,
+                s.e2e() * 1000.0, prefill, decode, itl, c.getReasoningChunks(), c.getContentChunks());
     }
 }
