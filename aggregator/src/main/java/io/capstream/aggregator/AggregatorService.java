@@ -5,6 +5,7 @@ import io.capstream.aggregator.api.AlertStateCollector;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.api.ApiServer;
 import io.capstream.aggregator.api.MonitoringMetrics;
+import io.capstream.aggregator.api.ReportChunkDecoder;
 import io.capstream.aggregator.api.StreamsInstanceLocator;
 import io.capstream.aggregator.api.StreamsQueryService;
 import io.capstream.aggregator.events.EventPartitions;
@@ -15,6 +16,8 @@ import io.capstream.aggregator.otlp.OtlpConfigException;
 import io.capstream.aggregator.otlp.OtlpExport;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsSettings;
+import io.capstream.schemas.avro.ReportChunk;
+import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -142,7 +145,10 @@ public final class AggregatorService implements AutoCloseable {
                     .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));
             metrics.bindStreams(runtime.streams());
             if (api != null) {
-                api.serve(new StreamsQueryService(runtime.streams(), config.report().registryHealth()),
+                ReportChunkDecoder chunks = new ReportChunkDecoder(SpecificAvroSerde.forValue(ReportChunk.class,
+                        config.report().schemaRegistryUrl(), config.report().registryClient()).deserializer(),
+                        config.report().chunksTopic());
+                api.serve(new StreamsQueryService(runtime.streams(), config.report().registryHealth(), chunks),
                         new StreamsInstanceLocator(runtime.streams(), advertised));
             }
             runtime.start();
