@@ -35,7 +35,7 @@ trap cleanup EXIT
 ./capstream --version >/dev/null
 [[ -z ${CAPSTREAM_OLD:-} ]] || "$CAPSTREAM_OLD" --version >/dev/null
 mvn -o -q -B compile -pl aggregator -am >/dev/null
-cp=$(cpf=$(mktemp); mvn -o -q -B dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl aggregator -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
+cp=$(cpf=$(mktemp); mvn -o -q -B test-compile dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl schemas,aggregator -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
 # bench [classes root] mode args...: BrokerBench with that checkout's schemas and aggregator classes first
 bench() { local root=$1; shift; java -Xmx512m -XX:+UseParallelGC ${BENCH_JAVA_OPTS:-} -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
   -cp "$root/schemas/target/classes:$root/aggregator/target/classes:$cp" bench/windows/BrokerBench.java "$@"; }

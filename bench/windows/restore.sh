@@ -29,7 +29,7 @@ trap cleanup EXIT
 
 ./capstream --version >/dev/null
 mvn -o -q -B compile -pl aggregator -am >/dev/null
-cp=$(cpf=$(mktemp); mvn -o -q -B dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl aggregator -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
+cp=$(cpf=$(mktemp); mvn -o -q -B test-compile dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl schemas,aggregator -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
 java_run() { java -Xmx512m -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
   -cp "schemas/target/classes:aggregator/target/classes:$cp" "$@"; }
 
