@@ -5,7 +5,6 @@ import io.capstream.aggregator.api.AlertStateCollector;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.api.ApiServer;
 import io.capstream.aggregator.api.MonitoringMetrics;
-import io.capstream.aggregator.api.ReportChunkDecoder;
 import io.capstream.aggregator.api.StreamsInstanceLocator;
 import io.capstream.aggregator.api.StreamsQueryService;
 import io.capstream.aggregator.events.EventPartitions;
@@ -16,8 +15,6 @@ import io.capstream.aggregator.otlp.OtlpConfigException;
 import io.capstream.aggregator.otlp.OtlpExport;
 import io.capstream.aggregator.runtime.StreamsRuntime;
 import io.capstream.aggregator.runtime.StreamsSettings;
-import io.capstream.schemas.avro.ReportChunk;
-import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -145,10 +142,7 @@ public final class AggregatorService implements AutoCloseable {
                     .withListener((now, before) -> LOG.info("aggregator streams state {} -> {}", before, now)));
             metrics.bindStreams(runtime.streams());
             if (api != null) {
-                ReportChunkDecoder chunks = new ReportChunkDecoder(SpecificAvroSerde.forValue(ReportChunk.class,
-                        config.report().schemaRegistryUrl(), config.report().registryClient()).deserializer(),
-                        config.report().chunksTopic());
-                api.serve(new StreamsQueryService(runtime.streams(), config.report().registryHealth(), chunks),
+                api.serve(new StreamsQueryService(runtime.streams(), config.report().registryHealth()),
                         new StreamsInstanceLocator(runtime.streams(), advertised));
             }
             runtime.start();

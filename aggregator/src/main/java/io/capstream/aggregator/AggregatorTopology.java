@@ -14,6 +14,7 @@ import io.capstream.aggregator.window.LateRequestListener;
 import io.capstream.aggregator.window.WindowTopology;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.ChangePoint;
+import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.WindowSummary;
 import io.capstream.schemas.serde.SpecificAvroSerde;
@@ -40,12 +41,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * ({@link ChangeTopology}, on {@code capstream.changes}). The reports topic is
  * also read back into the queryable store {@value #REPORTS_STORE} (key run id) for the HTTP API, and
  * the chunks of large reports ({@code capstream.reports.chunks}) into the global store
- * {@value #REPORT_CHUNKS_STORE} (key {@code <run id>|<index>}, the records' bytes as read, decoded only when
- * queried; a global table is restored from its topic, so the chunks are not copied to a changelog). The updates of the reports table feed the sweep
+ * {@value #REPORT_CHUNKS_STORE} (key {@code <run id>|<index>}; a global table is restored from its
+ * topic, so the chunks are not copied to a changelog). The updates of the reports table feed the sweep
  * path ({@link SweepTopology}: sweep steps' reports to capacity curves on {@code capstream.sweeps}).
- * The reports read back hold a record through a schema registry outage ({@link RegistryWaitingDeserializer},
- * reporting to the report config's {@code RegistryHealth}) instead of dead-lettering it; the chunks are not decoded
- * there, so their global thread needs no registry.
+ * Both read-back sources hold a record through a schema registry outage ({@link RegistryWaitingDeserializer},
+ * reporting to the report config's {@code RegistryHealth}) instead of dead-lettering it.
  *
  * <p>Queryable stores: {@value #REPORTS_STORE}, {@value #REPORT_CHUNKS_STORE}, {@link WindowTopology#SUMMARIES_STORE},
  * {@link SloTopology#STATE_STORE}, {@link SloTopology#HISTORY_STORE}, {@link ChangeTopology#HISTORY_STORE},
@@ -54,10 +54,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class AggregatorTopology {
     /** Key-value store of the latest report per run id (from capstream.reports). */
     public static final String REPORTS_STORE = "capstream-reports-store";
-    /**
-     * Global key-value store of the report chunks (from capstream.reports.chunks), key {@code <run id>|<index>}, value
-     * the record's bytes as read (a {@code ReportChunk} in the registry's wire format, decoded when queried).
-     */
+    /** Global key-value store of the report chunks (from capstream.reports.chunks), key {@code <run id>|<index>}. */
     public static final String REPORT_CHUNKS_STORE = "capstream-report-chunks-store";
 
     /**
@@ -128,14 +125,16 @@ public final class AggregatorTopology {
                                 config.report().schemaRegistryUrl(), config.report().registryClient())));
         SweepTopology.addTo(reports.toStream(Named.as("capstream-reports-table-updates")),
                 SweepTopologyConfig.of(config.report()));
-        // the chunks are stored as the bytes read from the topic (the registry's wire format): the global thread
-        // neither decodes nor encodes them (it reads the whole topic at every start of a fresh state directory), and
-        // needs no schema registry; the artifact query decodes the few chunks of one run (ReportChunkDecoder)
+        // the global thread cannot be replaced (Kafka Streams would shut the application down): it holds without bound
         builder.globalTable(report.chunksTopic(),
-                Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("capstream-report-chunks-source"),
-                Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as(REPORT_CHUNKS_STORE)
+                Consumed.with(Serdes.String(), RegistryWaitingDeserializer.serde(ReportChunk.class,
+                        report.schemaRegistryUrl(), report.registryClient(), report.registryRetry(), null,
+                        report.registryHealth()))
+                        .withName("capstream-report-chunks-source"),
+                Materialized.<String, ReportChunk, KeyValueStore<Bytes, byte[]>>as(REPORT_CHUNKS_STORE)
                         .withKeySerde(Serdes.String())
-                        .withValueSerde(Serdes.ByteArray()));
+                        .withValueSerde(SpecificAvroSerde.forValue(ReportChunk.class,
+                                config.report().schemaRegistryUrl(), config.report().registryClient())));
         return builder.build();
     }
 }

@@ -35,19 +35,22 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 public final class StreamsQueryService implements QueryService {
     private final KafkaStreams streams;
     private final RegistryHealth registryHealth;
-    private final ReportChunkDecoder chunkDecoder;
+
+    /**
+     * @param streams the running aggregator; not null
+     */
+    public StreamsQueryService(KafkaStreams streams) {
+        this(streams, new RegistryHealth());
+    }
 
     /**
      * @param streams        the running aggregator; not null
      * @param registryHealth what the events decoder reports about the schema registry (the instance
      *                       of the topology's config); not null
-     * @param chunkDecoder   decodes the chunks of a large report's artifact, stored as read
-     *                       ({@link AggregatorTopology#REPORT_CHUNKS_STORE}); not null
      */
-    public StreamsQueryService(KafkaStreams streams, RegistryHealth registryHealth, ReportChunkDecoder chunkDecoder) {
+    public StreamsQueryService(KafkaStreams streams, RegistryHealth registryHealth) {
         this.streams = Objects.requireNonNull(streams, "streams");
         this.registryHealth = Objects.requireNonNull(registryHealth, "registryHealth");
-        this.chunkDecoder = Objects.requireNonNull(chunkDecoder, "chunkDecoder");
     }
 
     @Override
@@ -114,10 +117,10 @@ public final class StreamsQueryService implements QueryService {
         }
         BenchmarkReport r = found.get();
         var chunks = store(AggregatorTopology.REPORT_CHUNKS_STORE,
-                QueryableStoreTypes.<String, byte[]>keyValueStore());
+                QueryableStoreTypes.<String, ReportChunk>keyValueStore());
         ReportChunks.Assembly assembly = new ReportChunks.Assembly(runId, r.getArtifactSha256(), r.getArtifactChunks());
         for (int i = 0; i < r.getArtifactChunks(); i++) {
-            ReportChunk c = chunkDecoder.decode(runId, i, chunks.get(ReportChunks.chunkKey(runId, i)));
+            ReportChunk c = chunks.get(ReportChunks.chunkKey(runId, i));
             if (c == null || !assembly.add(c)) {
                 // The global chunks store follows its topic on its own thread: it can be a moment behind.
                 throw new NotReadyException("report of run " + runId + ": chunk " + i + " of " + r.getArtifactChunks()
