@@ -12,6 +12,7 @@ import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.aggregator.slo.SloTopologyConfig;
+import io.capstream.aggregator.window.WindowTopologyConfig;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.AggregatorGroupOption;
 import io.capstream.cli.options.DurationConverter;
@@ -19,6 +20,7 @@ import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.KafkaWait;
+import io.capstream.cli.options.StartupAdmin;
 import io.capstream.cli.options.OtlpOptions;
 import io.capstream.cli.options.SloAlertOptions;
 import io.capstream.cli.options.StreamsStateDirs;
@@ -64,6 +66,8 @@ import picocli.CommandLine.Option;
 public final class AggregateCommand implements Callable<Integer> {
     /** How long SIGINT/SIGTERM waits for the close (API, Kafka Streams' last commit, the last OTLP export). */
     static final Duration STOP_BOUND = Duration.ofSeconds(12);
+    /** How long the start waits for the events topic's partition count (as AggregatorService's own ask). */
+    private static final Duration INPUT_PARTITIONS_TIMEOUT = Duration.ofSeconds(15);
 
     @Option(names = "--http-port", paramLabel = "PORT", description = "HTTP API port (0 = any free port). Default: ${DEFAULT-VALUE}.")
     int httpPort = ApiConfig.DEFAULT_PORT;
@@ -204,22 +208,31 @@ public final class AggregateCommand implements Callable<Integer> {
             return 2;
         }
         KafkaClientProperties props = kafka.clientProperties();
-        String unreachable = new KafkaWait(t -> KafkaReachability.probe(props, t), System::nanoTime, err,
-                "capstream aggregate").await(props.bootstrapServers(), kafkaWait, "--kafka-wait");
-        if (unreachable != null) {
-            err.println("capstream aggregate: " + unreachable);
-            return 1;
-        }
-        try {
-            TopicSetup.ensureTopics(props.bootstrapServers(), props.userProperties(), TopicSetup.DEFAULT_EVENT_PARTITIONS);
-        } catch (RuntimeException e) {
-            err.println("capstream aggregate: " + KafkaReachability.message(props.bootstrapServers(), e.getMessage()));
-            return 1;
-        }
         AggregatorConfig base = AggregatorConfig.of(kafka.schemaRegistryUrl(), kafka.registryClientConfig(), window,
                 grace, parsed);
+        String eventsTopic = base.report().eventsSource().eventsTopic();
+        int eventPartitions;
+        // one Admin client for the reachability wait, the topics and the partition count (issue 31: start-up)
+        try (StartupAdmin admin = new StartupAdmin(props)) {
+            String unreachable = new KafkaWait(admin::probe, System::nanoTime, err, "capstream aggregate")
+                    .await(props.bootstrapServers(), kafkaWait, "--kafka-wait");
+            if (unreachable != null) {
+                err.println("capstream aggregate: " + unreachable);
+                return 1;
+            }
+            try {
+                admin.ensureTopics(TopicSetup.DEFAULT_EVENT_PARTITIONS);
+            } catch (RuntimeException e) {
+                err.println("capstream aggregate: " + KafkaReachability.message(props.bootstrapServers(), e.getMessage()));
+                return 1;
+            }
+            // 0 when it cannot be told: AggregatorService then asks again (and warns)
+            eventPartitions = admin.partitions(eventsTopic, INPUT_PARTITIONS_TIMEOUT);
+        }
+        WindowTopologyConfig windowConfig = eventPartitions > 0
+                ? base.window().withInput(eventPartitions, base.window().sourceIdle()) : base.window();
         AggregatorConfig config = new AggregatorConfig(base.report().withIncompleteDeadline(incompleteDeadline),
-                base.window(), sloAlerts.apply(base.slo(), new ArrayList<>()));
+                windowConfig, sloAlerts.apply(base.slo(), new ArrayList<>()));
         Path stateBase = stateDir != null ? stateDir : StreamsStateDirs.defaultDir();
         StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateBase)
                 .withStreamThreads(streamThreads).withExtra(props.userProperties());

@@ -58,6 +58,24 @@ public final class TopicSetup {
         Map<String, Object> props = new HashMap<>(clientProps);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(props)) {
+            return ensureTopics(admin, bootstrap, eventPartitions);
+        }
+    }
+
+    /**
+     * Creates every capstream topic that is missing, over an Admin client the caller owns (and closes).
+     *
+     * @param admin           the client; not null
+     * @param bootstrap       its bootstrap servers (for the messages); not null
+     * @param eventPartitions partitions of {@code capstream.events} (and its DLQ); at least 1
+     * @return the names of the topics this call created (empty when all existed)
+     * @throws IllegalStateException when a topic cannot be created within 30 s
+     */
+    public static Set<String> ensureTopics(Admin admin, String bootstrap, int eventPartitions) {
+        if (eventPartitions < 1) {
+            throw new IllegalArgumentException("eventPartitions must be >= 1, got " + eventPartitions);
+        }
+        try {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
             List<NewTopic> wanted = new ArrayList<>();
             for (NewTopic t : topics(eventPartitions)) {

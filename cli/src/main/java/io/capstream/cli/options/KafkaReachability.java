@@ -63,21 +63,50 @@ public final class KafkaReachability {
         Admin admin = null;
         try {
             admin = Admin.create(cfg);
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).nodes()
-                    .get(ms + 2_000L, TimeUnit.MILLISECONDS);
-            return new Outcome(null, false);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Outcome(message(props.bootstrapServers(), "interrupted"), false);
-        } catch (ExecutionException e) {
-            return outcome(props.bootstrapServers(), e.getCause(), timeout);
-        } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
-            return outcome(props.bootstrapServers(), e, timeout);
+            return probe(admin, props.bootstrapServers(), timeout);
+        } catch (RuntimeException e) {
+            return failure(props.bootstrapServers(), e, timeout);
         } finally {
             if (admin != null) {
                 admin.close(Duration.ZERO);
             }
         }
+    }
+
+    /**
+     * One check over an Admin client the caller owns (and closes): {@code describeCluster} bounded by {@code timeout}
+     * whatever the client's own timeouts.
+     *
+     * @param admin     the client; not null
+     * @param bootstrap its bootstrap servers (for the message); not null
+     * @param timeout   how long to wait for a broker
+     * @return whether a broker answered in time, and if not why
+     */
+    public static Outcome probe(Admin admin, String bootstrap, Duration timeout) {
+        int ms = (int) Math.max(1, timeout.toMillis());
+        try {
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).nodes()
+                    .get(ms + 2_000L, TimeUnit.MILLISECONDS);
+            return new Outcome(null, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Outcome(message(bootstrap, "interrupted"), false);
+        } catch (ExecutionException e) {
+            return failure(bootstrap, e.getCause(), timeout);
+        } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
+            return failure(bootstrap, e, timeout);
+        }
+    }
+
+    /**
+     * @param bootstrap the bootstrap servers tried
+     * @param e         why the check failed (e.g. the Admin client could not be created: an unresolvable address)
+     * @param timeout   how long the check waited
+     * @return the failed check's outcome, with its one-line message
+     */
+    public static Outcome failure(String bootstrap, Throwable e, Duration timeout) {
+        String reason = reason(e, timeout);
+        return new Outcome(message(bootstrap, reason), reason.startsWith(NO_ANSWER));
     }
 
     /**
@@ -87,11 +116,6 @@ public final class KafkaReachability {
      */
     public static String message(String bootstrap, String reason) {
         return "cannot reach Kafka at " + bootstrap + ": " + reason;
-    }
-
-    private static Outcome outcome(String bootstrap, Throwable e, Duration timeout) {
-        String reason = reason(e, timeout);
-        return new Outcome(message(bootstrap, reason), reason.startsWith(NO_ANSWER));
     }
 
     private static final String NO_ANSWER = "no broker answered within ";

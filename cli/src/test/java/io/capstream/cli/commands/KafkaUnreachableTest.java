@@ -87,6 +87,18 @@ class KafkaUnreachableTest {
 
     @Test
     @Timeout(30)
+    void aggregateNamesTheAddressInOneLineOnceItsWaitIsOver() {
+        CliRun r = run("aggregate", "--bootstrap-servers", CLOSED, "--schema-registry-url", "mock://x",
+                "--kafka-wait", "2s", "--http-port", "0");
+        assertThat(r.code()).as("exit code; stderr: %s", r.err()).isEqualTo(1);
+        assertThat(r.lines().stream().filter(l -> l.startsWith("capstream aggregate: cannot reach")).toList())
+                .as("the command's error lines on stderr")
+                .singleElement().asString()
+                .startsWith("capstream aggregate: cannot reach Kafka at " + CLOSED + ": no broker answered within 2 s");
+    }
+
+    @Test
+    @Timeout(30)
     void replayFailsFastWithTheAddressInOneLine() {
         // before: nothing for ~60 s (its --timeout ignored), then a bare "java.util.concurrent.TimeoutException"
         CliRun r = run("replay", "--run-id", "x", "--timeout", "5", "--bootstrap-servers", CLOSED,
