@@ -9,7 +9,7 @@ import java.util.Locale;
  * (embeddings, rerank) always use Vert.x's.
  */
 public enum HttpClientKind {
-    /** Netty's {@code HttpClientCodec} on a channel per connection: no per-chunk Vert.x pipeline (the default). */
+    /** Netty's HTTP/1.1 decoder and encoder on a channel per connection: no per-chunk Vert.x pipeline (the default). */
     NETTY,
     /** Vert.x's {@code HttpClient} (the client before issue 33 item 4). */
     VERTX;

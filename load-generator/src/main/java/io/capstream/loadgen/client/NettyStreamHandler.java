@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
@@ -20,7 +21,14 @@ import java.nio.channels.ClosedChannelException;
  * codec: one {@link System#nanoTime()} per read, so a chunk of the turn's later read is not stamped with the first
  * read's time), and the end or failure. At the end of a response the connection
  * goes back to the transport's idle list when keep-alive is on and the server keeps it open, else it is closed.
- * Informational (1xx) heads are skipped. Used only on its channel's event loop.
+ * Informational (1xx) heads are skipped.
+ *
+ * <p>A 2xx response with a chunked body (a stream) is read without the HTTP decoder: after its head the decoder is
+ * removed from the pipeline (it hands on the bytes of the read that it has not decoded) and each socket read's
+ * bytes go through {@link ChunkedBody} once, with one Vert.x context dispatch per read, instead of an
+ * {@code HttpContent} per chunk through the pipeline. When the connection is kept for the next request, a new
+ * decoder is put back at the end of the body. Other bodies (errors, a length, until the close) stay with the
+ * decoder. Used only on its channel's event loop.
  */
 final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
     private final NettyStreamTransport transport;
@@ -32,6 +40,14 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
     private boolean reusable;
     private boolean informational;
     private Throwable cause;
+    private ChunkedBody body; // a stream's chunked body read from raw bytes (the decoder removed), or null
+    private boolean removeDecoder; // the head just read starts such a body: remove the decoder after it
+    private long readAt; // the stamp of the raw read being fed to body
+    private final ChunkedBody.Sink sink = (b, off, len) -> {
+        if (ex != null) {
+            ex.onBytes(readAt, b, off, len);
+        }
+    };
 
     /**
      * @param transport the connection's transport (its idle list)
@@ -61,6 +77,7 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
         informational = false;
         reusable = false;
         cause = null;
+        body = null;
         return () -> {
             if (ex == exchange) {
                 closeAfterIo(channel);
@@ -71,6 +88,12 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
+            if (msg instanceof ByteBuf raw) {
+                if (ex != null && body != null) {
+                    readBody(ctx, raw);
+                }
+                return;
+            }
             if (ex == null || !(msg instanceof HttpObject obj)) {
                 return;
             }
@@ -88,6 +111,49 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
         } finally {
             ReferenceCountUtil.release(msg);
         }
+        if (removeDecoder) {
+            removeDecoder = false;
+            // the decoder hands on, at once, the bytes of this read after the head (to readBody)
+            ctx.pipeline().remove(NettyStreamTransport.DECODER);
+        }
+    }
+
+    /** One socket read of a chunked stream body, after the head: its chunks' data to the exchange. */
+    private void readBody(ChannelHandlerContext ctx, ByteBuf buf) {
+        int n = buf.readableBytes();
+        if (n == 0) {
+            return;
+        }
+        readAt = stamp.at();
+        ChunkedBody.MalformedChunkException bad = null;
+        ContextInternal prev = context.beginDispatch();
+        try {
+            byte[] a;
+            int off;
+            if (buf.hasArray()) {
+                a = buf.array();
+                off = buf.arrayOffset() + buf.readerIndex();
+            } else {
+                a = ex.scratch(n);
+                off = 0;
+                buf.getBytes(buf.readerIndex(), a, 0, n);
+            }
+            int used = body.feed(a, off, n);
+            if (body.ended()) {
+                if (used < n) {
+                    reusable = false; // bytes after the body that no request asked for
+                }
+                bodyEnded(ctx);
+            }
+        } catch (ChunkedBody.MalformedChunkException e) {
+            bad = e;
+        } finally {
+            context.endDispatch(prev);
+        }
+        if (bad != null) {
+            failed(bad);
+            ctx.close();
+        }
     }
 
     private void read(ChannelHandlerContext ctx, HttpObject obj) {
@@ -101,6 +167,12 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
             reusable = transport.keepAlive() && HttpUtil.isKeepAlive(r);
             ex.onHead(stamp.at(), status, r.status().reasonPhrase(), r.headers().get(HttpHeaderNames.CONTENT_TYPE),
                     r.headers().get(TraceHeaders.REQUEST_ID), r.headers().getAll("Server-Timing"));
+            if (status / 100 == 2 && status != 204 && !(obj instanceof HttpContent)
+                    && HttpUtil.isTransferEncodingChunked(r) && ctx.pipeline().get(NettyStreamTransport.DECODER) != null) {
+                body = new ChunkedBody(sink);
+                removeDecoder = true;
+                return;
+            }
         }
         if (obj instanceof HttpContent c) {
             if (informational) {
@@ -120,16 +192,30 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
                 }
             }
             if (obj instanceof LastHttpContent) {
-                StreamExchange e = ex;
-                ex = null;
-                if (reusable && ctx.channel().isActive()) {
-                    transport.release(ctx.channel());
-                } else {
-                    closeAfterIo(ctx);
-                }
-                e.onBodyEnd();
+                bodyEnded(ctx);
             }
         }
+    }
+
+    /**
+     * The response's body ended: the connection goes back to the idle list (with a new HTTP decoder when the body
+     * was read without it) or is closed, then the exchange hears of the end.
+     */
+    private void bodyEnded(ChannelHandlerContext ctx) {
+        StreamExchange e = ex;
+        ex = null;
+        boolean raw = body != null;
+        body = null;
+        if (reusable && ctx.channel().isActive()) {
+            if (raw) {
+                ctx.pipeline().addBefore(NettyStreamTransport.ENCODER, NettyStreamTransport.DECODER,
+                        new HttpResponseDecoder());
+            }
+            transport.release(ctx.channel());
+        } else {
+            closeAfterIo(ctx);
+        }
+        e.onBodyEnd();
     }
 
     /**
