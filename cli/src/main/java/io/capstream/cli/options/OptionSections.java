@@ -94,7 +94,7 @@ public final class OptionSections {
         for (String n : List.of("--output", "--output-dir", "--html", "--csv", "--report-timeout")) {
             m.put(n, OUTPUT);
         }
-        for (String n : List.of("--no-aggregator", "--aggregator-group", "--event-delivery")) {
+        for (String n : List.of("--no-aggregator", "--aggregator-group", "--event-delivery", "--kafka-wait")) {
             m.put(n, KAFKA);
         }
         for (String n : List.of("--help", "--version", "--config")) {
