@@ -49,6 +49,12 @@ public final class KafkaOptions {
         if (v != null && !v.isEmpty()) {
             for (String server : v.split(",")) {
                 String s = server.strip();
+                if (s.indexOf('@') >= 0) {
+                    // user-info (USER:PASSWORD@HOST:PORT) is no part of a Kafka address, and Kafka's own error
+                    // ("Invalid url in bootstrap.servers: ...") would print the password: refuse it here, masked
+                    throw usage("--bootstrap-servers", v, "expected HOST:PORT[,HOST:PORT...] without credentials, got '"
+                            + maskUserInfo(v) + "' (Kafka credentials go in --kafka-property, e.g. sasl.jaas.config=...)");
+                }
                 int colon = s.lastIndexOf(':');
                 if (colon <= 0 || !isPort(s.substring(colon + 1))) {
                     throw usage("--bootstrap-servers", v, "expected HOST:PORT[,HOST:PORT...], got '" + Secrets.redactUrls(v) + "'");
@@ -256,6 +262,22 @@ public final class KafkaOptions {
      *               file), or null
      * @param message what is wrong, without secrets
      */
+    /**
+     * @param servers a {@code --bootstrap-servers} value
+     * @return the same with whatever precedes an {@code @} in each comma-separated entry replaced by {@code ***}
+     */
+    private static String maskUserInfo(String servers) {
+        StringBuilder out = new StringBuilder();
+        for (String server : servers.split(",", -1)) {
+            if (out.length() > 0) {
+                out.append(',');
+            }
+            int at = server.lastIndexOf('@');
+            out.append(at < 0 ? server : "***" + server.substring(at));
+        }
+        return out.toString();
+    }
+
     private ParameterException usage(String option, String value, String message) {
         String source = null;
         CommandLine cl = mixee == null ? null : mixee.commandLine();

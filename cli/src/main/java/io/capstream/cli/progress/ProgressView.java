@@ -132,7 +132,11 @@ public final class ProgressView implements RunListener, AutoCloseable {
                 p.ttftP50Ms() == null ? "-" : String.format(Locale.ROOT, "%.1f ms", p.ttftP50Ms()));
     }
 
-    /** @return the current plain line without the {@code capstream: } prefix, or null before the first request ended */
+    /**
+     * @return the current plain line without the {@code capstream: } prefix; before the first request ended
+     *         {@code 0/300 done (42 s), no request has ended yet} (so that a run against an endpoint that has not
+     *         answered yet still shows its clock), or null before the run started
+     */
     String line() {
         long now = clock.getAsLong();
         if (awaitingSinceNs >= 0) {
@@ -143,7 +147,8 @@ public final class ProgressView implements RunListener, AutoCloseable {
         }
         RunProgress p = latest.get();
         if (p == null) {
-            return null;
+            return planned == 0 ? null : String.format(Locale.ROOT, "0/%d done (%.0f s), no request has ended yet",
+                    planned, (now - startedNs) / 1e9);
         }
         return String.format(Locale.ROOT, "%d/%d done (%.0f s), %s", p.done(), p.total(), (now - startedNs) / 1e9,
                 extra(p));

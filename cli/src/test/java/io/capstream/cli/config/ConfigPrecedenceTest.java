@@ -184,6 +184,16 @@ class ConfigPrecedenceTest {
     }
 
     @Test
+    void credentialsInBootstrapServersAreAUsageErrorThatHidesThem() {
+        Outcome o = run(Map.of(), "probe", "--bootstrap-servers", "127.0.0.1:9092,alice:pw-hunter2@127.0.0.1:9");
+        assertThat(o.exitCode()).as("exit code; err: %s", o.err()).isEqualTo(2);
+        assertThat(o.err()).as("the message, which went on to Kafka's 'Invalid url in bootstrap.servers' with the"
+                        + " password in it (exit 1) before")
+                .contains("--bootstrap-servers", "without credentials", "127.0.0.1:9092,***@127.0.0.1:9")
+                .doesNotContain("pw-hunter2", "alice");
+    }
+
+    @Test
     void registryCredentialsFromEachSource() throws IOException {
         Outcome env = run(Map.of("CAPSTREAM_SCHEMA_REGISTRY_BASIC_AUTH", "u:p"), "probe");
         assertEquals(0, env.exitCode(), env.err());

@@ -1,7 +1,7 @@
 package io.capstream.cli.progress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstream.loadgen.run.RunConfig;
 import io.capstream.loadgen.run.TargetConfig;
@@ -34,7 +34,7 @@ class ProgressViewTest {
         ProgressView view = new ProgressView(false, new PrintStream(bytes, true, StandardCharsets.UTF_8), 3600,
                 now::get).watchDelivery(pending::get);
         view.onStarted("r", plan(300));
-        assertNull(view.line(), "nothing ended yet");
+        assertEquals("0/300 done (0 s), no request has ended yet", view.line(), "nothing ended yet");
         view.onProgress(new RunProgress(300, 300, 2, 0, 41.5, 42 * S));
         now.addAndGet(42 * S);
         assertEquals("300/300 done (42 s), failed 2, in flight 0, TTFT p50 41.5 ms", view.line());
@@ -51,6 +51,25 @@ class ProgressViewTest {
         view.close();
         assertEquals("capstream: run r started: 300 requests\n", bytes.toString(StandardCharsets.UTF_8),
                 "no frozen '300/300 done' line at the end");
+    }
+
+    @Test
+    void anEndpointThatHasNotAnsweredYetStillGetsALineEveryInterval() {
+        AtomicLong now = new AtomicLong(7 * S);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressView view = new ProgressView(false, new PrintStream(bytes, true, StandardCharsets.UTF_8), 3600,
+                now::get);
+        assertThat(view.line()).as("before the run started").isNull();
+        view.onStarted("r", plan(2));
+        now.addAndGet(200 * S);
+        assertThat(view.line())
+                .as("a run whose requests hang (a server that only sends keep-alive comments) printed nothing after"
+                        + " 'started' for minutes")
+                .isEqualTo("0/2 done (200 s), no request has ended yet");
+        view.onProgress(new RunProgress(1, 2, 1, 1, null, 201 * S));
+        now.addAndGet(S);
+        assertThat(view.line()).as("once a request ended").isEqualTo("1/2 done (201 s), failed 1, in flight 1, TTFT p50 -");
+        view.close();
     }
 
     @Test
