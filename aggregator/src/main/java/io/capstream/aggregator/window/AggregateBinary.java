@@ -33,6 +33,8 @@ import org.apache.avro.io.EncoderFactory;
 final class AggregateBinary {
     private static final Quantity[] QUANTITIES = Quantity.values();
     private static final LatencyMeasure[] MEASURES = LatencyMeasure.values();
+    /** Encoder buffer, bytes: a window aggregate's record is 0.3 to 1.4 KB; longer ones are flushed in pieces. */
+    private static final int BUFFER_BYTES = 512;
 
     private AggregateBinary() {
     }
@@ -49,7 +51,7 @@ final class AggregateBinary {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
         bytes.write(prefix, 0, prefix.length);
         bytes.write(version);
-        BinaryEncoder out = EncoderFactory.get().binaryEncoder(bytes, null);
+        BinaryEncoder out = new EncoderFactory().configureBufferSize(BUFFER_BYTES).binaryEncoder(bytes, null);
         try {
             write(a, out);
             out.flush();
