@@ -2,46 +2,41 @@ package io.capstream.aggregator.window;
 
 import com.datadoghq.sketch.ddsketch.DDSketch;
 import com.datadoghq.sketch.ddsketch.encoding.GrowingByteArrayOutput;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.nio.ByteBuffer;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
 
 /**
  * Issue 31: the state record of {@link WindowAggregateSerde} version {@value WindowAggregateSerde#VERSION}
- * ({@link WindowAggregateSerde#SCHEMA}) written and read by hand, in Avro's binary encoding, byte for byte what
- * Avro's generic datum writer gives for it: without a generic record, boxed bucket counts, maps with {@code Utf8} keys
- * and intermediate byte arrays per aggregate (a window aggregate is encoded once per commit when it changed, and
- * once per partial aggregate of the re-keying step; decoded once per partial: a tenth of the window topology's
- * stream-thread time through Avro's generic writer and reader).
+ * ({@link WindowAggregateSerde#SCHEMA}) written and read field by field through Avro's own binary
+ * {@link BinaryEncoder} and {@link BinaryDecoder}, byte for byte what Avro's generic datum writer gives for it:
+ * without a generic record, boxed bucket counts, maps with {@code Utf8} keys and intermediate byte arrays per
+ * aggregate (a window aggregate is encoded once per commit when it changed, and once per partial aggregate of the
+ * re-keying step; decoded once per partial: a tenth of the window topology's stream-thread time through Avro's
+ * generic writer and reader).
  *
- * <p>Avro's binary encoding (Avro specification, "Binary Encoding"): a long is zig-zag encoded, 7 bits a byte, least
- * significant first; a double 8 bytes little-endian; bytes and strings a long length then the bytes (UTF-8); a map
- * blocks of a long item count, each item its key (a string) and value, ended by a block of count 0 (a negative count
- * is followed by the block's size in bytes); a record its fields in schema order. Written: one block per non-empty
- * map, as Avro's encoder does; read: any blocks. Stateless; every call makes its own buffers.
+ * <p>Avro's binary encoding (Avro specification, "Binary Encoding"), done by the encoder and decoder: a long is
+ * zig-zag encoded, 7 bits a byte, least significant first; a double 8 bytes little-endian; bytes and strings a long
+ * length then the bytes (UTF-8); a map or array blocks of a long item count, each item (a map's: its string key and
+ * value), ended by a block of count 0 (a negative count is followed by the block's size in bytes); a record its fields
+ * in schema order. Written in the calls Avro's generic writer makes (map start, item count, items, map end: one block
+ * per non-empty map); read: any blocks. Stateless; every call makes its own stream, encoder and decoder.
  */
 final class AggregateBinary {
     private static final Quantity[] QUANTITIES = Quantity.values();
     private static final LatencyMeasure[] MEASURES = LatencyMeasure.values();
-    /** Map keys as Avro writes them: a long length and the UTF-8 bytes of the enum constant's name. */
-    private static final byte[][] QUANTITY_KEYS = keys(QUANTITIES);
-    private static final byte[][] MEASURE_KEYS = keys(MEASURES);
+    /** Encoder buffer, bytes: a window aggregate's record is 0.3 to 1.4 KB; longer ones are flushed in pieces. */
+    private static final int BUFFER_BYTES = 512;
 
     private AggregateBinary() {
-    }
-
-    private static byte[][] keys(Enum<?>[] values) {
-        byte[][] keys = new byte[values.length][];
-        for (int i = 0; i < values.length; i++) {
-            Bytes b = new Bytes(16);
-            b.string(values[i].name().getBytes(StandardCharsets.UTF_8));
-            keys[i] = b.toArray();
-        }
-        return keys;
     }
 
     /**
@@ -53,245 +48,138 @@ final class AggregateBinary {
      * @return {@code prefix}, the version byte and the record
      */
     static byte[] encode(byte[] prefix, byte version, WindowAggregate a) {
-        Bytes out = new Bytes(512);
-        out.put(prefix, 0, prefix.length);
-        out.put(version);
-        out.putDouble(a.relativeAccuracy());
-        out.putLong(a.completed());
-        out.putLong(a.failed());
-        out.putLong(a.promptTokens());
-        out.putLong(a.outputTokens());
-        out.putLong(a.goodRequests());
-        Map<String, Long> failures = a.failuresByType();
-        if (!failures.isEmpty()) {
-            out.putLong(failures.size());
-            failures.forEach((type, n) -> {
-                out.string(type.getBytes(StandardCharsets.UTF_8));
-                out.putLong(n);
-            });
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
+        bytes.write(prefix, 0, prefix.length);
+        bytes.write(version);
+        BinaryEncoder out = new EncoderFactory().configureBufferSize(BUFFER_BYTES).binaryEncoder(bytes, null);
+        try {
+            write(a, out);
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot encode WindowAggregate", e); // not from a byte array stream
         }
-        out.putLong(0);
-        out.putLong(QUANTITIES.length);
+        return bytes.toByteArray();
+    }
+
+    private static void write(WindowAggregate a, BinaryEncoder out) throws IOException {
+        out.writeDouble(a.relativeAccuracy());
+        out.writeLong(a.completed());
+        out.writeLong(a.failed());
+        out.writeLong(a.promptTokens());
+        out.writeLong(a.outputTokens());
+        out.writeLong(a.goodRequests());
+        Map<String, Long> failures = a.failuresByType();
+        out.writeMapStart();
+        out.setItemCount(failures.size());
+        for (Map.Entry<String, Long> f : failures.entrySet()) {
+            out.startItem();
+            out.writeString(f.getKey());
+            out.writeLong(f.getValue());
+        }
+        out.writeMapEnd();
+        out.writeMapStart();
+        out.setItemCount(QUANTITIES.length);
         GrowingByteArrayOutput sketch = GrowingByteArrayOutput.withInitialCapacity(256);
         for (Quantity q : QUANTITIES) {
-            byte[] key = QUANTITY_KEYS[q.ordinal()];
-            out.put(key, 0, key.length);
+            out.startItem();
+            out.writeString(q.name());
             sketch.clear();
-            try {
-                a.sketch(q).encode(sketch, false); // as Sketches.encode
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot encode DDSketch", e);
-            }
-            out.putLong(sketch.numWrittenBytes());
-            out.put(sketch.backingArray(), 0, sketch.numWrittenBytes());
+            a.sketch(q).encode(sketch, false); // as Sketches.encode
+            out.writeBytes(sketch.backingArray(), 0, sketch.numWrittenBytes());
         }
-        out.putLong(0);
-        out.putLong(a.cancelled());
+        out.writeMapEnd();
+        out.writeLong(a.cancelled());
         int present = 0;
         for (LatencyMeasure m : MEASURES) {
             if (a.histogram(m).count() > 0) {
                 present++;
             }
         }
-        if (present > 0) {
-            out.putLong(present);
-            for (LatencyMeasure m : MEASURES) {
-                BucketCounts h = a.histogram(m);
-                if (h.count() > 0) {
-                    byte[] key = MEASURE_KEYS[m.ordinal()];
-                    out.put(key, 0, key.length);
-                    long[] counts = h.counts();
-                    out.putLong(counts.length);
-                    for (long c : counts) {
-                        out.putLong(c);
-                    }
-                    out.putLong(0);
-                    out.putLong(h.sumNs());
+        out.writeMapStart();
+        out.setItemCount(present);
+        for (LatencyMeasure m : MEASURES) {
+            BucketCounts h = a.histogram(m);
+            if (h.count() > 0) {
+                out.startItem();
+                out.writeString(m.name());
+                long[] counts = h.counts();
+                out.writeArrayStart();
+                out.setItemCount(counts.length);
+                for (long c : counts) {
+                    out.startItem();
+                    out.writeLong(c);
                 }
+                out.writeArrayEnd();
+                out.writeLong(h.sumNs());
             }
         }
-        out.putLong(0);
-        return out.toArray();
+        out.writeMapEnd();
     }
 
     /**
-     * Reads the state record of version {@value WindowAggregateSerde#VERSION}.
+     * Reads the state record of version {@value WindowAggregateSerde#VERSION} where it lies in {@code data} (no copy
+     * of the record; each sketch's bytes are read into one buffer reused for the record's sketches).
      *
-     * @param data   holds the record; not null
+     * @param data   holds the record, up to its end; not null
      * @param offset where the record begins (after the version byte)
      * @return the aggregate
-     * @throws IllegalArgumentException       for a length or count out of range, an unknown quantity or measure name,
-     *                                        a wrong number of bucket counts, or trailing bytes
-     * @throws ArrayIndexOutOfBoundsException when the record is truncated
+     * @throws java.io.EOFException           when the record is truncated
+     * @throws IOException                    for a malformed long
+     * @throws org.apache.avro.AvroRuntimeException for a negative or too large length
+     * @throws IllegalArgumentException       for an unknown quantity or measure name, a wrong number of bucket counts,
+     *                                        or trailing bytes
      * @throws UncheckedIOException           when a sketch's encoding is not valid
      */
-    static WindowAggregate decode(byte[] data, int offset) {
-        Cursor in = new Cursor(data, offset);
-        double accuracy = in.getDouble();
-        long completed = in.getLong();
-        long failed = in.getLong();
-        long prompt = in.getLong();
-        long output = in.getLong();
-        long good = in.getLong();
+    static WindowAggregate decode(byte[] data, int offset) throws IOException {
+        BinaryDecoder in = DecoderFactory.get().binaryDecoder(data, offset, data.length - offset, null);
+        double accuracy = in.readDouble();
+        long completed = in.readLong();
+        long failed = in.readLong();
+        long prompt = in.readLong();
+        long output = in.readLong();
+        long good = in.readLong();
         Map<String, Long> failures = new TreeMap<>();
-        for (long n = in.block(); n > 0; n = in.block()) {
+        for (long n = in.readMapStart(); n > 0; n = in.mapNext()) {
             for (long i = 0; i < n; i++) {
-                String type = in.string();
-                failures.put(type, in.getLong());
+                String type = in.readString();
+                failures.put(type, in.readLong());
             }
         }
         Map<Quantity, DDSketch> sketches = new EnumMap<>(Quantity.class);
-        for (long n = in.block(); n > 0; n = in.block()) {
+        ByteBuffer sketch = null;
+        for (long n = in.readMapStart(); n > 0; n = in.mapNext()) {
             for (long i = 0; i < n; i++) {
-                Quantity q = Quantity.valueOf(in.string());
-                int len = in.length();
-                sketches.put(q, Sketches.decode(data, in.take(len), len));
+                Quantity q = Quantity.valueOf(in.readString());
+                sketch = in.readBytes(sketch);
+                sketches.put(q, Sketches.decode(sketch.array(), sketch.arrayOffset() + sketch.position(),
+                        sketch.remaining()));
             }
         }
-        long cancelled = in.getLong();
+        long cancelled = in.readLong();
         Map<LatencyMeasure, BucketCounts> histograms = new EnumMap<>(LatencyMeasure.class);
-        for (long n = in.block(); n > 0; n = in.block()) {
+        for (long n = in.readMapStart(); n > 0; n = in.mapNext()) {
             for (long i = 0; i < n; i++) {
-                LatencyMeasure m = LatencyMeasure.valueOf(in.string());
+                LatencyMeasure m = LatencyMeasure.valueOf(in.readString());
                 long[] counts = new long[BucketCounts.BUCKETS];
                 int k = 0;
-                for (long c = in.block(); c > 0; c = in.block()) {
+                for (long c = in.readArrayStart(); c > 0; c = in.arrayNext()) {
                     for (long j = 0; j < c; j++) {
                         if (k == counts.length) {
                             throw new IllegalArgumentException("more than " + counts.length + " bucket counts");
                         }
-                        counts[k++] = in.getLong();
+                        counts[k++] = in.readLong();
                     }
                 }
                 if (k != counts.length) {
                     throw new IllegalArgumentException("expected " + counts.length + " bucket counts, got " + k);
                 }
-                histograms.put(m, new BucketCounts(counts, in.getLong()));
+                histograms.put(m, new BucketCounts(counts, in.readLong()));
             }
         }
-        if (in.pos != data.length) {
-            throw new IllegalArgumentException((data.length - in.pos) + " trailing bytes after WindowAggregate");
+        if (!in.isEnd()) {
+            throw new IllegalArgumentException("trailing bytes after WindowAggregate");
         }
         return new WindowAggregate(accuracy, completed, failed, cancelled, prompt, output, good, failures, sketches,
                 histograms);
-    }
-
-    /** A growing byte array with Avro's binary encoding of longs, doubles and strings. */
-    private static final class Bytes {
-        private byte[] buf;
-        private int size;
-
-        Bytes(int capacity) {
-            buf = new byte[capacity];
-        }
-
-        private void ensure(int more) {
-            if (size + more > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
-            }
-        }
-
-        void put(byte b) {
-            ensure(1);
-            buf[size++] = b;
-        }
-
-        void put(byte[] b, int offset, int length) {
-            ensure(length);
-            System.arraycopy(b, offset, buf, size, length);
-            size += length;
-        }
-
-        void putDouble(double d) {
-            ensure(8);
-            long v = Double.doubleToRawLongBits(d);
-            for (int i = 0; i < 8; i++) {
-                buf[size++] = (byte) (v >>> (8 * i));
-            }
-        }
-
-        void putLong(long v) {
-            ensure(10);
-            long u = (v << 1) ^ (v >> 63);
-            while ((u & ~0x7FL) != 0) {
-                buf[size++] = (byte) ((u & 0x7F) | 0x80);
-                u >>>= 7;
-            }
-            buf[size++] = (byte) u;
-        }
-
-        void string(byte[] utf8) {
-            putLong(utf8.length);
-            put(utf8, 0, utf8.length);
-        }
-
-        byte[] toArray() {
-            return Arrays.copyOf(buf, size);
-        }
-    }
-
-    /** Reads Avro's binary encoding from a position on. */
-    private static final class Cursor {
-        private final byte[] data;
-        private int pos;
-
-        Cursor(byte[] data, int pos) {
-            this.data = data;
-            this.pos = pos;
-        }
-
-        double getDouble() {
-            long v = 0;
-            for (int i = 0; i < 8; i++) {
-                v |= (long) (data[pos++] & 0xFF) << (8 * i);
-            }
-            return Double.longBitsToDouble(v);
-        }
-
-        long getLong() {
-            long u = 0;
-            for (int shift = 0; shift < 70; shift += 7) {
-                int x = data[pos++] & 0xFF;
-                u |= (long) (x & 0x7F) << shift;
-                if ((x & 0x80) == 0) {
-                    return (u >>> 1) ^ -(u & 1);
-                }
-            }
-            throw new IllegalArgumentException("long longer than 10 bytes");
-        }
-
-        /** @return a map's or array's next block's item count (0: the end); a negative count's byte size skipped */
-        long block() {
-            long n = getLong();
-            if (n < 0) {
-                getLong(); // the block's size in bytes
-                n = -n;
-            }
-            if (n > data.length - pos) {
-                throw new IllegalArgumentException("block of " + n + " items, " + (data.length - pos) + " bytes left");
-            }
-            return n;
-        }
-
-        /** @return a length: a long in 0 .. the bytes left */
-        int length() {
-            long n = getLong();
-            if (n < 0 || n > data.length - pos) {
-                throw new IllegalArgumentException("length " + n + " out of range, " + (data.length - pos) + " bytes left");
-            }
-            return (int) n;
-        }
-
-        String string() {
-            int n = length();
-            return new String(data, take(n), n, StandardCharsets.UTF_8);
-        }
-
-        /** @return the position of the next {@code n} bytes (checked by {@link #length}), skipped */
-        int take(int n) {
-            int at = pos;
-            pos += n;
-            return at;
-        }
     }
 }

@@ -32,8 +32,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * restored from an existing changelog topic or {@code --data-dir} keeps working; it is rewritten
  * in version {@value #VERSION} at the window's next update.
  *
- * <p>Version {@value #VERSION} is written and read by hand ({@link AggregateBinary}: the same bytes as Avro's generic
- * writer, issue 31); versions 2 and 3 are read through Avro's generic reader. Stateless and thread-safe (Avro's generic
+ * <p>Version {@value #VERSION} is written and read field by field through Avro's binary encoder and decoder
+ * ({@link AggregateBinary}: the same bytes as Avro's generic writer, issue 31); versions 2 and 3 are read through Avro's generic reader. Stateless and thread-safe (Avro's generic
  * datum readers are thread-safe; decoders and buffers are made per call). Null serialises to null and back.
  */
 public final class WindowAggregateSerde implements Serde<WindowAggregate> {
@@ -113,7 +113,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
      * @return version byte {@value #VERSION} followed by the Avro record
      */
     public byte[] encode(WindowAggregate aggregate) {
-        return AggregateBinary.encode(new byte[0], VERSION, aggregate); // Avro's binary encoding of SCHEMA, by hand
+        return AggregateBinary.encode(new byte[0], VERSION, aggregate); // Avro's binary encoding of SCHEMA, field by field
     }
 
     /**
@@ -168,7 +168,8 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
 
     /**
      * Reads a version-{@value #VERSION} record (Avro's binary encoding of {@link #SCHEMA}) by hand
-     * ({@link AggregateBinary}: what Avro's generic reader gives, without its generic record).
+     * ({@link AggregateBinary}, through Avro's binary decoder: what Avro's generic reader gives, without its generic
+     * record).
      *
      * @param data   holds the record; not null
      * @param offset where the record begins, after the version byte
@@ -178,7 +179,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     static WindowAggregate decodeCurrent(byte[] data, int offset) {
         try {
             return AggregateBinary.decode(data, offset);
-        } catch (IndexOutOfBoundsException | IllegalArgumentException | UncheckedIOException e) {
+        } catch (IOException | AvroRuntimeException | IllegalArgumentException | UncheckedIOException e) {
             throw new SerializationException("cannot read WindowAggregate: " + e.getMessage(), e);
         }
     }
