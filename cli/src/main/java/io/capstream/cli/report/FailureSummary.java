@@ -111,7 +111,9 @@ public final class FailureSummary {
     /**
      * The failures section, as {@link #render(List, int, int, boolean)}, then, when a request failed because its
      * stream ended without visible content (spec §4.3's {@code ValueError}) in a run that did not turn thinking off,
-     * a {@code hint:} line: a reasoning model can spend the whole completion cap on reasoning.
+     * a {@code hint:} line: a reasoning model can spend the whole completion cap on reasoning, or the stream's data
+     * lines were not JSON the client could read (skipped, spec §4.1: a fresh-user pass found such a stream blamed on
+     * reasoning alone).
      *
      * @param failures     as above
      * @param failed       as above
@@ -131,8 +133,9 @@ public final class FailureSummary {
             return text;
         }
         return text + "  hint: a reasoning model can spend all of max_tokens (" + maxTokens + ") on reasoning and"
-                + " send no content: raise --max-tokens, or pass --no-thinking ('capstream check' shows where"
-                + " reasoning arrives)\n";
+                + " send no content: raise --max-tokens, or pass --no-thinking; or the stream's data lines are not"
+                + " JSON chunks of this API ('capstream check' shows where reasoning arrives and what the stream"
+                + " holds)\n";
     }
 
     private static String renderCounts(List<FailureEntry> failures, int failed, int completed, boolean inFile) {

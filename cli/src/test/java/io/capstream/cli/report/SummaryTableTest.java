@@ -260,7 +260,8 @@ class SummaryTableTest {
             assertThat(SummaryTable.render(r, null)).as("thinking mode %s", mode).endsWith(
                     "  e.g. #0     ValueError      the stream ended without visible content (no non-empty content delta)\n"
                     + "  hint: a reasoning model can spend all of max_tokens (8) on reasoning and send no content:"
-                    + " raise --max-tokens, or pass --no-thinking ('capstream check' shows where reasoning arrives)\n");
+                    + " raise --max-tokens, or pass --no-thinking; or the stream's data lines are not JSON chunks of"
+                    + " this API ('capstream check' shows where reasoning arrives and what the stream holds)\n");
         }
         BenchmarkReport off = BenchmarkReport.newBuilder(report(noContent, Metrics.newBuilder().build()))
                 .setServeFlags(io.capstream.schemas.avro.ServeFlags.newBuilder().setSharedPrefixBurst(false)
