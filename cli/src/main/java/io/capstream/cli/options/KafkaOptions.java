@@ -257,12 +257,6 @@ public final class KafkaOptions {
     }
 
     /**
-     * @param option the option's long name
-     * @param value  the rejected value (to tell whether it came from the environment or the config
-     *               file), or null
-     * @param message what is wrong, without secrets
-     */
-    /**
      * @param servers a {@code --bootstrap-servers} value
      * @return the same with whatever precedes an {@code @} in each comma-separated entry replaced by {@code ***}
      */
@@ -278,6 +272,12 @@ public final class KafkaOptions {
         return out.toString();
     }
 
+    /**
+     * @param option the option's long name
+     * @param value  the rejected value (to tell whether it came from the environment or the config
+     *               file), or null
+     * @param message what is wrong, without secrets
+     */
     private ParameterException usage(String option, String value, String message) {
         String source = null;
         CommandLine cl = mixee == null ? null : mixee.commandLine();
