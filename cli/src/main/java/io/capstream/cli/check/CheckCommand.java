@@ -194,7 +194,12 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** @return the first usage problem, one line without secrets, or null */
     private String usageProblem() {
-        String url = endpoint.baseUrl();
+        String url;
+        try {
+            url = endpoint.baseUrl();
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
         if (url != null) {
             String p = HttpUrls.problem(url);
             if (p != null) {

@@ -107,6 +107,11 @@ public final class RerunCommand implements Callable<Integer> {
             problems.add("--run-id " + originalRunId + " is the original's: the rerun's events would mix with its events"
                     + " and its report replace the original's (default: <RUN_ID>-rerun-<UTC>)");
         }
+        try {
+            run.baseUrl();
+        } catch (IllegalArgumentException e) { // an empty --base-url
+            problems.add(e.getMessage());
+        }
         if (kafka.bootstrapServers() == null) {
             problems.add("needs --bootstrap-servers: the Kafka cluster that holds the run's events on " + Topics.EVENTS
                     + " (an embedded broker starts empty; e.g. the one 'capstream up' started)");

@@ -41,9 +41,21 @@ public class EndpointOptions {
                     + " as x-api-key; not with --reasoning-effort); embeddings, rerank: see --batch. Default: chat.")
     String endpoint = "chat";
 
-    /** @return the given base URL, trimmed, or null when none was given (the simulated engine is the target) */
+    /**
+     * @return the given base URL, trimmed, or null when none was given (the simulated engine is the target; an empty
+     *         {@code CAPSTREAM_BASE_URL} counts as not given, see {@code ConfigDefaultProvider})
+     * @throws IllegalArgumentException when {@code --base-url} was given but is empty or blank: measuring the built-in
+     *         simulated engine instead would report its capacity as the endpoint's
+     */
     public String baseUrl() {
-        return baseUrl == null || baseUrl.isBlank() ? null : baseUrl.trim();
+        if (baseUrl == null) {
+            return null;
+        }
+        if (baseUrl.isBlank()) {
+            throw new IllegalArgumentException("--base-url is empty: give the endpoint's URL (e.g."
+                    + " http://127.0.0.1:8000/v1), or leave --base-url out to measure the built-in simulated engine");
+        }
+        return baseUrl.trim();
     }
 
     /** @return the given {@code --model}, or null */

@@ -286,6 +286,12 @@ public final class RunDriver {
      */
     public static ResolvedRun checkRun(RunRequest req, Function<String, String> env, List<String> problems) {
         WorkloadOptions ro = req.run();
+        try {
+            ro.baseUrl();
+        } catch (IllegalArgumentException e) { // an empty --base-url: the other rules depend on the target
+            problems.add(e.getMessage());
+            return new ResolvedRun(null, null);
+        }
         SimConfig simCfg = null;
         if (ro.baseUrl() == null) {
             try {

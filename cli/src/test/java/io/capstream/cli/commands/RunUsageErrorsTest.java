@@ -74,6 +74,21 @@ class RunUsageErrorsTest {
 
     @Test
     @Timeout(20)
+    void emptyBaseUrlIsAUsageErrorNotTheSimulatedEngine() {
+        // before: an empty --base-url counted as none given, and the run measured the built-in sim in its place
+        String line = "--base-url is empty: give the endpoint's URL (e.g. http://127.0.0.1:8000/v1), or leave"
+                + " --base-url out to measure the built-in simulated engine";
+        assertUsageError(run("run", "--base-url", "", "--model", "m"), "capstream run: " + line);
+        assertUsageError(run("run", "--base-url", "  ", "--model", "m"), "capstream run: " + line);
+        assertUsageError(run("check", "--base-url", "", "--model", "m"), "capstream check: " + line + "; nothing was sent");
+        assertUsageError(run("sweep", "--base-url", "", "--model", "m", "--concurrency", "1,2"),
+                "capstream sweep: " + line);
+        assertUsageError(run("rerun", "some-run", "--base-url", "", "--bootstrap-servers", "127.0.0.1:1",
+                "--schema-registry-url", "mock://x"), "capstream rerun: " + line);
+    }
+
+    @Test
+    @Timeout(20)
     void portAbove65535IsAUsageErrorNotAHang() {
         assertUsageError(run("run", "--base-url", "http://127.0.0.1:70000/v1", "--model", "m"),
                 "capstream run: --base-url has port 70000, outside 1..65535: 'http://127.0.0.1:70000/v1'");
