@@ -73,6 +73,8 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
     private final long idleAfterMs;
     private final PartialAggregates partials;
     private final String hookStore;
+    private final String replaysStore;
+    private final ReplayedRuns replays = new ReplayedRuns();
     private ProcessorContext<String, WindowInput> context;
     /** This processor's node, to forward from the commit hook as Kafka Streams' caches do; null outside a task. */
     private org.apache.kafka.streams.processor.internals.ProcessorNode<?, ?, ?, ?> node;
@@ -91,13 +93,15 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
 
     /**
      * @param config    window settings (context buckets, source idle time, window size, accuracy, SLOs); not null
-     * @param hookStore name of its {@link CommitHookStore}, connected to it
+     * @param hookStore    name of its {@link CommitHookStore}, connected to it
+     * @param replaysStore name of its {@link ReplayedRuns} store, connected to it
      */
-    RekeyProcessor(WindowTopologyConfig config, String hookStore) {
+    RekeyProcessor(WindowTopologyConfig config, String hookStore, String replaysStore) {
         this.buckets = config.buckets();
         this.idleAfterMs = config.sourceIdle().toMillis();
         this.partials = new PartialAggregates(config.windowSize().toMillis(), config.relativeAccuracy(), config.slos());
         this.hookStore = hookStore;
+        this.replaysStore = replaysStore;
     }
 
     @Override
@@ -118,6 +122,7 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
                 ? c.currentNode() : null;
         CommitHookStore hook = context.getStateStore(hookStore);
         hook.beforeCommit(this::flushBeforeCommit);
+        replays.init(context.getStateStore(replaysStore));
         context.schedule(PROGRESS_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
@@ -126,8 +131,8 @@ final class RekeyProcessor implements Processor<String, RunEvent, String, Window
         recordSinceLastPunctuation = true;
         idleSent = false;
         RunEvent event = record.value();
-        if (event == null) {
-            return;
+        if (event == null || replays.isReplay(record.key(), event.getPayload())) {
+            return; // a replay's requests were counted when they first ran (ReplayedRuns)
         }
         long t = EventTimes.of(event);
         if (t < 0) {

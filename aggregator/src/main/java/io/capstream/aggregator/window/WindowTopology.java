@@ -20,7 +20,9 @@ import org.apache.kafka.streams.state.Stores;
  * <p>Shape: run-id-keyed events → {@link RekeyProcessor} (key {@code target|model|bucket}; the requests combined
  * in memory into one partial aggregate per key and window, {@link WindowInput.Partial}, forwarded once per commit
  * of its task, before it, with the input offsets in the same transaction, timestamp = the partial's largest event
- * time; heartbeats as they come, with a marker key; its store {@value #PARTIALS_STORE} is only the commit hook)
+ * time; heartbeats as they come, with a marker key; its store {@value #PARTIALS_STORE} is only the commit hook; the
+ * events of replays, which were counted when they first ran, are left out: {@link ReplayedRuns}, store
+ * {@value #REPLAYS_STORE})
  * → repartition topic
  * {@code <app>-capstream-window-events-repartition} with {@link HeartbeatBroadcastPartitioner}
  * (heartbeats to every partition) → {@link TumblingWindowProcessor} (merges each partial into its window's
@@ -53,6 +55,8 @@ public final class WindowTopology {
      * forwards the partial aggregates buffered since the last one.
      */
     public static final String PARTIALS_STORE = "capstream-window-partials";
+    /** The re-keying step's store of the replays in flight ({@link ReplayedRuns}: the windows leave replays out). */
+    public static final String REPLAYS_STORE = "capstream-window-replays";
     /** Name of the repartition step (topic {@code <app>-capstream-window-events-repartition}). */
     public static final String REPARTITION_NAME = "capstream-window-events";
 
@@ -103,12 +107,13 @@ public final class WindowTopology {
                 config.retention(), config.windowSize(), false), Serdes.String(), summarySerde));
 
         builder.addStateStore(CommitHookStore.builder(PARTIALS_STORE));
+        builder.addStateStore(ReplayedRuns.storeBuilder(REPLAYS_STORE));
 
         // only what the window step needs crosses the repartition topic (WindowInput), not the whole event, and the
         // requests combined per key, window and commit (WindowInput.Partial), not one record per request
         KStream<String, WindowInput> rekeyed = events
-                .process(() -> new RekeyProcessor(config, PARTIALS_STORE), Named.as("capstream-window-rekey"),
-                        PARTIALS_STORE)
+                .process(() -> new RekeyProcessor(config, PARTIALS_STORE, REPLAYS_STORE),
+                        Named.as("capstream-window-rekey"), PARTIALS_STORE, REPLAYS_STORE)
                 .repartition(Repartitioned.<String, WindowInput>as(REPARTITION_NAME)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(new WindowInputSerde(eventSerde.deserializer()))

@@ -49,7 +49,12 @@ class RekeyPartialsTest {
         context.setCurrentSystemTimeMs(T0);
         hook = CommitHookStore.builder(WindowTopology.PARTIALS_STORE).build();
         context.addStateStore(hook);
-        rekey = new RekeyProcessor(WindowTopologyConfig.defaults(REGISTRY), WindowTopology.PARTIALS_STORE);
+        org.apache.kafka.streams.state.KeyValueStore<String, Long> replays =
+                ReplayedRuns.storeBuilder(WindowTopology.REPLAYS_STORE).withLoggingDisabled().build();
+        replays.init(context.getStateStoreContext(), replays);
+        context.addStateStore(replays);
+        rekey = new RekeyProcessor(WindowTopologyConfig.defaults(REGISTRY), WindowTopology.PARTIALS_STORE,
+                WindowTopology.REPLAYS_STORE);
         rekey.init(context);
     }
 
