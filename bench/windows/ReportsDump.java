@@ -3,7 +3,7 @@
  * the reports were published, to DIR/<run id>.<n>.json (n = 1, 2, ... per run id), so that the artifacts of the same
  * fill made by two versions of `aggregate` can be compared (bench/windows/broker.sh with REPORTS_DUMP=DIR). A chunked
  * report whose chunks compaction has already removed (superseded by a later publication of the same run: the chunks
- * topic rolls 16 MiB segments) is counted and skipped; n still counts it, so the last n of a run id is its latest.
+ * topic rolls 4 MiB segments) is counted and skipped; n still counts it, so the last n of a run id is its latest.
  *   java ReportsDump.java BOOTSTRAP REGISTRY DIR
  */
 import io.capstream.aggregator.report.ReportChunks;

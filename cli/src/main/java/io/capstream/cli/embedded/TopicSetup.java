@@ -43,10 +43,12 @@ public final class TopicSetup {
     /** {@code max.message.bytes} of the compacted topics (reports, report chunks, sweeps): 1,048,588, the broker's default. */
     public static final int REPORT_MAX_MESSAGE_BYTES = 1_048_588;
     /**
-     * {@code segment.bytes} of the compacted topics, bytes: 16 MiB instead of the broker's 1 GiB, so that compaction
-     * (which skips the active segment) reaches all but the last 16 MiB: about 64 of the 256 KiB report chunks.
+     * {@code segment.bytes} of the compacted topics, bytes: 4 MiB instead of the broker's 1 GiB, so that compaction
+     * (which skips the active segment) reaches all but the last 4 MiB. The chunks travel gzip-compressed (about a
+     * tenth of their JSON), so 4 MiB holds about 40 MB of artifacts: some 7 reports of 10,000 requests; 16 MiB still
+     * let four aggregates of the same ten reports pile up in the active segment (bench/windows/README.md, 2026-12-06).
      */
-    public static final int REPORT_SEGMENT_BYTES = 16 * 1024 * 1024;
+    public static final int REPORT_SEGMENT_BYTES = 4 * 1024 * 1024;
     /**
      * {@code segment.ms} of the compacted topics, ms: one hour instead of the broker's 7 days, so that a topic written
      * to rarely (the reports themselves, a few KiB each) also rolls its segment and gets compacted.

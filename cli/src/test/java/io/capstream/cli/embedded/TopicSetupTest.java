@@ -20,7 +20,7 @@ class TopicSetupTest {
             Map<String, String> configs = byName().get(topic).configs();
             assertThat(configs).as("configs of %s", topic)
                     .containsEntry("cleanup.policy", "compact")
-                    .containsEntry("segment.bytes", Integer.toString(16 * 1024 * 1024))
+                    .containsEntry("segment.bytes", Integer.toString(4 * 1024 * 1024))
                     .containsEntry("segment.ms", Long.toString(3_600_000L))
                     .containsEntry("min.cleanable.dirty.ratio", "0.25")
                     .containsEntry("max.message.bytes", Integer.toString(TopicSetup.REPORT_MAX_MESSAGE_BYTES));
