@@ -1,7 +1,9 @@
 /*
  * Writes every report artifact on capstream.reports (large ones assembled from capstream.reports.chunks), in the order
  * the reports were published, to DIR/<run id>.<n>.json (n = 1, 2, ... per run id), so that the artifacts of the same
- * fill made by two versions of `aggregate` can be compared (bench/windows/broker.sh with REPORTS_DUMP=DIR).
+ * fill made by two versions of `aggregate` can be compared (bench/windows/broker.sh with REPORTS_DUMP=DIR). A chunked
+ * report whose chunks compaction has already removed (superseded by a later publication of the same run: the chunks
+ * topic rolls 4 MiB segments) is counted and skipped; n still counts it, so the last n of a run id is its latest.
  *   java ReportsDump.java BOOTSTRAP REGISTRY DIR
  */
 import io.capstream.aggregator.report.ReportChunks;
@@ -35,15 +37,21 @@ public class ReportsDump {
         reports.sort(java.util.Comparator.comparingLong(ConsumerRecord::timestamp));
         Map<String, Integer> seen = new HashMap<>();
         int written = 0;
+        int compacted = 0;
         for (ConsumerRecord<byte[], byte[]> r : reports) {
             BenchmarkReport rep = reportSerde.deserializer().deserialize(r.topic(), r.value());
-            String text = rep.getArtifactChunks() > 0
-                    ? bySha.get(rep.getArtifactSha256()).text() : rep.getArtifactJson();
             int n = seen.merge(rep.getRunId(), 1, Integer::sum);
+            ReportChunks.Assembly chunks = bySha.get(rep.getArtifactSha256());
+            if (rep.getArtifactChunks() > 0 && (chunks == null || !chunks.complete())) {
+                compacted++;
+                continue;
+            }
+            String text = rep.getArtifactChunks() > 0 ? chunks.text() : rep.getArtifactJson();
             Files.writeString(dir.resolve(rep.getRunId() + "." + n + ".json"), text, StandardCharsets.UTF_8);
             written++;
         }
-        System.out.printf("reports-dump: %d artifacts of %d runs in %s%n", written, seen.size(), dir);
+        System.out.printf("reports-dump: %d artifacts of %d runs in %s (%d earlier ones' chunks compacted away)%n",
+                written, seen.size(), dir, compacted);
     }
 
     static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic) {

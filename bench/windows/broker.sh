@@ -11,10 +11,11 @@
 # starts is stopped by PID. CAPSTREAM_OLD=/path/to/other/checkout/capstream adds, in every round, the same
 # measurement with that checkout's aggregate (alternating with this one). Prints one line per measurement.
 # ONLY=windows measures the window topology alone (and the ceiling), ONLY=aggregate the whole aggregate (and the ceiling); BENCH_JAVA_OPTS are added to BrokerBench's JVM
-# (e.g. -XX:StartFlightRecording=filename=win.jfr,settings=profile to profile it). REPORTS_DUMP=DIR writes every report
-# artifact on capstream.reports, in publication order, to DIR/<run id>.<n>.json (bench/windows/ReportsDump.java), to
-# compare two versions' reports of the same fill. SUMMARIES_DUMP=DIR writes, after each window-topology-alone run, the
-# window summaries it wrote (latest per key, one a line, every field: bench/windows/BacklogCheck.java summaries) to
+# (e.g. -XX:StartFlightRecording=filename=win.jfr,settings=profile to profile it). REPORTS_DUMP=DIR writes, after each aggregate, every report
+# artifact still on capstream.reports, in publication order, to DIR/<label>/<run id>.<n>.json
+# (bench/windows/ReportsDump.java): the last n of each run id is that aggregate's (earlier publications' chunks may be
+# compacted away by then), to compare two versions' reports of the same fill. SUMMARIES_DUMP=DIR writes, after each
+# window-topology-alone run, the window summaries it wrote (latest per key, one a line, every field: bench/windows/BacklogCheck.java summaries) to
 # DIR/<label>.txt, to compare two versions' summaries of the same fill (diff).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -69,6 +70,13 @@ measure() { # measure <label> <capstream script>
     bench/windows/backlog.sh count "$bootstrap" "$registry" "$runs" | tail -n1
   fi
   stop "${started[@]}"
+  if [[ -n ${REPORTS_DUMP:-} ]]; then # this aggregate's reports: the last <run id>.<n>.json of each run id
+    dump "$REPORTS_DUMP/$(tr -c 'A-Za-z0-9\n' - <<<"$label")"
+  fi
+}
+dump() { # dump <dir>: every report artifact still on capstream.reports(.chunks), in publication order
+  java -Xmx1g -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "./schemas/target/classes:./aggregator/target/classes:$cp" \
+    bench/windows/ReportsDump.java "$bootstrap" "$registry" "$1"
 }
 windows() { # windows <label> <checkout root>: the window topology alone
   echo -n "broker-bench: $1, "
@@ -92,9 +100,5 @@ for r in $(seq 1 "$rounds"); do
     [[ -z $old_root ]] || windows "CAPSTREAM_OLD (round $r)" "$old_root"
   fi
 done
-if [[ -n ${REPORTS_DUMP:-} ]]; then # every report artifact, for comparing the versions' reports of the same fill
-  java -Xmx1g -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "./schemas/target/classes:./aggregator/target/classes:$cp" \
-    bench/windows/ReportsDump.java "$bootstrap" "$registry" "$REPORTS_DUMP"
-fi
 echo -n "broker-bench: ceiling, "
 bench . count "$bootstrap" "bench-count-$RANDOM$RANDOM" "$total" "$work/count-state"

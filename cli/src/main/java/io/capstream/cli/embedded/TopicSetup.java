@@ -25,8 +25,13 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * {@code <run id>|<index>}) and {@code capstream.sweeps} (latest capacity curve per sweep id) are
  * compacted and take records up to {@value #REPORT_MAX_MESSAGE_BYTES} bytes ({@code max.message.bytes},
  * the broker's default, set on the topic so that a broker with a lower default still takes every
- * report record: the aggregator keeps each below 960 KiB); the others
- * use the broker's default delete policy. Replication factor: the broker default
+ * report record: the aggregator keeps each below 960 KiB), and roll a segment every {@value #REPORT_SEGMENT_BYTES}
+ * bytes or {@value #REPORT_SEGMENT_MS} ms ({@code segment.bytes}, {@code segment.ms}) with a
+ * {@code min.cleanable.dirty.ratio} of {@value #REPORT_MIN_CLEANABLE_DIRTY_RATIO}: compaction never cleans a topic's
+ * active segment, and with the broker's default 1 GiB segment a republished report's superseded chunks were never
+ * removed, so every {@code aggregate} with a fresh state read back every chunk ever published before its stream
+ * threads started (issue 31; bench/windows/README.md, 2026-12-06); the others use the broker's default delete
+ * policy. Replication factor: the broker default
  * ({@code default.replication.factor}).
  */
 public final class TopicSetup {
@@ -37,6 +42,24 @@ public final class TopicSetup {
     public static final int DEFAULT_EVENT_PARTITIONS = 4;
     /** {@code max.message.bytes} of the compacted topics (reports, report chunks, sweeps): 1,048,588, the broker's default. */
     public static final int REPORT_MAX_MESSAGE_BYTES = 1_048_588;
+    /**
+     * {@code segment.bytes} of the compacted topics, bytes: 4 MiB instead of the broker's 1 GiB, so that compaction
+     * (which skips the active segment) reaches all but the last 4 MiB. The chunks travel gzip-compressed (about a
+     * tenth of their JSON), so 4 MiB holds about 40 MB of artifacts: some 7 reports of 10,000 requests; 16 MiB still
+     * let four aggregates of the same ten reports pile up in the active segment (bench/windows/README.md, 2026-12-06).
+     */
+    public static final int REPORT_SEGMENT_BYTES = 4 * 1024 * 1024;
+    /**
+     * {@code segment.ms} of the compacted topics, ms: one hour instead of the broker's 7 days, so that a topic written
+     * to rarely (the reports themselves, a few KiB each) also rolls its segment and gets compacted.
+     */
+    public static final long REPORT_SEGMENT_MS = 60L * 60 * 1000;
+    /**
+     * {@code min.cleanable.dirty.ratio} of the compacted topics: 0.25 instead of 0.5. A report is republished whole
+     * (every chunk superseded at once), so after a second publication of the same reports the dirty part is about
+     * half of the log, at the default's edge; 0.25 lets the cleaner run then.
+     */
+    public static final String REPORT_MIN_CLEANABLE_DIRTY_RATIO = "0.25";
     private static final long TIMEOUT_MS = 30_000;
 
     private TopicSetup() {
@@ -63,7 +86,8 @@ public final class TopicSetup {
     }
 
     /**
-     * Creates every capstream topic that is missing, over an Admin client the caller owns (and closes).
+     * Creates every capstream topic that is missing, over an Admin client the caller owns (and closes); on the
+     * compacted ones that exist, sets the segment settings still at Kafka's default ({@link CompactedTopicSegments}).
      *
      * @param admin           the client; not null
      * @param bootstrap       its bootstrap servers (for the messages); not null
@@ -83,6 +107,8 @@ public final class TopicSetup {
                     wanted.add(t);
                 }
             }
+            List<String> compactedExisting = COMPACTED.stream().filter(existing::contains).toList();
+            CompactedTopicSegments.apply(admin, compactedExisting);
             if (wanted.isEmpty()) {
                 return Set.of();
             }
@@ -107,8 +133,28 @@ public final class TopicSetup {
         }
     }
 
-    private static final Map<String, String> REPORT_TOPIC_CONFIGS = Map.of("cleanup.policy", "compact",
-            "max.message.bytes", Integer.toString(REPORT_MAX_MESSAGE_BYTES));
+    private static final List<String> COMPACTED = List.of(Topics.REPORTS, Topics.REPORT_CHUNKS, Topics.SWEEPS);
+    private static final Map<String, String> SEGMENT_SETTINGS = Map.of(
+            "segment.bytes", Integer.toString(REPORT_SEGMENT_BYTES),
+            "segment.ms", Long.toString(REPORT_SEGMENT_MS),
+            "min.cleanable.dirty.ratio", REPORT_MIN_CLEANABLE_DIRTY_RATIO);
+    private static final Map<String, String> REPORT_TOPIC_CONFIGS = reportTopicConfigs();
+
+    private static Map<String, String> reportTopicConfigs() {
+        Map<String, String> m = new HashMap<>(SEGMENT_SETTINGS);
+        m.put("cleanup.policy", "compact");
+        m.put("max.message.bytes", Integer.toString(REPORT_MAX_MESSAGE_BYTES));
+        return Map.copyOf(m);
+    }
+
+    /**
+     * @return the segment settings of the compacted topics ({@code segment.bytes}, {@code segment.ms},
+     *         {@code min.cleanable.dirty.ratio}), set at creation and, where still at Kafka's default, on topics that
+     *         exist ({@link CompactedTopicSegments})
+     */
+    public static Map<String, String> segmentSettings() {
+        return SEGMENT_SETTINGS;
+    }
 
     /**
      * The topic definitions (no broker call).

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -94,6 +95,30 @@ class EmbeddedKafkaIT {
         }
     }
 
+    @Test
+    void aCompactedTopicCreatedBeforeGetsTheSegmentSettingsNobodyChose() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            // as an earlier version created them: compacted, no segment settings; sweeps with a segment.ms of its own
+            admin.createTopics(List.of(
+                    new NewTopic(Topics.REPORT_CHUNKS, 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
+                    new NewTopic(Topics.SWEEPS, 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
+                            "segment.ms", "86400000")))).all().get(30, TimeUnit.SECONDS);
+            TopicSetup.ensureTopics(admin, kafka.bootstrapServers(), 3);
+            ConfigResource chunks = new ConfigResource(ConfigResource.Type.TOPIC, Topics.REPORT_CHUNKS);
+            ConfigResource sweeps = new ConfigResource(ConfigResource.Type.TOPIC, Topics.SWEEPS);
+            var configs = admin.describeConfigs(List.of(chunks, sweeps)).all().get(30, TimeUnit.SECONDS);
+            for (var e : TopicSetup.segmentSettings().entrySet()) {
+                assertThat(configs.get(chunks).get(e.getKey()).value()).as("%s of the existing chunks topic", e.getKey())
+                        .isEqualTo(e.getValue());
+            }
+            assertThat(configs.get(sweeps).get("segment.ms").value()).as("segment.ms chosen on the sweeps topic")
+                    .isEqualTo("86400000");
+            assertThat(configs.get(sweeps).get("segment.bytes").value()).as("segment.bytes of the sweeps topic")
+                    .isEqualTo(Integer.toString(TopicSetup.REPORT_SEGMENT_BYTES));
+        }
+    }
+
     private static void checkTopicLayout(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Map<String, TopicDescription> d = admin.describeTopics(List.of(Topics.EVENTS, Topics.REPORTS))
@@ -105,6 +130,7 @@ class EmbeddedKafkaIT {
                 assertEquals("compact", configs.get("cleanup.policy").value(), topic);
                 assertEquals(Integer.toString(TopicSetup.REPORT_MAX_MESSAGE_BYTES), configs.get("max.message.bytes").value(),
                         topic);
+                assertEquals(Integer.toString(TopicSetup.REPORT_SEGMENT_BYTES), configs.get("segment.bytes").value(), topic);
             }
         }
     }
