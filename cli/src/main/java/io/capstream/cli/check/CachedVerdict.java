@@ -4,6 +4,7 @@ import io.capstream.schemas.text.HttpUrls;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The line {@code capstream run} prints before T0 about the endpoint's conformance: the verdict of the last
@@ -27,8 +28,7 @@ public final class CachedVerdict {
         if (baseUrl == null) {
             return Optional.empty();
         }
-        String url = HttpUrls.withoutUserInfo(baseUrl.strip());
-        url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        String url = normalized(baseUrl);
         Optional<CheckCache.Entry> e = cache.get(url, model, endpoint, now);
         if (e.isPresent()) {
             long minutes = Duration.between(e.get().checkedAt(), now).toMinutes();
@@ -41,5 +41,35 @@ public final class CachedVerdict {
         return Optional.of("endpoint check: none in the last 24 h for this target ('capstream check --base-url "
                 + url + " --model " + model + (endpoint.equals("chat") ? "" : " --endpoint " + endpoint)
                 + "' probes its stream in seconds)");
+    }
+
+    /**
+     * {@link #line} once per target and command: a sweep asks before every step, and the verdict's age changes
+     * between steps ({@code 7 min ago}, then {@code 8 min ago}), so the line itself cannot tell that it was shown.
+     *
+     * @param baseUrl   the run's base URL (user-info is dropped), or null for the built-in engine
+     * @param model     the model id
+     * @param endpoint  the endpoint label (chat, completions, ...)
+     * @param cache     the cache; not null
+     * @param now       the current time
+     * @param shown     what this command has shown so far (its notices); a key for the target is added to it
+     * @return the line the first time for this target, else empty
+     */
+    public static Optional<String> lineOnce(String baseUrl, String model, String endpoint, CheckCache cache,
+                                            Instant now, Set<String> shown) {
+        String key = "endpoint check of " + (baseUrl == null ? "" : normalized(baseUrl)) + "\n" + model + "\n"
+                + endpoint;
+        if (shown.contains(key)) {
+            return Optional.empty();
+        }
+        Optional<String> l = line(baseUrl, model, endpoint, cache, now);
+        l.ifPresent(x -> shown.add(key));
+        return l;
+    }
+
+    /** @return the base URL without user-info and a trailing slash, as the cache keys it */
+    private static String normalized(String baseUrl) {
+        String url = HttpUrls.withoutUserInfo(baseUrl.strip());
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 }

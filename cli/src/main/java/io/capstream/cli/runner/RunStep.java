@@ -112,10 +112,10 @@ public final class RunStep {
         }
         plan.warnings().stream().filter(warned::add).forEach(w -> err.println(cmd + ": warning: " + w));
         // the last 'capstream check' of this target, read from its cache: sends nothing, takes no time (issue 33)
-        io.capstream.cli.check.CachedVerdict.line(config.target().simulated() ? null : config.target().baseUrl(),
+        io.capstream.cli.check.CachedVerdict.lineOnce(config.target().simulated() ? null : config.target().baseUrl(),
                 config.target().model(), config.target().endpoint().label(),
-                io.capstream.cli.check.CheckCache.standard(env), java.time.Instant.now())
-                .filter(warned::add).ifPresent(l -> err.println(cmd + ": " + l));
+                io.capstream.cli.check.CheckCache.standard(env), java.time.Instant.now(), warned)
+                .ifPresent(l -> err.println(cmd + ": " + l));
         if (config.identity().runId() != null) {
             session.expect(config.identity().runId());
         }

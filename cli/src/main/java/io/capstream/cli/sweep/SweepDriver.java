@@ -329,7 +329,31 @@ public final class SweepDriver {
         } else if (!settings.slos().isEmpty()) {
             sb.append(", SLOs not evaluated");
         }
-        return sb.toString();
+        return sb.append(distortion(report)).toString();
+    }
+
+    /**
+     * The client's own warning about a step, as {@code run}'s summary prints it under the client check: a sweep
+     * prints no summary per step, and a step whose client was late (a busy machine) can miss an SLO by itself.
+     *
+     * @param report the step's report; not null
+     * @return {@code "; warning: the client may have distorted these numbers: ..."}, or "" when its artifact's
+     *         {@code capstream.client.distorted} is not true (or the artifact cannot be read)
+     */
+    static String distortion(BenchmarkReport report) {
+        com.fasterxml.jackson.databind.JsonNode client;
+        try {
+            client = io.capstream.schemas.artifact.ArtifactJson.parse(report.getArtifactJson()).path("capstream")
+                    .path("client");
+        } catch (java.io.IOException | RuntimeException e) {
+            return "";
+        }
+        if (!client.path("distorted").asBoolean(false)) {
+            return "";
+        }
+        List<String> warnings = new ArrayList<>();
+        client.path("warnings").forEach(w -> warnings.add(w.asText()));
+        return "; warning: the client may have distorted these numbers: " + String.join("; ", warnings);
     }
 
     /** @return completed requests per second of the step's wall clock, or null */

@@ -148,6 +148,32 @@ class SweepDriverTest {
                 SweepDriver.progressLine(search, 7, 2.5, false, report(null)));
     }
 
+    /**
+     * Fresh-user pass 2: the documented search on the built-in sim (8 slots) stopped at concurrency 1 on a busy
+     * machine because step 2 missed TTFT p95 by 406 ms against 300 (the server's own TTFT p95 was 114 ms), and the
+     * sweep said nothing of the client's warning that its report held. Before the fix the line ended at the verdict.
+     */
+    @Test
+    void theProgressLineCarriesTheClientsDistortionWarning() {
+        SweepSettings search = new SweepSettings("s", LoadAxis.CONCURRENCY, null,
+                new SloSearch.Settings(LoadAxis.CONCURRENCY, 1, 1000, 12), new SweepOutput(Path.of("out")), List.of());
+        BenchmarkReport missed = report(sloReport(false, attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 406.4, false)));
+        missed.setArtifactJson("{\"capstream\": {\"client\": {\"distorted\": true, \"warnings\": [\"event-loop delay"
+                + " p99 111.0 ms > 5 ms: chunks may have been timestamped up to that late\", \"this machine's CPUs were"
+                + " 100% busy (by anything) and capstream used 8% of them: a target on this machine may have run"
+                + " slower\"]}}}");
+        assertThat(SweepDriver.progressLine(search, 2, 2, false, missed)).as("the step's line").isEqualTo(
+                "capstream sweep: step 2 concurrency 2: TTFT p95 212.4 ms, 3.10 req/s, SLOs MISSED: ttft_p95_ms<=300"
+                        + " (observed 406); warning: the client may have distorted these numbers: event-loop delay p99"
+                        + " 111.0 ms > 5 ms: chunks may have been timestamped up to that late; this machine's CPUs were"
+                        + " 100% busy (by anything) and capstream used 8% of them: a target on this machine may have"
+                        + " run slower");
+        BenchmarkReport clean = report(sloReport(true, attained("ttft_p95_ms<=300", "ttft_p95_ms", 300, 212.44, true)));
+        clean.setArtifactJson("{\"capstream\": {\"client\": {\"distorted\": false, \"warnings\": []}}}");
+        assertThat(SweepDriver.progressLine(search, 2, 2, false, clean)).as("a step whose client kept up")
+                .isEqualTo("capstream sweep: step 2 concurrency 2: TTFT p95 212.4 ms, 3.10 req/s, SLOs met");
+    }
+
     @Test
     void theSearchReadsMetAllAndEachSlosObservedValueByItsText() {
         SloReport slo = sloReport(false, attained("error_rate<=0.01", "error_rate", 0.01, null, false),
