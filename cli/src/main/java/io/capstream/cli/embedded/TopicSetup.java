@@ -16,6 +16,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -112,25 +114,74 @@ public final class TopicSetup {
             if (wanted.isEmpty()) {
                 return Set.of();
             }
-            CreateTopicsResult result = admin.createTopics(wanted);
-            Set<String> created = new TreeSet<>();
-            for (Map.Entry<String, KafkaFuture<Void>> e : result.values().entrySet()) {
-                try {
-                    e.getValue().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-                    created.add(e.getKey());
-                } catch (ExecutionException ex) {
-                    if (!(ex.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("cannot create topic " + e.getKey() + ": " + ex.getCause(), ex);
-                    }
-                }
-            }
-            return created;
+            return create(admin, wanted);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot list topics on " + bootstrap + ": " + e, e);
         }
+    }
+
+    /**
+     * Creates the given topics. A compacted topic whose segment settings the cluster refuses (a managed Kafka with a
+     * minimum {@code segment.bytes} above {@value #REPORT_SEGMENT_BYTES}, or a create-topic policy) is created again
+     * without them, with the cluster's segments: compaction then reaches fewer superseded chunks, but
+     * {@code aggregate} starts.
+     *
+     * @param admin  the client; not null
+     * @param wanted the topics to create; not null
+     * @return the names of the topics created (one that exists already is not an error and not in the set)
+     * @throws IllegalStateException when a topic cannot be created
+     * @throws InterruptedException  when interrupted while waiting
+     * @throws TimeoutException      when the broker does not answer within 30 s
+     */
+    static Set<String> create(Admin admin, List<NewTopic> wanted) throws InterruptedException, TimeoutException {
+        Set<String> created = new TreeSet<>();
+        List<NewTopic> refused = createEach(admin, wanted, created, true);
+        if (!refused.isEmpty()) {
+            createEach(admin, refused.stream().map(TopicSetup::withoutSegmentSettings).toList(), created, false);
+        }
+        return created;
+    }
+
+    /** @return the topics refused for their segment settings (only when {@code retryable}); the rest throw */
+    private static List<NewTopic> createEach(Admin admin, List<NewTopic> topics, Set<String> created,
+                                             boolean retryable) throws InterruptedException, TimeoutException {
+        Map<String, NewTopic> byName = new HashMap<>();
+        topics.forEach(t -> byName.put(t.name(), t));
+        CreateTopicsResult result = admin.createTopics(topics);
+        List<NewTopic> refused = new ArrayList<>();
+        for (Map.Entry<String, KafkaFuture<Void>> e : result.values().entrySet()) {
+            try {
+                e.getValue().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                created.add(e.getKey());
+            } catch (ExecutionException ex) {
+                Throwable cause = ex.getCause();
+                NewTopic topic = byName.get(e.getKey());
+                if (cause instanceof TopicExistsException) {
+                    continue;
+                }
+                if (retryable && topic != null && hasSegmentSettings(topic)
+                        && (cause instanceof InvalidConfigurationException || cause instanceof PolicyViolationException)) {
+                    refused.add(topic);
+                    continue;
+                }
+                throw new IllegalStateException("cannot create topic " + e.getKey() + ": " + cause, ex);
+            }
+        }
+        return refused;
+    }
+
+    private static boolean hasSegmentSettings(NewTopic t) {
+        return t.configs() != null && t.configs().keySet().stream().anyMatch(SEGMENT_SETTINGS::containsKey);
+    }
+
+    private static NewTopic withoutSegmentSettings(NewTopic t) {
+        Map<String, String> configs = new HashMap<>(t.configs());
+        configs.keySet().removeAll(SEGMENT_SETTINGS.keySet());
+        return new NewTopic(t.name(), t.numPartitions() < 0 ? Optional.empty() : Optional.of(t.numPartitions()),
+                Optional.empty()).configs(configs);
     }
 
     private static final List<String> COMPACTED = List.of(Topics.REPORTS, Topics.REPORT_CHUNKS, Topics.SWEEPS);
