@@ -11,6 +11,10 @@
  *   windows BOOTSTRAP REGISTRY APP REQUESTS STATE_DIR   the window topology alone (EventsSource, WindowTopology with
  *         its defaults: 1 min windows), with the same settings, timed the same way: the classes on the class path
  *         decide which version runs.
+ * count and windows also print where the wall time from the first commit to lag 0 went (Breakdown): the stream threads'
+ * CPU and run-queue wait, the process's CPU by thread kind (JIT, GC, ...), the broker's (env BROKER_PID, set by
+ * broker.sh) and the machine's, the stream threads' stacks sampled every 10 ms by phase of the poll loop, and Kafka
+ * Streams' own totals (commits, the producer's flush and transaction time, tasks, rebalances).
  */
 import java.time.Duration;
 import java.util.HashMap;
