@@ -37,7 +37,7 @@ trap cleanup EXIT
 [[ -z ${CAPSTREAM_OLD:-} ]] || "$CAPSTREAM_OLD" --version >/dev/null
 cp=$(cpf=$(mktemp); mvn -o -q -B test-compile dependency:build-classpath -DexcludeArtifactIds=logback-classic,logback-core -pl schemas,aggregator -Dmdep.outputFile="$cpf" >/dev/null; cat "$cpf"; rm -f "$cpf")
 # bench [classes root] mode args...: BrokerBench with that checkout's schemas and aggregator classes first
-bench() { local root=$1; shift; java -Xmx512m -XX:+UseParallelGC ${BENCH_JAVA_OPTS:-} -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
+bench() { local root=$1; shift; BROKER_PID=$up_pid java -Xmx512m -XX:+UseParallelGC ${BENCH_JAVA_OPTS:-} -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream \
   -cp "$root/schemas/target/classes:$root/aggregator/target/classes:$cp" bench/windows/BrokerBench.java "$@"; }
 
 touch "$work/up.out"

@@ -3,6 +3,8 @@ package io.capstream.aggregator.events;
 import io.capstream.schemas.time.CapClock;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.registry.RegistryClientConfig;
+import io.capstream.schemas.registry.SchemaRegistryClient;
+import io.capstream.schemas.registry.SchemaRegistryClients;
 import io.capstream.schemas.registry.SchemaRegistryException;
 import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +83,11 @@ public final class EventsSource {
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("capstream-events-source"));
         // the decoder forwards each record to one of its two children by name (issue 31: no split, branch and
         // mapValues nodes for every event): the dead-letter sink gets the raw bytes, OK_NODE the decoded event
-        KStream<String, Object> decoded = raw.process(() -> new DecodeProcessor(config), Named.as("capstream-events-decode"));
+        // one registry client (and its cache of writer schemas) for every task's decoder: one lookup per schema id in
+        // the process instead of one per task (each an HTTP round trip while the stream threads wait)
+        SharedClient registry = new SharedClient(config);
+        KStream<String, Object> decoded = raw.process(() -> new DecodeProcessor(config, CapClock.system(), registry),
+                Named.as("capstream-events-decode"));
         decoded.mapValues(v -> (byte[]) v, Named.as(DLQ_NODE))
                 .to(config.dlqTopic(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName(DLQ_SINK));
         return decoded.mapValues(v -> (RunEvent) v, Named.as(OK_NODE));
@@ -92,8 +98,8 @@ public final class EventsSource {
      * while the registry gives no answer (see the class comment). One instance per stream task.
      */
     static final class DecodeProcessor implements Processor<String, byte[], String, Object> {
-        private final String registryUrl;
         private final RegistryClientConfig registryClient;
+        private final SharedClient registry;
         private final RegistryRetry retry;
         private final RegistryHealth health;
         private final CapClock clock;
@@ -113,8 +119,17 @@ public final class EventsSource {
          * @param clock  the clock of the registry hold bound and the back-off's waits; not null
          */
         DecodeProcessor(EventsSourceConfig config, CapClock clock) {
+            this(config, clock, new SharedClient(config));
+        }
+
+        /**
+         * @param config   the source's settings; not null
+         * @param clock    the clock of the registry hold bound and the back-off's waits; not null
+         * @param registry the registry client, created on first use and shared by the tasks given the same; not null
+         */
+        DecodeProcessor(EventsSourceConfig config, CapClock clock, SharedClient registry) {
             this.clock = clock;
-            this.registryUrl = config.schemaRegistryUrl();
+            this.registry = registry;
             // one HTTP request per attempt: this processor retries with its own back-off and hold bound
             this.registryClient = config.registryClient().withMaxRetries(0);
             this.retry = config.registryRetry();
@@ -126,7 +141,7 @@ public final class EventsSource {
             this.context = context;
             this.reporter = "task " + context.taskId();
             this.holdBoundNs = retry.holdBound(context.appConfigs()).toNanos();
-            this.decoder = new RunEventDecoder(registryUrl, registryClient);
+            this.decoder = new RunEventDecoder(registry.get());
         }
 
         @Override
@@ -255,6 +270,30 @@ public final class EventsSource {
 
         private static byte[] utf8(String s) {
             return s.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * The events' registry client, created on first use (a task's init, as before: a malformed URL fails there) with
+     * one HTTP request per attempt (the decoder retries with its own back-off and hold bound), then shared by the
+     * decoders of every task it was given to; thread-safe (the client is).
+     */
+    static final class SharedClient implements java.util.function.Supplier<SchemaRegistryClient> {
+        private final String url;
+        private final RegistryClientConfig clientConfig;
+        private SchemaRegistryClient client;
+
+        SharedClient(EventsSourceConfig config) {
+            this.url = config.schemaRegistryUrl();
+            this.clientConfig = config.registryClient().withMaxRetries(0);
+        }
+
+        @Override
+        public synchronized SchemaRegistryClient get() {
+            if (client == null) {
+                client = SchemaRegistryClients.forUrl(url, clientConfig);
+            }
+            return client;
         }
     }
 

@@ -40,7 +40,14 @@ final class RunEventDecoder {
      * @param config      registry client settings (credentials, timeouts); not null
      */
     RunEventDecoder(String registryUrl, RegistryClientConfig config) {
-        this.registry = SchemaRegistryClients.forUrl(registryUrl, config);
+        this(SchemaRegistryClients.forUrl(registryUrl, config));
+    }
+
+    /**
+     * @param registry the registry client (may be shared: its cache then serves every decoder given it); not null
+     */
+    RunEventDecoder(SchemaRegistryClient registry) {
+        this.registry = registry;
     }
 
     /**

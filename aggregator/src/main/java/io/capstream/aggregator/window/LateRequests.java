@@ -57,6 +57,13 @@ final class LateRequests {
      * requests of a backlog written run after run are late: one store read per window instead of per request).
      */
     private final java.util.Set<String> noted = new java.util.HashSet<>();
+    /**
+     * Whether the store may hold counts under {@link #PREFIX} not yet emitted: true at first (a restored store may
+     * hold some), then only after {@link #merged} or {@link #drop} (the only writers of such entries, and only
+     * through this object): the once-a-second {@link #flush} skips its prefix scan of the store when nothing was
+     * noted since the last one.
+     */
+    private boolean pending = true;
 
     LateRequests(ProcessorContext<String, WindowSummary> context, WindowAggregateStore aggregates,
                  WindowStore<String, WindowSummary> summaries, LateRequestListener listener,
@@ -89,6 +96,7 @@ final class LateRequests {
      */
     void merged(String key, long windowStart) {
         String storeKey = PREFIX + TumblingWindowProcessor.storeKey(windowStart, key);
+        pending = true;
         if (noted.add(storeKey) && store.get(storeKey) == null) {
             store.put(storeKey, "0".getBytes(StandardCharsets.US_ASCII));
         }
@@ -106,6 +114,7 @@ final class LateRequests {
      */
     void drop(WindowKey key, long windowStart, long eventTime, long closeTime, InputProgress progress, long count) {
         String storeKey = PREFIX + TumblingWindowProcessor.storeKey(windowStart, key.encode());
+        pending = true;
         byte[] old = store.get(storeKey);
         long n = (old == null ? 0 : Long.parseLong(new String(old, StandardCharsets.US_ASCII))) + count;
         store.put(storeKey, Long.toString(n).getBytes(StandardCharsets.US_ASCII));
@@ -130,13 +139,17 @@ final class LateRequests {
      */
     void flush(long closeTime) {
         noted.clear();
-        List<KeyValue<String, byte[]>> pending = new ArrayList<>();
+        if (!pending) {
+            WARN.warnIfDue(context.currentSystemTimeMs());
+            return;
+        }
+        List<KeyValue<String, byte[]>> due = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = store.prefixScan(PREFIX, new StringSerializer())) {
             while (it.hasNext()) {
-                pending.add(it.next());
+                due.add(it.next());
             }
         }
-        for (KeyValue<String, byte[]> kv : pending) {
+        for (KeyValue<String, byte[]> kv : due) {
             store.delete(kv.key);
             String rest = kv.key.substring(PREFIX.length());
             int sep = rest.indexOf(WindowKey.SEP);
@@ -164,6 +177,7 @@ final class LateRequests {
                     new org.apache.kafka.common.header.internals.RecordHeaders().add(UPDATE_HEADER,
                             "1".getBytes(StandardCharsets.US_ASCII))));
         }
+        pending = false; // every count is emitted (a failure above leaves it true: the next flush scans again)
         WARN.warnIfDue(context.currentSystemTimeMs());
     }
 
