@@ -4,20 +4,28 @@ import io.capstream.loadgen.workload.ApiEndpoint;
 import io.capstream.loadgen.workload.ClientTls;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.RequestOptions;
 import io.vertx.core.internal.ContextInternal;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * The Netty transport's read path per chunk without the kernel or a server: each request gets a connection's
  * pipeline ({@code NettyStreamTransport.pipeline}: read stamp, HTTP decoding, stream handler) on an
- * {@link EmbeddedChannel}, a bound {@link StreamExchange}, and the oracle's response as the JDK's HTTP server sends
+ * {@link EmbeddedChannel}, the request written as the jar's transport writes it (the run's headers, a 1,000-byte body:
+ * one buffer with {@code RequestBytes}, else a {@code DefaultFullHttpRequest} through the pipeline's encoder), a bound
+ * {@link StreamExchange}, and the oracle's response as the JDK's HTTP server sends
  * it, one socket read per chunk (the head with the role chunk, 64 token chunks, the usage chunk with {@code [DONE]},
  * the last chunk), each read a direct buffer from Netty's default allocator as the epoll transport's reads are.
  * Prints the thread's CPU time and heap allocation per chunk for six rounds (the first ones warm the JIT). Compare
@@ -55,6 +63,11 @@ public class ReadPathBench {
         var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long tid = Thread.currentThread().getId();
         int requests = Integer.parseInt(a[0]);
+        Buffer body = Buffer.buffer("{\"model\":\"oracle\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                + "x".repeat(900) + "\"}],\"max_tokens\":64,\"stream\":true}");
+        Object newWay = requestBytes();
+        System.out.println(newWay == null ? "request: DefaultFullHttpRequest through the pipeline's encoder"
+                : "request: RequestBytes, one buffer");
         long sink = 0;
         for (int round = 0; round < 6; round++) {
             long cpu0 = mx.getCurrentThreadCpuTime();
@@ -63,8 +76,7 @@ public class ReadPathBench {
             for (int r = 0; r < requests; r++) {
                 EmbeddedChannel ch = new EmbeddedChannel();
                 NettyStreamTransport.pipeline(ch.pipeline(), null, transport, System::nanoTime);
-                ch.writeOutbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
-                        "/v1/chat/completions", Unpooled.EMPTY_BUFFER));
+                ch.writeOutbound(request(r, body, newWay));
                 ch.releaseOutbound();
                 long t0 = System.nanoTime();
                 StreamExchange ex = new StreamExchange(t0, new ChunkAccumulator(t0, ApiEndpoint.CHAT, false, false),
@@ -88,6 +100,45 @@ public class ReadPathBench {
             System.out.println();
         }
         vertx.close().await();
+    }
+
+    /** @return the jar's {@code RequestBytes} for the oracle's URL, or null when the jar has none (before it) */
+    private static Object requestBytes() throws Exception {
+        try {
+            Class<?> c = Class.forName("io.capstream.loadgen.client.RequestBytes");
+            var k = c.getDeclaredConstructor(String.class, String.class);
+            k.setAccessible(true);
+            return k.newInstance("/v1/chat/completions", "127.0.0.1:18490");
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @return request {@code i} as the jar's transport writes it: the run's headers and a 1,000-byte body, as one
+     *         buffer ({@code RequestBytes}) or as a {@code DefaultFullHttpRequest} for the pipeline's encoder (the
+     *         code of the transport before it)
+     */
+    private static Object request(int i, Buffer body, Object newWay) throws Exception {
+        MultiMap h = new RequestOptions().putHeader("Content-Type", "application/json")
+                .putHeader("Accept-Encoding", "identity").putHeader("User-Agent", "capstream")
+                .putHeader("Connection", "close")
+                .putHeader("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+                .putHeader("X-Request-Id", "run-1-" + i).getHeaders();
+        if (newWay != null) {
+            var m = newWay.getClass().getDeclaredMethod("encode", ByteBufAllocator.class, Iterable.class, Buffer.class);
+            m.setAccessible(true);
+            return m.invoke(newWay, PooledByteBufAllocator.DEFAULT, h, body);
+        }
+        byte[] bytes = body.getBytes();
+        DefaultFullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
+                "/v1/chat/completions", Unpooled.wrappedBuffer(bytes));
+        req.headers().set(HttpHeaderNames.HOST, "127.0.0.1:18490");
+        for (Map.Entry<String, String> e : h) {
+            req.headers().add(e.getKey(), e.getValue());
+        }
+        req.headers().set(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        return req;
     }
 
     private static ByteBuf read(ByteBufAllocator alloc, byte[] b) {

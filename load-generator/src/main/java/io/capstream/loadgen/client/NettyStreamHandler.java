@@ -208,7 +208,7 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
         body = null;
         if (reusable && ctx.channel().isActive()) {
             if (raw) {
-                ctx.pipeline().addBefore(NettyStreamTransport.ENCODER, NettyStreamTransport.DECODER,
+                ctx.pipeline().addBefore(NettyStreamTransport.STREAM, NettyStreamTransport.DECODER,
                         new HttpResponseDecoder());
             }
             transport.release(ctx.channel());
@@ -239,7 +239,9 @@ final class NettyStreamHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         transport.closed(ctx.channel());
-        failed(cause != null ? cause : new ClosedChannelException());
+        if (ex != null) { // no exception made for a connection that serves no request (the server's FIN after the end)
+            failed(cause != null ? cause : new ClosedChannelException());
+        }
         ctx.fireChannelInactive();
     }
 

@@ -2,21 +2,18 @@ package io.capstream.loadgen.client;
 
 import io.capstream.loadgen.workload.ClientTls;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.codec.http.HttpResponseDecoder;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
@@ -45,8 +42,8 @@ import javax.net.ssl.SSLParameters;
  * connection is a Netty channel on the Vert.x event loop of the request's context (so Vert.x's timers, contexts and
  * the rest of the generator are unchanged), with {@link ConnectStamp} (Vert.x's transport's channel factory, see
  * {@link TimedTransport}), {@link ReadStamp} (the time of each socket read), {@link SslHandler} for https, Netty's HTTP/1.1
- * response decoder and request encoder, and a {@link NettyStreamHandler} that hands each read's bytes to the exchange
- * with that read's stamp (a stream's chunked body without the decoder: {@link ChunkedBody}). No Vert.x {@code HttpClient}:
+ * response decoder (the request is written as its bytes, {@link RequestBytes}), and a {@link NettyStreamHandler}
+ * that hands each read's bytes to the exchange with that read's stamp (a stream's chunked body without the decoder: {@link ChunkedBody}). No Vert.x {@code HttpClient}:
  * no per-chunk Vert.x pipeline or buffer copy, no per-connection Vert.x connection objects.
  *
  * <p>Connections: with keep-alive, a connection whose response ended and that the server keeps open goes back to
@@ -60,13 +57,12 @@ import javax.net.ssl.SSLParameters;
 final class NettyStreamTransport implements StreamTransport {
     /** The name of a connection's HTTP response decoder in its pipeline. */
     static final String DECODER = "http-decoder";
-    /** The name of a connection's HTTP request encoder in its pipeline (the decoder goes before it). */
-    static final String ENCODER = "http-encoder";
+    /** The name of a connection's stream handler in its pipeline (a new decoder goes before it). */
+    static final String STREAM = "stream";
     private final VertxInternal vertx;
     private final String host;
     private final int port;
     private final String hostHeader;
-    private final String target; // path and query
     private final SslContext ssl; // null for http
     private final boolean verifyHost;
     private final int connectTimeoutMs;
@@ -74,7 +70,9 @@ final class NettyStreamTransport implements StreamTransport {
     private final RuntimeException unusable; // the URL cannot be connected to (then every send throws it)
     private final InetSocketAddress address; // resolved once for an IP address; unresolved (a name) otherwise
     private final Map<EventLoop, ArrayDeque<Channel>> idle = new ConcurrentHashMap<>();
-    private final Map<EventLoop, Bootstrap> bootstraps = new ConcurrentHashMap<>();
+    private final Map<EventLoop, Bootstrap> bootstraps = new ConcurrentHashMap<>(); // for a name to resolve
+    private final ChannelFactory<? extends Channel> channels;
+    private final RequestBytes requestBytes; // null when unusable
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -116,12 +114,13 @@ final class NettyStreamTransport implements StreamTransport {
         this.unusable = bad;
         this.host = h;
         this.port = p;
-        this.target = t;
         this.hostHeader = h == null ? null : (h.indexOf(':') >= 0 ? "[" + h + "]" : h)
                 + (p == (https ? 443 : 80) ? "" : ":" + p);
         this.address = a;
         this.verifyHost = !tls.insecure();
         this.ssl = https ? sslContext(tls) : null;
+        this.channels = this.vertx.transport().channelFactory(false);
+        this.requestBytes = bad == null ? new RequestBytes(t, hostHeader) : null;
     }
 
     /** @return an IP address's socket address, resolved now (no lookup); a name's unresolved (resolved per connection) */
@@ -163,7 +162,7 @@ final class NettyStreamTransport implements StreamTransport {
         if (ctx == null || !ctx.isEventLoopContext()) {
             ctx = vertx.getOrCreateContext();
         }
-        FullHttpRequest req = request(ro, body);
+        ByteBuf req = requestBytes.encode(PooledByteBufAllocator.DEFAULT, ro.getHeaders(), body);
         EventLoop loop = ctx.nettyEventLoop();
         ContextInternal c = ctx;
         if (loop.inEventLoop()) {
@@ -173,20 +172,8 @@ final class NettyStreamTransport implements StreamTransport {
         }
     }
 
-    private FullHttpRequest request(RequestOptions ro, Buffer body) {
-        byte[] bytes = body.getBytes();
-        DefaultFullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target,
-                Unpooled.wrappedBuffer(bytes));
-        req.headers().set(HttpHeaderNames.HOST, hostHeader);
-        for (Map.Entry<String, String> e : ro.getHeaders()) {
-            req.headers().add(e.getKey(), e.getValue());
-        }
-        req.headers().set(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
-        return req;
-    }
-
     /** On the event loop: a kept-alive idle connection of this loop, or a new one. */
-    private void start(StreamExchange ex, ContextInternal ctx, EventLoop loop, FullHttpRequest req) {
+    private void start(StreamExchange ex, ContextInternal ctx, EventLoop loop, ByteBuf req) {
         if (ex.finished) { // timed out before it could start
             req.release();
             return;
@@ -196,7 +183,15 @@ final class NettyStreamTransport implements StreamTransport {
             handOver(ex, ctx, ch, null, req);
             return;
         }
-        ChannelFuture f = bootstraps.computeIfAbsent(loop, this::bootstrap).connect(address);
+        ChannelFuture f;
+        try {
+            f = address.isUnresolved() ? bootstraps.computeIfAbsent(loop, this::bootstrap).connect(address)
+                    : connect(loop);
+        } catch (RuntimeException e) { // the socket could not be created (Bootstrap's failed future, same cause)
+            ctx.dispatch(() -> ex.fail(FailureMapper.map(e, FailureMapper.Phase.CONNECT, 0)));
+            req.release();
+            return;
+        }
         Channel created = f.channel();
         open.add(created);
         created.closeFuture().addListener(x -> open.remove(created));
@@ -227,7 +222,71 @@ final class NettyStreamTransport implements StreamTransport {
     }
 
     /**
-     * @return the connection settings of one event loop's new channels (reused for each connection). Their buffers
+     * A new connection to the resolved {@link #address}, as {@link Bootstrap#connect} makes it (the same channel
+     * factory, options, pipeline, registration, connect, and close on a failed connect), without its per-connection
+     * overhead: the options map copied into an array, a {@link ChannelInitializer} added and removed again, the
+     * connect deferred to a task of the loop. In {@code bench/fidelity}'s profile at 256 streams that overhead was
+     * ~3% of the event loop.
+     *
+     * @param loop the event loop the connection is registered with (the caller runs on it)
+     * @return the connect's future
+     * @throws RuntimeException when the channel cannot be created or set up (then nothing is left open)
+     */
+    private ChannelFuture connect(EventLoop loop) {
+        Channel ch = channels.newChannel();
+        try {
+            init(ch);
+        } catch (RuntimeException e) {
+            ch.unsafe().closeForcibly();
+            throw e;
+        }
+        ChannelFuture reg = loop.register(ch);
+        if (reg.isDone() && !reg.isSuccess()) {
+            if (ch.isRegistered()) {
+                ch.close();
+            } else {
+                ch.unsafe().closeForcibly();
+            }
+            return reg;
+        }
+        ChannelPromise connected = ch.newPromise();
+        connected.addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        if (reg.isDone()) {
+            ch.connect(address, connected);
+        } else {
+            reg.addListener(r -> {
+                if (r.isSuccess()) {
+                    ch.connect(address, connected);
+                } else {
+                    connected.setFailure(r.cause());
+                }
+            });
+        }
+        return connected;
+    }
+
+    /** A new channel's options and pipeline (the same as {@link #bootstrap}'s). */
+    private void init(Channel c) {
+        c.config().setOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT);
+        c.config().setOption(ChannelOption.TCP_NODELAY, true);
+        c.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs);
+        SslHandler tlsHandler = null;
+        if (ssl != null) {
+            tlsHandler = ssl.newHandler(c.alloc(), host, port);
+            tlsHandler.setHandshakeTimeoutMillis(connectTimeoutMs);
+            if (verifyHost) {
+                SSLEngine engine = tlsHandler.engine();
+                SSLParameters params = engine.getSSLParameters();
+                params.setEndpointIdentificationAlgorithm("HTTPS");
+                engine.setSSLParameters(params);
+            }
+        }
+        pipeline(c.pipeline(), tlsHandler, this, System::nanoTime);
+    }
+
+    /**
+     * @return the connection settings of one event loop's new channels to a name that must be resolved (reused for
+     *         each connection; a resolved address is connected to by {@link #connect}). Their buffers
      *         (one per socket read) come from Netty's pooled allocator with its per-thread caches rather than
      *         Netty 4.2's default adaptive one: in {@code bench/fidelity/ReadPathBench} (the read path per chunk, C1,
      *         pinned) 3.3-4.0 against 3.7-4.9 µs CPU and 264 against 354 heap bytes per chunk.
@@ -242,26 +301,15 @@ final class NettyStreamTransport implements StreamTransport {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel c) {
-                        SslHandler tlsHandler = null;
-                        if (ssl != null) {
-                            tlsHandler = ssl.newHandler(c.alloc(), host, port);
-                            tlsHandler.setHandshakeTimeoutMillis(connectTimeoutMs);
-                            if (verifyHost) {
-                                SSLEngine engine = tlsHandler.engine();
-                                SSLParameters params = engine.getSSLParameters();
-                                params.setEndpointIdentificationAlgorithm("HTTPS");
-                                engine.setSSLParameters(params);
-                            }
-                        }
-                        pipeline(c.pipeline(), tlsHandler, NettyStreamTransport.this, System::nanoTime);
+                        init(c);
                     }
                 });
     }
 
     /**
      * Adds a connection's inbound handlers at the end of its pipeline: the stamp of each socket read
-     * ({@link ReadStamp}), TLS if any, the HTTP response decoder ({@link #DECODER}), the request encoder
-     * ({@link #ENCODER}) and the stream handler.
+     * ({@link ReadStamp}), TLS if any, the HTTP response decoder ({@link #DECODER}) and the stream handler
+     * ({@link #STREAM}). No request encoder: the request is written as its bytes ({@link RequestBytes}).
      *
      * @param p         the pipeline
      * @param tls       the TLS handler, or null for http
@@ -275,8 +323,7 @@ final class NettyStreamTransport implements StreamTransport {
             p.addLast("tls", tls);
         }
         p.addLast(DECODER, new HttpResponseDecoder());
-        p.addLast(ENCODER, new HttpRequestEncoder());
-        p.addLast("stream", new NettyStreamHandler(transport, stamp));
+        p.addLast(STREAM, new NettyStreamHandler(transport, stamp));
     }
 
     private static NewConnections.Opened ready(Channel ch) {
@@ -285,7 +332,7 @@ final class NettyStreamTransport implements StreamTransport {
 
     /** The connection is the request's: it is written, and the response goes to the exchange. */
     private void handOver(StreamExchange ex, ContextInternal ctx, Channel ch, NewConnections.Opened opened,
-                          FullHttpRequest req) {
+                          ByteBuf req) {
         NettyStreamHandler h = ch.pipeline().get(NettyStreamHandler.class);
         ex.obtained(h.bind(ex, ctx), opened);
         if (ex.finished) { // timed out meanwhile

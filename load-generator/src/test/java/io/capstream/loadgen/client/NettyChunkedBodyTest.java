@@ -125,7 +125,7 @@ class NettyChunkedBodyTest {
         assertThat(first.error()).as("first response's error").isNull();
         assertThat(first.contentChunks()).as("first response's content chunks").isEqualTo(1);
         assertThat(c.ch.pipeline().names()).as("the pipeline after the body").containsSubsequence(
-                NettyStreamTransport.DECODER, NettyStreamTransport.ENCODER);
+                NettyStreamTransport.DECODER, NettyStreamTransport.STREAM);
         assertThat(c.ch.isOpen()).as("kept open").isTrue();
 
         // the next response on the same connection: a body with a length (through the decoder), then a stream again

@@ -294,4 +294,35 @@ class NettyStreamTransportTest {
                     .contains("--ca-cert");
         }
     }
+
+    @Test
+    void anIpAddressAndANameConnectTheSameWay() throws Exception {
+        // 127.0.0.1 is connected to directly, a name through Netty's Bootstrap and Vert.x's resolver
+        String path = "/split/v1";
+        try (StreamingClient ip = client("http://127.0.0.1:" + raw.actualPort() + path, 10, false, ClientTls.DEFAULT);
+             StreamingClient name = client("http://localhost:" + raw.actualPort() + path, 10, false,
+                     ClientTls.DEFAULT);
+             StreamingClient ipTls = client("https://127.0.0.1:" + tls.actualPort() + "/v1", 10, false,
+                     new ClientTls(true, null))) {
+            for (StreamingClient c : List.of(ip, name, ipTls)) {
+                RequestResult r = send(c, -1);
+                assertWholeStream(r);
+                assertThat(r.phases().connectionReused()).as("a new connection").isFalse();
+                assertThat(r.phases().connectNs()).as("TCP connect phase of %s", r.phases()).isNotNegative();
+            }
+            assertThat(send(ipTls, -1).phases().tlsNs()).as("TLS handshake phase on an IP address").isPositive();
+        }
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        try (StreamingClient ip = client("http://127.0.0.1:" + closed + "/v1", 10, false, ClientTls.DEFAULT);
+             StreamingClient name = client("http://localhost:" + closed + "/v1", 10, false, ClientTls.DEFAULT)) {
+            RequestResult byIp = send(ip, -1);
+            RequestResult byName = send(name, -1);
+            assertThat(byIp.error()).as("refused connection to an IP address").isNotNull();
+            assertThat(byIp.error()).as("refused: the same error by address and by name").isEqualTo(byName.error());
+            assertThat(byIp.error().message()).as("refused connection's message").contains("Connection refused");
+        }
+    }
 }
