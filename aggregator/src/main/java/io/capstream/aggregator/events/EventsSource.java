@@ -98,7 +98,7 @@ public final class EventsSource {
      * while the registry gives no answer (see the class comment). One instance per stream task.
      */
     static final class DecodeProcessor implements Processor<String, byte[], String, Object> {
-        private final RegistryClientConfig registryClient;
+        private final long requestTimeoutNs;
         private final SharedClient registry;
         private final RegistryRetry retry;
         private final RegistryHealth health;
@@ -130,8 +130,8 @@ public final class EventsSource {
         DecodeProcessor(EventsSourceConfig config, CapClock clock, SharedClient registry) {
             this.clock = clock;
             this.registry = registry;
-            // one HTTP request per attempt: this processor retries with its own back-off and hold bound
-            this.registryClient = config.registryClient().withMaxRetries(0);
+            // one HTTP request per attempt (SharedClient): this processor retries with its own back-off and hold bound
+            this.requestTimeoutNs = config.registryClient().requestTimeout().toNanos();
             this.retry = config.registryRetry();
             this.health = config.registryHealth();
         }
@@ -198,7 +198,7 @@ public final class EventsSource {
                 } catch (SchemaRegistryUnavailableException e) {
                     health.unreachable(reporter, e.getMessage());
                     outageReported = true;
-                    long nextAttemptEndNs = clock.nanoTime() - start + backoff.toNanos() + registryClient.requestTimeout().toNanos();
+                    long nextAttemptEndNs = clock.nanoTime() - start + backoff.toNanos() + requestTimeoutNs;
                     if (nextAttemptEndNs > holdBoundNs || Thread.currentThread().isInterrupted()) {
                         throw outage(start, attempt, e);
                     }

@@ -1,9 +1,7 @@
 package io.capstream.aggregator.events;
 
 import io.capstream.schemas.avro.RunEvent;
-import io.capstream.schemas.registry.RegistryClientConfig;
 import io.capstream.schemas.registry.SchemaRegistryClient;
-import io.capstream.schemas.registry.SchemaRegistryClients;
 import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import io.capstream.schemas.serde.AvroWireFormat;
 import java.io.IOException;
@@ -27,21 +25,6 @@ final class RunEventDecoder {
     private final Schema readerSchema = RunEvent.getClassSchema();
     private final Map<Integer, SpecificDatumReader<RunEvent>> readers = new HashMap<>();
     private BinaryDecoder decoder;
-
-    /**
-     * @param registryUrl registry URL ({@code mock://scope} or http(s)); not null
-     */
-    RunEventDecoder(String registryUrl) {
-        this(registryUrl, RegistryClientConfig.defaults());
-    }
-
-    /**
-     * @param registryUrl registry URL ({@code mock://scope} or http(s)); not null
-     * @param config      registry client settings (credentials, timeouts); not null
-     */
-    RunEventDecoder(String registryUrl, RegistryClientConfig config) {
-        this(SchemaRegistryClients.forUrl(registryUrl, config));
-    }
 
     /**
      * @param registry the registry client (may be shared: its cache then serves every decoder given it); not null
