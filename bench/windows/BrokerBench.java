@@ -11,6 +11,9 @@
  *   windows BOOTSTRAP REGISTRY APP REQUESTS STATE_DIR   the window topology alone (EventsSource, WindowTopology with
  *         its defaults: 1 min windows), with the same settings, timed the same way: the classes on the class path
  *         decide which version runs.
+ * System properties (through BENCH_JAVA_OPTS): -Dbench.aggregateSettings=true starts from aggregate's own Streams
+ * settings (StreamsSettings) before the ones above; -Dbench.commitMs=N sets the commit interval (100);
+ * -Dbench.streams.NAME=VALUE sets any other Streams or client setting.
  * count and windows also print where the wall time from the first commit to lag 0 went (Breakdown): the stream threads'
  * CPU and run-queue wait, the process's CPU by thread kind (JIT, GC, ...), the broker's (env BROKER_PID, set by
  * broker.sh) and the machine's, the stream threads' stacks sampled every 10 ms by phase of the poll loop, and Kafka
@@ -189,14 +192,27 @@ public class BrokerBench {
     static void time(String what, StreamsBuilder b, String bootstrap, String app, long requests, String stateDir)
             throws Exception {
         Properties p = new Properties();
+        if (Boolean.getBoolean("bench.aggregateSettings")) {
+            // -Dbench.aggregateSettings=true: aggregate's own Streams settings (StreamsSettings: producer linger and
+            // batch size, compression, exception handlers), so that the figure is the one `aggregate` would see
+            p.putAll(io.capstream.aggregator.runtime.StreamsSettings.defaults(app, bootstrap,
+                    java.nio.file.Path.of(stateDir)).withStreamThreads(Math.min(4,
+                    Runtime.getRuntime().availableProcessors())).toProperties());
+        }
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, System.getProperty("bench.commitMs", "100"));
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(Math.min(4, Runtime.getRuntime().availableProcessors())));
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
         p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        // -Dbench.streams.<name>=<value>: any other Streams (or prefixed client) setting, to try one against the defaults
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("bench.streams.")) {
+                p.put(name.substring("bench.streams.".length()), System.getProperty(name));
+            }
+        }
         long t0 = System.nanoTime();
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
