@@ -63,6 +63,9 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
         return m;
     }
 
+    /** What precedes the implied options in a {@link #verdictLine()}: {@value}. */
+    static final String IMPLIES = "; implies ";
+
     /**
      * @return the one-line verdict, e.g. {@code measurable: streams SSE, role chunk first, usage when asked;
      *         implies --no-thinking}, {@code not measurable: <reason>}, or {@code timed out: <reason>} when the first
@@ -84,7 +87,7 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
             parts.add("errors in 200 streams");
         }
         String implied = value(k, "implied_options");
-        return "measurable: " + String.join(", ", parts) + ("none".equals(implied) ? "" : "; implies " + implied);
+        return "measurable: " + String.join(", ", parts) + ("none".equals(implied) ? "" : IMPLIES + implied);
     }
 
     private static String value(Map<String, Finding> k, String key) {

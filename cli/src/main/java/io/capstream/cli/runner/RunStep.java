@@ -113,7 +113,7 @@ public final class RunStep {
         plan.warnings().stream().filter(warned::add).forEach(w -> err.println(cmd + ": warning: " + w));
         // the last 'capstream check' of this target, read from its cache: sends nothing, takes no time (issue 33)
         io.capstream.cli.check.CachedVerdict.lineOnce(config.target().simulated() ? null : config.target().baseUrl(),
-                config.target().model(), config.target().endpoint().label(),
+                config.target().model(), config.target().endpoint().label(), config.request(),
                 io.capstream.cli.check.CheckCache.standard(env), java.time.Instant.now(), warned)
                 .ifPresent(l -> err.println(cmd + ": " + l));
         if (config.identity().runId() != null) {
