@@ -3,6 +3,7 @@ package io.capstream.cli.check;
 import io.capstream.loadgen.run.RequestShape;
 import io.capstream.loadgen.workload.ThinkingMode;
 import io.capstream.schemas.text.HttpUrls;
+import io.capstream.schemas.text.Redaction;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ public final class CachedVerdict {
     }
 
     /**
-     * @param baseUrl   the run's base URL (user-info is dropped), or null for the built-in engine
+     * @param baseUrl   the run's base URL (its user-info is masked in the line, {@code ***@}), or null for the built-in
+     *                  engine
      * @param model     the model id
      * @param endpoint  the endpoint label (chat, completions, ...)
      * @param request   the run's request options (which implied options it already has); not null
@@ -47,7 +49,7 @@ public final class CachedVerdict {
             return Optional.empty();
         }
         return Optional.of("endpoint check: none in the last 24 h for this target ('capstream check --base-url "
-                + url + " --model " + model + (endpoint.equals("chat") ? "" : " --endpoint " + endpoint)
+                + shown(baseUrl) + " --model " + model + (endpoint.equals("chat") ? "" : " --endpoint " + endpoint)
                 + "' probes its stream in seconds)");
     }
 
@@ -55,7 +57,7 @@ public final class CachedVerdict {
      * {@link #line} once per target and command: a sweep asks before every step, and the verdict's age changes
      * between steps ({@code 7 min ago}, then {@code 8 min ago}), so the line itself cannot tell that it was shown.
      *
-     * @param baseUrl   the run's base URL (user-info is dropped), or null for the built-in engine
+     * @param baseUrl   the run's base URL (its user-info masked in the line), or null for the built-in engine
      * @param model     the model id
      * @param endpoint  the endpoint label (chat, completions, ...)
      * @param request   the run's request options (which implied options it already has); not null
@@ -110,6 +112,12 @@ public final class CachedVerdict {
             case "--prompt-salt" -> r.promptSalt() != null;
             default -> false;
         };
+    }
+
+    /** @return the base URL as the console shows it: user-info masked ({@code ***@}, as in reports), no trailing "/" */
+    private static String shown(String baseUrl) {
+        String url = Redaction.urls(baseUrl.strip());
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
     /** @return the base URL without user-info and a trailing slash, as the cache keys it */

@@ -10,7 +10,7 @@ import java.util.Map;
  * protocol (it streams SSE with output deltas: {@code streaming} and {@code content_deltas} are not
  * {@link Finding.Verdict#FAIL}), with the reason when not.
  *
- * @param baseUrl    the base URL checked (without user-info)
+ * @param baseUrl    the base URL checked, as the console and reports show it (user-info masked as {@code ***@})
  * @param model      the model id
  * @param endpoint   the {@code --endpoint} label
  * @param findings   the findings, keys unique, in order; never null
@@ -50,6 +50,14 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
         }
         return new CheckReport(target.baseUrl(), target.model(), target.endpoint().label(), all, fail == null,
                 fail == null ? null : fail.key() + ": " + fail.detail());
+    }
+
+    /**
+     * @param shown the base URL as shown (user-info masked)
+     * @return this report naming {@code shown} as its base URL
+     */
+    public CheckReport withBaseUrl(String shown) {
+        return new CheckReport(shown, model, endpoint, findings, measurable, reason);
     }
 
     /** @return the findings by key, in order */
