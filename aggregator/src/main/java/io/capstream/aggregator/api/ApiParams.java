@@ -10,7 +10,8 @@ import java.time.format.DateTimeParseException;
 
 /**
  * The request parameters of the {@link ApiServer}'s query routes: the time range ({@code from}/{@code to}),
- * {@code local=true} (or the peers' forwarding header) and the query text forwarded to peer instances.
+ * the flags ({@code local}, {@code active}: {@code true} or {@code false}, any case, absent meaning false;
+ * any other value is a bad parameter, answered 400) and the query text forwarded to peer instances.
  * Stateless.
  */
 final class ApiParams {
@@ -59,10 +60,39 @@ final class ApiParams {
         }
     }
 
-    /** @return whether to answer from this instance's stores only (forwarded by a peer, or {@code local=true}) */
+    /**
+     * @return whether to answer from this instance's stores only (forwarded by a peer, or {@code local=true})
+     * @throws BadParameterException when {@code local} is neither true nor false
+     */
     static boolean localOnly(RoutingContext ctx) {
-        return ctx.request().getHeader(PeerClient.FORWARDED_HEADER) != null
-                || "true".equalsIgnoreCase(ctx.queryParams().get("local"));
+        boolean local = flag(ctx, "local"); // checked even when forwarded: a bad value is answered 400 everywhere
+        return local || ctx.request().getHeader(PeerClient.FORWARDED_HEADER) != null;
+    }
+
+    /**
+     * @param ctx  the request
+     * @param name the flag's query parameter
+     * @return true for {@code true}, false for {@code false} (any case) or when absent or blank
+     * @throws BadParameterException for any other value (the message names the parameter, the value and the expected ones)
+     */
+    static boolean flag(RoutingContext ctx, String name) {
+        String value = ctx.queryParams().get(name);
+        if (value == null || value.isBlank() || "false".equalsIgnoreCase(value.trim())) {
+            return false;
+        }
+        if ("true".equalsIgnoreCase(value.trim())) {
+            return true;
+        }
+        throw new BadParameterException("bad " + name + " '" + value + "': expected true or false");
+    }
+
+    /** A query parameter with a value the route does not accept: answered 400 ({@link ApiResponses#fail}). */
+    static final class BadParameterException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        BadParameterException(String message) {
+            super(message);
+        }
     }
 
     /** @return {@code s} URL-encoded for a query string (spaces as {@code %20}) */

@@ -6,8 +6,8 @@ import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 
 /**
- * How the {@link ApiServer} writes its answers: JSON bodies, JSON errors ({@code {"error": "..."}}: 503
- * while not ready, 500 otherwise) and the self-contained HTML error page of {@code /runs/{id}}. Stateless.
+ * How the {@link ApiServer} writes its answers: JSON bodies, JSON errors ({@code {"error": "..."}}: 400 for a
+ * bad parameter, 503 while not ready, 500 otherwise) and the self-contained HTML error page of {@code /runs/{id}}. Stateless.
  */
 final class ApiResponses {
     static final String JSON = "application/json";
@@ -21,9 +21,14 @@ final class ApiResponses {
         ctx.response().putHeader("content-type", JSON).end(body);
     }
 
-    /** Answers a failed query: 503 when the stores are not ready ({@link QueryService.NotReadyException}), else 500. */
+    /**
+     * Answers a failed query: 400 for a bad parameter ({@link ApiParams.BadParameterException}), 503 when the stores
+     * are not ready ({@link QueryService.NotReadyException}), else 500.
+     */
     static void fail(RoutingContext ctx, Throwable cause) {
-        if (cause instanceof QueryService.NotReadyException) {
+        if (cause instanceof ApiParams.BadParameterException) {
+            error(ctx, 400, cause.getMessage());
+        } else if (cause instanceof QueryService.NotReadyException) {
             error(ctx, 503, cause.getMessage());
         } else {
             error(ctx, 500, String.valueOf(cause));

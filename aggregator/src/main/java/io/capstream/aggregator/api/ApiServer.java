@@ -59,7 +59,8 @@ import java.util.function.Function;
  *       {@code {"ready":false,"reason":"..."}} ({@link QueryService#notReadyReason()}, e.g.
  *       {@code schema registry unreachable: ...}).</li>
  * </ul>
- * Query errors while Streams is not RUNNING answer 503 with a JSON {@code error}; bad parameters 400.
+ * Query errors while Streams is not RUNNING answer 503 with a JSON {@code error}; bad parameters 400 (a bad time,
+ * or a flag such as {@code active} or {@code local} other than {@code true}/{@code false}).
  *
  * <p><b>Several instances</b> (one application id, {@link #serve} with a {@link StreamsInstanceLocator}):
  * {@code /api/runs/{id}} and the artifact of {@code /runs/{id}} are answered by the instance that owns
@@ -230,8 +231,7 @@ public final class ApiServer implements AutoCloseable {
             if (range == null) {
                 return;
             }
-            boolean active = "true".equalsIgnoreCase(ctx.queryParams().get("active"));
-            withCluster(ctx, c -> active
+            withCluster(ctx, c -> ApiParams.flag(ctx, "active")
                     ? c.range(SloTopology.STATE_STORE, () -> ApiJson.toJsonArray(c.local().activeBreaches()),
                             "/api/alerts?active=true", JsonArrayMerge.ACTIVE_BREACHES, localOnly(ctx))
                     : c.range(SloTopology.HISTORY_STORE, () -> ApiJson.toJsonArray(c.local().alerts(range[0], range[1])),

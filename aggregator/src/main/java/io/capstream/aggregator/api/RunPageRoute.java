@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 /**
  * {@code GET /runs/{id}} (also {@code /runs/{id}.html}): renders the run's artifact, looked up like
  * {@code /api/runs/{id}} on the owning instance, as its HTML page ({@link RunPage#render}) off the event
- * loop; an HTML error page with 404 if unknown, 503 while not available yet, 502 when the owner answered
+ * loop; an HTML error page with 400 for a bad {@code local}, 404 if unknown, 503 while not available yet, 502 when the owner answered
  * otherwise, 500 on a failure here.
  */
 final class RunPageRoute implements Handler<RoutingContext> {
@@ -40,9 +40,15 @@ final class RunPageRoute implements Handler<RoutingContext> {
         String id = param.endsWith(HTML_SUFFIX) && param.length() > HTML_SUFFIX.length()
                 ? param.substring(0, param.length() - HTML_SUFFIX.length()) : param;
         ClusterQueries c = cluster.get();
-        Future<PeerResponse> lookup = c == null
-                ? Future.failedFuture(new QueryService.NotReadyException(ApiServer.STARTING, null))
-                : c.artifact(id, ApiParams.localOnly(ctx));
+        Future<PeerResponse> lookup;
+        try {
+            lookup = c == null
+                    ? Future.failedFuture(new QueryService.NotReadyException(ApiServer.STARTING, null))
+                    : c.artifact(id, ApiParams.localOnly(ctx));
+        } catch (ApiParams.BadParameterException e) {
+            htmlError(ctx, 400, "Bad parameter", e.getMessage());
+            return;
+        }
         lookup.compose(r -> r.status() == 200
                 ? vertx.executeBlocking(() -> new PeerResponse(200, HTML, Buffer.buffer(
                         RunPage.render(json.readTree(r.body().getBytes())), "UTF-8")))

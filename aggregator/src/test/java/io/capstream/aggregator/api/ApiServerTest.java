@@ -219,6 +219,32 @@ class ApiServerTest {
         assertThat(loading.body()).contains("not loaded yet");
     }
 
+    /**
+     * A flag ({@code active}, {@code local}) other than true/false (any case) is a 400 with the one-line JSON error, like
+     * a bad time; before, {@code active=maybe} quietly listed the alert history as {@code active=false} would.
+     */
+    @Test
+    void answers400ForAFlagThatIsNeitherTrueNorFalse() throws Exception {
+        start(true);
+        for (String path : List.of("/api/alerts?active=maybe", "/api/alerts?active=1", "/api/runs?local=maybe",
+                "/api/runs/nope?local=yes", "/api/summaries?local=0", "/api/alerts?local=maybe", "/api/changes?local=x")) {
+            HttpResponse<String> r = get(path);
+            String name = path.substring(path.indexOf('?') + 1, path.indexOf('='));
+            String value = path.substring(path.indexOf('=') + 1);
+            assertThat(r.statusCode()).as(path + " answered " + r.body()).isEqualTo(400);
+            assertThat(r.body()).as(path).isEqualTo("{\"error\":\"bad " + name + " '" + value
+                    + "': expected true or false\"}");
+        }
+        HttpResponse<String> page = get("/runs/" + RUN_ID + "?local=maybe");
+        assertThat(page.statusCode()).as("/runs/{id}?local=maybe answered " + page.body()).isEqualTo(400);
+        assertThat(page.body()).as("/runs/{id}?local=maybe").contains("bad local &#39;maybe&#39;", "<html");
+        for (String path : List.of("/api/alerts?active=TRUE", "/api/alerts?active=False", "/api/runs?local=True",
+                "/runs/" + RUN_ID + "?local=true")) {
+            HttpResponse<String> r = get(path);
+            assertThat(r.statusCode()).as(path + " answered " + r.body()).isEqualTo(200);
+        }
+    }
+
     @Test
     void answers503WhileStreamsIsNotRunning() throws Exception {
         start(false);

@@ -2,6 +2,7 @@ package io.capstream.cli.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.capstream.schemas.text.HttpUrls;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -63,12 +64,13 @@ public final class CheckCache {
     public void put(CheckReport report, String verdict, Instant now) {
         try {
             Files.createDirectories(dir);
-            String json = JSON.createObjectNode().put("base_url", report.baseUrl()).put("model", report.model())
+            String url = HttpUrls.withoutUserInfo(report.baseUrl()); // the key, as CachedVerdict looks it up
+            String json = JSON.createObjectNode().put("base_url", url).put("model", report.model())
                     .put("endpoint", report.endpoint()).put("checked_at", now.toString())
                     .put("measurable", report.measurable()).put("verdict", verdict).toString();
             Path tmp = Files.createTempFile(dir, "check", ".tmp");
             Files.writeString(tmp, json, StandardCharsets.UTF_8);
-            Files.move(tmp, file(report.baseUrl(), report.model(), report.endpoint()),
+            Files.move(tmp, file(url, report.model(), report.endpoint()),
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | RuntimeException e) {
             // the cache only saves a check: nothing is lost without it

@@ -14,6 +14,7 @@ import io.capstream.loadgen.workload.ApiKey;
 import io.capstream.loadgen.workload.EndpointPreflight;
 import io.capstream.loadgen.workload.ExtraHeader;
 import io.capstream.schemas.text.HttpUrls;
+import io.capstream.schemas.text.Redaction;
 import io.capstream.schemas.text.SecretMask;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
@@ -140,15 +141,15 @@ public final class CheckCommand implements Callable<Integer> {
                 String fatal;
                 try {
                     // bounded by --timeout, the bound of the whole check (it was a fixed 60 s)
-                    fatal = EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(url), api, model, key, headers,
+                    fatal = EndpointPreflight.check(vertx, url, api, model, key, headers,
                             false, tlsConfig.clientTls()).toCompletionStage().toCompletableFuture()
                             .get(timeoutS, TimeUnit.SECONDS).problem();
                 } catch (java.util.concurrent.TimeoutException e) {
-                    fatal = "no answer from " + HttpUrls.withoutUserInfo(url) + " to the endpoint check (GET /models)"
+                    fatal = "no answer from " + Redaction.urls(url) + " to the endpoint check (GET /models)"
                             + " within " + timeoutS + " s (--timeout bounds the whole check)";
                 }
                 if (fatal != null) {
-                    return unreachable(new CheckReport(HttpUrls.withoutUserInfo(url), model, api.label(), List.of(),
+                    return unreachable(new CheckReport(shown(url), model, api.label(), List.of(),
                             false, fatal), mask);
                 }
             }
@@ -162,7 +163,7 @@ public final class CheckCommand implements Callable<Integer> {
                 o = CheckProbe.run(client, target, new ProbeBodies(model, api, salt), leftMs,
                         exchangeTimeoutS * 1000L, () -> System.nanoTime() / 1_000_000);
             }
-            CheckReport report = CheckReport.of(target, o);
+            CheckReport report = CheckReport.of(target, o).withBaseUrl(shown(url));
             CheckRenderer renderer = new CheckRenderer(mask);
             out.print(json ? renderer.json(report) : renderer.table(report));
             out.flush();
@@ -190,6 +191,12 @@ public final class CheckCommand implements Callable<Integer> {
         out.flush();
         CheckCache.standard(env).put(report, mask.apply(report.verdictLine()), Instant.now());
         return 1;
+    }
+
+    /** @return the base URL as the console and the report show it: user-info masked ({@code ***@}), no trailing "/" */
+    private static String shown(String url) {
+        String s = Redaction.urls(url);
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 
     /** @return the first usage problem, one line without secrets, or null */

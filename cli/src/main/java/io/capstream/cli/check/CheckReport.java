@@ -10,7 +10,7 @@ import java.util.Map;
  * protocol (it streams SSE with output deltas: {@code streaming} and {@code content_deltas} are not
  * {@link Finding.Verdict#FAIL}), with the reason when not.
  *
- * @param baseUrl    the base URL checked (without user-info)
+ * @param baseUrl    the base URL checked, as the console and reports show it (user-info masked as {@code ***@})
  * @param model      the model id
  * @param endpoint   the {@code --endpoint} label
  * @param findings   the findings, keys unique, in order; never null
@@ -52,6 +52,14 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
                 fail == null ? null : fail.key() + ": " + fail.detail());
     }
 
+    /**
+     * @param shown the base URL as shown (user-info masked)
+     * @return this report naming {@code shown} as its base URL
+     */
+    public CheckReport withBaseUrl(String shown) {
+        return new CheckReport(shown, model, endpoint, findings, measurable, reason);
+    }
+
     /** @return the findings by key, in order */
     public Map<String, Finding> byKey() {
         return byKey(findings);
@@ -62,6 +70,9 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
         list.forEach(f -> m.put(f.key(), f));
         return m;
     }
+
+    /** What precedes the implied options in a {@link #verdictLine()}: {@value}. */
+    static final String IMPLIES = "; implies ";
 
     /**
      * @return the one-line verdict, e.g. {@code measurable: streams SSE, role chunk first, usage when asked;
@@ -84,7 +95,7 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
             parts.add("errors in 200 streams");
         }
         String implied = value(k, "implied_options");
-        return "measurable: " + String.join(", ", parts) + ("none".equals(implied) ? "" : "; implies " + implied);
+        return "measurable: " + String.join(", ", parts) + ("none".equals(implied) ? "" : IMPLIES + implied);
     }
 
     private static String value(Map<String, Finding> k, String key) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -49,6 +50,8 @@ import picocli.CommandLine.Parameters;
 public final class TailCommand implements Callable<Integer> {
     /** Now, for {@code --since} (tests set their own). */
     CapClock clock = CapClock.system();
+    /** Whether a broker answers: null, or the one-line error naming the bootstrap servers (tests set their own). */
+    Function<KafkaClientProperties, String> kafkaCheck = KafkaReachability::check;
     @Parameters(index = "0", paramLabel = "reports|summaries|alerts|changes|sweeps|server-metrics",
             description = "Which topic to read.")
     String what;
@@ -130,11 +133,11 @@ public final class TailCommand implements Callable<Integer> {
                 && (model == null || model.equals(k.model(r)));
         TailPrinter printer = new TailPrinter(kind, fmt, out);
         KafkaClientProperties props = kafka.clientProperties();
-        // the registry first, as report/compare/generate do: without it every record fails to decode with Kafka's
-        // "Error deserializing VALUE ... seek past the record" instead of a one-line reason
-        String unreachable = RegistryReachability.check(kafka.schemaRegistryUrl(), kafka.registryClientConfig());
+        // Kafka first (the topic tail reads), naming the bootstrap servers, then the registry: without it every record
+        // fails to decode with Kafka's "Error deserializing VALUE ... seek past the record" instead of a one-line reason
+        String unreachable = kafkaCheck.apply(props);
         if (unreachable == null) {
-            unreachable = KafkaReachability.check(props);
+            unreachable = RegistryReachability.check(kafka.schemaRegistryUrl(), kafka.registryClientConfig());
         }
         if (unreachable != null) {
             err.println("capstream tail: " + unreachable);

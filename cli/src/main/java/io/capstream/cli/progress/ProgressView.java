@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -21,7 +22,9 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * when the line is printed). Once every request has ended and the run waits for its events to
  * reach Kafka ({@link #onAwaitingDelivery}), it says so: {@code capstream: all 300 requests done;
  * waiting for Kafka to acknowledge 77 events (12 s)} (the count from {@link #watchDelivery}, the
- * time since the wait began). The listener callbacks only store state (they run on event loops and
+ * time since the wait began); while the embedded Kafka broker is still starting ({@link #watchKafkaStart}) it says
+ * that instead: {@code all 300 requests done; starting the embedded Kafka broker, 77 events held (3 s)}. The listener
+ * callbacks only store state (they run on event loops and
  * must not block); drawing happens on the progress bar's own thread or on a daemon printer thread.
  * Close it when the run ends.
  */
@@ -32,6 +35,7 @@ public final class ProgressView implements RunListener, AutoCloseable {
     private final LongSupplier clock;
     private final AtomicReference<RunProgress> latest = new AtomicReference<>();
     private volatile LongSupplier pendingEvents;
+    private volatile BooleanSupplier kafkaStarting;
     private volatile long startedNs;
     private volatile int planned;
     private volatile long awaitingSinceNs = -1;
@@ -73,6 +77,16 @@ public final class ProgressView implements RunListener, AutoCloseable {
      */
     public ProgressView watchDelivery(LongSupplier pending) {
         this.pendingEvents = pending;
+        return this;
+    }
+
+    /**
+     * @param starting whether the embedded Kafka broker is still starting (the run's events wait for it, not for
+     *                 Kafka's acknowledgement; e.g. the deferred sink's {@code opening()}); read when a line is drawn
+     * @return this
+     */
+    public ProgressView watchKafkaStart(BooleanSupplier starting) {
+        this.kafkaStarting = starting;
         return this;
     }
 
@@ -160,6 +174,10 @@ public final class ProgressView implements RunListener, AutoCloseable {
             return "waiting for the events to be delivered";
         }
         long n = pending.getAsLong();
+        BooleanSupplier starting = kafkaStarting;
+        if (starting != null && starting.getAsBoolean()) {
+            return "starting the embedded Kafka broker, " + n + (n == 1 ? " event" : " events") + " held";
+        }
         return "waiting for Kafka to acknowledge " + n + (n == 1 ? " event" : " events");
     }
 

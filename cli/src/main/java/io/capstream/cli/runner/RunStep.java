@@ -6,6 +6,7 @@ import io.capstream.cli.report.ReportWaiter;
 import io.capstream.cli.report.RunViews;
 import io.capstream.cli.report.SummaryTable;
 import io.capstream.cli.stack.LocalStack;
+import io.capstream.loadgen.emit.DeferredEventSink;
 import io.capstream.loadgen.emit.EventSink;
 import io.capstream.loadgen.run.LoadGenerator;
 import io.capstream.loadgen.run.RunConfig;
@@ -26,6 +27,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -113,12 +115,13 @@ public final class RunStep {
         plan.warnings().stream().filter(warned::add).forEach(w -> err.println(cmd + ": warning: " + w));
         // the last 'capstream check' of this target, read from its cache: sends nothing, takes no time (issue 33)
         io.capstream.cli.check.CachedVerdict.lineOnce(config.target().simulated() ? null : config.target().baseUrl(),
-                config.target().model(), config.target().endpoint().label(),
+                config.target().model(), config.target().endpoint().label(), config.request(),
                 io.capstream.cli.check.CheckCache.standard(env), java.time.Instant.now(), warned)
                 .ifPresent(l -> err.println(cmd + ": " + l));
         if (config.identity().runId() != null) {
             session.expect(config.identity().runId());
         }
+        boolean startsKafka = !stack.kafkaStarted(); // the embedded broker starts after this run's last request
         RunDelivery delivery = session.newRun();
         RunOutcome outcome;
         long undelivered;
@@ -127,7 +130,10 @@ public final class RunStep {
         EventSink sink = delivery.sink();
         // the run's future completes: every request ends (per-read --timeout), and a flush during an outage
         // ends after delivery.timeout.ms + max.block.ms (KafkaEventSink); SIGINT/SIGTERM stop it early
-        try (ProgressView progress = ProgressView.forConsole().watchDelivery(sink::pending)) {
+        // with Kafka at the end the deferred sink's opening is the embedded broker's start, not a wait for acks
+        BooleanSupplier kafkaStarting = startsKafka && sink instanceof DeferredEventSink d ? d::opening : () -> false;
+        try (ProgressView progress = ProgressView.forConsole().watchDelivery(sink::pending)
+                .watchKafkaStart(kafkaStarting)) {
             try {
                 outcome = generator.run(plan, sink, progress, control).join();
             } catch (CompletionException e) {

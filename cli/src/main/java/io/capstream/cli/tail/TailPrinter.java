@@ -165,8 +165,7 @@ public final class TailPrinter {
         }
         if (record instanceof ServerMetricsScrape m) {
             return String.format(Locale.ROOT, SERVER_ROW, time(m.getScrapedAtEpochMs()), cut(m.getRunId() == null ? "-"
-                    : m.getRunId(), 40), cut(m.getTarget(), 32), m.getTMs() == null ? "-" : String.format(Locale.ROOT,
-                    "%.1f", m.getTMs() / 1000), num(m.getSamples().get("requests_running")),
+                    : m.getRunId(), 40), cut(m.getTarget(), 32), seconds(m.getTMs()), num(m.getSamples().get("requests_running")),
                     num(m.getSamples().get("requests_waiting")), num(m.getSamples().get("kv_cache_usage")),
                     m.getSamples().size());
         }
@@ -251,6 +250,20 @@ public final class TailPrinter {
 
     private static String time(long epochMs) {
         return TIME.format(Instant.ofEpochMilli(epochMs));
+    }
+
+    /**
+     * @param tMs ms after the run's T0 (negative before it: the baseline scrape), or null outside a run
+     * @return seconds with one decimal, {@code -} for null; {@code 0.0} for a time that rounds to zero from below
+     *         (the baseline scrape a few ms before T0 printed {@code -0.0}), so only a time at least 0.05 s before T0
+     *         shows its minus sign
+     */
+    static String seconds(Double tMs) {
+        if (tMs == null) {
+            return "-";
+        }
+        String s = String.format(Locale.ROOT, "%.1f", tMs / 1000);
+        return "-0.0".equals(s) ? "0.0" : s;
     }
 
     private static String num(Double v) {

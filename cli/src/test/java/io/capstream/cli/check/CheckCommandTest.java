@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.capstream.loadgen.run.RequestShape;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,9 @@ import picocli.CommandLine;
  * detects switched on by its {@code --sim-} option, and its usage errors.
  */
 class CheckCommandTest {
+    /** A run with the default request options. */
+    private static final RequestShape RUN = RequestShape.DEFAULTS;
+
     @TempDir
     Path cacheDir;
 
@@ -113,17 +117,22 @@ class CheckCommandTest {
                 "-H", "X-Api-Key: hk-secret-55667788", "--timeout", "5");
         assertThat(r.exit()).as("exit against a closed port, stdout %s", r.out()).isEqualTo(1);
         assertThat(r.out() + r.err()).as("output").doesNotContain("pw-secret-9876").doesNotContain("hk-secret-55667788")
-                .contains("not measurable: connection refused: nothing listens on 127.0.0.1:1");
+                .contains("not measurable: connection refused: nothing listens on 127.0.0.1:1")
+                .contains("(--base-url http://***@127.0.0.1:1/v1)"); // masked as in reports (fresh-user pass 3)
         CheckCache cache = new CheckCache(cacheDir.resolve("capstream/check"));
-        assertThat(CachedVerdict.line("http://u:p@127.0.0.1:1/v1/", "m", "chat", cache, Instant.now()))
+        assertThat(CachedVerdict.line("http://u:p@127.0.0.1:1/v1/", "m", "chat", RUN, cache, Instant.now()))
                 .as("cached verdict for run").get().asString()
                 .startsWith("endpoint check (capstream check, 0 min ago): not measurable: connection refused");
-        assertThat(CachedVerdict.line("http://127.0.0.1:2/v1", "m", "chat", cache, Instant.now())).as("other target")
+        assertThat(CachedVerdict.line("http://u:pw-secret-9876@127.0.0.1:2/v1", "m", "chat", RUN, cache, Instant.now()))
+                .as("other target").get().asString().contains("--base-url http://***@127.0.0.1:2/v1 --model m")
+                .doesNotContain("pw-secret-9876");
+        assertThat(CachedVerdict.line("http://127.0.0.1:2/v1", "m", "chat", RUN, cache, Instant.now()))
+                .as("other target")
                 .get().asString().startsWith("endpoint check: none in the last 24 h");
-        assertThat(CachedVerdict.line("http://127.0.0.1:1/v1", "m", "chat", cache,
+        assertThat(CachedVerdict.line("http://127.0.0.1:1/v1", "m", "chat", RUN, cache,
                 Instant.now().plus(CheckCache.MAX_AGE).plusSeconds(60))).as("stale").get().asString()
                 .startsWith("endpoint check: none");
-        assertThat(CachedVerdict.line(null, "m", "chat", cache, Instant.now())).as("built-in engine").isEmpty();
+        assertThat(CachedVerdict.line(null, "m", "chat", RUN, cache, Instant.now())).as("built-in engine").isEmpty();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -65,6 +66,28 @@ class EndpointPreflightCliTest {
         assertEquals(List.of("capstream sweep: " + hint), own(s, "sweep"), s.err());
         assertFalse(Files.exists(dir), "the sweep leaves no empty output directory behind");
         assertEquals(0, sim.stats().completed(), "no chat request may be served");
+    }
+
+    /**
+     * Fresh-user pass 3: run and sweep named a base URL with user-info without it ({@code http://127.0.0.1:P}) while
+     * their reports show {@code http://***@127.0.0.1:P}; the console now shows the reports' masked form, never the
+     * password.
+     */
+    @Test
+    void runAndSweepShowTheBaseUrlsUserInfoMaskedAsTheReportsDo(@TempDir Path tmp) {
+        String withUserInfo = "http://user:Pw-Secret-8181@127.0.0.1:" + sim.port();
+        String masked = "http://***@127.0.0.1:" + sim.port();
+        String hint = masked + " answered 404 to POST /chat/completions but serves GET /v1/models: the base URL"
+                + " usually ends in /v1 (try --base-url " + masked + "/v1)";
+        CliRun r = run("run", "--base-url", withUserInfo, "--model", "capstream-sim", "--requests", "4");
+        assertThat(r.code()).as("exit code; stderr %s", r.err()).isEqualTo(2);
+        assertThat(own(r, "run")).as("run's lines").contains("capstream run: " + hint);
+        assertThat(r.err()).as("run's output").contains("***@").doesNotContain("Pw-Secret-8181");
+        CliRun s = run("sweep", "--base-url", withUserInfo, "--model", "capstream-sim", "--concurrency", "1,2",
+                "--requests", "4", "--output-dir", tmp.resolve("sweep").toString());
+        assertThat(s.code()).as("exit code; stderr %s", s.err()).isEqualTo(2);
+        assertThat(own(s, "sweep")).as("sweep's lines").contains("capstream sweep: " + hint);
+        assertThat(s.err()).as("sweep's output").contains("***@").doesNotContain("Pw-Secret-8181");
     }
 
     @Test

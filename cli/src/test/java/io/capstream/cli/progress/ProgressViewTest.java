@@ -85,6 +85,28 @@ class ProgressViewTest {
         view.close();
     }
 
+    /**
+     * Fresh-user pass 3: while {@code run} started its embedded broker after the last request, the line said
+     * "waiting for Kafka to acknowledge 300 events"; it names the broker's start until the broker is up.
+     */
+    @Test
+    void whileTheEmbeddedBrokerStartsTheLineSaysSo() {
+        AtomicLong now = new AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean starting = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ProgressView view = new ProgressView(false, new PrintStream(new ByteArrayOutputStream()), 3600, now::get)
+                .watchDelivery(() -> 300).watchKafkaStart(starting::get);
+        view.onStarted("r", plan(300));
+        view.onProgress(new RunProgress(300, 300, 0, 0, null, S));
+        view.onAwaitingDelivery(300);
+        now.addAndGet(3 * S);
+        assertThat(view.line()).as("while the broker starts")
+                .isEqualTo("all 300 requests done; starting the embedded Kafka broker, 300 events held (3 s)");
+        starting.set(false);
+        assertThat(view.line()).as("once the broker is up")
+                .isEqualTo("all 300 requests done; waiting for Kafka to acknowledge 300 events (3 s)");
+        view.close();
+    }
+
     @Test
     void withoutASinkToWatchItStillNamesTheWait() {
         AtomicLong now = new AtomicLong();

@@ -70,21 +70,6 @@ class MonitoringCommandsTest {
     }
 
     @Test
-    void tailNamesAnUnreachableSchemaRegistryWithoutItsCredentials() throws Exception {
-        int closed;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            closed = s.getLocalPort();
-        }
-        int code = new CommandLine(new TailCommand(out, errStream)).execute("reports",
-                "--bootstrap-servers", "127.0.0.1:" + closed,
-                "--schema-registry-url", "http://user:RegistryPw1@127.0.0.1:" + closed + "/apis/ccompat/v7");
-        String text = err.toString(StandardCharsets.UTF_8);
-        assertThat(code).as("exit code, stderr %s", text).isEqualTo(1);
-        assertThat(text).as("stderr").contains("capstream tail: cannot reach the schema registry at http://")
-                .contains("connection refused").doesNotContain("RegistryPw1");
-    }
-
-    @Test
     void durations() {
         assertEquals(Duration.ofSeconds(5), DurationConverter.parse("5s"));
         assertEquals(Duration.ofMillis(500), DurationConverter.parse("500ms"));

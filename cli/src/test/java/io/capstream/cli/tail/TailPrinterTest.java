@@ -209,4 +209,26 @@ class TailPrinterTest {
         assertEquals("http://127.0.0.1:8000/v1", TailKind.SERVER_METRICS.target(m));
         assertThat(render(TailKind.SERVER_METRICS, TailFormat.JSONL, m)).contains("\"requests_running\":4.0");
     }
+
+    /**
+     * Fresh-user pass 3: the baseline scrape, a few ms before T0, printed {@code t_s -0.0}. A time that rounds to zero
+     * prints 0.0; one at least 0.05 s before T0 keeps its sign (a scrape before T0 is legitimately negative).
+     */
+    @Test
+    void serverMetricsTimesRoundingToZeroFromBelowPrintWithoutSign() {
+        java.util.function.DoubleFunction<String> row = tMs -> render(TailKind.SERVER_METRICS, TailFormat.TABLE,
+                io.capstream.schemas.avro.ServerMetricsScrape.newBuilder().setRunId("run-1").setWorkerId("w")
+                        .setTarget("http://127.0.0.1:8000/v1").setModel("m").setUrl("http://127.0.0.1:8000/metrics")
+                        .setScrapedAtEpochMs(1_780_000_000_000L).setTMs(tMs).setScrapeMs(1.2)
+                        .setSamples(java.util.Map.of("requests_running", 0.0)).build()).split("\n")[1];
+        for (double tMs : new double[] {-3.0, -49.9, -0.0, 0.0}) {
+            assertThat(row.apply(tMs).split(" +")).as("row of a scrape at t_ms %s: %s", tMs, row.apply(tMs))
+                    .contains("0.0").doesNotContain("-0.0");
+        }
+        assertThat(row.apply(-1250.0).split(" +")).as("row of a scrape 1.25 s before T0: %s", row.apply(-1250.0))
+                .contains("-1.3");
+        assertThat(row.apply(-50.0).split(" +")).as("row of a scrape 50 ms before T0: %s", row.apply(-50.0))
+                .contains("-0.1");
+        assertThat(TailPrinter.seconds(null)).as("outside a run").isEqualTo("-");
+    }
 }

@@ -90,6 +90,14 @@ public final class DeferredEventSink implements EventSink {
         return held.size();
     }
 
+    /**
+     * @return true while the delegate is being opened: from the first flush (or close) until the factory returned or
+     *         failed (with the embedded Kafka, while its broker starts); false before and after
+     */
+    public synchronized boolean opening() {
+        return opened != null && !opened.isDone();
+    }
+
     /** @return why the delegate could not be opened, or null (not opened yet, or opened) */
     public String openError() {
         return openError;

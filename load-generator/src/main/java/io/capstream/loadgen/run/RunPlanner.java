@@ -73,7 +73,7 @@ public final class RunPlanner {
         }
         boolean explicit = config.request().maxModelLen() != 0;
         CompletableFuture<RunPlan> out = new CompletableFuture<>();
-        EndpointPreflight.check(vertx, HttpUrls.withoutUserInfo(config.target().baseUrl()), config.target().endpoint(),
+        EndpointPreflight.check(vertx, config.target().baseUrl(), config.target().endpoint(),
                 config.target().model(), key, config.target().headers(), !explicit, config.target().tls().clientTls())
                 .onComplete(ar -> {
             EndpointPreflight.Outcome probe = ar.succeeded() ? ar.result()

@@ -1,5 +1,7 @@
 package io.capstream.loadgen.workload;
 
+import io.capstream.schemas.text.HttpUrls;
+import io.capstream.schemas.text.Redaction;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.vertx.core.Future;
@@ -28,6 +30,8 @@ import javax.net.ssl.SSLException;
  * further). Every other probe failure (an HTTP error on {@code /models}, a timeout waiting for the
  * answer, a closed connection, a body that is not a model list) leaves the window unknown, as the
  * reference does, with a warning; a {@code --model} absent from the listed ids is a warning too.
+ * The messages name the base URL as the reports do, its user-info masked ({@code http://***@host/v1},
+ * {@link Redaction#urls}); the user-info itself is never sent in the URL (the {@link ApiKey} carries it).
  * Stateless.
  */
 public final class EndpointPreflight {
@@ -50,7 +54,8 @@ public final class EndpointPreflight {
 
     /**
      * @param vertx        Vert.x instance
-     * @param baseUrl      endpoint base URL without user-info (a trailing "/" is removed)
+     * @param baseUrl      endpoint base URL (a trailing "/" is removed); its user-info, if any, is neither sent nor
+     *                     shown (masked as {@code ***@} in the messages)
      * @param endpoint     the API the requests go to; not null
      * @param model        {@code --model}
      * @param apiKey       key for the Authorization header; not null
@@ -69,7 +74,7 @@ public final class EndpointPreflight {
      * certificate as {@code tls} says ({@code --insecure}, {@code --ca-cert}).
      *
      * @param vertx        Vert.x instance
-     * @param baseUrl      endpoint base URL without user-info
+     * @param baseUrl      endpoint base URL; its user-info, if any, is neither sent nor shown ({@code ***@})
      * @param endpoint     the API the requests go to; not null
      * @param model        {@code --model}
      * @param apiKey       key for the Authorization header; not null
@@ -81,22 +86,24 @@ public final class EndpointPreflight {
     public static Future<Outcome> check(Vertx vertx, String baseUrl, ApiEndpoint endpoint, String model,
                                         ApiKey apiKey, List<ExtraHeader> headers, boolean windowWanted,
                                         ClientTls tls) {
-        String base = ModelsProbe.stripSlash(baseUrl);
+        String base = ModelsProbe.stripSlash(HttpUrls.withoutUserInfo(baseUrl));
+        String shown = ModelsProbe.stripSlash(Redaction.urls(baseUrl));
         return ProbeRequest.send(vertx, HttpMethod.GET, base + "/models", null, apiKey, headers, tls).compose(models -> {
             if (models.failure() != null) {
-                String fatal = transportProblem(models.failure(), base);
+                String fatal = transportProblem(models.failure(), shown);
                 if (fatal != null) {
                     return Future.succeededFuture(new Outcome(null, fatal, List.of()));
                 }
                 boolean https = base.regionMatches(true, 0, "https://", 0, 8);
                 // a plain-HTTP server may let a TLS handshake hang rather than refuse it (llama-server does)
                 if (https || !(models.failure() instanceof java.util.concurrent.TimeoutException)) {
-                    return otherScheme(vertx, base, https).compose(other -> other != null
+                    return otherScheme(vertx, base, shown, https).compose(other -> other != null
                             ? Future.succeededFuture(new Outcome(null, other, List.of()))
-                            : answered(vertx, base, endpoint, model, apiKey, headers, windowWanted, tls, models));
+                            : answered(vertx, base, shown, endpoint, model, apiKey, headers, windowWanted, tls,
+                                    models));
                 }
             }
-            return answered(vertx, base, endpoint, model, apiKey, headers, windowWanted, tls, models);
+            return answered(vertx, base, shown, endpoint, model, apiKey, headers, windowWanted, tls, models);
         });
     }
 
@@ -105,23 +112,30 @@ public final class EndpointPreflight {
      * for an http URL, plain HTTP for an https one)? Asked with one {@code GET /models} that trusts any certificate and
      * carries neither the key nor the headers.
      *
+     * @param base  the base URL without user-info, asked
+     * @param shown the base URL as the messages show it (user-info masked)
      * @param https whether the base URL is https
      * @return the fatal problem naming the URL to try, or null when the other scheme does not answer either
      */
-    private static Future<String> otherScheme(Vertx vertx, String base, boolean https) {
-        String other = https ? "http://" + base.substring("https://".length())
-                : "https://" + base.substring("http://".length());
+    private static Future<String> otherScheme(Vertx vertx, String base, String shown, boolean https) {
+        String other = otherScheme(base, https);
+        String otherShown = otherScheme(shown, https);
         return ProbeRequest.send(vertx, HttpMethod.GET, other + "/models", null, ApiKey.none(), List.of(),
                 new ClientTls(true, null)).map(a -> a.failure() != null ? null : https
                 ? "TLS handshake failed with " + hostPort(base) + " (no answer over TLS), but it answers plain HTTP:"
-                        + " the server speaks plain HTTP? try " + other
+                        + " the server speaks plain HTTP? try " + otherShown
                 : "no HTTP answer from " + hostPort(base) + " over plain HTTP, but it answers over TLS: the server"
-                        + " speaks https? try " + other + " (with --ca-cert FILE, or --insecure for a self-signed test"
-                        + " endpoint)");
+                        + " speaks https? try " + otherShown
+                        + " (with --ca-cert FILE, or --insecure for a self-signed test endpoint)");
+    }
+
+    /** @return {@code url} with the other scheme (http for https, https for http) */
+    private static String otherScheme(String url, boolean https) {
+        return https ? "http://" + url.substring("https://".length()) : "https://" + url.substring("http://".length());
     }
 
     /** The outcome once {@code GET /models} answered or failed in a way no request of the run must fail. */
-    private static Future<Outcome> answered(Vertx vertx, String base, ApiEndpoint endpoint, String model,
+    private static Future<Outcome> answered(Vertx vertx, String base, String shown, ApiEndpoint endpoint, String model,
                                             ApiKey apiKey, List<ExtraHeader> headers, boolean windowWanted,
                                             ClientTls tls, ProbeRequest.Answer models) {
         List<String> warnings = new ArrayList<>();
@@ -139,22 +153,23 @@ public final class EndpointPreflight {
         if (path(base).endsWith("/v1")) {
             return Future.succeededFuture(new Outcome(window, null, warnings));
         }
-        return missingV1(vertx, base, endpoint, apiKey, headers, models, tls)
+        return missingV1(vertx, base, shown, endpoint, apiKey, headers, models, tls)
                 .map(problem -> new Outcome(window, problem, problem == null ? warnings : List.of()));
     }
 
     /** @return the fatal "/v1 missing" problem, or null when the base URL may be right */
-    private static Future<String> missingV1(Vertx vertx, String base, ApiEndpoint endpoint, ApiKey apiKey,
-                                            List<ExtraHeader> headers, ProbeRequest.Answer models, ClientTls tls) {
+    private static Future<String> missingV1(Vertx vertx, String base, String shown, ApiEndpoint endpoint,
+                                            ApiKey apiKey, List<ExtraHeader> headers, ProbeRequest.Answer models,
+                                            ClientTls tls) {
         return ProbeRequest.send(vertx, HttpMethod.GET, base + "/v1/models", null, apiKey, headers, tls).compose(v1 -> {
             if (!v1.ok()) {
                 return Future.succeededFuture(null);
             }
             return ProbeRequest.send(vertx, HttpMethod.POST, base + endpoint.path(), "{}", apiKey, headers, tls)
-                    .map(chat -> chat.status() != 404 ? null : base + " answered 404 to "
+                    .map(chat -> chat.status() != 404 ? null : shown + " answered 404 to "
                             + (models.status() == 404 ? "GET /models and " : "") + "POST " + endpoint.path()
                             + " but serves GET /v1/models: the base URL usually ends in /v1 (try --base-url "
-                            + base + "/v1)");
+                            + shown + "/v1)");
         });
     }
 
@@ -162,7 +177,7 @@ public final class EndpointPreflight {
      * A failure no request of the run could get past.
      *
      * @param failure why an exchange got no response
-     * @param base    the base URL (without user-info), for the message
+     * @param base    the base URL as the message shows it (user-info masked: {@link Redaction#urls})
      * @return a one-line problem naming what to try, or null when the failure may be particular to the probe
      */
     static String transportProblem(Throwable failure, String base) {

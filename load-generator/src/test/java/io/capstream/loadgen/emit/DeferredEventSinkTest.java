@@ -71,6 +71,31 @@ class DeferredEventSinkTest {
         assertNull(sink.openError());
     }
 
+    /** The progress line tells the embedded broker's start (the factory running) from the wait for Kafka's acks. */
+    @Test
+    void opensOnlyWhileItsFactoryRuns() throws Exception {
+        InMemoryEventSink inner = new InMemoryEventSink();
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        DeferredEventSink sink = new DeferredEventSink(() -> {
+            entered.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return inner;
+        });
+        sink.send(event("a"));
+        assertThat(sink.opening()).as("before the first flush").isFalse();
+        java.util.concurrent.CompletableFuture<Long> flushed = sink.flush();
+        assertThat(entered.await(10, TimeUnit.SECONDS)).as("the factory ran").isTrue();
+        assertThat(sink.opening()).as("while the factory runs").isTrue();
+        release.countDown();
+        assertThat(flushed.get(10, TimeUnit.SECONDS)).as("undelivered after the flush").isZero();
+        assertThat(sink.opening()).as("once opened").isFalse();
+    }
+
     @Test
     void aDelegateThatCannotBeOpenedLeavesEveryHeldEventUndelivered() throws Exception {
         DeferredEventSink sink = new DeferredEventSink(() -> {

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.workload;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -123,6 +124,21 @@ class EndpointPreflightTest {
         EndpointPreflight.Outcome o = check("http://127.0.0.1:" + port + "/v1", "m");
         assertEquals("connection refused: nothing listens on 127.0.0.1:" + port + " (--base-url http://127.0.0.1:"
                 + port + "/v1)", o.problem(), o.toString());
+    }
+
+    /**
+     * Fresh-user pass 3: the message named the base URL without its user-info ({@code http://127.0.0.1:P/v1}) while the
+     * report shows it masked; now the same masked form ({@code http://***@...}), never the password.
+     */
+    @Test
+    void aClosedPortNamesTheBaseUrlWithItsUserInfoMaskedAsTheReportsDo() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            port = s.getLocalPort();
+        }
+        EndpointPreflight.Outcome o = check("http://user:pw-Secret-4242@127.0.0.1:" + port + "/v1/", "m");
+        assertThat(o.problem()).as("problem of %s", o).isEqualTo("connection refused: nothing listens on 127.0.0.1:"
+                + port + " (--base-url http://***@127.0.0.1:" + port + "/v1)").doesNotContain("pw-Secret-4242");
     }
 
     @Test
