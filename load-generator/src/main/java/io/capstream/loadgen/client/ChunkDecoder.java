@@ -62,6 +62,24 @@ final class ChunkDecoder {
      * @return as {@link #decode(byte[], int, int, DecodedChunk)}; never throws
      */
     static Parse decode(byte[] b, int off, int len, DecodedChunk out, boolean textChoices) {
+        if (ChatChunkReader.read(b, off, len, out, textChoices)) {
+            return Parse.PARSED; // the common chunk, read from its bytes (issue 33 item 4)
+        }
+        return decodeWithJackson(b, off, len, out, textChoices);
+    }
+
+    /**
+     * As {@link #decode(byte[], int, int, DecodedChunk, boolean)}, always with Jackson: the path for every payload
+     * {@link ChatChunkReader} does not recognise, and the reference its results are tested against.
+     *
+     * @param b           bytes (only read during the call)
+     * @param off         offset of the payload
+     * @param len         length of the payload, bytes
+     * @param out         receives the payload's values (reset first)
+     * @param textChoices read {@code choices[].text} as content (completions), else ignore it (chat)
+     * @return as {@link #decode(byte[], int, int, DecodedChunk)}; never throws
+     */
+    static Parse decodeWithJackson(byte[] b, int off, int len, DecodedChunk out, boolean textChoices) {
         ReusableUtf8Parser reused = ReusableUtf8Parser.acquire(b, off, len); // the thread's parser, reset (issue 33)
         boolean finished = false;
         try {
