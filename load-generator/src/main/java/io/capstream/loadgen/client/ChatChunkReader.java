@@ -1,5 +1,15 @@
 package io.capstream.loadgen.client;
 
+import static io.capstream.loadgen.client.JsonBytes.NO;
+import static io.capstream.loadgen.client.JsonBytes.bytes;
+import static io.capstream.loadgen.client.JsonBytes.is;
+import static io.capstream.loadgen.client.JsonBytes.name;
+import static io.capstream.loadgen.client.JsonBytes.next;
+import static io.capstream.loadgen.client.JsonBytes.skip;
+import static io.capstream.loadgen.client.JsonBytes.string;
+import static io.capstream.loadgen.client.JsonBytes.valueStart;
+import static io.capstream.loadgen.client.JsonBytes.ws;
+
 /**
  * The fast path of {@link ChunkDecoder} (issue 33 item 4): reads the common chat-completions chunk straight from its
  * bytes, e.g. {@code {"id":"..","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":".."},
@@ -15,9 +25,9 @@ package io.capstream.loadgen.client;
  * {@code tool_calls} array; a completions {@code text}; a string {@code finish_reason}), {@code usage} (an object:
  * {@code prompt_tokens}, {@code completion_tokens}, {@code prompt_tokens_details.cached_tokens}), an {@code error}
  * that is null or false, and any other member whose value is valid JSON (strings, numbers, literals, nested
- * containers up to {@value #MAX_DEPTH} deep). Strings: the escapes {@code \" \\ \/ \b \f \n \r \t \}{@code uXXXX} and
+ * containers up to {@value JsonBytes#MAX_DEPTH} deep). Strings: the escapes {@code \" \\ \/ \b \f \n \r \t \}{@code uXXXX} and
  * well-formed UTF-8 (Unicode 15, table 3-7: no overlong forms, no encoded surrogates); numbers: the JSON grammar, at
- * most {@value #MAX_NUMBER} characters. Left to Jackson: member names with escapes, non-array {@code choices}, a
+ * most {@value JsonBytes#MAX_NUMBER} characters. Left to Jackson: member names with escapes, non-array {@code choices}, a
  * non-object choice, tool calls, {@code function_call}, a truthy (or non-null, non-false) {@code error}, llama.cpp's
  * {@code timings} object, a {@code reasoning_content} that is a number or a container, integers of more than 18
  * digits where their value is read, {@code NaN}/{@code Infinity}, any byte outside the grammar above, and anything
@@ -27,13 +37,6 @@ package io.capstream.loadgen.client;
 final class ChatChunkReader {
     /** Longest payload read here, bytes (well under Jackson's name and number limits). */
     static final int MAX_BYTES = 16 * 1024;
-    /** Deepest nesting of a skipped value read here (Jackson's own limit is far deeper). */
-    static final int MAX_DEPTH = 32;
-    /** Longest number read here, characters (Jackson's own limit is 1,000). */
-    static final int MAX_NUMBER = 64;
-
-    /** "Not mine": a position that makes every caller give up. */
-    private static final int NO = -1;
 
     private static final byte[] ID = bytes("id");
     private static final byte[] CHOICES = bytes("choices");
@@ -386,243 +389,5 @@ final class ChatChunkReader {
         if (out.keepsReply()) {
             out.contentText(JsonStrings.decode(b, s, e));
         }
-    }
-
-    /**
-     * A member's name, a string without escapes; {@code p} is on its opening quote.
-     *
-     * @return the position of its closing quote, or {@link #NO}
-     */
-    private static int name(byte[] b, int p, int end) {
-        if (p >= end || b[p] != '"') {
-            return NO;
-        }
-        for (int i = p + 1; i < end; i++) {
-            byte c = b[i];
-            if (c == '"') {
-                return i;
-            }
-            if (c == '\\') {
-                return NO; // an escaped name may spell a known one: Jackson's
-            }
-            if (c < 0x20) {
-                if (c >= 0) {
-                    return NO;
-                }
-                int n = JsonStrings.utf8Length(b, i, end);
-                if (n < 0) {
-                    return NO;
-                }
-                i += n - 1;
-            }
-        }
-        return NO;
-    }
-
-    /** @return the position of the value after the name's closing quote ({@code ':'} and whitespace), or {@link #NO} */
-    private static int valueStart(byte[] b, int p, int end) {
-        p = ws(b, p, end);
-        if (p >= end || b[p] != ':') {
-            return NO;
-        }
-        p = ws(b, p + 1, end);
-        return p < end ? p : NO;
-    }
-
-    /**
-     * After a member or element: whitespace, then {@code ','} and whitespace (another follows) or the container's
-     * closing byte.
-     *
-     * @return the position of the next member or element; {@code ~(position after the closing byte)} (below
-     *         {@link #NO}) when the container ends; {@link #NO} for anything else (also when {@code p} is {@link #NO})
-     */
-    private static int next(byte[] b, int p, int end, char close) {
-        if (p < 0) {
-            return NO;
-        }
-        p = ws(b, p, end);
-        if (p >= end) {
-            return NO;
-        }
-        if (b[p] == ',') {
-            p = ws(b, p + 1, end);
-            return p < end ? p : NO;
-        }
-        return b[p] == close ? ~(p + 1) : NO;
-    }
-
-    /** @return the position of the string's closing quote ({@code p} is after its opening one), or {@link #NO} */
-    private static int string(byte[] b, int p, int end) {
-        return JsonStrings.end(b, p, end);
-    }
-
-    /**
-     * Checks one JSON value without reading it; {@code p} is on its first byte.
-     *
-     * @return the position after it, or {@link #NO} when it is not a value of the recognised grammar
-     */
-    private static int skip(byte[] b, int p, int end, int depth) {
-        if (p < 0 || p >= end) {
-            return NO;
-        }
-        byte c = b[p];
-        switch (c) {
-            case '"':
-                int se = string(b, p + 1, end);
-                return se < 0 ? NO : se + 1;
-            case '{':
-                return depth >= MAX_DEPTH ? NO : skipObject(b, p + 1, end, depth + 1);
-            case '[':
-                return depth >= MAX_DEPTH ? NO : skipArray(b, p + 1, end, depth + 1);
-            case 't':
-                return literal(b, p, end, TRUE);
-            case 'f':
-                return literal(b, p, end, FALSE);
-            case 'n':
-                return literal(b, p, end, NULL);
-            default:
-                return c == '-' || (c >= '0' && c <= '9') ? number(b, p, end) : NO;
-        }
-    }
-
-    private static final byte[] TRUE = bytes("true");
-    private static final byte[] FALSE = bytes("false");
-    private static final byte[] NULL = bytes("null");
-
-    private static int skipObject(byte[] b, int p, int end, int depth) {
-        p = ws(b, p, end);
-        if (p < end && b[p] == '}') {
-            return p + 1;
-        }
-        while (true) {
-            int ne = name(b, p, end);
-            if (ne < 0) {
-                return NO;
-            }
-            p = valueStart(b, ne + 1, end);
-            p = next(b, skip(b, p, end, depth), end, '}');
-            if (p < NO) {
-                return ~p;
-            }
-            if (p == NO) {
-                return NO;
-            }
-        }
-    }
-
-    private static int skipArray(byte[] b, int p, int end, int depth) {
-        p = ws(b, p, end);
-        if (p < end && b[p] == ']') {
-            return p + 1;
-        }
-        while (true) {
-            p = next(b, skip(b, p, end, depth), end, ']');
-            if (p < NO) {
-                return ~p;
-            }
-            if (p == NO) {
-                return NO;
-            }
-        }
-    }
-
-    /** @return the position after the literal, which must be followed by a separator, or {@link #NO} */
-    private static int literal(byte[] b, int p, int end, byte[] word) {
-        int e = p + word.length;
-        if (e > end) {
-            return NO;
-        }
-        for (int i = 0; i < word.length; i++) {
-            if (b[p + i] != word[i]) {
-                return NO;
-            }
-        }
-        return separatorAt(b, e, end) ? e : NO;
-    }
-
-    /**
-     * A number of the JSON grammar ({@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}) of at most
-     * {@value #MAX_NUMBER} characters, followed by a separator.
-     *
-     * @return the position after it, or {@link #NO}
-     */
-    private static int number(byte[] b, int p, int end) {
-        int s = p;
-        if (p < end && b[p] == '-') {
-            p++;
-        }
-        if (p >= end) {
-            return NO;
-        }
-        if (b[p] == '0') {
-            p++;
-        } else if (b[p] >= '1' && b[p] <= '9') {
-            p = digits(b, p, end);
-        } else {
-            return NO;
-        }
-        if (p < end && b[p] == '.') {
-            int d = digits(b, p + 1, end);
-            if (d == p + 1) {
-                return NO;
-            }
-            p = d;
-        }
-        if (p < end && (b[p] == 'e' || b[p] == 'E')) {
-            p++;
-            if (p < end && (b[p] == '+' || b[p] == '-')) {
-                p++;
-            }
-            int d = digits(b, p, end);
-            if (d == p) {
-                return NO;
-            }
-            p = d;
-        }
-        return p - s <= MAX_NUMBER && separatorAt(b, p, end) ? p : NO;
-    }
-
-    private static int digits(byte[] b, int p, int end) {
-        while (p < end && b[p] >= '0' && b[p] <= '9') {
-            p++;
-        }
-        return p;
-    }
-
-    /** @return whether a scalar may end before {@code p}: whitespace, {@code ,} {@code ]} {@code }} (the end is not) */
-    private static boolean separatorAt(byte[] b, int p, int end) {
-        if (p >= end) {
-            return false; // a scalar is never the payload's last byte here: the chunk's '}' follows
-        }
-        byte c = b[p];
-        return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
-    }
-
-    /** @return whether {@code b[s, e)} is the name */
-    private static boolean is(byte[] b, int s, int e, byte[] name) {
-        if (e - s != name.length) {
-            return false;
-        }
-        for (int i = 0; i < name.length; i++) {
-            if (b[s + i] != name[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int ws(byte[] b, int p, int end) {
-        while (p < end) {
-            byte c = b[p];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                return p;
-            }
-            p++;
-        }
-        return p;
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 }
