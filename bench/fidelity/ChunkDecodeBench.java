@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * One chunk's decoding alone ({@code ChunkDecoder}): the Jackson path ({@code decodeWithJackson}) against the decoder
- * as the jar runs it ({@code decode}: the fast path {@code ChatChunkReader}, Jackson for what it does not recognise),
+ * as the jar runs it ({@code decode}: the fast path {@code ChatChunkReader}, Jackson for what it does not recognise)
+ * and against Jackson's floor ({@code tokens}: the reused parser's {@code nextToken} over the payload, nothing read),
  * alternating in one JVM, over the payloads of the oracle's stream (a role chunk, 64 content chunks, a usage chunk) and
  * of vLLM's and llama-server's token chunks. Prints the thread's CPU time and heap allocation per payload, per
  * round (the first rounds warm the JIT). Not built by Maven; it is in capstream's package to reach the decoder:
@@ -45,13 +46,17 @@ public class ChunkDecodeBench {
         long sink = 0;
         for (int round = 0; round < 6; round++) {
             for (int s = 0; s < sets.length; s++) {
-                for (int way = 0; way < 2; way++) {
+                for (int way = 0; way < 3; way++) {
                     byte[][] set = sets[s];
                     long cpu0 = mx.getCurrentThreadCpuTime();
                     long alloc0 = mx.getThreadAllocatedBytes(tid);
                     for (int i = 0; i < n; i++) {
                         byte[] b = set[i % set.length];
                         out.wantServerId(i % 66 == 0); // the first chunk of a request reads the id
+                        if (way == 2) {
+                            sink += tokens(b);
+                            continue;
+                        }
                         var r = way == 0 ? ChunkDecoder.decodeWithJackson(b, 0, b.length, out, false)
                                 : ChunkDecoder.decode(b, 0, b.length, out, false);
                         sink += r.ordinal() + out.contentDeltas();
@@ -59,12 +64,28 @@ public class ChunkDecodeBench {
                     long cpu = mx.getCurrentThreadCpuTime() - cpu0;
                     long alloc = mx.getThreadAllocatedBytes(tid) - alloc0;
                     System.out.printf("round %d %-13s %-7s %6.0f ns CPU per payload, %5.1f bytes per payload%n", round,
-                            names[s], way == 0 ? "jackson" : "decode", cpu / (double) n, alloc / (double) n);
+                            names[s], way == 0 ? "jackson" : way == 1 ? "decode" : "tokens", cpu / (double) n, alloc / (double) n);
                 }
             }
         }
         if (sink == 42) {
             System.out.println();
         }
+    }
+
+    /** Jackson's floor: the payload's tokens from the thread's reused parser, nothing read from them. */
+    static int tokens(byte[] b) {
+        ReusableUtf8Parser p = ReusableUtf8Parser.acquire(b, 0, b.length);
+        int n = 0;
+        try {
+            while (p.nextToken() != null) {
+                n++;
+            }
+        } catch (java.io.IOException ex) {
+            n = -1;
+        } finally {
+            p.release(n >= 0);
+        }
+        return n;
     }
 }
