@@ -382,7 +382,7 @@ final class ChatChunkReader {
             return "stop";
         }
         String text = JsonStrings.decode(b, s, e);
-        return text.equals("length") ? "length" : text;
+        return text.equals("length") ? "length" : text.equals("stop") ? "stop" : text; // also when escaped
     }
 
     private static void contentText(byte[] b, int s, int e, DecodedChunk out) {

@@ -143,6 +143,17 @@ class ChatChunkReaderTest {
     }
 
     @Test
+    void anEscapedStopIsTheSharedStopAsWithJackson() {
+        byte[] b = bytes("{\"choices\":[{\"finish_reason\":\"\\u0073top\"}]}");
+        DecodedChunk viaJackson = new DecodedChunk();
+        DecodedChunk viaFast = new DecodedChunk();
+        ChunkDecoder.decodeWithJackson(b, 0, b.length, viaJackson, false);
+        assertThat(ChatChunkReader.read(b, 0, b.length, viaFast, false)).as("fast path for an escaped stop").isTrue();
+        assertThat(viaJackson.finishReason()).as("Jackson's finish reason").isSameAs("stop");
+        assertThat(viaFast.finishReason()).as("the fast path's finish reason").isSameAs("stop");
+    }
+
+    @Test
     void theShapesItDoesNotHandleAreLeftToJackson() {
         for (String json : List.of(
                 "{\"choices\":[],\"error\":{\"message\":\"boom\",\"type\":\"x\",\"code\":500}}",
