@@ -27,7 +27,8 @@ import java.nio.charset.StandardCharsets;
  * {@code choices} and a non-object choice are recorded as {@link DecodedChunk.Malformed}; a truthy
  * {@code error} member is recorded with its message, type and code. Stateless: the payload is
  * parsed by the thread's {@link ReusableUtf8Parser} (reset per payload), all results go to the caller's
- * {@link DecodedChunk}.
+ * {@link DecodedChunk}. The common chat chunk is read first by {@link ChatChunkReader} straight from its bytes (issue
+ * 33 item 4; the same results); what it does not recognise is parsed here.
  */
 final class ChunkDecoder {
     private static final JsonFactory JSON = Utf8JsonFactory.INSTANCE;
@@ -62,6 +63,17 @@ final class ChunkDecoder {
      * @return as {@link #decode(byte[], int, int, DecodedChunk)}; never throws
      */
     static Parse decode(byte[] b, int off, int len, DecodedChunk out, boolean textChoices) {
+        if (ChatChunkReader.read(b, off, len, out, textChoices)) {
+            return Parse.PARSED; // the common chunk, read from its bytes (issue 33 item 4)
+        }
+        return decodeWithJackson(b, off, len, out, textChoices);
+    }
+
+    /**
+     * As {@link #decode(byte[], int, int, DecodedChunk, boolean)} (same parameters and result), always with Jackson:
+     * the path for every payload {@link ChatChunkReader} does not recognise, and the reference it is tested against.
+     */
+    static Parse decodeWithJackson(byte[] b, int off, int len, DecodedChunk out, boolean textChoices) {
         ReusableUtf8Parser reused = ReusableUtf8Parser.acquire(b, off, len); // the thread's parser, reset (issue 33)
         boolean finished = false;
         try {
