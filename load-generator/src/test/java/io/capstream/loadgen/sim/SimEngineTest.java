@@ -164,10 +164,19 @@ class SimEngineTest {
         SseProbe.Result big = await(SseProbe.post(http, sim.port(), SseProbe.body(prompt(6_800), 2, true)));
         double smallMs = small.firstContentNs() / 1e6;
         double bigMs = big.firstContentNs() / 1e6;
-        assertTrue(smallMs >= 50 && smallMs < 150, "small TTFT " + smallMs);
-        // 2000 tokens at 10,000 tok/s = +200 ms
-        assertTrue(bigMs >= 250 && bigMs < 400, "big TTFT " + bigMs);
-        assertTrue(bigMs - smallMs >= 170, "prefill adds ~200 ms: " + (bigMs - smallMs));
+        // lower bounds only: the sim never answers before its model says, and a loaded machine only delays it (an
+        // upper bound here failed under load: 843 ms for the big prompt)
+        assertThat(smallMs).as("small TTFT, ms: 50 ms base").isGreaterThanOrEqualTo(50);
+        // 2000 tokens more at 10,000 tok/s = +200 ms; without the prefill the big prompt would answer after the base
+        assertThat(bigMs).as("big TTFT, ms: 50 ms base + 200 ms prefill").isGreaterThanOrEqualTo(250);
+        JsonObject smallTimings = small.json().get(small.json().size() - 1).getJsonObject("timings");
+        JsonObject bigTimings = big.json().get(big.json().size() - 1).getJsonObject("timings");
+        assertThat(bigTimings.getInteger("prompt_n") - smallTimings.getInteger("prompt_n"))
+                .as("prompt tokens the sim prefilled for the big prompt beyond the small one (%s, %s)", bigTimings,
+                        smallTimings)
+                .isGreaterThanOrEqualTo(1_900);
+        assertThat(bigTimings.getDouble("prompt_ms")).as("the sim's own prefill time for the big prompt, ms (%s)",
+                bigTimings).isGreaterThanOrEqualTo(250);
     }
 
     @Test
@@ -235,7 +244,7 @@ class SimEngineTest {
         // one stream alone: 41 tokens at 400 tok/s -> ~100 ms after the first token
         SseProbe.Result alone = await(SseProbe.post(http, sim.port(), SseProbe.body("x", 41, true)));
         double aloneMs = (alone.endNs() - alone.firstContentNs()) / 1e6;
-        assertTrue(aloneMs >= 85 && aloneMs < 250, "alone decode " + aloneMs);
+        assertThat(aloneMs).as("alone decode, ms (lower bound only: load only delays)").isGreaterThanOrEqualTo(85);
         // four together share 400 tok/s: 100 tok/s each -> ~400 ms
         List<Future<SseProbe.Result>> four = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -244,7 +253,8 @@ class SimEngineTest {
         for (Future<SseProbe.Result> f : four) {
             SseProbe.Result r = await(f);
             double ms = (r.endNs() - r.firstContentNs()) / 1e6;
-            assertTrue(ms >= 340 && ms < 700, "shared decode " + ms);
+            // unshared, each would take ~100 ms: at least 340 shows the 400 tok/s shared by four
+            assertThat(ms).as("shared decode, ms (lower bound only: load only delays)").isGreaterThanOrEqualTo(340);
         }
     }
 
@@ -262,7 +272,7 @@ class SimEngineTest {
         for (int i = 0; i < 8; i++) {
             SseProbe.Result r = await(SseProbe.post(http, sim.port(), SseProbe.body("z" + i, 41, true)));
             double ms = (r.endNs() - r.firstContentNs()) / 1e6;
-            assertTrue(ms >= 120 && ms < 600, "decode " + ms + " ms");
+            assertThat(ms).as("decode, ms (lower bound only: load only delays)").isGreaterThanOrEqualTo(120);
             min = Math.min(min, ms);
             max = Math.max(max, ms);
         }
