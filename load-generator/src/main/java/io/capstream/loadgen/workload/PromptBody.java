@@ -1,6 +1,7 @@
 package io.capstream.loadgen.workload;
 
 import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Function;
 
@@ -44,7 +45,7 @@ final class PromptBody {
      */
     static PromptBody of(Function<String, byte[]> writer) {
         byte[] probe = writer.apply(SENTINEL);
-        byte[] s = SENTINEL.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] s = SENTINEL.getBytes(StandardCharsets.US_ASCII);
         int at = indexOf(probe, s, 0);
         if (at < 0 || indexOf(probe, s, at + 1) >= 0) {
             return null;
@@ -61,17 +62,24 @@ final class PromptBody {
      *         writes it)
      */
     Buffer write(String prompt) {
-        int n = prompt.length();
+        // the prompt's Latin-1 bytes in one intrinsic copy; a character above U+00FF comes out as '?', checked below
+        byte[] raw = prompt.getBytes(StandardCharsets.ISO_8859_1);
+        int n = raw.length;
+        if (n != prompt.length()) { // a surrogate pair became one '?'
+            return null;
+        }
         byte[] out = new byte[head.length + 2 * n + tail.length]; // an escape here is at most two bytes
         System.arraycopy(head, 0, out, 0, head.length);
         int p = head.length;
         for (int i = 0; i < n; i++) {
-            char c = prompt.charAt(i);
+            byte c = raw[i];
             if (c >= 0x20 && c < 0x7f) {
                 if (c == '"' || c == '\\') {
                     out[p++] = '\\';
+                } else if (c == '?' && prompt.charAt(i) != '?') {
+                    return null;
                 }
-                out[p++] = (byte) c;
+                out[p++] = c;
             } else if (c == '\n') {
                 out[p++] = '\\';
                 out[p++] = 'n';
