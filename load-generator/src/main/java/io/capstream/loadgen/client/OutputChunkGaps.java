@@ -61,6 +61,10 @@ public final class OutputChunkGaps {
 
     /** @return the kept gaps as a new list (µs), empty for none */
     public List<Integer> toList() {
-        return Arrays.stream(gapsUs, 0, count).boxed().toList();
+        Integer[] boxed = new Integer[count]; // a loop, not a boxed stream: once per request event (issue 33 item 4)
+        for (int i = 0; i < count; i++) {
+            boxed[i] = gapsUs[i];
+        }
+        return java.util.Collections.unmodifiableList(Arrays.asList(boxed));
     }
 }

@@ -2,6 +2,8 @@ package io.capstream.loadgen.client;
 
 import io.capstream.loadgen.workload.ApiEndpoint;
 import io.capstream.loadgen.workload.ExtraHeader;
+import java.net.MalformedURLException;
+import java.net.URL;
 import java.util.List;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -17,6 +19,12 @@ import io.vertx.core.http.RequestOptions;
  */
 final class RequestHeaders {
     private final String url;
+    /**
+     * {@link #url} parsed once as {@code RequestOptions.setAbsoluteURI(String)} parses it ({@code new URL(url)}), or
+     * null when that fails (each request then fails as before, with Vert.x's exception): issue 33 item 4, the parse
+     * per request was ~0.35% of the event loop at 256 streams.
+     */
+    private final URL parsed;
     private final long timeoutMs;
     private final boolean keepAlive;
     private final String authorization;
@@ -31,6 +39,7 @@ final class RequestHeaders {
      */
     RequestHeaders(String url, ClientConfig config, long timeoutMs) {
         this.url = url;
+        this.parsed = parse(url);
         this.timeoutMs = timeoutMs;
         this.keepAlive = config.keepAlive();
         this.headers = config.headers();
@@ -45,10 +54,13 @@ final class RequestHeaders {
      * @throws RuntimeException when the URL cannot be put into request options (malformed)
      */
     RequestOptions options() {
-        RequestOptions ro = new RequestOptions()
-                .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(url)
-                .setConnectTimeout(timeoutMs)
+        RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST);
+        if (parsed != null) {
+            ro.setAbsoluteURI(parsed);
+        } else {
+            ro.setAbsoluteURI(url);
+        }
+        ro.setConnectTimeout(timeoutMs)
                 .setIdleTimeout(timeoutMs)
                 .putHeader("Content-Type", "application/json")
                 .putHeader("Accept-Encoding", "identity")
@@ -67,5 +79,15 @@ final class RequestHeaders {
         }
         ExtraHeader.apply(headers, ro.getHeaders());
         return ro;
+    }
+
+    /** @return the URL as Vert.x parses an absolute URI, or null when it cannot be */
+    @SuppressWarnings("deprecation") // exactly the parse of RequestOptions.setAbsoluteURI(String)
+    private static URL parse(String url) {
+        try {
+            return new URL(url);
+        } catch (MalformedURLException | RuntimeException e) {
+            return null;
+        }
     }
 }

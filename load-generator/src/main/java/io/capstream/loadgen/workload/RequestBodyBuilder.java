@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.capstream.loadgen.images.EncodedImage;
 import io.capstream.loadgen.images.ImagePool;
 import io.capstream.loadgen.images.ImageStats;
+import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,6 +47,8 @@ public final class RequestBodyBuilder {
     private final ApiEndpoint endpoint;
     private final ExtraBody extra;
     private final ImagePool images;
+    /** The body of a synthetic prompt with {@link #maxTokens} around the prompt, or null when it cannot be used. */
+    private final PromptBody template;
 
     /**
      * The reference's chat body, without extra members.
@@ -82,6 +85,7 @@ public final class RequestBodyBuilder {
         this.reasoningEffort = reasoningEffort;
         this.endpoint = java.util.Objects.requireNonNull(endpoint, "endpoint");
         this.extra = extra;
+        this.template = PromptBody.of(p -> write(p, null, maxTokens, p.length()));
     }
 
     /**
@@ -119,7 +123,8 @@ public final class RequestBodyBuilder {
      */
     public RequestBody request(String prompt, int maxTokens, int index) {
         if (images == null || endpoint == ApiEndpoint.COMPLETIONS) {
-            return RequestBody.of(body(prompt, maxTokens));
+            Buffer b = maxTokens == this.maxTokens && template != null ? template.write(prompt) : null;
+            return b != null ? new RequestBody(b, ImageStats.NONE) : RequestBody.of(body(prompt, maxTokens));
         }
         List<EncodedImage> attached = images.forMessage(index);
         SegmentedBody out = new SegmentedBody(prompt.length() + prompt.length() / 20 + 512);
