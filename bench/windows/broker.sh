@@ -11,7 +11,8 @@
 # starts is stopped by PID. CAPSTREAM_OLD=/path/to/other/checkout/capstream adds, in every round, the same
 # measurement with that checkout's aggregate (alternating with this one). Prints one line per measurement.
 # ONLY=windows measures the window topology alone (and the ceiling), ONLY=aggregate the whole aggregate (and the ceiling); BENCH_JAVA_OPTS are added to BrokerBench's JVM
-# (e.g. -XX:StartFlightRecording=filename=win.jfr,settings=profile to profile it). REPORTS_DUMP=DIR writes, after each aggregate, every report
+# (e.g. -XX:StartFlightRecording=filename=win.jfr,settings=profile to profile it; "-XX:TieredStopAtLevel=1
+# -Dbench.aggregateSettings=true" times the window topology as `aggregate` runs it: C1, its Streams settings). REPORTS_DUMP=DIR writes, after each aggregate, every report
 # artifact still on capstream.reports, in publication order, to DIR/<label>/<run id>.<n>.json
 # (bench/windows/ReportsDump.java): the last n of each run id is that aggregate's (earlier publications' chunks may be
 # compacted away by then), to compare two versions' reports of the same fill. SUMMARIES_DUMP=DIR writes, after each
