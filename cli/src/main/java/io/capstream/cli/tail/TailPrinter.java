@@ -259,15 +259,16 @@ public final class TailPrinter {
      *         shows its minus sign
      */
     static String seconds(Double tMs) {
-        if (tMs == null) {
-            return "-";
-        }
-        String s = String.format(Locale.ROOT, "%.1f", tMs / 1000);
-        return "-0.0".equals(s) ? "0.0" : s;
+        return num(tMs == null ? null : tMs / 1000);
     }
 
+    /** @return {@code v} with one decimal, {@code -} for null; {@code 0.0}, never {@code -0.0}, for what rounds to zero */
     private static String num(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, "%.1f", v);
+        if (v == null) {
+            return "-";
+        }
+        String s = String.format(Locale.ROOT, "%.1f", v);
+        return "-0.0".equals(s) ? "0.0" : s;
     }
 
     /** Right-aligns {@code s} in {@code width} characters, like {@code %<width>s}. */

@@ -149,37 +149,29 @@ final class JsonStrings {
             return new String(b, s, e - s, StandardCharsets.UTF_8); // well-formed UTF-8: decoded as Jackson does
         }
         StringBuilder sb = new StringBuilder(e - s);
-        sb.append(new String(b, s, i - s, StandardCharsets.UTF_8));
+        int run = s; // the start of the bytes since the last escape: well-formed UTF-8, decoded by the JDK
         while (i < e) {
-            byte c = b[i];
-            if (c == '\\') {
-                byte x = b[i + 1];
-                switch (x) {
-                    case 'b' -> sb.append('\b');
-                    case 'f' -> sb.append('\f');
-                    case 'n' -> sb.append('\n');
-                    case 'r' -> sb.append('\r');
-                    case 't' -> sb.append('\t');
-                    case 'u' -> {
-                        sb.append((char) (hex(b[i + 2]) << 12 | hex(b[i + 3]) << 8 | hex(b[i + 4]) << 4 | hex(b[i + 5])));
-                        i += 4;
-                    }
-                    default -> sb.append((char) x); // " \ /
-                }
-                i += 2;
-            } else if (c >= 0) {
-                sb.append((char) c);
+            if (b[i] != '\\') {
                 i++;
-            } else {
-                int n = utf8Length(b, i, e);
-                int cp = n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
-                for (int k = 1; k < n; k++) {
-                    cp = cp << 6 | (b[i + k] & 0x3f);
-                }
-                sb.appendCodePoint(cp); // well-formed: U+0080..U+10FFFF, no surrogate
-                i += n;
+                continue;
             }
+            sb.append(new String(b, run, i - run, StandardCharsets.UTF_8));
+            byte x = b[i + 1];
+            switch (x) {
+                case 'b' -> sb.append('\b');
+                case 'f' -> sb.append('\f');
+                case 'n' -> sb.append('\n');
+                case 'r' -> sb.append('\r');
+                case 't' -> sb.append('\t');
+                case 'u' -> {
+                    sb.append((char) (hex(b[i + 2]) << 12 | hex(b[i + 3]) << 8 | hex(b[i + 4]) << 4 | hex(b[i + 5])));
+                    i += 4;
+                }
+                default -> sb.append((char) x); // " \ /
+            }
+            i += 2;
+            run = i;
         }
-        return sb.toString();
+        return sb.append(new String(b, run, e - run, StandardCharsets.UTF_8)).toString();
     }
 }
