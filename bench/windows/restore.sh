@@ -13,7 +13,7 @@
 # status 0 when they are the same. Everything it starts is stopped by PID. Logs and the summaries in a temp directory.
 # REPORTS=1 also compares the report artifacts (the report topology's events and progress stores restored from their
 # changelogs): after each of the two runs every artifact on capstream.reports is dumped (bench/windows/ReportsDump.java),
-# and each run id's latest artifact of the crash run must equal the reference's but for provenance.generated_at_ms (the
+# and each run id's latest artifact of the crash run must equal the reference's but for capstream.generated_at_ms (the
 # wall clock of the publication).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -93,13 +93,13 @@ if [[ ${REPORTS:-0} == 1 ]]; then
   for id in $(find "$work/reports-reference" -name '*.json' | xargs -n1 basename | sed 's/\.[0-9]*\.json$//' | sort -u); do
     runs_seen=$((runs_seen + 1))
     a=$(latest "$work/reports-reference" "$id"); b=$(latest "$work/reports-crash" "$id")
-    if [[ -z $b ]] || ! diff -q <(jq -S 'del(.provenance.generated_at_ms)' "$a") \
-        <(jq -S 'del(.provenance.generated_at_ms)' "$b") >/dev/null; then
+    if [[ -z $b ]] || ! diff -q <(jq -S 'del(.capstream.generated_at_ms)' "$a") \
+        <(jq -S 'del(.capstream.generated_at_ms)' "$b") >/dev/null; then
       echo "restore: report of run $id DIFFERENT ($a, ${b:-none})"; differ=1
     fi
   done
   [[ $differ == 0 ]] || exit 1
-  echo "restore: SAME: $runs_seen reports, every field equal after kill -9 and restart but provenance.generated_at_ms"
+  echo "restore: SAME: $runs_seen reports, every field equal after kill -9 and restart but capstream.generated_at_ms"
 fi
 
 if diff -q "$work/reference.txt" "$work/crash.txt" >/dev/null; then
