@@ -11,6 +11,10 @@
 #      lag is 0; the summaries written by the two (latest per key, from the end of the reference's) are saved.
 # Then compares the two sets line by line (every field of every summary) and prints SAME or the differences; exit
 # status 0 when they are the same. Everything it starts is stopped by PID. Logs and the summaries in a temp directory.
+# REPORTS=1 also compares the report artifacts (the report topology's events and progress stores restored from their
+# changelogs): after each of the two runs every artifact on capstream.reports is dumped (bench/windows/ReportsDump.java),
+# and each run id's latest artifact of the crash run must equal the reference's but for capstream.generated_at_ms (the
+# wall clock of the publication).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$here"
@@ -63,6 +67,11 @@ echo -n "restore: reference: "
 java_run bench/windows/BrokerBench.java lag "$bootstrap" "$ref" "$total" 1800 "$agg"
 java_run bench/windows/BacklogCheck.java summaries "$bootstrap" "$registry" "$work/none" "$work/reference.txt"
 stop "$agg"
+dump_reports() { # dump_reports <dir>: every report artifact on capstream.reports, <run id>.<n>.json
+  java -Xmx1g -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream -cp "schemas/target/classes:aggregator/target/classes:$cp" \
+    bench/windows/ReportsDump.java "$bootstrap" "$registry" "$1"
+}
+[[ ${REPORTS:-0} != 1 ]] || dump_reports "$work/reports-reference"
 
 crash="restore-crash-$RANDOM$RANDOM"
 aggregate "$crash" crash-1
@@ -75,6 +84,23 @@ echo -n "restore: restarted: "
 java_run bench/windows/BrokerBench.java lag "$bootstrap" "$crash" "$total" 1800 "$agg"
 java_run bench/windows/BacklogCheck.java summaries "$bootstrap" "$registry" "$work/reference.txt.offsets" "$work/crash.txt"
 stop "$agg"
+if [[ ${REPORTS:-0} == 1 ]]; then
+  dump_reports "$work/reports-crash"
+  latest() { # latest <dir> <run id>: that run id's last artifact in the dump
+    find "$1" -name "$2.*.json" | awk -F. '{print $(NF-1), $0}' | sort -n | tail -n1 | cut -d' ' -f2-
+  }
+  differ=0; runs_seen=0
+  for id in $(find "$work/reports-reference" -name '*.json' | xargs -n1 basename | sed 's/\.[0-9]*\.json$//' | sort -u); do
+    runs_seen=$((runs_seen + 1))
+    a=$(latest "$work/reports-reference" "$id"); b=$(latest "$work/reports-crash" "$id")
+    if [[ -z $b ]] || ! diff -q <(jq -S 'del(.capstream.generated_at_ms)' "$a") \
+        <(jq -S 'del(.capstream.generated_at_ms)' "$b") >/dev/null; then
+      echo "restore: report of run $id DIFFERENT ($a, ${b:-none})"; differ=1
+    fi
+  done
+  [[ $differ == 0 ]] || exit 1
+  echo "restore: SAME: $runs_seen reports, every field equal after kill -9 and restart but capstream.generated_at_ms"
+fi
 
 if diff -q "$work/reference.txt" "$work/crash.txt" >/dev/null; then
   echo "restore: SAME: $(wc -l <"$work/reference.txt") window summaries, every field equal after kill -9 and restart"

@@ -1,7 +1,6 @@
 package io.capstream.aggregator.report;
 
 import io.capstream.aggregator.report.state.RunProgress;
-import io.capstream.aggregator.report.state.StateKeys;
 import io.capstream.schemas.avro.RequestCompleted;
 import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
@@ -16,7 +15,8 @@ import java.util.Map;
  * One open run as objects, held by {@link RunCollector} next to the state stores so that the hot
  * path neither deserializes the run's progress for every event nor reads the run's events back
  * from the store when the report is built. The stores stay the source of truth (they are what the
- * changelog restores); every change is written to both.
+ * changelog restores); every change is written to both (to the stores' write-behind buffers, which
+ * reach the stores and their changelogs at the next commit).
  *
  * <p>A run first seen by this processor instance starts empty; a run whose state was restored
  * from the changelog (the instance started mid-run) is loaded from the store once
@@ -58,8 +58,7 @@ final class OpenRun {
      * Records a scrape of the endpoint's metrics (a Heartbeat with server samples) unless its event id is held.
      *
      * @param event the Heartbeat event
-     * @return its 0-based sequence among the run's scrapes (its store key, {@link StateKeys#scrape}), or -1 for
-     *         a duplicate
+     * @return its 0-based sequence among the run's scrapes in arrival order, or -1 for a duplicate
      */
     int scrape(RunEvent event) {
         if (!scrapeIds.add(event.getEventId())) {
@@ -116,27 +115,6 @@ final class OpenRun {
     /** @return the stored RunFinished events by {@link #finisher} (a live view; do not modify) */
     Map<String, RunEvent> finishedByWorker() {
         return Collections.unmodifiableMap(finished);
-    }
-
-    /**
-     * @param runId the run's id
-     * @return the store keys of every event held, as {@link StateKeys} lays them out
-     */
-    List<String> storeKeys(String runId) {
-        List<String> keys = new ArrayList<>(requests.size() + 1 + finished.size() + scrapes.size());
-        if (started != null) {
-            keys.add(StateKeys.started(runId));
-        }
-        for (RunEvent e : requests) {
-            keys.add(StateKeys.request(runId, requestIndex(e)));
-        }
-        for (String worker : finished.keySet()) {
-            keys.add(StateKeys.finished(runId, worker));
-        }
-        for (int i = 0; i < scrapes.size(); i++) {
-            keys.add(StateKeys.scrape(runId, i));
-        }
-        return keys;
     }
 
     static int requestIndex(RunEvent event) {

@@ -1,7 +1,6 @@
 package io.capstream.aggregator.report;
 
 import io.capstream.aggregator.events.EventsSource;
-import io.capstream.aggregator.report.state.RunEventBinarySerde;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.ReportChunk;
 import io.capstream.schemas.avro.RunEvent;
@@ -13,7 +12,6 @@ import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The per-run report topology: {@code capstream.events} (decoded by {@link EventsSource}) to
@@ -25,13 +23,13 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <p>State: {@value #PROGRESS_STORE} (one small progress value per open run, persistent, kept as an object
  * and written to RocksDB and the changelog once per commit: {@link ProgressStore}) and {@value #EVENTS_STORE} (each
- * event of an open run stored once, request events keyed {@code runId|R|<10-digit index>}, deleted
- * when the run is published). Both are changelogged, and each event costs one small write, so the
- * changelog grows with the number of events, not with its square (ARCHITECTURE.md, "Measured
- * ceilings"). The events store is in memory: it holds only open runs (about 250 bytes per request
- * event, e.g. 25 MB for 100 open runs of 1000 requests) and is rebuilt from its changelog on
- * restart; measured side by side on this machine it cut the stream thread's CPU per event by about
- * 40% against RocksDB with caching. The collector also keeps each open run as objects
+ * event of an open run stored once, kept as an object and written once per commit with the run's other new events
+ * as one batch record keyed {@code runId|B|<10-digit sequence>}, deleted when the run is published: {@link
+ * EventsStore}, issue 31). Both are changelogged, and each event is written once, so the changelog grows with the
+ * number of events, not with its square (ARCHITECTURE.md, "Measured ceilings"). The events store is in memory: it
+ * holds only open runs (about 250 bytes per request event, e.g. 25 MB for 100 open runs of 1000 requests) and is
+ * rebuilt from its changelog on restart (per-event records of earlier versions included); measured side by side on
+ * this machine it cut the stream thread's CPU per event by about 40% against RocksDB with caching. The collector also keeps each open run as objects
  * ({@code OpenRun}), which more than doubles that memory per open run.
  * Run with {@code exactly_once_v2} ({@code io.capstream.aggregator.runtime.StreamsSettings}).
  */
@@ -62,8 +60,7 @@ public final class ReportTopology {
      */
     public static void addTo(KStream<String, RunEvent> events, StreamsBuilder builder, ReportTopologyConfig config) {
         builder.addStateStore(ProgressStore.builder(PROGRESS_STORE));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(EVENTS_STORE),
-                Serdes.String(), new RunEventBinarySerde()));
+        builder.addStateStore(EventsStore.builder(EVENTS_STORE));
         var out = events.process(() -> new RunCollector(config), Named.as("capstream-report-collector"),
                         PROGRESS_STORE, EVENTS_STORE)
                 .split(Named.as(OUT))

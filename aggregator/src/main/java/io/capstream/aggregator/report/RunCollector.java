@@ -6,7 +6,6 @@ import io.capstream.aggregator.report.calc.RunData;
 import io.capstream.aggregator.report.calc.ScrapeSample;
 import io.capstream.aggregator.report.calc.UnsentTurns;
 import io.capstream.aggregator.report.state.RunProgress;
-import io.capstream.aggregator.report.state.StateKeys;
 import io.capstream.schemas.avro.BenchmarkReport;
 import io.capstream.schemas.avro.Heartbeat;
 import io.capstream.schemas.avro.Provenance;
@@ -64,11 +63,12 @@ import org.slf4j.LoggerFactory;
  * {@value ReportTopology#H_ERROR_STAGE} = {@value ReportTopology#STAGE_REPORT} and
  * {@value ReportTopology#H_RUN_ID}) and dropped; processing goes on.
  *
- * <p>Open runs are also held as objects ({@link OpenRun}): the stores are written for every event
- * (they are what the changelog restores), but the progress is not read back from the store per
- * event and the report is built from the objects, not from a scan of the store. The open runs'
- * events are then held twice in memory (bytes in the store, several hundred bytes per request event
- * as objects); in exchange the stream threads used 14-16% less CPU per event in
+ * <p>Open runs are also held as objects ({@link OpenRun}): the stores get every change (they are what the
+ * changelog restores), but the progress is not read back from the store per event and the report is built from the
+ * objects, not from a scan of the store. Both stores are written behind, once per commit ({@link ProgressStore},
+ * {@link EventsStore}: a run's new events as one batch record, issue 31), so a run published within one commit
+ * interval writes no event at all. The open runs' events are held twice in memory (bytes in the store, several
+ * hundred bytes per request event as objects); in exchange the stream threads used 14-16% less CPU per event in
  * {@code bench/aggregation}. After a restart or a rebalance the instance starts with no objects,
  * and a run restored from the changelog is loaded from the store when it is next touched.
  */
@@ -91,7 +91,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
     public void init(ProcessorContext<String, ReportOutput> context) {
         this.context = context;
         this.store = new RunStore(context.getStateStore(ReportTopology.PROGRESS_STORE),
-                context.getStateStore(ReportTopology.EVENTS_STORE));
+                EventsStore.of(context.getStateStore(ReportTopology.EVENTS_STORE)));
         // The stores may have been restored from the changelog: nothing cached may survive that.
         openRuns.clear();
         this.punctuation = context.schedule(config.punctuationInterval(), PunctuationType.WALL_CLOCK_TIME,
@@ -146,7 +146,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
             if (p.started()) {
                 p.duplicate();
             } else {
-                store.put(StateKeys.started(runId), event);
+                store.put(runId, event);
                 run.started(event);
                 p.start(event.getEventId(), s.getRequests(), s.getExpectedWorkers(), s.getDurationS() != null);
             }
@@ -155,14 +155,13 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         } else if (payload instanceof RequestFailed f) {
             applyRequest(runId, f.getRequestIndex(), event, run);
         } else if (payload instanceof Heartbeat) {
-            int sequence = run.scrape(event);
-            if (sequence >= 0) {
-                store.put(StateKeys.scrape(runId, sequence), event);
+            if (run.scrape(event) >= 0) {
+                store.put(runId, event);
             }
         } else if (payload instanceof RunFinished f) {
             String finisher = OpenRun.finisher(event);
             if (run.finished(finisher, event)) {
-                store.put(StateKeys.finished(runId, finisher), event);
+                store.put(runId, event);
                 // a worker a stop rule stopped ended early as an interrupted one did (issue 30)
                 p.finish(f.getRequestsSent(), f.getInterrupted() || f.getStopped() != null);
             } else {
@@ -183,7 +182,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
             return;
         }
         if (p.markRequest(index)) {
-            store.put(StateKeys.request(runId, index), event);
+            store.put(runId, event);
             run.request(event);
             // a conversation that ended early: its later turns will never come (issue 29)
             p.markUnsent(index, UnsentTurns.of(event.getPayload()));
@@ -318,7 +317,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
                     config.dlqTopic(), e.toString(), e);
             context.forward(new Record<>(runId, (ReportOutput) new ReportOutput.DeadLetter(
                     utf8(cut(String.valueOf(e.getMessage())))), now, deadLetterHeaders(runId, e)));
-            store.deleteKeys(run.storeKeys(runId));
+            store.deleteEvents(runId);
             p.markPublished(now);
             store.putProgress(runId, p);
             return;
@@ -340,7 +339,7 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         } else {
             LOG.debug("run {}: report published, record {} bytes", runId, publication.reportRecordBytes());
         }
-        store.deleteKeys(run.storeKeys(runId));
+        store.deleteEvents(runId);
         p.markPublished(now);
         store.putProgress(runId, p);
     }

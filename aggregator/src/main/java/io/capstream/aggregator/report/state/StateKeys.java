@@ -1,10 +1,13 @@
 package io.capstream.aggregator.report.state;
 
 /**
- * Key layout of the run-events store: every event of a run under the prefix {@code runId|}, the
- * request events as {@code runId|R|<index, 10 digits zero-padded>} so that a prefix scan returns
- * them ordered by request index, the scrapes of the endpoint's metrics as {@code runId|H|<sequence, 10 digits>}
- * in arrival order (ARCHITECTURE.md, "Measured ceilings": one small write per event).
+ * Key layout of the run-events store: every record of a run under the prefix {@code runId|}. This version writes
+ * the run's events in batches, one record per run and commit ({@code EventsStore}, issue 31), under
+ * {@code runId|B|<batch sequence, 10 digits zero-padded>}, so that a prefix scan returns them in the order they were
+ * written. Earlier versions wrote one record per event, which a changelog written by them still holds and a restore
+ * still reads: the RunStarted as {@code runId|S}, each RunFinished as {@code runId|F|<finisher>}, the request events
+ * as {@code runId|R|<index, 10 digits zero-padded>} (scanned in request-index order) and the scrapes of the
+ * endpoint's metrics as {@code runId|H|<sequence, 10 digits>} in arrival order.
  */
 public final class StateKeys {
     private StateKeys() {
@@ -80,6 +83,40 @@ public final class StateKeys {
         return padded(runId, SCRAPE_TAG, sequence);
     }
 
+    /**
+     * @param runId run id
+     * @return prefix of the run's event batches
+     */
+    public static String batchPrefix(String runId) {
+        return runId + BATCH_TAG;
+    }
+
+    /**
+     * @param runId    run id
+     * @param sequence 0-based number of the batch among the run's batches as they were written, &gt;= 0
+     * @return key of the batch: a prefix scan returns the run's batches in the order they were written
+     */
+    public static String batch(String runId, int sequence) {
+        return padded(runId, BATCH_TAG, sequence);
+    }
+
+    /**
+     * @param runId run id
+     * @param key   a key that starts with {@link #batchPrefix}
+     * @return the batch's sequence number, or -1 when the rest of the key is not one
+     */
+    public static int batchSequence(String runId, String key) {
+        int from = runId.length() + BATCH_TAG.length();
+        if (!key.startsWith(batchPrefix(runId)) || key.length() != from + INDEX_DIGITS) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(key, from, key.length(), 10);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     private static String padded(String runId, String tag, int number) {
         // Zero-padded by hand: String.format was 8% of the stream thread's time (bench/aggregation).
         String digits = Integer.toString(number);
@@ -92,6 +129,8 @@ public final class StateKeys {
 
     /** What follows the run id in every request key. */
     private static final String REQUEST_TAG = "|R|";
+    /** What follows the run id in every batch key. */
+    private static final String BATCH_TAG = "|B|";
     /** What follows the run id in every scrape key. */
     private static final String SCRAPE_TAG = "|H|";
     /** Width of the zero-padded request index: every non-negative int fits in 10 digits. */

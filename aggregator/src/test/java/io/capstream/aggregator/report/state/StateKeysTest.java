@@ -23,4 +23,20 @@ class StateKeysTest {
         assertEquals("run|S", StateKeys.started("run"));
         assertEquals("run|F|w1", StateKeys.finished("run", "w1"));
     }
+
+    @Test
+    void batchKeysAreZeroPaddedSoThatTheyScanInTheOrderTheyWereWritten() {
+        assertThat(StateKeys.batch("run-1", 0)).as("first batch key").isEqualTo("run-1|B|0000000000");
+        assertThat(StateKeys.batch("run-1", 12)).as("batch 12's key").isEqualTo("run-1|B|0000000012");
+        for (int i : new int[] {0, 9, 10, 999, 123_456_789}) {
+            assertThat(StateKeys.batch("run", i)).as("batch %d's key", i).startsWith(StateKeys.batchPrefix("run"))
+                    .startsWith(StateKeys.runPrefix("run")).isLessThan(StateKeys.batch("run", i + 1));
+            assertThat(StateKeys.batchSequence("run", StateKeys.batch("run", i))).as("sequence of batch %d", i)
+                    .isEqualTo(i);
+        }
+        assertThat(StateKeys.batchSequence("run", "run|R|0000000001")).as("sequence of a request key").isEqualTo(-1);
+        assertThat(StateKeys.batchSequence("run", "run|B|12")).as("sequence of a short key").isEqualTo(-1);
+        assertThat(StateKeys.batchSequence("run", "run|B|00000000x1")).as("sequence of a key with a letter")
+                .isEqualTo(-1);
+    }
 }
