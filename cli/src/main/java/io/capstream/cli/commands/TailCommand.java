@@ -2,11 +2,11 @@ package io.capstream.cli.commands;
 
 import io.capstream.schemas.time.CapClock;
 import io.capstream.cli.config.Secrets;
+import io.capstream.cli.options.ConnectionChecks;
 import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
-import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.tail.TailFormat;
 import io.capstream.cli.tail.TailKind;
 import io.capstream.cli.tail.TailPrinter;
@@ -149,10 +149,8 @@ public final class TailCommand implements Callable<Integer> {
         KafkaClientProperties props = kafka.clientProperties();
         // Kafka first (the topic tail reads), naming the bootstrap servers, then the registry: without it every record
         // fails to decode with Kafka's "Error deserializing VALUE ... seek past the record" instead of a one-line reason
-        String unreachable = kafkaCheck.apply(props);
-        if (unreachable == null) {
-            unreachable = RegistryReachability.check(kafka.schemaRegistryUrl(), kafka.registryClientConfig());
-        }
+        String unreachable = ConnectionChecks.kafkaThenRegistry(() -> kafkaCheck.apply(props),
+                kafka.schemaRegistryUrl(), kafka.registryClientConfig());
         if (unreachable != null) {
             err.println("capstream tail: " + unreachable);
             return 1;
