@@ -124,7 +124,12 @@ class CheckCommandTest {
                 .as("cached verdict for run").get().asString()
                 .startsWith("endpoint check (capstream check, 0 min ago): not measurable: connection refused");
         assertThat(CachedVerdict.line("http://u:pw-secret-9876@127.0.0.1:2/v1", "m", "chat", RUN, cache, Instant.now()))
-                .as("other target").get().asString().contains("--base-url http://***@127.0.0.1:2/v1 --model m")
+                .as("other target").get().asString()
+                // fresh-user pass 4: the hint was 'capstream check --base-url http://***@127.0.0.1:2/v1 --model m',
+                // which sends *** as the credentials as printed; it reads the user's own URL from the variable
+                .isEqualTo("endpoint check: none in the last 24 h for this target ('capstream check --base-url"
+                        + " \"$CAPSTREAM_BASE_URL\" --model m' probes its stream in seconds; set CAPSTREAM_BASE_URL to"
+                        + " your --base-url, http://***@127.0.0.1:2/v1 with its credentials, which are not printed)")
                 .doesNotContain("pw-secret-9876");
         assertThat(CachedVerdict.line("http://127.0.0.1:2/v1", "m", "chat", RUN, cache, Instant.now()))
                 .as("other target")
