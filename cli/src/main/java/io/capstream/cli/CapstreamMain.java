@@ -52,6 +52,9 @@ public final class CapstreamMain {
      */
     public static CommandLine newCommandLine(CommandLine.IDefaultValueProvider defaults) {
         CommandLine cmd = new CommandLine(new CapstreamCommand());
+        // tail never embeds Kafka: its help says both connection options are required, and why
+        io.capstream.cli.options.RequiredKafkaHelp.install(cmd.getSubcommands().get("tail").getCommandSpec(),
+                io.capstream.cli.commands.TailCommand.REGISTRY_NEEDED);
         cmd.setDefaultValueProvider(defaults);
         cmd.setParameterExceptionHandler(new io.capstream.cli.config.ShortUsageErrors());
         io.capstream.cli.config.ConfigErrors.install(cmd);

@@ -2,6 +2,7 @@ package io.capstream.cli.check;
 
 import io.capstream.loadgen.run.RequestShape;
 import io.capstream.loadgen.workload.ThinkingMode;
+import io.capstream.schemas.text.BaseUrlHints;
 import io.capstream.schemas.text.HttpUrls;
 import io.capstream.schemas.text.Redaction;
 import java.time.Duration;
@@ -48,9 +49,13 @@ public final class CachedVerdict {
         if (!"chat".equals(endpoint) && !"completions".equals(endpoint)) {
             return Optional.empty();
         }
+        // a masked URL (http://***@host) would not work pasted back: the command line then reads the variable
+        String shown = shown(baseUrl);
         return Optional.of("endpoint check: none in the last 24 h for this target ('capstream check --base-url "
-                + shown(baseUrl) + " --model " + model + (endpoint.equals("chat") ? "" : " --endpoint " + endpoint)
-                + "' probes its stream in seconds)");
+                + BaseUrlHints.commandLineValue(shown) + " --model " + model
+                + (endpoint.equals("chat") ? "" : " --endpoint " + endpoint) + "' probes its stream in seconds"
+                + (BaseUrlHints.masked(shown) ? "; set " + BaseUrlHints.BASE_URL_VARIABLE + " to your --base-url, "
+                + shown + " with its credentials, which are not printed" : "") + ")");
     }
 
     /**

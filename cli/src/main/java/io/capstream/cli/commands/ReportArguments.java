@@ -1,8 +1,7 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.ConnectionChecks;
 import io.capstream.cli.options.KafkaOptions;
-import io.capstream.cli.options.KafkaReachability;
-import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.report.ReportSources;
 import io.capstream.schemas.Topics;
 import java.io.PrintWriter;
@@ -67,10 +66,8 @@ final class ReportArguments {
         Map<String, ReportSources.Found> stored = Map.of();
         try {
             if (!runIds.isEmpty()) {
-                String down = RegistryReachability.check(kafka.schemaRegistryUrl(), kafka.registryClientConfig());
-                if (down == null) {
-                    down = KafkaReachability.check(kafka.clientProperties());
-                }
+                String down = ConnectionChecks.kafkaThenRegistry(kafka.clientProperties(), kafka.schemaRegistryUrl(),
+                        kafka.registryClientConfig());
                 if (down != null) {
                     err.println(cmd + ": " + down);
                     return new Loaded(List.of(), 1);

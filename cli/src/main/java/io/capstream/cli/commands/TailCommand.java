@@ -1,11 +1,12 @@
 package io.capstream.cli.commands;
 
 import io.capstream.schemas.time.CapClock;
+import io.capstream.cli.config.Secrets;
+import io.capstream.cli.options.ConnectionChecks;
 import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
-import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.tail.TailFormat;
 import io.capstream.cli.tail.TailKind;
 import io.capstream.cli.tail.TailPrinter;
@@ -43,11 +44,19 @@ import picocli.CommandLine.Parameters;
                 + " capstream.server-metrics as a table"
                 + " or JSON. Without --follow: prints what the topic holds (or, with --since, its recent part) and"
                 + " exits. With --follow: prints new records as they arrive until Ctrl-C (add --from-beginning or"
-                + " --since to print older ones first)."},
+                + " --since to print older ones first).",
+            "Needs --bootstrap-servers and --schema-registry-url (the registry the records were written with, e.g."
+                + " the one `capstream up` prints) for every topic."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok (caught up, without --follow)", "1:Kafka or schema registry error", "2:usage error",
             "130:stopped by Ctrl-C (SIGINT)", "143:stopped by SIGTERM"})
 public final class TailCommand implements Callable<Integer> {
+    /**
+     * Why every topic tail reads needs the schema registry the records were written with (its help and its usage
+     * error say so): each record holds only its schema's id, which a registry must resolve.
+     */
+    public static final String REGISTRY_NEEDED = "every topic holds Avro records that carry only their schema's id,"
+            + " which the registry they were written with resolves";
     /** Now, for {@code --since} (tests set their own). */
     CapClock clock = CapClock.system();
     /** Whether a broker answers: null, or the one-line error naming the bootstrap servers (tests set their own). */
@@ -118,7 +127,12 @@ public final class TailCommand implements Callable<Integer> {
             problems.add("--bootstrap-servers is required");
         }
         if (kafka.schemaRegistryUrl() == null) {
-            problems.add("--schema-registry-url is required");
+            problems.add("--schema-registry-url is required: " + REGISTRY_NEEDED);
+        } else if (kafka.schemaRegistryUrl().startsWith(SchemaRegistryClients.MOCK_PREFIX)) {
+            // an in-memory registry of this process holds no writer's schema: every record would fail to decode
+            problems.add("--schema-registry-url " + Secrets.redactUrls(kafka.schemaRegistryUrl()) + " is an in-memory"
+                    + " registry of this process, which holds no schema of the records; give the registry they were"
+                    + " written with");
         }
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println("capstream tail: " + p));
@@ -135,10 +149,8 @@ public final class TailCommand implements Callable<Integer> {
         KafkaClientProperties props = kafka.clientProperties();
         // Kafka first (the topic tail reads), naming the bootstrap servers, then the registry: without it every record
         // fails to decode with Kafka's "Error deserializing VALUE ... seek past the record" instead of a one-line reason
-        String unreachable = kafkaCheck.apply(props);
-        if (unreachable == null) {
-            unreachable = RegistryReachability.check(kafka.schemaRegistryUrl(), kafka.registryClientConfig());
-        }
+        String unreachable = ConnectionChecks.kafkaThenRegistry(() -> kafkaCheck.apply(props),
+                kafka.schemaRegistryUrl(), kafka.registryClientConfig());
         if (unreachable != null) {
             err.println("capstream tail: " + unreachable);
             return 1;

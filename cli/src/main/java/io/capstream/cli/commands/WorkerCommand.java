@@ -4,10 +4,9 @@ import io.capstream.cli.distributed.ControlTopic;
 import io.capstream.cli.distributed.PlanTopic;
 import io.capstream.cli.distributed.ShareRunner;
 import io.capstream.cli.distributed.WorkerService;
+import io.capstream.cli.options.ConnectionChecks;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
-import io.capstream.cli.options.KafkaReachability;
-import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.vertx.core.Vertx;
@@ -88,12 +87,7 @@ public final class WorkerCommand implements Callable<Integer> {
         }
         KafkaClientProperties props = kafka.clientProperties();
         RegistryClientConfig rc = kafka.registryClientConfig();
-        String registryDown = RegistryReachability.check(kafka.schemaRegistryUrl(), rc);
-        if (registryDown != null) {
-            log.println(cmd + ": " + registryDown);
-            return 1;
-        }
-        String unreachable = KafkaReachability.check(props);
+        String unreachable = ConnectionChecks.kafkaThenRegistry(props, kafka.schemaRegistryUrl(), rc);
         if (unreachable != null) {
             log.println(cmd + ": " + unreachable);
             return 1;

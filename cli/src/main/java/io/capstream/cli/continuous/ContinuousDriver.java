@@ -1,9 +1,9 @@
 package io.capstream.cli.continuous;
 
+import io.capstream.cli.options.ConnectionChecks;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.options.KafkaWait;
-import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.runner.BoundedStop;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.cli.runner.ResolvedRun;
@@ -90,14 +90,12 @@ public final class ContinuousDriver {
             problems.forEach(p -> err.println(cmd + ": " + p));
             return 2;
         }
-        String registryDown = RegistryReachability.check(req.schemaRegistryUrl(), req.registryClient());
-        if (registryDown != null) {
-            err.println(cmd + ": " + registryDown + "; nothing was sent");
-            return 1;
-        }
-        // a monitoring service may start before its broker (compose) or on a loaded machine: it waits, as aggregate
-        String unreachable = new KafkaWait(t -> KafkaReachability.probe(kafka, t), System::nanoTime, err, cmd)
-                .await(kafka.bootstrapServers(), kafkaWait, "--kafka-wait");
+        // a monitoring service may start before its broker (compose) or on a loaded machine: it waits for Kafka, as
+        // aggregate, then checks the registry (the order of every command that needs both)
+        String unreachable = ConnectionChecks.kafkaThenRegistry(
+                () -> new KafkaWait(t -> KafkaReachability.probe(kafka, t), System::nanoTime, err, cmd)
+                        .await(kafka.bootstrapServers(), kafkaWait, "--kafka-wait"),
+                req.schemaRegistryUrl(), req.registryClient());
         if (unreachable != null) {
             err.println(cmd + ": " + unreachable + "; nothing was sent");
             return 1;

@@ -9,8 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -22,8 +22,10 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * when the line is printed). Once every request has ended and the run waits for its events to
  * reach Kafka ({@link #onAwaitingDelivery}), it says so: {@code capstream: all 300 requests done;
  * waiting for Kafka to acknowledge 77 events (12 s)} (the count from {@link #watchDelivery}, the
- * time since the wait began); while the embedded Kafka broker is still starting ({@link #watchKafkaStart}) it says
- * that instead: {@code all 300 requests done; starting the embedded Kafka broker, 77 events held (3 s)}. The listener
+ * time since the wait began); while the embedded Kafka is still starting ({@link #watchKafkaStart}) it names the
+ * step instead: {@code all 300 requests done; starting the embedded Kafka broker, 77 events held (3 s)}, then
+ * {@code creating the topics}, {@code starting the report aggregator}, {@code opening the report waiter and the
+ * producer}. The listener
  * callbacks only store state (they run on event loops and
  * must not block); drawing happens on the progress bar's own thread or on a daemon printer thread.
  * Close it when the run ends.
@@ -35,7 +37,7 @@ public final class ProgressView implements RunListener, AutoCloseable {
     private final LongSupplier clock;
     private final AtomicReference<RunProgress> latest = new AtomicReference<>();
     private volatile LongSupplier pendingEvents;
-    private volatile BooleanSupplier kafkaStarting;
+    private volatile Supplier<String> kafkaStart;
     private volatile long startedNs;
     private volatile int planned;
     private volatile long awaitingSinceNs = -1;
@@ -81,12 +83,13 @@ public final class ProgressView implements RunListener, AutoCloseable {
     }
 
     /**
-     * @param starting whether the embedded Kafka broker is still starting (the run's events wait for it, not for
-     *                 Kafka's acknowledgement; e.g. the deferred sink's {@code opening()}); read when a line is drawn
+     * @param step what the embedded Kafka's start does now while the run's events wait for it rather than for
+     *             Kafka's acknowledgement (e.g. "creating the topics", while the deferred sink is {@code opening()}),
+     *             or null once it has started; read when a line is drawn
      * @return this
      */
-    public ProgressView watchKafkaStart(BooleanSupplier starting) {
-        this.kafkaStarting = starting;
+    public ProgressView watchKafkaStart(Supplier<String> step) {
+        this.kafkaStart = step;
         return this;
     }
 
@@ -174,9 +177,10 @@ public final class ProgressView implements RunListener, AutoCloseable {
             return "waiting for the events to be delivered";
         }
         long n = pending.getAsLong();
-        BooleanSupplier starting = kafkaStarting;
-        if (starting != null && starting.getAsBoolean()) {
-            return "starting the embedded Kafka broker, " + n + (n == 1 ? " event" : " events") + " held";
+        Supplier<String> starting = kafkaStart;
+        String step = starting == null ? null : starting.get();
+        if (step != null) {
+            return step + ", " + n + (n == 1 ? " event" : " events") + " held";
         }
         return "waiting for Kafka to acknowledge " + n + (n == 1 ? " event" : " events");
     }

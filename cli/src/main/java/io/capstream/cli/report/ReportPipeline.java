@@ -10,7 +10,7 @@ import io.capstream.aggregator.sweep.SweepTopology;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
-import io.capstream.cli.options.KafkaReachability;
+import io.capstream.cli.options.ConnectionChecks;
 import io.capstream.cli.stack.AggregatorChoice;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.ThrowawayApplicationId;
@@ -131,8 +131,10 @@ public final class ReportPipeline implements AutoCloseable {
         } else {
             bootstrap = config.kafka().bootstrapServers();
             registryUrl = config.schemaRegistryUrl() != null ? config.schemaRegistryUrl() : "mock://capstream";
-            // one line within KafkaReachability.TIMEOUT, instead of the admin client's minute-long retries
-            String unreachable = KafkaReachability.check(config.kafka());
+            // one line within KafkaReachability.TIMEOUT, instead of the admin client's minute-long retries; then the
+            // registry (a real one: the events are encoded and the reports decoded with it), as every command
+            String unreachable = ConnectionChecks.kafkaThenRegistry(config.kafka(), registryUrl,
+                    config.registryClient());
             if (unreachable != null) {
                 throw new IllegalStateException(unreachable);
             }

@@ -35,6 +35,10 @@ import java.util.function.Consumer;
  * stack) to close the waiter and the producer.
  */
 public final class DeliverySession implements AutoCloseable {
+    /** The last step of the deferred opening when the runs wait for their reports. */
+    public static final String STEP_WAITER_AND_PRODUCER = "opening the report waiter and the producer";
+    /** The last step of the deferred opening when they do not. */
+    public static final String STEP_PRODUCER = "opening the producer";
     private final LocalStack stack;
     private final EventDelivery delivery;
     private final boolean awaitReport;
@@ -44,6 +48,8 @@ public final class DeliverySession implements AutoCloseable {
     private boolean opened;
     private volatile KafkaEventSink kafkaSink;
     private volatile ReportWaiter waiter;
+    /** What the deferred sink's opening does now ({@link #kafkaStartStep()}). */
+    private volatile String startStep = LocalStack.STEP_BROKER;
 
     private DeliverySession(LocalStack stack, EventDelivery delivery, boolean awaitReport, PrintStream log) {
         this.stack = stack;
@@ -105,7 +111,7 @@ public final class DeliverySession implements AutoCloseable {
         if (!stack.kafkaStarted()) {
             DeferredEventSink d = new DeferredEventSink(() -> {
                 try {
-                    stack.startKafka(log);
+                    stack.startKafka(log, step -> startStep = step);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while starting the embedded Kafka", e);
@@ -119,6 +125,16 @@ public final class DeliverySession implements AutoCloseable {
         }
         RunScopedSink scoped = new RunScopedSink(openKafka());
         return new RunDelivery(this, delivery.deferred(stack.embeddedKafka()) ? new DeferredEventSink(scoped) : scoped);
+    }
+
+    /**
+     * @return what the opening of the first run's deferred sink does now, for its progress line: a step of
+     *         {@link LocalStack#startKafka(PrintStream, Consumer)} ({@value LocalStack#STEP_BROKER} until the first
+     *         one is known), then {@value #STEP_WAITER_AND_PRODUCER} or {@value #STEP_PRODUCER}; meaningful only
+     *         while that sink is {@link DeferredEventSink#opening() opening}
+     */
+    public String kafkaStartStep() {
+        return startStep;
     }
 
     /**
@@ -139,6 +155,7 @@ public final class DeliverySession implements AutoCloseable {
     private synchronized KafkaEventSink openKafka() {
         if (!opened) {
             opened = true;
+            startStep = awaitReport ? STEP_WAITER_AND_PRODUCER : STEP_PRODUCER;
             if (awaitReport) {
                 ReportWaiter w = ReportWaiter.forReports(stack.kafka(), stack.schemaRegistryUrl(), stack.registryClient())
                         .failWhen(stack::aggregatorFailure);

@@ -3,9 +3,8 @@ package io.capstream.cli.runner;
 import io.capstream.aggregator.slo.SloParseException;
 import io.capstream.aggregator.slo.SloParser;
 import io.capstream.cli.config.ConsoleMask;
+import io.capstream.cli.options.ConnectionChecks;
 import io.capstream.cli.options.KafkaClientProperties;
-import io.capstream.cli.options.KafkaReachability;
-import io.capstream.cli.options.RegistryReachability;
 import io.capstream.cli.options.WorkloadOptions;
 import io.capstream.cli.report.OutputPath;
 import io.capstream.cli.report.TopicHistory;
@@ -165,17 +164,13 @@ public final class RunDriver {
         if (simNotice != null) {
             err.println(cmd + ": warning: " + simNotice);
         }
-        String registryDown = RegistryReachability.check(registry, req.registryClient());
-        if (registryDown != null) {
-            err.println(cmd + ": " + registryDown + "; nothing was sent");
+        // Kafka (unless embedded), then the registry, as every command that needs both
+        String unreachable = ConnectionChecks.kafkaThenRegistry(kafka, registry, req.registryClient());
+        if (unreachable != null) {
+            err.println(cmd + ": " + unreachable + "; nothing was sent");
             return 1;
         }
         if (kafka.bootstrapServers() != null) {
-            String unreachable = KafkaReachability.check(kafka);
-            if (unreachable != null) {
-                err.println(cmd + ": " + unreachable + "; nothing was sent");
-                return 1;
-            }
             String runId = resolved.config().identity().runId();
             if (runId != null && reportExists(kafka, runId)) {
                 err.println(cmd + ": warning: capstream.reports already has a report for run id " + runId

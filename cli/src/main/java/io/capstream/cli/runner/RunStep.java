@@ -27,8 +27,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * One run on a started stack, the part that {@code run} does once and {@code sweep} once per step:
@@ -131,9 +131,11 @@ public final class RunStep {
         // the run's future completes: every request ends (per-read --timeout), and a flush during an outage
         // ends after delivery.timeout.ms + max.block.ms (KafkaEventSink); SIGINT/SIGTERM stop it early
         // with Kafka at the end the deferred sink's opening is the embedded broker's start, not a wait for acks
-        BooleanSupplier kafkaStarting = startsKafka && sink instanceof DeferredEventSink d ? d::opening : () -> false;
+        // (each of its steps named: the broker, the topics, the aggregator, the producer)
+        Supplier<String> kafkaStart = startsKafka && sink instanceof DeferredEventSink d
+                ? () -> d.opening() ? session.kafkaStartStep() : null : () -> null;
         try (ProgressView progress = ProgressView.forConsole().watchDelivery(sink::pending)
-                .watchKafkaStart(kafkaStarting)) {
+                .watchKafkaStart(kafkaStart)) {
             try {
                 outcome = generator.run(plan, sink, progress, control).join();
             } catch (CompletionException e) {

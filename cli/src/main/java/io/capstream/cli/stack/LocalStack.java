@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -48,6 +49,14 @@ public final class LocalStack implements AutoCloseable {
     private static final Duration CLEANUP_TIMEOUT = Duration.ofSeconds(15);
     /** What the in-process report topology is called in messages. */
     private static final String AGGREGATOR_NAME = "report aggregator";
+    /** The step of {@link #startKafka(PrintStream, Consumer)} that starts the embedded broker. */
+    public static final String STEP_BROKER = "starting the embedded Kafka broker";
+    /** The step that creates capstream's topics. */
+    public static final String STEP_TOPICS = "creating the topics";
+    /** The step that looks for a running {@code capstream aggregate} on a shared Kafka. */
+    public static final String STEP_AGGREGATOR_PROBE = "looking for a running capstream aggregate";
+    /** The step that starts the in-process report aggregator. */
+    public static final String STEP_AGGREGATOR = "starting the report aggregator";
 
     private final Vertx vertx;
     private final List<AutoCloseable> closers = new ArrayList<>();
@@ -124,20 +133,36 @@ public final class LocalStack implements AutoCloseable {
      * @throws Exception when the broker or the aggregator cannot start
      */
     public synchronized void startKafka(PrintStream log) throws Exception {
+        startKafka(log, step -> { });
+    }
+
+    /**
+     * As {@link #startKafka(PrintStream)}, telling {@code step} what it starts before each part, so that a progress
+     * line can name it: {@value #STEP_BROKER}, {@value #STEP_TOPICS}, {@value #STEP_AGGREGATOR_PROBE},
+     * {@value #STEP_AGGREGATOR}.
+     *
+     * @param log  where to print one line per started part (stderr)
+     * @param step receives each step as it begins (on this thread); not null
+     * @throws Exception when the broker or the aggregator cannot start
+     */
+    public synchronized void startKafka(PrintStream log, Consumer<String> step) throws Exception {
         if (kafkaStarted) {
             return;
         }
         kafkaStarted = true;
         StackConfig cfg = config;
         if (cfg.embeddedKafka()) {
+            step.accept(STEP_BROKER);
             broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
             closers.add(broker);
             kafka = kafka.withBootstrapServers(broker.bootstrapServers());
+            step.accept(STEP_TOPICS);
             TopicSetup.ensureTopics(broker.bootstrapServers(), kafka.userProperties(), cfg.eventPartitions());
             log.println("capstream: embedded Kafka at " + broker.bootstrapServers());
         }
         if (cfg.aggregator()) {
             if (broker == null && cfg.aggregatorGroup() != null) {
+                step.accept(STEP_AGGREGATOR_PROBE);
                 AggregatorChoice choice = AggregatorChoice.probe(kafka, cfg.aggregatorGroup(), schemaRegistryUrl,
                         AggregatorChoice.PROBE_TIMEOUT);
                 log.println("capstream: " + choice.line());
@@ -147,6 +172,7 @@ public final class LocalStack implements AutoCloseable {
                 }
             }
             if (broker == null) {
+                step.accept(STEP_TOPICS);
                 // a shared Kafka that never saw capstream (no 'capstream up' or 'aggregate' yet): create the
                 // missing topics as import, replay and aggregate do, or Streams stops at once on a missing source
                 Set<String> created = TopicSetup.ensureTopics(kafka.bootstrapServers(), kafka.userProperties(),
@@ -155,6 +181,7 @@ public final class LocalStack implements AutoCloseable {
                     log.println("capstream: created the missing topics " + String.join(", ", new TreeSet<>(created)));
                 }
             }
+            step.accept(STEP_AGGREGATOR);
             startAggregator(log);
         }
     }

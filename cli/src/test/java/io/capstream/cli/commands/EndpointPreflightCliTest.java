@@ -71,14 +71,16 @@ class EndpointPreflightCliTest {
     /**
      * Fresh-user pass 3: run and sweep named a base URL with user-info without it ({@code http://127.0.0.1:P}) while
      * their reports show {@code http://***@127.0.0.1:P}; the console now shows the reports' masked form, never the
-     * password.
+     * password. Fresh-user pass 4: the hint said "try --base-url http://***@127.0.0.1:P/v1", which does not work as
+     * printed (it sends *** as the credentials); it names the change to the user's own --base-url (failed before).
      */
     @Test
     void runAndSweepShowTheBaseUrlsUserInfoMaskedAsTheReportsDo(@TempDir Path tmp) {
         String withUserInfo = "http://user:Pw-Secret-8181@127.0.0.1:" + sim.port();
         String masked = "http://***@127.0.0.1:" + sim.port();
         String hint = masked + " answered 404 to POST /chat/completions but serves GET /v1/models: the base URL"
-                + " usually ends in /v1 (try --base-url " + masked + "/v1)";
+                + " usually ends in /v1 (try your --base-url with /v1 appended (" + masked + "/v1; its credentials are"
+                + " not printed))";
         CliRun r = run("run", "--base-url", withUserInfo, "--model", "capstream-sim", "--requests", "4");
         assertThat(r.code()).as("exit code; stderr %s", r.err()).isEqualTo(2);
         assertThat(own(r, "run")).as("run's lines").contains("capstream run: " + hint);

@@ -1,8 +1,8 @@
 package io.capstream.cli.commands;
 
 import static io.capstream.cli.commands.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code run}, {@code generate} and {@code generate --continuous} with a schema registry URL on a
- * closed port: one clear line naming the registry, exit 1, quickly, no broker started and no
- * request sent to the target (issue 11, item 3: a run against a stopped registry would measure the
- * endpoint and then be unable to encode a single event).
+ * {@code run} with a schema registry URL on a closed port: one clear line naming the registry, exit 1, quickly, no
+ * broker started and no request sent to the target (issue 11, item 3: a run against a stopped registry would measure
+ * the endpoint and then be unable to encode a single event). {@code generate}, {@code generate --continuous} and
+ * {@code worker} with Kafka down too: Kafka is named first (ConnectionChecks; the registry-after-Kafka case is
+ * ConnectionChecksTest's and TailReachabilityTest's).
  */
 class RegistryUnreachableTest {
     private CountingTarget target;
@@ -43,20 +44,46 @@ class RegistryUnreachableTest {
         assertOneLine(r, "capstream run");
     }
 
+    /**
+     * Fresh-user pass 4: with Kafka and the registry both down, generate named the registry (its check came first),
+     * tail named Kafka; every command now checks Kafka first (ConnectionChecks), so this names Kafka in one line and
+     * never gets to the registry (failed before: the line named the registry).
+     */
     @Test
     @Timeout(30)
-    void generateFailsBeforeSendingAnything() {
+    void generateWithBothDownNamesKafkaFirst() {
         CliRun r = run("generate", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", registry,
                 "--base-url", target.baseUrl(), "--model", "m", "--max-model-len", "4096", "--requests", "2");
-        assertOneLine(r, "capstream generate");
+        assertKafkaNamed(r, "capstream generate");
     }
 
+    /** As {@link #generateWithBothDownNamesKafkaFirst()}, after its --kafka-wait (failed before likewise). */
     @Test
     @Timeout(30)
-    void continuousGenerateFailsBeforeSendingAnything() {
-        CliRun r = run("generate", "--continuous", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", registry,
-                "--base-url", target.baseUrl(), "--model", "m", "--max-model-len", "4096", "--requests", "2");
-        assertOneLine(r, "capstream generate --continuous");
+    void continuousGenerateWithBothDownNamesKafkaFirst() {
+        CliRun r = run("generate", "--continuous", "--kafka-wait", "2s", "--bootstrap-servers", "127.0.0.1:1",
+                "--schema-registry-url", registry, "--base-url", target.baseUrl(), "--model", "m", "--max-model-len",
+                "4096", "--requests", "2");
+        assertKafkaNamed(r, "capstream generate --continuous");
+    }
+
+    /** As {@link #generateWithBothDownNamesKafkaFirst()}: worker checked the registry first too (failed before). */
+    @Test
+    @Timeout(30)
+    void workerWithBothDownNamesKafkaFirst() {
+        CliRun r = run("worker", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", registry);
+        assertThat(r.code()).as("exit code, stderr %s", r.err()).isEqualTo(1);
+        assertThat(r.lines().stream().filter(l -> l.startsWith("capstream worker:")).toList()).as("worker's lines")
+                .singleElement().asString().startsWith("capstream worker: cannot reach Kafka at 127.0.0.1:1: ");
+    }
+
+    private void assertKafkaNamed(CliRun r, String cmd) {
+        assertThat(r.code()).as("exit code, stderr %s", r.err()).isEqualTo(1);
+        List<String> lines = r.err().lines().filter(l -> l.startsWith(cmd + ":")).toList();
+        assertThat(lines).as("the command's lines").singleElement().asString()
+                .startsWith(cmd + ": cannot reach Kafka at 127.0.0.1:1: ").endsWith("; nothing was sent")
+                .doesNotContain("schema registry");
+        assertThat(target.hits()).as("requests that reached the target").isZero();
     }
 
     private void assertOneLine(CliRun r, String cmd) {

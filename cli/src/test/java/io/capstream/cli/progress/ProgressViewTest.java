@@ -12,6 +12,7 @@ import io.capstream.loadgen.workload.ContextPlan;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -87,22 +88,32 @@ class ProgressViewTest {
 
     /**
      * Fresh-user pass 3: while {@code run} started its embedded broker after the last request, the line said
-     * "waiting for Kafka to acknowledge 300 events"; it names the broker's start until the broker is up.
+     * "waiting for Kafka to acknowledge 300 events"; it names the broker's start until the broker is up. Fresh-user
+     * pass 4: after the broker's address was printed the line still said "starting the embedded Kafka broker" while
+     * the topics, the aggregator and the producer were set up; it names the step the opening is at (failed before:
+     * the view only knew whether the opening was still under way).
      */
     @Test
-    void whileTheEmbeddedBrokerStartsTheLineSaysSo() {
+    void whileTheEmbeddedKafkaStartsTheLineNamesEachStep() {
         AtomicLong now = new AtomicLong();
-        java.util.concurrent.atomic.AtomicBoolean starting = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicReference<String> step =
+                new java.util.concurrent.atomic.AtomicReference<>("starting the embedded Kafka broker");
         ProgressView view = new ProgressView(false, new PrintStream(new ByteArrayOutputStream()), 3600, now::get)
-                .watchDelivery(() -> 300).watchKafkaStart(starting::get);
+                .watchDelivery(() -> 300).watchKafkaStart(step::get);
         view.onStarted("r", plan(300));
         view.onProgress(new RunProgress(300, 300, 0, 0, null, S));
         view.onAwaitingDelivery(300);
         now.addAndGet(3 * S);
         assertThat(view.line()).as("while the broker starts")
                 .isEqualTo("all 300 requests done; starting the embedded Kafka broker, 300 events held (3 s)");
-        starting.set(false);
-        assertThat(view.line()).as("once the broker is up")
+        for (String s : List.of("creating the topics", "starting the report aggregator",
+                "opening the report waiter and the producer")) {
+            step.set(s);
+            assertThat(view.line()).as("at the step '%s'", s).isEqualTo("all 300 requests done; " + s
+                    + ", 300 events held (3 s)");
+        }
+        step.set(null);
+        assertThat(view.line()).as("once Kafka is up")
                 .isEqualTo("all 300 requests done; waiting for Kafka to acknowledge 300 events (3 s)");
         view.close();
     }

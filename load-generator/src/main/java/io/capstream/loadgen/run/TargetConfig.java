@@ -2,6 +2,7 @@ package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.workload.ApiEndpoint;
 import io.capstream.loadgen.workload.ExtraHeader;
+import io.capstream.schemas.text.BaseUrlHints;
 import io.capstream.schemas.text.HttpUrls;
 import io.capstream.schemas.text.Redaction;
 import java.util.ArrayList;
@@ -223,8 +224,9 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
         String trimmed = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         for (String suffix : List.of("/chat/completions", "/completions", "/models")) {
             if (trimmed.toLowerCase(java.util.Locale.ROOT).endsWith(suffix)) {
+                String base = trimmed.substring(0, trimmed.length() - suffix.length());
                 return "--base-url " + url + " ends in " + suffix + ": give the base ("
-                        + trimmed.substring(0, trimmed.length() - suffix.length()) + "); capstream appends "
+                        + BaseUrlHints.suggest(base, base, "without " + suffix) + "); capstream appends "
                         + endpoint.path();
             }
         }

@@ -1,5 +1,6 @@
 package io.capstream.loadgen.workload;
 
+import io.capstream.schemas.text.BaseUrlHints;
 import io.capstream.schemas.text.HttpUrls;
 import io.capstream.schemas.text.Redaction;
 import io.netty.channel.ConnectTimeoutException;
@@ -123,9 +124,11 @@ public final class EndpointPreflight {
         return ProbeRequest.send(vertx, HttpMethod.GET, other + "/models", null, ApiKey.none(), List.of(),
                 new ClientTls(true, null)).map(a -> a.failure() != null ? null : https
                 ? "TLS handshake failed with " + hostPort(base) + " (no answer over TLS), but it answers plain HTTP:"
-                        + " the server speaks plain HTTP? try " + otherShown
+                        + " the server speaks plain HTTP? try " + BaseUrlHints.suggest(otherShown, otherShown,
+                        "with http:// instead of https://")
                 : "no HTTP answer from " + hostPort(base) + " over plain HTTP, but it answers over TLS: the server"
-                        + " speaks https? try " + otherShown
+                        + " speaks https? try " + BaseUrlHints.suggest(otherShown, otherShown,
+                        "with https:// instead of http://")
                         + " (with --ca-cert FILE, or --insecure for a self-signed test endpoint)");
     }
 
@@ -168,8 +171,9 @@ public final class EndpointPreflight {
             return ProbeRequest.send(vertx, HttpMethod.POST, base + endpoint.path(), "{}", apiKey, headers, tls)
                     .map(chat -> chat.status() != 404 ? null : shown + " answered 404 to "
                             + (models.status() == 404 ? "GET /models and " : "") + "POST " + endpoint.path()
-                            + " but serves GET /v1/models: the base URL usually ends in /v1 (try --base-url "
-                            + shown + "/v1)");
+                            + " but serves GET /v1/models: the base URL usually ends in /v1 (try "
+                            + BaseUrlHints.suggest("--base-url " + shown + "/v1", shown + "/v1", "with /v1 appended")
+                            + ")");
         });
     }
 
@@ -186,8 +190,9 @@ public final class EndpointPreflight {
         for (Throwable x = failure; x != null; x = x.getCause()) {
             String msg = String.valueOf(x.getMessage());
             if (x instanceof NotSslRecordException || msg.contains("not an SSL/TLS record")) {
+                String plain = base.replaceFirst("(?i)^https://", "http://");
                 return "TLS handshake failed with " + hostPort + ": the server speaks plain HTTP? try "
-                        + base.replaceFirst("(?i)^https://", "http://");
+                        + BaseUrlHints.suggest(plain, plain, "with http:// instead of https://");
             }
             if (x instanceof SSLException && tls == null) {
                 Throwable root = x;

@@ -59,8 +59,11 @@ class TargetConfigTest {
         assertEquals(List.of("--base-url http://h:8000/v1/chat/completions ends in /chat/completions: give the base"
                         + " (http://h:8000/v1); capstream appends /chat/completions"),
                 TargetConfig.of("http://h:8000/v1/chat/completions", "m").problems(NO_ENV));
+        // fresh-user pass 4: the masked base (http://***@h:8000/v1) was offered as the base to give, which sends
+        // "***" as the credentials when pasted back; the hint names the change to the user's own --base-url
         assertEquals(List.of("--base-url http://***@h:8000/v1/models/ ends in /models: give the base"
-                        + " (http://***@h:8000/v1); capstream appends /chat/completions"),
+                        + " (your --base-url without /models (http://***@h:8000/v1; its credentials are not printed));"
+                        + " capstream appends /chat/completions"),
                 TargetConfig.of("http://u:pw@h:8000/v1/models/", "m").problems(NO_ENV),
                 "the credentials are masked");
         assertEquals(List.of(), TargetConfig.of("http://h:8000/v1", "m").problems(NO_ENV));
