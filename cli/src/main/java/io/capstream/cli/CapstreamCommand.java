@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "0:success",
             "1:the run or some inputs failed (see the message)",
-            io.capstream.cli.options.ExitCodes.NOTHING_SENT,
+            "2:usage error (nothing was sent)",
             "130:stopped by Ctrl-C (SIGINT), after the command's orderly stop",
             "143:stopped by SIGTERM, likewise"
         })

@@ -58,8 +58,8 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the endpoint can be measured by the protocol (it streams SSE with output deltas)",
             "1:it cannot (the reason is printed: e.g. a whole JSON body to a streaming request, an HTTP error, no"
-                + " output delta), or the endpoint check or the first streamed request timed out",
-            io.capstream.cli.options.ExitCodes.NOTHING_SENT + " (as for run and sweep)"})
+                + " output delta, https to a plain-HTTP server), or the first streamed request timed out",
+            "2:usage error (nothing was sent)"})
 public final class CheckCommand implements Callable<Integer> {
     /** Longest {@code --timeout}, seconds. */
     static final int MAX_TIMEOUT_S = 600;
@@ -139,22 +139,18 @@ public final class CheckCommand implements Callable<Integer> {
             if (engine == null) {
                 // the transport and base-URL diagnoses of 'capstream run' (its endpoint check), word for word
                 String fatal;
-                boolean timedOut = false;
                 try {
                     // bounded by --timeout, the bound of the whole check (it was a fixed 60 s)
                     fatal = EndpointPreflight.check(vertx, url, api, model, key, headers,
                             false, tlsConfig.clientTls()).toCompletionStage().toCompletableFuture()
                             .get(timeoutS, TimeUnit.SECONDS).problem();
                 } catch (java.util.concurrent.TimeoutException e) {
-                    timedOut = true;
                     fatal = "no answer from " + Redaction.urls(url) + " to the endpoint check (GET /models)"
                             + " within " + timeoutS + " s (--timeout bounds the whole check)";
                 }
                 if (fatal != null) {
-                    // no request can reach it: exit 2 as run's and sweep's endpoint check (ExitCodes); the
-                    // time-out of the check's own bound is 1, as a streamed request's
                     return unreachable(new CheckReport(shown(url), model, api.label(), List.of(),
-                            false, fatal), mask, timedOut ? 1 : 2);
+                            false, fatal), mask);
                 }
             }
             // what the endpoint check left of --timeout (at least 1 s)
@@ -188,14 +184,13 @@ public final class CheckCommand implements Callable<Integer> {
      * reverse, a base URL one {@code /v1} short): its one line on stdout (the JSON object with no findings with
      * {@code --json}), the verdict cached.
      *
-     * @param code the exit code: 2 when no request can reach the endpoint, 1 when the endpoint check timed out
-     * @return {@code code}
+     * @return 1
      */
-    private int unreachable(CheckReport report, SecretMask mask, int code) {
+    private int unreachable(CheckReport report, SecretMask mask) {
         out.print(json ? new CheckRenderer(mask).json(report) : mask.apply(report.verdictLine()) + "\n");
         out.flush();
         CheckCache.standard(env).put(report, mask.apply(report.verdictLine()), Instant.now());
-        return code;
+        return 1;
     }
 
     /** @return the base URL as the console and the report show it: user-info masked ({@code ***@}), no trailing "/" */

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
                 + " 'capstream aggregate' computes the reports. Requires --bootstrap-servers and --schema-registry-url."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request completed and every event was delivered",
-            "1:some requests failed or events were undelivered", io.capstream.cli.options.ExitCodes.NOTHING_SENT,
+            "1:some requests failed or events were undelivered", "2:usage error (nothing was sent)",
             "4:a stop rule (--max-error-rate, --max-consecutive-errors, --stop-on-saturation) ended the run early;"
                 + " every event was delivered",
             "130:stopped by Ctrl-C (SIGINT), after the orderly stop (requests in flight end, RunFinished is sent)",

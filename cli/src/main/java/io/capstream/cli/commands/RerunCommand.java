@@ -56,8 +56,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request completed and the report was written",
             "1:some requests failed, events were undelivered, or no report arrived",
-            io.capstream.cli.options.ExitCodes.NOTHING_SENT
-                + "; or the run id has no RunStarted on capstream.events"})
+            "2:usage error, or the run id has no RunStarted on capstream.events (nothing was sent)"})
 public final class RerunCommand implements Callable<Integer> {
     /** Options that would change the workload: the original's values are used instead. */
     static final List<String> WORKLOAD_OPTIONS = List.of("--concurrency", "--rate", "--requests", "--burst",
