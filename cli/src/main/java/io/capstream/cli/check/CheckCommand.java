@@ -58,7 +58,8 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the endpoint can be measured by the protocol (it streams SSE with output deltas)",
             "1:it cannot (the reason is printed: e.g. a whole JSON body to a streaming request, an HTTP error, no"
-                + " output delta, https to a plain-HTTP server), or the first streamed request timed out",
+                + " output delta, https to a plain-HTTP server), the first streamed request timed out, or no request"
+                + " reaches it (refused, unknown host: 'run' and 'sweep' exit 2 there, having sent nothing)",
             "2:usage error (nothing was sent)"})
 public final class CheckCommand implements Callable<Integer> {
     /** Longest {@code --timeout}, seconds. */

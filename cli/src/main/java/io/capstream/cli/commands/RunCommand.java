@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request completed and the report was written",
             "1:some requests failed, events were undelivered, or no report arrived (the report is still written when it arrives)",
-            "2:usage error (nothing was sent)",
+            "2:usage error, or an endpoint no request reaches (nothing was sent)",
             "4:a stop rule (--max-error-rate, --max-consecutive-errors, --stop-on-saturation) ended the run early; its"
                 + " report (capstream.stopped) was written",
             "130:stopped by Ctrl-C (SIGINT), after the orderly stop (requests in flight end, the report is still written)",

@@ -58,7 +58,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every step has its report and the sweep's curve arrived",
             "1:a step got no report, or the curve did not arrive",
-            "2:usage error (nothing was sent)",
+            "2:usage error, or an endpoint no request reaches (nothing was sent)",
             "130:stopped by Ctrl-C (SIGINT), after the current step's orderly stop",
             "143:stopped by SIGTERM, likewise"})
 public final class SweepCommand implements Callable<Integer> {
