@@ -52,9 +52,7 @@ public final class CapstreamMain {
      */
     public static CommandLine newCommandLine(CommandLine.IDefaultValueProvider defaults) {
         CommandLine cmd = new CommandLine(new CapstreamCommand());
-        // tail never embeds Kafka: its help says both connection options are required, and why
-        io.capstream.cli.options.RequiredKafkaHelp.install(cmd.getSubcommands().get("tail").getCommandSpec(),
-                io.capstream.cli.commands.TailCommand.REGISTRY_NEEDED);
+        installKafkaHelp(cmd);
         cmd.setDefaultValueProvider(defaults);
         cmd.setParameterExceptionHandler(new io.capstream.cli.config.ShortUsageErrors());
         io.capstream.cli.config.ConfigErrors.install(cmd);
@@ -66,5 +64,25 @@ public final class CapstreamMain {
             io.capstream.cli.options.OptionSections.install(cmd.getSubcommands().get(name));
         }
         return cmd;
+    }
+
+    /**
+     * The commands that never embed Kafka: their help says when they need the connection options, and why,
+     * instead of the embedded defaults of {@code run} and {@code sweep} (before {@code OptionSections} groups them).
+     */
+    private static void installKafkaHelp(CommandLine cmd) {
+        java.util.function.Function<String, picocli.CommandLine.Model.CommandSpec> spec =
+                name -> cmd.getSubcommands().get(name).getCommandSpec();
+        io.capstream.cli.options.RequiredKafkaHelp.install(spec.apply("tail"),
+                io.capstream.cli.commands.TailCommand.REGISTRY_NEEDED);
+        io.capstream.cli.options.RequiredKafkaHelp.install(spec.apply("aggregate"),
+                io.capstream.cli.commands.AggregateCommand.REGISTRY_NEEDED);
+        io.capstream.cli.options.RequiredKafkaHelp.install(spec.apply("worker"),
+                io.capstream.cli.commands.WorkerCommand.REGISTRY_NEEDED);
+        io.capstream.cli.options.RequiredKafkaHelp.install(spec.apply("generate"),
+                io.capstream.cli.commands.GenerateCommand.KAFKA_NEEDED,
+                io.capstream.cli.commands.GenerateCommand.REGISTRY_NEEDED);
+        io.capstream.cli.options.RequiredKafkaHelp.installForRunIds(spec.apply("report"));
+        io.capstream.cli.options.RequiredKafkaHelp.installForRunIds(spec.apply("compare"));
     }
 }

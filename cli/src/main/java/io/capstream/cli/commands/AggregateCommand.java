@@ -64,6 +64,13 @@ import picocli.CommandLine.Option;
             "2:usage error (e.g. --http-port in use; the process holding it is named)",
             "130:stopped by Ctrl-C (SIGINT), after Kafka Streams closed", "143:stopped by SIGTERM, likewise"})
 public final class AggregateCommand implements Callable<Integer> {
+    /**
+     * Why aggregate needs the schema registry the generators wrote with (its {@code --help} says so,
+     * {@code RequiredKafkaHelp}): each event holds only its schema's id, which that registry resolves.
+     */
+    public static final String REGISTRY_NEEDED = "the events are Avro records that carry only their schema's id,"
+            + " which the registry the generators wrote them with resolves";
+
     /** How long SIGINT/SIGTERM waits for the close (API, Kafka Streams' last commit, the last OTLP export). */
     static final Duration STOP_BOUND = Duration.ofSeconds(12);
     /** How long the start waits for the events topic's partition count (as AggregatorService's own ask). */

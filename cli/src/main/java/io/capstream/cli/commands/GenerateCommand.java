@@ -30,6 +30,14 @@ import picocli.CommandLine.Option;
             "130:stopped by Ctrl-C (SIGINT), after the orderly stop (requests in flight end, RunFinished is sent)",
             "143:stopped by SIGTERM, likewise"})
 public final class GenerateCommand implements Callable<Integer> {
+    /** When generate needs {@code --bootstrap-servers} (its {@code --help}, {@code RequiredKafkaHelp}): always. */
+    public static final String KAFKA_NEEDED = "Required, in every mode (one run, --continuous, --workers): this"
+            + " command starts no embedded broker ('capstream run' does)";
+    /** When and why generate needs {@code --schema-registry-url}: the rest of its description in {@code --help}. */
+    public static final String REGISTRY_NEEDED = ". Required, in every mode: the events are Avro records that carry"
+            + " only their schema's id, registered there for 'capstream aggregate' (and 'tail') to resolve; with a"
+            + " mock://SCOPE registry, which lives inside one process, no other process can read them";
+
     @Mixin
     RunOptions run = new RunOptions();
 

@@ -44,6 +44,13 @@ import picocli.CommandLine.Option;
             "130:stopped by Ctrl-C (SIGINT), after the shares in progress ended (each asked to stop, at most 60 s)",
             "143:stopped by SIGTERM, likewise"})
 public final class WorkerCommand implements Callable<Integer> {
+    /**
+     * Why a worker needs the schema registry its coordinator and the aggregator use (its {@code --help} says so,
+     * {@code RequiredKafkaHelp}): the plans it reads and the events it writes carry only their schema's id.
+     */
+    public static final String REGISTRY_NEEDED = "the plans it reads and the events it writes are Avro records that"
+            + " carry only their schema's id, which the registry of the coordinator and the aggregator resolves";
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
