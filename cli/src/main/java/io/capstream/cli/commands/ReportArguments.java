@@ -95,10 +95,21 @@ final class ReportArguments {
                 found.add(stored.get(arg));
             } else {
                 err.println(cmd + ": no report for run id " + arg + " on " + Topics.REPORTS
-                        + " (unknown run id, deleted, or past the topic's retention)");
+                        + " (unknown run id, deleted, or past the topic's retention)" + mockRegistryHint(kafka));
                 code = 2;
             }
         }
         return code == 0 ? new Loaded(found, 0) : new Loaded(List.of(), code);
+    }
+
+    /**
+     * @return for a {@code mock://} registry, why it finds no report another process wrote; else empty
+     */
+    private static String mockRegistryHint(KafkaOptions kafka) {
+        String url = kafka.schemaRegistryUrl();
+        return url != null && url.startsWith("mock://")
+                ? "; --schema-registry-url " + url + " is an in-memory registry of this process only, so reports other"
+                        + " processes wrote cannot be decoded: give the registry they were written with"
+                : "";
     }
 }
