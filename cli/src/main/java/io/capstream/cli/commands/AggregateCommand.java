@@ -7,6 +7,7 @@ import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.aggregator.otlp.OtlpConfig;
 import io.capstream.aggregator.otlp.OtlpConfigException;
 import io.capstream.aggregator.otlp.OtlpExport;
+import io.capstream.aggregator.runtime.StaticMembership;
 import io.capstream.aggregator.runtime.StreamsSettings;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
@@ -31,6 +32,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -124,7 +126,8 @@ public final class AggregateCommand implements Callable<Integer> {
     @Option(names = "--state-dir", paramLabel = "DIR",
             description = "Kafka Streams state directory; the application's state goes to DIR/<application id>. State"
                     + " without a valid checkpoint (e.g. a killed process's) is wiped and restored from the changelog"
-                    + " topics; one WARN line says so."
+                    + " topics; one WARN line says so. It also keeps the instance's id in its consumer group (static"
+                    + " membership): started again on the same DIR after a crash, it takes its old place at once."
                     + " Default: capstream's own, " + StreamsStateDirs.HELP + ", not Kafka Streams' /tmp/kafka-streams,"
                     + " which other programs share.")
     Path stateDir;
@@ -241,8 +244,13 @@ public final class AggregateCommand implements Callable<Integer> {
         AggregatorConfig config = new AggregatorConfig(base.report().withIncompleteDeadline(incompleteDeadline),
                 windowConfig, sloAlerts.apply(base.slo(), new ArrayList<>()));
         Path stateBase = stateDir != null ? stateDir : StreamsStateDirs.defaultDir();
+        // static group membership kept in the state directory (a restart after a crash takes its old place at once),
+        // then the user's properties, which win
+        Map<String, String> extra = new LinkedHashMap<>(
+                StaticMembership.properties(stateBase, applicationId, props.userProperties()));
+        extra.putAll(props.userProperties());
         StreamsSettings settings = StreamsSettings.defaults(applicationId, props.bootstrapServers(), stateBase)
-                .withStreamThreads(streamThreads).withExtra(props.userProperties());
+                .withStreamThreads(streamThreads).withExtra(extra);
         AggregatorService service;
         try {
             service = AggregatorService.start(config, settings, new ApiConfig(httpHost, httpPort, advertised),

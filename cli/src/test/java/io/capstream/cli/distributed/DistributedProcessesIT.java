@@ -128,6 +128,17 @@ class DistributedProcessesIT {
                     admin.describeConsumerGroups(List.of(WorkerService.GROUP)).all().get()
                             .get(WorkerService.GROUP).members().size() == 3
                     && admin.describeConsumerGroups(List.of(APP_ID)).all().get().get(APP_ID).members().size() == 2);
+            // static members (a restart after kill -9 takes the dead member's place at once): each instance's id is
+            // the one kept in its state directory, with Kafka Streams' thread index appended
+            List<String> instanceIds = admin.describeConsumerGroups(List.of(APP_ID)).all().get().get(APP_ID).members()
+                    .stream().map(m -> m.groupInstanceId().orElse("(dynamic)")).sorted().toList();
+            List<String> kept = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                kept.add(Files.readString(dir.resolve("state-" + i).resolve(APP_ID)
+                        .resolve("capstream-group-instance-id")).trim() + "-1");
+            }
+            assertThat(instanceIds).as("group.instance.id of the two aggregates' members")
+                    .containsExactlyInAnyOrderElementsOf(kept);
         }
         List<String> common = List.of("--bootstrap-servers", bs, "--schema-registry-url", registry, "--aggregator-group",
                 APP_ID, "--base-url", sim, "--model", "capstream-sim", "--ctx-tokens", "256", "--shared-prefix-tokens",
