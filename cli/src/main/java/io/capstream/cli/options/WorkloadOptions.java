@@ -77,8 +77,10 @@ public class WorkloadOptions {
     int maxModelLen;
 
     @Option(names = "--margin", paramLabel = "TOKENS",
-            description = "Tokens kept free below the context window. Default: ${DEFAULT-VALUE}.")
-    int margin = RunConfig.DEFAULT_MARGIN;
+            description = "Tokens kept free below the context window. Default: " + RunConfig.DEFAULT_MARGIN
+                    + "; 0 with --endpoint embeddings or rerank, which generate nothing (an embedding model's window is"
+                    + " often 512 tokens).")
+    Integer margin;
 
     @Option(names = "--dataset", paramLabel = "FILE",
             description = "Send the prompts of this file instead of synthetic ones: JSONL (one object per line with"
@@ -303,7 +305,10 @@ public class WorkloadOptions {
                 RunConfig.DEFAULT_CONCURRENCY, burst, arrivalMode, null,
                 maxInFlight == null && trace != null ? Integer.valueOf(TRACE_MAX_IN_FLIGHT) : maxInFlight,
                 seconds(duration), seconds(rampUp))));
-        RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, margin,
+        // the margin keeps room for the chat template and the estimate's error below a generating model's window;
+        // embeddings and rerank send bare inputs (their window is often 512 tokens, below the chat default)
+        int marginTokens = margin != null ? margin : api.streamed() ? RunConfig.DEFAULT_MARGIN : 0;
+        RequestShape request = new RequestShape(sharedPrefixTokens, ctxTokens, maxTokens, maxModelLen, marginTokens,
                 thinking, noThinking, reasoningEffort, input, output, trace != null ? trace : dataset, tokenizer, body,
                 salt);
         RunIdentity identity = new RunIdentity(runId, runIdSuffix, null, 1, seed, gpu);

@@ -1,5 +1,6 @@
 package io.capstream.cli.options;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -46,6 +47,22 @@ class RunOptionsResolveTest {
         RunConfig c = config("--base-url", " http://h:8000/v1 ", "--engine", "vllm", "--timeout", "30", "--keep-alive");
         assertEquals(new TargetConfig("http://h:8000/v1", false, null, "vllm", null, 30.0, true), c.target());
         assertEquals(List.of("--model is required"), c.validate(k -> null));
+    }
+
+    /**
+     * Before: embeddings and rerank kept the chat default margin of 1024 tokens, so a 512-token embedding model
+     * ("max model length 512 must exceed --max-tokens + --margin (1088)") could not be measured without --margin.
+     */
+    @Test
+    void theDefaultMarginIsTheChatTemplatesRoomOnlyForEndpointsThatGenerate() {
+        assertThat(config().request().margin()).as("chat, default margin").isEqualTo(RunConfig.DEFAULT_MARGIN);
+        assertThat(config("--endpoint", "embeddings").request().margin()).as("embeddings, default margin").isZero();
+        assertThat(config("--endpoint", "rerank").request().margin()).as("rerank, default margin").isZero();
+        assertThat(config("--endpoint", "embeddings", "--margin", "100").request().margin())
+                .as("embeddings, --margin 100").isEqualTo(100);
+        RunConfig small = config("--endpoint", "embeddings", "--max-model-len", "512");
+        assertThat(small.validate(k -> null)).as("embeddings against a 512-token window").isEmpty();
+        assertThat(small.request().promptCap(512)).as("its prompt cap, tokens").isEqualTo(448);
     }
 
     @Test
