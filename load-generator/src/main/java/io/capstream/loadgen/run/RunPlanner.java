@@ -170,12 +170,13 @@ public final class RunPlanner {
         ContextPlan contexts;
         if (dataset != null || config.request().inputTokens() != null) {
             int[] planned = WorkloadPlanner.planned(config, n, dataset, cap, errors);
-            RunValidator.aggregateGuard(errors, n, java.util.Arrays.stream(planned).max().orElse(0));
+            RunValidator.aggregateGuard(errors, n, InputsRules.inputsPerRequest(config),
+                    java.util.Arrays.stream(planned).max().orElse(0));
             contexts = ContextPlan.of(planned, cap);
         } else {
             long perRequest = InputsRules.contextTokens(config) != 0 ? InputsRules.contextTokens(config)
                     : Math.min(cap == null ? RunConfig.SAMPLED_CONTEXT_CEILING : cap, RunConfig.SAMPLED_CONTEXT_CEILING);
-            RunValidator.aggregateGuard(errors, n, perRequest);
+            RunValidator.aggregateGuard(errors, n, InputsRules.inputsPerRequest(config), perRequest);
             contexts = null;
         }
         if (n == 0) {
