@@ -111,6 +111,22 @@ class RunPlannerWorkloadTest {
     }
 
     @Test
+    void anInputTokensMeanOverTheCapIsAUsageErrorNotAClamp() {
+        // before the fix: --input-tokens 5000 with --max-model-len 4096 sent prompts of the 3008-token cap while
+        // the report recorded input_tokens_mean 5000, with no word on the console
+        RunConfig b = b().withRequest(r -> r.withInputTokens(new LengthDistribution(5000, 0)).withMaxModelLen(4096));
+        assertThat(problems(b, 4096)).as("--input-tokens 5000 --max-model-len 4096").containsExactly(
+                "--input-tokens mean 5000 exceeds the prompt cap of 3008 tokens = --max-model-len 4096 - max_tokens 64"
+                        + " - --margin 1024: every prompt would be cut to 3008; lower the mean (at most 3008), or"
+                        + " --max-tokens or --margin");
+        assertThat(problems(b().withRequest(r -> r.withInputTokens(new LengthDistribution(5000, 0))), 4096))
+                .as("--input-tokens 5000 against a probed window of 4096").containsExactly(
+                        "--input-tokens mean 5000 exceeds the prompt cap of 3008 tokens = the model's window 4096"
+                                + " (GET /models) - max_tokens 64 - --margin 1024: every prompt would be cut to 3008;"
+                                + " lower the mean (at most 3008), or --max-tokens or --margin");
+    }
+
+    @Test
     void aDatasetPromptOverTheCapIsAUsageError() {
         assertEquals(List.of("--dataset chat.jsonl: 3 request(s) exceed the prompt cap of 10 tokens (window - largest"
                         + " max_tokens - --margin); first: request 0 (entry 0) has 14 prompt tokens"),
