@@ -151,6 +151,16 @@ public final class RunPlanner {
         if (arrivals != null) {
             requests = requests.withArrivals(java.util.Arrays.copyOf(arrivals, n));
         }
+        if (dataset != null && !dataset.multiTurn()) {
+            // RunValidator left these to the plan: a multi-turn dataset's conversations take them
+            List<String> single = config.conversation().needConversations(
+                    config.load().arrival() == io.capstream.loadgen.arrival.ArrivalMode.TRACE
+                            ? " (a --trace's lines are single requests)"
+                            : " (--dataset " + dataset.name() + " holds single prompts)");
+            if (!single.isEmpty()) {
+                return CompletableFuture.failedFuture(new UsageException(single));
+            }
+        }
         if (dataset != null && !dataset.multiTurn() && config.conversation().tools() != null) {
             return CompletableFuture.failedFuture(new UsageException("--tools with --dataset needs a multi-turn dataset"
                     + " (--dataset " + dataset.name() + " holds single prompts)"));

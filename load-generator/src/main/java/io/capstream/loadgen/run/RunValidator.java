@@ -80,7 +80,8 @@ public final class RunValidator {
      */
     static List<String> conversationProblems(RunConfig config) {
         ConversationShape conv = config.conversation();
-        List<String> errors = new ArrayList<>(conv.problems(config.target().endpoint()));
+        List<String> errors = new ArrayList<>(conv.problems(config.target().endpoint(),
+                config.request().dataset() != null));
         if (conv.tools() != null) {
             try {
                 io.capstream.loadgen.conversation.ToolDefinitions.read(conv.tools());
