@@ -191,6 +191,9 @@ public final class AggregateCommand implements Callable<Integer> {
         if (streamThreads < 1) {
             problems.add("--stream-threads must be >= 1, got " + streamThreads);
         }
+        if (httpPort < 0 || httpPort > 65535) {
+            problems.add("--http-port must be in 0..65535 (0 = any free port), got " + httpPort);
+        }
         AdvertisedUrl advertised = null;
         if (advertisedUrl != null) {
             try {

@@ -186,13 +186,13 @@ public final class ContinuousDriver {
 
     /**
      * @param o a finished run, its sink closed
-     * @return e.g. {@code run r-c3: 20 completed, 0 failed of 20}, with {@code (interrupted)} and, when some of its
+     * @return e.g. {@code run r-c3: 20 completed, 0 failed of 20} ({@link RunOutcome#counts()}), with {@code (interrupted)} and, when some of its
      *         events did not reach Kafka, {@code ; 21 of its events were NOT delivered to Kafka: its report and
      *         windows miss them}
      */
     static String line(RunOutcome o) {
-        return String.format(java.util.Locale.ROOT, "run %s: %d completed, %d failed of %d%s%s", o.runId(), o.completed(),
-                o.failed(), o.requestsPlanned(), o.interrupted() ? " (interrupted)" : "", o.eventsUndelivered() == 0
+        return String.format(java.util.Locale.ROOT, "run %s: %s%s%s", o.runId(), o.counts(),
+                o.interrupted() ? " (interrupted)" : "", o.eventsUndelivered() == 0
                         ? "" : "; " + o.eventsUndelivered() + " of its events were NOT delivered to Kafka: its report"
                         + " and windows miss them");
     }

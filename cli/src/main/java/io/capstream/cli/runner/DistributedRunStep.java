@@ -287,7 +287,10 @@ public final class DistributedRunStep {
             problems.add("--workers: -H headers are not sent to workers (the plan holds no header values, they may"
                     + " be secrets); run them in one process");
         }
-        if (config.request().perRequestLengths()) {
+        if (config.load().arrival() == ArrivalMode.TRACE) { // a trace sets the dataset too: name the option given
+            problems.add("--workers: --trace is not sent to workers (the trace's lines are one schedule); run it in"
+                    + " one process");
+        } else if (config.request().perRequestLengths()) {
             problems.add("--workers: --dataset, --input-tokens and --output-tokens are not sent to workers yet;"
                     + " run them in one process");
         }

@@ -195,8 +195,7 @@ public final class RunStep {
                 }
             }
         } else if (!req.awaitReport()) {
-            out.printf("run %s: %d completed, %d failed of %d; %s (Kafka %s)%n", outcome.runId(),
-                    outcome.completed(), outcome.failed(), outcome.requestsPlanned(),
+            out.printf("run %s: %s; %s (Kafka %s)%n", outcome.runId(), outcome.counts(),
                     RunDriver.deliverySummary(events, undelivered), stack.kafka().bootstrapServers());
         }
         if (outcome.failed() > 0) {

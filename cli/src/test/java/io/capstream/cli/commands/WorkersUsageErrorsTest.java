@@ -53,6 +53,18 @@ class WorkersUsageErrorsTest {
                         + " --api-key-env with the variable set on every worker");
     }
 
+    @Test
+    @Timeout(20)
+    void aTraceWithWorkersIsNamedAsTheTrace(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        // before the fix the line named "--dataset, --input-tokens and --output-tokens", none of which was given
+        java.nio.file.Path trace = tmp.resolve("t.jsonl");
+        java.nio.file.Files.writeString(trace, "{\"timestamp\": 0, \"input_length\": 100, \"output_length\": 5}\n");
+        List<String> kafka = List.of("--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url", "mock://x");
+        assertUsageError(run(args(kafka, "generate", "--workers", "2", "--trace", trace.toString())),
+                "capstream generate: --workers: --trace is not sent to workers (the trace's lines are one schedule);"
+                        + " run it in one process");
+    }
+
     private static String[] args(List<String> tail, String... head) {
         List<String> all = new java.util.ArrayList<>(List.of(head));
         all.addAll(tail);

@@ -124,7 +124,22 @@ public record ConversationShape(LengthDistribution turns, Double thinkTimeS, Dou
      * @return one usage error message per problem; empty when valid; never null
      */
     public List<String> problems(ApiEndpoint endpoint) {
+        return problems(endpoint, false);
+    }
+
+    /**
+     * {@link #problems(ApiEndpoint)} for a run that may replay a {@code --dataset}: a multi-turn dataset's
+     * conversations take {@code --think-time}, {@code --session-header} and {@code --responses-state server} as
+     * synthetic ones do, and whether it is multi-turn is known only once it is read ({@link RunPlanner}), so with a
+     * dataset the rules that want conversations are left to the planner.
+     *
+     * @param endpoint the run's endpoint; not null
+     * @param dataset  whether the run has a {@code --dataset} (or {@code --trace})
+     * @return one usage error message per problem; empty when valid; never null
+     */
+    public List<String> problems(ApiEndpoint endpoint, boolean dataset) {
         List<String> errors = new ArrayList<>();
+        boolean turnsUnknown = dataset && !multiTurn() && tools == null;
         if (turns != null) {
             if (!Double.isFinite(turns.mean()) || turns.mean() < 1 || turns.mean() > MAX_TURNS
                     || !Double.isFinite(turns.stddev()) || turns.stddev() < 0) {
@@ -135,8 +150,8 @@ public record ConversationShape(LengthDistribution turns, Double thinkTimeS, Dou
         waitProblem(errors, "--think-time", thinkTimeS);
         waitProblem(errors, "--think-time standard deviation", thinkTimeStddevS);
         waitProblem(errors, "--tool-latency", toolLatencyS);
-        if ((thinkTimeS != null || thinkTimeStddevS != null) && !multiTurn() && tools == null) {
-            errors.add("--think-time applies between the turns of a conversation: give --turns (more than 1)");
+        if (!turnsUnknown) {
+            errors.addAll(needConversations(""));
         }
         if (sessionHeader != null && !sessionHeader.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
             errors.add("--session-header must be a header name (letters, digits, '-'), got '" + sessionHeader + "'");
@@ -156,14 +171,36 @@ public record ConversationShape(LengthDistribution turns, Double thinkTimeS, Dou
             } else if (serverState() && endpoint != ApiEndpoint.RESPONSES) {
                 errors.add("--responses-state server needs --endpoint responses (previous_response_id is a Responses"
                         + " API field)");
-            } else if (serverState() && !multiTurn() && tools == null) {
-                errors.add("--responses-state server applies between the turns of a conversation: give --turns"
-                        + " (more than 1)");
             }
         }
         if (conversations() && endpoint == ApiEndpoint.COMPLETIONS) {
             errors.add("--turns and --tools need a chat, responses or messages --endpoint (completions has no"
                     + " conversation history)");
+        }
+        return errors;
+    }
+
+    /**
+     * The options that act between the turns of a conversation, given to a run without conversations.
+     *
+     * @param why what the run has instead of conversations, e.g. {@code " (--dataset f.jsonl holds single prompts)"},
+     *            or empty
+     * @return one usage error per such option; empty when the run has conversations or none of them
+     */
+    public List<String> needConversations(String why) {
+        List<String> errors = new ArrayList<>();
+        if (multiTurn() || tools != null) {
+            return errors;
+        }
+        String give = ": give --turns (more than 1)" + why;
+        if (thinkTimeS != null || thinkTimeStddevS != null) {
+            errors.add("--think-time applies between the turns of a conversation" + give);
+        }
+        if (sessionHeader != null) {
+            errors.add("--session-header sends the conversation id with every turn of a conversation" + give);
+        }
+        if (serverState()) {
+            errors.add("--responses-state server applies between the turns of a conversation" + give);
         }
         return errors;
     }

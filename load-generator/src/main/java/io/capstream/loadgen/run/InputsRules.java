@@ -74,6 +74,16 @@ final class InputsRules {
     }
 
     /**
+     * @param config the run; not null
+     * @return the inputs (documents) each request carries: {@code --batch} (default 1) for embeddings and rerank,
+     *         1 for the streamed endpoints; what the aggregate prompt guard multiplies the input length by
+     */
+    static int inputsPerRequest(RunConfig config) {
+        Integer batch = config.payload().batch();
+        return config.target().endpoint().streamed() || batch == null ? 1 : Math.max(1, batch);
+    }
+
+    /**
      * The planned input length of a run that gives none: {@code --ctx-tokens} when set, else for embeddings and rerank
      * {@value InputBatch#DEFAULT_INPUT_TOKENS} tokens, else 0 (the reference's context distribution).
      *

@@ -59,6 +59,16 @@ public record RunOutcome(String runId, String workerId, int requestsPlanned, int
     }
 
     /**
+     * @return the counts of the one-line outcome {@code generate} prints, e.g. {@code 20 completed, 0 failed of 20},
+     *         with {@code , N cancelled} before {@code of} when the client cancelled some ({@code --cancel-rate}), so
+     *         that the counts add up to the requests sent
+     */
+    public String counts() {
+        return completed + " completed, " + failed + " failed" + (cancelled() > 0 ? ", " + cancelled() + " cancelled" : "")
+                + " of " + requestsPlanned;
+    }
+
+    /**
      * @return 0 when every request completed or was cancelled by the client on purpose, and every event was
      *         delivered; {@value #EXIT_STOPPED} when a stop rule ended the run early and every event was delivered
      *         (whatever failed); else 1 (spec §5)

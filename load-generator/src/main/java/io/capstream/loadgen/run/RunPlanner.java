@@ -151,6 +151,16 @@ public final class RunPlanner {
         if (arrivals != null) {
             requests = requests.withArrivals(java.util.Arrays.copyOf(arrivals, n));
         }
+        if (dataset != null && !dataset.multiTurn()) {
+            // RunValidator left these to the plan: a multi-turn dataset's conversations take them
+            List<String> single = config.conversation().needConversations(
+                    config.load().arrival() == io.capstream.loadgen.arrival.ArrivalMode.TRACE
+                            ? " (a --trace's lines are single requests)"
+                            : " (--dataset " + dataset.name() + " holds single prompts)");
+            if (!single.isEmpty()) {
+                return CompletableFuture.failedFuture(new UsageException(single));
+            }
+        }
         if (dataset != null && !dataset.multiTurn() && config.conversation().tools() != null) {
             return CompletableFuture.failedFuture(new UsageException("--tools with --dataset needs a multi-turn dataset"
                     + " (--dataset " + dataset.name() + " holds single prompts)"));
@@ -169,13 +179,18 @@ public final class RunPlanner {
         List<String> errors = new ArrayList<>();
         ContextPlan contexts;
         if (dataset != null || config.request().inputTokens() != null) {
+            String mean = inputMeanAboveCap(config, dataset, cap, maxModelLen, largest);
+            if (mean != null) {
+                errors.add(mean);
+            }
             int[] planned = WorkloadPlanner.planned(config, n, dataset, cap, errors);
-            RunValidator.aggregateGuard(errors, n, java.util.Arrays.stream(planned).max().orElse(0));
+            RunValidator.aggregateGuard(errors, n, InputsRules.inputsPerRequest(config),
+                    java.util.Arrays.stream(planned).max().orElse(0));
             contexts = ContextPlan.of(planned, cap);
         } else {
             long perRequest = InputsRules.contextTokens(config) != 0 ? InputsRules.contextTokens(config)
                     : Math.min(cap == null ? RunConfig.SAMPLED_CONTEXT_CEILING : cap, RunConfig.SAMPLED_CONTEXT_CEILING);
-            RunValidator.aggregateGuard(errors, n, perRequest);
+            RunValidator.aggregateGuard(errors, n, InputsRules.inputsPerRequest(config), perRequest);
             contexts = null;
         }
         if (n == 0) {
@@ -194,6 +209,31 @@ public final class RunPlanner {
             return CompletableFuture.failedFuture(new UsageException(outgrown));
         }
         return CompletableFuture.completedFuture(new RunPlan(config, maxModelLen, contexts, key, requests));
+    }
+
+    /**
+     * An {@code --input-tokens} mean above the prompt cap of a known window is refused, as a fixed
+     * {@code --ctx-tokens} is: clamping every draw to the cap would send prompts of the cap's length while the report
+     * records the asked-for mean. Draws of a mean within the cap are still clamped to it.
+     *
+     * @param config  the run
+     * @param dataset the run's dataset, or null (then {@code --input-tokens} gives the lengths)
+     * @param cap     the prompt cap, tokens, or null when the window is unknown
+     * @param window  the window the cap comes from, tokens (when {@code cap} is not null)
+     * @param largest the largest {@code max_tokens} of any request, tokens
+     * @return the one-line usage error, or null
+     */
+    static String inputMeanAboveCap(RunConfig config, Dataset dataset, Integer cap, Integer window, int largest) {
+        io.capstream.loadgen.workload.LengthDistribution in = config.request().inputTokens();
+        if (dataset != null || in == null || cap == null || Math.round(in.mean()) <= cap) {
+            return null;
+        }
+        String source = config.request().maxModelLen() != 0 ? "--max-model-len " + window
+                : "the model's window " + window + " (GET /models)";
+        return "--input-tokens mean " + Math.round(in.mean()) + " exceeds the prompt cap of " + cap + " tokens = "
+                + source + " - max_tokens " + largest + " - --margin " + config.request().margin()
+                + ": every prompt would be cut to " + cap + "; lower the mean (at most " + cap
+                + "), or --max-tokens or --margin";
     }
 
     /**

@@ -58,7 +58,7 @@ public final class RunValidator {
         if (!request.perRequestLengths() && (request.ctxTokens() != 0 || request.maxModelLen() != 0)) {
             long perRequest = request.ctxTokens() != 0 ? request.ctxTokens()
                     : Math.min(Math.max(0L, request.promptCap(request.maxModelLen())), RunConfig.SAMPLED_CONTEXT_CEILING);
-            aggregateGuard(errors, load.effectiveRequests(), perRequest);
+            aggregateGuard(errors, load.effectiveRequests(), InputsRules.inputsPerRequest(config), perRequest);
         }
         errors.addAll(conversationProblems(config));
         errors.addAll(config.cancel().problems());
@@ -80,7 +80,8 @@ public final class RunValidator {
      */
     static List<String> conversationProblems(RunConfig config) {
         ConversationShape conv = config.conversation();
-        List<String> errors = new ArrayList<>(conv.problems(config.target().endpoint()));
+        List<String> errors = new ArrayList<>(conv.problems(config.target().endpoint(),
+                config.request().dataset() != null));
         if (conv.tools() != null) {
             try {
                 io.capstream.loadgen.conversation.ToolDefinitions.read(conv.tools());
@@ -168,9 +169,31 @@ public final class RunValidator {
      * @param perRequest the unclamped fixed context, or min(cap or 262144, 262144), tokens
      */
     static void aggregateGuard(List<String> errors, int n, long perRequest) {
-        if ((long) n * perRequest > RunConfig.AGGREGATE_PROMPT_LIMIT) {
-            errors.add("aggregate prompt guard: " + n + " requests x " + perRequest + " context tokens = "
-                    + ((long) n * perRequest) + " exceeds " + RunConfig.AGGREGATE_PROMPT_LIMIT + " tokens");
+        aggregateGuard(errors, n, 1, perRequest);
+    }
+
+    /**
+     * Aggregate prompt guard of a run whose requests carry {@code inputs} inputs each ({@code --batch} of
+     * {@code --endpoint embeddings|rerank}; 1 otherwise): {@code n × inputs × perInput ≤ }
+     * {@value RunConfig#AGGREGATE_PROMPT_LIMIT} tokens. It also bounds one request's body (at most the limit's
+     * tokens, about 200 MB of text), which a {@code --batch} in the millions would otherwise push past what one
+     * Java array holds.
+     *
+     * @param errors   where to add the message
+     * @param n        planned requests
+     * @param inputs   inputs (documents) per request, &gt;= 1
+     * @param perInput tokens of each input (the unclamped fixed context, or the largest planned one)
+     */
+    static void aggregateGuard(List<String> errors, int n, int inputs, long perInput) {
+        long count = (long) n * Math.max(1, inputs);
+        // a count past the limit (a --batch in the millions) could overflow a long when multiplied: no need to
+        boolean countOver = count > RunConfig.AGGREGATE_PROMPT_LIMIT;
+        if (perInput <= 0 || !countOver && count * perInput <= RunConfig.AGGREGATE_PROMPT_LIMIT) {
+            return;
         }
+        String total = countOver ? "more than " + RunConfig.AGGREGATE_PROMPT_LIMIT : Long.toString(count * perInput);
+        errors.add("aggregate prompt guard: " + n + " requests x " + (inputs > 1 ? inputs + " inputs x " : "")
+                + perInput + " context tokens = " + total + " exceeds " + RunConfig.AGGREGATE_PROMPT_LIMIT + " tokens"
+                + (inputs > 1 ? " (lower --batch, --requests or the input length)" : ""));
     }
 }

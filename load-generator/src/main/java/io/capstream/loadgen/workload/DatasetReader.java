@@ -233,9 +233,21 @@ public final class DatasetReader {
                 throw fail(where + ": messages must be a non-empty array of chat messages");
             }
             int tokens = 0;
+            int k = 0;
             for (JsonNode m : messages) {
+                k++;
                 if (!m.isObject()) {
                     throw fail(where + ": each message must be an object with role and content");
+                }
+                if (!m.path("role").isTextual() || m.path("role").textValue().isBlank()) {
+                    throw fail(where + ": message " + k + " has no role (each message must be an object with role"
+                            + " and content)");
+                }
+                JsonNode content = m.get("content");
+                if ((content == null || content.isNull()) && !"assistant".equals(m.path("role").textValue())) {
+                    // the APIs refuse it (llama-server: HTTP 400 "All non-assistant messages must contain 'content'")
+                    throw fail(where + ": message " + k + " (role " + m.path("role").textValue() + ") has no content"
+                            + " (only an assistant message, e.g. one with tool_calls, may go without)");
                 }
                 tokens += counter.count(DatasetConversationParser.text(m.get("content")));
             }

@@ -78,4 +78,25 @@ class InputsRulesTest {
                 .as("rerank --ctx-tokens 100").isEqualTo(100);
         assertThat(InputsRules.contextTokens(run(ApiEndpoint.CHAT))).as("chat: the reference's distribution").isZero();
     }
+
+    @Test
+    void theAggregatePromptGuardCountsEveryInputOfABatch() throws Exception {
+        // --endpoint embeddings --batch 3000000 --requests 1: 768 M characters of inputs in one body; before the fix the
+        // plan passed, the body builder blocked a worker thread for a minute and the request failed with an
+        // OutOfMemoryError ("Required array length ... is too large")
+        RunConfig huge = run(ApiEndpoint.EMBEDDINGS).withLoad(l -> l.withRequests(1)).withPayload(batch(3_000_000));
+        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> RunPlanner.complete(huge, null,
+                        io.capstream.loadgen.workload.ApiKey.none()).get());
+        assertThat(((UsageException) e.getCause()).problems()).as("planning embeddings --batch 3000000 --requests 1")
+                .containsExactly("aggregate prompt guard: 1 requests x 3000000 inputs x 256 context tokens = 768000000"
+                        + " exceeds 67108864 tokens (lower --batch, --requests or the input length)");
+        assertThat(problems(run(ApiEndpoint.RERANK).withPayload(batch(Integer.MAX_VALUE))
+                .withRequest(r -> r.withCtxTokens(1_048_576)))).as("rerank --batch 2^31-1 --ctx-tokens 1048576")
+                .containsExactly("aggregate prompt guard: 60 requests x 2147483647 inputs x 1048576 context tokens ="
+                        + " more than 67108864 exceeds 67108864 tokens (lower --batch, --requests or the input length)");
+        assertThat(RunPlanner.complete(run(ApiEndpoint.EMBEDDINGS).withPayload(batch(4096)), null,
+                io.capstream.loadgen.workload.ApiKey.none())).as("60 requests x 4096 inputs x 256 tokens (62.9 M)")
+                .succeedsWithin(java.time.Duration.ofSeconds(30));
+    }
 }

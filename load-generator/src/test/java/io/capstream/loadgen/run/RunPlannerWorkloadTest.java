@@ -111,6 +111,39 @@ class RunPlannerWorkloadTest {
     }
 
     @Test
+    void anInputTokensMeanOverTheCapIsAUsageErrorNotAClamp() {
+        // before the fix: --input-tokens 5000 with --max-model-len 4096 sent prompts of the 3008-token cap while
+        // the report recorded input_tokens_mean 5000, with no word on the console
+        RunConfig b = b().withRequest(r -> r.withInputTokens(new LengthDistribution(5000, 0)).withMaxModelLen(4096));
+        assertThat(problems(b, 4096)).as("--input-tokens 5000 --max-model-len 4096").containsExactly(
+                "--input-tokens mean 5000 exceeds the prompt cap of 3008 tokens = --max-model-len 4096 - max_tokens 64"
+                        + " - --margin 1024: every prompt would be cut to 3008; lower the mean (at most 3008), or"
+                        + " --max-tokens or --margin");
+        assertThat(problems(b().withRequest(r -> r.withInputTokens(new LengthDistribution(5000, 0))), 4096))
+                .as("--input-tokens 5000 against a probed window of 4096").containsExactly(
+                        "--input-tokens mean 5000 exceeds the prompt cap of 3008 tokens = the model's window 4096"
+                                + " (GET /models) - max_tokens 64 - --margin 1024: every prompt would be cut to 3008;"
+                                + " lower the mean (at most 3008), or --max-tokens or --margin");
+    }
+
+    @Test
+    void aMultiTurnDatasetTakesThinkTimeSessionHeaderAndServerState() throws Exception {
+        // before the fix '--dataset turns.jsonl --think-time 100ms' was refused ("give --turns (more than 1)") while
+        // '--turns' is refused with a multi-turn dataset: a replayed conversation could have no think time at all
+        RunConfig multi = b().withLoad(l -> l.withRequests(4)).withRequest(r -> r.withDataset(DIR.resolve("turns.jsonl")))
+                .withConversation(c -> c.withThinkTime(0.1, null).withSessionHeader("X-Session-Id"));
+        assertThat(RunValidator.problems(multi, k -> null)).as("validation of a multi-turn dataset with think time")
+                .isEmpty();
+        assertThat(plan(multi, 32_768).requestPlan().dataset().multiTurn()).as("planned as conversations").isTrue();
+        RunConfig single = multi.withRequest(r -> r.withDataset(DIR.resolve("chat.jsonl")));
+        assertThat(problems(single, 32_768)).as("a single-turn dataset with think time and a session header")
+                .containsExactly("--think-time applies between the turns of a conversation: give --turns (more than 1)"
+                        + " (--dataset chat.jsonl holds single prompts)", "--session-header sends the conversation id"
+                        + " with every turn of a conversation: give --turns (more than 1) (--dataset chat.jsonl holds"
+                        + " single prompts)");
+    }
+
+    @Test
     void aDatasetPromptOverTheCapIsAUsageError() {
         assertEquals(List.of("--dataset chat.jsonl: 3 request(s) exceed the prompt cap of 10 tokens (window - largest"
                         + " max_tokens - --margin); first: request 0 (entry 0) has 14 prompt tokens"),

@@ -93,4 +93,27 @@ class DatasetReaderTest {
             assertNull(c.entry(1).outputTokens());
         }
     }
+
+    @Test
+    void aMessageWithoutRoleOrContentIsAUsageErrorNamingItsLine(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        // before the fix both were sent as given: llama-server answered the first with HTTP 400 "All non-assistant
+        // messages must contain 'content'", one failed request per such entry instead of a usage error
+        Path file = tmp.resolve("m.jsonl");
+        java.nio.file.Files.writeString(file, "{\"prompt\": \"a\"}\n{\"messages\": [{\"role\": \"user\"}]}\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DatasetReader.read(file, 100, TokenCounter.ESTIMATE))
+                .as("a user message without content").isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--dataset m.jsonl: line 2: message 1 (role user) has no content (only an assistant"
+                        + " message, e.g. one with tool_calls, may go without)");
+        java.nio.file.Files.writeString(file, "{\"messages\": [{\"role\": \"system\", \"content\": \"s\"},"
+                + " {\"content\": \"hi\"}]}\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DatasetReader.read(file, 100, TokenCounter.ESTIMATE))
+                .as("a message without role").isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--dataset m.jsonl: line 1: message 2 has no role (each message must be an object with"
+                        + " role and content)");
+        java.nio.file.Files.writeString(file, "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"},"
+                + " {\"role\": \"assistant\", \"tool_calls\": []}, {\"role\": \"user\", \"content\": \"and?\"}]}\n");
+        org.assertj.core.api.Assertions.assertThat(DatasetReader.read(file, 100, TokenCounter.ESTIMATE).size())
+                .as("an assistant message without content is sent as given").isEqualTo(1);
+    }
 }
