@@ -1,11 +1,10 @@
 package io.capstream.aggregator.runtime;
 
+import io.capstream.schemas.artifact.ArtifactJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -68,7 +67,8 @@ public final class StaticMembership {
 
     /**
      * @param file the id file; its parent directories are created
-     * @return the id the file holds, or a new one written to it (atomically) when it holds none
+     * @return the id the file holds, or a new one written to it when it holds none
+     *         ({@link ArtifactJson#writeAtomically}: a reader never sees half an id)
      * @throws IOException when the file cannot be read or written
      */
     static String instanceId(Path file) throws IOException {
@@ -80,17 +80,7 @@ public final class StaticMembership {
         }
         Files.createDirectories(file.getParent());
         String id = "capstream-" + UUID.randomUUID();
-        Path tmp = Files.createTempFile(file.getParent(), FILE, ".tmp");
-        try {
-            Files.writeString(tmp, id + "\n", StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        ArtifactJson.writeAtomically(file, id + "\n");
         return id;
     }
 }
