@@ -41,6 +41,10 @@ public final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (port < 0 || port > 65535) {
+            System.err.println("capstream sim: --port must be in 0..65535 (0 = a free port), got " + port);
+            return 2;
+        }
         SimConfig cfg;
         try {
             cfg = sim.toConfig(host, port);

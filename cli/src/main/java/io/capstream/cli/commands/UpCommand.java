@@ -82,6 +82,9 @@ public final class UpCommand implements Callable<Integer> {
         if (dataDir != null && java.nio.file.Files.exists(dataDir) && !java.nio.file.Files.isDirectory(dataDir)) {
             throw new ParameterException(spec.commandLine(), "--data-dir " + dataDir + " is not a directory");
         }
+        if (withSim && (simPort < 0 || simPort > 65535)) {
+            throw new ParameterException(spec.commandLine(), "--sim-port must be in 0..65535, got " + simPort);
+        }
         try {
             cfg = new UpConfig(kafkaPort, registryPort, dataDir, eventPartitions, Duration.ofSeconds(registryTimeoutS),
                     withSim ? sim.toConfig("127.0.0.1", simPort) : null);

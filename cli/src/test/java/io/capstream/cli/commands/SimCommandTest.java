@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.capstream.cli.CapstreamMain;
+import io.capstream.cli.CommandOutput;
 import io.capstream.loadgen.sim.SimConfig;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -18,6 +19,18 @@ class SimCommandTest {
         assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-replicas", "0"));
         assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-decode-spread", "1"));
         assertEquals(2, CapstreamMain.execute("sim", "--port", "0", "--sim-decode-spread", "-0.1"));
+    }
+
+    /** Before: "capstream sim: port must be 0..65535" and "capstream up: port must be 0..65535" named no option. */
+    @Test
+    void aPortOutOfRangeNamesItsOption() {
+        CommandOutput sim = CommandOutput.run("sim", "--port", "70000");
+        assertThat(sim.exitCode()).as("exit code of sim --port 70000: %s", sim.err()).isEqualTo(2);
+        assertThat(sim.err().strip()).as("stderr of sim --port 70000")
+                .isEqualTo("capstream sim: --port must be in 0..65535 (0 = a free port), got 70000");
+        CommandOutput up = CommandOutput.run("up", "--with-sim", "--sim-port", "70000");
+        assertThat(up.exitCode()).as("exit code of up --sim-port 70000: %s", up.err()).isEqualTo(2);
+        assertThat(up.err()).as("stderr of up --sim-port 70000").contains("--sim-port must be in 0..65535, got 70000");
     }
 
     @Test
