@@ -81,6 +81,7 @@ public final class OtlpExport implements AutoCloseable {
             throw new OtlpConfigException("OpenTelemetry settings: " + firstLine(e.getMessage()), e);
         }
         OtlpDestination destination = resolved.get() == null ? null : OtlpDestination.of(resolved.get());
+        SdkLogBridge.target(destination == null ? null : destination.metricsUrl());
         if (resolved.get() != null) {
             // header values (API keys) never appear in what the SDK's records become
             SdkLogBridge.addSecrets(resolved.get().getMap("otel.exporter.otlp.headers").values());

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * request could not be executed. (java.net.ConnectException)} instead of a 40-line stack trace per attempt. The
  * stack trace goes to DEBUG. One failed export is one WARN line: the periodic reader's {@code Exporter failed} that
  * follows the exporter's line goes to DEBUG; failures the exporter did not describe (its own throttling drops lines
- * past 5 a minute) are counted in the next line ({@code ...; 4 more exports failed since the last line}). URL user-info
+ * past 5 a minute) are counted in the next line ({@code ...; 4 more exports failed since the last line}); the line names
+ * the URL posted to ({@link #target}: {@code OTLP export to http://host:4318/v1/metrics: Failed ...}). URL user-info
  * and the OTLP header values ({@link #addSecrets}) are masked in every line.
  */
 final class SdkLogBridge extends Handler {
@@ -30,6 +31,8 @@ final class SdkLogBridge extends Handler {
     /** How the exporter's record describing a failed export starts. */
     private static final String FAILED_TO_EXPORT = "Failed to export";
     private static final Set<String> SECRETS = new CopyOnWriteArraySet<>();
+    /** The metrics URL of the export started last (one per capstream process), named in failure lines; or null. */
+    private static volatile String target;
 
     private final SimpleFormatter formatter = new SimpleFormatter();
     /** Whether the last failure was described by the exporter's line (its reader's record then adds nothing). */
@@ -84,6 +87,16 @@ final class SdkLogBridge extends Handler {
         }
     }
 
+    /**
+     * Names this URL in every {@code Failed to export} line from now on ({@code OTLP export to URL: Failed ...}); its
+     * user-info is masked ({@link Redaction#urls}) as the whole line is.
+     *
+     * @param metricsUrl the URL the exporter posts metrics to, or null to name none
+     */
+    static void target(String metricsUrl) {
+        target = metricsUrl;
+    }
+
     @Override
     public synchronized void publish(LogRecord record) {
         int level = record.getLevel().intValue();
@@ -104,6 +117,11 @@ final class SdkLogBridge extends Handler {
             long more = undescribed;
             undescribed = 0;
             described = true;
+            String url = target;
+            if (url != null) {
+                text = Redaction.text("OTLP export to " + url + ":" + text.substring("OTLP export:".length()), SECRETS,
+                        false);
+            }
             LOG.warn(more == 0 ? text
                     : text + "; " + more + " more export" + (more == 1 ? "" : "s") + " failed since the last line");
         } else if (level >= Level.WARNING.intValue()) {

@@ -1,5 +1,6 @@
 package io.capstream.aggregator.slo;
 
+import io.capstream.schemas.text.DurationLabel;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -34,22 +35,6 @@ public record BurnRateRule(String severity, double factor, Duration longWindow, 
 
     /** @return e.g. {@code page-1h-5m}: severity, long window, short window */
     public String name() {
-        return severity + "-" + label(longWindow) + "-" + label(shortWindow);
-    }
-
-    /**
-     * @param d a duration
-     * @return the shortest exact label: {@code 3d}, {@code 6h}, {@code 5m}, {@code 30s} or {@code 500ms}
-     */
-    static String label(Duration d) {
-        long ms = d.toMillis();
-        long[] units = {86_400_000L, 3_600_000L, 60_000L, 1000L};
-        String[] names = {"d", "h", "m", "s"};
-        for (int i = 0; i < units.length; i++) {
-            if (ms % units[i] == 0) {
-                return ms / units[i] + names[i];
-            }
-        }
-        return ms + "ms";
+        return severity + "-" + DurationLabel.of(longWindow) + "-" + DurationLabel.of(shortWindow);
     }
 }

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.capstream.aggregator.api.WindowTotals;
 import io.capstream.aggregator.window.LatencyMeasure;
 import io.capstream.schemas.avro.WindowHistogram;
@@ -30,6 +34,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The OTLP/HTTP export end to end in one JVM: window summaries (with the histograms the window path fills) go into
@@ -313,6 +318,29 @@ class OtlpExportTest {
             assertThat(described).as("description").contains(receiver.baseUrl() + "/v1/metrics", "api-key=****",
                     "x-tenant=****").doesNotContain("s3cr3tValue").doesNotContain("team-a");
         }
+    }
+
+    @Test
+    void aFailedPostIsAWarnLineNamingTheUrl() {
+        Logger log = (Logger) LoggerFactory.getLogger(OtlpExport.class);
+        ListAppender<ILoggingEvent> seen = new ListAppender<>();
+        seen.start();
+        log.setLevel(Level.WARN);
+        log.addAppender(seen);
+        String nowhere = receiver.baseUrl() + "/nowhere";
+        chatWindow(START_MS, 0);
+        try (OtlpExport export = OtlpExport.start(new OtlpConfig(nowhere, OtlpNames.CURRENT, "vllm"), totals::snapshot,
+                CLOCK, NO_CHECK)) {
+            // the exporter logs its failure before it completes the export that forceFlush waits for
+            export.forceFlush(Duration.ofSeconds(20));
+        } finally {
+            log.detachAppender(seen);
+            log.setLevel(null);
+        }
+        List<String> warnings = seen.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+                .map(ILoggingEvent::getFormattedMessage).toList();
+        assertThat(warnings).as("WARN lines").isNotEmpty()
+                .allSatisfy(w -> assertThat(w).startsWith("OTLP export to " + nowhere + ": Failed to export"));
     }
 
     @Test

@@ -27,6 +27,7 @@ class SdkLogBridgeFailureLinesTest {
     @BeforeEach
     void listen() {
         SdkLogBridge.install();
+        SdkLogBridge.target(null); // an OtlpExport started earlier in this JVM names its URL
         seen.start();
         log.setLevel(Level.INFO);
         log.addAppender(seen);
@@ -55,6 +56,15 @@ class SdkLogBridgeFailureLinesTest {
                 + " http://otel:hunter2secret@127.0.0.1:1/v1/metrics");
         assertThat(warnings()).as("WARN lines of one failed export").containsExactly("OTLP export: Failed to export 11"
                 + " metrics. The request could not be executed. Full error message: http://***@127.0.0.1:1/v1/metrics"
+                + " (java.net.ConnectException: Connection refused)");
+    }
+
+    @Test
+    void aFailedExportNamesTheUrlItPostedToWithItsUserInfoMasked() {
+        SdkLogBridge.target("http://otel:hunter2secret@127.0.0.1:1/v1/metrics");
+        failedExport("Failed to export 11 metrics. The request could not be executed.");
+        assertThat(warnings()).as("WARN lines of one failed export").containsExactly("OTLP export to"
+                + " http://***@127.0.0.1:1/v1/metrics: Failed to export 11 metrics. The request could not be executed."
                 + " (java.net.ConnectException: Connection refused)");
     }
 

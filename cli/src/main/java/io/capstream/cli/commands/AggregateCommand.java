@@ -28,6 +28,7 @@ import io.capstream.cli.options.StreamsStateDirs;
 import io.capstream.cli.runner.BoundedStop;
 import io.capstream.cli.up.PortHolder;
 import io.capstream.cli.up.Ports;
+import io.capstream.schemas.text.DurationLabel;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -269,9 +270,7 @@ public final class AggregateCommand implements Callable<Integer> {
         Thread hook = new Thread(closeOnSignal(service::close, service::unfinishedClose, closed, err,
                 BoundedStop.LATCH), "capstream-aggregate-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.printf("capstream aggregate: running (window %s, grace %s, %d SLO%s); HTTP API on http://%s:%d"
-                        + " (/api/runs, /api/summaries, /api/alerts, /metrics). Ctrl-C to stop.%n",
-                window, grace, parsed.size(), parsed.size() == 1 ? "" : "s", httpHost, service.httpPort());
+        out.println(runningLine(window, grace, parsed.size(), httpHost, service.httpPort()));
         if (!parsed.isEmpty()) {
             out.println("capstream aggregate: " + SloAlertOptions.banner(config.slo()));
         }
@@ -296,6 +295,17 @@ public final class AggregateCommand implements Callable<Integer> {
             return failedByItself ? 1 : 0;
         }
         return 0;
+    }
+
+    /**
+     * @param window the --window size and {@code grace} the --grace (spelled e.g. 1m, 10s, 500ms)
+     * @param slos   how many --slo were given; {@code host} and {@code port}: where the HTTP API listens
+     * @return the first banner line, durations spelled as the options take them ({@code window 1m, grace 10s})
+     */
+    static String runningLine(Duration window, Duration grace, int slos, String host, int port) {
+        return String.format("capstream aggregate: running (window %s, grace %s, %d SLO%s); HTTP API on http://%s:%d"
+                + " (/api/runs, /api/summaries, /api/alerts, /metrics). Ctrl-C to stop.", DurationLabel.of(window),
+                DurationLabel.of(grace), slos, slos == 1 ? "" : "s", host, port);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.capstream.cli.options;
 
 import io.capstream.aggregator.otlp.OtlpConfig;
+import io.capstream.aggregator.otlp.OtlpEnvironment;
 import io.capstream.aggregator.otlp.OtlpNames;
 import io.capstream.schemas.text.HttpUrls;
 import java.util.List;
@@ -40,7 +41,7 @@ public final class OtlpOptions {
      * @param env      the process environment (where the {@code OTEL_*} variables are)
      * @param problems where usage errors go, one line each, without command prefix
      * @return the export settings, or null when the export is off (no {@code --otlp-endpoint} and no endpoint
-     *         variable) or a problem was added
+     *         variable) or a problem was added (a malformed {@code OTEL_*} variable is one: {@link OtlpEnvironment})
      */
     public OtlpConfig resolve(Map<String, String> env, List<String> problems) {
         int before = problems.size();
@@ -66,6 +67,9 @@ public final class OtlpOptions {
             }
         }
         boolean fromEnv = ENDPOINT_ENV.stream().anyMatch(k -> env.get(k) != null && !env.get(k).isBlank());
+        if (endpoint != null || fromEnv) {
+            problems.addAll(OtlpEnvironment.problems(env, endpoint != null));
+        }
         if (problems.size() > before || (endpoint == null && !fromEnv)) {
             return null;
         }

@@ -21,7 +21,7 @@ import java.util.TreeMap;
 
 /**
  * Renders the readable summary of a typed capacity report (spec §8, §9): run, target, completed and
- * failed counts, the workers of a run sent by more than one (their request counts, those that did
+ * failed counts with the concurrency (an open loop's max in flight), the workers of a run sent by more than one (their request counts, those that did
  * not finish, the spread of their clock offsets), the p50/p95/p99 lines of {@link ReportView#SUMMARY_PERCENTILES} (ms, tokens/s, tokens;
  * p99 and the per-token inter-chunk latency from {@code statistics}; each with its 95% interval, {@link PercentileTable}), throughput (tokens/s), request
  * throughput (req/s) and total token throughput, and the measurement protocol label; then, when the
@@ -53,8 +53,9 @@ public final class SummaryTable {
         line(sb, "target", text(report.getBaseUrl()) + "  model " + text(report.getModel())
                 + "  engine " + text(report.getEngine()));
         line(sb, "protocol", text(report.getMeasurementProtocol()));
-        line(sb, "requests", report.getRequests() + "  completed " + report.getCompleted()
-                + "  failed " + zeroIfNull(report.getFailed()) + "  concurrency " + report.getConcurrency());
+        boolean open = report.getLoad() != null && !ReportView.CLOSED_LOOP_ARRIVAL.equals(report.getLoad().getArrival());
+        line(sb, "requests", report.getRequests() + "  completed " + report.getCompleted() + "  failed "
+                + zeroIfNull(report.getFailed()) + (open ? "  max in flight " : "  concurrency ") + report.getConcurrency());
         cancelled(sb, report.getCancelled());
         line(sb, "wall clock", fmt(report.getWallClockMs(), " ms"));
         String stop = stopped(report.getStopped());

@@ -34,10 +34,12 @@ public final class TailPrinter {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /**
      * Layout of the summaries table: each shown percentile is followed by its 95% confidence interval (issue 32,
-     * {@link IntervalText}: {@code [low, high]}, or {@code [n<72]} when the window had too few samples for one).
+     * {@link IntervalText}: {@code [low, high]}, or {@code [n<72]} when the window had too few samples for one);
+     * {@code cancel} counts the requests the client cancelled on purpose ({@code --cancel-rate}), which are not in
+     * {@code req}.
      */
-    private static final String SUMMARY_ROW = "%-20s %-32s %-20s %-9s %6s %5s %6s %9s %-18s %9s %-18s %9s %-18s %9s %-18s"
-            + " %8s %-16s %9s %7s";
+    private static final String SUMMARY_ROW = "%-20s %-32s %-20s %-9s %6s %5s %6s %6s %9s %-18s %9s %-18s %9s %-18s %9s"
+            + " %-18s %8s %-16s %9s %7s";
     /** A report column of a latency percentile, e.g. {@code ttft_p95_ms}: its quantity and percentile. */
     private static final java.util.regex.Pattern LATENCY_PERCENTILE =
             java.util.regex.Pattern.compile("(\\w+)_p(50|95|99)_ms");
@@ -102,7 +104,7 @@ public final class TailPrinter {
     String header() {
         return switch (kind) {
             case SUMMARIES -> String.format(Locale.ROOT, SUMMARY_ROW, "window_start", "target", "model", "bucket", "req",
-                    "fail", "err%", "ttft_p50", "95% CI", "ttft_p95", "95% CI", "ttft_p99", "95% CI", "e2e_p95", "95% CI",
+                    "fail", "cancel", "err%", "ttft_p50", "95% CI", "ttft_p95", "95% CI", "ttft_p99", "95% CI", "e2e_p95", "95% CI",
                     "itl_p50", "95% CI", "out_tok/s", "goodput");
             case REPORTS -> {
                 StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%-40s %-20s %-32s %9s %6s",
@@ -133,7 +135,7 @@ public final class TailPrinter {
             Quantiles itl = s.getItlMs();
             return String.format(Locale.ROOT, SUMMARY_ROW,
                     time(s.getWindowStartMs()), cut(s.getTarget(), 32), cut(s.getModel(), 20), s.getContextBucket(),
-                    s.getRequests(), s.getFailed(), String.format(Locale.ROOT, "%.2f", s.getErrorRate() * 100),
+                    s.getRequests(), s.getFailed(), s.getCancelled() == null ? 0L : s.getCancelled(), String.format(Locale.ROOT, "%.2f", s.getErrorRate() * 100),
                     num(t == null ? null : t.getP50()), ci(t, 50), num(t == null ? null : t.getP95()), ci(t, 95),
                     num(t == null ? null : t.getP99()), ci(t, 99), num(e2e == null ? null : e2e.getP95()), ci(e2e, 95),
                     num(itl == null ? null : itl.getP50()), ci(itl, 50),

@@ -74,4 +74,18 @@ class AggregateOtlpUsageTest {
                 "--engine", "vllm")).as("flag: the metrics URL")
                 .isEqualTo(new OtlpConfig("http://127.0.0.1:4318/v1/metrics", OtlpNames.CURRENT, "vllm"));
     }
+
+    @Test
+    void aMalformedOtelVariableIsAOneLineProblemNamingItAndTheValueExpected() {
+        OtlpOptions options = new OtlpOptions();
+        new CommandLine(options).parseArgs("--otlp-endpoint", "http://127.0.0.1:4318");
+        List<String> problems = new ArrayList<>();
+        OtlpConfig config = options.resolve(Map.of("OTEL_EXPORTER_OTLP_TIMEOUT", "abc"), problems);
+        assertThat(config).as("no export with a malformed variable").isNull();
+        assertThat(problems).as("problems (printed before Kafka is reached, exit 2)").containsExactly(
+                "OTEL_EXPORTER_OTLP_TIMEOUT is 'abc': expected a whole number of milliseconds, or one with a unit"
+                        + " (ns, us, ms, s, m, h, d), e.g. 10000, 10s, 500ms");
+        assertThat(resolve(Map.of("OTEL_EXPORTER_OTLP_TIMEOUT", "abc"))).as("export off: the variables are not read")
+                .isNull();
+    }
 }

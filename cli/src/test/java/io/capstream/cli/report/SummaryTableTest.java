@@ -374,7 +374,7 @@ class SummaryTableTest {
                 run               benchmark-20261201T120000Z
                 target            http://127.0.0.1:37707/v1  model capstream-sim  engine capstream-sim
                 protocol          capacity-v3
-                requests          32  completed 30  failed 2  concurrency 8
+                requests          32  completed 30  failed 2  max in flight 8
                 wall clock        9677.4 ms
 
                 metric                                p50            p95            p99
@@ -399,6 +399,19 @@ class SummaryTableTest {
                 failures          2 of 32 (6.3 %)
                 """;
         assertEquals(expected, SummaryTable.render(fullReport(load), null));
+    }
+
+    /** Fresh-user pass: an open loop's in-flight cap is no concurrency; a closed loop's slots are. */
+    @Test
+    void theRequestsLineNamesTheInFlightCapOfAnOpenLoopAndTheConcurrencyOfAClosedOne() {
+        LoadHealth open = LoadHealth.newBuilder().setArrival("constant").setOfferedRateRps(10.0).build();
+        LoadHealth closed = LoadHealth.newBuilder().setArrival("closed").setOfferedConcurrency(8).build();
+        assertThat(SummaryTable.render(fullReport(open), null)).as("open loop")
+                .contains("\nrequests          32  completed 30  failed 2  max in flight 8\n");
+        assertThat(SummaryTable.render(fullReport(closed), null)).as("closed loop")
+                .contains("\nrequests          32  completed 30  failed 2  concurrency 8\n");
+        assertThat(SummaryTable.render(fullReport(null), null)).as("no load health (imports)")
+                .contains("\nrequests          32  completed 30  failed 2  concurrency 8\n");
     }
 
     @Test

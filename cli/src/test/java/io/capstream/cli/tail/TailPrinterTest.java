@@ -86,6 +86,20 @@ class TailPrinterTest {
         assertThat(lines[1]).as("goodput: " + lines[1]).contains("0.800");
     }
 
+    /** Fresh-user pass: window summaries count cancelled requests (--cancel-rate); the table shows them. */
+    @Test
+    void summaryRowsShowTheCancelledRequestsUnderTheirHeader() {
+        String[] lines = render(TailKind.SUMMARIES, TailFormat.TABLE, WindowSummary.newBuilder(summary())
+                .setCancelled(7L).build(), summary()).split("\n");
+        int end = lines[0].indexOf("cancel") + "cancel".length();
+        assertThat(lines[0]).as("header").contains("  req  fail cancel   err%");
+        assertThat(lines[1].substring(0, end)).as("row with 7 cancelled, under the header:%n%s%n%s", lines[0], lines[1])
+                .endsWith("    10     1      7");
+        assertThat(lines[2].substring(0, end)).as("row with none cancelled (null):%n%s%n%s", lines[0], lines[2])
+                .endsWith("    10     1      0");
+        assertThat(lines[1].indexOf("10.00")).as("err%% still under its header").isEqualTo(lines[0].indexOf("err%") - 1);
+    }
+
     /** Issue 32: each window percentile is followed by its 95% interval, or the marker of too few samples. */
     @Test
     void summaryRowsShowEachPercentilesIntervalOrWhyNot() {

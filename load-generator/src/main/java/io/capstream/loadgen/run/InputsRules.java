@@ -94,4 +94,14 @@ final class InputsRules {
         int ctx = config.request().ctxTokens();
         return ctx != 0 || config.target().endpoint().streamed() ? ctx : InputBatch.DEFAULT_INPUT_TOKENS;
     }
+
+    /**
+     * @param config  the run; not null
+     * @param largest the largest {@code max_tokens} of any request, tokens
+     * @return the output tokens a context window keeps free below the prompt cap ({@code window - output - margin}):
+     *         {@code largest}, or 0 for embeddings and rerank, which send no {@code max_tokens} and generate nothing
+     */
+    static int reservedOutput(RunConfig config, int largest) {
+        return config.target().endpoint().streamed() ? largest : 0;
+    }
 }

@@ -237,7 +237,7 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
      *
      * @param label         how the window is named in the message
      * @param window        context window, tokens
-     * @param largestOutput the largest {@code max_tokens} of any request, tokens
+     * @param largestOutput the largest {@code max_tokens} of any request, tokens; 0 when none is sent (embeddings)
      * @return the message, or null when the window is large enough; {@link #windowProblem(String, long)}'s
      *         message when {@code largestOutput} is {@code --max-tokens}
      */
@@ -245,7 +245,7 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
         if (largestOutput == maxTokens || promptCap(window, largestOutput) > 0) {
             return windowProblem(label, window);
         }
-        return label + " " + window + " must exceed the largest max_tokens + --margin (" + largestOutput + " + "
+        return largestOutput == 0 ? label + " " + window + " must exceed --margin (" + margin + ")" : label + " " + window + " must exceed the largest max_tokens + --margin (" + largestOutput + " + "
                 + margin + ")";
     }
 
@@ -255,7 +255,8 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
      *
      * @param source        how the window is named, e.g. {@code --max-model-len 4096}
      * @param window        the known window, tokens
-     * @param largestOutput the largest {@code max_tokens} of any request, tokens
+     * @param largestOutput the largest {@code max_tokens} of any request, tokens; 0 when none is sent (embeddings,
+     *                      rerank: the message then names --margin alone)
      * @return the usage error naming the cap, how it is computed and the options that change it; null when
      *         {@code --ctx-tokens} is 0 or fits
      */
@@ -264,11 +265,11 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
         if (ctxTokens == 0 || ctxTokens <= cap) {
             return null;
         }
-        String output = largestOutput == maxTokens ? "--max-tokens " + largestOutput
-                : "the largest max_tokens " + largestOutput;
+        String output = largestOutput == 0 ? "" : largestOutput == maxTokens ? "--max-tokens " + largestOutput + " - "
+                : "the largest max_tokens " + largestOutput + " - ";
         return "--ctx-tokens " + ctxTokens + " exceeds the prompt cap of " + cap + " tokens = " + source + " - "
-                + output + " - --margin " + margin + "; lower --ctx-tokens (at most " + cap
-                + "), or --max-tokens or --margin";
+                + output + "--margin " + margin + "; lower --ctx-tokens (at most " + cap
+                + (largestOutput == 0 ? "), or --margin" : "), or --max-tokens or --margin");
     }
 
     /**
@@ -282,17 +283,19 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
      * @return one usage error message per problem; empty when valid; never null
      */
     public List<String> problems() {
-        return problems("--dataset");
+        return problems("--dataset", maxTokens);
     }
 
     /**
      * {@link #problems()}, naming the file of {@link #dataset()} by the option that gave it.
      *
-     * @param datasetOption {@code --dataset}, or {@code --trace} when the prompts come from a trace (which sets the
-     *                      dataset field too)
+     * @param datasetOption  {@code --dataset}, or {@code --trace} when the prompts come from a trace (which sets the
+     *                       dataset field too)
+     * @param reservedOutput the output tokens an explicit window keeps free: {@code maxTokens}, or 0 for an endpoint
+     *                       that generates nothing ({@link InputsRules#reservedOutput})
      * @return one usage error message per problem; empty when valid; never null
      */
-    public List<String> problems(String datasetOption) {
+    public List<String> problems(String datasetOption, int reservedOutput) {
         List<String> errors = new ArrayList<>();
         Ranges.check(errors, "--shared-prefix-tokens", sharedPrefixTokens, 0, 262_144);
         if (ctxTokens != 0 && (ctxTokens < 32 || ctxTokens > 1_048_576)) {
@@ -303,11 +306,11 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
         Ranges.check(errors, "--margin", margin, 0, 1_048_576);
         lengthProblems(errors, datasetOption);
         if (maxModelLen != 0 && outputTokens == null && dataset == null) {
-            String window = windowProblem("--max-model-len", maxModelLen);
+            String window = windowProblem("--max-model-len", maxModelLen, reservedOutput);
             if (window != null) {
                 errors.add(window);
-            } else if (ctxAboveCap("--max-model-len " + maxModelLen, maxModelLen, maxTokens) != null) {
-                errors.add(ctxAboveCap("--max-model-len " + maxModelLen, maxModelLen, maxTokens));
+            } else if (ctxAboveCap("--max-model-len " + maxModelLen, maxModelLen, reservedOutput) != null) {
+                errors.add(ctxAboveCap("--max-model-len " + maxModelLen, maxModelLen, reservedOutput));
             }
         }
         if (reasoningEffort != null) {

@@ -165,7 +165,8 @@ public final class RunPlanner {
             return CompletableFuture.failedFuture(new UsageException("--tools with --dataset needs a multi-turn dataset"
                     + " (--dataset " + dataset.name() + " holds single prompts)"));
         }
-        int largest = requests.largestMaxTokens(config.request().maxTokens());
+        // the output tokens the window keeps free: none for embeddings and rerank
+        int largest = InputsRules.reservedOutput(config, requests.largestMaxTokens(config.request().maxTokens()));
         Integer cap = null;
         if (maxModelLen != null) {
             // an explicit window with one max_tokens for every request was checked by RunValidator.problems
@@ -220,7 +221,7 @@ public final class RunPlanner {
      * @param dataset the run's dataset, or null (then {@code --input-tokens} gives the lengths)
      * @param cap     the prompt cap, tokens, or null when the window is unknown
      * @param window  the window the cap comes from, tokens (when {@code cap} is not null)
-     * @param largest the largest {@code max_tokens} of any request, tokens
+     * @param largest the largest {@code max_tokens} of any request, tokens; 0 for embeddings and rerank
      * @return the one-line usage error, or null
      */
     static String inputMeanAboveCap(RunConfig config, Dataset dataset, Integer cap, Integer window, int largest) {
@@ -231,9 +232,9 @@ public final class RunPlanner {
         String source = config.request().maxModelLen() != 0 ? "--max-model-len " + window
                 : "the model's window " + window + " (GET /models)";
         return "--input-tokens mean " + Math.round(in.mean()) + " exceeds the prompt cap of " + cap + " tokens = "
-                + source + " - max_tokens " + largest + " - --margin " + config.request().margin()
+                + source + (largest == 0 ? "" : " - max_tokens " + largest) + " - --margin " + config.request().margin()
                 + ": every prompt would be cut to " + cap + "; lower the mean (at most " + cap
-                + "), or --max-tokens or --margin";
+                + (largest == 0 ? "), or --margin" : "), or --max-tokens or --margin");
     }
 
     /**

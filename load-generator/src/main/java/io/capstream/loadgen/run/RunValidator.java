@@ -38,7 +38,8 @@ public final class RunValidator {
         RequestShape request = config.request();
         List<String> errors = new ArrayList<>(target.problems(env));
         errors.addAll(load.problems());
-        errors.addAll(request.problems(load.arrival() == ArrivalMode.TRACE ? "--trace" : "--dataset"));
+        int reserved = InputsRules.reservedOutput(config, request.maxTokens());
+        errors.addAll(request.problems(load.arrival() == ArrivalMode.TRACE ? "--trace" : "--dataset", reserved));
         errors.addAll(request.modelProblems(target.model()));
         if (target.endpoint() == ApiEndpoint.COMPLETIONS) {
             // the thinking controls are chat-template features: the completions endpoint applies no template
@@ -57,7 +58,7 @@ public final class RunValidator {
         errors.addAll(apiProblems(target.endpoint(), request));
         if (!request.perRequestLengths() && (request.ctxTokens() != 0 || request.maxModelLen() != 0)) {
             long perRequest = request.ctxTokens() != 0 ? request.ctxTokens()
-                    : Math.min(Math.max(0L, request.promptCap(request.maxModelLen())), RunConfig.SAMPLED_CONTEXT_CEILING);
+                    : Math.min(Math.max(0L, request.promptCap(request.maxModelLen(), reserved)), RunConfig.SAMPLED_CONTEXT_CEILING);
             aggregateGuard(errors, load.effectiveRequests(), InputsRules.inputsPerRequest(config), perRequest);
         }
         errors.addAll(conversationProblems(config));
@@ -138,7 +139,8 @@ public final class RunValidator {
      *
      * @param config  the run; not null
      * @param window  the explicit or probed window, tokens
-     * @param largest the largest {@code max_tokens} of any request, tokens
+     * @param largest the largest {@code max_tokens} of any request, tokens; 0 for embeddings and rerank
+     *                ({@link InputsRules#reservedOutput})
      * @return the first problem, or null when the window fits
      */
     public static String windowProblem(RunConfig config, int window, int largest) {

@@ -71,6 +71,37 @@ class InputsRulesTest {
                         + " --endpoint rerank (it ranks documents and generates nothing)");
     }
 
+    /**
+     * Fresh-user pass: embeddings and rerank send no max_tokens, so the prompt cap of a window is the window minus
+     * --margin (before: minus the unsent default --max-tokens 64 too, a 448-token cap in a 512-token window, and a
+     * message suggesting --max-tokens, which these endpoints refuse).
+     */
+    @Test
+    void thePromptCapOfEmbeddingsIsTheWholeWindowLessTheMargin() throws Exception {
+        RunConfig explicit = run(ApiEndpoint.EMBEDDINGS).withRequest(r -> r.withMargin(0).withMaxModelLen(512)
+                .withCtxTokens(500));
+        assertThat(problems(explicit)).as("embeddings --max-model-len 512 --margin 0 --ctx-tokens 500").isEmpty();
+        assertThat(problems(explicit.withRequest(r -> r.withCtxTokens(600)))).as("--ctx-tokens 600").containsExactly(
+                "--ctx-tokens 600 exceeds the prompt cap of 512 tokens = --max-model-len 512 - --margin 0; lower"
+                        + " --ctx-tokens (at most 512), or --margin");
+        RunConfig probed = run(ApiEndpoint.RERANK).withRequest(r -> r.withMargin(0).withCtxTokens(600));
+        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> RunPlanner.complete(probed, 512,
+                        io.capstream.loadgen.workload.ApiKey.none()).get());
+        assertThat(((UsageException) e.getCause()).problems()).as("rerank --ctx-tokens 600 in a probed 512 window")
+                .containsExactly("--ctx-tokens 600 exceeds the prompt cap of 512 tokens = the model's window 512"
+                        + " (GET /models) - --margin 0; lower --ctx-tokens (at most 512), or --margin");
+        assertThat(RunPlanner.complete(probed.withRequest(r -> r.withCtxTokens(512)), 512,
+                io.capstream.loadgen.workload.ApiKey.none())).as("rerank --ctx-tokens 512 in a probed 512 window")
+                .succeedsWithin(java.time.Duration.ofSeconds(30));
+        assertThat(problems(run(ApiEndpoint.EMBEDDINGS).withRequest(r -> r.withMargin(600).withMaxModelLen(512))))
+                .as("--margin 600 in a 512 window").containsExactly("--max-model-len 512 must exceed --margin (600)");
+        assertThat(problems(run(ApiEndpoint.CHAT).withRequest(r -> r.withMargin(0).withMaxModelLen(512)
+                .withCtxTokens(500)))).as("chat keeps room for --max-tokens").containsExactly("--ctx-tokens 500 exceeds"
+                        + " the prompt cap of 448 tokens = --max-model-len 512 - --max-tokens 64 - --margin 0; lower"
+                        + " --ctx-tokens (at most 448), or --max-tokens or --margin");
+    }
+
     @Test
     void theDefaultInputLengthIs256TokensForEmbeddingsOnly() {
         assertThat(InputsRules.contextTokens(run(ApiEndpoint.EMBEDDINGS))).as("embeddings default").isEqualTo(256);
