@@ -147,7 +147,7 @@ class DashboardPageBrowserIT {
         }
 
         CHROMIUM.browser().script("document.getElementById('runs-more').click();");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Long.valueOf(25).equals(
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Long.valueOf(25).equals(
                 CHROMIUM.browser().script("return document.querySelectorAll('#runs tbody tr').length;")));
         assertEquals("showing 25 of 25 runs, newest first",
                 CHROMIUM.browser().script("return document.getElementById('runs-count').textContent;"));
