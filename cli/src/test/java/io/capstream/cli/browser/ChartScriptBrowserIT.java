@@ -61,7 +61,7 @@ class ChartScriptBrowserIT {
                     window.ticksPlot = capstreamChart(box, chart);""");
             String read = "return window.ticksPlot.axes.every(function (a) { return Array.isArray(a._values); })"
                     + " ? window.ticksPlot.axes.map(function (a) { return a._values; }) : null;";
-            Object axes = Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+            Object axes = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                     .until(() -> CHROMIUM.browser().script(read), java.util.Objects::nonNull);
             for (Object axis : (List<?>) axes) {
                 List<String> labels = new ArrayList<>();

@@ -84,11 +84,12 @@ class DashboardPageBrowserIT {
         return "[" + String.join(",", runs) + "]";
     }
 
-    /** The first window this stand-in serves, epoch ms (six 10 s windows from it). */
-    private static long firstWindow() {
-        long now = System.currentTimeMillis() - 120_000;
-        return now - now % 10_000;
-    }
+    /**
+     * The first window this stand-in serves, epoch ms (six 10 s windows from it): two minutes before the class was
+     * loaded, fixed, so that the summaries the page fetches (and fetches again) and the alerts and change points a
+     * test placed on them stay in the same windows when a 10 s boundary passes between the two.
+     */
+    private static final long FIRST_WINDOW = (System.currentTimeMillis() - 120_000) / 10_000 * 10_000;
 
     /** Window w's TTFT intervals: p50 [p50 - 5, p50 + 5] in every window, p95 [p95 - 8, p95 + 12] from window 2. */
     private static String ciOf(int w) {
@@ -99,10 +100,9 @@ class DashboardPageBrowserIT {
     }
 
     private static String summaries() {
-        long now = System.currentTimeMillis() - 120_000;
         List<String> windows = new ArrayList<>();
         for (int w = 0; w < 6; w++) {
-            long start = now - now % 10_000 + w * 10_000L;
+            long start = FIRST_WINDOW + w * 10_000L;
             windows.add(String.format(Locale.ROOT, "{\"target\":\"http://127.0.0.1:1/v1\",\"model\":\"m\","
                     + "\"context_bucket\":\"le4096\",\"window_start_ms\":%d,\"window_end_ms\":%d,\"requests\":%d,"
                     + "\"completed\":%d,\"failed\":1,\"failures_by_type\":{\"HTTPError\":1},\"error_rate\":%.4f,"
@@ -147,7 +147,7 @@ class DashboardPageBrowserIT {
         }
 
         CHROMIUM.browser().script("document.getElementById('runs-more').click();");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Long.valueOf(25).equals(
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Long.valueOf(25).equals(
                 CHROMIUM.browser().script("return document.querySelectorAll('#runs tbody tr').length;")));
         assertEquals("showing 25 of 25 runs, newest first",
                 CHROMIUM.browser().script("return document.getElementById('runs-count').textContent;"));
@@ -177,7 +177,7 @@ class DashboardPageBrowserIT {
     @Test
     @Timeout(90)
     void alertsAndChangePointsAreMarkedAndPercentilesHaveErrorBars() throws Exception {
-        long t = firstWindow();
+        long t = FIRST_WINDOW;
         String key = "\"target\":\"http://127.0.0.1:1/v1\",\"model\":\"m\",\"context_bucket\":\"le4096\"";
         String slo = "\"slo\":\"ttft_p95_ms<=70\",\"metric\":\"ttft_p95_ms\",\"comparison\":\"<=\",\"threshold\":70.0";
         String alerts = "[{" + key + "," + slo + ",\"observed\":75.0,\"state\":\"BREACH\",\"window_start_ms\":"

@@ -47,7 +47,7 @@ public final class HeadlessChromium implements AutoCloseable {
     public static final Path SCREENSHOTS = Path.of(System.getProperty("capstream.screenshots.dir",
             "target/browser-screenshots"));
     /** How long {@link #open(URI, String)} waits for every chart to have data points. */
-    public static final Duration CHART_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration CHART_TIMEOUT = Duration.ofSeconds(30);
     /** URL schemes that never leave the browser: inline content and the browser's own pages. */
     private static final List<String> INLINE_SCHEMES = List.of("data:", "blob:", "about:", "chrome:",
             "chrome-untrusted:", "devtools:");
@@ -135,7 +135,7 @@ public final class HeadlessChromium implements AutoCloseable {
                 // Chromium 150 opens its first tab on chrome://new-tab-page/; leave it before any page is checked,
                 // or its late navigation and requests get mixed into the first check
                 driver.get("about:blank");
-                Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                         .until(() -> "about:blank".equals(driver.getCurrentUrl()));
             } catch (RuntimeException e) {
                 driver.quit();
@@ -342,7 +342,7 @@ public final class HeadlessChromium implements AutoCloseable {
             driver.quit();
         } finally {
             service.stop();
-            Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                     .until(() -> deleteTree(profile));
         }
     }

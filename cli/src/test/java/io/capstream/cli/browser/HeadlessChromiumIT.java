@@ -41,7 +41,7 @@ class HeadlessChromiumIT {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(120)
     void anInlineUplotChartIsDrawnWithItsPointsAndNothingElseIsReported() throws Exception {
         String script = """
                 var el = document.querySelector('.chart');
@@ -71,7 +71,7 @@ class HeadlessChromiumIT {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(120)
     void aPageLeftOpenDoesNotLogItsErrorsIntoTheNextPagesCheck() throws Exception {
         // a live dashboard's refresh timer, its server stopped by its test, logged failed fetches between the log
         // drain and the next page's load: the next test failed on them (CI under load)
@@ -86,7 +86,7 @@ class HeadlessChromiumIT {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(120)
     void aScriptFromTheNetworkIsReportedEvenWhenItFailsToLoad() throws Exception {
         URI uri = page("network", "<script src=\"http://127.0.0.1:9/x.js\"></script>", "<p>loads a script</p>");
 
@@ -100,7 +100,7 @@ class HeadlessChromiumIT {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(120)
     void consoleErrorsAndUncaughtExceptionsAreReported() throws Exception {
         URI uri = page("errors", "", "<script>console.error('deliberate console error 1');</script>"
                 + "<script>throw new Error('deliberate uncaught 2');</script><script>console.log('not an error');</script>");
@@ -116,7 +116,7 @@ class HeadlessChromiumIT {
     }
 
     @Test
-    @Timeout(40)
+    @Timeout(120)
     void anHttpPageCountsOnlyOtherOriginsAndAnUndrawnChartTimesOut() throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         Map<String, String> files = Map.of(

@@ -353,7 +353,9 @@ class DistributedRunIT {
     void aShareWhoseWorkerDiedIsReportedMissing() throws Exception {
         String bs = kafka.bootstrapServers();
         AggregatorConfig base = AggregatorConfig.of(REGISTRY, Duration.ofMinutes(1), Duration.ofSeconds(10), List.of());
-        AggregatorConfig config = new AggregatorConfig(base.report().withIncompleteDeadline(Duration.ofSeconds(5)),
+        // the deadline runs from the run's last event: RunStarted comes PlanPublisher.DEFAULT_LEAD (3 s) before the
+        // shares' first events, so 5 s left a loaded machine 2 s before the live run was published incomplete
+        AggregatorConfig config = new AggregatorConfig(base.report().withIncompleteDeadline(Duration.ofSeconds(15)),
                 base.window(), base.slo());
         StreamsSettings settings = StreamsSettings.defaults("dist-kill-it", bs, stateDir).withStreamThreads(1);
         ExecutorService pool = Executors.newFixedThreadPool(3);

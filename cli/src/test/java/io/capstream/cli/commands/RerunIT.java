@@ -117,10 +117,15 @@ class RerunIT {
             assertThat(ra).as("the original's scheduled rate, req/s").isGreaterThan(0.0);
             assertThat(rb).as("the rerun's scheduled rate against the original's %s req/s", ra)
                     .isCloseTo(ra, org.assertj.core.api.Assertions.within(1e-6 * ra));
-            // the engines differ: the slower one's TTFT shows in the comparison
+            // the engines differ: the slower one's TTFT shows in the comparison. Its 250 ms before the first token
+            // is a floor under every rerun request's TTFT; the two runs' TTFTs are not compared with a margin (two
+            // runs one after another on a busy machine: the original's client delays can eat into the 200 ms)
             JsonNode ta = a.path("capstream").path("statistics").path("ttft_ms");
             JsonNode tb = b.path("capstream").path("statistics").path("ttft_ms");
-            assertTrue(tb.path("p50").asDouble() > ta.path("p50").asDouble() + 150, ta + " vs " + tb);
+            assertThat(tb.path("min").asDouble()).as("rerun TTFT (the slower sim's 250 ms first): %s", tb)
+                    .isGreaterThanOrEqualTo(249.0);
+            assertThat(tb.path("p50").asDouble()).as("rerun TTFT p50 against the original's: %s vs %s", tb, ta)
+                    .isGreaterThan(ta.path("p50").asDouble());
             assertThat(out()).contains("original");
             assertThat(out()).contains("TTFT");
             // issue 32: the same interval and verdict columns as compare (CompareVerdictsCliTest checks the verdicts;

@@ -20,13 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code capstream sweep} end to end on the embedded stack and the built-in simulated engine (issue
  * 12, parts 1-2): the sim has 8 batch slots, so from 9 concurrent requests on some queue for a slot
- * and TTFT p95 exceeds 300 ms; both the grid and the search must find 8, the search in at most 8
+ * and TTFT p95 exceeds 450 ms; both the grid and the search must find 8, the search in at most 8
  * steps. Needs the aggregator's report statistics/SLO evaluation and its sweep topology.
  */
 class SweepIT {
-    /** The issue's workload: 32 requests per step, fixed 256-token contexts, 32 output tokens, no shared prefix. */
+    /**
+     * The issue's workload: 32 requests per step, fixed 256-token contexts, 32 output tokens, no shared prefix. The
+     * SLO lies between the two TTFTs the sim's timers make: about 60 ms with a free slot, and, waiting for a slot,
+     * at least the slot holder's 31 more tokens at the sim's 60 tok/s per stream (517 ms) on top, about 620 ms. A
+     * loaded machine's delays only lengthen the waiting ones; the free ones may take 390 ms of them (300 ms left 240).
+     */
     private static final List<String> WORKLOAD = List.of("--requests", "32", "--ctx-tokens", "256", "--max-tokens", "32",
-            "--shared-prefix-tokens", "0", "--sim-slots", "8", "--slo", "ttft_p95_ms<=300");
+            "--shared-prefix-tokens", "0", "--sim-slots", "8", "--slo", "ttft_p95_ms<=450");
 
     @TempDir
     Path tmp;

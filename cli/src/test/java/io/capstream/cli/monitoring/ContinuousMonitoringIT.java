@@ -100,7 +100,7 @@ class ContinuousMonitoringIT {
                         .withRequest(r -> r.withMaxTokens(8).withCtxTokens(64).withSharedPrefixTokens(0).withMaxModelLen(4096))
                         .withIdentity(i -> i.withWorkerId("monitoring-it"));
                 // warm-up (JIT, connections) without events, so that the first window measures a warm client
-                new LoadGenerator(vertx).run(probe, new InMemoryEventSink(), RunListener.NONE).get(30, TimeUnit.SECONDS);
+                new LoadGenerator(vertx).run(probe, new InMemoryEventSink(), RunListener.NONE).get(120, TimeUnit.SECONDS);
                 KafkaHeartbeatSender heartbeats = KafkaHeartbeatSender.create(bootstrap, registry, Map.of(),
                         "monitoring-it");
                 List<RunOutcome> outcomes = new CopyOnWriteArrayList<>();
@@ -136,7 +136,7 @@ class ContinuousMonitoringIT {
                         throw new RuntimeException(e);
                     }
                 });
-                session.get(30, TimeUnit.SECONDS);
+                session.get(120, TimeUnit.SECONDS);
                 assertEquals(2, outcomes.size());
                 assertEquals(REQUESTS, outcomes.get(0).completed());
                 assertEquals(REQUESTS, outcomes.get(1).completed());
@@ -150,7 +150,7 @@ class ContinuousMonitoringIT {
                     summaries.subscribe(List.of(Topics.SUMMARIES));
                     alerts.subscribe(List.of(Topics.ALERTS));
                     List<WindowSummary> seen = new ArrayList<>();
-                    await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    await().atMost(Duration.ofSeconds(120)).until(() -> {
                         summaries.poll(Duration.ofMillis(200)).forEach(r -> {
                             WindowSummary s = (WindowSummary) r.value();
                             if (s.getTarget().equals(target)) {
@@ -160,7 +160,7 @@ class ContinuousMonitoringIT {
                         return seen.size() >= 2;
                     });
                     List<SloBreach> breaches = new ArrayList<>();
-                    await().atMost(Duration.ofSeconds(10)).until(() -> {
+                    await().atMost(Duration.ofSeconds(60)).until(() -> {
                         alerts.poll(Duration.ofMillis(200)).forEach(r -> breaches.add((SloBreach) r.value()));
                         return !breaches.isEmpty();
                     });
@@ -212,7 +212,7 @@ class ContinuousMonitoringIT {
                     assertThat(metrics).as("gauges on /metrics").contains("capstream_window_ttft_seconds{");
                     assertThat(metrics).as("counters on /metrics").contains("capstream_requests_total{");
                     assertThat(metrics).as("Streams client metrics on /metrics").contains("kafka_stream");
-                    await().atMost(Duration.ofSeconds(20)).until(() -> get(base + "/api/runs")
+                    await().atMost(Duration.ofSeconds(60)).until(() -> get(base + "/api/runs")
                             .split("\"run_id\"").length - 1 == 2);
                     assertThat(get(base + "/ready")).contains("true");
                 } finally {

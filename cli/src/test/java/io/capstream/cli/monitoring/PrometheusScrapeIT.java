@@ -96,13 +96,13 @@ class PrometheusScrapeIT {
                 try {
                     // warm-up without events (JIT, connections), then start 200 ms into a window: one window holds the run
                     new LoadGenerator(vertx).run(run.withLoad(l -> l.withRequests(16)), new InMemoryEventSink(),
-                            RunListener.NONE).get(30, TimeUnit.SECONDS);
+                            RunListener.NONE).get(120, TimeUnit.SECONDS);
                     long window = (System.currentTimeMillis() / WINDOW_MS + 1) * WINDOW_MS;
                     await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(10))
                             .until(() -> System.currentTimeMillis() >= window + 200);
                     RunOutcome outcome = new LoadGenerator(vertx).run(run,
                             new KafkaEventSink(KafkaSinkConfig.of(bootstrap, registry)), RunListener.NONE)
-                            .get(30, TimeUnit.SECONDS);
+                            .get(120, TimeUnit.SECONDS);
                     assertThat(outcome.completed()).as("completed requests").isEqualTo(REQUESTS);
                     // heartbeats move every partition's event time past the window end plus grace: the window closes
                     beat.scheduleAtFixedRate(() -> heartbeats.beat(new Heartbeat(target, "sim-model", Map.of(), null)),
@@ -110,7 +110,7 @@ class PrometheusScrapeIT {
 
                     String base = "http://127.0.0.1:" + aggregator.httpPort();
                     AtomicReference<JsonObject> summary = new AtomicReference<>();
-                    await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    await().atMost(Duration.ofSeconds(120)).until(() -> {
                         String body = get(base + "/api/summaries?target="
                                 + URLEncoder.encode(target, StandardCharsets.UTF_8) + "&from=" + window);
                         if (!body.startsWith("[")) {
@@ -129,7 +129,7 @@ class PrometheusScrapeIT {
                     double exactP95S = ttft.getDouble("p95") / 1000.0;
 
                     String selector = "{target=\"" + target + "\"}";
-                    await().atMost(Duration.ofSeconds(20)).until(
+                    await().atMost(Duration.ofSeconds(60)).until(
                             () -> prometheus.query("sum(capstream_ttft_seconds_count" + selector + ")"),
                             v -> v != null && v == REQUESTS);
                     Double promP95S = prometheus.query(
@@ -206,7 +206,7 @@ class PrometheusScrapeIT {
                     .redirectErrorStream(true).redirectOutput(log).start();
             RunningPrometheus prometheus = new RunningPrometheus(p, port);
             try {
-                await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
                         .until(() -> prometheus.status("/-/ready") == 200 || !p.isAlive());
                 assertThat(p.isAlive()).as("Prometheus runs (log %s: %s)", log, p.isAlive() ? ""
                         : Files.readString(log.toPath())).isTrue();

@@ -31,9 +31,9 @@ class ServerMetricsLlamaServerIT {
         try (LlamaServer server = LlamaServer.start(tmp, "--metrics", "-np", "2")) {
             Path report = tmp.resolve("llama.json");
             int code = CapstreamMain.execute("run", "--base-url", server.url("/v1"), "--model", "random-llama-20m",
-                    "--server-metrics", server.url("/metrics"), "--requests", "36", "--concurrency", "2",
-                    "--ctx-tokens", "256", "--shared-prefix-tokens", "0", "--max-tokens", "96", "--client-warmup", "0",
-                    "--output", report.toString());
+                    "--server-metrics", server.url("/metrics"), "--requests", "100000", "--duration", "4s",
+                    "--concurrency", "2", "--ctx-tokens", "256", "--shared-prefix-tokens", "0", "--max-tokens", "96",
+                    "--client-warmup", "0", "--output", report.toString());
             assertEquals(0, code, server.log());
             JsonNode a = ArtifactJson.read(report);
             JsonNode sm = a.path("capstream").path("server_metrics");
@@ -45,11 +45,12 @@ class ServerMetricsLlamaServerIT {
                 assertTrue(series.has(name), name + " in " + series.fieldNames());
             }
             assertEquals("llamacpp:requests_processing", series.path("requests_running").path("source").asText());
-            // scrapes come every 1,000 ms (plus the baseline before T0 and one when the slowest request ended): 36
-            // requests of 96 tokens on 2 streams keep the engine busy across several of them even on a fast machine
-            // (12 requests ran in under a second on CI, and no scrape landed while they ran)
+            // scrapes come every 1,000 ms (plus the baseline before T0 and one when the slowest request ended): the
+            // run is bound by time (--duration 4s, requests start until then), so that scrapes land while it runs
+            // however fast the machine (a run bound by its count did not: 12 requests ran in under a second on CI)
             JsonNode running = series.path("requests_running");
-            String seen = "scrapes at t_ms " + sm.path("t_ms") + " saw " + running.path("values");
+            String seen = a.path("completed").asInt() + " requests in " + a.path("wall_clock_ms").asDouble()
+                    + " ms; scrapes at t_ms " + sm.path("t_ms") + " saw " + running.path("values");
             assertTrue(sm.path("scrapes").asInt() >= 4, "at least two scrapes during the run; " + seen);
             assertTrue(running.path("max").asDouble() >= 1 && running.path("max").asDouble() <= 2,
                     "2 slots, 2 streams: 1 or 2 running while the run ran; " + seen);

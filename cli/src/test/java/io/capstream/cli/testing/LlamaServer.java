@@ -47,7 +47,9 @@ public final class LlamaServer implements AutoCloseable {
     }
 
     /**
-     * Starts it on a free loopback port and waits until {@code /health} answers.
+     * Starts it on a free loopback port and waits until {@code /health} answers. The port is found free and then
+     * bound by llama-server a moment later: when another process took it in between (llama-server exits saying it
+     * could not bind), it is started again on another port, up to 3 times.
      *
      * @param dir   where its log goes
      * @param extra extra arguments (e.g. {@code --metrics}, {@code -np 2})
@@ -55,6 +57,19 @@ public final class LlamaServer implements AutoCloseable {
      * @throws IOException when it cannot start
      */
     public static LlamaServer start(Path dir, String... extra) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            LlamaServer server = startOnce(dir, extra);
+            if (server.process.isAlive() || attempt == 3 || !server.log().toLowerCase(java.util.Locale.ROOT)
+                    .contains("bind")) {
+                if (!server.process.isAlive()) {
+                    throw new IllegalStateException("llama-server exited: " + server.log());
+                }
+                return server;
+            }
+        }
+    }
+
+    private static LlamaServer startOnce(Path dir, String... extra) throws IOException {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -68,14 +83,10 @@ public final class LlamaServer implements AutoCloseable {
         LlamaServer server = new LlamaServer(p, port, log);
         HttpClient http = HttpClient.newHttpClient();
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
-                    .until(() -> {
-                        if (!p.isAlive()) {
-                            throw new IllegalStateException("llama-server exited: " + Files.readString(log));
-                        }
-                        return http.send(HttpRequest.newBuilder(URI.create(server.url("/health"))).build(),
-                                HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-                    });
+            // a model load on a loaded 2-core machine: minutes at worst; ends as soon as /health answers or it exited
+            Awaitility.await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> !p.isAlive() || http.send(HttpRequest.newBuilder(URI.create(server.url("/health")))
+                            .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
         } catch (RuntimeException e) {
             server.close();
             throw e;

@@ -98,8 +98,13 @@ class WindowBacklogIT {
         Map<String, Long> expected = new TreeMap<>();
         Random random = new Random(7);
         List<Future<RecordMetadata>> acks = new ArrayList<>();
+        // one request in flight per partition: the topics were created a moment ago, and a first batch refused
+        // with NOT_LEADER_OR_FOLLOWER (the broker had not applied the partition yet) while the next was accepted
+        // left the idempotent producer retrying the first with OUT_OF_ORDER_SEQUENCE_NUMBER until the acks timed
+        // out (seen here under load; KAFKA-15591)
         try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.LINGER_MS_CONFIG, "20"),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.LINGER_MS_CONFIG, "20",
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1"),
                 new StringSerializer(), SpecificAvroSerde.forValue(RunEvent.class, REGISTRY).serializer())) {
             for (int p = 0; p < PARTITIONS; p++) {
                 long period = p == 0 ? 1500 : 30_000;

@@ -606,7 +606,8 @@ class StreamingClientTest {
         RequestResult r = raw("status500slowbody"); // the body comes 500 ms after the head
         long wall = System.nanoTime() - w0;
         assertEquals("HTTP Error 500: Internal Server Error: CUDA out of memory", r.error().message());
-        assertTrue(wall - r.e2eNs() >= 400 * MS, "elapsed " + r.e2eNs() + " ns is the status, not the body (" + wall + " ns)");
+        // half the body's 500 ms: a client thread late for the head on a loaded machine shortens the difference
+        assertTrue(wall - r.e2eNs() >= 250 * MS, "elapsed " + r.e2eNs() + " ns is the status, not the body (" + wall + " ns)");
     }
 
     @Test
@@ -618,7 +619,7 @@ class StreamingClientTest {
         assertEquals("HTTP Error 500: Internal Server Error", r.error().message());
         assertEquals(500, r.httpStatus());
         assertTrue(wall >= 390 * MS && wall < 5_000 * MS, "waited for the body up to the 0.4 s timeout: " + wall);
-        assertTrue(r.e2eNs() < wall - 300 * MS, "elapsed is the status: " + r.e2eNs());
+        assertTrue(r.e2eNs() < wall - 200 * MS, "elapsed is the status: " + r.e2eNs() + " ns of " + wall + " ns");
     }
 
     @Test
