@@ -1,6 +1,8 @@
 package io.capstream.cli.embedded;
 
 import io.capstream.schemas.Topics;
+import io.capstream.schemas.time.CapClock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -88,14 +90,15 @@ public final class TopicSetup {
     }
 
     /**
-     * Creates every capstream topic that is missing, over an Admin client the caller owns (and closes); on the
-     * compacted ones that exist, sets the segment settings still at Kafka's default ({@link CompactedTopicSegments}).
+     * Creates every capstream topic that is missing, over an Admin client the caller owns (and closes), and returns
+     * once every partition of those it created has a leader ({@link PartitionLeaders}); on the compacted ones that
+     * exist, sets the segment settings still at Kafka's default ({@link CompactedTopicSegments}).
      *
      * @param admin           the client; not null
      * @param bootstrap       its bootstrap servers (for the messages); not null
      * @param eventPartitions partitions of {@code capstream.events} (and its DLQ); at least 1
      * @return the names of the topics this call created (empty when all existed)
-     * @throws IllegalStateException when a topic cannot be created within 30 s
+     * @throws IllegalStateException when a topic cannot be created, or a created partition has no leader, within 30 s
      */
     public static Set<String> ensureTopics(Admin admin, String bootstrap, int eventPartitions) {
         if (eventPartitions < 1) {
@@ -114,7 +117,10 @@ public final class TopicSetup {
             if (wanted.isEmpty()) {
                 return Set.of();
             }
-            return create(admin, wanted);
+            Set<String> created = create(admin, wanted);
+            // a producer sending before a new partition has its leader can lose its first batch (PartitionLeaders)
+            PartitionLeaders.await(admin, created, Duration.ofMillis(TIMEOUT_MS), CapClock.system());
+            return created;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);

@@ -49,6 +49,13 @@ class EmbeddedKafkaIT {
             Set<String> created = TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), 3);
             assertEquals(Set.of(Topics.EVENTS, Topics.REPORTS, Topics.REPORT_CHUNKS, Topics.SWEEPS, Topics.SUMMARIES,
                     Topics.ALERTS, Topics.CHANGES, Topics.SERVER_METRICS, Topics.EVENTS_DLQ), created);
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+                // ensureTopics returns once the new partitions have leaders: a producer may send at once
+                Map<String, TopicDescription> described = admin.describeTopics(created).allTopicNames().get(30, TimeUnit.SECONDS);
+                described.values().forEach(d -> assertThat(d.partitions()).as("partitions of %s", d.name())
+                        .allSatisfy(p -> assertThat(p.leader()).as("leader of %s-%d", d.name(), p.partition())
+                                .matches(l -> l != null && !l.isEmpty())));
+            }
             assertEquals(Set.of(), TopicSetup.ensureTopics(kafka.bootstrapServers(), Map.of(), 3), "second call creates nothing");
             checkTopicLayout(kafka.bootstrapServers());
 
