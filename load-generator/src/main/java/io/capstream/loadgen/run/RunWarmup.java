@@ -2,6 +2,7 @@ package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.client.ClientConfig;
 import io.capstream.loadgen.client.StreamingClient;
+import io.capstream.loadgen.selfcheck.SelfCheck;
 import io.capstream.loadgen.selfcheck.WarmupResult;
 import io.capstream.loadgen.warmup.ClientWarmup;
 import io.capstream.loadgen.warmup.TargetWarmup;
@@ -17,8 +18,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A run's two warm-ups before T0, neither of which produces an event of the run: the client's
  * ({@link ClientWarmup}: loopback requests until the request path stops getting faster, bounded by
- * {@code --client-warmup} seconds on the clock), then {@code --warmup-requests} sent to the target and discarded
- * ({@link TargetWarmup}). Each says what it did in a notice; a stop request skips what has not begun.
+ * {@code --client-warmup} seconds on the clock, with a {@link SelfCheck} of its own running beside them and
+ * discarded, so that the run's self-check is compiled before T0), then {@code --warmup-requests} sent to the
+ * target and discarded ({@link TargetWarmup}). Each says what it did in a notice; a stop request skips what has
+ * not begun.
  */
 final class RunWarmup {
     /** Largest planned context of most loopback warm-up requests, tokens. */
@@ -74,16 +77,21 @@ final class RunWarmup {
             BodySource plainBodies = bodies.withoutImages();
             // every 8th warm-up request has the run's own prompt size; the others at most 1,024 tokens (the
             // path is the same, and small bodies let the warm-up run more requests in its time)
-            f = ClientWarmup.run(vertx, contexts, ClientWarmup.Settings.forRun(wc.clientWarmupS()), clientConfig,
+            // the self-check's probe runs during the warm-up too (its result discarded), so that its code is compiled
+            // before T0 and not by a JIT burst on the event loops' core during the run's first wave
+            ClientWarmup.Settings settings = ClientWarmup.Settings.forRun(wc.clientWarmupS());
+            f = SelfCheck.start(vertx, contexts, false).compose(warmCheck -> ClientWarmup.run(vertx, contexts, settings,
+                    clientConfig,
                     (ctx, k) -> (k % IMAGES_EVERY == 0 ? bodies : plainBodies).body(ctx, k % n, k % 8 == 0
                             ? plan.contextPlan().planned(k % n)
                             : Math.min(WARMUP_PROMPT_TOKENS, plan.contextPlan().planned(k % n))),
                     control::stopRequested,
                     r -> {
+                        warmCheck.request(1, r.ok() ? 1 : 0);
                         if (r.ok()) {
                             warmEvents.completed(0, 0, 0, r);
                         }
-                    }, clock).map(w -> {
+                    }, clock).compose(w -> warmCheck.stop(1, w, "deferred").map(check -> w).otherwise(w))).map(w -> {
                         if (w.loopbackRequests() > 0) {
                             listener.notice(String.format(Locale.ROOT, "client warm-up: %,d loopback requests in"
                                     + " %.1f s (%.0f -> %.0f us per request)", w.loopbackRequests(),
