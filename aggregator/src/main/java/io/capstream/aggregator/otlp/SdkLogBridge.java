@@ -61,8 +61,20 @@ final class SdkLogBridge extends Handler {
      *         {@code UncheckedIOException}), e.g. {@code java.net.ConnectException}
      */
     static String line(String message, Throwable thrown) {
+        return line("OTLP export", message, thrown);
+    }
+
+    /**
+     * As {@link #line(String, Throwable)}, under another prefix.
+     *
+     * @param prefix  what the line starts with, before the colon: {@code OTLP export} or {@code OTLP export to URL}
+     * @param message the record's formatted message
+     * @param thrown  its exception, or null
+     * @return {@code <prefix>: <message> (<cause>)}
+     */
+    private static String line(String prefix, String message, Throwable thrown) {
         if (thrown == null) {
-            return "OTLP export: " + message;
+            return prefix + ": " + message;
         }
         Throwable cause = thrown;
         while (cause.getCause() != null && cause.getCause() != cause
@@ -71,7 +83,7 @@ final class SdkLogBridge extends Handler {
                 || cause instanceof java.io.UncheckedIOException)) {
             cause = cause.getCause();
         }
-        return "OTLP export: " + message + " (" + cause + ")";
+        return prefix + ": " + message + " (" + cause + ")";
     }
 
     /**
@@ -104,7 +116,11 @@ final class SdkLogBridge extends Handler {
             return;
         }
         String message = formatter.formatMessage(record);
-        String text = Redaction.text(line(message, record.getThrown()), SECRETS, false);
+        boolean failedExport = level >= Level.WARNING.intValue() && message != null
+                && message.startsWith(FAILED_TO_EXPORT);
+        String url = target;
+        String prefix = failedExport && url != null ? "OTLP export to " + url : "OTLP export";
+        String text = Redaction.text(line(prefix, message, record.getThrown()), SECRETS, false);
         if (EXPORTER_FAILED.equals(message)) {
             // the periodic reader's echo of a failure the exporter has described (or dropped under its throttling)
             if (described) {
@@ -113,15 +129,10 @@ final class SdkLogBridge extends Handler {
                 undescribed++;
             }
             LOG.debug(text);
-        } else if (level >= Level.WARNING.intValue() && message != null && message.startsWith(FAILED_TO_EXPORT)) {
+        } else if (failedExport) {
             long more = undescribed;
             undescribed = 0;
             described = true;
-            String url = target;
-            if (url != null) {
-                text = Redaction.text("OTLP export to " + url + ":" + text.substring("OTLP export:".length()), SECRETS,
-                        false);
-            }
             LOG.warn(more == 0 ? text
                     : text + "; " + more + " more export" + (more == 1 ? "" : "s") + " failed since the last line");
         } else if (level >= Level.WARNING.intValue()) {

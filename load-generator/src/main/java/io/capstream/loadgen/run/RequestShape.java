@@ -242,11 +242,15 @@ public record RequestShape(int sharedPrefixTokens, int ctxTokens, int maxTokens,
      *         message when {@code largestOutput} is {@code --max-tokens}
      */
     public String windowProblem(String label, long window, int largestOutput) {
-        if (largestOutput == maxTokens || promptCap(window, largestOutput) > 0) {
+        if (promptCap(window, largestOutput) > 0) {
+            return null;
+        }
+        if (largestOutput == maxTokens) {
             return windowProblem(label, window);
         }
-        return largestOutput == 0 ? label + " " + window + " must exceed --margin (" + margin + ")" : label + " " + window + " must exceed the largest max_tokens + --margin (" + largestOutput + " + "
-                + margin + ")";
+        return largestOutput == 0 ? label + " " + window + " must exceed --margin (" + margin + ")"
+                : label + " " + window + " must exceed the largest max_tokens + --margin (" + largestOutput + " + "
+                        + margin + ")";
     }
 
     /**

@@ -31,6 +31,23 @@ class RequestShapeTest {
                 RequestShape.DEFAULTS.withMaxModelLen(1000).problems());
     }
 
+    /**
+     * The window rule against the output tokens actually reserved: none for embeddings and rerank, the largest
+     * per-request {@code max_tokens} of a dataset. Before, a window that fits them was still held to --max-tokens
+     * (a 50-token window of an embeddings run: "must exceed --max-tokens + --margin (64)").
+     */
+    @Test
+    void theWindowRuleWithPerRequestOutputHoldsTheWindowToWhatIsReserved() {
+        RequestShape r = RequestShape.DEFAULTS.withMaxTokens(64).withMargin(0);
+        assertNull(r.windowProblem("--max-model-len", 50, 0), "embeddings: nothing reserved, 50 tokens fit");
+        assertNull(r.windowProblem("--max-model-len", 60, 32), "largest max_tokens 32 fits below 60");
+        assertEquals("--max-model-len 0 must exceed --margin (0)", r.windowProblem("--max-model-len", 0, 0));
+        assertEquals("--max-model-len 32 must exceed the largest max_tokens + --margin (32 + 0)",
+                r.windowProblem("--max-model-len", 32, 32));
+        assertEquals("--max-model-len 64 must exceed --max-tokens + --margin (64)",
+                r.windowProblem("--max-model-len", 64, 64));
+    }
+
     @Test
     void everyProblemOfTheGroupIsListed() {
         RequestShape r = RequestShape.DEFAULTS.withSharedPrefixTokens(-1).withCtxTokens(31).withMaxTokens(0).withMaxModelLen(2_000_000).withMargin(-1).withReasoningEffort("huge").withNoThinking(true);
