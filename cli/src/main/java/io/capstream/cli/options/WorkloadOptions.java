@@ -178,7 +178,8 @@ public class WorkloadOptions {
     @Option(names = "--client-warmup", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Upper bound of the client's own warm-up before the first timed request: the whole request"
                     + " path (connect, upload, SSE, chunk decoding, timestamps, events) runs against an in-process"
-                    + " loopback stream until its cost per request stops falling (usually 1-3 s). 0 = off: a cold JVM"
+                    + " loopback stream until its cost per request stops falling, then up to 1,000 requests go through"
+                    + " the run's own driver (usually 1-4 s in all). 0 = off: a cold JVM"
                     + " then adds tens to hundreds of ms to the first requests' TTFT. 0 to 600 s. Default: 5s.")
     java.time.Duration clientWarmup = java.time.Duration.ofSeconds(5);
 

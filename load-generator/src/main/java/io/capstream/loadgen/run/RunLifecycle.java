@@ -220,7 +220,7 @@ final class RunLifecycle {
                     : "worker-" + UUID.randomUUID();
             events = new EventFactory(runId, workerId, plan, clock);
             StreamingClient c = client;
-            pipeline = new RequestPipeline(plan, requests, bodySource, (RequestPipeline.Sender) c::execute,
+            pipeline = new RequestPipeline(plan, requests, bodySource, PipelineWiring.sender(c),
                     events, t0, probes.observer(), sink, listener, clock);
             if (stopRules.active()) {
                 pipeline.onEnded((r, ended) -> stop(stopRules.ended(r, ended)));
@@ -262,9 +262,8 @@ final class RunLifecycle {
                     arrivalClock, t0, this::stopping,
                     assignment == null ? u -> u : assignment.share()::globalIndex).withImages(images);
         } else {
-            launcher = assignment == null ? pipeline::launch
-                    : (local, scheduledNs, ctx, onEnd) -> pipeline.launch(assignment.share().globalIndex(local),
-                    scheduledNs, ctx, onEnd);
+            launcher = PipelineWiring.launcher(pipeline, assignment == null ? null : assignment.share(),
+                    Integer.MAX_VALUE);
         }
         if (!open) {
             ClosedLoop loop = new ClosedLoop(dc, launcher, IoYield.EVENT_LOOP, arrivalClock);

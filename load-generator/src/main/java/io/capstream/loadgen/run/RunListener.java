@@ -23,7 +23,8 @@ public interface RunListener {
 
     /**
      * A start-up step before T0 finished (warm-up), as one line for the console, e.g.
-     * {@code "client warm-up: 3,250 loopback requests in 2.1 s (412 -> 61 us per request)"}.
+     * {@code "client warm-up: 3,250 loopback requests in 2.1 s (412 -> 61 us per request; the last 1,000 through the
+     * run's driver)"}.
      *
      * @param line the message, without a prefix or line break
      */

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A run's two warm-ups before T0, neither of which produces an event of the run: the client's
  * ({@link ClientWarmup}: loopback requests until the request path stops getting faster, bounded by
- * {@code --client-warmup} seconds on the clock, with a {@link SelfCheck} of its own running beside them and
- * discarded, so that the run's self-check is compiled before T0), then {@code --warmup-requests} sent to the
+ * {@code --client-warmup} seconds on the clock, then up to {@value PipelineWarmup#REQUESTS} more through the run's
+ * own driver and pipeline ({@link PipelineWarmup}), with a {@link SelfCheck} of its own running beside them and
+ * discarded, so that the run's driver and self-check are compiled before T0), then {@code --warmup-requests} sent to the
  * target and discarded ({@link TargetWarmup}). Each says what it did in a notice; a stop request skips what has
  * not begun.
  */
@@ -28,6 +29,12 @@ final class RunWarmup {
     static final int WARMUP_PROMPT_TOKENS = 1024;
     /** With {@code --images}, every this many client warm-up requests carries the run's images (issue 30). */
     static final int IMAGES_EVERY = 32;
+    /**
+     * Share of {@code --client-warmup} the loopback batches may take; the requests through the run's driver
+     * ({@link PipelineWarmup}) start within the rest, so the whole client warm-up keeps to the bound (give or take
+     * the requests in flight at its end).
+     */
+    static final double LOOPBACK_SHARE = 0.8;
     private final Vertx vertx;
     private final RunPlan plan;
     private final BodySource bodies;
@@ -36,6 +43,8 @@ final class RunWarmup {
     private final GuardedListener listener;
     private final CapClock clock;
     private final AtomicReference<String> firstError = new AtomicReference<>();
+    /** Requests of the warm-up through the run's driver ({@link PipelineWarmup}); set before the notice. */
+    private volatile int driverRequests;
 
     /**
      * @param vertx        the run's Vert.x; not null
@@ -79,7 +88,9 @@ final class RunWarmup {
             // path is the same, and small bodies let the warm-up run more requests in its time)
             // the self-check's probe runs during the warm-up too (its result discarded), so that its code is compiled
             // before T0 and not by a JIT burst on the event loops' core during the run's first wave
-            ClientWarmup.Settings settings = ClientWarmup.Settings.forRun(wc.clientWarmupS());
+            // the loopback batches get LOOPBACK_SHARE of the bound, the requests through the run's driver the rest
+            long warmStartNs = clock.nanoTime();
+            ClientWarmup.Settings settings = ClientWarmup.Settings.forRun(wc.clientWarmupS() * LOOPBACK_SHARE);
             f = SelfCheck.start(vertx, contexts, false).compose(warmCheck -> ClientWarmup.run(vertx, contexts, settings,
                     clientConfig,
                     (ctx, k) -> (k % IMAGES_EVERY == 0 ? bodies : plainBodies).body(ctx, k % n, k % 8 == 0
@@ -91,11 +102,14 @@ final class RunWarmup {
                         if (r.ok()) {
                             warmEvents.completed(0, 0, 0, r);
                         }
-                    }, clock).compose(w -> warmCheck.stop(1, w, "deferred").map(check -> w).otherwise(w))).map(w -> {
+                    }, clock).compose(w -> throughDriver(w, contexts, clientConfig, slots, plainBodies, warmCheck,
+                            wc.clientWarmupS() - (clock.nanoTime() - warmStartNs) / 1e9))
+                    .compose(w -> warmCheck.stop(1, w, "deferred").map(check -> w).otherwise(w))).map(w -> {
                         if (w.loopbackRequests() > 0) {
                             listener.notice(String.format(Locale.ROOT, "client warm-up: %,d loopback requests in"
-                                    + " %.1f s (%.0f -> %.0f us per request)", w.loopbackRequests(),
-                                    w.loopbackMs() / 1e3, w.firstUsPerRequest(), w.lastUsPerRequest()));
+                                    + " %.1f s (%.0f -> %.0f us per request; the last %,d through the run's driver)",
+                                    w.loopbackRequests(), w.loopbackMs() / 1e3, w.firstUsPerRequest(),
+                                    w.lastUsPerRequest(), driverRequests));
                         }
                         return w;
                     });
@@ -121,6 +135,34 @@ final class RunWarmup {
                     }));
         }
         return f;
+    }
+
+    /**
+     * After the loopback batches, the {@link PipelineWarmup}: loopback requests through the run's own driver and
+     * pipeline (streamed endpoints, single-request runs), counted in the loopback warm-up's requests and time.
+     *
+     * @param w         what the loopback batches did
+     * @param bodies    the warm-up's bodies (without images)
+     * @param warmCheck the warm-up's own self-check, told of each request
+     * @param seconds   what is left of {@code --client-warmup}, seconds: no request starts after it
+     * @return {@code w} with the driver's requests and time added; {@code w} when the batches did not run
+     */
+    private Future<WarmupResult> throughDriver(WarmupResult w, List<Context> contexts, ClientConfig clientConfig,
+                                               int slots, BodySource bodies, SelfCheck warmCheck,
+                                               double seconds) {
+        // a conversation run's driver launches turns (ConversationLauncher), not the pipeline's single requests
+        if (w.loopbackRequests() == 0 || !plan.config().target().endpoint().streamed()
+                || ConversationScripts.of(plan) != null) {
+            return Future.succeededFuture(w);
+        }
+        long startNs = clock.nanoTime();
+        return PipelineWarmup.run(vertx, contexts, plan, bodies, clientConfig, slots,
+                SideProbes.observerOf(warmCheck), control::stopRequested, Math.max(0, seconds), clock).map(k -> {
+                    driverRequests = k;
+                    return new WarmupResult(w.loopbackRequests() + k,
+                            w.loopbackMs() + (clock.nanoTime() - startNs) / 1e6, w.firstUsPerRequest(),
+                            w.lastUsPerRequest(), w.targetRequests(), w.targetFailed());
+                });
     }
 
     /**

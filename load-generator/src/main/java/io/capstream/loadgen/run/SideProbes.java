@@ -163,7 +163,14 @@ final class SideProbes {
 
     /** @return the self-check as the requests tell it (after {@link #start}) */
     RequestPipeline.Observer observer() {
-        SelfCheck sc = selfCheck;
+        return observerOf(selfCheck);
+    }
+
+    /**
+     * @param sc a self-check; not null
+     * @return {@code sc} as the requests tell it
+     */
+    static RequestPipeline.Observer observerOf(SelfCheck sc) {
         return new RequestPipeline.Observer() {
             @Override
             public void inFlight(int n) {

@@ -9,7 +9,8 @@ import java.util.List;
  * @param clientWarmupS  upper bound of the in-process loopback warm-up, seconds: the whole request
  *                       path (connect, upload, SSE framing, chunk JSON decoding, timestamps, event
  *                       building) runs against a loopback stream until its per-request cost stops
- *                       falling, at most this long; 0 = off (default {@value #DEFAULT_CLIENT_WARMUP_S})
+ *                       falling, then up to 1,000 requests through the run's own driver and pipeline, at most
+ *                       this long in all; 0 = off (default {@value #DEFAULT_CLIENT_WARMUP_S})
  * @param targetRequests {@code --warmup-requests}: requests sent to the target and discarded before
  *                       T0 (never in the events or the report), as vLLM's {@code --num-warmups}; 0 = none
  * @param primeCache     {@code --warmup-prime-cache}: the warm-up requests' prompts share the measured prompts' prefix

@@ -48,9 +48,14 @@ class RunWarmupTest {
 
     private static WarmupResult warm(TargetConfig targetConfig, int targetRequests, RunControl control,
                                      List<String> notices) throws Exception {
+        return warm(targetConfig, new WarmupConfig(0, targetRequests), control, notices, new ManualCapClock());
+    }
+
+    private static WarmupResult warm(TargetConfig targetConfig, WarmupConfig warmup, RunControl control,
+                                     List<String> notices, io.capstream.schemas.time.CapClock clock) throws Exception {
         String baseUrl = targetConfig.baseUrl();
         RunPlan plan = RunPlanner.complete(RunConfig.of(targetConfig)
-                .withWarmup(new WarmupConfig(0, targetRequests))
+                .withWarmup(warmup)
                 .withLoad(l -> l.withRequests(2))
                 .withRequest(r -> r.withMaxTokens(4).withCtxTokens(64).withSharedPrefixTokens(0)), 4096, ApiKey.none()).get();
         RunConfig c = plan.config();
@@ -67,7 +72,7 @@ class RunWarmupTest {
         List<Context> contexts = List.of(((VertxInternal) vertx).createEventLoopContext());
         try (StreamingClient client = new StreamingClient(vertx, cc)) {
             return new RunWarmup(vertx, plan, bodies, bodies, control, new GuardedListener(l, SecretMask.NONE),
-                    new ManualCapClock()).run(contexts, cc, client, 2).await(60, TimeUnit.SECONDS);
+                    clock).run(contexts, cc, client, 2).await(120, TimeUnit.SECONDS);
         }
     }
 
@@ -90,6 +95,27 @@ class RunWarmupTest {
         assertThat(notices).as("notices").hasSize(2);
         assertThat(notices.get(1)).as("the warning").startsWith("warning: every warm-up request failed (first: ")
                 .endsWith("); the run goes on");
+    }
+
+    /**
+     * Issue 33 item 4: the client warm-up ends with requests through the run's own driver and pipeline, counted in
+     * its loopback requests and named in its notice (bounded by the system clock: 1 s of loopback batches).
+     */
+    @Test
+    void theClientWarmupEndsWithRequestsThroughTheRunsDriverAndSaysHowMany() throws Exception {
+        List<String> notices = new CopyOnWriteArrayList<>();
+        WarmupResult w = warm(TargetConfig.of(sim.baseUrl(), SimConfig.defaults().modelId()), new WarmupConfig(1, 0),
+                new RunControl(), notices, io.capstream.schemas.time.CapClock.system());
+        assertThat(notices).as("notices").hasSize(1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("client warm-up: ([\\d,]+) loopback requests in"
+                + " [\\d.]+ s \\(\\d+ -> \\d+ us per request; the last ([\\d,]+) through the run's driver\\)")
+                .matcher(notices.get(0));
+        assertThat(m.matches()).as("the notice: %s", notices.get(0)).isTrue();
+        int total = Integer.parseInt(m.group(1).replace(",", ""));
+        int driver = Integer.parseInt(m.group(2).replace(",", ""));
+        assertThat(driver).as("requests through the run's driver").isBetween(1, PipelineWarmup.REQUESTS);
+        assertThat(w.loopbackRequests()).as("loopback requests, the driver's included").isEqualTo(total)
+                .isGreaterThan(driver);
     }
 
     @Test
