@@ -1,5 +1,6 @@
 package io.capstream.aggregator.otlp;
 
+import io.capstream.schemas.text.DurationLabel;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import java.time.Duration;
 import java.util.Map;
@@ -36,11 +37,14 @@ public record OtlpDestination(String metricsUrl, Duration interval, java.util.Se
                 headers.keySet());
     }
 
-    /** @return e.g. {@code http://127.0.0.1:4318/v1/metrics every 60s, headers api-key=****} */
+    /**
+     * @return e.g. {@code http://127.0.0.1:4318/v1/metrics every 1m, headers api-key=****}; the interval as the
+     *         options write it ({@link DurationLabel}: {@code 500ms}, {@code 90s}, {@code 5m})
+     */
     public String describe() {
         String h = headerNames.isEmpty() ? "" : ", headers " + headerNames.stream().map(n -> n + "=****")
                 .collect(Collectors.joining(", "));
-        return metricsUrl + " every " + interval.toString().substring(2).toLowerCase(java.util.Locale.ROOT) + h;
+        return metricsUrl + " every " + DurationLabel.of(interval) + h;
     }
 
     private static String maskUserInfo(String url) {
