@@ -106,10 +106,13 @@ final class RunWarmup {
                             wc.clientWarmupS() - (clock.nanoTime() - warmStartNs) / 1e9))
                     .compose(w -> warmCheck.stop(1, w, "deferred").map(check -> w).otherwise(w))).map(w -> {
                         if (w.loopbackRequests() > 0) {
+                            // conversation runs and unstreamed endpoints send nothing through the driver
+                            int driven = driverRequests;
                             listener.notice(String.format(Locale.ROOT, "client warm-up: %,d loopback requests in"
-                                    + " %.1f s (%.0f -> %.0f us per request; the last %,d through the run's driver)",
-                                    w.loopbackRequests(), w.loopbackMs() / 1e3, w.firstUsPerRequest(),
-                                    w.lastUsPerRequest(), driverRequests));
+                                    + " %.1f s (%.0f -> %.0f us per request%s)", w.loopbackRequests(),
+                                    w.loopbackMs() / 1e3, w.firstUsPerRequest(), w.lastUsPerRequest(), driven == 0
+                                    ? "" : String.format(Locale.ROOT, "; the last %,d through the run's driver",
+                                    driven)));
                         }
                         return w;
                     });

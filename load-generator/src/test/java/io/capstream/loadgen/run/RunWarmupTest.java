@@ -53,8 +53,19 @@ class RunWarmupTest {
 
     private static WarmupResult warm(TargetConfig targetConfig, WarmupConfig warmup, RunControl control,
                                      List<String> notices, io.capstream.schemas.time.CapClock clock) throws Exception {
+        return warm(targetConfig, warmup, control, notices, clock, false);
+    }
+
+    private static WarmupResult warm(TargetConfig targetConfig, WarmupConfig warmup, RunControl control,
+                                     List<String> notices, io.capstream.schemas.time.CapClock clock,
+                                     boolean conversations) throws Exception {
         String baseUrl = targetConfig.baseUrl();
-        RunPlan plan = RunPlanner.complete(RunConfig.of(targetConfig)
+        RunConfig config = RunConfig.of(targetConfig);
+        if (conversations) {
+            config = config.withConversation(v -> v.withTurns(new io.capstream.loadgen.workload.LengthDistribution(2,
+                    0)));
+        }
+        RunPlan plan = RunPlanner.complete(config
                 .withWarmup(warmup)
                 .withLoad(l -> l.withRequests(2))
                 .withRequest(r -> r.withMaxTokens(4).withCtxTokens(64).withSharedPrefixTokens(0)), 4096, ApiKey.none()).get();
@@ -116,6 +127,18 @@ class RunWarmupTest {
         assertThat(driver).as("requests through the run's driver").isBetween(1, PipelineWarmup.REQUESTS);
         assertThat(w.loopbackRequests()).as("loopback requests, the driver's included").isEqualTo(total)
                 .isGreaterThan(driver);
+    }
+
+    /** A run that sends nothing through its driver before T0 (a conversation run) does not say it sent 0. */
+    @Test
+    void aConversationRunsNoticeNamesNoDriverRequests() throws Exception {
+        List<String> notices = new CopyOnWriteArrayList<>();
+        WarmupResult w = warm(TargetConfig.of(sim.baseUrl(), SimConfig.defaults().modelId()), new WarmupConfig(1, 0),
+                new RunControl(), notices, io.capstream.schemas.time.CapClock.system(), true);
+        assertThat(w.loopbackRequests()).as("loopback requests").isPositive();
+        assertThat(notices).as("notices").hasSize(1);
+        assertThat(notices.get(0)).as("the notice").matches(
+                "client warm-up: [\\d,]+ loopback requests in [\\d.]+ s \\(\\d+ -> \\d+ us per request\\)");
     }
 
     @Test
