@@ -23,6 +23,8 @@ class LauncherScriptTest {
 
     @TempDir
     Path dir;
+    /** Whether {@link #launch} starts the script with SIGINT and SIGQUIT at their default disposition. */
+    private boolean defaultSignals;
 
     @Test
     void aggregateCompilesWithC1OnlyWithRoomForItsClassMetadata() throws Exception {
@@ -47,6 +49,31 @@ class LauncherScriptTest {
                 .doesNotContain("ArchiveClassesAtExit");
         assertThat(launch(false, "replay", "--help")).as("other commands do not map aggregate's archive")
                 .doesNotContain("capstream-aggregate.jsa");
+    }
+
+    /**
+     * The first run after a build starts the JVM in the background (to move its class-data archive into place when it
+     * ends): a script's background job had SIGINT ignored, which the JVM kept, so Ctrl-C did nothing (a fresh user's
+     * first run could not be interrupted). Failed before the fix: {@code SigIgn=0000000000000006}.
+     */
+    @Test
+    void theJvmThatWritesTheArchiveStartsWithCtrlCNotIgnored() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/status")), "Linux /proc");
+        // the script itself starts with both signals at their default even when this JVM was started with them
+        // ignored (a build in a background job): coreutils' env --default-signal
+        org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder("env", "--default-signal=INT,QUIT", "true")
+                .start().waitFor() == 0, "env --default-signal");
+        defaultSignals = true;
+        for (String command : List.of("run", "generate", "aggregate")) {
+            Files.deleteIfExists(dir.resolve("cli/target/capstream.jsa"));
+            String out = launch(false, command, "--help");
+            assertThat(out).as("java arguments of the first %s after a build", command).contains("ArchiveClassesAtExit");
+            String mask = out.lines().filter(l -> l.startsWith("SigIgn=")).findFirst().orElseThrow().substring(7);
+            assertThat(Long.parseLong(mask, 16) & 0b110).as("SIGINT/SIGQUIT bits of the JVM's ignored signals %s (%s)",
+                    mask, command).isZero();
+        }
+        String later = launch(true, "run", "--help");
+        assertThat(later).as("an exec'd JVM").contains("SigIgn=");
     }
 
     /**
@@ -97,9 +124,13 @@ class LauncherScriptTest {
         Files.copy(SCRIPT, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path java = bin.resolve("java");
-        Files.writeString(java, "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n");
+        // the arguments, then the signals the JVM would start with ignored (read by the process that takes its place)
+        Files.writeString(java, "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n"
+                + "exec sed -n 's/^SigIgn:[[:space:]]*/SigIgn=/p' /proc/self/status 2>/dev/null\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
-        ProcessBuilder pb = new ProcessBuilder(new java.util.ArrayList<>(List.of("bash", script.toString()))).redirectErrorStream(true);
+        List<String> cmd = new java.util.ArrayList<>(defaultSignals ? List.of("env", "--default-signal=INT,QUIT") : List.of());
+        cmd.addAll(List.of("bash", script.toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.command().addAll(List.of(command));
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
         pb.environment().remove("CAPSTREAM_JAVA_OPTS");
