@@ -121,7 +121,7 @@ public final class CachedVerdict {
 
     /** @return the base URL as the console shows it: user-info masked ({@code ***@}, as in reports), no trailing "/" */
     private static String shown(String baseUrl) {
-        String url = Redaction.urls(baseUrl.strip());
+        String url = Redaction.url(baseUrl.strip());
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 

@@ -146,7 +146,7 @@ public final class CheckCommand implements Callable<Integer> {
                             false, tlsConfig.clientTls()).toCompletionStage().toCompletableFuture()
                             .get(timeoutS, TimeUnit.SECONDS).problem();
                 } catch (java.util.concurrent.TimeoutException e) {
-                    fatal = "no answer from " + Redaction.urls(url) + " to the endpoint check (GET /models)"
+                    fatal = "no answer from " + Redaction.url(url) + " to the endpoint check (GET /models)"
                             + " within " + timeoutS + " s (--timeout bounds the whole check)";
                 }
                 if (fatal != null) {
@@ -196,7 +196,7 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** @return the base URL as the console and the report show it: user-info masked ({@code ***@}), no trailing "/" */
     private static String shown(String url) {
-        String s = Redaction.urls(url);
+        String s = Redaction.url(url);
         return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 

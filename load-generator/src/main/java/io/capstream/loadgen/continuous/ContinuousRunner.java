@@ -111,7 +111,7 @@ public final class ContinuousRunner {
             return t;
         });
         // the target as the run's events record it (user:password@ masked), so that windows key on one target
-        Heartbeat hb = new Heartbeat(io.capstream.schemas.text.Redaction.urls(config.base().target().baseUrl()),
+        Heartbeat hb = new Heartbeat(io.capstream.schemas.text.Redaction.url(config.base().target().baseUrl()),
                 config.base().target().model(), java.util.Map.of(), null);
         long hbMs = config.heartbeatInterval().toMillis();
         beat.scheduleAtFixedRate(() -> {

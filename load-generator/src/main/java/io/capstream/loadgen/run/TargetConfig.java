@@ -220,7 +220,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
      * @return the usage error naming the base to give (user-info masked), or null
      */
     public static String apiPathProblem(String baseUrl, ApiEndpoint endpoint) {
-        String url = Redaction.urls(baseUrl.strip());
+        String url = Redaction.url(baseUrl.strip());
         String trimmed = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         for (String suffix : List.of("/chat/completions", "/completions", "/models")) {
             if (trimmed.toLowerCase(java.util.Locale.ROOT).endsWith(suffix)) {
@@ -250,7 +250,7 @@ public record TargetConfig(String baseUrl, boolean simulated, String model, Stri
             } else {
                 String problem = HttpUrls.problem(baseUrl);
                 if (problem != null) {
-                    errors.add("--base-url " + problem + ": '" + Redaction.urls(baseUrl.strip()) + "'");
+                    errors.add("--base-url " + problem + ": '" + Redaction.url(baseUrl.strip()) + "'");
                 } else if (apiPathProblem(baseUrl, endpoint) != null) {
                     errors.add(apiPathProblem(baseUrl, endpoint));
                 } else if (apiKeyEnv != null && HttpUrls.userInfo(baseUrl) != null) {

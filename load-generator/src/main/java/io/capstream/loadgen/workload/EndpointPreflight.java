@@ -88,7 +88,7 @@ public final class EndpointPreflight {
                                         ApiKey apiKey, List<ExtraHeader> headers, boolean windowWanted,
                                         ClientTls tls) {
         String base = ModelsProbe.stripSlash(HttpUrls.withoutUserInfo(baseUrl));
-        String shown = ModelsProbe.stripSlash(Redaction.urls(baseUrl));
+        String shown = ModelsProbe.stripSlash(Redaction.url(baseUrl));
         return ProbeRequest.send(vertx, HttpMethod.GET, base + "/models", null, apiKey, headers, tls).compose(models -> {
             if (models.failure() != null) {
                 String fatal = transportProblem(models.failure(), shown);

@@ -111,4 +111,15 @@ class TargetConfigTest {
                         .withRequest(r -> r.withMaxModelLen(4096).withDataset(java.nio.file.Path.of("d.jsonl"))).validate(NO_ENV).stream()
                         .filter(e -> e.contains("--endpoint")).toList());
     }
+
+    /** A fresh user's passwords with {@code #}, {@code /} or a blank were printed in the error (failed before). */
+    @Test
+    void aBaseUrlThatDoesNotParseIsShownWithoutItsPassword() {
+        for (String pw : List.of("p#wSECRET", "pw SECRET6")) {
+            List<String> errors = TargetConfig.of("http://u:" + pw + "@127.0.0.1:1/v1", "m").problems(NO_ENV);
+            assertEquals(1, errors.size(), "errors " + errors);
+            org.assertj.core.api.Assertions.assertThat(errors.get(0)).as("the error for password %s", pw)
+                    .doesNotContain("SECRET").endsWith("'http://***@127.0.0.1:1/v1'");
+        }
+    }
 }

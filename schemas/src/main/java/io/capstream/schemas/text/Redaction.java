@@ -41,6 +41,30 @@ public final class Redaction {
     }
 
     /**
+     * The redaction of one URL as a user gave it (an option's value, which may not even parse): everything between
+     * {@code ://} and the last {@code @} is the user-info, whatever it holds. A password with a {@code #}, {@code /},
+     * {@code ?} or a blank is not a valid URL's user-info, so {@link #urls(String)}, which must find URLs inside
+     * free text, stops at those characters and showed the rest of it (a fresh user's {@code --base-url
+     * 'http://u:p#wSECRET@host/v1'} was printed whole in its error message). An {@code @} in a path or query is
+     * taken for the end of user-info too: such a URL is shown with less, never with a secret.
+     *
+     * @param url one URL (surrounding blanks kept); may be null
+     * @return the URL with everything between its {@code ://} and its last {@code @} replaced by {@value #MASK};
+     *         text without {@code ://} goes through {@link #urls(String)}; null stays null
+     */
+    public static String url(String url) {
+        if (url == null) {
+            return null;
+        }
+        int scheme = url.indexOf("://");
+        int at = url.lastIndexOf('@');
+        if (scheme < 0 || at < scheme + 3) {
+            return urls(url);
+        }
+        return url.substring(0, scheme + 3) + MASK + url.substring(at);
+    }
+
+    /**
      * @param text    any text; may be null
      * @param secrets values to mask (null, empty and values shorter than {@value #MIN_SECRET_LENGTH}
      *                characters are ignored)

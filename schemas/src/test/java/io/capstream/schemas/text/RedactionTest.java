@@ -21,6 +21,22 @@ class RedactionTest {
         assertNull(Redaction.urls(null));
     }
 
+    /** A fresh user's passwords with {@code #}, {@code /} and a blank were shown by {@link Redaction#urls}. */
+    @Test
+    void oneUrlAsGivenIsMaskedUpToItsLastAt() {
+        assertEquals("http://***@127.0.0.1:1/v1", Redaction.url("http://u:p#wSECRET@127.0.0.1:1/v1"), "#");
+        assertEquals("http://***@127.0.0.1:1/v1", Redaction.url("http://u:12/wSECRET@127.0.0.1:1/v1"), "/");
+        assertEquals("http://***@127.0.0.1:1/v1", Redaction.url("http://u:pw SECRET6@127.0.0.1:1/v1"), "blank");
+        assertEquals("http://***@h/v1", Redaction.url("http://u:p@ss@h/v1"), "a raw @");
+        assertEquals("https://***@h:8/v1", Redaction.url("https://token@h:8/v1"), "a token");
+        assertEquals("http://h:1/v1", Redaction.url("http://h:1/v1"), "no user-info");
+        assertEquals("h:1/v1", Redaction.url("h:1/v1"), "no scheme");
+        assertEquals("http://***@h/v1", Redaction.url(Redaction.url("http://u:p#x@h/v1")), "idempotent");
+        assertNull(Redaction.url(null));
+        assertEquals("http://u:p#wSECRET@127.0.0.1:1/v1", Redaction.urls("http://u:p#wSECRET@127.0.0.1:1/v1"),
+                "what urls() leaves of such a value (text, not one URL): why url() exists");
+    }
+
     @Test
     void secretValuesAreMaskedInAnyText() {
         String key = "sk-abcdef0123456789";
