@@ -61,7 +61,24 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         if (cached != null) {
             return cached;
         }
-        JsonNode response = transport.send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema), subject);
+        JsonNode response;
+        try {
+            response = transport.send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema), subject);
+        } catch (SchemaRegistryException e) {
+            if (e.status() != 409) {
+                throw e;
+            }
+            // two clients registering a subject's first version at once: Apicurio refuses the later one with 409
+            // "An artifact with ID ... already exists" although the schema is then registered (two generators
+            // started together on a fresh registry: one failed). Its id is looked up; a schema that is really
+            // incompatible is not registered, so the lookup fails and the 409 stands.
+            try {
+                return getId(subject, schema);
+            } catch (SchemaRegistryException lookup) {
+                e.addSuppressed(lookup);
+                throw e;
+            }
+        }
         int id = requireId(response, subject);
         remember(subject, schema, id);
         return id;

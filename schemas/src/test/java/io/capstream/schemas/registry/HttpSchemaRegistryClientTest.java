@@ -96,12 +96,30 @@ class HttpSchemaRegistryClientTest {
         assertThat(e.getMessage()).contains("bad gateway", "after 4 attempts");
     }
 
+    /**
+     * Two generators started together on a fresh registry: the later registration of the subject's first version
+     * was refused with 409 "already exists" (Apicurio) and that generator failed (exit 1); the schema is registered,
+     * so its id is looked up (failed before: the 409 was thrown).
+     */
+    @Test
+    void aRegistrationRefusedBecauseAnotherClientJustRegisteredItTakesTheRegisteredId() {
+        server.respond(409, "{\"error_code\":409,\"message\":\"An artifact with ID 'capstream.events-value' in group"
+                + " 'default' already exists.\"}").respond(200, "{\"subject\":\"capstream.events-value\",\"version\":1,"
+                + "\"id\":7,\"schema\":\"{}\"}");
+        HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
+        assertThat(c.register("capstream.events-value", THING)).as("id after the 409").isEqualTo(7);
+        assertThat(server.requests()).as("requests").extracting(StubRegistryServer.Request::uri)
+                .containsExactly("/subjects/capstream.events-value/versions", "/subjects/capstream.events-value");
+    }
+
     @Test
     void doesNotRetry4xxAndNamesSubjectStatusAndRegistryMessage() {
         server.respond(409, "{\"error_code\":409,\"message\":\"Schema being registered is incompatible with an earlier schema\"}");
         HttpSchemaRegistryClient c = HttpSchemaRegistryClient.create(server.url(), FAST);
         SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> c.register("capstream.events-value", THING));
-        assertEquals(1, server.requests().size());
+        assertThat(server.requests()).as("the registration, then the lookup that finds the schema not registered")
+                .extracting(StubRegistryServer.Request::uri)
+                .containsExactly("/subjects/capstream.events-value/versions", "/subjects/capstream.events-value");
         assertEquals(409, e.status());
         assertEquals(409, e.errorCode());
         assertThat(e.getMessage()).contains("'capstream.events-value'");
