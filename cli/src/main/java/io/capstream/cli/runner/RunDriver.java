@@ -18,7 +18,10 @@ import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.Provenance;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -120,8 +123,10 @@ public final class RunDriver {
         }
         problems.addAll(commandProblems);
         RunStep step = new RunStep(req, out, err, env);
+        Instant processStart = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
         return execute(problems, (stack, session, config, control) -> step.run(stack, session, config, control,
-                runId -> OutputPath.resolve(req.output(), runId), true).exitCode());
+                OutputPath.claimer(req.output(), processStart, Path.of(""), line -> err.println("capstream run: " + line)),
+                true).exitCode());
     }
 
     /**
@@ -301,6 +306,10 @@ public final class RunDriver {
             // from here on the console masks the run's secrets as its events do
             ConsoleMask.add(RunSecrets.of(config, env));
             problems.addAll(config.validate(env));
+            String files = OpenFileLimit.problem(config.load(), ro.baseUrl() == null);
+            if (files != null) {
+                problems.add(files);
+            }
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }

@@ -48,4 +48,29 @@ class OutputPathTest {
         assertThat(OutputPath.check(tmp.resolve("plain/r.json").toString())).as("under a regular file")
                 .startsWith("--output: cannot create ");
     }
+
+    /**
+     * Two runs started in the same second get the same derived run id (spec 9.2); each wrote
+     * capstream-report-&lt;id&gt;.json and the second replaced the first's report (a fresh user lost a run, both
+     * exited 0; with resolve() both got the same path).
+     */
+    @Test
+    void twoRunsWithOneIdClaimTwoFilesAndAnEarlierRunsFileIsWrittenOver(@TempDir Path dir) throws Exception {
+        java.time.Instant start = java.time.Instant.now().minusSeconds(5);
+        Path a = OutputPath.claim(null, "benchmark-20261206T185930Z", start, dir);
+        Path b = OutputPath.claim(null, "benchmark-20261206T185930Z", start, dir);
+        Path c = OutputPath.claim(null, "benchmark-20261206T185930Z", start, dir);
+        assertThat(java.util.List.of(a, b, c)).as("files claimed by three runs with one id")
+                .containsExactly(dir.resolve("capstream-report-benchmark-20261206T185930Z.json"),
+                        dir.resolve("capstream-report-benchmark-20261206T185930Z-2.json"),
+                        dir.resolve("capstream-report-benchmark-20261206T185930Z-3.json"));
+        assertThat(Files.exists(b)).as("the claim creates the file").isTrue();
+        Files.setLastModifiedTime(a, java.nio.file.attribute.FileTime.from(start.minusSeconds(60)));
+        assertThat(OutputPath.claim(null, "benchmark-20261206T185930Z", start, dir))
+                .as("a file of the default name from before this process started (an earlier run with that --run-id)")
+                .isEqualTo(a);
+        assertThat(OutputPath.claim("out/x.json", "benchmark-20261206T185930Z", start, dir)).as("--output")
+                .isEqualTo(Path.of("out/x.json"));
+        assertThat(Files.exists(Path.of("out/x.json"))).as("--output is not created by the claim").isFalse();
+    }
 }
