@@ -19,6 +19,12 @@ public record PayloadShape(int images, List<ImageSize> imageSizes, String imageF
 
     /** Default {@code --image-size}. */
     public static final ImageSize DEFAULT_IMAGE_SIZE = new ImageSize(512, 512);
+    /**
+     * Most bytes of raw pixels (3 per pixel) one request's images may hold: 512 MiB, e.g. 8 images of 4096x4096. The
+     * encoded request is of that order (synthetic images compress little) and must stay far below Java's 2 GiB array
+     * bound; no serving API takes requests near it.
+     */
+    public static final long MAX_REQUEST_IMAGE_BYTES = 512L << 20;
     /** Default {@code --batch}. */
     public static final int DEFAULT_BATCH = 1;
     /** Nothing besides the prompt. */
@@ -89,6 +95,16 @@ public record PayloadShape(int images, List<ImageSize> imageSizes, String imageF
             if (s.width() < 1 || s.height() < 1) {
                 errors.add("--image-size must be WxH with both at least 1 pixel, got " + s);
             }
+        }
+        long largest = effectiveImageSizes().stream().mapToLong(z -> (long) Math.max(0, z.width()) * Math.max(0,
+                z.height())).max().orElse(0);
+        long requestBytes = images * largest * 3;
+        if (images > 0 && requestBytes > MAX_REQUEST_IMAGE_BYTES) {
+            // a fresh user's --images 16 --image-size 8192x8192 spent 114 s encoding 1.7 GB of images before T0, then
+            // every request failed on a buffer past 2 GiB, with stack traces and no report
+            errors.add(String.format(java.util.Locale.ROOT, "--images %d of --image-size %s make requests of up to"
+                    + " %,d MiB of pixels (%d x %d pixels x 3 bytes), more than %d MiB: lower --images or --image-size",
+                    images, imageSizesText(), requestBytes >> 20, images, largest, MAX_REQUEST_IMAGE_BYTES >> 20));
         }
         if (imageFormat != null && !imageFormat.equals("png") && !imageFormat.equals("jpeg")) {
             errors.add("--image-format must be png or jpeg, got '" + imageFormat + "'");
