@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  * {@code --csv} rows when asked. See {@link RunDriver}.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a capacity benchmark (capacity-v3 protocol) and writes the anvil-serving.benchmark/v1 report.",
+        description = {"Runs a capacity benchmark (capacity-v3 protocol; labelled capacity-v4-reasoning when the model streams reasoning) and writes the anvil-serving.benchmark/v1 report.",
             "With no --bootstrap-servers an embedded Kafka broker, the in-memory registry and the report aggregator run in"
                 + " this process; with no --base-url the built-in simulated engine is the target (engine capstream-sim)."},
         exitCodeListHeading = "%nExit codes:%n",
