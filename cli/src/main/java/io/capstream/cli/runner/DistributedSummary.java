@@ -73,7 +73,7 @@ final class DistributedSummary {
     }
 
     /**
-     * @param report the report of a run the coordinator interrupted; not null
+     * @param report the report of an interrupted run (by Ctrl-C or SIGTERM, or by a distributed run's coordinator); not null
      * @return how many planned requests were never sent, when that is all its missing indices are (every worker's
      *         RunFinished arrived and the events of all the requests they say they sent are in the report), else -1
      */

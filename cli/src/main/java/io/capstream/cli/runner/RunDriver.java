@@ -189,7 +189,11 @@ public final class RunDriver {
 
         RunControl control = new RunControl();
         CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = addStopHook("capstream-run-shutdown", control::requestStop, finished, Duration.ofSeconds(30));
+        Thread hook = addStopHook("capstream-run-shutdown", () -> {
+            err.println(cmd + ": stopping: no new request starts; those in flight end (at most 30 s), then the report"
+                    + " of what ran");
+            control.requestStop();
+        }, finished, Duration.ofSeconds(30));
         // deferred delivery on the embedded broker: the broker and the aggregator start after the last request
         StackConfig stackCfg = StackConfig.of(kafka, registry, req.registryClient())
                 .withAggregator(req.aggregator(), req.aggregatorGroup())

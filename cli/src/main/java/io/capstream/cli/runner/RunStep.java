@@ -190,7 +190,10 @@ public final class RunStep {
                 }
                 Provenance p = report.getProvenance();
                 if (!p.getComplete()) {
-                    err.println(cmd + ": " + RunDriver.incompleteReason(report));
+                    // an interrupted run's unsent requests are not lost events (a fresh user's Ctrl-C read as data loss)
+                    long unsent = outcome.interrupted() ? DistributedSummary.unsentOfInterrupted(report) : -1;
+                    err.println(cmd + ": " + (unsent >= 0 ? unsent + " planned request(s) were not sent (the run was"
+                            + " interrupted); every request sent has its event" : RunDriver.incompleteReason(report)));
                     code = 1;
                 }
             }

@@ -93,6 +93,10 @@ class SignalExitCodesIT {
         String out = read(log);
         assertThat(out).contains("capstream run: the run was interrupted before every planned request ran");
         assertThat(out).contains("report written to " + report);
+        // said when the signal came, and the unsent requests are not called lost events (failed before)
+        assertThat(out).as("run's output").contains("capstream run: stopping: no new request starts")
+                .containsPattern("capstream run: \\d+ planned request\\(s\\) were not sent \\(the run was interrupted\\)")
+                .doesNotContain("without an event");
         JsonNode c = ArtifactJson.read(report).path("capstream");
         assertTrue(c.path("interrupted").asBoolean(), c.toString());
     }
