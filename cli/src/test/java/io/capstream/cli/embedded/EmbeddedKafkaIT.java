@@ -111,18 +111,27 @@ class EmbeddedKafkaIT {
                     new NewTopic(Topics.REPORT_CHUNKS, 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
                     new NewTopic(Topics.SWEEPS, 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
                             "segment.ms", "86400000")))).all().get(30, TimeUnit.SECONDS);
-            TopicSetup.ensureTopics(admin, kafka.bootstrapServers(), 3);
             ConfigResource chunks = new ConfigResource(ConfigResource.Type.TOPIC, Topics.REPORT_CHUNKS);
             ConfigResource sweeps = new ConfigResource(ConfigResource.Type.TOPIC, Topics.SWEEPS);
-            var configs = admin.describeConfigs(List.of(chunks, sweeps)).all().get(30, TimeUnit.SECONDS);
-            for (var e : TopicSetup.segmentSettings().entrySet()) {
-                assertThat(configs.get(chunks).get(e.getKey()).value()).as("%s of the existing chunks topic", e.getKey())
-                        .isEqualTo(e.getValue());
-            }
-            assertThat(configs.get(sweeps).get("segment.ms").value()).as("segment.ms chosen on the sweeps topic")
-                    .isEqualTo("86400000");
-            assertThat(configs.get(sweeps).get("segment.bytes").value()).as("segment.bytes of the sweeps topic")
-                    .isEqualTo(Integer.toString(TopicSetup.REPORT_SEGMENT_BYTES));
+            // topics created "before" exist by the time capstream starts: wait until the broker serves their configs
+            // (right after createTopics its metadata may not have them yet, and the describe of ensureTopics then
+            // failed: the CI of 2026-12-06 20:08 saw segment.ms still at the default)
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> admin.describeConfigs(
+                    List.of(chunks, sweeps)).all().get(10, TimeUnit.SECONDS).get(sweeps).get("segment.ms").value()
+                    .equals("86400000"));
+            TopicSetup.ensureTopics(admin, kafka.bootstrapServers(), 3);
+            // the alteration is committed by the controller; a broker applies it from the metadata log a moment later
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+                var configs = admin.describeConfigs(List.of(chunks, sweeps)).all().get(10, TimeUnit.SECONDS);
+                for (var e : TopicSetup.segmentSettings().entrySet()) {
+                    assertThat(configs.get(chunks).get(e.getKey()).value())
+                            .as("%s of the existing chunks topic", e.getKey()).isEqualTo(e.getValue());
+                }
+                assertThat(configs.get(sweeps).get("segment.ms").value()).as("segment.ms chosen on the sweeps topic")
+                        .isEqualTo("86400000");
+                assertThat(configs.get(sweeps).get("segment.bytes").value()).as("segment.bytes of the sweeps topic")
+                        .isEqualTo(Integer.toString(TopicSetup.REPORT_SEGMENT_BYTES));
+            });
         }
     }
 
