@@ -57,7 +57,7 @@ public final class OutputPath {
         if (output != null) {
             return Path.of(output);
         }
-        Path first = dir.resolve("capstream-report-" + runId + ".json");
+        Path first = dir.resolve(resolve(null, runId));
         if (createdHere(first) || !since(first, notBefore)) {
             return first;
         }

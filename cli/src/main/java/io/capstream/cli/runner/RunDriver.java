@@ -190,8 +190,8 @@ public final class RunDriver {
         RunControl control = new RunControl();
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = addStopHook("capstream-run-shutdown", () -> {
-            err.println(cmd + ": stopping: no new request starts; those in flight end (at most 30 s), then the report"
-                    + " of what ran");
+            err.println(cmd + ": stopping: no new request starts; those in flight end (at most 30 s), then "
+                    + (req.awaitReport() ? "the report of what ran" : "their events are sent"));
             control.requestStop();
         }, finished, Duration.ofSeconds(30));
         // deferred delivery on the embedded broker: the broker and the aggregator start after the last request
