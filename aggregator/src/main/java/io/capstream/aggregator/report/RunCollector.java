@@ -145,6 +145,12 @@ final class RunCollector implements Processor<String, RunEvent, String, ReportOu
         if (payload instanceof RunStarted s) {
             if (p.started()) {
                 p.duplicate();
+                if (!event.getEventId().equals(p.startedEventId())) {
+                    LOG.warn("run {}: a second RunStarted (event {}, worker {}) while the run is open: two runs share"
+                            + " this run id (derived ids have second resolution), and the later one's events are"
+                            + " ignored as duplicates; give each run its own --run-id or --run-id-suffix", runId,
+                            event.getEventId(), event.getWorkerId());
+                }
             } else {
                 store.put(runId, event);
                 run.started(event);

@@ -419,6 +419,39 @@ class ReportTopologyTest {
     }
 
     @Test
+    void aSecondRunStartedWhileTheRunIsOpenIsADuplicateAndAWarningNamingTheRunIdCollision() {
+        ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+                RunCollector.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
+                new ch.qos.logback.core.read.ListAppender<>();
+        seen.start();
+        log.setLevel(ch.qos.logback.classic.Level.WARN);
+        log.addAppender(seen);
+        try {
+            List<RunEvent> first = TestRuns.run("benchmark-20261206T120000Z", 10);
+            List<RunEvent> second = new ArrayList<>(TestRuns.run("benchmark-20261206T120000Z", 10));
+            second.get(0).setEventId("another-generator-start");
+            second.get(0).setWorkerId("worker-b");
+            send(first.get(0));
+            send(second.get(0)); // two generators started in the same second: one derived run id
+            send(first.get(0)); // a redelivery of the first RunStarted: a duplicate, but no collision
+            sendAll(first.subList(1, first.size()));
+        } finally {
+            log.detachAppender(seen);
+            log.setLevel(null);
+        }
+        BenchmarkReport r = single();
+        assertThat(r.getProvenance().getDuplicateEvents()).as("both later RunStarted events are ignored").isEqualTo(2);
+        List<String> warnings = seen.list.stream()
+                .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+        assertThat(warnings).as("WARN lines of the collector").hasSize(1);
+        assertThat(warnings.get(0)).as("the collision warning")
+                .contains("run benchmark-20261206T120000Z: a second RunStarted (event another-generator-start,"
+                        + " worker worker-b)", "two runs share this run id", "--run-id-suffix");
+    }
+
+    @Test
     void sameRunIdWithANewRunStartedIsANewRun() {
         sendAll(TestRuns.run("run-again", 10));
         assertSyntheticMetrics(single(), 10);

@@ -56,7 +56,7 @@ public final class SummaryTable {
         boolean open = report.getLoad() != null && !ReportView.CLOSED_LOOP_ARRIVAL.equals(report.getLoad().getArrival());
         line(sb, "requests", report.getRequests() + "  completed " + report.getCompleted() + "  failed "
                 + zeroIfNull(report.getFailed()) + (open ? "  max in flight " : "  concurrency ") + report.getConcurrency());
-        cancelled(sb, report.getCancelled());
+        sb.append(RunCountNotes.render(report));
         line(sb, "wall clock", fmt(report.getWallClockMs(), " ms"));
         String stop = stopped(report.getStopped());
         if (stop != null) {
@@ -105,19 +105,6 @@ public final class SummaryTable {
             line(sb, ReportView.REQUESTS_PER_S_LABEL, fmt(stats.getRequestThroughputRps(), " req/s")
                     + "  (total tokens " + fmt(stats.getTotalTokenThroughputTokS(), " tok/s") + ")");
         }
-    }
-
-    /**
-     * The line of the requests the client cancelled on purpose (issue 30, {@code --cancel-rate}), e.g.
-     * {@code cancelled  29 (not completed, not failed, in no percentile)  with first token 25  cancel at p50 100.0 ms};
-     * nothing when none was.
-     */
-    private static void cancelled(StringBuilder sb, io.capstream.schemas.avro.CancelledStats c) {
-        if (c == null) {
-            return;
-        }
-        line(sb, "cancelled", c.getRequests() + " (not completed, not failed, in no percentile)  with first token "
-                + c.getWithFirstToken() + "  cancel at p50 " + fmt(c.getCancelAfterP50Ms(), " ms"));
     }
 
     /**

@@ -197,6 +197,22 @@ class SummaryTableTest {
                 .as("summary without cancels").doesNotContain("cancelled");
     }
 
+    /**
+     * Events the aggregator ignored as duplicates get a line that names the likely cause (two runs under one derived
+     * run id: a fresh user's two generators started in the same second on one Kafka); none without duplicates.
+     */
+    @Test
+    void duplicateEventsGetALineNamingARunIdCollision() {
+        BenchmarkReport base = report(List.of(), Metrics.newBuilder().build());
+        BenchmarkReport r = BenchmarkReport.newBuilder(base).setProvenance(
+                io.capstream.schemas.avro.Provenance.newBuilder(base.getProvenance()).setDuplicateEvents(1201).build())
+                .build();
+        assertThat(SummaryTable.render(r, null)).as("summary").contains("\nduplicates        1,201 event(s) ignored (the"
+                + " same event or request index twice: a redelivery, or another run with this run id, e.g. started in"
+                + " the same second; give each run --run-id-suffix)\nwall clock");
+        assertThat(SummaryTable.render(base, null)).as("summary without duplicates").doesNotContain("duplicates");
+    }
+
     /** Issue 33: the server's own TTFT and the client's lead over it get one line; none without a server TTFT. */
     @Test
     void theServersTtftAndTheDifferenceGetALine() {
