@@ -159,6 +159,12 @@ public final class RunStep {
         Path file = null;
         if (awaiter != null && undelivered == 0) {
             Optional<BenchmarkReport> got = awaitReport(awaiter, outcome.runId(), stack);
+            String foreign = got.map(r -> ReportOwnership.foreign(r, outcome.workerId(), outcome.requestsSent()))
+                    .orElse(null);
+            if (foreign != null) {
+                err.println(cmd + ": " + foreign);
+                got = Optional.empty();
+            }
             if (got.isEmpty()) {
                 code = 1;
             } else {
