@@ -187,7 +187,8 @@ public final class TailCommand implements Callable<Integer> {
             });
             printer.finish(); // the [n<M] key under the table, as under the run's summary
             if (printed == 0 && !follow) {
-                err.println(TailNotice.nothing(k, start, sinceMs, partitions[0], servers, target != null || model != null));
+                err.println(TailNotice.nothing(k, start, sinceMs, partitions[0], servers,
+                        target != null || model != null));
             }
             if (follow) {
                 try {

@@ -1,5 +1,7 @@
 package io.capstream.cli.tail;
 
+import io.capstream.aggregator.window.WindowTopologyConfig;
+import io.capstream.schemas.text.DurationLabel;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -29,7 +31,8 @@ public final class TailNotice {
     public static String following(TailKind kind, TopicTailer.Start start, long sinceMs, int partitions,
                                    String bootstrap) {
         return "capstream tail: following " + where(kind, start, sinceMs, partitions, bootstrap)
-                + (start == TopicTailer.Start.END ? "" : ", then new records") + "; " + awaited(kind) + "; Ctrl-C to stop";
+                + (start == TopicTailer.Start.END ? "" : ", then new records") + "; " + awaited(kind)
+                + "; Ctrl-C to stop";
     }
 
     /**
@@ -60,12 +63,18 @@ public final class TailNotice {
         return kind.topic() + " " + from + " (" + parts + ")";
     }
 
-    /** @return what a follow waits for: when the aggregator or a run writes the next record of this kind */
+    /**
+     * @return what a follow waits for: when the aggregator or a run writes the next record of this kind (tail does not
+     *         know the running aggregator's window and grace, so a summary's follow names them with their defaults
+     *         rather than a time)
+     */
     static String awaited(TailKind kind) {
         return switch (kind) {
             case REPORTS -> "a report comes when a run ends";
-            case SUMMARIES -> "waiting for the next window the aggregator closes (at the window's end + grace: capstream"
-                    + " aggregate's --window and --grace, 1m and 10s by default)";
+            case SUMMARIES -> "waiting for the next window the aggregator closes (at the window's end + grace:"
+                    + " capstream aggregate's --window and --grace, "
+                    + DurationLabel.of(WindowTopologyConfig.DEFAULT_WINDOW) + " and "
+                    + DurationLabel.of(WindowTopologyConfig.DEFAULT_GRACE) + " by default)";
             case ALERTS -> "an alert comes when a window the aggregator closes breaches or recovers an SLO";
             case CHANGES -> "a change point comes when a window the aggregator closes shows a lasting shift";
             case SWEEPS -> "a sweep's curve comes again as each of its steps ends";
