@@ -2,6 +2,7 @@ package io.capstream.cli;
 
 import io.capstream.cli.config.ConfigDefaultProvider;
 import io.capstream.cli.config.ConsoleMask;
+import io.capstream.cli.signals.ForcedExit;
 import picocli.CommandLine;
 
 /**
@@ -28,6 +29,7 @@ public final class CapstreamMain {
         if (System.getProperty(AVRO_SERIALIZABLE_PACKAGES) == null) {
             System.setProperty(AVRO_SERIALIZABLE_PACKAGES, "io.capstream");
         }
+        ForcedExit.install(); // a second Ctrl-C while the orderly stop runs exits at once
         System.exit(execute(args));
     }
 

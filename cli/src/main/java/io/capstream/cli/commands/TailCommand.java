@@ -9,6 +9,7 @@ import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.KafkaReachability;
 import io.capstream.cli.tail.TailFormat;
 import io.capstream.cli.tail.TailKind;
+import io.capstream.cli.tail.TailNotice;
 import io.capstream.cli.tail.TailPrinter;
 import io.capstream.cli.tail.TopicTailer;
 import io.capstream.schemas.registry.SchemaRegistryClients;
@@ -20,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -35,8 +38,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code capstream tail reports|summaries|alerts|changes|sweeps|server-metrics}: prints the records of a capstream output topic
  * as a table or JSON, with a plain Kafka consumer (no consumer group, read_committed) and the
- * Confluent-format Avro deserializer; exits once caught up unless {@code --follow}.
- * Exit codes: 0 ok; 1 Kafka or registry error; 2 usage error.
+ * Confluent-format Avro deserializer; exits once caught up unless {@code --follow}. stdout carries the records only;
+ * stderr the errors and the {@link TailNotice} lines (what a follow waits for, as soon as it is subscribed; that a tail
+ * found no record). Exit codes: 0 ok; 1 Kafka or registry error; 2 usage error.
  */
 @Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Prints the records of capstream.reports, capstream.summaries, capstream.alerts, capstream.changes,"
@@ -61,6 +65,8 @@ public final class TailCommand implements Callable<Integer> {
     CapClock clock = CapClock.system();
     /** Whether a broker answers: null, or the one-line error naming the bootstrap servers (tests set their own). */
     Function<KafkaClientProperties, String> kafkaCheck = KafkaReachability::check;
+    /** The consumer of the topic read (tests set their own). */
+    BiFunction<KafkaClientProperties, TailKind, Consumer<String, SpecificRecord>> consumers = this::consumer;
     @Parameters(index = "0", paramLabel = "reports|summaries|alerts|changes|sweeps|server-metrics",
             description = "Which topic to read.")
     String what;
@@ -156,7 +162,9 @@ public final class TailCommand implements Callable<Integer> {
             return 1;
         }
         CountDownLatch done = new CountDownLatch(1);
-        try (TopicTailer tailer = new TopicTailer(consumer(props, kind), kind.topic())) {
+        int[] partitions = {0};
+        String servers = Secrets.redactUrls(kafka.bootstrapServers());
+        try (TopicTailer tailer = new TopicTailer(consumers.apply(props, kind), kind.topic())) {
             Thread hook = new Thread(() -> {
                 tailer.stop();
                 try {
@@ -168,8 +176,20 @@ public final class TailCommand implements Callable<Integer> {
             if (follow) {
                 Runtime.getRuntime().addShutdownHook(hook);
             }
-            tailer.run(start, sinceMs, follow, filter, printer::print);
+            // stderr, so that stdout carries the records only: a follow says at once what it waits for (a summary
+            // comes minutes later), a tail that printed nothing says so
+            long printed = tailer.run(start, sinceMs, follow, filter, printer::print, n -> {
+                partitions[0] = n;
+                if (follow) {
+                    err.println(TailNotice.following(k, start, sinceMs, n, servers));
+                    err.flush();
+                }
+            });
             printer.finish(); // the [n<M] key under the table, as under the run's summary
+            if (printed == 0 && !follow) {
+                err.println(TailNotice.nothing(k, start, sinceMs, partitions[0], servers,
+                        target != null || model != null));
+            }
             if (follow) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
@@ -187,7 +207,7 @@ public final class TailCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("unchecked")
-    private KafkaConsumer<String, SpecificRecord> consumer(KafkaClientProperties props, TailKind kind) {
+    private Consumer<String, SpecificRecord> consumer(KafkaClientProperties props, TailKind kind) {
         SpecificAvroSerde<SpecificRecord> serde = new SpecificAvroSerde<>((Class<SpecificRecord>) kind.type());
         serde.withClient(SchemaRegistryClients.forUrl(kafka.schemaRegistryUrl(), kafka.registryClientConfig()), false);
         Deserializer<SpecificRecord> value = serde.deserializer();

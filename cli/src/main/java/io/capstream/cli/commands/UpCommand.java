@@ -3,6 +3,7 @@ package io.capstream.cli.commands;
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.SimOptions;
+import io.capstream.cli.signals.ForcedExit;
 import io.capstream.cli.up.UpBanner;
 import io.capstream.cli.up.UpConfig;
 import io.capstream.cli.up.UpStack;
@@ -105,7 +106,10 @@ public final class UpCommand implements Callable<Integer> {
             err.println("capstream up: failed: " + e);
             return 1;
         }
-        Thread hook = new Thread(stack::close, "capstream-up-shutdown");
+        Thread hook = new Thread(() -> {
+            ForcedExit.stopping("capstream up", () -> "the broker and the registry are killed without a clean stop");
+            stack.close();
+        }, "capstream-up-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         PrintStream out = System.out;
         UpBanner.lines(stack.bootstrapServers(), stack.schemaRegistryUrl(), stack.simBaseUrl()).forEach(out::println);

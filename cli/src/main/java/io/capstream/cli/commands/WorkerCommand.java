@@ -7,6 +7,7 @@ import io.capstream.cli.distributed.WorkerService;
 import io.capstream.cli.options.ConnectionChecks;
 import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.KafkaOptions;
+import io.capstream.cli.runner.BoundedStop;
 import io.capstream.cli.runner.RunDriver;
 import io.capstream.schemas.registry.RegistryClientConfig;
 import io.vertx.core.Vertx;
@@ -106,8 +107,9 @@ public final class WorkerCommand implements Callable<Integer> {
         service = s;
         started.countDown();
         CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = RunDriver.addStopHook("capstream-worker-shutdown", s::stop, finished,
-                java.time.Duration.ofSeconds(70));
+        Thread hook = RunDriver.addStopHook("capstream-worker-shutdown", new BoundedStop(cmd, s::stop, finished,
+                java.time.Duration.ofSeconds(70), BoundedStop.LATCH, log,
+                () -> "the events of its shares' requests in flight are not sent"));
         try {
             s.run();
             return 0;

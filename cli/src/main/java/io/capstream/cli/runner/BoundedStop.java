@@ -1,5 +1,6 @@
 package io.capstream.cli.runner;
 
+import io.capstream.cli.signals.ForcedExit;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,7 +12,9 @@ import java.util.function.Supplier;
  * The body of a SIGINT/SIGTERM shutdown hook with a bound: asks the command to stop, then waits for it at most
  * {@code bound}. A stop that does not finish in time (e.g. a Kafka producer or Kafka Streams waiting for a broker that
  * has gone) no longer keeps the process alive: the hook prints one line saying what was left unflushed or uncommitted,
- * returns, and the JVM exits (a JVM halts once its hooks have returned, whatever other threads still run).
+ * returns, and the JVM exits (a JVM halts once its hooks have returned, whatever other threads still run). While it
+ * waits, a second Ctrl-C exits at once ({@link ForcedExit}): the stop's notice says so, and that exit's line says what
+ * {@code unfinished} names.
  */
 public final class BoundedStop implements Runnable {
     /** How the hook waits for the stop; tests inject one that answers at once. */
@@ -43,8 +46,11 @@ public final class BoundedStop implements Runnable {
      * @param done       counted down when the stop has finished; not null
      * @param bound      the longest wait for {@code done}; not null
      * @param waiter     how to wait ({@link #LATCH}); not null
-     * @param err        where the line goes when the bound is hit; null: nowhere
-     * @param unfinished called when the bound is hit: what was not flushed or committed; not null (may return null)
+     * @param err        where the stop notice goes (only when a signal started the stop: {@code <command>: stopping
+     *                   (at most N s); press Ctrl-C again to exit at once}) and the line when the bound is hit; null:
+     *                   nowhere (the command prints its own notice)
+     * @param unfinished called when the bound is hit or a second Ctrl-C exits at once: what was not flushed or
+     *                   committed; not null (may return null)
      */
     public BoundedStop(String command, Runnable stop, CountDownLatch done, Duration bound, Waiter waiter,
                        PrintStream err, Supplier<String> unfinished) {
@@ -60,6 +66,12 @@ public final class BoundedStop implements Runnable {
     /** Stops, waits at most the bound, and prints one line when the bound was hit. */
     @Override
     public void run() {
+        ForcedExit.stopping(command, unfinished);
+        String hint = ForcedExit.hint();
+        if (err != null && !hint.isEmpty()) {
+            err.println(command + ": stopping (at most " + seconds(bound) + ")" + hint);
+            err.flush();
+        }
         stop.run();
         boolean finished;
         try {

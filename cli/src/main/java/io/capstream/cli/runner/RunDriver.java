@@ -8,6 +8,7 @@ import io.capstream.cli.options.KafkaClientProperties;
 import io.capstream.cli.options.WorkloadOptions;
 import io.capstream.cli.report.OutputPath;
 import io.capstream.cli.report.TopicHistory;
+import io.capstream.cli.signals.ForcedExit;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.StackConfig;
 import io.capstream.loadgen.emit.KafkaEventSink;
@@ -189,11 +190,12 @@ public final class RunDriver {
 
         RunControl control = new RunControl();
         CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = addStopHook("capstream-run-shutdown", () -> {
+        Thread hook = addStopHook("capstream-run-shutdown", new BoundedStop(cmd, () -> {
             err.println(cmd + ": stopping: no new request starts; those in flight end (at most 30 s), then "
-                    + (req.awaitReport() ? "the report of what ran" : "their events are sent"));
+                    + (req.awaitReport() ? "the report of what ran" : "their events are sent") + ForcedExit.hint());
             control.requestStop();
-        }, finished, Duration.ofSeconds(30));
+        }, finished, Duration.ofSeconds(30), BoundedStop.LATCH, null, () -> req.awaitReport()
+                ? "the report of what ran is not written" : "the events of the requests in flight are not sent"));
         // deferred delivery on the embedded broker: the broker and the aggregator start after the last request
         StackConfig stackCfg = StackConfig.of(kafka, registry, req.registryClient())
                 .withAggregator(req.aggregator(), req.aggregatorGroup())
@@ -325,20 +327,6 @@ public final class RunDriver {
             }
         }
         return new ResolvedRun(config, simCfg);
-    }
-
-    /**
-     * Installs a JVM shutdown hook (SIGINT/SIGTERM) that asks the run to stop and waits for it to
-     * finish.
-     *
-     * @param name thread name
-     * @param stop asks the run to stop
-     * @param done counted down when the run has finished
-     * @param wait how long the hook waits for {@code done}
-     * @return the hook, for {@link #removeStopHook(Thread)}
-     */
-    public static Thread addStopHook(String name, Runnable stop, CountDownLatch done, Duration wait) {
-        return addStopHook(name, new BoundedStop(name, stop, done, wait, BoundedStop.LATCH, null, () -> null));
     }
 
     /**

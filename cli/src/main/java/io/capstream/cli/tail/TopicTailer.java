@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -31,14 +31,14 @@ public final class TopicTailer implements AutoCloseable {
         END
     }
 
-    private final KafkaConsumer<String, SpecificRecord> consumer;
+    private final org.apache.kafka.clients.consumer.Consumer<String, SpecificRecord> consumer;
     private final String topic;
 
     /**
      * @param consumer a consumer with String keys and the topic's Avro value deserializer (closed by {@link #close()})
      * @param topic    the topic
      */
-    public TopicTailer(KafkaConsumer<String, SpecificRecord> consumer, String topic) {
+    public TopicTailer(org.apache.kafka.clients.consumer.Consumer<String, SpecificRecord> consumer, String topic) {
         this.consumer = Objects.requireNonNull(consumer, "consumer");
         this.topic = Objects.requireNonNull(topic, "topic");
     }
@@ -51,10 +51,12 @@ public final class TopicTailer implements AutoCloseable {
      * @param follow  keep reading until {@link #stop()}
      * @param filter  records to print
      * @param sink    printer
+     * @param subscribed called once with the number of partitions (0: the topic does not exist) when they are assigned,
+     *                the start positions set and the end offsets read (the broker answered), before the first record
      * @return records printed
      */
     public long run(Start start, long sinceMs, boolean follow, Predicate<SpecificRecord> filter,
-                    Consumer<SpecificRecord> sink) {
+                    Consumer<SpecificRecord> sink, IntConsumer subscribed) {
         List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                 .map(p -> new TopicPartition(topic, p.partition())).toList();
         consumer.assign(parts);
@@ -77,6 +79,7 @@ public final class TopicTailer implements AutoCloseable {
             default -> throw new IllegalStateException();
         }
         Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+        subscribed.accept(parts.size());
         long printed = 0;
         try {
             while (true) {

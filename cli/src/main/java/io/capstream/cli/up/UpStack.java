@@ -4,6 +4,7 @@ import io.capstream.schemas.time.CapClock;
 import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.signals.ForcedExit;
 import io.capstream.cli.stack.ApicurioRegistry;
 import io.capstream.loadgen.sim.SimEngine;
 import io.vertx.core.Vertx;
@@ -227,7 +228,7 @@ public final class UpStack implements AutoCloseable {
             closers.clear();
         }
         if (!toClose.isEmpty()) {
-            log.println("capstream up: stopping ...");
+            log.println("capstream up: stopping ..." + ForcedExit.hint());
         }
         for (int i = toClose.size() - 1; i >= 0; i--) {
             try {

@@ -17,7 +17,8 @@ class RunDriverStopHookTest {
     void hookStopsTheRunWaitsAtMostTheGivenTimeAndCanBeRemoved() throws Exception {
         AtomicInteger stops = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(1);
-        Thread hook = RunDriver.addStopHook("test-stop-hook", stops::incrementAndGet, done, Duration.ofMillis(300));
+        Thread hook = RunDriver.addStopHook("test-stop-hook", new BoundedStop("capstream test", stops::incrementAndGet,
+                done, Duration.ofMillis(300), BoundedStop.LATCH, null, () -> null));
         assertEquals("test-stop-hook", hook.getName());
         long t = System.nanoTime();
         hook.run(); // as the JVM would on SIGINT; done is never counted down
@@ -33,7 +34,8 @@ class RunDriverStopHookTest {
     @Timeout(20) // the hook would wait 30 s if it did not see that the run had finished
     void hookReturnsAsSoonAsTheRunHasFinished() {
         CountDownLatch done = new CountDownLatch(0);
-        Thread hook = RunDriver.addStopHook("test-stop-hook-2", () -> { }, done, Duration.ofSeconds(30));
+        Thread hook = RunDriver.addStopHook("test-stop-hook-2", new BoundedStop("capstream test", () -> { }, done,
+                Duration.ofSeconds(30), BoundedStop.LATCH, null, () -> null));
         hook.run();
         RunDriver.removeStopHook(hook);
     }

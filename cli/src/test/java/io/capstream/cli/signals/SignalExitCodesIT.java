@@ -24,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Each command runs in its own JVM, started by this test and stopped by its PID.
  */
 class SignalExitCodesIT {
+    /** Whether {@code env --default-signal} is there (coreutils 8.31 and later). */
+    private static final boolean DEFAULT_SIGINT = defaultSignalEnv();
+
     @TempDir
     Path dir;
 
@@ -34,14 +37,28 @@ class SignalExitCodesIT {
         started.forEach(Process::destroyForcibly);
     }
 
+    /**
+     * Starts the command in a JVM of its own. A JVM keeps a signal ignored that it was started with, and a build run as
+     * a background job starts with SIGINT ignored (and this JVM's children with it): coreutils' {@code env
+     * --default-signal=INT}, where there is one, gives the child SIGINT at its default, as a terminal does.
+     */
     private Process start(Path log, String... args) throws Exception {
-        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> argv = new ArrayList<>(DEFAULT_SIGINT ? List.of("env", "--default-signal=INT") : List.of());
+        argv.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.capstream", "-cp", System.getProperty("java.class.path"),
                 "io.capstream.cli.CapstreamMain"));
         argv.addAll(List.of(args));
         Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         started.add(p);
         return p;
+    }
+
+    private static boolean defaultSignalEnv() {
+        try {
+            return new ProcessBuilder("env", "--default-signal=INT", "true").start().waitFor() == 0;
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     private static String read(Path p) {
@@ -99,5 +116,52 @@ class SignalExitCodesIT {
                 .doesNotContain("without an event");
         JsonNode c = ArtifactJson.read(report).path("capstream");
         assertTrue(c.path("interrupted").asBoolean(), c.toString());
+    }
+
+    /**
+     * A second Ctrl-C while the orderly stop runs exits at once (a fresh user's second Ctrl-C did nothing: the JVM
+     * ignores signals once its shutdown hooks run). The target holds its streams open (1 token/s for 4,000 tokens),
+     * so the orderly stop would wait its whole 30 s for them; the second SIGINT, a little over {@link
+     * ForcedExit#REPEAT} after the first (a closer repeat counts as the same Ctrl-C), ends the process with 130 well
+     * before that, saying that the report is not written.
+     */
+    @Test
+    @Timeout(150)
+    void aSecondCtrlCDuringTheOrderlyStopExits130AtOnceSayingWhatIsLost() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(DEFAULT_SIGINT || !sigintIgnoredHere(),
+                "SIGINT is ignored in this JVM and env --default-signal is missing");
+        Path log = dir.resolve("forced.log");
+        Path report = dir.resolve("forced.json");
+        Process p = start(log, "run", "--requests", "8", "--concurrency", "4", "--max-tokens", "4000",
+                "--sim-stream-tok-s", "1", "--client-warmup", "0", "--output", report.toString());
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> read(log).contains(" started: 8 requests") || !p.isAlive());
+        assertThat(p.isAlive()).as("run alive before the first Ctrl-C: %s", read(log)).isTrue();
+        signal(p, "INT");
+        await().atMost(Duration.ofSeconds(20)).until(() -> read(log).contains("capstream run: stopping:"));
+        assertThat(read(log)).as("the first Ctrl-C's notice")
+                .contains("then the report of what ran; press Ctrl-C again to exit at once");
+        // the second Ctrl-C must come later than a wrapper's copy of the first would
+        await().pollDelay(ForcedExit.REPEAT.plusMillis(500)).atMost(Duration.ofSeconds(10)).until(p::isAlive);
+        signal(p, "INT");
+        // the orderly stop would still wait for the streams (30 s from the first Ctrl-C)
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("exited within 10 s of the second Ctrl-C: %s", read(log))
+                .isTrue();
+        assertThat(p.exitValue()).as("exit code: %s", read(log)).isEqualTo(130);
+        assertThat(read(log)).as("run's output")
+                .contains("capstream run: second Ctrl-C, exiting at once: the report of what ran is not written")
+                .doesNotContain("report written to");
+        assertThat(report).as("report file").doesNotExist();
+    }
+
+    /** @return whether this JVM was started with SIGINT ignored (its children start so too) */
+    private static boolean sigintIgnoredHere() throws Exception {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        String mask = Files.readAllLines(status).stream().filter(l -> l.startsWith("SigIgn:")).findFirst()
+                .map(l -> l.substring(7).strip()).orElse("0");
+        return (Long.parseLong(mask, 16) & 0b10) != 0;
     }
 }
