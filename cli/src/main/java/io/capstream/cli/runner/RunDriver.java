@@ -50,6 +50,8 @@ public final class RunDriver {
     static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(60);
     /** Bound of the sink's close after the run (its flush already waited for the events). */
     static final Duration SINK_CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** The longest a run's SIGINT/SIGTERM stop waits: the requests' grace, the events, the report of what ran. */
+    static final Duration STOP_BOUND = Duration.ofSeconds(60);
 
     private final RunRequest req;
     private final PrintStream out;
@@ -191,10 +193,12 @@ public final class RunDriver {
         RunControl control = new RunControl();
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = addStopHook("capstream-run-shutdown", new BoundedStop(cmd, () -> {
-            err.println(cmd + ": stopping: no new request starts; those in flight end (at most 30 s), then "
-                    + (req.awaitReport() ? "the report of what ran" : "their events are sent") + ForcedExit.hint());
+            err.println(cmd + ": stopping: no new request starts; those in flight may end within "
+                    + control.interruptGrace().toSeconds() + " s, then are cancelled; then " + (req.awaitReport()
+                    ? "the report of what ran" : "their events are sent") + " (at most " + STOP_BOUND.toSeconds()
+                    + " s in all)" + ForcedExit.hint());
             control.requestStop();
-        }, finished, Duration.ofSeconds(30), BoundedStop.LATCH, null, () -> req.awaitReport()
+        }, finished, STOP_BOUND, BoundedStop.LATCH, null, () -> req.awaitReport()
                 ? "the report of what ran is not written" : "the events of the requests in flight are not sent"));
         // deferred delivery on the embedded broker: the broker and the aggregator start after the last request
         StackConfig stackCfg = StackConfig.of(kafka, registry, req.registryClient())

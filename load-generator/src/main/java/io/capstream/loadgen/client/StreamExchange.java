@@ -92,11 +92,33 @@ final class StreamExchange implements NonStreamRead.Owner {
     }
 
     /**
+     * Cancels the request from any thread, on its own context, as {@link #cancel(String)} does (an interrupted run
+     * gives up the requests still in flight after its grace period).
+     *
+     * @param why the end of the error message, e.g. {@code the run was interrupted}; not null
+     */
+    void cancelFromAnyThread(String why) {
+        context.runOnContext(v -> cancel(why));
+    }
+
+    /**
      * The client abandons the request (issue 30): unless it ended, it ends now as cancelled with what had arrived,
      * and its connection is closed so that the server sees the client gone. A stream whose {@code [DONE]} already
      * arrived completes normally; an error answer whose body is being read fails with the server's error.
      */
     void cancel() {
+        cancel("--cancel-after");
+    }
+
+    /**
+     * As {@link #cancel()}, with the reason the error message ends with.
+     *
+     * @param why e.g. {@code --cancel-after}; not null
+     */
+    private void cancel(String why) {
+        if (cancelTimerId >= 0) {
+            vertx.cancelTimer(cancelTimerId); // a no-op when it is this timer that fired
+        }
         cancelTimerId = -1;
         if (finished) {
             return;
@@ -111,7 +133,7 @@ final class StreamExchange implements NonStreamRead.Owner {
                 endOfEvents(at);
             }
             finish(at, RequestError.of(ErrorTypes.CANCELLED, "cancelled by the client after "
-                    + (at - t0) / 1_000_000 + " ms (--cancel-after)"));
+                    + (at - t0) / 1_000_000 + " ms (" + why + ")"));
         }
         closeConnection();
     }

@@ -8,6 +8,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.RequestOptions;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Non-blocking streaming chat-completion client on Vert.x's event loops (spec §2.2, §2.4,
@@ -45,6 +47,7 @@ public final class StreamingClient implements AutoCloseable {
     private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
     private final InputsClient inputsClient; // embeddings, rerank (issue 30); null for the streamed endpoints
     private final StreamTransport transport;
+    private final Set<StreamExchange> inFlight = ConcurrentHashMap.newKeySet(); // for cancelInFlight
 
     /**
      * A client that checks an https endpoint against the JVM's trust store.
@@ -126,6 +129,8 @@ public final class StreamingClient implements AutoCloseable {
             return inputsClient.execute(ro, body);
         }
         StreamExchange ex = exchange(System.nanoTime());
+        inFlight.add(ex);
+        ex.promise.future().onComplete(r -> inFlight.remove(ex));
         try {
             ex.armIdleTimer();
             ex.armCancel(cancelAfterNs);
@@ -136,6 +141,25 @@ public final class StreamingClient implements AutoCloseable {
             ex.fail(FailureMapper.map(e, FailureMapper.Phase.CONNECT, 0));
         }
         return ex.promise.future();
+    }
+
+    /**
+     * Cancels every streamed request still in flight, each on its own event loop, as {@code --cancel-rate} cancels one
+     * (the connection is closed; the result has an error of type {@link ErrorTypes#CANCELLED} with what had arrived,
+     * its message ending in {@code (why)}). An interrupted run gives up its requests this way after its grace period,
+     * so that the report of what ran can still be written. Requests to the embeddings and rerank endpoints are not
+     * cancelled (they are not streamed). Thread-safe; may be called from any thread.
+     *
+     * @param why the reason the messages end with, e.g. {@code the run was interrupted}; not null
+     * @return how many requests were asked to cancel (those that end meanwhile end as they would have)
+     */
+    public int cancelInFlight(String why) {
+        int n = 0;
+        for (StreamExchange ex : inFlight) {
+            ex.cancelFromAnyThread(why);
+            n++;
+        }
+        return n;
     }
 
     /** @return a failed request for an address that cannot even be put into the request options (malformed) */

@@ -1,26 +1,74 @@
 package io.capstream.loadgen.run;
 
 import io.capstream.loadgen.stop.StopTrip;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
  * Lets the caller stop a run early (SIGINT, continuous mode shutting down, a distributed run's coordinator). After
- * {@link #requestStop()} no new request starts; requests in flight finish, then RunFinished is sent
+ * {@link #requestStop()} no new request starts; requests in flight finish, for at most the {@link #interruptGrace()}
+ * (then the run cancels those still in flight, as {@code --cancel-rate} cancels one), then RunFinished is sent
  * with {@code interrupted = true}. {@link #requestStop(String, String)} stops it the same way for a stop rule that
  * tripped elsewhere (RunFinished {@code stopped}, not interrupted). The run tells the caller when one of its own stop
  * rules trips ({@link #onTrip}). Thread-safe.
  */
 public final class RunControl {
+    /** How long an interrupted run's requests in flight may still take before they are cancelled: 10 s. */
+    public static final Duration DEFAULT_INTERRUPT_GRACE = Duration.ofSeconds(10);
+
+    private final Duration interruptGrace;
     private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicReference<Runnable> interruptHandler = new AtomicReference<>();
     private final AtomicReference<String[]> ruleStop = new AtomicReference<>();
     private final AtomicReference<Consumer<String[]>> ruleStopHandler = new AtomicReference<>();
     private volatile Consumer<StopTrip> tripListener;
 
+    /** A control whose interrupted runs cancel their requests still in flight after {@link #DEFAULT_INTERRUPT_GRACE}. */
+    public RunControl() {
+        this(DEFAULT_INTERRUPT_GRACE);
+    }
+
+    /**
+     * @param interruptGrace how long an interrupted run's requests in flight may still take before the run cancels
+     *                       them; not null, not negative
+     * @throws IllegalArgumentException when negative
+     */
+    public RunControl(Duration interruptGrace) {
+        if (interruptGrace.isNegative()) {
+            throw new IllegalArgumentException("negative interrupt grace: " + interruptGrace);
+        }
+        this.interruptGrace = interruptGrace;
+    }
+
+    /** @return how long an interrupted run's requests in flight may still take before they are cancelled */
+    public Duration interruptGrace() {
+        return interruptGrace;
+    }
+
     /** Asks the run to stop starting requests (an interruption). Idempotent. */
     public void requestStop() {
-        stop.set(true);
+        if (stop.compareAndSet(false, true)) {
+            Runnable h = interruptHandler.get();
+            if (h != null) {
+                h.run();
+            }
+        }
+    }
+
+    /**
+     * Sets what the run does when it is interrupted ({@link #requestStop()}): called at once when that happened
+     * already, else when it happens (on the caller's thread, which it must not block); a race may call it twice, so it
+     * must be idempotent.
+     *
+     * @param handler e.g. arms the timer that cancels the requests in flight after the grace; not null
+     */
+    void whenInterrupted(Runnable handler) {
+        interruptHandler.set(handler);
+        if (stop.get()) {
+            handler.run();
+        }
     }
 
     /**

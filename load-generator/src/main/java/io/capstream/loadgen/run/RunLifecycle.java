@@ -227,6 +227,10 @@ final class RunLifecycle {
             }
             // a distributed run's coordinator stops this share because another worker tripped a rule
             control.whenRuleStop(why -> stop(new StopTrip(why[0], clock.nanoTime() - t0, why[1], pipeline.done())));
+            // an interrupted run's requests in flight get a grace period, then are cancelled, so that the report of
+            // what ran is still written within the stop's bound (a fresh user's Ctrl-C during 4,000-token streams
+            // waited for them until the bound and lost the report)
+            control.whenInterrupted(new InterruptCancel(vertx, c, control.interruptGrace(), listener::notice));
             if (assignment == null) {
                 pipeline.emit(events.runStarted(startedAt));
             }

@@ -8,6 +8,7 @@ import io.capstream.loadgen.sim.SimConfig;
 import io.capstream.loadgen.sim.SimEngine;
 import io.capstream.loadgen.workload.ApiKey;
 import io.capstream.schemas.avro.RequestCompleted;
+import io.capstream.schemas.avro.RequestFailed;
 import io.capstream.schemas.avro.RunEvent;
 import io.capstream.schemas.avro.RunFinished;
 import io.capstream.schemas.avro.RunStarted;
@@ -15,8 +16,11 @@ import io.capstream.schemas.time.ManualCapClock;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -120,5 +124,52 @@ class RunLifecycleTest {
         assertThat(o.interrupted()).as("interrupted").isTrue();
         assertThat(o.requestsSent()).as("sent").isZero();
         assertThat(sink.payloads(RunFinished.class)).as("the share's RunFinished").hasSize(1);
+    }
+
+    /**
+     * A fresh user's finding: Ctrl-C during long streams waited for them until the stop's bound and lost the report of
+     * what ran. An interrupted run's requests in flight get the grace, then are cancelled (the connection closed), so
+     * the run ends, interrupted, with their events, and one notice says how many.
+     */
+    @Test
+    void anInterruptedRunCancelsItsRequestsStillInFlightAfterTheGrace() throws Exception {
+        SimEngine slow = SimEngine.start(vertx, SimConfig.builder().ttftBaseMs(1).tickMs(5).decodeTokPerS(4)
+                .streamDecodeTokPerS(1).outputTokens(2000).build()).toCompletionStage().toCompletableFuture()
+                .get(20, TimeUnit.SECONDS);
+        try {
+            ManualCapClock clock = new ManualCapClock(NOW, System.nanoTime());
+            RunControl control = new RunControl(Duration.ofMillis(200));
+            List<String> notices = new CopyOnWriteArrayList<>();
+            RunListener listener = new RunListener() {
+                @Override
+                public void onNotice(String line) {
+                    notices.add(line);
+                }
+            };
+            RunConfig cfg = RunConfig.of(TargetConfig.of(slow.baseUrl(), SimConfig.defaults().modelId()))
+                    .withLoad(l -> l.withRequests(4).withConcurrency(2))
+                    .withRequest(r -> r.withMaxTokens(2000).withCtxTokens(64).withSharedPrefixTokens(0));
+            InMemoryEventSink sink = new InMemoryEventSink();
+            var running = new RunLifecycle(vertx, plan(cfg), sink, listener, control, null, clock).start();
+            // both streams are open (each would take ~2,000 s), then the interruption
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> slow.stats().tokens() >= 2);
+            control.requestStop();
+            RunOutcome o = running.get(60, TimeUnit.SECONDS);
+
+            assertThat(o.interrupted()).as("interrupted").isTrue();
+            assertThat(o.requestsSent()).as("sent: the two that were in flight").isEqualTo(2);
+            assertThat(o.cancelled()).as("cancelled after the grace").isEqualTo(2);
+            assertThat(sink.payloads(RequestFailed.class)).as("the cancelled requests' events").hasSize(2)
+                    .allSatisfy(f -> {
+                        assertThat(f.getErrorType()).as("error type").isEqualTo("Cancelled");
+                        assertThat(f.getErrorMessage()).as("error message").endsWith("(the run was interrupted)");
+                    });
+            assertThat(sink.payloads(RunFinished.class)).as("RunFinished").singleElement()
+                    .satisfies(f -> assertThat(f.getInterrupted()).as("RunFinished.interrupted").isTrue());
+            assertThat(notices).as("notices").contains("2 request(s) still in flight 200 ms after the interruption"
+                    + " were cancelled (counted as cancelled, in no percentile)");
+        } finally {
+            slow.close();
+        }
     }
 }
