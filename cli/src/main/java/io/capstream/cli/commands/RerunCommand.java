@@ -77,7 +77,8 @@ public final class RerunCommand implements Callable<Integer> {
     RunOptions run = new RunOptions();
 
     @Option(names = "--output", paramLabel = "FILE",
-            description = "Report file. Default: capstream-report-<run_id>.json, the run id being <RUN_ID>-rerun-<UTC>.")
+            description = "Report file. " + VisualOutputOptions.FILE_RULE + " Default: capstream-report-<run_id>.json,"
+                    + " the run id being <RUN_ID>-rerun-<UTC>.")
     String output;
 
     @Option(names = "--report-timeout", paramLabel = "DURATION", converter = DurationConverter.Signed.class,
@@ -126,8 +127,12 @@ public final class RerunCommand implements Callable<Integer> {
         if (range != null) {
             problems.add(range);
         }
-        problems.addAll(visual.problems(new VisualOutputOptions.Taken(output == null ? null : Path.of(output),
-                "the report file itself")));
+        String outputProblem = OutputPath.check(output); // before the past run is read, with the other usage errors
+        if (outputProblem != null) {
+            problems.add(outputProblem);
+        }
+        problems.addAll(visual.problems(new VisualOutputOptions.Taken(
+                output == null || outputProblem != null ? null : Path.of(output), "the report file itself")));
         if (!problems.isEmpty()) {
             problems.forEach(p -> System.err.println("capstream rerun: " + p));
             return 2;

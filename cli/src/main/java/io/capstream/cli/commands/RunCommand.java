@@ -44,8 +44,8 @@ public final class RunCommand implements Callable<Integer> {
     RunOptions run = new RunOptions();
 
     @Option(names = "--output", paramLabel = "FILE",
-            description = "Report file (missing directories are created). Default: capstream-report-<run_id>.json in the"
-                    + " current directory.")
+            description = "Report file. " + VisualOutputOptions.FILE_RULE + " Default: capstream-report-<run_id>.json"
+                    + " in the current directory.")
     String output;
 
     @Mixin
