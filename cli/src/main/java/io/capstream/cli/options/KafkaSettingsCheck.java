@@ -59,6 +59,9 @@ final class KafkaSettingsCheck {
      * @return the refused setting, or null when every config class accepts the settings
      */
     static Refusal problem(Map<String, String> settings) {
+        if (settings.isEmpty()) {
+            return null; // nothing of the user's: capstream's own settings are not checked here
+        }
         String rejected = rejection(settings);
         if (rejected == null) {
             return null;
@@ -88,6 +91,8 @@ final class KafkaSettingsCheck {
     private static String rejection(Map<String, String> settings) {
         Map<String, Object> config = new LinkedHashMap<>(settings);
         config.putAll(PLACEHOLDERS);
+        // unless the user sets it: StreamsConfig's constructor warns that it is off (a log line, no problem)
+        config.putIfAbsent(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
         for (Function<Map<String, Object>, Object> configClass : CONFIGS) {
             try {
                 configClass.apply(config);

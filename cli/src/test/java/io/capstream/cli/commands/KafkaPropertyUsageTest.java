@@ -57,6 +57,19 @@ class KafkaPropertyUsageTest {
 
     @Test
     @Timeout(60)
+    void validSettingsPassSilently() {
+        // the run's own usage error comes after the settings' check: it is the only line, no log line of Kafka's
+        CliRun r = run("run", "--base-url", target.baseUrl(), "--model", "m", "--max-error-rate", "2",
+                "--kafka-property", "security.protocol=SASL_SSL", "--kafka-property", "sasl.mechanism=PLAIN",
+                "--kafka-property", "linger.ms=5", "--kafka-property", "no.such.setting=1");
+        assertThat(r.code()).as("exit code; stderr %s", r.err()).isEqualTo(2);
+        assertThat(r.lines()).as("stderr").containsExactly(
+                "capstream run: --max-error-rate must be a share between 0 and 1 (exclusive), got 2.0");
+        assertThat(target.hits()).as("requests that reached the target").isZero();
+    }
+
+    @Test
+    @Timeout(60)
     void aBadValueFromTheConfigFileIsRefusedNamingTheFile() throws Exception {
         Path config = Files.writeString(tmp.resolve("c.properties"), "kafka.security.protocol=BOGUS\n");
         CliRun r = run("run", "--config", config.toString(), "--base-url", target.baseUrl(), "--model", "m",
