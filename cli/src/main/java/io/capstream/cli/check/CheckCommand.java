@@ -2,6 +2,7 @@ package io.capstream.cli.check;
 
 import io.capstream.loadgen.client.StreamProbe;
 
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.EndpointOptions;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.options.TlsOptions;
@@ -19,6 +20,7 @@ import io.capstream.schemas.text.SecretMask;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -75,17 +77,18 @@ public final class CheckCommand implements Callable<Integer> {
             + " value and detail; plus target, measurable, reason and verdict) instead of the table.")
     boolean json;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS",
-            description = "Bound of the whole check, s (each exchange gets at most --exchange-timeout of it; a request"
-                    + " whose turn comes later is not sent and its findings say so). 1 to " + MAX_TIMEOUT_S
-                    + ". Default: ${DEFAULT-VALUE}.")
-    int timeoutS = 60;
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.Signed.class,
+            description = "Bound of the whole check, e.g. 30s, 2m (a bare number is seconds; each exchange gets at most"
+                    + " --exchange-timeout of it; a request whose turn comes later is not sent and its findings say"
+                    + " so). 1s to " + MAX_TIMEOUT_S + "s. Default: 60s.")
+    Duration timeout = Duration.ofSeconds(60);
 
-    @Option(names = "--exchange-timeout", paramLabel = "SECONDS",
-            description = "Most time one exchange gets, s (within --timeout): an endpoint whose first streamed request"
-                    + " is not answered within it is reported as timed out; raise it for a slow endpoint (a long"
-                    + " queue or prefill). 1 to " + MAX_TIMEOUT_S + ". Default: ${DEFAULT-VALUE}.")
-    int exchangeTimeoutS = (int) (CheckProbe.EXCHANGE_MS / 1000);
+    @Option(names = "--exchange-timeout", paramLabel = "DURATION", converter = DurationConverter.Signed.class,
+            description = "Most time one exchange gets, e.g. 20s, 1.5m (a bare number is seconds; within --timeout):"
+                    + " an endpoint whose first streamed request is not answered within it is reported as timed out;"
+                    + " raise it for a slow endpoint (a long queue or prefill). 1s to " + MAX_TIMEOUT_S + "s."
+                    + " Default: " + CheckProbe.EXCHANGE_MS / 1000 + "s.")
+    Duration exchangeTimeout = Duration.ofMillis(CheckProbe.EXCHANGE_MS);
 
     @Mixin
     SimOptions sim = new SimOptions();
@@ -144,10 +147,10 @@ public final class CheckCommand implements Callable<Integer> {
                     // bounded by --timeout, the bound of the whole check (it was a fixed 60 s)
                     fatal = EndpointPreflight.check(vertx, url, api, model, key, headers,
                             false, tlsConfig.clientTls()).toCompletionStage().toCompletableFuture()
-                            .get(timeoutS, TimeUnit.SECONDS).problem();
+                            .get(timeout.toMillis(), TimeUnit.MILLISECONDS).problem();
                 } catch (java.util.concurrent.TimeoutException e) {
                     fatal = "no answer from " + Redaction.url(url) + " to the endpoint check (GET /models)"
-                            + " within " + timeoutS + " s (--timeout bounds the whole check)";
+                            + " within " + DurationConverter.secondsText(timeout) + " s (--timeout bounds the whole check)";
                 }
                 if (fatal != null) {
                     return unreachable(new CheckReport(shown(url), model, api.label(), List.of(),
@@ -155,14 +158,14 @@ public final class CheckCommand implements Callable<Integer> {
                 }
             }
             // what the endpoint check left of --timeout (at least 1 s)
-            long leftMs = Math.max(1000L, timeoutS * 1000L - (System.nanoTime() - startNs) / 1_000_000);
+            long leftMs = Math.max(1000L, timeout.toMillis() - (System.nanoTime() - startNs) / 1_000_000);
             ProbeTarget target = new ProbeTarget(HttpUrls.withoutUserInfo(url), model, api, key, headers,
                     tlsConfig.clientTls(), mask);
             String salt = HexFormat.of().formatHex(new SecureRandom().generateSeed(6));
             Observations o;
             try (StreamProbe client = new StreamProbe(vertx, key, headers, tlsConfig.clientTls(), mask)) {
                 o = CheckProbe.run(client, target, new ProbeBodies(model, api, salt), leftMs,
-                        exchangeTimeoutS * 1000L, () -> System.nanoTime() / 1_000_000);
+                        exchangeTimeout.toMillis(), () -> System.nanoTime() / 1_000_000);
             }
             CheckReport report = CheckReport.of(target, o).withBaseUrl(shown(url));
             CheckRenderer renderer = new CheckRenderer(mask);
@@ -217,11 +220,12 @@ public final class CheckCommand implements Callable<Integer> {
                 return "--model is required with --base-url";
             }
         }
-        if (timeoutS < 1 || timeoutS > MAX_TIMEOUT_S) {
-            return "--timeout must be 1.." + MAX_TIMEOUT_S + " seconds, got " + timeoutS;
+        String range = DurationConverter.rangeProblem("--timeout", timeout, 1, MAX_TIMEOUT_S);
+        if (range == null) {
+            range = DurationConverter.rangeProblem("--exchange-timeout", exchangeTimeout, 1, MAX_TIMEOUT_S);
         }
-        if (exchangeTimeoutS < 1 || exchangeTimeoutS > MAX_TIMEOUT_S) {
-            return "--exchange-timeout must be 1.." + MAX_TIMEOUT_S + " seconds, got " + exchangeTimeoutS;
+        if (range != null) {
+            return range;
         }
         try {
             ApiEndpoint api = endpoint.endpoint();

@@ -61,8 +61,8 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--html", paramLabel = "FILE",
             description = "Also write a side-by-side HTML page (metric table, workload differences, TTFT and E2E"
-                    + " CDFs of both runs; self-contained, works offline). Missing parent directories are created.")
-    Path html;
+                    + " CDFs of both runs; self-contained, works offline). " + VisualOutputOptions.FILE_RULE)
+    String html; // as given: checked by VisualOutputOptions.fileProblem before it becomes a Path
 
     @Option(names = "--threshold", paramLabel = "PCT",
             description = "For the rows without an interval (run-level numbers such as throughput, too few"
@@ -94,9 +94,11 @@ public final class CompareCommand implements Callable<Integer> {
             problems.add("--threshold must be a percentage >= 0 and < 100, got " + thresholdPct);
         }
         RegressionGate gate = RegressionGate.parse(failOnRegression, problems);
-        String htmlProblem = VisualOutputOptions.fileProblem("--html", html);
+        String htmlProblem = VisualOutputOptions.fileProblem("--html", html, "compare.html");
+        Path htmlFile = html == null || htmlProblem != null ? null : Path.of(html);
         if (htmlProblem == null) {
-            htmlProblem = VisualOutputOptions.collision("--html", html, readTaken(a, "report A"), readTaken(b, "report B"));
+            htmlProblem = VisualOutputOptions.collision("--html", htmlFile, readTaken(a, "report A"),
+                    readTaken(b, "report B"));
         }
         if (htmlProblem != null) {
             problems.add(htmlProblem);
@@ -123,13 +125,13 @@ public final class CompareCommand implements Callable<Integer> {
         } else {
             out.print(CompareTable.render(c, verdicts, ra.source(), rb.source()));
         }
-        if (html != null) {
+        if (htmlFile != null) {
             try {
-                RunViews.writeFile(html, ComparePage.render(c, ra.artifact(), rb.artifact()));
-                (json ? err : out).println("html: " + html);
+                RunViews.writeFile(htmlFile, ComparePage.render(c, ra.artifact(), rb.artifact()));
+                (json ? err : out).println("html: " + htmlFile);
             } catch (IOException | RuntimeException e) {
                 out.flush();
-                err.println("capstream compare: cannot write " + html + ": " + e.getMessage());
+                err.println("capstream compare: cannot write " + htmlFile + ": " + e.getMessage());
                 return 1;
             }
         }

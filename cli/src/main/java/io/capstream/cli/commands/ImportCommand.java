@@ -43,7 +43,8 @@ import picocli.CommandLine.Spec;
  * files get one line {@code <file>: <field>: <problem>} and nothing of them is published.
  *
  * <p>Exit codes: 0 every file imported and matched; 1 some file was invalid, mismatched or got no
- * report; 2 usage error.
+ * report; 2 usage error, a path that does not exist or cannot be read included (nothing is imported then: a
+ * mistyped path is not an invalid artifact).
  */
 @Command(name = "import", mixinStandardHelpOptions = true, resourceBundle = ReportOptionTexts.BASE_NAME,
         description = {
@@ -96,6 +97,11 @@ public final class ImportCommand implements Callable<Integer> {
         List<String> visualProblems = visual.problems();
         if (!visualProblems.isEmpty()) {
             visualProblems.forEach(p -> err.println("capstream import: " + p));
+            return 2;
+        }
+        List<String> unreadable = inputs.stream().map(ImportCommand::inputProblem).filter(p -> p != null).toList();
+        if (!unreadable.isEmpty()) {
+            unreadable.forEach(p -> err.println("capstream import: " + p));
             return 2;
         }
 
@@ -255,6 +261,28 @@ public final class ImportCommand implements Callable<Integer> {
             tally.failed++;
             return false;
         }
+    }
+
+    /**
+     * @param input a {@code FILE|DIR} argument; not null
+     * @return why nothing can be read from it (a usage error naming the path), or null when it is a readable file
+     *         or a directory that can be listed (whether its files are valid artifacts is found when they are read)
+     */
+    static String inputProblem(Path input) {
+        if (!Files.exists(input)) {
+            return input + ": no such file or directory";
+        }
+        if (!Files.isReadable(input)) {
+            return input + ": cannot be read (permission denied)";
+        }
+        if (Files.isDirectory(input)) {
+            try (Stream<Path> s = Files.list(input)) {
+                s.findFirst();
+            } catch (IOException | RuntimeException e) {
+                return input + ": cannot list the directory (" + e.getMessage() + ")";
+            }
+        }
+        return null;
     }
 
     private static String text(JsonNode n) {

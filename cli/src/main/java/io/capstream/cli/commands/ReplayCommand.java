@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.schemas.time.CapClock;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.capstream.aggregator.importer.MetricComparison;
@@ -299,7 +300,7 @@ public final class ReplayCommand implements Callable<Integer> {
             var curve = curves.await(replaySweep, replayed, reports.timeout());
             if (curve.isEmpty()) {
                 out.println(original + ": no curve for " + replaySweep + " arrived on " + Topics.SWEEPS + " within "
-                        + reports.timeout().toSeconds() + " s");
+                        + DurationConverter.secondsText(reports.timeout()) + " s");
                 return 1;
             }
             SweepOutput output = new SweepOutput(reports.outputDir());

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * The {@code RUN_ID|FILE} arguments of {@code capstream report} and {@code capstream compare}: an existing
- * path is a report file; anything else is a run id read from {@code capstream.reports}, which needs
+ * path is a report file; a path that does not exist but cannot be a run id either (it has a {@code /}, which no
+ * run id has) is a usage error; anything else is a run id read from {@code capstream.reports}, which needs
  * {@code --bootstrap-servers} and {@code --schema-registry-url} (an embedded broker has no history).
  * Exit codes of a failed {@link #load}: 2 for a file that is not a readable report and for a run id
  * without a report; 1 when Kafka or the registry do not answer or the topic cannot be read.
@@ -34,12 +35,16 @@ final class ReportArguments {
     /**
      * @param args  the arguments; not null
      * @param kafka the Kafka options
-     * @return the usage problems (no Kafka for a run id), without command prefix
+     * @return the usage problems (a missing file, no Kafka for a run id), without command prefix
      */
     static List<String> usageProblems(List<String> args, KafkaOptions kafka) {
         List<String> problems = new ArrayList<>();
         for (String arg : args) {
-            if (!ReportSources.isFile(arg) && (kafka.bootstrapServers() == null || kafka.schemaRegistryUrl() == null)) {
+            if (!ReportSources.isFile(arg) && (arg.indexOf('/') >= 0 || arg.indexOf('\\') >= 0)) {
+                // a path, not a run id (RunIdRule: a run id has no '/' or '\'): not looked up on Kafka
+                problems.add(arg + ": no such file (a run id has no '" + (arg.indexOf('/') >= 0 ? '/' : '\\') + "')");
+            } else if (!ReportSources.isFile(arg)
+                    && (kafka.bootstrapServers() == null || kafka.schemaRegistryUrl() == null)) {
                 problems.add("'" + arg + "' is not a file; reading run id " + arg + " from " + Topics.REPORTS
                         + " needs --bootstrap-servers and --schema-registry-url (an embedded broker has no history)");
             }

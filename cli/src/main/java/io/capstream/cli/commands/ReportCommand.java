@@ -46,9 +46,8 @@ public final class ReportCommand implements Callable<Integer> {
     VisualOutputOptions visual = new VisualOutputOptions();
 
     @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the report's artifact JSON (as a run writes it). Missing parent directories are"
-                    + " created.")
-    Path json;
+            description = "Also write the report's artifact JSON (as a run writes it). " + VisualOutputOptions.FILE_RULE)
+    String json; // as given: checked by VisualOutputOptions.fileProblem before it becomes a Path
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -60,14 +59,15 @@ public final class ReportCommand implements Callable<Integer> {
         List<String> problems = new ArrayList<>(ReportArguments.usageProblems(List.of(source), kafka));
         Path read = Files.exists(Path.of(source)) ? Path.of(source) : null;
         VisualOutputOptions.Taken input = new VisualOutputOptions.Taken(read, "the report being read");
-        String jsonProblem = VisualOutputOptions.fileProblem("--json", json);
+        String jsonProblem = VisualOutputOptions.fileProblem("--json", json, "report.json");
+        Path jsonFile = json == null || jsonProblem != null ? null : Path.of(json);
         if (jsonProblem == null) {
-            jsonProblem = VisualOutputOptions.collision("--json", json, input);
+            jsonProblem = VisualOutputOptions.collision("--json", jsonFile, input);
         }
         if (jsonProblem != null) {
             problems.add(jsonProblem);
         }
-        problems.addAll(visual.problems(input, new VisualOutputOptions.Taken(json, "also the --json output")));
+        problems.addAll(visual.problems(input, new VisualOutputOptions.Taken(jsonFile, "also the --json output")));
         if (!problems.isEmpty()) {
             problems.forEach(p -> err.println("capstream report: " + p));
             return 2;
@@ -79,9 +79,9 @@ public final class ReportCommand implements Callable<Integer> {
         ReportSources.Found r = loaded.reports().get(0);
         out.print(SummaryTable.render(r.report(), ArtifactRecords.clientCheck(r.artifact())));
         try {
-            if (json != null) {
-                RunViews.writeFile(json, r.report().getArtifactJson());
-                out.println("json: " + json);
+            if (jsonFile != null) {
+                RunViews.writeFile(jsonFile, r.report().getArtifactJson());
+                out.println("json: " + jsonFile);
             }
             RunViews.write(r.artifact(), visual.html(), visual.csv()).forEach(out::println);
         } catch (IOException | RuntimeException e) {

@@ -5,6 +5,7 @@ import io.capstream.cli.compare.CompareTable;
 import io.capstream.cli.compare.NoiseVerdicts;
 import io.capstream.cli.compare.RunComparison;
 import io.capstream.cli.options.AggregatorGroupOption;
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.options.RunOptions;
@@ -76,12 +77,14 @@ public final class RerunCommand implements Callable<Integer> {
     RunOptions run = new RunOptions();
 
     @Option(names = "--output", paramLabel = "FILE",
-            description = "Report file. Default: capstream-report-<run_id>.json, the run id being <RUN_ID>-rerun-<UTC>.")
+            description = "Report file. " + VisualOutputOptions.FILE_RULE + " Default: capstream-report-<run_id>.json,"
+                    + " the run id being <RUN_ID>-rerun-<UTC>.")
     String output;
 
-    @Option(names = "--report-timeout", paramLabel = "SECONDS",
-            description = "How long to wait for the report after the last request. Default: 120.")
-    long reportTimeoutS = RunCommand.REPORT_TIMEOUT_S;
+    @Option(names = "--report-timeout", paramLabel = "DURATION", converter = DurationConverter.Signed.class,
+            description = "How long to wait for the report after the last request, e.g. 90s, 5m (a bare number is"
+                    + " seconds), 1s to 1 day. Default: " + RunCommand.REPORT_TIMEOUT_S + "s.")
+    Duration reportTimeout = Duration.ofSeconds(RunCommand.REPORT_TIMEOUT_S);
 
     @Mixin
     VisualOutputOptions visual = new VisualOutputOptions();
@@ -119,11 +122,17 @@ public final class RerunCommand implements Callable<Integer> {
         if (kafka.schemaRegistryUrl() == null) {
             problems.add("needs --schema-registry-url: the registry the events were written with");
         }
-        if (reportTimeoutS < 1 || reportTimeoutS > ReportWaitOptions.MAX_TIMEOUT_S) {
-            problems.add("--report-timeout must be 1.." + ReportWaitOptions.MAX_TIMEOUT_S + " seconds, got " + reportTimeoutS);
+        String range = DurationConverter.rangeProblem("--report-timeout", reportTimeout, 1,
+                ReportWaitOptions.MAX_TIMEOUT_S);
+        if (range != null) {
+            problems.add(range);
         }
-        problems.addAll(visual.problems(new VisualOutputOptions.Taken(output == null ? null : Path.of(output),
-                "the report file itself")));
+        String outputProblem = OutputPath.check(output); // before the past run is read, with the other usage errors
+        if (outputProblem != null) {
+            problems.add(outputProblem);
+        }
+        problems.addAll(visual.problems(new VisualOutputOptions.Taken(
+                output == null || outputProblem != null ? null : Path.of(output), "the report file itself")));
         if (!problems.isEmpty()) {
             problems.forEach(p -> System.err.println("capstream rerun: " + p));
             return 2;
@@ -175,7 +184,7 @@ public final class RerunCommand implements Callable<Integer> {
         RunRequest req = RunRequest.builder("rerun", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
                 .aggregator(true).awaitReport(true).output(output)
-                .reportTimeout(Duration.ofSeconds(reportTimeoutS)).eventDelivery(EventDelivery.AUTO)
+                .reportTimeout(reportTimeout).eventDelivery(EventDelivery.AUTO)
                 .aggregatorGroup(aggregatorGroup.group()).visual(visual)
                 .adjust(c -> RerunWorkload.apply(c.withTarget(c.target().withModel(model)), original.started(), originalRunId,
                         runId))

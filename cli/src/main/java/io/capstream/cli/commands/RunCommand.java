@@ -1,6 +1,7 @@
 package io.capstream.cli.commands;
 
 import io.capstream.cli.options.AggregatorGroupOption;
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.KafkaOptions;
 import io.capstream.cli.options.ReportWaitOptions;
 import io.capstream.cli.options.RunOptions;
@@ -43,8 +44,8 @@ public final class RunCommand implements Callable<Integer> {
     RunOptions run = new RunOptions();
 
     @Option(names = "--output", paramLabel = "FILE",
-            description = "Report file (missing directories are created). Default: capstream-report-<run_id>.json in the"
-                    + " current directory.")
+            description = "Report file. " + VisualOutputOptions.FILE_RULE + " Default: capstream-report-<run_id>.json"
+                    + " in the current directory.")
     String output;
 
     @Mixin
@@ -58,11 +59,11 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     AggregatorGroupOption aggregatorGroup = new AggregatorGroupOption();
 
-    @Option(names = "--report-timeout", paramLabel = "SECONDS",
-            description = "How long to wait for the report after the last request. Default: 120; with --workers "
-                    + DISTRIBUTED_REPORT_TIMEOUT_S + " (past the aggregator's 5-minute incompleteness deadline, so that"
+    @Option(names = "--report-timeout", paramLabel = "DURATION", converter = DurationConverter.Signed.class,
+            description = "How long to wait for the report after the last request, e.g. 90s, 5m (a bare number is"
+                    + " seconds), 1s to 1 day. Default: 120s; with --workers " + DISTRIBUTED_REPORT_TIMEOUT_S + "s (past the aggregator's 5-minute incompleteness deadline, so that"
                     + " a run missing a dead worker's share is printed as an incomplete report).")
-    Long reportTimeoutS;
+    Duration reportTimeout;
 
     /** Default {@code --report-timeout} of a run, seconds. */
     static final long REPORT_TIMEOUT_S = 120;
@@ -96,11 +97,12 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        long reportTimeoutS = this.reportTimeoutS != null ? this.reportTimeoutS
-                : workers != null ? DISTRIBUTED_REPORT_TIMEOUT_S : REPORT_TIMEOUT_S;
-        if (reportTimeoutS < 1 || reportTimeoutS > ReportWaitOptions.MAX_TIMEOUT_S) {
-            System.err.println("capstream run: --report-timeout must be 1.." + ReportWaitOptions.MAX_TIMEOUT_S + " seconds, got "
-                    + reportTimeoutS + "; nothing was sent");
+        Duration reportTimeout = this.reportTimeout != null ? this.reportTimeout
+                : Duration.ofSeconds(workers != null ? DISTRIBUTED_REPORT_TIMEOUT_S : REPORT_TIMEOUT_S);
+        String range = DurationConverter.rangeProblem("--report-timeout", reportTimeout, 1,
+                ReportWaitOptions.MAX_TIMEOUT_S);
+        if (range != null) {
+            System.err.println("capstream run: " + range + "; nothing was sent");
             return 2;
         }
         if (noAggregator && kafka.bootstrapServers() == null) {
@@ -126,7 +128,7 @@ public final class RunCommand implements Callable<Integer> {
         RunRequest req = RunRequest.builder("run", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
                 .aggregator(!noAggregator).awaitReport(!noAggregator).output(output)
-                .reportTimeout(Duration.ofSeconds(reportTimeoutS))
+                .reportTimeout(reportTimeout)
                 .eventDelivery(workers != null ? EventDelivery.LIVE : eventDelivery)
                 .aggregatorGroup(aggregatorGroup.group()).visual(visual).build();
         RunDriver driver = new RunDriver(req, System.out, System.err, System::getenv);

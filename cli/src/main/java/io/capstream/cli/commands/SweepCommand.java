@@ -1,5 +1,6 @@
 package io.capstream.cli.commands;
 
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.schemas.time.CapClock;
 import io.capstream.aggregator.slo.Slo;
 import io.capstream.aggregator.slo.SloParseException;
@@ -124,10 +125,11 @@ public final class SweepCommand implements Callable<Integer> {
                     + " Default: capstream-sweep-<sweep id> in the current directory.")
     Path outputDir;
 
-    @Option(names = "--report-timeout", paramLabel = "SECONDS",
+    @Option(names = "--report-timeout", paramLabel = "DURATION", converter = DurationConverter.Signed.class,
             description = "How long to wait for each step's report after its last request, and for the sweep's"
-                    + " curve at the end. Default: ${DEFAULT-VALUE}.")
-    long reportTimeoutS = 120;
+                    + " curve at the end, e.g. 90s, 5m (a bare number is seconds), 1s to 1 day. Default: "
+                    + RunCommand.REPORT_TIMEOUT_S + "s.")
+    Duration reportTimeout = Duration.ofSeconds(RunCommand.REPORT_TIMEOUT_S);
 
     @Option(names = "--event-delivery", paramLabel = "MODE",
             description = "When events go to Kafka, as for 'capstream run': auto (deferred with the embedded broker,"
@@ -160,7 +162,7 @@ public final class SweepCommand implements Callable<Integer> {
         UnaryOperator<RunConfig> firstStep = axis == null ? null : c -> axis.apply(c, first);
         RunRequest req = RunRequest.builder("sweep", run, sim).kafka(kafka.clientProperties())
                 .schemaRegistryUrl(kafka.schemaRegistryUrl()).registryClient(kafka.registryClientConfig())
-                .aggregator(true).awaitReport(true).reportTimeout(Duration.ofSeconds(Math.max(1, reportTimeoutS)))
+                .aggregator(true).awaitReport(true).reportTimeout(reportTimeout)
                 .eventDelivery(eventDelivery).aggregatorGroup(aggregatorGroup.group()).adjust(firstStep).visual(visual).build();
         return new SweepDriver(problems.isEmpty() ? settings : null, req, System.out, System.err, System::getenv)
                 .execute(problems);
@@ -246,9 +248,10 @@ public final class SweepCommand implements Callable<Integer> {
             arrivalProblem(axis, problems);
         }
         checkedAxis = axis;
-        if (reportTimeoutS < 1 || reportTimeoutS > ReportWaitOptions.MAX_TIMEOUT_S) {
-            problems.add("--report-timeout must be 1.." + ReportWaitOptions.MAX_TIMEOUT_S + " seconds, got "
-                    + reportTimeoutS);
+        String range = DurationConverter.rangeProblem("--report-timeout", reportTimeout, 1,
+                ReportWaitOptions.MAX_TIMEOUT_S);
+        if (range != null) {
+            problems.add(range);
         }
         String id = sweepId != null ? sweepId : "sweep-" + STAMP.format(now);
         int lastStep = (grid != null ? grid.size() : autoRates != null ? autoRates : Math.max(1, maxSteps))

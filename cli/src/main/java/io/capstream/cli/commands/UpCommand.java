@@ -2,6 +2,7 @@ package io.capstream.cli.commands;
 
 import io.capstream.aggregator.api.ApiConfig;
 import io.capstream.cli.embedded.TopicSetup;
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.options.SimOptions;
 import io.capstream.cli.signals.ForcedExit;
 import io.capstream.cli.up.UpBanner;
@@ -63,9 +64,11 @@ public final class UpCommand implements Callable<Integer> {
             description = "Partitions of capstream.events. Default: ${DEFAULT-VALUE}.")
     int eventPartitions;
 
-    @Option(names = "--registry-timeout", paramLabel = "SECONDS", defaultValue = "120",
-            description = "How long the registry may take to start, s. Default: ${DEFAULT-VALUE}.")
-    int registryTimeoutS;
+    @Option(names = "--registry-timeout", paramLabel = "DURATION", defaultValue = "120s",
+            converter = DurationConverter.class,
+            description = "How long the registry may take to start, e.g. 90s, 5m (a bare number is seconds)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    Duration registryTimeout;
 
     @Option(names = "--with-sim", description = "Also serve the simulated OpenAI-compatible engine (see --sim-port).")
     boolean withSim;
@@ -87,7 +90,7 @@ public final class UpCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--sim-port must be in 0..65535, got " + simPort);
         }
         try {
-            cfg = new UpConfig(kafkaPort, registryPort, dataDir, eventPartitions, Duration.ofSeconds(registryTimeoutS),
+            cfg = new UpConfig(kafkaPort, registryPort, dataDir, eventPartitions, registryTimeout,
                     withSim ? sim.toConfig("127.0.0.1", simPort) : null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -196,6 +196,30 @@ public final class ConfigDefaultProvider implements IDefaultValueProvider {
     }
 
     /**
+     * Where {@link #kafkaProperties()} took a setting from, for error messages (the environment wins over the file).
+     *
+     * @param key a Kafka client key, e.g. {@code security.protocol}; not null
+     * @return e.g. {@code "environment variable CAPSTREAM_KAFKA_PROPERTY"}, {@code "config file a.properties (key
+     *         kafka.security.protocol)"}, or null when neither sets it
+     * @throws IllegalArgumentException when a line is not {@code key=value} (as {@link #kafkaProperties()})
+     */
+    public String kafkaPropertySource(String key) {
+        String envLines = env.get(envName(KAFKA_PROPERTY_OPTION));
+        if (envLines != null && !envLines.isBlank()
+                && parseLines(envLines, "environment variable " + envName(KAFKA_PROPERTY_OPTION)).containsKey(key)) {
+            return "environment variable " + envName(KAFKA_PROPERTY_OPTION);
+        }
+        String fileLines = file.getProperty(KAFKA_PROPERTY_OPTION.substring(2));
+        if (fileLines != null && parseLines(fileLines, "config file " + filePath).containsKey(key)) {
+            return "config file " + filePath + " (key kafka-property)";
+        }
+        if (file.getProperty(KAFKA_FILE_PREFIX + key) != null) {
+            return "config file " + filePath + " (key " + KAFKA_FILE_PREFIX + key + ")";
+        }
+        return null;
+    }
+
+    /**
      * Parses {@code key=value} lines (blank lines and lines starting with {@code #} skipped).
      *
      * @param text   the lines

@@ -40,6 +40,8 @@ public final class KafkaOptions {
     private String basicAuth;
     private String bearerToken;
     private final Map<String, String> flagKafkaProperties = new LinkedHashMap<>();
+    /** The merged settings Kafka's config classes last accepted ({@link KafkaSettingsCheck}), or null. */
+    private Map<String, String> acceptedKafkaProperties;
 
     @Option(names = "--bootstrap-servers", order = HELP_ORDER + 0, paramLabel = "HOST:PORT[,...]",
             description = "Kafka bootstrap servers. Default: none (commands that can start an embedded broker do so)."
@@ -123,7 +125,8 @@ public final class KafkaOptions {
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Kafka client setting for every producer, consumer, admin and Streams client, repeatable"
                     + " (e.g. security.protocol=SASL_SSL). Merged per key over env CAPSTREAM_KAFKA_PROPERTY (one"
-                    + " KEY=VALUE per line) and kafka.KEY=VALUE lines of the config file. Secret values are never printed.")
+                    + " KEY=VALUE per line) and kafka.KEY=VALUE lines of the config file. A value Kafka's client"
+                    + " configs refuse is a usage error before anything is sent. Secret values are never printed.")
     void putKafkaProperty(Map<String, String> values) {
         values.forEach((k, v) -> {
             if (k == null || k.isBlank()) {
@@ -153,10 +156,12 @@ public final class KafkaOptions {
 
     /**
      * Extra Kafka client settings, merged per key: flag over {@code CAPSTREAM_KAFKA_PROPERTY} over
-     * the config file.
+     * the config file, checked by Kafka's own config classes ({@link KafkaSettingsCheck}) so that a bad value is a
+     * usage error before any load is sent, not a failure of the first client made after it.
      *
      * @return an insertion-ordered copy; never null, possibly empty
-     * @throws ParameterException when a setting is malformed or sets a key capstream owns
+     * @throws ParameterException when a setting is malformed, sets a key capstream owns, or is refused by Kafka's
+     *                            config classes (naming {@code --kafka-property}, the key and where it came from)
      */
     public Map<String, String> kafkaProperties() {
         Map<String, String> merged = new LinkedHashMap<>();
@@ -174,6 +179,18 @@ public final class KafkaOptions {
                 throw usage("--kafka-property", null, "'" + key + "' is set by capstream"
                         + ("bootstrap.servers".equals(key) ? "; use --bootstrap-servers" : "") + ", not by --kafka-property");
             }
+        }
+        if (!merged.equals(acceptedKafkaProperties)) {
+            KafkaSettingsCheck.Refusal refused = KafkaSettingsCheck.problem(merged);
+            if (refused != null) {
+                String source = null;
+                if (refused.key() != null && !flagKafkaProperties.containsKey(refused.key())
+                        && cl != null && cl.getDefaultValueProvider() instanceof ConfigDefaultProvider provider) {
+                    source = provider.kafkaPropertySource(refused.key());
+                }
+                throw usage("--kafka-property", source, refused.message(), true);
+            }
+            acceptedKafkaProperties = Map.copyOf(merged);
         }
         return merged;
     }
@@ -279,9 +296,20 @@ public final class KafkaOptions {
      * @param message what is wrong, without secrets
      */
     private ParameterException usage(String option, String value, String message) {
-        String source = null;
+        return usage(option, value, message, false);
+    }
+
+    /**
+     * @param option  the option's long name
+     * @param value   as {@link #usage(String, String, String)}, or (with {@code isSource}) where the value came from,
+     *                e.g. {@code "environment variable CAPSTREAM_KAFKA_PROPERTY"}, or null
+     * @param message what is wrong, without secrets
+     * @param isSource whether {@code value} is the source itself
+     */
+    private ParameterException usage(String option, String value, String message, boolean isSource) {
+        String source = isSource ? value : null;
         CommandLine cl = mixee == null ? null : mixee.commandLine();
-        if (value != null && cl != null && cl.getDefaultValueProvider() instanceof ConfigDefaultProvider provider
+        if (!isSource && value != null && cl != null && cl.getDefaultValueProvider() instanceof ConfigDefaultProvider provider
                 && mixee.findOption(option) != null) {
             try {
                 String fromConfig = provider.defaultValue(mixee.findOption(option));

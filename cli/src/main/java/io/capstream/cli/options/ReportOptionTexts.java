@@ -17,13 +17,15 @@ public final class ReportOptionTexts extends ListResourceBundle {
         return new Object[][] {
             {"capstream.import.report-output-dir", "Where recomputed reports are written, one file per input with"
                     + " the input's name. Default: ${DEFAULT-VALUE}."},
-            {"capstream.import.report-timeout", "How long to wait for each file's report, seconds."
+            {"capstream.import.report-timeout", "How long to wait for each file's report, e.g. 90s or 5m (a bare"
+                    + " number is seconds), 1s to 1 day."
                     + " Default: ${DEFAULT-VALUE}."},
             {"capstream.import.external-aggregator", "Do not run the report topology in this process; wait for"
                     + " reports from a running 'capstream aggregate' (needs --bootstrap-servers)."},
             {"capstream.replay.report-output-dir", "Where replay reports are written (<replay run id>.json)."
                     + " Default: ${DEFAULT-VALUE}."},
-            {"capstream.replay.report-timeout", "How long to wait for each replay's report, seconds."
+            {"capstream.replay.report-timeout", "How long to wait for each replay's report, e.g. 90s or 5m (a bare"
+                    + " number is seconds), 1s to 1 day."
                     + " Default: ${DEFAULT-VALUE}."},
             {"capstream.replay.external-aggregator", "Do not run the report topology in this process; wait for"
                     + " reports from a running 'capstream aggregate'."},

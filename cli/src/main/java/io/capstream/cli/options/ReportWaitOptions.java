@@ -22,9 +22,11 @@ public final class ReportWaitOptions {
             description = "Where the recomputed reports are written. Default: ${DEFAULT-VALUE}.")
     Path outputDir;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60", descriptionKey = "report-timeout",
-            description = "How long to wait for each report, seconds. Default: ${DEFAULT-VALUE}.")
-    long timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "60s", descriptionKey = "report-timeout",
+            converter = DurationConverter.Signed.class,
+            description = "How long to wait for each report, e.g. 90s or 5m (a bare number is seconds), 1s to 1 day."
+                    + " Default: ${DEFAULT-VALUE}.")
+    Duration timeout;
 
     @Option(names = "--external-aggregator", defaultValue = "false", descriptionKey = "external-aggregator",
             description = "Do not run the report topology in this process; wait for reports from a running"
@@ -36,14 +38,9 @@ public final class ReportWaitOptions {
         return outputDir;
     }
 
-    /** @return how long to wait for each report, seconds ({@code --timeout}) */
-    public long timeoutSeconds() {
-        return timeoutSeconds;
-    }
-
-    /** @return {@link #timeoutSeconds()} as a duration */
+    /** @return how long to wait for each report ({@code --timeout}); never null once parsed */
     public Duration timeout() {
-        return Duration.ofSeconds(timeoutSeconds);
+        return timeout;
     }
 
     /** @return true when the reports come from a running {@code capstream aggregate}, not from this process */
@@ -62,8 +59,9 @@ public final class ReportWaitOptions {
         if (externalAggregator && !bootstrapServersGiven) {
             return "--external-aggregator needs --bootstrap-servers";
         }
-        if (timeoutSeconds < 1 || timeoutSeconds > MAX_TIMEOUT_S) {
-            return "--timeout must be 1.." + MAX_TIMEOUT_S + " seconds, got " + timeoutSeconds;
+        String range = DurationConverter.rangeProblem("--timeout", timeout, 1, MAX_TIMEOUT_S);
+        if (range != null) {
+            return range;
         }
         if (outputDir != null && Files.exists(outputDir) && !Files.isDirectory(outputDir)) {
             return "--output-dir " + outputDir + " is not a directory";

@@ -10,29 +10,40 @@ import picocli.CommandLine.Option;
  * {@code run}, {@code import}, {@code replay}, {@code sweep} and {@code report} (picocli mixin:
  * {@code @Mixin VisualOutputOptions visual;}): the self-contained HTML page and the per-request CSV,
  * written after the report itself. Missing parent directories are created when the files are written;
- * {@link #problems} checks, before anything runs, that they can be.
+ * {@link #problems} checks, before anything runs, that they can be, on the values as given (kept as text: a
+ * trailing {@code /}, which names a directory, is refused rather than dropped by a {@code Path} conversion).
  */
 public final class VisualOutputOptions {
+    /** How every output file option is read, for the help texts. */
+    public static final String FILE_RULE = "Missing parent directories are created; a directory (or a value ending"
+            + " in /) is a usage error.";
+
     @Option(names = "--html", paramLabel = "FILE",
             description = "Also write the report as one self-contained HTML page (charts and data inlined, works"
-                    + " offline). Missing parent directories are created.")
-    Path html;
+                    + " offline). " + FILE_RULE)
+    String html;
 
     @Option(names = "--csv", paramLabel = "FILE",
             description = "Also write one CSV row per request (ordered by request_index): the report's"
                     + " request_timings columns, status (ok|failed), error_type, error_message, and start_ms,"
                     + " first_token_ms, end_ms, queue_ms from the run's timeline when the report has one."
-                    + " Missing parent directories are created.")
-    Path csv;
+                    + " " + FILE_RULE)
+    String csv;
 
-    /** @return the {@code --html} file, or null when not given */
+    /**
+     * @return the {@code --html} file, or null when not given
+     * @throws java.nio.file.InvalidPathException when it is not a path ({@link #problems} says so first)
+     */
     public Path html() {
-        return html;
+        return html == null ? null : Path.of(html);
     }
 
-    /** @return the {@code --csv} file, or null when not given */
+    /**
+     * @return the {@code --csv} file, or null when not given
+     * @throws java.nio.file.InvalidPathException when it is not a path ({@link #problems} says so first)
+     */
     public Path csv() {
-        return csv;
+        return csv == null ? null : Path.of(csv);
     }
 
     /** @return whether {@code --html} or {@code --csv} was given */
@@ -50,9 +61,10 @@ public final class VisualOutputOptions {
     }
 
     /**
-     * Checks both files before any work (usage errors): each must be creatable (its nearest existing
+     * Checks both files before any work (usage errors): each must name a file, not a directory (a value ending in
+     * {@code /} included, {@link WritableFile#problem(String, String)}), be creatable (its nearest existing
      * ancestor a directory that accepts a new file, tried with a temporary file removed at once), not a
-     * directory, symlink or other non-regular file, and neither may be the same file as the other or as
+     * symlink or other non-regular file, and neither may be the same file as the other or as
      * one of {@code taken} (what the command writes or reads: writing there would replace it).
      *
      * @param taken the command's other files; entries with a null path are ignored
@@ -62,13 +74,17 @@ public final class VisualOutputOptions {
      */
     public List<String> problems(Taken... taken) {
         List<String> problems = new ArrayList<>();
-        check("--html", html, problems);
-        check("--csv", csv, problems);
-        if (html != null && csv != null && same(html, csv)) {
+        String htmlProblem = fileProblem("--html", html, "report.html");
+        String csvProblem = fileProblem("--csv", csv, "requests.csv");
+        addIfNotNull(problems, htmlProblem);
+        addIfNotNull(problems, csvProblem);
+        Path htmlFile = htmlProblem == null ? html() : null; // a file that can be written: compared with the others
+        Path csvFile = csvProblem == null ? csv() : null;
+        if (htmlFile != null && csvFile != null && same(htmlFile, csvFile)) {
             problems.add("--html and --csv name the same file " + html);
         }
-        addIfNotNull(problems, collision("--html", html, taken));
-        addIfNotNull(problems, collision("--csv", csv, taken));
+        addIfNotNull(problems, collision("--html", htmlFile, taken));
+        addIfNotNull(problems, collision("--csv", csvFile, taken));
         return problems;
     }
 
@@ -100,26 +116,20 @@ public final class VisualOutputOptions {
         return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 
-    private static void check(String option, Path file, List<String> problems) {
-        String problem = fileProblem(option, file);
-        if (problem != null) {
-            problems.add(problem);
-        }
-    }
-
     /**
      * The check of {@link #problems} for one more output file of a command (e.g. {@code report --json},
-     * {@code compare --html}).
+     * {@code compare --html}), on the option's value as given ({@link WritableFile#problem(String, String)}).
      *
-     * @param option the option's name, e.g. {@code --json}
-     * @param file   the file, or null when the option was not given
+     * @param option      the option's name, e.g. {@code --json}
+     * @param value       its value as given, or null when the option was not given
+     * @param exampleName a file name for the message when the value names a directory, e.g. {@code report.json}
      * @return {@code "<option>: <problem>"}, or null when the file can be written (or is null)
      */
-    public static String fileProblem(String option, Path file) {
-        if (file == null) {
+    public static String fileProblem(String option, String value, String exampleName) {
+        if (value == null) {
             return null;
         }
-        String problem = WritableFile.problem(file, true);
+        String problem = WritableFile.problem(value, exampleName);
         return problem == null ? null : option + ": " + problem;
     }
 }

@@ -110,9 +110,11 @@ public class WorkloadOptions {
                     + " --max-tokens, e.g. 128,32. The context-window rule uses the largest draw.")
     String outputTokens;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS",
-            description = "Socket timeout for connect, headers and each read, s (not a total deadline). Default: ${DEFAULT-VALUE}.")
-    double timeoutS = RunConfig.DEFAULT_TIMEOUT_S;
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.Signed.class,
+            description = "Socket timeout for connect, headers and each read (not a total deadline), e.g. 30s, 1.5s,"
+                    + " 500ms, 2m (a bare number is seconds); up to 1h. Default: " + (long) RunConfig.DEFAULT_TIMEOUT_S
+                    + "s.")
+    java.time.Duration timeout = java.time.Duration.ofMillis(Math.round(RunConfig.DEFAULT_TIMEOUT_S * 1000));
 
     @Option(names = "--thinking-mode", paramLabel = "MODE",
             description = "default, enabled, disabled or unsupported. Default: default.")
@@ -298,7 +300,7 @@ public class WorkloadOptions {
         ExtraBody body = extraBody == null ? null : ExtraBody.parse(extraBody);
         TargetConfig target = traffic.applyTo(new TargetConfig(url, simulated,
                 endpointOptions.model() != null ? endpointOptions.model() : simulated ? sim.model() : null,
-                engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, endpointOptions.apiKeyEnv(), timeoutS, keepAlive,
+                engine != null ? engine : simulated ? SimConfig.ENGINE_LABEL : null, endpointOptions.apiKeyEnv(), seconds(timeout), keepAlive,
                 api, extraHeaders).withTraceHeaders(!noTraceHeaders)
                 .withHttpClient(httpClient == null ? null : io.capstream.loadgen.client.HttpClientKind.parse(httpClient)));
         LoadShape load = traffic.applyTo(loadLevel(new LoadShape(

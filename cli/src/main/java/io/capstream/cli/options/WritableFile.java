@@ -1,9 +1,11 @@
 package io.capstream.cli.options;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -17,6 +19,44 @@ import java.nio.file.Path;
  */
 public final class WritableFile {
     private WritableFile() {
+    }
+
+    /**
+     * The check of an output file option ({@code --output}, {@code --html}, {@code --csv}, {@code report --json},
+     * {@code compare --html}) on its value as given, before anything runs. A value that names a directory, by ending
+     * in {@code /} (picocli's {@code Path} conversion would drop it, and a file named like the directory was written)
+     * or in {@code /.} or {@code /..}, or by being an existing directory, is refused with an example file name in it:
+     * these options name the file itself, there is no default name inside a directory. Then as
+     * {@link #problem(Path, boolean)} with missing parent directories created at write time.
+     *
+     * @param value       the option's value as given (command line, environment or config file); not null
+     * @param exampleName a file name for the message, e.g. {@code report.html}; not null
+     * @return why no file can be written for {@code value} (naming the path, without the option; e.g.
+     *     {@code "out/ names a directory (it ends in '/'): give a file name, e.g. out/report.html"}), or null when
+     *     it can
+     */
+    public static String problem(String value, String exampleName) {
+        if (value.isBlank()) {
+            return "no file name given";
+        }
+        String last = value.substring(Math.max(value.lastIndexOf('/'), value.lastIndexOf(File.separatorChar)) + 1);
+        if (last.isEmpty()) {
+            return value + " names a directory (it ends in '/'): give a file name, e.g. " + value + exampleName;
+        }
+        if (last.equals(".") || last.equals("..")) {
+            return value + " names a directory: give a file name, e.g. " + value + "/" + exampleName;
+        }
+        Path file;
+        try {
+            file = Path.of(value);
+        } catch (InvalidPathException e) {
+            return "'" + value + "' is not a valid path (" + e.getReason() + ")";
+        }
+        Path p = file.toAbsolutePath().normalize();
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            return p + " is a directory: give a file name, e.g. " + p.resolve(exampleName);
+        }
+        return problem(file, true);
     }
 
     /**

@@ -10,9 +10,10 @@ import java.util.function.Function;
 
 /**
  * The report file: {@code --output}, or {@code capstream-report-<run_id>.json} in the current
- * directory. Checked before any request is sent (spec §1): a file must be creatable there, missing parent
+ * directory. Checked before any request is sent (spec §1): {@code --output} names a file, not a directory (nor
+ * a value ending in {@code /}), and a file must be creatable there, missing parent
  * directories being created when the report is written, as for {@code --html} and {@code --csv}
- * ({@link WritableFile#problem(Path, boolean)}, {@link RunViews#writeFile}).
+ * ({@link WritableFile#problem(String, String)}, {@link RunViews#writeFile}).
  */
 public final class OutputPath {
     private OutputPath() {
@@ -23,8 +24,8 @@ public final class OutputPath {
      * @return a usage error message, or null when the path is acceptable
      */
     public static String check(String output) {
-        Path p = Path.of(output == null ? "capstream-report-check.json" : output);
-        String problem = WritableFile.problem(p, true);
+        String problem = WritableFile.problem(output == null ? "capstream-report-check.json" : output,
+                "report.json");
         return problem == null ? null : "--output: " + problem;
     }
 

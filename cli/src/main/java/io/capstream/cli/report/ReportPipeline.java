@@ -11,6 +11,7 @@ import io.capstream.cli.embedded.EmbeddedKafka;
 import io.capstream.cli.embedded.EmbeddedKafkaConfig;
 import io.capstream.cli.embedded.TopicSetup;
 import io.capstream.cli.options.ConnectionChecks;
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.stack.AggregatorChoice;
 import io.capstream.cli.stack.LocalStack;
 import io.capstream.cli.stack.ThrowawayApplicationId;
@@ -275,7 +276,7 @@ public final class ReportPipeline implements AutoCloseable {
             return got;
         } catch (TimeoutException e) {
             forget(runId);
-            problems.accept("no report for " + what + " within " + timeout.toSeconds() + " s");
+            problems.accept("no report for " + what + " within " + DurationConverter.secondsText(timeout) + " s");
         } catch (ExecutionException e) {
             problems.accept(e.getCause().getMessage());
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.capstream.cli.runner;
 
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.cli.progress.ProgressView;
 import io.capstream.cli.report.ReportFile;
 import io.capstream.cli.report.ReportWaiter;
@@ -255,7 +256,7 @@ public final class RunStep {
             err.println(cmd + ": no report for run " + runId + ": " + stack.aggregatorFailure());
         } else if (report.isEmpty()) {
             err.println(cmd + ": no report for run " + runId + " arrived on capstream.reports within "
-                    + req.reportTimeout().toSeconds() + " s" + (stack.runningAggregatorGroup() == null ? ""
+                    + DurationConverter.secondsText(req.reportTimeout()) + " s" + (stack.runningAggregatorGroup() == null ? ""
                     : " from the running aggregator (group " + stack.runningAggregatorGroup() + ")"));
         }
         return report;

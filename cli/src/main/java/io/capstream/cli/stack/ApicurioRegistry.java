@@ -1,5 +1,6 @@
 package io.capstream.cli.stack;
 
+import io.capstream.cli.options.DurationConverter;
 import io.capstream.schemas.time.CapClock;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -133,7 +134,7 @@ public final class ApicurioRegistry implements AutoCloseable {
         } catch (TimeoutException e) {
             registry.close();
             throw new IllegalStateException("Apicurio Registry did not listen on port " + port + " within "
-                    + config.startTimeout().toSeconds() + " s. Last output:\n" + pump.lastLines(), e);
+                    + DurationConverter.secondsText(config.startTimeout()) + " s. Last output:\n" + pump.lastLines(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             registry.close();

@@ -225,7 +225,7 @@ class CheckCommandTest {
     @Test
     void theHelpShowsOnlyWhatCheckAccepts() throws Exception {
         String help = new CommandLine(new CheckCommand()).getUsageMessage(CommandLine.Help.Ansi.OFF);
-        assertThat(help).as("check --help").contains("--endpoint=chat|completions", "--exchange-timeout=SECONDS",
+        assertThat(help).as("check --help").contains("--endpoint=chat|completions", "--exchange-timeout=DURATION",
                 "the --sim-* options of").doesNotContain("--sim-ttft-ms")
                 .doesNotContain("embeddings").doesNotContain("responses|messages");
         Result hidden = check("--json", "--sim-ttft-ms", "5", "--sim-usage", "never");

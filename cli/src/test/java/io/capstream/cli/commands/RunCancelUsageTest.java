@@ -62,7 +62,7 @@ class RunCancelUsageTest {
                 "--cancel-after", "soon");
         assertThat(bad.code()).as("exit code; stderr: %s", bad.err()).isEqualTo(2);
         assertThat(bad.lines()).as("stderr").containsExactly("capstream run: --cancel-after: 'soon' is not a duration:"
-                + " use e.g. 500ms, 5s, 1m, 1h or PT1M");
+                + " use e.g. 500ms, 5s, 1m, 1h or PT1M (a bare number is seconds)");
         assertThat(target.hits()).as("requests that reached the target").isZero();
     }
 }

@@ -58,7 +58,8 @@ class VisualOutputUsageErrorsTest {
         CliRun r = run("run", "--base-url", target.baseUrl(), "--model", "m", "--output", report.toString(),
                 "--csv", tmp.toString(), "--html", report.toString());
         assertEquals(2, r.code(), r.err());
-        assertEquals(List.of("capstream run: --csv: " + tmp + " is a directory",
+        assertEquals(List.of("capstream run: --csv: " + tmp + " is a directory: give a file name, e.g. "
+                        + tmp.resolve("requests.csv"),
                 "capstream run: --html: " + report + " is the report file itself"), r.lines());
         assertEquals(0, target.hits());
     }

@@ -52,7 +52,8 @@ class ReportWaitOptionsTest {
         String help = help("import");
         assertHelpHas(help, "--output-dir=DIR Where recomputed reports are written, one file per input with the"
                 + " input's name. Default: out.");
-        assertHelpHas(help, "--timeout=SECONDS How long to wait for each file's report, seconds. Default: 60.");
+        assertHelpHas(help, "--timeout=DURATION How long to wait for each file's report, e.g. 90s or 5m (a bare"
+                + " number is seconds), 1s to 1 day. Default: 60s.");
         assertHelpHas(help, "--external-aggregator Do not run the report topology in this process; wait for"
                 + " reports from a running 'capstream aggregate' (needs --bootstrap-servers).");
     }
@@ -61,7 +62,8 @@ class ReportWaitOptionsTest {
     void replayWordsTheOptionsForReplays() {
         String help = help("replay");
         assertHelpHas(help, "--output-dir=DIR Where replay reports are written (<replay run id>.json). Default: out.");
-        assertHelpHas(help, "--timeout=SECONDS How long to wait for each replay's report, seconds. Default: 60.");
+        assertHelpHas(help, "--timeout=DURATION How long to wait for each replay's report, e.g. 90s or 5m (a bare"
+                + " number is seconds), 1s to 1 day. Default: 60s.");
         assertHelpHas(help, "--external-aggregator Do not run the report topology in this process; wait for"
                 + " reports from a running 'capstream aggregate'.");
         assertThat(help).as("replay needs --bootstrap-servers anyway").doesNotContain("aggregate'(needs");

@@ -54,6 +54,6 @@ class VisualOutputOptionsTest {
         VisualOutputOptions o = parse();
         assertFalse(o.any());
         assertEquals(List.of(), o.problems());
-        assertNull(VisualOutputOptions.fileProblem("--json", null));
+        assertNull(VisualOutputOptions.fileProblem("--json", null, "report.json"));
     }
 }
