@@ -119,9 +119,38 @@ class SignalExitCodesIT {
     }
 
     /**
+     * A fresh user's Ctrl-C during streams that would last long (1 token/s for 4,000 tokens) waited for them until the
+     * stop's bound and wrote no report. The requests still in flight are now cancelled after the 10 s grace, and the
+     * report of what ran is written (they count as cancelled), exit 130.
+     */
+    @Test
+    @Timeout(180)
+    void aCtrlCDuringLongStreamsCancelsThemAfterTheGraceAndWritesTheReport() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(DEFAULT_SIGINT || !sigintIgnoredHere(),
+                "SIGINT is ignored in this JVM and env --default-signal is missing");
+        Path log = dir.resolve("long.log");
+        Path report = dir.resolve("long.json");
+        Process p = start(log, "run", "--requests", "8", "--concurrency", "4", "--max-tokens", "4000",
+                "--sim-stream-tok-s", "1", "--client-warmup", "0", "--output", report.toString());
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> read(log).contains(" started: 8 requests") || !p.isAlive());
+        assertThat(p.isAlive()).as("run alive before the Ctrl-C: %s", read(log)).isTrue();
+        signal(p, "INT");
+        assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("exited after one Ctrl-C: %s", read(log)).isTrue();
+        assertThat(p.exitValue()).as("exit code: %s", read(log)).isEqualTo(130);
+        assertThat(read(log)).as("run's output")
+                .contains("capstream: 4 request(s) still in flight 10 s after the interruption were cancelled")
+                .contains("report written to " + report);
+        JsonNode c = ArtifactJson.read(report).path("capstream");
+        assertThat(c.path("interrupted").asBoolean()).as("capstream.interrupted in %s", c).isTrue();
+        assertThat(c.path("cancelled").path("requests").asInt()).as("capstream.cancelled.requests in %s", c)
+                .isEqualTo(4);
+    }
+
+    /**
      * A second Ctrl-C while the orderly stop runs exits at once (a fresh user's second Ctrl-C did nothing: the JVM
      * ignores signals once its shutdown hooks run). The target holds its streams open (1 token/s for 4,000 tokens),
-     * so the orderly stop would wait its whole 30 s for them; the second SIGINT, a little over {@link
+     * so the orderly stop would wait the 10 s grace for them; the second SIGINT, a little over {@link
      * ForcedExit#REPEAT} after the first (a closer repeat counts as the same Ctrl-C), ends the process with 130 well
      * before that, saying that the report is not written.
      */
@@ -140,11 +169,12 @@ class SignalExitCodesIT {
         signal(p, "INT");
         await().atMost(Duration.ofSeconds(20)).until(() -> read(log).contains("capstream run: stopping:"));
         assertThat(read(log)).as("the first Ctrl-C's notice")
-                .contains("then the report of what ran; press Ctrl-C again to exit at once");
+                .contains("those in flight may end within 10 s, then are cancelled; then the report of what ran (at most"
+                        + " 60 s in all); press Ctrl-C again to exit at once");
         // the second Ctrl-C must come later than a wrapper's copy of the first would
         await().pollDelay(ForcedExit.REPEAT.plusMillis(500)).atMost(Duration.ofSeconds(10)).until(p::isAlive);
         signal(p, "INT");
-        // the orderly stop would still wait for the streams (30 s from the first Ctrl-C)
+        // the orderly stop would still wait for the streams (10 s from the first Ctrl-C), then write the report
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("exited within 10 s of the second Ctrl-C: %s", read(log))
                 .isTrue();
         assertThat(p.exitValue()).as("exit code: %s", read(log)).isEqualTo(130);
