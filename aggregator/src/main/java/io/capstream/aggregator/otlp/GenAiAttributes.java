@@ -2,6 +2,7 @@ package io.capstream.aggregator.otlp;
 
 import io.capstream.aggregator.api.WindowTotals;
 import io.capstream.aggregator.window.LatencyMeasure;
+import io.capstream.schemas.text.Redaction;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
@@ -12,7 +13,7 @@ import java.util.Locale;
 /**
  * The attributes of one exported series: the GenAI conventions' {@code gen_ai.operation.name},
  * {@code gen_ai.provider.name}, {@code gen_ai.request.model}, {@code server.address} and {@code server.port} (from the
- * target URL), and capstream's own dimensions under {@code capstream.*} ({@code capstream.target} without user-info,
+ * target URL), and capstream's own dimensions under {@code capstream.*} ({@code capstream.target} with its user-info masked,
  * {@code capstream.context_bucket}). No run id: a series spans every run against the same target and model. Stateless.
  */
 final class GenAiAttributes {
@@ -30,7 +31,7 @@ final class GenAiAttributes {
     public static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
     /** {@code error.type}: the error type of failed requests (capstream's error types, e.g. HTTPError, Timeout). */
     public static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
-    /** {@code capstream.target}: the target base URL, user-info removed. */
+    /** {@code capstream.target}: the target base URL, its user-info masked ({@code http://***@host/v1}). */
     public static final AttributeKey<String> TARGET = AttributeKey.stringKey("capstream.target");
     /** {@code capstream.context_bucket}: the context bucket label, e.g. le4096. */
     public static final AttributeKey<String> CONTEXT_BUCKET = AttributeKey.stringKey("capstream.context_bucket");
@@ -74,8 +75,12 @@ final class GenAiAttributes {
      */
     public static AttributesBuilder of(WindowTotals.SeriesKey key, String provider, String operation) {
         String target = withoutUserInfo(key.target());
+        // capstream.target keeps the user-info's place, masked, as /metrics' target label does: one endpoint measured
+        // with and without credentials is two window series, and without it they were two points with the same
+        // attributes in one export (a backend keeps one of them: a fresh user's 18 + 9 requests became 9)
         AttributesBuilder b = Attributes.builder().put(OPERATION, operation).put(PROVIDER, provider)
-                .put(MODEL, key.model()).put(TARGET, target).put(CONTEXT_BUCKET, key.contextBucket());
+                .put(MODEL, key.model()).put(TARGET, Redaction.url(key.target()))
+                .put(CONTEXT_BUCKET, key.contextBucket());
         try {
             URI uri = new URI(target);
             String host = uri.getHost();

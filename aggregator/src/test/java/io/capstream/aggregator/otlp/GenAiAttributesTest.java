@@ -15,7 +15,10 @@ class GenAiAttributesTest {
     @Test
     void userInfoNeverReachesAnAttribute() {
         Attributes a = of("https://user:pa%40ss@api.example.com/v1");
-        assertThat(a.get(GenAiAttributes.TARGET)).as("capstream.target").isEqualTo("https://api.example.com/v1");
+        assertThat(a.get(GenAiAttributes.TARGET)).as("capstream.target: masked, apart from the same URL without it")
+                .isEqualTo("https://***@api.example.com/v1");
+        assertThat(of("https://api.example.com/v1").get(GenAiAttributes.TARGET)).as("capstream.target without user-info")
+                .isEqualTo("https://api.example.com/v1");
         assertThat(a.get(GenAiAttributes.SERVER_ADDRESS)).as("server.address").isEqualTo("api.example.com");
         assertThat(a.get(GenAiAttributes.SERVER_PORT)).as("server.port (https default)").isEqualTo(443L);
         assertThat(a.toString()).as("every attribute").doesNotContain("user").doesNotContain("pa%40ss");

@@ -203,7 +203,7 @@ class OtlpExportTest {
             assertThat(chat).as("attributes of a chat series").containsExactlyInAnyOrderEntriesOf(Map.of(
                     "gen_ai.operation.name", "chat", "gen_ai.provider.name", "vllm",
                     "gen_ai.request.model", "llama-3-8b", "server.address", "sim.local", "server.port", "8000",
-                    "capstream.target", "http://sim.local:8000/v1", "capstream.context_bucket", "le4096"));
+                    "capstream.target", "http://***@sim.local:8000/v1", "capstream.context_bucket", "le4096"));
             Map<String, String> embed = attributes(point(duration, "embeddings").getAttributesList());
             assertThat(embed).as("default https port, no path")
                     .containsEntry("server.address", "emb.example").containsEntry("server.port", "443")
