@@ -13,8 +13,11 @@ import io.capstream.cli.options.VisualOutputOptions;
 import io.capstream.cli.report.ReportFiles;
 import io.capstream.cli.report.ReportPipeline;
 import io.capstream.cli.report.ReportPipelineConfig;
+import io.capstream.cli.report.ReportsOnCluster;
 import io.capstream.cli.report.RunViews;
+import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.BenchmarkReport;
+import io.capstream.schemas.avro.ReportKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -147,21 +150,24 @@ public final class ImportCommand implements Callable<Integer> {
                 invalid++;
             }
         }
-        int recomputable = (int) plans.values().stream().filter(p -> !p.summaryOnly()).count();
-        int summaries = plans.size() - recomputable;
+        int present = 0;
         Tally tally = new Tally();
         if (!plans.isEmpty()) {
             ReportPipelineConfig config = ReportPipelineConfig.forCommand(kafkaOptions, !reports.externalAggregator(),
                     aggregatorGroup.group());
-            try (ReportPipeline pipeline = ReportPipeline.start(config, "import", err);
-                 Progress progress = new Progress(err, plans.size())) {
-                importAll(pipeline, plans, out, progress, tally);
+            try (ReportPipeline pipeline = ReportPipeline.start(config, "import", err)) {
+                present = dropRunsOnCluster(plans, out); // Kafka answered (the pipeline's start checked)
+                try (Progress progress = new Progress(err, plans.size())) {
+                    importAll(pipeline, plans, out, progress, tally);
+                }
             } catch (RuntimeException e) {
                 err.println("capstream import: " + e.getMessage());
                 return 1;
             }
         }
-        int total = recomputable + invalid;
+        int recomputable = (int) plans.values().stream().filter(p -> !p.summaryOnly()).count();
+        int summaries = plans.size() - recomputable;
+        int total = recomputable + invalid + present;
         out.printf("%d of %d matched", tally.matched, total);
         List<String> extra = new ArrayList<>();
         if (tally.mismatched > 0) {
@@ -173,13 +179,46 @@ public final class ImportCommand implements Callable<Integer> {
         if (tally.failed > 0) {
             extra.add(tally.failed + " without report");
         }
+        if (present > 0) {
+            extra.add(present + " already on the cluster, not imported");
+        }
         if (summaries > 0) {
             extra.add(tally.summaries + " of " + summaries + " summary-only published unchanged");
         }
         out.println(extra.isEmpty() ? "" : " (" + String.join(", ", extra) + ")");
         out.flush();
-        boolean ok = invalid == 0 && tally.failed == 0 && tally.mismatched == 0 && tally.summaries == summaries;
+        boolean ok = invalid == 0 && present == 0 && tally.failed == 0 && tally.mismatched == 0 && tally.summaries == summaries;
         return ok ? 0 : 1;
+    }
+
+    /**
+     * On a shared cluster, leaves out the artifacts whose run id already has a report there (a fresh user's import of
+     * a run that had run on the cluster counted its requests twice in the windows and replaced its live report).
+     *
+     * @return how many were left out, each with a line on {@code out}
+     */
+    private int dropRunsOnCluster(Map<Path, ImportPlan> plans, PrintWriter out) {
+        if (kafkaOptions.bootstrapServers() == null || plans.isEmpty()) {
+            return 0; // an embedded broker of this process's own holds nothing yet
+        }
+        Map<String, ReportKind> there = ReportsOnCluster.kinds(kafkaOptions,
+                plans.values().stream().map(ImportPlan::runId).toList());
+        int present = 0;
+        for (var it = plans.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            String id = e.getValue().runId();
+            if (there.containsKey(id)) {
+                ReportKind kind = there.get(id);
+                String what = kind == null ? "a" : kind == ReportKind.LIVE || kind == ReportKind.REPLAY ? "a "
+                        + kind.name().toLowerCase(java.util.Locale.ROOT) : "an imported";
+                out.println(e.getKey().getFileName() + ": <cluster>: run " + id + " already has " + what
+                        + " report on " + Topics.REPORTS + ": not imported again (its requests would be counted twice in"
+                        + " the window summaries and that report replaced); 'capstream report " + id + "' shows it");
+                it.remove();
+                present++;
+            }
+        }
+        return present;
     }
 
     private void importAll(ReportPipeline pipeline, Map<Path, ImportPlan> plans, PrintWriter out, Progress progress,

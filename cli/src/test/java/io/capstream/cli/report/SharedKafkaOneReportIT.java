@@ -76,6 +76,22 @@ class SharedKafkaOneReportIT {
             assertEquals(0, imp.exitCode(), imp.out() + imp.err());
             assertThat(imp.out()).contains("seed-example.json: MATCHED");
 
+            // a run already on the cluster is not imported again (a fresh user's import of a live run's report file
+            // counted its requests twice in the windows and replaced its live report; a second import of one
+            // artifact counted them twice too)
+            String seedRunId = ArtifactJson.read(SharedDir.seed()).path("run_id").asText();
+            CommandOutput again = CommandOutput.run("import", SharedDir.seed().toString(), tmp.resolve("run.json")
+                    .toString(), "--output-dir", tmp.resolve("again").toString(), "--bootstrap-servers", bs,
+                    "--schema-registry-url", "mock://shared-once-it-" + UUID.randomUUID());
+            assertThat(again.exitCode()).as("exit code of the second import: %s%s", again.out(), again.err())
+                    .isEqualTo(1);
+            assertThat(again.out()).as("second import's output")
+                    .contains("seed-example.json: <cluster>: run " + seedRunId + " already has a report on"
+                            + " capstream.reports: not imported again")
+                    .contains("run.json: <cluster>: run cleanup-run-1 already has a report on capstream.reports")
+                    .contains("0 of 2 matched (2 already on the cluster, not imported)");
+            assertEquals(1, reportsFor(bs, seedRunId), "reports of the seed's run");
+
             assertEquals(before, topics(bs), "only capstream's own topics are left");
             assertEquals(List.of(), groups(bs), "no consumer group is left");
         }
