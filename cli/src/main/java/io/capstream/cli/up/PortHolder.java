@@ -31,11 +31,28 @@ public final class PortHolder {
      * @param pid     its process id
      * @param command its command line, arguments separated by spaces, at most {@value #MAX_COMMAND}
      *                characters (longer ones end in "..."); empty when unreadable
+     * @param parentPid     its parent's process id ({@code /proc/<pid>/stat}); 0 when unknown, 1 for an orphan
+     * @param parentCommand the parent's command line as {@code command}; empty when unknown or unreadable
      */
-    public record Holder(long pid, String command) {
+    public record Holder(long pid, String command, long parentPid, String parentCommand) {
+        /**
+         * A holder whose parent is not known.
+         *
+         * @param pid     its process id
+         * @param command its command line (see the record)
+         */
+        public Holder(long pid, String command) {
+            this(pid, command, 0, "");
+        }
+
         /** @return whether it looks like the Apicurio Registry child that {@code capstream up} starts */
         public boolean isApicurioRegistry() {
             return command.contains("apicurio-registry");
+        }
+
+        /** @return whether its parent process is alive and a capstream command (a running {@code capstream up}) */
+        public boolean parentIsCapstream() {
+            return parentPid > 1 && parentCommand.contains("capstream");
         }
     }
 
@@ -63,7 +80,9 @@ public final class PortHolder {
         try (DirectoryStream<Path> procs = Files.newDirectoryStream(procRoot, p -> p.getFileName().toString().matches("\\d+"))) {
             for (Path proc : procs) {
                 if (holdsOne(proc.resolve("fd"), sockets)) {
-                    return Optional.of(new Holder(Long.parseLong(proc.getFileName().toString()), command(proc)));
+                    long parent = parentPid(proc);
+                    return Optional.of(new Holder(Long.parseLong(proc.getFileName().toString()), command(proc), parent,
+                            parent > 0 ? command(procRoot.resolve(Long.toString(parent))) : ""));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -108,6 +127,17 @@ public final class PortHolder {
         return false;
     }
 
+    /** @return the parent's pid from {@code stat} (the field after the command name's closing parenthesis), or 0 */
+    private static long parentPid(Path proc) {
+        try {
+            String stat = Files.readString(proc.resolve("stat"), StandardCharsets.UTF_8);
+            String[] f = stat.substring(stat.lastIndexOf(')') + 1).trim().split("\\s+");
+            return f.length > 1 ? Long.parseLong(f[1]) : 0;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
     private static String command(Path proc) {
         try {
             byte[] raw = Files.readAllBytes(proc.resolve("cmdline"));
@@ -124,13 +154,20 @@ public final class PortHolder {
      * @param holder the process found on the port, or null when none was found
      * @return e.g. {@code " It is held by PID 4242 (java ... apicurio-registry-app-2.6.13-runner.jar),
      *         probably the schema registry of an earlier `capstream up` that was killed: stop it with
-     *         `kill 4242`."}; an empty string for null
+     *         `kill 4242`."}, or, when its parent is a running capstream, that it is that stack's registry (not to be
+     *         killed); an empty string for null
      */
     public static String describe(Holder holder) {
         if (holder == null) {
             return "";
         }
         String who = " It is held by PID " + holder.pid() + (holder.command().isEmpty() ? "" : " (" + holder.command() + ")");
+        if (holder.isApicurioRegistry() && holder.parentIsCapstream()) {
+            // a running stack's registry, not an orphan: killing it would break that stack
+            return who + ", the schema registry of a running capstream (PID " + holder.parentPid() + ": "
+                    + holder.parentCommand() + "): use that stack, or stop it (Ctrl-C in its terminal, or `kill "
+                    + holder.parentPid() + "`).";
+        }
         if (holder.isApicurioRegistry()) {
             return who + ", probably the schema registry of an earlier `capstream up` that was killed (an orphan):"
                     + " stop it with `kill " + holder.pid() + "`.";

@@ -53,6 +53,34 @@ class PortHolderTest {
                 + " choose another port with --registry-port PORT.", message);
     }
 
+    /**
+     * A fresh user's finding: a second {@code up} called the registry of a running {@code up} an orphan and advised
+     * {@code kill} on it, which would break that stack.
+     */
+    @Test
+    void aRunningUpsRegistryIsNamedAsSuchNotAsAnOrphan(@TempDir Path dir) throws Exception {
+        Path proc = fakeProc(dir, "/usr/lib/jvm/bin/java\0-Dquarkus.http.port=8081\0-jar\0"
+                + "/root/.capstream/apicurio/apicurio-registry-app-2.6.13-runner.jar\0");
+        Files.writeString(proc.resolve("4242/stat"), "4242 (java) S 4100 4100 17 0 -1 4194560 0 0 0 0\n");
+        Files.createDirectories(proc.resolve("4100"));
+        Files.write(proc.resolve("4100/cmdline"), "java\0-jar\0/work/cli/target/capstream.jar\0up\0"
+                .getBytes(StandardCharsets.UTF_8));
+
+        PortHolder.Holder holder = PortHolder.find(8081, proc).orElseThrow();
+
+        assertThat(holder.parentPid()).as("parent pid from stat").isEqualTo(4100);
+        String message = UpStack.portInUse(8081, "--registry-port", "the schema registry", holder);
+        assertThat(message).as("port-in-use message")
+                .contains(", the schema registry of a running capstream (PID 4100: java -jar"
+                        + " /work/cli/target/capstream.jar up): use that stack, or stop it (Ctrl-C in its terminal, or"
+                        + " `kill 4100`).")
+                .doesNotContain("orphan").doesNotContain("kill 4242");
+
+        Files.writeString(proc.resolve("4242/stat"), "4242 (java) S 1 4100 17 0 -1 4194560 0 0 0 0\n");
+        assertThat(UpStack.portInUse(8081, "--registry-port", "the schema registry",
+                PortHolder.find(8081, proc).orElseThrow())).as("its parent gone: an orphan").contains("(an orphan)");
+    }
+
     @Test
     void anotherProcessIsNamedWithoutGuessing(@TempDir Path dir) throws Exception {
         Path proc = fakeProc(dir, "python3\0-m\0http.server\08081\0");
