@@ -4,10 +4,14 @@ import io.capstream.aggregator.api.WindowTotals;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
+import io.opentelemetry.sdk.metrics.Aggregation;
+import io.opentelemetry.sdk.metrics.InstrumentSelector;
+import io.opentelemetry.sdk.metrics.View;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +75,12 @@ public final class OtlpExport implements AutoCloseable {
                     .addPropertiesCustomizer(props -> overrides(config, props))
                     .addMeterProviderCustomizer((builder, props) -> {
                         resolved.set(props);
+                        // the exporter's own counters (otlp.exporter.seen / .exported, otel.sdk.* in newer SDKs) are
+                        // dropped: only capstream's documented names go out
+                        for (String selfTelemetry : List.of("otlp.exporter.*", "otel.sdk.*")) {
+                            builder.registerView(InstrumentSelector.builder().setName(selfTelemetry).build(),
+                                    View.builder().setAggregation(Aggregation.drop()).build());
+                        }
                         return builder.registerMetricProducer(producer);
                     })
                     .disableShutdownHook()

@@ -254,6 +254,21 @@ class OtlpExportTest {
         }
     }
 
+    /**
+     * A fresh user's finding: from the second export on, the SDK's own exporter counters ({@code otlp.exporter.seen},
+     * {@code otlp.exporter.exported}) went out beside capstream's measurements; only the documented names are sent.
+     */
+    @Test
+    void onlyCapstreamsOwnMetricsAreExportedNotTheSdksSelfTelemetry() {
+        chatWindow(START_MS, 0);
+        try (OtlpExport export = OtlpExport.start(config(OtlpNames.CURRENT), totals::snapshot, CLOCK, NO_CHECK)) {
+            flushAndReceive(export);
+            Set<String> second = byName(flushAndReceive(export)).keySet();
+            assertThat(second).as("names of the second export").isNotEmpty()
+                    .allMatch(n -> n.startsWith("gen_ai.") || n.startsWith("capstream."), "a gen_ai.* or capstream.* name");
+        }
+    }
+
     @Test
     void theNamesSwitchLeavesOutTheOtherGeneration() {
         chatWindow(START_MS, 0);
