@@ -12,8 +12,8 @@
  * under the chart (li.mark.alert, li.mark.change). The chart container's data-error-bars, data-alert-marks and
  * data-change-marks say how many of each uPlot's draw hook drew.
  * Every chart container is a div of class "chart" with attributes data-chart (the metric's id) and
- * data-points (the number of finite values uPlot drew, 0 until it drew); a metric without values gets
- * no chart container.
+ * data-points (the number of finite values uPlot drew, 0 until it drew) and data-gaps (the idle spans between
+ * windows, drawn as breaks in the lines); a metric without values gets no chart container.
  * All text from the API is set with textContent (never parsed as HTML).
  */
 (function () {
@@ -302,7 +302,7 @@
     box.replaceChildren(el('h3', null, m.title), el('p', 'note', text));
   }
 
-  function draw(box, m, xs, series, points, marks) {
+  function draw(box, m, xs, series, points, marks, gaps) {
     var lines = slosOf(m).map(function (o) {
       return {label: 'SLO ' + o.slo, slo: true, y: xs.map(function () { return num(o.threshold); })};
     });
@@ -313,6 +313,7 @@
     var ci = series.map(function (s) { return s.ci || null; });
     if (existing && existing.signature === signature) {
       existing.points = points;
+      existing.gaps = gaps;
       existing.ci = ci;
       existing.marks = marks;
       existing.plot.setData(data);
@@ -324,7 +325,7 @@
     container.setAttribute('data-chart', m.id);
     container.setAttribute('data-points', '0');
     box.replaceChildren(el('h3', null, m.title), container);
-    var state = {plot: null, signature: signature, points: points, ci: ci, marks: marks};
+    var state = {plot: null, signature: signature, points: points, ci: ci, marks: marks, gaps: gaps};
     var opts = {
       width: chartWidth(box),
       height: CHART_HEIGHT,
@@ -334,12 +335,13 @@
         if (s.slo) {
           return {label: s.label, stroke: '#d62728', width: 1.5, dash: [8, 5], points: {show: false}};
         }
-        return {label: s.label, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true};
+        return {label: s.label, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: false};
       })),
       hooks: {
         draw: [function (u) {
           drawExtras(u, state, container);
           container.setAttribute('data-points', String(state.points));
+          container.setAttribute('data-gaps', String(state.gaps));
         }]
       }
     };
@@ -545,6 +547,32 @@
     });
     keys.sort();
     starts.sort(function (a, b) { return a - b; });
+    // A window without any traffic has no summary: a gap (null in every series) goes at the first such window after
+    // each run of windows, so that no line joins the windows either side of an idle span as if there had been traffic
+    // between them (a fresh user's 16-minute idle span was drawn as traffic). A window only some series lack stays
+    // undefined in those series and is spanned.
+    var widthMs = Infinity;
+    summaries.forEach(function (s) {
+      var a = num(s.window_start_ms);
+      var b = num(s.window_end_ms);
+      if (a !== null && b !== null && b > a) {
+        widthMs = Math.min(widthMs, b - a);
+      }
+    });
+    var gapAt = {};
+    var gaps = 0;
+    if (isFinite(widthMs)) {
+      var withGaps = [];
+      starts.forEach(function (x, i) {
+        if (i > 0 && x - starts[i - 1] > widthMs) {
+          gapAt[starts[i - 1] + widthMs] = true;
+          withGaps.push(starts[i - 1] + widthMs);
+          gaps++;
+        }
+        withGaps.push(x);
+      });
+      starts = withGaps;
+    }
     var keyIndex = {};
     keys.forEach(function (k, i) { keyIndex[k] = i; });
     var xIndex = {};
@@ -562,7 +590,7 @@
       }
     });
     charted.forEach(function (m) {
-      var ys = keys.map(function () { return starts.map(function () { return null; }); });
+      var ys = keys.map(function () { return starts.map(function (x) { return gapAt[x] ? null : undefined; }); });
       var cis = keys.map(function () { return starts.map(function () { return null; }); });
       summaries.forEach(function (s) {
         var x = num(s.window_start_ms);
@@ -590,7 +618,7 @@
       } else if (points === 0) {
         showNote(box, m, 'no values in these windows');
       } else {
-        draw(box, m, xs, series, points, marks[m.id]);
+        draw(box, m, xs, series, points, marks[m.id], gaps);
       }
     });
   }

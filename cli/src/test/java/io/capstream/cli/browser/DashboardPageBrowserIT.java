@@ -35,6 +35,8 @@ class DashboardPageBrowserIT {
 
     private static final long T0 = 1_796_155_200_000L;
     private HttpServer server;
+    /** What /api/summaries answers. */
+    private Supplier<String> summaries = () -> summaries(List.of(0, 1, 2, 3, 4, 5));
 
     @AfterEach
     void stop() {
@@ -56,7 +58,7 @@ class DashboardPageBrowserIT {
         Map<String, Supplier<String>> routes = Map.of(
                 "/", DashboardPage::render,
                 "/api/runs", DashboardPageBrowserIT::runs,
-                "/api/summaries", DashboardPageBrowserIT::summaries,
+                "/api/summaries", () -> summaries.get(),
                 "/api/alerts", () -> alerts,
                 "/api/changes", () -> changes,
                 "/api/slos", () -> slos);
@@ -99,9 +101,10 @@ class DashboardPageBrowserIT {
                 w >= 2 ? "[" + (p95 - 8) + "," + (p95 + 12) + "]" : "null");
     }
 
-    private static String summaries() {
+    /** @param served the windows (0..5) served, each 10 s from {@link #FIRST_WINDOW} */
+    private static String summaries(List<Integer> served) {
         List<String> windows = new ArrayList<>();
-        for (int w = 0; w < 6; w++) {
+        for (int w : served) {
             long start = FIRST_WINDOW + w * 10_000L;
             windows.add(String.format(Locale.ROOT, "{\"target\":\"http://127.0.0.1:1/v1\",\"model\":\"m\","
                     + "\"context_bucket\":\"le4096\",\"window_start_ms\":%d,\"window_end_ms\":%d,\"requests\":%d,"
@@ -153,6 +156,34 @@ class DashboardPageBrowserIT {
                 CHROMIUM.browser().script("return document.getElementById('runs-count').textContent;"));
         assertEquals(Boolean.TRUE, CHROMIUM.browser().script("return !document.getElementById('runs-more');"),
                 "no button once every run is shown");
+    }
+
+    /**
+     * A fresh user's finding: windows with no traffic have no summary, and the lines joined the windows either side of
+     * an idle span as if there had been traffic. Windows 0, 1 and 5 are served: the span of windows 2-4 is one gap on
+     * every chart; with all six windows there is none.
+     */
+    @Test
+    @Timeout(90)
+    void anIdleSpanBetweenWindowsIsAGapInTheLinesNotTraffic() throws Exception {
+        summaries = () -> summaries(List.of(0, 1, 5));
+        URI uri = serve("[]");
+        CHROMIUM.browser().viewport(1400, 1000);
+        PageCheck check = CHROMIUM.browser().open(uri, "dashboard-page-gap",
+                "document.querySelectorAll('.chart[data-gaps]').length >= 8");
+        PageAssertions.assertDrawnOffline(check, 8);
+        Object gaps = CHROMIUM.browser().script("return Array.prototype.map.call(document.querySelectorAll("
+                + "'.chart[data-gaps]'), function (c) { return c.getAttribute('data-chart') + '=' + c.getAttribute("
+                + "'data-gaps'); }).join(' ');");
+        assertThat(String.valueOf(gaps)).as("gaps per chart").contains("throughput=1", "ttft-p95=1")
+                .doesNotContain("=0").doesNotContain("=2");
+
+        summaries = () -> summaries(List.of(0, 1, 2, 3, 4, 5));
+        PageCheck whole = CHROMIUM.browser().open(uri, "dashboard-page-no-gap",
+                "document.querySelectorAll('.chart[data-gaps]').length >= 8");
+        Object none = CHROMIUM.browser().script("return document.querySelector('[data-chart=\"throughput\"]')"
+                + ".getAttribute('data-gaps');");
+        assertThat(none).as("gaps without an idle span (%s charts)", whole.charts().size()).isEqualTo("0");
     }
 
     @Test
