@@ -13,6 +13,7 @@ import io.capstream.cli.tail.TailNotice;
 import io.capstream.cli.tail.TailPrinter;
 import io.capstream.cli.tail.TopicTailer;
 import io.capstream.schemas.registry.SchemaRegistryClients;
+import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -40,7 +41,7 @@ import picocli.CommandLine.Parameters;
  * as a table or JSON, with a plain Kafka consumer (no consumer group, read_committed) and the
  * Confluent-format Avro deserializer; exits once caught up unless {@code --follow}. stdout carries the records only;
  * stderr the errors and the {@link TailNotice} lines (what a follow waits for, as soon as it is subscribed; that a tail
- * found no record). Exit codes: 0 ok; 1 Kafka or registry error; 2 usage error.
+ * found no record; each record skipped because it could not be decoded, e.g. written with another registry). Exit codes: 0 ok; 1 Kafka or registry error; 2 usage error.
  */
 @Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Prints the records of capstream.reports, capstream.summaries, capstream.alerts, capstream.changes,"
@@ -178,7 +179,10 @@ public final class TailCommand implements Callable<Integer> {
             }
             // stderr, so that stdout carries the records only: a follow says at once what it waits for (a summary
             // comes minutes later), a tail that printed nothing says so
-            long printed = tailer.run(start, sinceMs, follow, filter, printer::print, n -> {
+            long printed = tailer.run(start, sinceMs, follow, filter, printer::print, e -> {
+                err.println(TailNotice.skipped(e)); // e.g. written with another registry: the records after it print
+                err.flush();
+            }, n -> {
                 partitions[0] = n;
                 if (follow) {
                     err.println(TailNotice.following(k, start, sinceMs, n, servers));
@@ -188,7 +192,7 @@ public final class TailCommand implements Callable<Integer> {
             printer.finish(); // the [n<M] key under the table, as under the run's summary
             if (printed == 0 && !follow) {
                 err.println(TailNotice.nothing(k, start, sinceMs, partitions[0], servers,
-                        target != null || model != null));
+                        target != null || model != null, tailer.skipped()));
             }
             if (follow) {
                 try {
@@ -199,7 +203,9 @@ public final class TailCommand implements Callable<Integer> {
             }
             return 0;
         } catch (RuntimeException e) {
-            err.println("capstream tail: " + e.getMessage());
+            // a registry that did not answer while decoding: its own message, not Kafka's "seek past the record"
+            SchemaRegistryUnavailableException down = SchemaRegistryUnavailableException.in(e);
+            err.println("capstream tail: " + (down != null ? down.getMessage() : e.getMessage()));
             return 1;
         } finally {
             done.countDown();

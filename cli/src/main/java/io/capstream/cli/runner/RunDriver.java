@@ -185,9 +185,9 @@ public final class RunDriver {
                         + "; a reused run id mixes two runs (its report, replay): give a new --run-id");
             }
         }
-        if (kafka.bootstrapServers() != null && registry.startsWith("mock://") && !req.awaitReport()) {
-            err.println(cmd + ": note: events are encoded with the in-process mock registry; only this process can"
-                    + " decode them (give --schema-registry-url for other consumers)");
+        String registryNote = MockRegistryNote.of(kafka.bootstrapServers(), registry, req.awaitReport());
+        if (registryNote != null) { // also when a report is awaited: tail cannot decode it either
+            err.println(cmd + ": note: " + registryNote);
         }
 
         RunControl control = new RunControl();

@@ -1,5 +1,6 @@
 package io.capstream.cli.tail;
 
+import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -12,13 +13,16 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Reads one topic with a plain consumer (assigned partitions, no consumer group, read_committed):
  * from the beginning, from a point in time (record timestamps), or from the end; prints every
  * record that passes the filter; without {@code follow} returns once it has read up to the end
- * offsets seen at the start, with {@code follow} until {@link #stop()}.
+ * offsets seen at the start, with {@code follow} until {@link #stop()}. A record the value deserializer rejects (e.g.
+ * its schema id is unknown to the registry: written with another one) is skipped, the consumer seeking past it, and
+ * reported to the caller; one rejected because the registry did not answer stops the read instead.
  */
 public final class TopicTailer implements AutoCloseable {
     /** Where reading starts. */
@@ -33,6 +37,7 @@ public final class TopicTailer implements AutoCloseable {
 
     private final org.apache.kafka.clients.consumer.Consumer<String, SpecificRecord> consumer;
     private final String topic;
+    private long skipped;
 
     /**
      * @param consumer a consumer with String keys and the topic's Avro value deserializer (closed by {@link #close()})
@@ -51,12 +56,18 @@ public final class TopicTailer implements AutoCloseable {
      * @param follow  keep reading until {@link #stop()}
      * @param filter  records to print
      * @param sink    printer
+     * @param onSkip  called with each record skipped because it could not be decoded (the consumer has already moved
+     *                past it)
      * @param subscribed called once with the number of partitions (0: the topic does not exist) when they are assigned,
      *                the start positions set and the end offsets read (the broker answered), before the first record
      * @return records printed
+     * @throws RecordDeserializationException when a record could not be decoded because the schema registry did not
+     *                                        answer ({@link SchemaRegistryUnavailableException} in its causes)
+     * @throws org.apache.kafka.common.KafkaException on other Kafka errors
      */
     public long run(Start start, long sinceMs, boolean follow, Predicate<SpecificRecord> filter,
-                    Consumer<SpecificRecord> sink, IntConsumer subscribed) {
+                    Consumer<SpecificRecord> sink, Consumer<RecordDeserializationException> onSkip,
+                    IntConsumer subscribed) {
         List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                 .map(p -> new TopicPartition(topic, p.partition())).toList();
         consumer.assign(parts);
@@ -86,7 +97,20 @@ public final class TopicTailer implements AutoCloseable {
                 if (!follow && caughtUp(parts, end)) {
                     return printed;
                 }
-                for (ConsumerRecord<String, SpecificRecord> r : consumer.poll(Duration.ofMillis(500))) {
+                Iterable<ConsumerRecord<String, SpecificRecord>> polled;
+                try {
+                    polled = consumer.poll(Duration.ofMillis(500));
+                } catch (RecordDeserializationException e) {
+                    if (SchemaRegistryUnavailableException.in(e) != null) {
+                        throw e; // says nothing about the record: the next one would fail the same way
+                    }
+                    // the records before it were returned by the previous poll; its position stays at it until seeked
+                    consumer.seek(e.topicPartition(), e.offset() + 1);
+                    skipped++;
+                    onSkip.accept(e);
+                    continue;
+                }
+                for (ConsumerRecord<String, SpecificRecord> r : polled) {
                     if (r.value() != null && filter.test(r.value())) {
                         sink.accept(r.value());
                         printed++;
@@ -96,6 +120,11 @@ public final class TopicTailer implements AutoCloseable {
         } catch (WakeupException e) {
             return printed;
         }
+    }
+
+    /** @return records skipped so far because they could not be decoded */
+    public long skipped() {
+        return skipped;
     }
 
     private boolean caughtUp(List<TopicPartition> parts, Map<TopicPartition, Long> end) {

@@ -6,11 +6,14 @@ import com.sun.net.httpserver.HttpServer;
 import io.capstream.schemas.Topics;
 import io.capstream.schemas.avro.Quantiles;
 import io.capstream.schemas.avro.WindowSummary;
+import io.capstream.schemas.registry.SchemaRegistryException;
+import io.capstream.schemas.registry.SchemaRegistryUnavailableException;
 import io.capstream.schemas.time.ManualCapClock;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +26,10 @@ import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +38,8 @@ import picocli.CommandLine;
 /**
  * What {@code tail} says on stderr: {@code --follow} says at once what it follows, from where and what it waits for (a
  * fresh user saw nothing for a window and its grace, minutes, and could not tell whether it was connected), and a tail
- * that printed nothing says so; stdout carries the records only. The topic is a {@link MockConsumer} with two
+ * that printed nothing says so; a record that cannot be decoded (e.g. written with another registry) is skipped with one
+ * line; stdout carries the records only. The topic is a {@link MockConsumer} with two
  * partitions, the registry a stub that answers {@code GET /subjects}, the time a {@link ManualCapClock}.
  */
 class TailNoticeTest {
@@ -156,10 +164,80 @@ class TailNoticeTest {
         assertThat(outBytes.toString(StandardCharsets.UTF_8).lines().count()).as("stdout lines").isEqualTo(1);
     }
 
+    /**
+     * What Kafka's consumer throws at a record whose value the deserializer rejects: here, as for a record written by
+     * a run with the in-process {@code mock://} registry, the registry does not know its schema id (404).
+     */
+    private static RecordDeserializationException undecodable(long offset, RuntimeException registryError) {
+        byte[] value = {0, 0, 0, 0, 7, 2, 4};
+        return new RecordDeserializationException(RecordDeserializationException.DeserializationExceptionOrigin.VALUE,
+                new TopicPartition(Topics.SUMMARIES, 0), offset, 0L, TimestampType.CREATE_TIME, null,
+                ByteBuffer.wrap(value), new RecordHeaders(), "Error deserializing VALUE for partition "
+                + Topics.SUMMARIES + "-0 at offset " + offset + ". If needed, please seek past the record to continue"
+                + " consumption.", new SerializationException("cannot decode WindowSummary from topic "
+                + Topics.SUMMARIES + ": " + registryError.getMessage(), registryError));
+    }
+
+    /** Partition 0 holds records at offsets 0 to 2; the one at {@code bad} cannot be decoded. */
+    private void threeRecordsOneUndecodable(long bad, RuntimeException registryError) {
+        consumer.updateEndOffsets(Map.of(new TopicPartition(Topics.SUMMARIES, 0), 3L));
+        for (long offset = 0; offset < 3; offset++) {
+            long o = offset;
+            consumer.schedulePollTask(() -> {
+                if (o == bad) {
+                    consumer.setPollException(undecodable(o, registryError));
+                } else {
+                    consumer.addRecord(new ConsumerRecord<>(Topics.SUMMARIES, 0, o, "k", summary()));
+                }
+            });
+        }
+    }
+
+    @Test
+    void aRecordWrittenWithAnotherRegistryIsSkippedWithOneLineAndTheRecordsAfterItArePrinted() {
+        threeRecordsOneUndecodable(1, new SchemaRegistryException("Schema 7 not found", 404, 40403, null));
+        int code = tail("summaries", "--format", "jsonl");
+        String stderr = errBytes.toString(StandardCharsets.UTF_8);
+        assertThat(code).as("exit code, as if the record were not there; stderr %s", stderr).isZero();
+        assertThat(stderr).as("stderr: one line for the skipped record").isEqualTo("capstream tail: skipped the"
+                + " record at capstream.summaries-0 offset 1: its schema id 7 is unknown to this registry (written"
+                + " with another registry, e.g. by a run on this Kafka without --schema-registry-url)"
+                + System.lineSeparator());
+        assertThat(outBytes.toString(StandardCharsets.UTF_8).lines().toList()).as("stdout: the two good records only")
+                .hasSize(2).allSatisfy(line -> assertThat(line).startsWith("{"));
+    }
+
+    @Test
+    void aTailWhoseOnlyRecordsAreUndecodableSaysHowManyItSkipped() {
+        consumer.updateEndOffsets(Map.of(new TopicPartition(Topics.SUMMARIES, 0), 1L));
+        consumer.schedulePollTask(() -> consumer.setPollException(undecodable(0,
+                new SchemaRegistryException("Schema 7 not found", 404, 40403, null))));
+        int code = tail("summaries");
+        assertThat(code).as("exit code; stderr %s", errBytes).isZero();
+        assertThat(errBytes.toString(StandardCharsets.UTF_8).lines().toList()).as("stderr").containsExactly(
+                "capstream tail: skipped the record at capstream.summaries-0 offset 0: its schema id 7 is unknown to"
+                        + " this registry (written with another registry, e.g. by a run on this Kafka without"
+                        + " --schema-registry-url)",
+                "capstream tail: no records in capstream.summaries from the beginning (2 partitions on"
+                        + " 127.0.0.1:9092); 1 record skipped, undecodable");
+        assertThat(outBytes.toString(StandardCharsets.UTF_8)).as("stdout").isEmpty();
+    }
+
+    @Test
+    void aRegistryThatDoesNotAnswerIsAnErrorNotASkip() {
+        threeRecordsOneUndecodable(1, new SchemaRegistryUnavailableException("schema registry http://127.0.0.1:1"
+                + " did not answer GET /schemas/ids/7: Connection refused (after 3 attempts)", -1, -1, null));
+        int code = tail("summaries", "--format", "jsonl");
+        assertThat(code).as("exit code: the registry's error; stderr %s", errBytes).isEqualTo(1);
+        assertThat(errBytes.toString(StandardCharsets.UTF_8)).as("stderr: the registry's error, no skip")
+                .isEqualTo("capstream tail: schema registry http://127.0.0.1:1 did not answer GET /schemas/ids/7:"
+                        + " Connection refused (after 3 attempts)" + System.lineSeparator());
+    }
+
     @Test
     void aTopicWithoutPartitionsIsSaidNotToExist() {
         assertThat(io.capstream.cli.tail.TailNotice.nothing(io.capstream.cli.tail.TailKind.REPORTS,
-                io.capstream.cli.tail.TopicTailer.Start.BEGINNING, 0, 0, SERVERS, false))
+                io.capstream.cli.tail.TopicTailer.Start.BEGINNING, 0, 0, SERVERS, false, 0))
                 .as("no partitions").isEqualTo("capstream tail: no records in capstream.reports from the beginning (it"
                         + " does not exist on 127.0.0.1:9092 yet)");
     }

@@ -69,6 +69,13 @@ class SharedKafkaOneReportIT {
                     "internal topics of " + appId);
             assertEquals(List.of(), groups(bs).stream().filter(g -> g.startsWith("capstream-run-")).toList());
             assertThat(run.err()).doesNotContain("warning: could not");
+            // a fresh user's run without --schema-registry-url on a shared Kafka: its report was then undecodable for
+            // tail and aggregate without a word, as a report was awaited
+            assertThat(run.err().lines().filter(l -> l.contains("note:")).toList())
+                    .as("run's note on the registry, once; stderr %s", run.err()).containsExactly("capstream run: note:"
+                            + " the events and report written to " + bs + " are encoded with the in-process registry"
+                            + " mock://capstream, which other processes (aggregate, tail) cannot decode: give"
+                            + " --schema-registry-url (the one `capstream up` prints)");
 
             CommandOutput imp = CommandOutput.run("import", SharedDir.seed().toString(), "--output-dir",
                     tmp.resolve("imported").toString(), "--bootstrap-servers", bs,
