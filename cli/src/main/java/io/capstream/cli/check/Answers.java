@@ -31,6 +31,24 @@ final class Answers {
         return e.status() == 0 && e.failure() != null && e.failure().startsWith(TIMED_OUT);
     }
 
+    /**
+     * @return whether the exchange is a 2xx stream whose connection closed (or was reset) before {@code [DONE]}, within
+     *         its time bound: {@code run} counts such a request as failed ({@code IncompleteRead}). A JSON-typed body is
+     *         not a stream ({@link io.capstream.loadgen.client.NonStreamBody#isJson}), cut or not.
+     */
+    static boolean cutOff(ProbeExchange e) {
+        return e.ok() && e.failure() != null && !io.capstream.loadgen.client.NonStreamBody.isJson(e.contentType())
+                && e.items().stream().noneMatch(i -> i.kind() == io.capstream.loadgen.client.SseItem.Kind.DONE);
+    }
+
+    /**
+     * @param e a {@link #cutOff} exchange
+     * @return e.g. {@code after 2 data chunks, no [DONE]}
+     */
+    static String cutOffText(ProbeExchange e) {
+        return "after " + e.chunks().size() + " data chunks, no [DONE]";
+    }
+
     /** @return e.g. {@code HTTP 400: <message>}, {@code no answer: <why>}, {@code timed out after 20 s (...)} */
     static String outcome(ProbeExchange e) {
         if (timedOut(e)) {

@@ -58,9 +58,9 @@ import picocli.CommandLine.Option;
                 + " URL user-info) are masked in all output. With no --base-url the built-in simulated engine is"
                 + " checked; the --sim-* options of 'capstream sim --help' set its behaviours."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the endpoint can be measured by the protocol (it streams SSE with output deltas)",
-            "1:it cannot (the reason is printed: e.g. a whole JSON body to a streaming request, an HTTP error, no"
-                + " output delta, https to a plain-HTTP server), the first streamed request timed out, or no request"
+        exitCodeList = {"0:the endpoint can be measured by the protocol (it streams SSE with output deltas, to the end)",
+            "1:it cannot (the reason is printed: e.g. a whole JSON body to a streaming request, a stream cut off"
+                + " before [DONE], an HTTP error, no output delta, https to a plain-HTTP server), the first streamed request timed out, or no request"
                 + " reaches it (refused, unknown host: 'run' and 'sweep' exit 2 there, having sent nothing)",
             "2:usage error (nothing was sent)"})
 public final class CheckCommand implements Callable<Integer> {

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The outcome of {@code capstream check}: the findings in order and whether the endpoint can be measured by the
- * protocol (it streams SSE with output deltas: {@code streaming} and {@code content_deltas} are not
+ * protocol (it streams SSE with output deltas to the end: {@code streaming} and {@code content_deltas} are not
  * {@link Finding.Verdict#FAIL}), with the reason when not.
  *
  * @param baseUrl    the base URL checked, as the console and reports show it (user-info masked as {@code ***@})
@@ -39,6 +39,7 @@ public record CheckReport(String baseUrl, String model, String endpoint, List<Fi
         all.addAll(ReasoningFindings.of(o));
         all.addAll(LimitFindings.of(o, target.model()));
         all.addAll(ServerFindings.of(o, target.metricsUrl()));
+        all = new ArrayList<>(CutStreams.mark(all, o)); // before the implied options, which read them
         all.add(Implications.of(byKey(all), o, target.endpoint().label()));
         if (!o.basic().ok()) {
             all = Unobserved.mark(all, "the first streamed request got " + Answers.outcome(o.basic()));

@@ -1,5 +1,6 @@
 package io.capstream.cli.check;
 
+import io.capstream.loadgen.client.NonStreamBody;
 import io.capstream.loadgen.client.ProbeExchange;
 
 import static io.capstream.cli.check.Finding.Verdict.FAIL;
@@ -16,7 +17,9 @@ import java.util.Map;
  * The stream's shape, from the first streamed request ({@code include_usage}, no thinking control): whether it
  * streams ({@code streaming}), carries output deltas ({@code content_deltas}), opens with a role chunk
  * ({@code role_chunk_first}), what precedes the first token ({@code before_first_token}), and whether any request's
- * HTTP 200 stream held an error object ({@code error_in_stream}).
+ * HTTP 200 stream held an error object ({@code error_in_stream}). {@code streaming} fails, as {@code run} fails each
+ * such request, on a 2xx JSON body ({@code not streamed}) and on a stream whose connection closed before
+ * {@code [DONE]} ({@code cut}).
  */
 final class StreamFindings {
     private StreamFindings() {
@@ -56,6 +59,17 @@ final class StreamFindings {
         if (s.wholeJsonBody() && e.chunks().isEmpty()) {
             return Finding.of("streaming", FAIL, "whole JSON body", "\"stream\": true was answered with one JSON body"
                     + " (Content-Type " + e.contentType() + "): no first-token time can be measured");
+        }
+        if (e.chunks().isEmpty() && NonStreamBody.isJson(e.contentType())) {
+            // what run records for such an answer, word for word (a malformed or error body under a JSON type)
+            NonStreamBody body = NonStreamBody.notStreamed(e.contentType());
+            body.append(e.body(), 0, e.body().length);
+            return Finding.of("streaming", FAIL, "not streamed", Answers.cut(body.error().message())
+                    + "; run counts such requests as " + body.error().type() + " failures");
+        }
+        if (Answers.cutOff(e)) {
+            return Finding.of("streaming", FAIL, "cut", "the connection closed mid-stream " + Answers.cutOffText(e)
+                    + " (" + Answers.cut(e.failure()) + "): run counts such requests as IncompleteRead failures");
         }
         if (e.chunks().isEmpty()) {
             return Finding.of("streaming", FAIL, "no SSE data", "the 200 answer (Content-Type " + e.contentType()

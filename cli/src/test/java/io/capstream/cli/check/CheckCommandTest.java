@@ -92,6 +92,31 @@ class CheckCommandTest {
                 .contains("not measurable: streaming: \"stream\": true was answered with one JSON body");
     }
 
+    /**
+     * Fresh-user trial: a stream cut off mid-body (aimock's truncateAfterChunks, the sim's --sim-cut-rate) was
+     * "streaming ok sse ... no [DONE]" and exit 0 while run fails every such request with IncompleteRead; now the
+     * streaming finding fails with the reason, and the findings that need the whole stream are unknown.
+     */
+    @Test
+    void aStreamCutOffMidBodyIsNotMeasurableAndItsWholeStreamFindingsAreUnknown() throws Exception {
+        Result r = check("--json", "--sim-ttft-ms", "5", "--sim-cut-rate", "1.0");
+        assertThat(r.exit()).as("exit, stderr %s, stdout %s", r.err(), r.out()).isEqualTo(1);
+        JsonNode j = r.json();
+        assertThat(j.path("streaming").path("verdict").asText()).as("streaming verdict in %s", r.out())
+                .isEqualTo("fail");
+        assertThat(r.value("streaming")).as("streaming value").isEqualTo("cut");
+        assertThat(j.path("streaming").path("detail").asText()).as("streaming detail")
+                .startsWith("the connection closed mid-stream after ").contains(" data chunks, no [DONE]")
+                .endsWith("run counts such requests as IncompleteRead failures");
+        assertThat(j.path("verdict").asText()).as("verdict line")
+                .startsWith("not measurable: streaming: the connection closed mid-stream after ");
+        for (String key : List.of("max_tokens", "usage_when_asked", "usage_unasked", "prefix_cache",
+                "server_timings")) {
+            assertThat(j.path(key).path("verdict").asText()).as("%s in %s", key, r.out()).isEqualTo("unknown");
+            assertThat(j.path(key).path("detail").asText()).as("%s detail", key).contains("was cut");
+        }
+    }
+
     @Test
     void usageErrorsExitTwoBeforeAnythingIsSent() {
         assertThat(check("--base-url", "http://127.0.0.1:1/v1")).as("no --model")

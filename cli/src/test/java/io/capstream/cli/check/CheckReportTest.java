@@ -55,6 +55,40 @@ class CheckReportTest {
         assertThat(r.verdictLine()).as("verdict line").startsWith("not measurable: streaming");
     }
 
+    /**
+     * Fresh-user trial (aimock's malformedRate): a 200 JSON body that is not JSON was "no SSE data"; the streaming
+     * finding now says what came back in run's words.
+     */
+    @Test
+    void aMalformedJsonBodyIsReportedAsRunReportsIt() {
+        CheckReport r = CheckReport.of(TARGET, with(Streams.normalObservations(),
+                Streams.body(200, "application/json", "{malformed json: <<<chaos>>>")));
+        Finding s = r.byKey().get("streaming");
+        assertThat(s.verdict()).as("streaming %s", s).isEqualTo(Finding.Verdict.FAIL);
+        assertThat(s.value()).as("streaming value").isEqualTo("not streamed");
+        assertThat(s.detail()).as("streaming detail").isEqualTo("endpoint did not stream (Content-Type:"
+                + " application/json): {malformed json: <<<chaos>>>; run counts such requests as ValueError failures");
+        assertThat(r.verdictLine()).as("verdict line")
+                .startsWith("not measurable: streaming: endpoint did not stream (Content-Type: application/json)");
+    }
+
+    /** A cut stream of another request than the first leaves the endpoint measurable, its own findings unknown. */
+    @Test
+    void aCutRepeatedRequestMakesOnlyThePrefixCacheUnknown() {
+        Observations n = Streams.normalObservations();
+        ProbeExchange full = n.repeat();
+        ProbeExchange cut = new ProbeExchange(200, "text/event-stream", Map.of(), full.items().subList(0, 2),
+                full.body(), "Connection was closed");
+        CheckReport r = CheckReport.of(TARGET, new Observations(n.basic(), cut, n.unasked(), n.thinkingOn(),
+                n.thinkingOff(), n.oversize(), n.models(), n.metrics()));
+        assertThat(r.measurable()).as("measurable, reason %s", r.reason()).isTrue();
+        Finding p = r.byKey().get("prefix_cache");
+        assertThat(p.verdict()).as("prefix cache %s", p).isEqualTo(Finding.Verdict.UNKNOWN);
+        assertThat(p.detail()).as("prefix cache detail").isEqualTo("not observed: the stream of the repeated request was cut"
+                + " after 2 data chunks, no [DONE]");
+        assertThat(r.byKey().get("usage_when_asked").value()).as("usage when asked").isEqualTo("yes");
+    }
+
     @Test
     void anHttpErrorOrAStreamWithoutOutputIsNotMeasurable() {
         CheckReport error = CheckReport.of(TARGET, with(Streams.normalObservations(),
