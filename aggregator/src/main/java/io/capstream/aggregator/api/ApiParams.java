@@ -24,13 +24,21 @@ final class ApiParams {
     /**
      * @param ctx   the request
      * @param clock gives {@code to} when absent
-     * @return {@code {from, to}} in epoch ms, or null after answering 400 for a bad value
+     * @return {@code {from, to}} in epoch ms, or null after answering 400 for a bad value or for a {@code from} after
+     *         the given {@code to} (a {@code from} after the default {@code to}, now, is an empty range: a client's
+     *         clock may run ahead of this one)
      */
     static long[] range(RoutingContext ctx, Clock clock) {
         long now = clock.millis();
         try {
-            long to = parseTime(ctx.queryParams().get("to"), now);
-            long from = parseTime(ctx.queryParams().get("from"), to - DEFAULT_SPAN.toMillis());
+            String toText = ctx.queryParams().get("to");
+            long to = parseTime(toText, now);
+            String fromText = ctx.queryParams().get("from");
+            long from = parseTime(fromText, to - DEFAULT_SPAN.toMillis());
+            if (from > to && toText != null && !toText.isBlank()) {
+                throw new IllegalArgumentException("from '" + fromText.trim() + "' is after to '" + toText.trim()
+                        + "': give from <= to");
+            }
             return new long[] {from, to};
         } catch (IllegalArgumentException e) {
             ApiResponses.error(ctx, 400, e.getMessage());

@@ -28,8 +28,8 @@ public record BurnRateRule(String severity, double factor, Duration longWindow, 
         }
         if (longWindow.isNegative() || longWindow.isZero() || shortWindow.isNegative() || shortWindow.isZero()
                 || shortWindow.compareTo(longWindow) > 0) {
-            throw new IllegalArgumentException("need 0 < short window <= long window, got long " + longWindow
-                    + " and short " + shortWindow);
+            throw new IllegalArgumentException("need 0 < short window <= long window, got long "
+                    + DurationLabel.of(longWindow) + " and short " + DurationLabel.of(shortWindow));
         }
     }
 

@@ -168,6 +168,13 @@ class ApiServerTest {
         assertEquals(404, get("/api/runs/nope").statusCode());
         assertEquals("[]", get("/api/runs").body());
         assertEquals(400, get("/api/summaries?from=yesterday").statusCode());
+        for (String route : List.of("/api/summaries", "/api/alerts", "/api/changes")) {
+            // before, a range ending before it began was answered 200 with []
+            HttpResponse<String> reversed = get(route + "?from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z");
+            assertThat(reversed.statusCode()).as(route + " with from after to: " + reversed.body()).isEqualTo(400);
+            assertThat(reversed.body()).as(route + "'s error").isEqualTo("{\"error\":\"from '2030-01-01T00:00:00Z' is"
+                    + " after to '2020-01-01T00:00:00Z': give from <= to\"}");
+        }
         assertEquals(200, get("/ready").statusCode());
         assertEquals(200, get("/health").statusCode());
 

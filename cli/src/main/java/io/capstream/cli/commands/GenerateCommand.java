@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code capstream generate}: the load of {@code capstream run} against an external Kafka, without
@@ -38,6 +40,9 @@ public final class GenerateCommand implements Callable<Integer> {
             + " only their schema's id, registered there for 'capstream aggregate' (and 'tail') to resolve; with a"
             + " mock://SCOPE registry, which lives inside one process, no other process can read them";
 
+    @Spec
+    CommandSpec spec;
+
     @Mixin
     RunOptions run = new RunOptions();
 
@@ -46,14 +51,15 @@ public final class GenerateCommand implements Callable<Integer> {
     boolean continuous;
 
     @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Time between the starts of consecutive runs with --continuous, e.g. 10s, 1m (a bare number"
-                    + " is seconds). Default: 60s.")
+            description = "Time between the starts of consecutive runs with --continuous (only with it), e.g. 10s, 1m"
+                    + " (a bare number is seconds). Default: 60s.")
     Duration interval = Duration.ofSeconds(60);
 
     @Option(names = "--kafka-wait", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "With --continuous: how long to wait at start for Kafka to answer (a broker still starting,"
                     + " a loaded machine), with a line every 10 s while waiting; then exit 1 with one line."
-                    + " Default: 60s. A single run checks once, for 10 s.")
+                    + " Default: 60s. A single run checks once, for 10 s (--kafka-wait without --continuous is a usage"
+                    + " error).")
     Duration kafkaWait = Duration.ofSeconds(60);
 
     @Option(names = "--workers", paramLabel = "N",
@@ -71,6 +77,14 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (!continuous) {
+            for (String only : new String[] {"--interval", "--kafka-wait"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(only)) {
+                    System.err.println("capstream generate: " + only + " only applies with --continuous");
+                    return 2;
+                }
+            }
+        }
         if (interval.isZero() || interval.isNegative()) {
             System.err.println("capstream generate: --interval must be a positive number of seconds");
             return 2;

@@ -237,6 +237,10 @@ public final class SweepCommand implements Callable<Integer> {
         if (run.burst() != 0) {
             problems.add("--burst does not apply to a sweep (each step's load comes from its axis)");
         }
+        if (spec != null && spec.findOption("--rate-schedule") != null
+                && spec.findOption("--rate-schedule").getValue() != null) {
+            problems.add("sweep does not take --rate-schedule (each step's load comes from its axis)");
+        }
         if (run.trace() != null) {
             problems.add("--trace does not apply to a sweep (the trace's timestamps are its load; use run --trace)");
         }

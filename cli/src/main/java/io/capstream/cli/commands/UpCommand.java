@@ -83,8 +83,9 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         UpConfig cfg;
-        if (dataDir != null && java.nio.file.Files.exists(dataDir) && !java.nio.file.Files.isDirectory(dataDir)) {
-            throw new ParameterException(spec.commandLine(), "--data-dir " + dataDir + " is not a directory");
+        String dirProblem = dataDir == null ? null : io.capstream.cli.up.DataDirCheck.problem(dataDir);
+        if (dirProblem != null) {
+            throw new ParameterException(spec.commandLine(), dirProblem);
         }
         if (withSim && (simPort < 0 || simPort > 65535)) {
             throw new ParameterException(spec.commandLine(), "--sim-port must be in 0..65535, got " + simPort);

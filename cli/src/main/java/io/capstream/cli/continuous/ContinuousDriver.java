@@ -27,6 +27,7 @@ import io.capstream.cli.servermetrics.ServerMetricsPublisher;
 import java.util.function.Consumer;
 import io.capstream.loadgen.run.UsageException;
 import java.io.PrintStream;
+import io.capstream.schemas.text.DurationLabel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,9 +135,8 @@ public final class ContinuousDriver {
         // would hold the producers' close for their whole delivery timeout)
         Thread hook = RunDriver.addStopHook("capstream-continuous-shutdown", new BoundedStop(cmd, runner::stop, done,
                 STOP_BOUND, BoundedStop.LATCH, err, () -> UNFLUSHED));
-        err.printf("%s: %s mode against %s, every %s, heartbeats every %s; Ctrl-C to stop%n", cmd,
-                config.mode().name().toLowerCase(java.util.Locale.ROOT), io.capstream.cli.config.Secrets.redactUrls(baseUrl),
-                interval, config.heartbeatInterval());
+        err.println(startLine(cmd, config.mode().name().toLowerCase(java.util.Locale.ROOT),
+                io.capstream.cli.config.Secrets.redactUrls(baseUrl), interval, config.heartbeatInterval()));
         try {
             return session(runner, heartbeats, cmd, hook);
         } finally {
@@ -182,6 +182,17 @@ public final class ContinuousDriver {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * @param cmd       the command name ({@code capstream generate}); {@code mode} e.g. {@code closed}
+     * @param url       the target URL, secrets already masked
+     * @param interval  {@code --interval}; {@code heartbeat} the heartbeat interval; neither null
+     * @return the start line, durations spelled as the options take them ({@code every 10s, heartbeats every 2s})
+     */
+    static String startLine(String cmd, String mode, String url, Duration interval, Duration heartbeat) {
+        return cmd + ": " + mode + " mode against " + url + ", every " + DurationLabel.of(interval)
+                + ", heartbeats every " + DurationLabel.of(heartbeat) + "; Ctrl-C to stop";
     }
 
     /**

@@ -22,6 +22,7 @@ import io.capstream.schemas.registry.SchemaRegistryClient;
 import io.capstream.schemas.registry.SchemaRegistryClients;
 import io.capstream.schemas.serde.SpecificAvroSerde;
 import java.io.PrintWriter;
+import io.capstream.schemas.text.DurationLabel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -217,7 +218,7 @@ public final class ReportPipeline implements AutoCloseable {
             runtime.awaitRunning(STARTUP_TIMEOUT);
         } catch (StreamsStartException e) {
             throw new IllegalStateException(e.timedOut()
-                    ? "the report topology did not start within " + STARTUP_TIMEOUT
+                    ? "the report topology did not start within " + DurationLabel.of(STARTUP_TIMEOUT)
                     : "the report topology stopped while starting: " + e.state(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

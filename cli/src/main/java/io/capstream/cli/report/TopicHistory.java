@@ -1,6 +1,7 @@
 package io.capstream.cli.report;
 
 import io.capstream.schemas.time.CapClock;
+import io.capstream.schemas.text.DurationLabel;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -70,7 +71,7 @@ public final class TopicHistory {
             if (!records.isEmpty()) {
                 lastProgress = clock.nanoTime();
             } else if (clock.nanoTime() - lastProgress > TIMEOUT.toNanos()) {
-                throw new IllegalStateException("reading " + topic + " made no progress for " + TIMEOUT);
+                throw new IllegalStateException("reading " + topic + " made no progress for " + DurationLabel.of(TIMEOUT));
             }
             for (ConsumerRecord<String, byte[]> r : records) {
                 if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {

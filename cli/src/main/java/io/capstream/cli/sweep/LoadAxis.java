@@ -64,8 +64,8 @@ public enum LoadAxis {
      * The run configuration of one step: the base run's workload at this load. Concurrency: a
      * closed loop with {@code value} slots ({@code --burst} off). Rate: an open loop at {@code value}
      * req/s with the base's open-loop arrival process (gamma with its {@code --burstiness}), or Poisson when the base
-     * is a closed loop; both keep the base's {@code --steady-state} window (and a {@code --rate-schedule}, which the
-     * load rules refuse beside a step's load);
+     * is a closed loop; both keep the base's {@code --steady-state} window (a {@code --rate-schedule} is not kept: a step
+     * is one load, and {@code sweep} refuses the option);
      * the in-flight cap stays the base's ({@code --max-in-flight}, else {@link LoadShape#effectiveMaxInFlight()}'s
      * default).
      *
@@ -83,8 +83,8 @@ public enum LoadAxis {
                     l.durationS(), l.rampUpS());
         };
         // the burstiness (refused with a closed loop) and the steady-state window are each step's; a --rate-schedule
-        // is kept for the load rules to refuse (a step is one rate: "--rate and --rate-schedule both give the rate")
-        shape = shape.withBurstiness(l.burstiness()).withRateSchedule(l.rateSchedule()).withSteadyState(l.steadyState());
+        // is not (a step is one load): SweepCommand refuses it as "sweep does not take --rate-schedule"
+        shape = shape.withBurstiness(l.burstiness()).withSteadyState(l.steadyState());
         return base.withLoad(shape);
     }
 

@@ -180,7 +180,7 @@ public final class TailPrinter {
         SloBreach a = (SloBreach) record;
         return String.format(Locale.ROOT, "%-20s %-9s %-32s %-20s %-9s %-22s %10s", time(a.getWindowStartMs()),
                 a.getState(), cut(a.getTarget(), 32), cut(a.getModel(), 20), a.getContextBucket(), cut(a.getSlo(), 22),
-                num(a.getObserved()));
+                observed(a.getObserved()));
     }
 
     /**
@@ -271,6 +271,25 @@ public final class TailPrinter {
         }
         String s = String.format(Locale.ROOT, "%.1f", v);
         return "-0.0".equals(s) ? "0.0" : s;
+    }
+
+    /**
+     * @param v an alert's observed value (a rate such as 0.004 or a latency in ms), or null
+     * @return {@code -} for null; one decimal from 100 up ({@code 412.4}); below, 3 significant digits without trailing
+     *         zeros ({@code 0.25}, {@code 0.004}, {@code 12.3}), so a rate compared with {@code error_rate<=0.01} is not
+     *         rounded to {@code 0.3} or {@code 0.0}
+     */
+    static String observed(Double v) {
+        if (v == null || v.isNaN() || v.isInfinite()) {
+            return v == null ? "-" : String.valueOf(v);
+        }
+        if (Math.abs(v) >= 100) {
+            return num(v);
+        }
+        if (v == 0) {
+            return "0";
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     /** Right-aligns {@code s} in {@code width} characters, like {@code %<width>s}. */

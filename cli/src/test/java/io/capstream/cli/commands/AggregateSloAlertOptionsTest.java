@@ -77,6 +77,11 @@ class AggregateSloAlertOptionsTest {
         CommandOutput noSlo = CommandOutput.run("aggregate", "--bootstrap-servers", "127.0.0.1:1", "--schema-registry-url",
                 "http://127.0.0.1:1", "--slo-target", "0.99");
         assertThat(noSlo.err()).contains("--slo-target needs at least one --slo");
+        CommandOutput swapped = CommandOutput.run("aggregate", "--bootstrap-servers", "127.0.0.1:1",
+                "--schema-registry-url", "http://127.0.0.1:1", "--slo", "ttft_p95_ms<=500", "--slo-target", "0.99",
+                "--burn-rate-rule", "page:14.4:5m:1h");
+        assertThat(swapped.err()).as("windows spelled as the option takes them, not PT5M")
+                .contains("got long 5m and short 1h").doesNotContain("PT");
     }
 
     @Test

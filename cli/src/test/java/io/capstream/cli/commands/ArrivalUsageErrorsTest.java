@@ -105,8 +105,8 @@ class ArrivalUsageErrorsTest {
         args.addAll(List.of("--rate", "2,4", "--arrival", "poisson", "--rate-schedule", "0s:2,60s:20"));
         CliRun r = run(args.toArray(String[]::new));
         assertThat(r.code()).as(r.err()).isEqualTo(2);
-        assertThat(r.lines()).as("a rate step is one constant rate").containsExactly("capstream sweep: --rate and"
-                + " --rate-schedule both give the rate: give one (the schedule's rate at 0s is its first)");
+        assertThat(r.lines()).as("a rate step is one constant rate").containsExactly("capstream sweep: sweep does not"
+                + " take --rate-schedule (each step's load comes from its axis)");
         args = new ArrayList<>(base);
         args.addAll(List.of("--rate", "2,4", "--burstiness", "0.5"));
         r = run(args.toArray(String[]::new));

@@ -121,6 +121,11 @@ class SweepUsageErrorsTest {
         assertUsageError(sweep("--rate", "1,2", "--arrival", "closed"),
                 "capstream sweep: --rate steps run an open loop: --arrival must be constant, poisson or gamma (default"
                         + " poisson)");
+        // was "--rate-schedule needs an open loop": sweep never takes a schedule, whatever the axis
+        assertUsageError(sweep("--concurrency", "1,2", "--rate-schedule", "0s:2,10s:20"),
+                "capstream sweep: sweep does not take --rate-schedule (each step's load comes from its axis)");
+        assertUsageError(sweep("--rate", "1,2", "--rate-schedule", "0s:2,10s:20"),
+                "capstream sweep: sweep does not take --rate-schedule (each step's load comes from its axis)");
         assertUsageError(sweep("--rate", "1,2", "--ramp-up", "2s"),
                 "capstream sweep: --ramp-up applies to the closed loop (--arrival closed), not to --arrival poisson");
     }

@@ -30,4 +30,14 @@ class ContinuousDriverLineTest {
         org.assertj.core.api.Assertions.assertThat(ContinuousDriver.line(cancels)).as("line of a run with 12 cancelled")
                 .isEqualTo("run probe-c4: 8 completed, 0 failed, 12 cancelled of 20");
     }
+
+    @Test
+    void theStartLineSpellsDurationsAsTheOptionsTakeThem() {
+        // before the fix it said "every PT10S, heartbeats every PT2S"
+        org.assertj.core.api.Assertions.assertThat(ContinuousDriver.startLine("capstream generate", "closed",
+                "http://127.0.0.1:8000", java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(2)))
+                .as("the start line of generate --continuous")
+                .isEqualTo("capstream generate: closed mode against http://127.0.0.1:8000, every 10s, heartbeats every 2s;"
+                        + " Ctrl-C to stop");
+    }
 }

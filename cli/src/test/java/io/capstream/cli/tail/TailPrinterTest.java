@@ -155,6 +155,20 @@ class TailPrinterTest {
     }
 
     @Test
+    void anAlertsObservedRateIsNotRoundedAwayFromItsThreshold() {
+        // before the fix an error rate of 0.25 printed as 0.3 against error_rate<=0.01, and 0.004 as 0.0
+        Map<Double, String> expected = Map.of(0.25, "0.25", 0.004, "0.004", 0.0123456, "0.0123", 12.345, "12.3",
+                900.04, "900.0");
+        expected.forEach((seen, text) -> {
+            String table = render(TailKind.ALERTS, TailFormat.TABLE, SloBreach.newBuilder().setTarget("t").setModel("m")
+                    .setContextBucket("all").setSlo("error_rate<=0.01").setMetric("error_rate").setComparison("<=")
+                    .setThreshold(0.01).setObserved(seen).setState(SloState.BREACH).setWindowStartMs(0)
+                    .setWindowEndMs(1).setDetectedAtMs(2).build());
+            assertThat(table.lines().toList().get(1)).as("the alert row observing " + seen).endsWith(" " + text);
+        });
+    }
+
+    @Test
     void changePointsPrintAsATableAndAsJson() {
         var change = io.capstream.schemas.avro.ChangePoint.newBuilder().setTarget("http://127.0.0.1:8000/v1")
                 .setModel("m").setContextBucket("all").setMetric("ttft_p95_ms").setDirection("up").setBefore(500)

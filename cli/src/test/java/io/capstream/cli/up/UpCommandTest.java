@@ -61,6 +61,23 @@ class UpCommandTest {
     }
 
     @Test
+    void aDataDirThatCannotBeCreatedIsAUsageErrorNamingThePath(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        // was exit 1 after startup began: "failed: java.io.UncheckedIOException: cannot create the embedded broker's
+        // data directory", no path named
+        Result proc = up(Map.of(), "--data-dir", "/proc/nonexistent/x");
+        assertThat(proc.code()).as("exit code: " + proc.err()).isEqualTo(2);
+        assertThat(proc.err().lines().findFirst().orElse("")).as("the first line")
+                .isEqualTo("capstream up: --data-dir /proc/nonexistent/x cannot be created: no such file or directory"
+                        + " (/proc/nonexistent)");
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("afile"), "x");
+        Result under = up(Map.of(), "--data-dir", file.resolve("sub").toString());
+        assertThat(under.code()).as("exit code: " + under.err()).isEqualTo(2);
+        assertThat(under.err().lines().findFirst().orElse("")).as("a data dir under a file")
+                .startsWith("capstream up: --data-dir " + file.resolve("sub") + " cannot be created: ");
+    }
+
+    @Test
     void busyRegistryPortFromTheEnvironmentIsAUsageError() throws Exception {
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Result r = up(Map.of("CAPSTREAM_REGISTRY_PORT", String.valueOf(busy.getLocalPort()),
