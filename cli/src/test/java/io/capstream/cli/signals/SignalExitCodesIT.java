@@ -126,15 +126,9 @@ class SignalExitCodesIT {
     @Test
     @Timeout(180)
     void aCtrlCDuringLongStreamsCancelsThemAfterTheGraceAndWritesTheReport() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(DEFAULT_SIGINT || !sigintIgnoredHere(),
-                "SIGINT is ignored in this JVM and env --default-signal is missing");
         Path log = dir.resolve("long.log");
         Path report = dir.resolve("long.json");
-        Process p = start(log, "run", "--requests", "8", "--concurrency", "4", "--max-tokens", "4000",
-                "--sim-stream-tok-s", "1", "--client-warmup", "0", "--output", report.toString());
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
-                .until(() -> read(log).contains(" started: 8 requests") || !p.isAlive());
-        assertThat(p.isAlive()).as("run alive before the Ctrl-C: %s", read(log)).isTrue();
+        Process p = startLongStreams(log, report);
         signal(p, "INT");
         assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("exited after one Ctrl-C: %s", read(log)).isTrue();
         assertThat(p.exitValue()).as("exit code: %s", read(log)).isEqualTo(130);
@@ -157,15 +151,9 @@ class SignalExitCodesIT {
     @Test
     @Timeout(150)
     void aSecondCtrlCDuringTheOrderlyStopExits130AtOnceSayingWhatIsLost() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(DEFAULT_SIGINT || !sigintIgnoredHere(),
-                "SIGINT is ignored in this JVM and env --default-signal is missing");
         Path log = dir.resolve("forced.log");
         Path report = dir.resolve("forced.json");
-        Process p = start(log, "run", "--requests", "8", "--concurrency", "4", "--max-tokens", "4000",
-                "--sim-stream-tok-s", "1", "--client-warmup", "0", "--output", report.toString());
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
-                .until(() -> read(log).contains(" started: 8 requests") || !p.isAlive());
-        assertThat(p.isAlive()).as("run alive before the first Ctrl-C: %s", read(log)).isTrue();
+        Process p = startLongStreams(log, report);
         signal(p, "INT");
         await().atMost(Duration.ofSeconds(20)).until(() -> read(log).contains("capstream run: stopping:"));
         assertThat(read(log)).as("the first Ctrl-C's notice")
@@ -182,6 +170,23 @@ class SignalExitCodesIT {
                 .contains("capstream run: second Ctrl-C, exiting at once: the report of what ran is not written")
                 .doesNotContain("report written to");
         assertThat(report).as("report file").doesNotExist();
+    }
+
+    /**
+     * Starts a run whose 4 streams would last ~4,000 s (the built-in sim at 1 token/s), once SIGINT can reach it, and
+     * waits until it has started (skipped where SIGINT stays ignored).
+     *
+     * @return the run's process, alive
+     */
+    private Process startLongStreams(Path log, Path report) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(DEFAULT_SIGINT || !sigintIgnoredHere(),
+                "SIGINT is ignored in this JVM and env --default-signal is missing");
+        Process p = start(log, "run", "--requests", "8", "--concurrency", "4", "--max-tokens", "4000",
+                "--sim-stream-tok-s", "1", "--client-warmup", "0", "--output", report.toString());
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> read(log).contains(" started: 8 requests") || !p.isAlive());
+        assertThat(p.isAlive()).as("run alive before the first Ctrl-C: %s", read(log)).isTrue();
+        return p;
     }
 
     /** @return whether this JVM was started with SIGINT ignored (its children start so too) */
